@@ -1,0 +1,186 @@
+//! Value parsers and argument groups shared by subcommands. Each parser names the bad value.
+
+use std::collections::BTreeMap;
+
+use clap::{Args, ValueEnum};
+
+use crate::games::scoring::{HeapSize, Limits, Method};
+use crate::num::{IntRange, Q, QRange};
+
+/// Parses a heap size.
+pub fn parse_heap(s: &str) -> Result<HeapSize, String> {
+    let t = s.trim();
+    if t.starts_with('-') && t[1..].bytes().all(|b| b.is_ascii_digit()) && t.len() > 1 {
+        return Err(format!(
+            "heap '{s}' is negative; heaps are whole numbers ≥ 0"
+        ));
+    }
+    if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+        return t
+            .parse()
+            .map_err(|_| format!("heap '{s}' is too large (at most {})", HeapSize::MAX));
+    }
+    Err(format!("heap '{s}' is not a whole number ≥ 0"))
+}
+
+/// Parses an exact rational.
+pub fn parse_q(s: &str) -> Result<Q, String> {
+    s.parse::<Q>().map_err(|e| e.to_string())
+}
+
+/// Parses an inclusive integer range such as `1..20`.
+pub fn parse_int_range(s: &str) -> Result<IntRange, String> {
+    s.parse::<IntRange>().map_err(|e| e.to_string())
+}
+
+/// Parses `name=range`.
+pub fn parse_param(s: &str) -> Result<(String, IntRange), String> {
+    let (name, range) = s
+        .split_once('=')
+        .ok_or_else(|| format!("'{s}' is not NAME=RANGE (e.g. k=1..20)"))?;
+    let name = name.trim();
+    if name.is_empty() || !name.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) {
+        return Err(format!("'{name}' is not a parameter name"));
+    }
+    Ok((name.to_string(), parse_int_range(range)?))
+}
+
+/// Parses a memory size: bytes, or a number with K, M, G (binary units).
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let err = || format!("'{s}' is not a memory size (e.g. 512M or 8G)");
+    let (digits, mult) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => {
+            let unit = match c.to_ascii_uppercase() {
+                'K' => 1u64 << 10,
+                'M' => 1 << 20,
+                'G' => 1 << 30,
+                _ => return Err(err()),
+            };
+            (&t[..i], unit)
+        }
+        _ => (t, 1),
+    };
+    let n: u64 = digits.trim().parse().map_err(|_| err())?;
+    n.checked_mul(mult).filter(|&b| b > 0).ok_or_else(err)
+}
+
+/// Which payoff algebra to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Default)]
+pub enum MethodArg {
+    /// Integer grid when its checks pass, otherwise exact rationals.
+    #[default]
+    Auto,
+    /// The checked integer grid only.
+    Grid,
+    /// Exact rational PWL arithmetic only (the slow reference).
+    Exact,
+}
+
+/// Solver options shared by scoring commands.
+#[derive(Debug, Clone, Args)]
+pub struct SolveArgs {
+    /// Payoff algebra.
+    #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
+    pub method: MethodArg,
+    /// Refuse work estimated to need more memory than this (e.g. 512M, 8G).
+    #[arg(long, value_name = "SIZE", default_value = "8G", value_parser = parse_size)]
+    pub memory_limit: u64,
+}
+
+impl SolveArgs {
+    /// The library method.
+    pub fn method(&self) -> Method {
+        match self.method {
+            MethodArg::Auto => Method::Auto,
+            MethodArg::Grid => Method::Grid,
+            MethodArg::Exact => Method::Exact,
+        }
+    }
+
+    /// The library limits.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            max_bytes: self.memory_limit,
+        }
+    }
+}
+
+/// A bonus value or grid: `3`, `-1/2`, or `-40..40` with an optional step.
+#[derive(Debug, Clone, Args)]
+pub struct BonusGridArgs {
+    /// Bonus N: one value (3, -1/2) or an inclusive range (-40..40; write --bonus=-40..40).
+    #[arg(long, value_name = "N|A..B", allow_hyphen_values = true)]
+    pub bonus: Option<String>,
+    /// Step of the bonus range.
+    #[arg(long, value_name = "Q", default_value = "1", value_parser = parse_q, requires = "bonus")]
+    pub step: Q,
+}
+
+impl BonusGridArgs {
+    /// The grid of bonus values, if one was asked for.
+    pub fn grid(&self) -> anyhow::Result<Option<QRange>> {
+        match &self.bonus {
+            None => Ok(None),
+            Some(s) => Ok(Some(
+                QRange::parse_with_step(s, self.step.clone())
+                    .map_err(|e| anyhow::anyhow!("--bonus: {e}"))?,
+            )),
+        }
+    }
+}
+
+/// Ranges for family parameters: shorthands for common names plus `--param NAME=RANGE`.
+#[derive(Debug, Clone, Args)]
+pub struct ParamArgs {
+    /// Range of parameter k (e.g. 1..20).
+    #[arg(long = "k", value_name = "RANGE", value_parser = parse_int_range, allow_hyphen_values = true)]
+    pub k: Option<IntRange>,
+    /// Range of parameter m.
+    #[arg(long = "m", value_name = "RANGE", value_parser = parse_int_range, allow_hyphen_values = true)]
+    pub m: Option<IntRange>,
+    /// Range of parameter x.
+    #[arg(long = "x", value_name = "RANGE", value_parser = parse_int_range, allow_hyphen_values = true)]
+    pub x: Option<IntRange>,
+    /// Range of parameter y.
+    #[arg(long = "y", value_name = "RANGE", value_parser = parse_int_range, allow_hyphen_values = true)]
+    pub y: Option<IntRange>,
+    /// Range of any parameter, as NAME=RANGE (repeatable).
+    #[arg(long = "param", value_name = "NAME=RANGE", value_parser = parse_param)]
+    pub params: Vec<(String, IntRange)>,
+}
+
+impl ParamArgs {
+    /// All ranges by parameter name; a name given twice is an error.
+    pub fn ranges(&self) -> anyhow::Result<BTreeMap<String, IntRange>> {
+        let named = [("k", self.k), ("m", self.m), ("x", self.x), ("y", self.y)];
+        let mut out = BTreeMap::new();
+        let all = named
+            .into_iter()
+            .filter_map(|(n, r)| r.map(|r| (n.to_string(), r)))
+            .chain(self.params.iter().cloned());
+        for (name, range) in all {
+            if out.insert(name.clone(), range).is_some() {
+                anyhow::bail!("parameter {name} was given two ranges");
+            }
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn heap_and_size_parsers_name_the_value() {
+        assert_eq!(parse_heap("12"), Ok(12));
+        assert!(parse_heap("-3").unwrap_err().contains("negative"));
+        assert!(parse_heap("x").unwrap_err().contains("'x'"));
+        assert!(parse_heap("99999999999").unwrap_err().contains("too large"));
+        assert_eq!(parse_size("8G"), Ok(8 << 30));
+        assert_eq!(parse_size("512m"), Ok(512 << 20));
+        assert!(parse_size("8X").is_err() && parse_size("0").is_err());
+        assert!(parse_param("k=5..2").is_err());
+    }
+}

@@ -1,0 +1,57 @@
+//! The thin I/O layer: where rendered bytes go. `-o FILE` writes a temporary file beside FILE
+//! and renames it into place only after everything was written, so a failed or interrupted run
+//! never leaves a half-written file.
+
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::Args;
+
+use crate::export::Format;
+
+/// Output options shared by tabular commands.
+#[derive(Debug, Clone, Args)]
+pub struct OutputArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Write to FILE (atomically) instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+impl OutputArgs {
+    /// Runs `write` against the destination; commits the file only when it succeeds.
+    pub fn emit(&self, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> anyhow::Result<()> {
+        match &self.output {
+            None => {
+                let stdout = io::stdout();
+                let mut w = BufWriter::new(stdout.lock());
+                write(&mut w)?;
+                w.flush()?;
+            }
+            Some(path) => {
+                let dir = match path.parent() {
+                    Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                    _ => PathBuf::from("."),
+                };
+                let tmp = tempfile::NamedTempFile::new_in(&dir).with_context(|| {
+                    format!("cannot create a temporary file in {}", dir.display())
+                })?;
+                {
+                    let mut w = BufWriter::new(tmp.as_file());
+                    write(&mut w).with_context(|| format!("writing {}", path.display()))?;
+                    w.flush()
+                        .with_context(|| format!("writing {}", path.display()))?;
+                }
+                tmp.as_file()
+                    .sync_all()
+                    .with_context(|| format!("writing {}", path.display()))?;
+                tmp.persist(path)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,526 @@
+//! `nimlab scoring …`: Scoring Nim payoffs, optimal moves, lines, tail constants, tables and
+//! families.
+
+use anyhow::Context;
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::args::{BonusGridArgs, ParamArgs, SolveArgs, parse_heap, parse_q};
+use super::output::OutputArgs;
+use crate::export::{Cell, Format, Table, write_rows};
+use crate::family::Family;
+use crate::games::scoring::{
+    HeapSize, Interval, Solution, candidates, in_p_minus, in_p_plus, nim_heaps, nim_sum,
+    optimal_line, optimal_move_regions, scoring_nim, solve, solve_table, table_size, tails,
+    values_at,
+};
+use crate::num::{Pwl, Q};
+
+#[derive(Debug, Subcommand)]
+pub enum ScoringCommand {
+    /// The exact payoff f_N(p) as a piecewise-linear function of N, or its values at given N.
+    #[command(
+        after_help = "Examples:\n  nimlab scoring payoff 5 4 2\n  nimlab scoring payoff 5 4 2 --bonus 3/2\n  nimlab scoring payoff 5 4 2 --bonus=-6..6 --step 1/2 --format csv"
+    )]
+    Payoff(PayoffArgs),
+    /// The set of optimal moves on every piece of the N-line (ties at breakpoints included).
+    #[command(
+        after_help = "Examples:\n  nimlab scoring moves 5 4 2\n  nimlab scoring moves 9 8 1 --format csv\n  nimlab scoring moves 5 4 2 --bonus 3 --all"
+    )]
+    Moves(MovesArgs),
+    /// An optimal line of play at one bonus N, with both players' scores.
+    #[command(
+        after_help = "Examples:\n  nimlab scoring line 5 4 2 --bonus 3\n  nimlab scoring line 10 8 1 --bonus=-7 --format json"
+    )]
+    Line(LineArgs),
+    /// The tail constants c⁺(p), c⁻(p) and membership of p in P⁺ and P⁻.
+    #[command(
+        after_help = "Examples:\n  nimlab scoring limits 5 4 2\n  nimlab scoring limits 3 2 1 --format json"
+    )]
+    Limits(LimitsArgs),
+    /// Payoffs of every k-heap position with heaps ≤ H (positions with no empty heap are listed).
+    #[command(
+        after_help = "Examples:\n  nimlab scoring table --heaps 3 --max-heap 10 --bonus=-40..40 --format csv\n  nimlab scoring table --heaps 2 --max-heap 6"
+    )]
+    Table(TableArgs),
+    /// Payoffs of a family of positions whose heaps are affine in parameters.
+    #[command(
+        after_help = "Examples:\n  nimlab scoring family \"2k+1,2k,1\" --k 1..12\n  nimlab scoring family \"x,2k,1\" --k 1..3 --x 8..10 --bonus=-8..8 --format csv\n  nimlab scoring family \"a,b\" --param a=1..5 --param b=1..5"
+    )]
+    Family(FamilyArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct PositionArg {
+    /// Heap sizes of the position (any order; 0 allowed).
+    #[arg(required = true, value_name = "HEAP", allow_negative_numbers = true, value_parser = parse_heap)]
+    heaps: Vec<HeapSize>,
+}
+
+#[derive(Debug, Args)]
+pub struct PayoffArgs {
+    #[command(flatten)]
+    position: PositionArg,
+    #[command(flatten)]
+    bonus: BonusGridArgs,
+    #[command(flatten)]
+    solve: SolveArgs,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct MovesArgs {
+    #[command(flatten)]
+    position: PositionArg,
+    /// Show the moves at this one bonus N, with each move's value.
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = parse_q)]
+    bonus: Option<Q>,
+    /// With --bonus: list every move, not only the optimal ones.
+    #[arg(long, requires = "bonus")]
+    all: bool,
+    #[command(flatten)]
+    solve: SolveArgs,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct LineArgs {
+    #[command(flatten)]
+    position: PositionArg,
+    /// The bonus N for the last stone.
+    #[arg(long, value_name = "N", required = true, allow_hyphen_values = true, value_parser = parse_q)]
+    bonus: Q,
+    #[command(flatten)]
+    solve: SolveArgs,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct LimitsArgs {
+    #[command(flatten)]
+    position: PositionArg,
+    #[command(flatten)]
+    solve: SolveArgs,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct TableArgs {
+    /// Number of heaps k.
+    #[arg(long, value_name = "K")]
+    heaps: usize,
+    /// Largest heap size H.
+    #[arg(long, value_name = "H", value_parser = parse_heap)]
+    max_heap: HeapSize,
+    #[command(flatten)]
+    bonus: BonusGridArgs,
+    #[command(flatten)]
+    solve: SolveArgs,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct FamilyArgs {
+    /// Heaps as affine expressions, e.g. "2k+1,2k,1".
+    #[arg(value_name = "FAMILY")]
+    family: String,
+    #[command(flatten)]
+    params: ParamArgs,
+    #[command(flatten)]
+    bonus: BonusGridArgs,
+    #[command(flatten)]
+    solve: SolveArgs,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+pub fn run(cmd: ScoringCommand) -> anyhow::Result<()> {
+    match cmd {
+        ScoringCommand::Payoff(a) => payoff(a),
+        ScoringCommand::Moves(a) => moves(a),
+        ScoringCommand::Line(a) => line(a),
+        ScoringCommand::Limits(a) => limits(a),
+        ScoringCommand::Table(a) => table(a),
+        ScoringCommand::Family(a) => family(a),
+    }
+}
+
+fn solve_position(heaps: &[HeapSize], args: &SolveArgs) -> anyhow::Result<Solution> {
+    Ok(solve(
+        &scoring_nim(),
+        &nim_heaps(heaps),
+        args.method(),
+        &args.limits(),
+    )?)
+}
+
+fn show_position(heaps: &[HeapSize]) -> String {
+    format!(
+        "({})",
+        heaps
+            .iter()
+            .map(|h| h.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    )
+}
+
+/// `c + s·N` written the way the papers write it: `-3 + N`, `2 - N`, `5`.
+fn line_formula(slope: &Q, intercept: &Q) -> String {
+    let n_term = match slope.to_i64() {
+        Some(0) => return intercept.to_string(),
+        Some(1) => "N".to_string(),
+        Some(-1) => "-N".to_string(),
+        _ => format!("{slope}·N"),
+    };
+    if intercept.is_zero() {
+        return n_term;
+    }
+    match n_term.strip_prefix('-') {
+        Some(rest) => format!("{intercept} - {rest}"),
+        None => format!("{intercept} + {n_term}"),
+    }
+}
+
+fn closed(lo: Option<Q>, hi: Option<Q>) -> Interval {
+    Interval {
+        lo_closed: lo.is_some(),
+        lo,
+        hi_closed: hi.is_some(),
+        hi,
+    }
+}
+
+fn payoff(a: PayoffArgs) -> anyhow::Result<()> {
+    let heaps = &a.position.heaps;
+    let grid = a.bonus.grid()?;
+    let sol = solve_position(heaps, &a.solve)?;
+    let f = sol.payoff(&nim_heaps(heaps))?;
+    let name = format!("f_N{}", show_position(heaps));
+    if let Some(grid) = grid {
+        let mut t = Table::new(&["bonus", "payoff"]);
+        for n in grid.iter() {
+            let v = f.eval(&n);
+            t.push(vec![n.into(), v.into()]);
+        }
+        return a.out.emit(|w| w.write_all(&t.render(a.out.format)));
+    }
+    let mut t = Table::new(&["lo", "hi", "slope", "intercept"]);
+    for p in f.pieces() {
+        t.push(vec![
+            p.lo.into(),
+            p.hi.into(),
+            p.slope.into(),
+            p.intercept.into(),
+        ]);
+    }
+    if a.out.format != Format::Text {
+        return a.out.emit(|w| w.write_all(&t.render(a.out.format)));
+    }
+    let mut text = Table::new(&["piece", &name]);
+    for p in f.pieces() {
+        text.push(vec![
+            closed(p.lo.clone(), p.hi.clone()).to_string().into(),
+            line_formula(&p.slope, &p.intercept).into(),
+        ]);
+    }
+    let tl = tails(&f);
+    a.out.emit(|w| {
+        writeln!(
+            w,
+            "{name}: continuous, piecewise linear in N, {} breakpoint(s); {} positions solved by {}",
+            f.breakpoints().len(),
+            sol.positions(),
+            sol.method()
+        )?;
+        w.write_all(&text.render(Format::Text))?;
+        let bps: Vec<String> = f.breakpoints().iter().map(|(x, y)| format!("({x}, {y})")).collect();
+        writeln!(w, "breakpoints (N, f): {}", if bps.is_empty() { "none".to_string() } else { bps.join(" ") })?;
+        writeln!(w, "c+ = {}   (f = {} for large N)", tl.c_plus, line_formula(&tl.right_slope, &tl.c_plus))?;
+        writeln!(w, "c- = {}   (f = {} for very negative N)", tl.c_minus, line_formula(&tl.left_slope, &tl.c_minus))
+    })
+}
+
+fn moves(a: MovesArgs) -> anyhow::Result<()> {
+    let heaps = nim_heaps(&a.position.heaps);
+    let sol = solve_position(&a.position.heaps, &a.solve)?;
+    if let Some(n) = &a.bonus {
+        let mut t = Table::new(&["to", "taken", "points", "value", "optimal"]);
+        for (mv, value, optimal) in values_at(&sol, &heaps, n)? {
+            if optimal || a.all {
+                t.push(vec![
+                    mv.result.to_string().into(),
+                    Cell::Int(mv.taken as i64),
+                    mv.points.into(),
+                    value.into(),
+                    optimal.into(),
+                ]);
+            }
+        }
+        return a.out.emit(|w| w.write_all(&t.render(a.out.format)));
+    }
+    let cands = candidates(&sol, &heaps)?;
+    let regions = optimal_move_regions(&cands);
+    let mut t = Table::new(&["interval", "lo", "lo_closed", "hi", "hi_closed", "moves"]);
+    for r in &regions {
+        let moves: Vec<String> = r
+            .moves
+            .iter()
+            .map(|&i| cands[i].mv.result.to_string())
+            .collect();
+        let iv = &r.interval;
+        t.push(vec![
+            iv.to_string().into(),
+            iv.lo.clone().into(),
+            iv.lo_closed.into(),
+            iv.hi.clone().into(),
+            iv.hi_closed.into(),
+            moves.join(" ").into(),
+        ]);
+    }
+    if a.out.format == Format::Text {
+        let mut text = Table::new(&["bonus", "optimal moves"]);
+        for row in &t.rows {
+            text.push(vec![row[0].clone(), row[5].clone()]);
+        }
+        let title = format!(
+            "optimal moves from {} by bonus N",
+            show_position(&a.position.heaps)
+        );
+        return a.out.emit(|w| {
+            writeln!(
+                w,
+                "{title}{}",
+                if regions.is_empty() {
+                    ": none (no move is possible)"
+                } else {
+                    ""
+                }
+            )?;
+            w.write_all(&text.render(Format::Text))
+        });
+    }
+    a.out.emit(|w| w.write_all(&t.render(a.out.format)))
+}
+
+fn line(a: LineArgs) -> anyhow::Result<()> {
+    let heaps = nim_heaps(&a.position.heaps);
+    let sol = solve_position(&a.position.heaps, &a.solve)?;
+    let line = optimal_line(&sol, &heaps, &a.bonus)?;
+    let mut t = Table::new(&[
+        "ply",
+        "player",
+        "from",
+        "to",
+        "taken",
+        "points",
+        "payoff_before",
+    ]);
+    for p in &line.plies {
+        let player = if p.ply % 2 == 1 { "first" } else { "second" };
+        t.push(vec![
+            Cell::Int(p.ply as i64),
+            player.into(),
+            p.from.to_string().into(),
+            p.to.to_string().into(),
+            Cell::Int(p.taken as i64),
+            p.points.clone().into(),
+            p.payoff_before.clone().into(),
+        ]);
+    }
+    match a.out.format {
+        Format::Json => a.out.emit(|w| {
+            serde_json::to_writer_pretty(&mut *w, &line)?;
+            writeln!(w)
+        }),
+        Format::Csv => a.out.emit(|w| w.write_all(&t.render(Format::Csv))),
+        Format::Text => a.out.emit(|w| {
+            writeln!(w, "an optimal line from {} at N = {}", show_position(&a.position.heaps), line.bonus)?;
+            w.write_all(&t.render(Format::Text))?;
+            let last = if line.plies.len() % 2 == 1 { "first" } else { "second" };
+            writeln!(
+                w,
+                "scores: first player {}, second player {} (the bonus {} goes to the {last} player); payoff {}",
+                line.first_score, line.second_score, line.bonus, line.payoff
+            )
+        }),
+    }
+}
+
+fn limits(a: LimitsArgs) -> anyhow::Result<()> {
+    let heaps = &a.position.heaps;
+    let sol = solve_position(heaps, &a.solve)?;
+    let f = sol.payoff(&nim_heaps(heaps))?;
+    let tl = tails(&f);
+    let stones: u64 = heaps.iter().map(|&h| u64::from(h)).sum();
+    let columns = [
+        "position",
+        "stones",
+        "nim_sum",
+        "in_p_plus",
+        "in_p_minus",
+        "c_plus",
+        "right_slope",
+        "c_minus",
+        "left_slope",
+        "first_breakpoint",
+        "last_breakpoint",
+    ];
+    let row: Vec<Cell> = vec![
+        show_position(heaps).into(),
+        Cell::Int(stones as i64),
+        nim_sum(heaps).into(),
+        in_p_plus(heaps).into(),
+        in_p_minus(heaps).into(),
+        tl.c_plus.clone().into(),
+        tl.right_slope.clone().into(),
+        tl.c_minus.clone().into(),
+        tl.left_slope.clone().into(),
+        tl.first_breakpoint.clone().into(),
+        tl.last_breakpoint.clone().into(),
+    ];
+    if a.out.format == Format::Text {
+        let mut t = Table::new(&["quantity", "value"]);
+        for (c, v) in columns.iter().zip(row) {
+            t.push(vec![(*c).into(), v]);
+        }
+        return a.out.emit(|w| w.write_all(&t.render(Format::Text)));
+    }
+    let mut t = Table::new(&columns);
+    t.push(row);
+    a.out.emit(|w| w.write_all(&t.render(a.out.format)))
+}
+
+fn progress_bar(len: u64, what: &str) -> ProgressBar {
+    let pb = ProgressBar::new(len);
+    pb.set_style(
+        ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} positions, {elapsed}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    pb.set_message(what.to_string());
+    pb
+}
+
+/// Columns and cells describing a payoff without a bonus grid.
+const PWL_COLUMNS: [&str; 4] = ["breakpoints", "c_minus", "c_plus", "payoff"];
+
+fn pwl_cells(f: &Pwl) -> Vec<Cell> {
+    vec![
+        Cell::Int(f.breakpoints().len() as i64),
+        f.left_intercept().into(),
+        f.right_intercept().into(),
+        f.to_string().into(),
+    ]
+}
+
+fn table(a: TableArgs) -> anyhow::Result<()> {
+    let grid = a.bonus.grid()?;
+    let k = a.heaps;
+    let count = table_size(k, a.max_heap).unwrap_or(u64::MAX);
+    let pb = progress_bar(
+        count,
+        &format!("solving {k}-heap positions ≤ {}", a.max_heap),
+    );
+    let solved = solve_table(
+        &scoring_nim(),
+        k,
+        a.max_heap,
+        a.solve.method(),
+        &a.solve.limits(),
+        &|n| pb.inc(n),
+    );
+    pb.finish_and_clear();
+    let table = solved?;
+    let heap_cols: Vec<String> = (1..=k).map(|i| format!("h{i}")).collect();
+    let mut columns = heap_cols.clone();
+    match &grid {
+        Some(_) => columns.extend(["bonus".to_string(), "payoff".to_string()]),
+        None => columns.extend(PWL_COLUMNS.iter().map(|c| c.to_string())),
+    }
+    let positions: Vec<Vec<HeapSize>> = table
+        .positions()
+        .into_iter()
+        .filter(|p| p.iter().all(|&h| h > 0))
+        .collect();
+    let rows = positions.iter().flat_map(|p| {
+        let heap_cells: Vec<Cell> = p.iter().map(|&h| Cell::from(h)).collect();
+        let rows: Vec<Vec<Cell>> = match &grid {
+            Some(g) => g
+                .iter()
+                .map(|n| {
+                    let v = table.value(p, &n).expect("position is in the table");
+                    let mut row = heap_cells.clone();
+                    row.extend([Cell::from(n), v.into()]);
+                    row
+                })
+                .collect(),
+            None => {
+                let mut row = heap_cells.clone();
+                row.extend(pwl_cells(
+                    &table.payoff(p).expect("position is in the table"),
+                ));
+                vec![row]
+            }
+        };
+        rows
+    });
+    a.out
+        .emit(|w| write_rows(a.out.format, &columns, rows, w))
+        .context("writing the table")
+}
+
+fn family(a: FamilyArgs) -> anyhow::Result<()> {
+    let fam: Family = a.family.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let ranges = a.params.ranges()?;
+    let grid = a.bonus.grid()?;
+    let members = fam.members(&ranges)?;
+    // Nim never splits heaps, so every member is reachable from the componentwise maximum of the
+    // sorted members: one solve serves the whole family.
+    let k = fam.heaps().len();
+    let mut hull = vec![0 as HeapSize; k];
+    for m in &members {
+        let mut s = m.heaps.clone();
+        s.sort_unstable_by(|x, y| y.cmp(x));
+        for (h, v) in hull.iter_mut().zip(s) {
+            *h = (*h).max(v);
+        }
+    }
+    let sol = solve_position(&hull, &a.solve)?;
+    let params = fam.params();
+    let mut columns: Vec<String> = params.clone();
+    columns.extend((1..=k).map(|i| format!("h{i}")));
+    match &grid {
+        Some(_) => columns.extend(["bonus".to_string(), "payoff".to_string()]),
+        None => columns.extend(PWL_COLUMNS.iter().map(|c| c.to_string())),
+    }
+    let mut t = Table {
+        columns,
+        rows: Vec::new(),
+    };
+    for m in &members {
+        let f = sol.payoff(&nim_heaps(&m.heaps))?;
+        let mut lead: Vec<Cell> = params.iter().map(|p| Cell::Int(m.params[p])).collect();
+        lead.extend(m.heaps.iter().map(|&h| Cell::from(h)));
+        match &grid {
+            Some(g) => {
+                for n in g.iter() {
+                    let mut row = lead.clone();
+                    let v = f.eval(&n);
+                    row.extend([Cell::from(n), v.into()]);
+                    t.rows.push(row);
+                }
+            }
+            None => {
+                lead.extend(pwl_cells(&f));
+                t.rows.push(lead);
+            }
+        }
+    }
+    a.out.emit(|w| w.write_all(&t.render(a.out.format)))
+}

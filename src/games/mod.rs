@@ -1,0 +1,4 @@
+//! Game engines. Each computes exact values over positions and families of positions; nothing
+//! here formats output or knows about the miner or reports.
+
+pub mod scoring;

@@ -1,0 +1,333 @@
+//! The checked integer-grid fast path for payoffs.
+//!
+//! Why it is exact. Write M = s·N and F = s·f for a scale s = 2q, q the common denominator of all
+//! move points. The terminal payoff F = −M has slope −1 and even intercept; every recursion step
+//! F(p) = max(P − F(p′)) negates (slope ±1 stays ±1) and adds an even integer P = s·points. So every
+//! candidate line is ±M + (even integer), two such lines cross at an integer M, and the maximum is
+//! determined exactly by its values on the integer grid plus its two tail slopes. With s = q the
+//! same holds whenever all candidates of a position share one parity class
+//! ((F(M) − M) mod 2, constant along unit-slope functions) — Prop 3.1(ii) of Scoring Nim says this
+//! is always so for Nim. The class is checked per position in O(moves); on a mismatch the caller
+//! retries with s = 2q, where it holds by construction.
+//!
+//! Each function is stored on a window holding all its breakpoints, found exactly from the tail
+//! lines of the candidates (no bound from the papers is assumed), and trimmed to its first and last
+//! breakpoint so the window *is* the breakpoint range. Values are `i32` with every magnitude kept
+//! below 2^28, so no intermediate can overflow; larger data reports [`GridError::Range`] and the
+//! exact path takes over.
+
+use num_bigint::BigInt;
+use num_traits::ToPrimitive;
+
+use crate::num::{Pwl, Q};
+
+/// Bound on |points|, window ends and values on the grid; keeps every candidate below 2^31.
+pub const GRID_LIMIT: i64 = 1 << 28;
+
+/// Why the grid path cannot represent a payoff exactly.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GridError {
+    /// Candidates of one position fall in different parity classes at this scale.
+    #[error("candidate parities differ at this scale")]
+    Parity,
+    /// A value, point or window end is beyond [`GRID_LIMIT`].
+    #[error("values exceed the grid's integer range")]
+    Range,
+    /// A point is not an integer at this scale.
+    #[error("points are not integers at this scale")]
+    NotInteger,
+}
+
+/// A payoff on the integer grid M = s·N, values F = s·f; slopes are ±1 everywhere.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GridFn {
+    lo: i64,
+    values: Box<[i32]>,
+    left: i8,
+    right: i8,
+    parity: u8,
+}
+
+impl GridFn {
+    /// The payoff of a position with no move: f = −N.
+    pub fn terminal() -> GridFn {
+        GridFn {
+            lo: 0,
+            values: Box::new([0]),
+            left: -1,
+            right: -1,
+            parity: 0,
+        }
+    }
+
+    /// First grid point of the window (the first breakpoint, if any).
+    pub fn lo(&self) -> i64 {
+        self.lo
+    }
+
+    /// Last grid point of the window (the last breakpoint, if any).
+    pub fn hi(&self) -> i64 {
+        self.lo + self.values.len() as i64 - 1
+    }
+
+    /// Bytes of heap memory held.
+    pub fn heap_bytes(&self) -> usize {
+        self.values.len() * std::mem::size_of::<i32>()
+    }
+
+    /// F(M) for any integer M.
+    pub fn at(&self, m: i64) -> i64 {
+        let hi = self.hi();
+        if m < self.lo {
+            i64::from(self.values[0]) + i64::from(self.left) * (m - self.lo)
+        } else if m > hi {
+            i64::from(self.values[self.values.len() - 1]) + i64::from(self.right) * (m - hi)
+        } else {
+            i64::from(self.values[(m - self.lo) as usize])
+        }
+    }
+
+    /// max over candidates (P − F_child), with P already scaled. `cands` must be non-empty.
+    pub fn combine(cands: &[(i64, &GridFn)]) -> Result<GridFn, GridError> {
+        assert!(!cands.is_empty(), "combine needs at least one candidate");
+        let class = |&(p, g): &(i64, &GridFn)| (p + i64::from(g.parity)).rem_euclid(2);
+        let c0 = class(&cands[0]);
+        if cands.iter().any(|c| class(c) != c0) {
+            return Err(GridError::Parity);
+        }
+        if cands.iter().any(|&(p, _)| p.abs() > GRID_LIMIT) {
+            return Err(GridError::Range);
+        }
+        let (hi, right) = right_edge(cands);
+        let (lo, left) = left_edge(cands);
+        if lo.abs() > GRID_LIMIT || hi.abs() > GRID_LIMIT {
+            return Err(GridError::Range);
+        }
+        let len = (hi - lo + 1) as usize;
+        let mut out = vec![i32::MIN; len];
+        for &(p, g) in cands {
+            accumulate(&mut out, lo, p, g);
+        }
+        if out.iter().any(|&v| i64::from(v).abs() > GRID_LIMIT) {
+            return Err(GridError::Range);
+        }
+        Ok(trimmed(lo, out, left, right))
+    }
+
+    /// The exact payoff as a function of N, given the grid scale.
+    pub fn to_pwl(&self, scale: i64) -> Pwl {
+        let s = Q::int(scale);
+        let (left, right) = (Q::int(self.left.into()), Q::int(self.right.into()));
+        let points: Vec<(Q, Q)> = self
+            .knot_indices()
+            .map(|i| {
+                let m = self.lo + i as i64;
+                (&Q::int(m) / &s, &Q::int(self.values[i].into()) / &s)
+            })
+            .collect();
+        Pwl::from_points(left, points, right)
+            .expect("grid knots are strictly increasing and non-empty")
+    }
+
+    /// Indices where the slope changes (the single anchor for a line).
+    fn knot_indices(&self) -> impl Iterator<Item = usize> + '_ {
+        let n = self.values.len();
+        (0..n).filter(move |&i| {
+            let before = if i == 0 {
+                i32::from(self.left)
+            } else {
+                self.values[i] - self.values[i - 1]
+            };
+            let after = if i + 1 == n {
+                i32::from(self.right)
+            } else {
+                self.values[i + 1] - self.values[i]
+            };
+            before != after || n == 1
+        })
+    }
+
+    /// f(N) exactly, given the grid scale.
+    pub fn eval(&self, n: &Q, scale: i64) -> Q {
+        let s = Q::int(scale);
+        let m = n * &s;
+        let (lo, hi) = (Q::int(self.lo), Q::int(self.hi()));
+        let f_scaled = if m < lo {
+            Q::int(self.values[0].into()) + Q::int(self.left.into()) * (m - lo)
+        } else if m > hi {
+            Q::int(self.values[self.values.len() - 1].into()) + Q::int(self.right.into()) * (m - hi)
+        } else {
+            let m0 = m.floor();
+            let i = (&m0 - BigInt::from(self.lo))
+                .to_usize()
+                .expect("inside the window");
+            let base = Q::int(self.values[i].into());
+            if Q::from_bigint(m0.clone()) == m {
+                base
+            } else {
+                let step = Q::int((self.values[i + 1] - self.values[i]).into());
+                base + step * (m - Q::from_bigint(m0))
+            }
+        };
+        f_scaled / s
+    }
+}
+
+/// Right end of the parent window and its right tail slope, from the candidates' tail lines.
+fn right_edge(cands: &[(i64, &GridFn)]) -> (i64, i8) {
+    let x = cands.iter().map(|(_, g)| g.hi()).max().expect("non-empty");
+    let (mut best, mut best_up, mut best_plus) = (i64::MIN, false, None::<i64>);
+    for &(p, g) in cands {
+        let (v, up) = (p - g.at(x), g.right < 0);
+        if v > best {
+            (best, best_up) = (v, up);
+        } else if v == best && up {
+            best_up = true;
+        }
+        if up {
+            best_plus = Some(best_plus.map_or(v, |b| b.max(v)));
+        }
+    }
+    match (best_up, best_plus) {
+        (true, _) => (x, 1),
+        // A rising line overtakes the best falling one where they meet; parity makes this integral.
+        (false, Some(vp)) => (x + (best - vp) / 2, 1),
+        (false, None) => (x, -1),
+    }
+}
+
+/// Left end of the parent window and its left tail slope (mirror image of [`right_edge`]).
+fn left_edge(cands: &[(i64, &GridFn)]) -> (i64, i8) {
+    let y = cands.iter().map(|(_, g)| g.lo).min().expect("non-empty");
+    let (mut best, mut best_down, mut best_minus) = (i64::MIN, false, None::<i64>);
+    for &(p, g) in cands {
+        // The candidate's slope left of its window is −g.left; "down" = slope −1 = grows leftwards.
+        let (w, down) = (p - g.at(y), g.left > 0);
+        if w > best {
+            (best, best_down) = (w, down);
+        } else if w == best && down {
+            best_down = true;
+        }
+        if down {
+            best_minus = Some(best_minus.map_or(w, |b| b.max(w)));
+        }
+    }
+    match (best_down, best_minus) {
+        (true, _) => (y, -1),
+        (false, Some(wm)) => (y - (best - wm) / 2, -1),
+        (false, None) => (y, 1),
+    }
+}
+
+/// out[M − lo] = max(out[M − lo], p − g(M)) over the whole window.
+fn accumulate(out: &mut [i32], lo: i64, p: i64, g: &GridFn) {
+    let hi = lo + out.len() as i64 - 1;
+    let (glo, ghi) = (g.lo, g.hi());
+    // Left of the child's window: p − g(M) is an arithmetic progression with step −g.left.
+    let left_end = hi.min(glo - 1);
+    if lo <= left_end {
+        let mut c = p - g.at(lo);
+        let step = -i64::from(g.left);
+        for slot in &mut out[..=((left_end - lo) as usize)] {
+            *slot = (*slot).max(c as i32);
+            c += step;
+        }
+    }
+    let (mid_lo, mid_hi) = (lo.max(glo), hi.min(ghi));
+    if mid_lo <= mid_hi {
+        let p32 = p as i32;
+        let dst = &mut out[(mid_lo - lo) as usize..=(mid_hi - lo) as usize];
+        let src = &g.values[(mid_lo - glo) as usize..=(mid_hi - glo) as usize];
+        for (d, &v) in dst.iter_mut().zip(src) {
+            *d = (*d).max(p32 - v);
+        }
+    }
+    let right_start = lo.max(ghi + 1);
+    if right_start <= hi {
+        let mut c = p - g.at(right_start);
+        let step = -i64::from(g.right);
+        for slot in &mut out[(right_start - lo) as usize..] {
+            *slot = (*slot).max(c as i32);
+            c += step;
+        }
+    }
+}
+
+/// Trims a freshly computed window to its first and last breakpoint.
+fn trimmed(lo: i64, out: Vec<i32>, left: i8, right: i8) -> GridFn {
+    let n = out.len();
+    debug_assert!(
+        out.windows(2).all(|w| (w[1] - w[0]).abs() == 1),
+        "unit slopes"
+    );
+    let slope_after = |i: usize| {
+        if i + 1 == n {
+            i32::from(right)
+        } else {
+            out[i + 1] - out[i]
+        }
+    };
+    let slope_before = |i: usize| {
+        if i == 0 {
+            i32::from(left)
+        } else {
+            out[i] - out[i - 1]
+        }
+    };
+    let is_knot = |i: usize| slope_before(i) != slope_after(i);
+    let (first, last) = match (
+        (0..n).find(|&i| is_knot(i)),
+        (0..n).rev().find(|&i| is_knot(i)),
+    ) {
+        (Some(a), Some(b)) => (a, b),
+        _ => (0, 0),
+    };
+    let new_lo = lo + first as i64;
+    let values: Box<[i32]> = out[first..=last].into();
+    let parity = (i64::from(values[0]) - new_lo).rem_euclid(2) as u8;
+    GridFn {
+        lo: new_lo,
+        values,
+        left,
+        right,
+        parity,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_heap_payoffs_match_equation_1() {
+        // f(1) = 1 + N; f(x) = x − 1 + |1 + N| for x ≥ 2 (Scoring Nim eq. (1)).
+        let t = GridFn::terminal();
+        let mut heaps = vec![t.clone()];
+        for x in 1..=6i64 {
+            let cands: Vec<(i64, &GridFn)> = (0..x)
+                .map(|left| (x - left, &heaps[left as usize]))
+                .collect();
+            let f = GridFn::combine(&cands).unwrap();
+            heaps.push(f);
+        }
+        assert_eq!(heaps[1].to_pwl(1), Pwl::linear(Q::int(1), Q::int(1)));
+        for x in 2..=6 {
+            for n in -10..=10 {
+                assert_eq!(
+                    heaps[x as usize].at(n),
+                    x - 1 + (1 + n).abs(),
+                    "x={x} N={n}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn mixed_parity_is_refused() {
+        let t = GridFn::terminal();
+        assert_eq!(GridFn::combine(&[(1, &t), (2, &t)]), Err(GridError::Parity));
+        // At scale 2 the same candidates (points doubled) combine to max(2 + M, 4 + M) = 4 + M.
+        let f = GridFn::combine(&[(2, &t), (4, &t)]).unwrap();
+        assert_eq!(f.to_pwl(2), Pwl::linear(Q::int(1), Q::int(2)));
+    }
+}

@@ -1,0 +1,38 @@
+//! The scoring engine: one solver for every scoring ruleset on sums of heaps, with the bonus N
+//! for the last move as a symbolic parameter.
+//!
+//! A game is a list of [`Ruleset`]s (Nim, subtraction sets, octal codes, …); a position is a
+//! multiset of heaps, each following one of them (the long rule: play continues while any heap
+//! can move). The payoff f_N(p) — mover's score minus the opponent's from p on, the last mover
+//! receiving N — satisfies f(p) = −N without moves and f(p) = max (points − f(p′)) otherwise, and
+//! is returned exactly as a [`crate::num::Pwl`] in N. N = 0 gives Stewart's G_s; N → ±∞ give
+//! normal and misère play.
+
+mod analysis;
+mod grid;
+mod nim;
+mod position;
+mod ruleset;
+mod solver;
+mod table;
+
+pub use analysis::{
+    Candidate, Interval, Line, MoveRegion, Player, Ply, Tails, candidates, optimal_line,
+    optimal_move_regions, tails, values_at,
+};
+pub use grid::{GRID_LIMIT, GridError, GridFn};
+pub use nim::{Nim, in_p_minus, in_p_plus, nim_sum};
+pub use position::{Heap, Move, Ordered, Position, RulesId, ScoringGame};
+pub use ruleset::{HeapMove, HeapSize, Ruleset};
+pub use solver::{Limits, Method, Payoffs, Solution, solve};
+pub use table::{HeapTable, solve_table, table_size};
+
+/// Scoring Nim (Oginuma–Shinoda): Nim with one point per stone.
+pub fn scoring_nim() -> ScoringGame {
+    ScoringGame::single(Nim)
+}
+
+/// Nim heaps under ruleset 0.
+pub fn nim_heaps(sizes: &[HeapSize]) -> Vec<Heap> {
+    sizes.iter().map(|&s| Heap::new(s)).collect()
+}

@@ -1,0 +1,36 @@
+//! What a scoring ruleset must provide: the moves on one heap, the points each scores, and the
+//! heaps it leaves. Everything else (sums of heaps, the bonus N, payoffs) comes from the engine.
+//!
+//! Contract: every move removes at least one bean (the heaps left sum to less than the heap), so
+//! the total number of beans strictly decreases and the game is finite. The engine checks this.
+
+use std::fmt;
+
+use crate::num::Q;
+
+/// A heap size.
+pub type HeapSize = u32;
+
+/// One move on a single heap.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeapMove {
+    /// Points the mover scores (exact; may be any rational).
+    pub points: Q,
+    /// The non-empty heaps left in place of the heap (none, one, or several when it breaks).
+    pub leaves: Vec<HeapSize>,
+}
+
+/// A scoring ruleset for single heaps.
+pub trait Ruleset: Send + Sync + fmt::Debug {
+    /// A short name for provenance and output (e.g. `nim`, `0.3333`).
+    fn name(&self) -> String;
+
+    /// All moves on a heap of `heap` beans, each listed once.
+    fn heap_moves(&self, heap: HeapSize) -> Vec<HeapMove>;
+
+    /// True when some move can leave two or more heaps. Rulesets that never split allow dense
+    /// tables over all k-heap positions; the default is the conservative answer.
+    fn splits(&self) -> bool {
+        true
+    }
+}

@@ -1,0 +1,418 @@
+//! Solving scoring positions: the payoff f_N(p) for all N at once.
+//!
+//! f(p) = −N when p has no move, else max over moves (points − f(p′)). Every move removes a bean,
+//! so positions ordered by total beans form layers that only depend on lower layers; each layer
+//! is evaluated in parallel. The recursion runs over one of two payoff algebras:
+//! - [`Method::Exact`]: [`Pwl`] over rationals, exact for any rational points — the reference;
+//! - [`Method::Grid`]: the checked integer-grid fast path of [`super::grid`].
+//!
+//! [`Method::Auto`] tries the grid and falls back to the exact path when the grid's checks refuse.
+
+use std::collections::HashMap;
+
+use num_traits::ToPrimitive;
+use rayon::prelude::*;
+
+use super::grid::{GRID_LIMIT, GridError, GridFn};
+use super::position::{Heap, Position, ScoringGame};
+use crate::error::{Error, Result};
+use crate::num::{Pwl, Q, common_denominator};
+
+/// Resource limits for a solve.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Refuse work whose estimated memory exceeds this many bytes.
+    pub max_bytes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { max_bytes: 8 << 30 }
+    }
+}
+
+/// Which payoff algebra to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Method {
+    /// The grid fast path, falling back to exact when its checks refuse.
+    #[default]
+    Auto,
+    /// Only the grid fast path (errors when it refuses).
+    Grid,
+    /// Only the exact rational PWL path.
+    Exact,
+}
+
+/// Payoffs of a set of positions, in the representation the solve produced.
+#[derive(Clone, Debug)]
+pub enum Payoffs {
+    /// Grid payoffs at a common scale s (M = s·N).
+    Grid {
+        /// The scale s.
+        scale: i64,
+        /// One function per position.
+        fns: Vec<GridFn>,
+    },
+    /// Exact PWL payoffs.
+    Exact(Vec<Pwl>),
+}
+
+impl Payoffs {
+    /// The exact payoff of position `i`.
+    pub fn pwl(&self, i: usize) -> Pwl {
+        match self {
+            Payoffs::Grid { scale, fns } => fns[i].to_pwl(*scale),
+            Payoffs::Exact(p) => p[i].clone(),
+        }
+    }
+
+    /// f_N of position `i` at one N.
+    pub fn value(&self, i: usize, n: &Q) -> Q {
+        match self {
+            Payoffs::Grid { scale, fns } => fns[i].eval(n, *scale),
+            Payoffs::Exact(p) => p[i].eval(n),
+        }
+    }
+
+    /// How these payoffs were computed, for provenance.
+    pub fn method(&self) -> String {
+        match self {
+            Payoffs::Grid { scale, .. } => format!("integer grid, scale {scale} (checked)"),
+            Payoffs::Exact(_) => "exact rational PWL".to_string(),
+        }
+    }
+}
+
+/// A payoff algebra: how to represent payoffs and take one recursion step.
+pub(crate) trait Algebra: Sync {
+    type Points: Clone + Send + Sync;
+    type Fn: Send + Sync;
+    fn terminal(&self) -> Self::Fn;
+    fn combine(&self, cands: &[(Self::Points, &Self::Fn)]) -> Result<Self::Fn, GridError>;
+}
+
+pub(crate) struct GridAlgebra;
+
+impl Algebra for GridAlgebra {
+    type Points = i64;
+    type Fn = GridFn;
+    fn terminal(&self) -> GridFn {
+        GridFn::terminal()
+    }
+    fn combine(&self, cands: &[(i64, &GridFn)]) -> Result<GridFn, GridError> {
+        GridFn::combine(cands)
+    }
+}
+
+pub(crate) struct ExactAlgebra;
+
+impl Algebra for ExactAlgebra {
+    type Points = Q;
+    type Fn = Pwl;
+    fn terminal(&self) -> Pwl {
+        Pwl::linear(Q::int(-1), Q::zero())
+    }
+    fn combine(&self, cands: &[(Q, &Pwl)]) -> Result<Pwl, GridError> {
+        let lines: Vec<Pwl> = cands.iter().map(|(p, f)| f.const_minus(p)).collect();
+        Ok(Pwl::max_all(&lines).expect("combine needs at least one candidate"))
+    }
+}
+
+/// Evaluates positions `0..n` layer by layer; `children(i, out)` lists (points, child) of i.
+pub(crate) fn evaluate_layers<A, C>(
+    alg: &A,
+    n: usize,
+    layers: &[Vec<u32>],
+    children: C,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<A::Fn>, GridError>
+where
+    A: Algebra,
+    C: Fn(u32, &mut Vec<(A::Points, u32)>) + Sync,
+{
+    let mut done: Vec<Option<A::Fn>> = (0..n).map(|_| None).collect();
+    for layer in layers {
+        let computed: Vec<Result<A::Fn, GridError>> = layer
+            .par_iter()
+            .with_min_len(8)
+            .map_init(Vec::new, |edges, &i| {
+                edges.clear();
+                children(i, edges);
+                if edges.is_empty() {
+                    return Ok(alg.terminal());
+                }
+                let cands: Vec<(A::Points, &A::Fn)> = edges
+                    .iter()
+                    .map(|(p, c)| {
+                        (
+                            p.clone(),
+                            done[*c as usize]
+                                .as_ref()
+                                .expect("children lie in lower layers"),
+                        )
+                    })
+                    .collect();
+                alg.combine(&cands)
+            })
+            .collect();
+        for (&i, f) in layer.iter().zip(computed) {
+            done[i as usize] = Some(f?);
+        }
+        progress(layer.len() as u64);
+    }
+    Ok(done
+        .into_iter()
+        .map(|f| f.expect("every position lies in a layer"))
+        .collect())
+}
+
+/// Groups position indices by a key (total beans), in increasing key order.
+pub(crate) fn layers_by(totals: impl Iterator<Item = u64>) -> Vec<Vec<u32>> {
+    let mut by_total: std::collections::BTreeMap<u64, Vec<u32>> = Default::default();
+    for (i, t) in totals.enumerate() {
+        by_total.entry(t).or_default().push(i as u32);
+    }
+    by_total.into_values().collect()
+}
+
+/// Scales distinct point values for the grid; `None` when they do not fit.
+pub(crate) fn scaled_points(points: &[Q], scale: i64) -> Result<Vec<i64>, GridError> {
+    let s = Q::int(scale);
+    points
+        .iter()
+        .map(|p| {
+            let v = (p * &s).to_i64().ok_or(GridError::NotInteger)?;
+            if v.abs() > GRID_LIMIT {
+                Err(GridError::Range)
+            } else {
+                Ok(v)
+            }
+        })
+        .collect()
+}
+
+/// The base grid scale q: the common denominator of all points, if it is small enough.
+pub(crate) fn base_scale(points: &[Q]) -> Option<i64> {
+    common_denominator(points)
+        .to_i64()
+        .filter(|&q| 2 * q <= GRID_LIMIT)
+}
+
+/// Runs the grid algebra at scale q, then 2q on a parity refusal.
+pub(crate) fn solve_on_grid<C>(
+    points: &[Q],
+    n: usize,
+    layers: &[Vec<u32>],
+    children: C,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Payoffs, GridError>
+where
+    C: Fn(&[i64], u32, &mut Vec<(i64, u32)>) + Sync,
+{
+    let q = base_scale(points).ok_or(GridError::Range)?;
+    for scale in [q, 2 * q] {
+        let scaled = scaled_points(points, scale)?;
+        match evaluate_layers(
+            &GridAlgebra,
+            n,
+            layers,
+            |i, out| children(&scaled, i, out),
+            progress,
+        ) {
+            Ok(fns) => return Ok(Payoffs::Grid { scale, fns }),
+            Err(GridError::Parity) if scale == q => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(GridError::Parity)
+}
+
+/// Chooses and runs an algebra; `children` receives point ids (indices into `points`).
+pub(crate) fn solve_with<C>(
+    method: Method,
+    points: &[Q],
+    n: usize,
+    layers: &[Vec<u32>],
+    children: C,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Payoffs>
+where
+    C: Fn(u32, &mut Vec<(u32, u32)>) + Sync,
+{
+    let grid_children = |scaled: &[i64], i: u32, out: &mut Vec<(i64, u32)>| {
+        let mut ids = Vec::new();
+        children(i, &mut ids);
+        out.extend(ids.into_iter().map(|(pid, c)| (scaled[pid as usize], c)));
+    };
+    if method != Method::Exact {
+        match solve_on_grid(points, n, layers, grid_children, progress) {
+            Ok(p) => return Ok(p),
+            Err(e) if method == Method::Grid => {
+                return Err(Error::invalid(format!(
+                    "the integer-grid method cannot solve this exactly: {e}; use the exact method"
+                )));
+            }
+            Err(_) => {}
+        }
+    }
+    let exact_children = |i: u32, out: &mut Vec<(Q, u32)>| {
+        let mut ids = Vec::new();
+        children(i, &mut ids);
+        out.extend(
+            ids.into_iter()
+                .map(|(pid, c)| (points[pid as usize].clone(), c)),
+        );
+    };
+    let fns = evaluate_layers(&ExactAlgebra, n, layers, exact_children, progress)
+        .expect("the exact algebra never refuses");
+    Ok(Payoffs::Exact(fns))
+}
+
+/// Interns point values so edges store a small id.
+#[derive(Default)]
+pub(crate) struct PointIds {
+    pub values: Vec<Q>,
+    ids: HashMap<Q, u32>,
+}
+
+impl PointIds {
+    pub fn id(&mut self, q: &Q) -> u32 {
+        if let Some(&i) = self.ids.get(q) {
+            return i;
+        }
+        let i = self.values.len() as u32;
+        self.values.push(q.clone());
+        self.ids.insert(q.clone(), i);
+        i
+    }
+}
+
+/// The payoffs of a position and of every position reachable from it.
+#[derive(Debug, Clone)]
+pub struct Solution {
+    game: ScoringGame,
+    root: Position,
+    index: HashMap<Position, u32>,
+    payoffs: Payoffs,
+}
+
+/// Rough bytes per reachable position (position key, index entry, payoff window).
+fn bytes_per_position(root_total: u64) -> u64 {
+    160 + 16 * (root_total + 2)
+}
+
+/// Solves `heaps` (any order, zeros allowed) and everything reachable from it.
+pub fn solve(
+    game: &ScoringGame,
+    heaps: &[Heap],
+    method: Method,
+    limits: &Limits,
+) -> Result<Solution> {
+    let root = game.canonical(heaps)?;
+    let per_position = bytes_per_position(root.total());
+    let max_positions = (limits.max_bytes / per_position).max(1);
+    let mut positions = vec![root.clone()];
+    let mut index = HashMap::from([(root.clone(), 0u32)]);
+    let mut edge_start = vec![0u32];
+    let mut edges: Vec<(u32, u32)> = Vec::new();
+    let mut point_ids = PointIds::default();
+    let mut next = 0usize;
+    while next < positions.len() {
+        let pos = positions[next].clone();
+        for (points, child) in game.successors(&pos)? {
+            let id = match index.get(&child) {
+                Some(&id) => id,
+                None => {
+                    let id = positions.len() as u32;
+                    if positions.len() as u64 >= max_positions {
+                        return Err(too_large(
+                            &root,
+                            positions.len() as u64,
+                            per_position,
+                            limits,
+                        ));
+                    }
+                    index.insert(child.clone(), id);
+                    positions.push(child);
+                    id
+                }
+            };
+            edges.push((point_ids.id(&points), id));
+        }
+        edge_start.push(edges.len() as u32);
+        next += 1;
+    }
+    let layers = layers_by(positions.iter().map(Position::total));
+    let children = |i: u32, out: &mut Vec<(u32, u32)>| {
+        let (a, b) = (
+            edge_start[i as usize] as usize,
+            edge_start[i as usize + 1] as usize,
+        );
+        out.extend_from_slice(&edges[a..b]);
+    };
+    let payoffs = solve_with(
+        method,
+        &point_ids.values,
+        positions.len(),
+        &layers,
+        children,
+        &|_| {},
+    )?;
+    Ok(Solution {
+        game: game.clone(),
+        root,
+        index,
+        payoffs,
+    })
+}
+
+fn too_large(root: &Position, seen: u64, per_position: u64, limits: &Limits) -> Error {
+    Error::TooLarge {
+        what: format!("solving {root} (more than {seen} reachable positions)"),
+        needed_mib: (seen * per_position) >> 20,
+        limit_mib: limits.max_bytes >> 20,
+        suggestion: "try smaller heaps or fewer heaps, or raise --memory-limit".to_string(),
+    }
+}
+
+impl Solution {
+    /// The game solved.
+    pub fn game(&self) -> &ScoringGame {
+        &self.game
+    }
+
+    /// The canonical root position.
+    pub fn root(&self) -> &Position {
+        &self.root
+    }
+
+    /// Number of positions solved.
+    pub fn positions(&self) -> usize {
+        self.index.len()
+    }
+
+    /// How the payoffs were computed.
+    pub fn method(&self) -> String {
+        self.payoffs.method()
+    }
+
+    fn lookup(&self, heaps: &[Heap]) -> Result<usize> {
+        let pos = self.game.canonical(heaps)?;
+        self.index.get(&pos).map(|&i| i as usize).ok_or_else(|| {
+            Error::invalid(format!(
+                "position {pos} is not reachable from {}",
+                self.root
+            ))
+        })
+    }
+
+    /// The exact payoff of a reachable position as a function of N.
+    pub fn payoff(&self, heaps: &[Heap]) -> Result<Pwl> {
+        Ok(self.payoffs.pwl(self.lookup(heaps)?))
+    }
+
+    /// f_N of a reachable position.
+    pub fn value(&self, heaps: &[Heap], n: &Q) -> Result<Q> {
+        Ok(self.payoffs.value(self.lookup(heaps)?, n))
+    }
+}

@@ -1,0 +1,11 @@
+//! Exact numbers: rationals, piecewise-linear functions of one rational variable, and ranges.
+//!
+//! This is the bottom layer: it knows nothing about games.
+
+mod pwl;
+mod range;
+mod rational;
+
+pub use pwl::{Piece, Pwl, PwlError};
+pub use range::{IntRange, ParseRangeError, QRange};
+pub use rational::{ParseQError, Q, common_denominator};

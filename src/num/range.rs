@@ -1,0 +1,229 @@
+//! Inclusive parameter ranges as users type them: `1..20`, `-40..40`, `7`, and rational grids
+//! `-4..4` with a step such as `1/2`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::Q;
+
+/// A range that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseRangeError {
+    /// Not of the form `a..b` or a single value.
+    #[error("'{0}' is not a range (expected 'a..b' with a ≤ b, e.g. 1..20, or a single value)")]
+    Syntax(String),
+    /// An endpoint is not a number of the right kind.
+    #[error("in range '{range}': '{value}' is not {kind}")]
+    Endpoint {
+        /// The whole range text.
+        range: String,
+        /// The bad endpoint.
+        value: String,
+        /// What was expected.
+        kind: &'static str,
+    },
+    /// The range runs backwards.
+    #[error("range '{0}' is empty: its start is greater than its end")]
+    Reversed(String),
+    /// The step is not positive.
+    #[error("step {0} must be positive")]
+    Step(Q),
+}
+
+/// An inclusive range of integers `start..end`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IntRange {
+    start: i64,
+    end: i64,
+}
+
+impl IntRange {
+    /// `start..=end`; errors when `start > end`.
+    pub fn new(start: i64, end: i64) -> Result<IntRange, ParseRangeError> {
+        if start > end {
+            return Err(ParseRangeError::Reversed(format!("{start}..{end}")));
+        }
+        Ok(IntRange { start, end })
+    }
+
+    /// First value.
+    pub fn start(&self) -> i64 {
+        self.start
+    }
+
+    /// Last value (inclusive).
+    pub fn end(&self) -> i64 {
+        self.end
+    }
+
+    /// Number of values.
+    pub fn len(&self) -> u64 {
+        (self.end as i128 - self.start as i128 + 1) as u64
+    }
+
+    /// Never true: a range holds at least one value.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The values in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = i64> + Clone + use<> {
+        self.start..=self.end
+    }
+}
+
+impl fmt::Display for IntRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.start == self.end {
+            write!(f, "{}", self.start)
+        } else {
+            write!(f, "{}..{}", self.start, self.end)
+        }
+    }
+}
+
+fn split_range(s: &str) -> Result<(&str, &str), ParseRangeError> {
+    let t = s.trim();
+    if t.is_empty() {
+        return Err(ParseRangeError::Syntax(s.to_string()));
+    }
+    match t.split_once("..") {
+        Some((a, b)) => {
+            let b = b.strip_prefix('=').unwrap_or(b);
+            if a.trim().is_empty() || b.trim().is_empty() {
+                return Err(ParseRangeError::Syntax(s.to_string()));
+            }
+            Ok((a.trim(), b.trim()))
+        }
+        None => Ok((t, t)),
+    }
+}
+
+impl FromStr for IntRange {
+    type Err = ParseRangeError;
+
+    fn from_str(s: &str) -> Result<IntRange, ParseRangeError> {
+        let (a, b) = split_range(s)?;
+        let parse = |v: &str| {
+            v.parse::<i64>().map_err(|_| ParseRangeError::Endpoint {
+                range: s.to_string(),
+                value: v.to_string(),
+                kind: "an integer",
+            })
+        };
+        let (start, end) = (parse(a)?, parse(b)?);
+        if start > end {
+            return Err(ParseRangeError::Reversed(s.to_string()));
+        }
+        Ok(IntRange { start, end })
+    }
+}
+
+/// An inclusive grid of rationals `start, start+step, …` up to `end`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QRange {
+    start: Q,
+    end: Q,
+    step: Q,
+}
+
+impl QRange {
+    /// The grid from `start` to `end` (inclusive when reached) in steps of `step`.
+    pub fn new(start: Q, end: Q, step: Q) -> Result<QRange, ParseRangeError> {
+        if step.signum() <= 0 {
+            return Err(ParseRangeError::Step(step));
+        }
+        if start > end {
+            return Err(ParseRangeError::Reversed(format!("{start}..{end}")));
+        }
+        Ok(QRange { start, end, step })
+    }
+
+    /// Parses `a..b` (or a single value) and attaches `step`.
+    pub fn parse_with_step(s: &str, step: Q) -> Result<QRange, ParseRangeError> {
+        let (a, b) = split_range(s)?;
+        let parse = |v: &str| {
+            v.parse::<Q>().map_err(|_| ParseRangeError::Endpoint {
+                range: s.to_string(),
+                value: v.to_string(),
+                kind: "a rational number",
+            })
+        };
+        let (start, end) = (parse(a)?, parse(b)?);
+        if start > end {
+            return Err(ParseRangeError::Reversed(s.to_string()));
+        }
+        QRange::new(start, end, step)
+    }
+
+    /// Number of grid points.
+    pub fn len(&self) -> u64 {
+        use num_traits::ToPrimitive;
+        ((&self.end - &self.start) / &self.step)
+            .floor()
+            .to_u64()
+            .map_or(u64::MAX, |n| n.saturating_add(1))
+    }
+
+    /// Never true: a grid holds at least its start.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The grid points in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = Q> + '_ {
+        let mut next = Some(self.start.clone());
+        std::iter::from_fn(move || {
+            let cur = next.take()?;
+            let after = &cur + &self.step;
+            if after <= self.end {
+                next = Some(after);
+            }
+            Some(cur)
+        })
+    }
+}
+
+impl fmt::Display for QRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}..{}", self.start, self.end)?;
+        if self.step != Q::one() {
+            write!(f, " step {}", self.step)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn int_ranges() {
+        let r: IntRange = "-40..40".parse().unwrap();
+        assert_eq!((r.start(), r.end(), r.len()), (-40, 40, 81));
+        assert_eq!(
+            "7".parse::<IntRange>().unwrap().iter().collect::<Vec<_>>(),
+            vec![7]
+        );
+        assert_eq!("1..=3".parse::<IntRange>().unwrap().len(), 3);
+        for bad in ["5..2", "", "..3", "1..", "a..3", "1.5..3"] {
+            assert!(bad.parse::<IntRange>().is_err(), "{bad}");
+        }
+        assert!(matches!(
+            "5..2".parse::<IntRange>(),
+            Err(ParseRangeError::Reversed(_))
+        ));
+    }
+
+    #[test]
+    fn rational_grids() {
+        let g = QRange::parse_with_step("-1..1", Q::frac(1, 2)).unwrap();
+        let pts: Vec<String> = g.iter().map(|q| q.to_string()).collect();
+        assert_eq!(pts, ["-1", "-1/2", "0", "1/2", "1"]);
+        assert_eq!(g.len(), 5);
+        let h = QRange::parse_with_step("0..1", Q::frac(2, 3)).unwrap();
+        assert_eq!(h.iter().count(), 2);
+        assert!(QRange::parse_with_step("0..1", Q::zero()).is_err());
+    }
+}
