@@ -149,6 +149,14 @@ impl GridFn {
 
     /// f(N) exactly, given the grid scale.
     pub fn eval(&self, n: &Q, scale: i64) -> Q {
+        // Integer N within the grid's range: one i64 lookup, no rational arithmetic.
+        if let Some(m) = n
+            .to_i64()
+            .and_then(|n| n.checked_mul(scale))
+            .filter(|m| m.abs() <= GRID_LIMIT)
+        {
+            return Q::frac(self.at(m), scale);
+        }
         let s = Q::int(scale);
         let m = n * &s;
         let (lo, hi) = (Q::int(self.lo), Q::int(self.hi()));
