@@ -331,6 +331,20 @@ mod tests {
     }
 
     #[test]
+    fn eval_agrees_with_the_exact_pwl_inside_and_outside_the_window() {
+        let t = GridFn::terminal();
+        let two = GridFn::combine(&[(1, &t)]).unwrap();
+        let f = GridFn::combine(&[(4, &t), (1, &two), (5, &two)]).unwrap();
+        for (g, scale) in [(&f, 2), (&two, 1)] {
+            let pwl = g.to_pwl(scale);
+            for i in -40..=40 {
+                let n = Q::frac(i, 4);
+                assert_eq!(g.eval(&n, scale), pwl.eval(&n), "N = {n}, scale {scale}");
+            }
+        }
+    }
+
+    #[test]
     fn mixed_parity_is_refused() {
         let t = GridFn::terminal();
         assert_eq!(GridFn::combine(&[(1, &t), (2, &t)]), Err(GridError::Parity));
