@@ -129,6 +129,14 @@ impl Table {
     }
 }
 
+/// Unwraps csv's I/O errors so callers can still see e.g. a closed pipe for what it is.
+fn csv_io(e: csv::Error) -> io::Error {
+    match e.into_kind() {
+        csv::ErrorKind::Io(e) => e,
+        other => io::Error::other(format!("{other:?}")),
+    }
+}
+
 /// Streams rows in a format; text needs every row first to align the columns.
 pub fn write_rows<W: Write + ?Sized>(
     format: Format,
@@ -139,9 +147,9 @@ pub fn write_rows<W: Write + ?Sized>(
     match format {
         Format::Csv => {
             let mut w = csv::Writer::from_writer(&mut *out);
-            w.write_record(columns)?;
+            w.write_record(columns).map_err(csv_io)?;
             for row in rows {
-                w.write_record(row.iter().map(Cell::text))?;
+                w.write_record(row.iter().map(Cell::text)).map_err(csv_io)?;
             }
             // csv's Writer swallows the flush error on drop.
             w.flush()?;

@@ -36,7 +36,15 @@ impl OutputArgs {
                     Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
                     _ => PathBuf::from("."),
                 };
-                let tmp = tempfile::NamedTempFile::new_in(&dir).with_context(|| {
+                let mut builder = tempfile::Builder::new();
+                builder.prefix(".nimlab-").suffix(".tmp");
+                // A finished output file is an ordinary readable file, not tempfile's 0600.
+                #[cfg(unix)]
+                {
+                    use std::os::unix::fs::PermissionsExt;
+                    builder.permissions(std::fs::Permissions::from_mode(0o644));
+                }
+                let tmp = builder.tempfile_in(&dir).with_context(|| {
                     format!("cannot create a temporary file in {}", dir.display())
                 })?;
                 {

@@ -4,6 +4,7 @@
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
 
 use super::args::{BonusGridArgs, ParamArgs, SolveArgs, parse_heap, parse_q};
 use super::output::OutputArgs;
@@ -419,6 +420,9 @@ fn pwl_cells(f: &Pwl) -> Vec<Cell> {
     ]
 }
 
+/// Positions formatted per parallel batch in `table`.
+const ROW_CHUNK: usize = 8192;
+
 fn table(a: TableArgs) -> anyhow::Result<()> {
     let grid = a.bonus.grid()?;
     let k = a.heaps;
@@ -448,9 +452,9 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
         .into_iter()
         .filter(|p| p.iter().all(|&h| h > 0))
         .collect();
-    let rows = positions.iter().flat_map(|p| {
+    let row_cells = |p: &Vec<HeapSize>| -> Vec<Vec<Cell>> {
         let heap_cells: Vec<Cell> = p.iter().map(|&h| Cell::from(h)).collect();
-        let rows: Vec<Vec<Cell>> = match &grid {
+        match &grid {
             Some(g) => g
                 .iter()
                 .map(|n| {
@@ -461,14 +465,25 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
                 })
                 .collect(),
             None => {
-                let mut row = heap_cells.clone();
-                row.extend(pwl_cells(
-                    &table.payoff(p).expect("position is in the table"),
-                ));
+                let s = table.summary(p).expect("position is in the table");
+                let mut row = heap_cells;
+                row.extend([
+                    Cell::Int(s.breakpoints as i64),
+                    s.c_minus.into(),
+                    s.c_plus.into(),
+                    s.text.into(),
+                ]);
                 vec![row]
             }
-        };
-        rows
+        }
+    };
+    // Rows are built in parallel a chunk at a time and streamed in order, so memory stays at
+    // one chunk of text while both cores format.
+    let rows = positions.chunks(ROW_CHUNK).flat_map(|chunk| {
+        chunk
+            .par_iter()
+            .flat_map_iter(row_cells)
+            .collect::<Vec<_>>()
     });
     a.out
         .emit(|w| write_rows(a.out.format, &columns, rows, w))

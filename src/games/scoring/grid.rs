@@ -129,6 +129,40 @@ impl GridFn {
             .expect("grid knots are strictly increasing and non-empty")
     }
 
+    /// The numbers [`Pwl`] reports, straight from the grid with machine integers: the breakpoint
+    /// count, c⁻ and c⁺ (the tail intercepts) and the text of `to_pwl(scale)`'s `Display`.
+    /// Equal to going through [`to_pwl`](Self::to_pwl) (tested), but without big rationals, so
+    /// whole tables print quickly.
+    pub fn summary(&self, scale: i64) -> GridSummary {
+        use std::fmt::Write;
+        let knots: Vec<usize> = self.knot_indices().collect();
+        let linear = self.left == self.right && knots.len() <= 1 && self.values.len() == 1;
+        let left = i64::from(self.left);
+        let right = i64::from(self.right);
+        let first = i64::from(self.values[0]);
+        let last = i64::from(self.values[self.values.len() - 1]);
+        let c_minus = (first - left * self.lo, scale);
+        let c_plus = (last - right * self.hi(), scale);
+        let mut text = String::with_capacity(16 + 12 * knots.len());
+        let _ = write!(text, "[{left}]");
+        if linear {
+            let _ = write!(text, " (0,{})", GridFrac(c_minus.0, scale));
+        } else {
+            for &i in &knots {
+                let m = self.lo + i as i64;
+                let v = i64::from(self.values[i]);
+                let _ = write!(text, " ({},{})", GridFrac(m, scale), GridFrac(v, scale));
+            }
+        }
+        let _ = write!(text, " [{right}]");
+        GridSummary {
+            breakpoints: if linear { 0 } else { knots.len() },
+            c_minus: Q::frac(c_minus.0, c_minus.1),
+            c_plus: Q::frac(c_plus.0, c_plus.1),
+            text,
+        }
+    }
+
     /// Indices where the slope changes (the single anchor for a line).
     fn knot_indices(&self) -> impl Iterator<Item = usize> + '_ {
         let n = self.values.len();
@@ -178,6 +212,34 @@ impl GridFn {
             }
         };
         f_scaled / s
+    }
+}
+
+/// What a table row shows of one payoff; see [`GridFn::summary`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GridSummary {
+    /// Number of breakpoints.
+    pub breakpoints: usize,
+    /// c⁻: the intercept of the left tail line.
+    pub c_minus: Q,
+    /// c⁺: the intercept of the right tail line.
+    pub c_plus: Q,
+    /// The payoff in [`Pwl`]'s `Display` form.
+    pub text: String,
+}
+
+/// a/s in lowest terms, printed as [`Q`] prints (s > 0).
+struct GridFrac(i64, i64);
+
+impl std::fmt::Display for GridFrac {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let g = num_integer::Integer::gcd(&self.0, &self.1);
+        let (a, s) = (self.0 / g, self.1 / g);
+        if s == 1 {
+            write!(f, "{a}")
+        } else {
+            write!(f, "{a}/{s}")
+        }
     }
 }
 
@@ -340,6 +402,41 @@ mod tests {
             for i in -40..=40 {
                 let n = Q::frac(i, 4);
                 assert_eq!(g.eval(&n, scale), pwl.eval(&n), "N = {n}, scale {scale}");
+            }
+        }
+    }
+
+    #[test]
+    fn summary_matches_the_exact_pwl_at_every_scale() {
+        // Random-ish trees of combines with even and odd points, printed at several scales.
+        let t = GridFn::terminal();
+        let mut fns = vec![t.clone()];
+        let mut seed = 7u64;
+        let mut next = |m: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % m
+        };
+        for _ in 0..300 {
+            let k = 1 + next(4) as usize;
+            let parity = next(2) as i64;
+            let picks: Vec<(i64, usize)> = (0..k)
+                .map(|_| (next(fns.len() as u64) as usize, next(9) as i64 - 4))
+                .map(|(i, p)| (2 * p + ((parity + i64::from(fns[i].parity)) % 2), i))
+                .collect();
+            let cands: Vec<(i64, &GridFn)> = picks.iter().map(|&(p, i)| (p, &fns[i])).collect();
+            let f = GridFn::combine(&cands).expect("one parity class");
+            fns.push(f);
+        }
+        for f in &fns {
+            for scale in [1, 2, 3, 4, 6] {
+                let pwl = f.to_pwl(scale);
+                let s = f.summary(scale);
+                assert_eq!(s.text, pwl.to_string());
+                assert_eq!(s.breakpoints, pwl.breakpoints().len());
+                assert_eq!(s.c_minus, pwl.left_intercept());
+                assert_eq!(s.c_plus, pwl.right_intercept());
             }
         }
     }

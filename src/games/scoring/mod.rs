@@ -20,7 +20,7 @@ pub use analysis::{
     Candidate, Interval, Line, MoveRegion, Player, Ply, Tails, candidates, optimal_line,
     optimal_move_regions, tails, values_at,
 };
-pub use grid::{GRID_LIMIT, GridError, GridFn};
+pub use grid::{GRID_LIMIT, GridError, GridFn, GridSummary};
 pub use nim::{Nim, in_p_minus, in_p_plus, nim_sum};
 pub use position::{Heap, Move, Ordered, Position, RulesId, ScoringGame};
 pub use ruleset::{HeapMove, HeapSize, Ruleset};

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use num_traits::ToPrimitive;
 use rayon::prelude::*;
 
-use super::grid::{GRID_LIMIT, GridError, GridFn};
+use super::grid::{GRID_LIMIT, GridError, GridFn, GridSummary};
 use super::position::{Heap, Position, ScoringGame};
 use crate::error::{Error, Result};
 use crate::num::{Pwl, Q, common_denominator};
@@ -71,6 +71,20 @@ impl Payoffs {
         match self {
             Payoffs::Grid { scale, fns } => fns[i].eval(n, *scale),
             Payoffs::Exact(p) => p[i].eval(n),
+        }
+    }
+
+    /// Breakpoint count, c∓ and display text of position `i`'s payoff, without building a
+    /// [`Pwl`] when the payoffs are on the grid.
+    pub fn summary(&self, i: usize) -> GridSummary {
+        match self {
+            Payoffs::Grid { scale, fns } => fns[i].summary(*scale),
+            Payoffs::Exact(p) => GridSummary {
+                breakpoints: p[i].breakpoints().len(),
+                c_minus: p[i].left_intercept(),
+                c_plus: p[i].right_intercept(),
+                text: p[i].to_string(),
+            },
         }
     }
 

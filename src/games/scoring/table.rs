@@ -5,6 +5,7 @@
 //! a bijection onto 0..C(H + k, k). Children are computed on the fly from the rank, so memory is
 //! the payoffs alone. Layers by total beans are solved in parallel as in [`super::solver`].
 
+use super::grid::GridSummary;
 use super::position::{Heap, ScoringGame};
 use super::ruleset::HeapSize;
 use super::solver::{Limits, Method, Payoffs, PointIds, layers_by, solve_with};
@@ -232,6 +233,11 @@ impl HeapTable {
     /// The exact payoff of a position in the table.
     pub fn payoff(&self, heaps: &[HeapSize]) -> Result<Pwl> {
         Ok(self.payoffs.pwl(self.index(heaps)?))
+    }
+
+    /// What a table row shows of a position's payoff (see [`GridFn::summary`](super::grid::GridFn::summary)).
+    pub fn summary(&self, heaps: &[HeapSize]) -> Result<GridSummary> {
+        Ok(self.payoffs.summary(self.index(heaps)?))
     }
 
     /// f_N of a position in the table.
