@@ -218,7 +218,13 @@ impl HeapTable {
         out
     }
 
-    fn index(&self, heaps: &[HeapSize]) -> Result<usize> {
+    /// The payoffs, indexed by [`index`](Self::index).
+    pub fn payoffs(&self) -> &Payoffs {
+        &self.payoffs
+    }
+
+    /// Where a position's payoff is stored in [`payoffs`](Self::payoffs).
+    pub fn index(&self, heaps: &[HeapSize]) -> Result<usize> {
         let mut t = heaps.to_vec();
         if t.len() != self.heaps || t.iter().any(|&h| h > self.max_heap) {
             return Err(Error::invalid(format!(
