@@ -11,6 +11,7 @@
 mod analysis;
 mod grid;
 mod nim;
+mod octal;
 mod position;
 mod ruleset;
 mod solver;
@@ -22,6 +23,7 @@ pub use analysis::{
 };
 pub use grid::{GRID_LIMIT, GridError, GridFn, GridSummary};
 pub use nim::{Nim, in_p_minus, in_p_plus, nim_sum};
+pub use octal::{MAX_DIGITS, OctalRules, RulesError};
 pub use position::{Heap, Move, Ordered, Position, RulesId, ScoringGame};
 pub use ruleset::{HeapMove, HeapSize, Ruleset};
 pub use solver::{Limits, Method, Payoffs, Solution, solve};
