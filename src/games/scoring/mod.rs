@@ -26,7 +26,9 @@ pub use nim::{Nim, in_p_minus, in_p_plus, nim_sum};
 pub use octal::{MAX_DIGITS, OctalRules, RulesError};
 pub use position::{Heap, Move, Ordered, Position, RulesId, ScoringGame};
 pub use ruleset::{HeapMove, HeapSize, Ruleset};
-pub use solver::{Limits, Method, Payoffs, Solution, solve};
+pub use solver::{
+    Limits, Method, Payoffs, Solution, ValueSolution, solve, solve_many, solve_values,
+};
 pub use table::{HeapTable, solve_table, table_size};
 
 /// Scoring Nim (Oginuma–Shinoda): Nim with one point per stone.

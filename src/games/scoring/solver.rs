@@ -301,7 +301,7 @@ impl PointIds {
     }
 }
 
-/// The payoffs of a position and of every position reachable from it.
+/// The payoffs of some positions and of every position reachable from them.
 #[derive(Debug, Clone)]
 pub struct Solution {
     game: ScoringGame,
@@ -310,9 +310,94 @@ pub struct Solution {
     payoffs: Payoffs,
 }
 
-/// Rough bytes per reachable position (position key, index entry, payoff window).
-fn bytes_per_position(root_total: u64) -> u64 {
-    160 + 16 * (root_total + 2)
+/// The positions reachable from a set of roots, with their moves as (point id, child) edges.
+struct Graph {
+    positions: Vec<Position>,
+    index: HashMap<Position, u32>,
+    edge_start: Vec<u32>,
+    edges: Vec<(u32, u32)>,
+    points: PointIds,
+}
+
+impl Graph {
+    fn layers(&self) -> Vec<Vec<u32>> {
+        layers_by(self.positions.iter().map(Position::total))
+    }
+
+    fn children(&self, i: u32, out: &mut Vec<(u32, u32)>) {
+        let (a, b) = (
+            self.edge_start[i as usize] as usize,
+            self.edge_start[i as usize + 1] as usize,
+        );
+        out.extend_from_slice(&self.edges[a..b]);
+    }
+}
+
+/// Bytes per reachable position besides its edges: the key (heaps), the index entry and a
+/// payoff of `payoff_bytes`.
+fn bytes_per_position(max_heaps: u64, payoff_bytes: u64) -> u64 {
+    120 + 8 * max_heaps + payoff_bytes
+}
+
+/// Breadth-first search from the roots, refusing to grow past `limits`.
+fn explore(
+    game: &ScoringGame,
+    roots: &[Position],
+    payoff_bytes: u64,
+    limits: &Limits,
+) -> Result<Graph> {
+    let max_total = roots.iter().map(Position::total).max().unwrap_or(0);
+    let max_heaps = roots
+        .iter()
+        .map(|r| r.heaps().len() as u64)
+        .max()
+        .unwrap_or(0)
+        .max(if game.splits() { max_total } else { 0 });
+    let per_position = bytes_per_position(max_heaps, payoff_bytes);
+    let mut g = Graph {
+        positions: Vec::new(),
+        index: HashMap::new(),
+        edge_start: vec![0],
+        edges: Vec::new(),
+        points: PointIds::default(),
+    };
+    for r in roots {
+        if !g.index.contains_key(r) {
+            g.index.insert(r.clone(), g.positions.len() as u32);
+            g.positions.push(r.clone());
+        }
+    }
+    let mut next = 0usize;
+    while next < g.positions.len() {
+        let pos = g.positions[next].clone();
+        for (points, child) in game.successors(&pos)? {
+            let id = match g.index.get(&child) {
+                Some(&id) => id,
+                None => {
+                    let id = g.positions.len() as u32;
+                    let bytes = (id as u64 + 1) * per_position + 8 * g.edges.len() as u64;
+                    if bytes > limits.max_bytes || id == u32::MAX {
+                        return Err(too_large(&roots[0], id as u64, bytes, limits));
+                    }
+                    g.index.insert(child.clone(), id);
+                    g.positions.push(child);
+                    id
+                }
+            };
+            g.edges.push((g.points.id(&points), id));
+        }
+        g.edge_start.push(g.edges.len() as u32);
+        next += 1;
+    }
+    Ok(g)
+}
+
+/// Canonical roots of heap lists; errors when there are none.
+fn canonical_roots(game: &ScoringGame, roots: &[Vec<Heap>]) -> Result<Vec<Position>> {
+    if roots.is_empty() {
+        return Err(Error::invalid("nothing to solve: no position given"));
+    }
+    roots.iter().map(|r| game.canonical(r)).collect()
 }
 
 /// Solves `heaps` (any order, zeros allowed) and everything reachable from it.
@@ -322,70 +407,188 @@ pub fn solve(
     method: Method,
     limits: &Limits,
 ) -> Result<Solution> {
-    let root = game.canonical(heaps)?;
-    let per_position = bytes_per_position(root.total());
-    let max_positions = (limits.max_bytes / per_position).max(1);
-    let mut positions = vec![root.clone()];
-    let mut index = HashMap::from([(root.clone(), 0u32)]);
-    let mut edge_start = vec![0u32];
-    let mut edges: Vec<(u32, u32)> = Vec::new();
-    let mut point_ids = PointIds::default();
-    let mut next = 0usize;
-    while next < positions.len() {
-        let pos = positions[next].clone();
-        for (points, child) in game.successors(&pos)? {
-            let id = match index.get(&child) {
-                Some(&id) => id,
-                None => {
-                    let id = positions.len() as u32;
-                    if positions.len() as u64 >= max_positions {
-                        return Err(too_large(
-                            &root,
-                            positions.len() as u64,
-                            per_position,
-                            limits,
-                        ));
-                    }
-                    index.insert(child.clone(), id);
-                    positions.push(child);
-                    id
-                }
-            };
-            edges.push((point_ids.id(&points), id));
-        }
-        edge_start.push(edges.len() as u32);
-        next += 1;
-    }
-    let layers = layers_by(positions.iter().map(Position::total));
-    let children = |i: u32, out: &mut Vec<(u32, u32)>| {
-        let (a, b) = (
-            edge_start[i as usize] as usize,
-            edge_start[i as usize + 1] as usize,
-        );
-        out.extend_from_slice(&edges[a..b]);
-    };
+    solve_many(game, &[heaps.to_vec()], method, limits)
+}
+
+/// Solves several positions and everything reachable from any of them, sharing the work.
+pub fn solve_many(
+    game: &ScoringGame,
+    roots: &[Vec<Heap>],
+    method: Method,
+    limits: &Limits,
+) -> Result<Solution> {
+    let roots = canonical_roots(game, roots)?;
+    let window = 16 * (roots.iter().map(Position::total).max().unwrap_or(0) + 2);
+    let g = explore(game, &roots, window, limits)?;
     let payoffs = solve_with(
         method,
-        &point_ids.values,
-        positions.len(),
-        &layers,
-        children,
+        &g.points.values,
+        g.positions.len(),
+        &g.layers(),
+        |i, out| g.children(i, out),
         &|_| {},
     )?;
     Ok(Solution {
         game: game.clone(),
-        root,
-        index,
+        root: roots[0].clone(),
+        index: g.index,
         payoffs,
     })
 }
 
-fn too_large(root: &Position, seen: u64, per_position: u64, limits: &Limits) -> Error {
+fn too_large(root: &Position, seen: u64, bytes: u64, limits: &Limits) -> Error {
     Error::TooLarge {
         what: format!("solving {root} (more than {seen} reachable positions)"),
-        needed_mib: (seen * per_position) >> 20,
+        needed_mib: bytes >> 20,
         limit_mib: limits.max_bytes >> 20,
         suggestion: "try smaller heaps or fewer heaps, or raise --memory-limit".to_string(),
+    }
+}
+
+/// Values f_N at one fixed bonus N: scaled machine integers when they fit, else rationals.
+#[derive(Clone, Debug)]
+enum FixedValues {
+    /// Values times a common denominator `scale`, checked against overflow.
+    Scaled { scale: i64, values: Vec<i64> },
+    /// Exact rationals.
+    Exact(Vec<Q>),
+}
+
+/// f_N at one fixed N (N = 0: Stewart's G_s) of some positions and everything reachable from them.
+/// Much lighter than a [`Solution`] when only one N matters: one number per position.
+#[derive(Debug, Clone)]
+pub struct ValueSolution {
+    game: ScoringGame,
+    bonus: Q,
+    index: HashMap<Position, u32>,
+    values: FixedValues,
+}
+
+/// The scalar recursion at a fixed N on scaled integers; overflow refuses (exact path takes over).
+struct ScaledAlgebra {
+    bonus: i64,
+}
+
+impl Algebra for ScaledAlgebra {
+    type Points = i64;
+    type Fn = i64;
+    fn terminal(&self) -> i64 {
+        -self.bonus
+    }
+    fn combine(&self, cands: &[(i64, &i64)]) -> Result<i64, GridError> {
+        let mut best: Option<i64> = None;
+        for &(p, &v) in cands {
+            let c = p.checked_sub(v).ok_or(GridError::Range)?;
+            best = Some(best.map_or(c, |b| b.max(c)));
+        }
+        Ok(best.expect("combine needs at least one candidate"))
+    }
+}
+
+/// The scalar recursion at a fixed N over rationals.
+struct RationalAlgebra {
+    bonus: Q,
+}
+
+impl Algebra for RationalAlgebra {
+    type Points = Q;
+    type Fn = Q;
+    fn terminal(&self) -> Q {
+        -&self.bonus
+    }
+    fn combine(&self, cands: &[(Q, &Q)]) -> Result<Q, GridError> {
+        Ok(cands
+            .iter()
+            .map(|(p, v)| p - *v)
+            .max()
+            .expect("combine needs at least one candidate"))
+    }
+}
+
+/// f_N at a fixed N for several positions and everything reachable from them.
+pub fn solve_values(
+    game: &ScoringGame,
+    roots: &[Vec<Heap>],
+    bonus: &Q,
+    limits: &Limits,
+) -> Result<ValueSolution> {
+    let roots = canonical_roots(game, roots)?;
+    let g = explore(game, &roots, 8, limits)?;
+    let layers = g.layers();
+    let n = g.positions.len();
+    let mut all = g.points.values.clone();
+    all.push(bonus.clone());
+    let scaled = common_denominator(&all).to_i64().and_then(|scale| {
+        let s = Q::int(scale);
+        let pts: Option<Vec<i64>> = g.points.values.iter().map(|p| (p * &s).to_i64()).collect();
+        Some((scale, pts?, (bonus * &s).to_i64()?))
+    });
+    let values = match scaled.map(|(scale, pts, b)| {
+        let run = evaluate_layers(
+            &ScaledAlgebra { bonus: b },
+            n,
+            &layers,
+            |i, out| {
+                let mut ids = Vec::new();
+                g.children(i, &mut ids);
+                out.extend(ids.into_iter().map(|(pid, c)| (pts[pid as usize], c)));
+            },
+            &|_| {},
+        );
+        run.map(|values| FixedValues::Scaled { scale, values })
+    }) {
+        Some(Ok(v)) => v,
+        _ => {
+            let alg = RationalAlgebra {
+                bonus: bonus.clone(),
+            };
+            let values = evaluate_layers(
+                &alg,
+                n,
+                &layers,
+                |i, out| {
+                    let mut ids = Vec::new();
+                    g.children(i, &mut ids);
+                    out.extend(
+                        ids.into_iter()
+                            .map(|(pid, c)| (g.points.values[pid as usize].clone(), c)),
+                    );
+                },
+                &|_| {},
+            )
+            .expect("the rational algebra never refuses");
+            FixedValues::Exact(values)
+        }
+    };
+    Ok(ValueSolution {
+        game: game.clone(),
+        bonus: bonus.clone(),
+        index: g.index,
+        values,
+    })
+}
+
+impl ValueSolution {
+    /// The bonus N these values are for.
+    pub fn bonus(&self) -> &Q {
+        &self.bonus
+    }
+
+    /// Number of positions solved.
+    pub fn positions(&self) -> usize {
+        self.index.len()
+    }
+
+    /// f_N of a reachable position.
+    pub fn value(&self, heaps: &[Heap]) -> Result<Q> {
+        let pos = self.game.canonical(heaps)?;
+        let i = *self.index.get(&pos).ok_or_else(|| {
+            Error::invalid(format!("position {pos} is not among the positions solved"))
+        })? as usize;
+        Ok(match &self.values {
+            FixedValues::Scaled { scale, values } => Q::frac(values[i], *scale),
+            FixedValues::Exact(v) => v[i].clone(),
+        })
     }
 }
 
