@@ -1,0 +1,220 @@
+//! Eventual periodicity of a sequence: the least preperiod and the least period, proven by a
+//! window argument when the caller knows the recurrence's look-back, observed otherwise.
+//!
+//! Proof. Suppose a(n) is determined by a(n−k), …, a(n−1) for every n ≥ r (the same rule for
+//! every n). If a(w + j) = a(w + P + j) for 0 ≤ j < k and w + k ≥ r, induction on n gives
+//! a(n) = a(n + P) for all n ≥ w. The window is checked on data, so the claim is exact.
+//!
+//! Least period. The eventual periods of an eventually periodic sequence are exactly the multiples
+//! of the least one, P*. Once P is proven from w, a(w..) is purely periodic with period P, hence
+//! also with P* (P* | P): P* is the least divisor d of P under which the cycle a(w..w+P) is
+//! invariant by rotation. No search over larger data is needed, and a multiple of the true period
+//! is never reported. The least preperiod is one past the last n with a(n) ≠ a(n + P*).
+//!
+//! Without a recurrence, the same numbers are only *observed*: the least period of the data's
+//! tail and the preperiod it implies, with the number of full periods confirming them.
+
+use serde::Serialize;
+
+/// How a period claim is backed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum PeriodStatus {
+    /// Proven for all n ≥ preperiod: the window a(start..start+len) recurs P later.
+    Proven {
+        /// First index of the window.
+        window_start: usize,
+        /// Window length (the recurrence's look-back).
+        window_len: usize,
+    },
+    /// Seen in the data only.
+    Observed {
+        /// Full periods after the preperiod inside the data.
+        periods_seen: usize,
+    },
+}
+
+/// An eventual period: a(n + period) = a(n) for all n ≥ preperiod.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Periodicity {
+    /// The least preperiod n₀.
+    pub preperiod: usize,
+    /// The least period P.
+    pub period: usize,
+    /// Proven or observed.
+    #[serde(flatten)]
+    pub status: PeriodStatus,
+    /// Number of terms a(0..terms) examined.
+    pub terms: usize,
+}
+
+impl Periodicity {
+    /// Whether the claim is proven for all n.
+    pub fn is_proven(&self) -> bool {
+        matches!(self.status, PeriodStatus::Proven { .. })
+    }
+}
+
+/// Least period of a whole slice (KMP failure function): the least p with s[i] = s[i + p].
+fn least_period_of<T: Eq>(s: &[T]) -> usize {
+    let n = s.len();
+    if n == 0 {
+        return 0;
+    }
+    let mut fail = vec![0usize; n];
+    let mut k = 0;
+    for i in 1..n {
+        while k > 0 && s[i] != s[k] {
+            k = fail[k - 1];
+        }
+        if s[i] == s[k] {
+            k += 1;
+        }
+        fail[i] = k;
+    }
+    n - fail[n - 1]
+}
+
+/// The least divisor d of the cycle's length under which rotating by d leaves it unchanged.
+fn least_rotation_period<T: Eq>(cycle: &[T]) -> usize {
+    let p = cycle.len();
+    (1..=p)
+        .filter(|&d| p.is_multiple_of(d))
+        .find(|&d| (0..p).all(|j| cycle[j] == cycle[(j + d) % p]))
+        .expect("the full length qualifies")
+}
+
+/// One past the last n < `before` with a(n) ≠ a(n + p) (0 if none).
+fn preperiod_below<T: Eq>(a: &[T], p: usize, before: usize) -> usize {
+    (0..before.min(a.len().saturating_sub(p)))
+        .rev()
+        .find(|&n| a[n] != a[n + p])
+        .map_or(0, |n| n + 1)
+}
+
+/// The period of the data's tail (its second half) and where it starts, if the tail holds at
+/// least two full periods.
+fn tail_candidate<T: Eq>(a: &[T]) -> Option<(usize, usize)> {
+    let tail_start = a.len() / 2;
+    let p = least_period_of(&a[tail_start..]);
+    if p == 0 || 2 * p > a.len() - tail_start {
+        return None;
+    }
+    Some((p, preperiod_below(a, p, a.len())))
+}
+
+/// Proves eventual periodicity of `a` when a(n) is a fixed function of a(n−k..n) for all n ≥ r.
+/// `None` when the data does not (yet) contain a recurring window.
+pub fn prove_period<T: Eq>(a: &[T], k: usize, r: usize) -> Option<Periodicity> {
+    let (p, start) = tail_candidate(a)?;
+    let w = start.max(r.saturating_sub(k));
+    if w + p + k > a.len() {
+        return None;
+    }
+    debug_assert!((w..w + k).all(|j| a[j] == a[j + p]));
+    let d = least_rotation_period(&a[w..w + p]);
+    Some(Periodicity {
+        preperiod: preperiod_below(a, d, w),
+        period: d,
+        status: PeriodStatus::Proven {
+            window_start: w,
+            window_len: k,
+        },
+        terms: a.len(),
+    })
+}
+
+/// The period the data shows, when at least `min_periods` full periods follow the preperiod.
+pub fn observe_period<T: Eq>(a: &[T], min_periods: usize) -> Option<Periodicity> {
+    let (p, start) = tail_candidate(a)?;
+    let periods_seen = (a.len() - start) / p;
+    (periods_seen >= min_periods.max(2)).then_some(Periodicity {
+        preperiod: start,
+        period: p,
+        status: PeriodStatus::Observed { periods_seen },
+        terms: a.len(),
+    })
+}
+
+/// Least period and preperiod of one component `c` of a vector sequence already proven periodic
+/// with `proof` (c(n) is a coordinate of the proven states, so it inherits the proof).
+pub fn component_period<T: Eq>(c: &[T], proof: &Periodicity) -> Periodicity {
+    let PeriodStatus::Proven { window_start, .. } = proof.status else {
+        panic!("component_period needs a proven period");
+    };
+    let p = proof.period;
+    let w = window_start;
+    let d = least_rotation_period(&c[w..w + p]);
+    Periodicity {
+        preperiod: preperiod_below(c, d, w),
+        period: d,
+        status: proof.status.clone(),
+        terms: c.len(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// a(n) = max over s in S, s ≤ n, of (s − a(n − s)), a(n) = 0 without a move: the scoring
+    /// subtraction game with p_s = s, look-back max S.
+    fn subtraction(set: &[usize], n: usize) -> Vec<i64> {
+        let mut a = vec![0i64; n];
+        for m in 0..n {
+            a[m] = set
+                .iter()
+                .filter(|&&s| s <= m)
+                .map(|&s| s as i64 - a[m - s])
+                .max()
+                .unwrap_or(0);
+        }
+        a
+    }
+
+    #[test]
+    fn periods_are_least_and_never_multiples() {
+        // Purely periodic 0,1,2 repeated: period 3 even though 6, 9, … also fit.
+        let a: Vec<u8> = (0..60).map(|n| (n % 3) as u8).collect();
+        let p = prove_period(&a, 2, 2).unwrap();
+        assert_eq!((p.preperiod, p.period), (0, 3));
+        // A preperiod: 5, 5, then 1, 2 repeating.
+        let mut b = vec![5u8, 5];
+        b.extend((0..40).map(|n| 1 + (n % 2) as u8));
+        let p = prove_period(&b, 1, 1).unwrap();
+        assert_eq!((p.preperiod, p.period), (2, 2));
+    }
+
+    #[test]
+    fn proof_needs_the_window_inside_the_data() {
+        let a: Vec<u8> = (0..16).map(|n| (n % 4) as u8).collect();
+        // Look-back 13 needs 4 + 13 terms; only 16 exist.
+        assert!(prove_period(&a, 13, 13).is_none());
+        assert_eq!(prove_period(&a, 12, 12).unwrap().period, 4);
+    }
+
+    #[test]
+    fn subtraction_4_5_period_is_least_and_exact() {
+        let a = subtraction(&[4, 5], 200);
+        let p = prove_period(&a, 5, 6).unwrap();
+        for n in p.preperiod..a.len() - p.period {
+            assert_eq!(a[n], a[n + p.period]);
+        }
+        assert!(p.preperiod == 0 || a[p.preperiod - 1] != a[p.preperiod - 1 + p.period]);
+        // The least period: no proper divisor works on the periodic part.
+        for d in (1..p.period).filter(|&d| p.period.is_multiple_of(d)) {
+            assert!((p.preperiod..a.len() - d).any(|n| a[n] != a[n + d]));
+        }
+    }
+
+    #[test]
+    fn observation_reports_how_many_periods_confirm() {
+        let a: Vec<u8> = (0..30).map(|n| (n % 5) as u8).collect();
+        let o = observe_period(&a, 3).unwrap();
+        assert_eq!(o.period, 5);
+        assert_eq!(o.status, PeriodStatus::Observed { periods_seen: 6 });
+        assert!(observe_period(&a, 7).is_none());
+        let random = [3u8, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9];
+        assert!(observe_period(&random, 2).is_none());
+    }
+}
