@@ -14,6 +14,7 @@ mod nim;
 mod octal;
 mod position;
 mod ruleset;
+mod sequence;
 mod solver;
 mod table;
 
@@ -25,7 +26,8 @@ pub use grid::{GRID_LIMIT, GridError, GridFn, GridSummary};
 pub use nim::{Nim, in_p_minus, in_p_plus, nim_sum};
 pub use octal::{MAX_DIGITS, OctalRules, RulesError};
 pub use position::{Heap, Move, Ordered, Position, RulesId, ScoringGame};
-pub use ruleset::{HeapMove, HeapSize, Ruleset};
+pub use ruleset::{HeapMove, HeapSize, Ruleset, UniformTail};
+pub use sequence::{HeapSequence, PeriodReport};
 pub use solver::{
     Limits, Method, Payoffs, Solution, ValueSolution, solve, solve_many, solve_values,
 };

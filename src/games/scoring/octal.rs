@@ -14,7 +14,7 @@ use std::str::FromStr;
 
 use itertools::Itertools;
 
-use super::ruleset::{HeapMove, HeapSize, Ruleset};
+use super::ruleset::{HeapMove, HeapSize, Ruleset, UniformTail};
 use crate::num::Q;
 
 /// Longest code accepted: moves of up to this many beans.
@@ -309,6 +309,21 @@ impl Ruleset for OctalRules {
 
     fn splits(&self) -> bool {
         self.digits.iter().any(|&d| d & 4 != 0)
+    }
+
+    /// Without breaking digits, a heap above k loses i beans for each t_i with bit 2.
+    fn uniform_tail(&self) -> Option<UniformTail> {
+        (!self.splits()).then(|| UniformTail {
+            above: self.digits.len() as HeapSize,
+            moves: self
+                .digits
+                .iter()
+                .zip(&self.points)
+                .enumerate()
+                .filter(|(_, (t, _))| *t & 2 != 0)
+                .map(|(i, (_, p))| (i as HeapSize + 1, p.clone()))
+                .collect(),
+        })
     }
 }
 

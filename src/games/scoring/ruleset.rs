@@ -20,6 +20,17 @@ pub struct HeapMove {
     pub leaves: Vec<HeapSize>,
 }
 
+/// On every heap n > `above`, the moves are exactly "remove i, leaving the one heap n − i, scoring
+/// p" for the listed (i, p), with every i ≤ `above`. So single heaps obey a recurrence of order
+/// `above` from n = `above` + 1 on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UniformTail {
+    /// Heaps above this size all have the same moves.
+    pub above: HeapSize,
+    /// (beans removed, points).
+    pub moves: Vec<(HeapSize, Q)>,
+}
+
 /// A scoring ruleset for single heaps.
 pub trait Ruleset: Send + Sync + fmt::Debug {
     /// A short name for provenance and output (e.g. `nim`, `0.3333`).
@@ -27,6 +38,13 @@ pub trait Ruleset: Send + Sync + fmt::Debug {
 
     /// All moves on a heap of `heap` beans, each listed once.
     fn heap_moves(&self, heap: HeapSize) -> Vec<HeapMove>;
+
+    /// For rulesets whose moves on every heap larger than some size are the same removals
+    /// ("taking, no breaking"): that size and those moves. This is the finite look-back that
+    /// periodicity proofs need; `None` (the default) claims nothing.
+    fn uniform_tail(&self) -> Option<UniformTail> {
+        None
+    }
 
     /// True when some move can leave two or more heaps. Rulesets that never split allow dense
     /// tables over all k-heap positions; the default is the conservative answer.

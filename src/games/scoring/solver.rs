@@ -579,6 +579,11 @@ impl ValueSolution {
         self.index.len()
     }
 
+    /// The canonical positions solved (in no particular order).
+    pub fn solved(&self) -> impl Iterator<Item = &Position> {
+        self.index.keys()
+    }
+
     /// f_N of a reachable position.
     pub fn value(&self, heaps: &[Heap]) -> Result<Q> {
         let pos = self.game.canonical(heaps)?;
