@@ -2,10 +2,12 @@
 //! group; rendering goes through [`crate::export`], I/O through [`output`].
 
 mod args;
+mod octal;
 mod output;
 mod scoring;
 
 use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -14,7 +16,11 @@ Examples:
   nimlab scoring line 5 4 2 --bonus 3         an optimal line of play at N = 3
   nimlab scoring limits 5 4 2                 c+, c-, P+/P- membership
   nimlab scoring table --heaps 3 --max-heap 10 --bonus=-40..40 --format csv
-  nimlab scoring family \"2k+1,2k,1\" --k 1..12";
+  nimlab scoring family \"2k+1,2k,1\" --k 1..12
+  nimlab octal values --subtract 4,5 --max-heap 200 --format csv
+  nimlab octal value --rules 0.26 7 5         G_s of the sum 7 +ℓ 5 under 0.26
+  nimlab octal period --subtract 4,5          least preperiod and period, PROVEN or OBSERVED
+  nimlab octal survey --subtract-subsets-of 1..12 --format csv";
 
 /// Exact values, closed forms and verdicts for scoring variants of Nim.
 #[derive(Debug, Parser)]
@@ -29,11 +35,29 @@ enum Command {
     /// Scoring Nim (Oginuma–Shinoda): exact payoffs f_N(p) as functions of the bonus N.
     #[command(subcommand)]
     Scoring(scoring::ScoringCommand),
+    /// Stewart's scoring octal games: G_s values, sequences, periods, outcomes, surveys.
+    #[command(subcommand)]
+    Octal(octal::OctalCommand),
 }
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Scoring(cmd) => scoring::run(cmd),
+        Command::Octal(cmd) => octal::run(cmd),
     }
+}
+
+/// A progress bar on stderr for long runs (hidden when stderr is not a terminal).
+fn progress_bar(len: u64, what: &str, unit: &str) -> ProgressBar {
+    let pb = ProgressBar::new(len);
+    pb.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{spinner}} {{msg}} [{{bar:30}}] {{pos}}/{{len}} {unit}, {{elapsed}}"
+        ))
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    pb.set_message(what.to_string());
+    pb
 }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::Args;
 
-use crate::export::Format;
+use crate::export::{Cell, Format, Table};
 
 /// Output options shared by tabular commands.
 #[derive(Debug, Clone, Args)]
@@ -22,6 +22,27 @@ pub struct OutputArgs {
 }
 
 impl OutputArgs {
+    /// Emits one record: a `quantity  value` list in text, one row in CSV and JSON.
+    pub fn emit_record(&self, columns: &[&str], row: Vec<Cell>) -> anyhow::Result<()> {
+        let table = if self.format == Format::Text {
+            let mut t = Table::new(&["quantity", "value"]);
+            for (c, v) in columns.iter().zip(row) {
+                t.push(vec![(*c).into(), v]);
+            }
+            t
+        } else {
+            let mut t = Table::new(columns);
+            t.push(row);
+            t
+        };
+        self.emit(|w| w.write_all(&table.render(self.format)))
+    }
+
+    /// Emits a whole table in the chosen format.
+    pub fn emit_table(&self, table: &Table) -> anyhow::Result<()> {
+        self.emit(|w| w.write_all(&table.render(self.format)))
+    }
+
     /// Runs `write` against the destination; commits the file only when it succeeds.
     pub fn emit(&self, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> anyhow::Result<()> {
         match &self.output {

@@ -3,7 +3,6 @@
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use super::args::{BonusGridArgs, ParamArgs, SolveArgs, parse_heap, parse_q};
@@ -385,27 +384,7 @@ fn limits(a: LimitsArgs) -> anyhow::Result<()> {
         tl.first_breakpoint.clone().into(),
         tl.last_breakpoint.clone().into(),
     ];
-    if a.out.format == Format::Text {
-        let mut t = Table::new(&["quantity", "value"]);
-        for (c, v) in columns.iter().zip(row) {
-            t.push(vec![(*c).into(), v]);
-        }
-        return a.out.emit(|w| w.write_all(&t.render(Format::Text)));
-    }
-    let mut t = Table::new(&columns);
-    t.push(row);
-    a.out.emit(|w| w.write_all(&t.render(a.out.format)))
-}
-
-fn progress_bar(len: u64, what: &str) -> ProgressBar {
-    let pb = ProgressBar::new(len);
-    pb.set_style(
-        ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} positions, {elapsed}")
-            .expect("valid template")
-            .progress_chars("=> "),
-    );
-    pb.set_message(what.to_string());
-    pb
+    a.out.emit_record(&columns, row)
 }
 
 /// Columns and cells describing a payoff without a bonus grid.
@@ -427,9 +406,10 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
     let grid = a.bonus.grid()?;
     let k = a.heaps;
     let count = table_size(k, a.max_heap).unwrap_or(u64::MAX);
-    let pb = progress_bar(
+    let pb = super::progress_bar(
         count,
         &format!("solving {k}-heap positions ≤ {}", a.max_heap),
+        "positions",
     );
     let solved = solve_table(
         &scoring_nim(),

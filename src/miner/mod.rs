@@ -4,4 +4,6 @@
 
 pub mod period;
 
-pub use period::{PeriodStatus, Periodicity, component_period, observe_period, prove_period};
+pub use period::{
+    PeriodStatus, Periodicity, component_period, observe_period, prove_octal_period, prove_period,
+};

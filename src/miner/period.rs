@@ -124,6 +124,30 @@ pub fn prove_period<T: Eq>(a: &[T], k: usize, r: usize) -> Option<Periodicity> {
     })
 }
 
+/// Proves eventual periodicity of Sprague–Grundy values g of a finite octal game whose moves
+/// remove at most k beans (the Guy–Smith octal periodicity theorem): if g(n + P) = g(n) for all
+/// n₀ ≤ n < 2n₀ + P + k, then for all n ≥ n₀. (Induction: an option of heap n + P leaves a heap
+/// of size ≥ n₀ + P, or two heaps the larger of which is, and removing P from it gives an option
+/// of heap n with the same value; conversely.) Returns the least period and preperiod of
+/// `shadow(g)` for any sequence `shadow` that is a function of g term by term.
+pub fn prove_octal_period<G: Eq, T: Eq>(g: &[G], k: usize, shadow: &[T]) -> Option<Periodicity> {
+    assert_eq!(g.len(), shadow.len(), "one shadow term per Grundy value");
+    let (p, n0) = tail_candidate(g)?;
+    if 2 * n0 + 2 * p + k > g.len() {
+        return None;
+    }
+    let d = least_rotation_period(&shadow[n0..n0 + p]);
+    Some(Periodicity {
+        preperiod: preperiod_below(shadow, d, n0),
+        period: d,
+        status: PeriodStatus::Proven {
+            window_start: n0,
+            window_len: n0 + p + k,
+        },
+        terms: g.len(),
+    })
+}
+
 /// The period the data shows, when at least `min_periods` full periods follow the preperiod.
 pub fn observe_period<T: Eq>(a: &[T], min_periods: usize) -> Option<Periodicity> {
     let (p, start) = tail_candidate(a)?;
@@ -205,6 +229,21 @@ mod tests {
         for d in (1..p.period).filter(|&d| p.period.is_multiple_of(d)) {
             assert!((p.preperiod..a.len() - d).any(|n| a[n] != a[n + d]));
         }
+    }
+
+    #[test]
+    fn octal_theorem_needs_twice_the_preperiod_plus_period_plus_k() {
+        // Grundy values of 0.115 for n ≥ 1 (Winning Ways; OEIS A125829): period 14.
+        let cycle = [1u8, 1, 1, 0, 1, 1, 1, 2, 2, 2, 1, 2, 2, 2];
+        let g: Vec<u8> = std::iter::once(0)
+            .chain((0..100).map(|n| cycle[n % 14]))
+            .collect();
+        let p = prove_octal_period(&g, 3, &g).unwrap();
+        assert_eq!((p.preperiod, p.period), (1, 14));
+        // The shadow g ≠ 0 has the same period here, and a short prefix proves nothing.
+        let nonzero: Vec<bool> = g.iter().map(|&v| v != 0).collect();
+        assert_eq!(prove_octal_period(&g, 3, &nonzero).unwrap().period, 14);
+        assert!(prove_octal_period(&g[..34], 3, &g[..34]).is_none());
     }
 
     #[test]

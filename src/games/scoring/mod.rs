@@ -11,7 +11,9 @@
 mod analysis;
 mod grid;
 mod nim;
+mod normal;
 mod octal;
+mod outcome;
 mod position;
 mod ruleset;
 mod sequence;
@@ -24,7 +26,9 @@ pub use analysis::{
 };
 pub use grid::{GRID_LIMIT, GridError, GridFn, GridSummary};
 pub use nim::{Nim, in_p_minus, in_p_plus, nim_sum};
-pub use octal::{MAX_DIGITS, OctalRules, RulesError};
+pub use normal::{common_constant_points, grundy_values, value_from_grundy};
+pub use octal::{MAX_DIGITS, OctalRules, RulesError, parse_rules, parse_set};
+pub use outcome::Outcome;
 pub use position::{Heap, Move, Ordered, Position, RulesId, ScoringGame};
 pub use ruleset::{HeapMove, HeapSize, Ruleset, UniformTail};
 pub use sequence::{HeapSequence, PeriodReport};

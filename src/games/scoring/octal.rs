@@ -11,9 +11,11 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use itertools::Itertools;
 
+use super::nim::Nim;
 use super::ruleset::{HeapMove, HeapSize, Ruleset, UniformTail};
 use crate::num::Q;
 
@@ -245,6 +247,38 @@ impl FromStr for OctalRules {
     }
 }
 
+/// Parses a subtraction set such as `4,5` or `{4,5}`.
+pub fn parse_set(s: &str) -> Result<Vec<HeapSize>, RulesError> {
+    let body = s.trim().trim_start_matches('{').trim_end_matches('}');
+    if body.trim().is_empty() {
+        return Err(bad(format!(
+            "`{s}`: a subtraction set needs at least one element"
+        )));
+    }
+    body.split(',')
+        .map(|e| {
+            let e = e.trim();
+            e.parse::<HeapSize>().ok().filter(|&v| v > 0).ok_or_else(|| {
+                bad(format!(
+                    "`{s}`: `{e}` is not a positive whole number (subtraction sets hold beans removed, ≥ 1)"
+                ))
+            })
+        })
+        .collect()
+}
+
+/// Any ruleset by name: `nim`, a subtraction set `{4,5}`, a code `0.26`, or `(3333, 2222)`.
+pub fn parse_rules(s: &str) -> Result<Arc<dyn Ruleset>, RulesError> {
+    let t = s.trim();
+    if t.eq_ignore_ascii_case("nim") {
+        return Ok(Arc::new(Nim));
+    }
+    if t.starts_with('{') {
+        return Ok(Arc::new(OctalRules::subtraction(&parse_set(t)?, None)?));
+    }
+    Ok(Arc::new(t.parse::<OctalRules>()?))
+}
+
 fn parse_digits(body: &str, whole: &str) -> Result<Vec<u8>, RulesError> {
     if body.is_empty() {
         return Err(bad(format!("`{whole}`: the code has no digits")));
@@ -309,6 +343,10 @@ impl Ruleset for OctalRules {
 
     fn splits(&self) -> bool {
         self.digits.iter().any(|&d| d & 4 != 0)
+    }
+
+    fn as_octal(&self) -> Option<&OctalRules> {
+        Some(self)
     }
 
     /// Without breaking digits, a heap above k loses i beans for each t_i with bit 2.
@@ -382,6 +420,17 @@ mod tests {
         assert!(OctalRules::subtraction(&[4, 5], Some(vec![Q::int(1); 3])).is_err());
         assert!(OctalRules::subtraction(&[0, 2], None).is_err());
         assert!(OctalRules::subtraction(&[], None).is_err());
+    }
+
+    #[test]
+    fn any_ruleset_parses_by_name() {
+        assert_eq!(parse_rules("nim").unwrap().name(), "nim");
+        assert_eq!(parse_rules("{5,4}").unwrap().name(), "{4,5}");
+        assert_eq!(parse_rules("0.26").unwrap().name(), "0.26");
+        assert_eq!(parse_rules("(33, 12)").unwrap().name(), "0.33");
+        assert_eq!(parse_rules("(33, 22)").unwrap().name(), "(33, 2,2)");
+        assert!(parse_set("4,x").unwrap_err().to_string().contains("`x`"));
+        assert!(parse_set("4,0").is_err() && parse_set("{}").is_err());
     }
 
     #[test]

@@ -6,6 +6,7 @@
 
 use std::fmt;
 
+use super::octal::OctalRules;
 use crate::num::Q;
 
 /// A heap size.
@@ -43,6 +44,11 @@ pub trait Ruleset: Send + Sync + fmt::Debug {
     /// ("taking, no breaking"): that size and those moves. This is the finite look-back that
     /// periodicity proofs need; `None` (the default) claims nothing.
     fn uniform_tail(&self) -> Option<UniformTail> {
+        None
+    }
+
+    /// The ruleset as an octal code, when it is one (periodicity theorems need the code).
+    fn as_octal(&self) -> Option<&OctalRules> {
         None
     }
 

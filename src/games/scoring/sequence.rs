@@ -11,11 +11,14 @@
 
 use num_traits::ToPrimitive;
 
+use super::normal::{common_constant_points, grundy_values, value_from_grundy};
 use super::position::{Heap, Position, RulesId, ScoringGame};
 use super::ruleset::{HeapSize, UniformTail};
 use super::solver::{Limits, solve_values};
 use crate::error::{Error, Result};
-use crate::miner::{Periodicity, component_period, observe_period, prove_period};
+use crate::miner::{
+    Periodicity, component_period, observe_period, prove_octal_period, prove_period,
+};
 use crate::num::{Q, common_denominator};
 
 /// Terms computed before the first periodicity check, at least.
@@ -158,7 +161,12 @@ impl HeapSequence {
 
     /// The positions reachable from the fixed heaps, in a fixed order; the plus position first.
     fn plus_positions(&self, limits: &Limits) -> Result<Vec<Position>> {
-        let sol = solve_values(&self.game, std::slice::from_ref(&self.plus), &self.bonus, limits)?;
+        let sol = solve_values(
+            &self.game,
+            std::slice::from_ref(&self.plus),
+            &self.bonus,
+            limits,
+        )?;
         let root = self.game.canonical(&self.plus)?;
         let mut rest: Vec<Position> = sol.solved().filter(|p| **p != root).cloned().collect();
         rest.sort();
@@ -183,6 +191,9 @@ impl HeapSequence {
     /// Least preperiod and period, proven when the ruleset has a finite look-back, computing
     /// terms in doubling blocks up to `max_n`.
     pub fn period(&self, max_n: HeapSize, limits: &Limits) -> Result<PeriodReport> {
+        if let Some(report) = self.period_by_normal_play(max_n)? {
+            return Ok(report);
+        }
         let tail = self.tail();
         let order = tail.as_ref().map(|t| t.above as usize);
         let first = order.map_or(FIRST_CHECK, |k| FIRST_CHECK.max(8 * (k + 1)));
@@ -191,6 +202,7 @@ impl HeapSequence {
             Some(_) if !self.plus.is_empty() => self.plus_positions(limits)?,
             _ => Vec::new(),
         };
+        let mut last: Option<Vec<Q>> = None;
         loop {
             let terms = n as usize + 1;
             if let Some(k) = order {
@@ -211,8 +223,22 @@ impl HeapSequence {
                     });
                 }
             }
+            if order.is_none() {
+                // No proof is possible: observe on as many terms as memory allows.
+                match self.values(n, limits) {
+                    Ok(v) => last = Some(v),
+                    Err(Error::TooLarge { .. }) if last.is_some() => n = max_n,
+                    Err(e) => return Err(e),
+                }
+            }
             if n >= max_n {
-                let observed = observe_period(&self.values(n, limits)?, 3);
+                let data = match last.take() {
+                    Some(v) => v,
+                    None => self.values(n, limits)?,
+                };
+                let terms = data.len();
+                let observed = observe_period(&data, 3);
+                let n = terms - 1;
                 return Ok(PeriodReport {
                     periodicity: observed,
                     terms,
@@ -223,6 +249,52 @@ impl HeapSequence {
                         None => "the ruleset breaks heaps or has unbounded moves, so no finite look-back is known; observed only".to_string(),
                     },
                 });
+            }
+            n = n.saturating_mul(2).min(max_n);
+        }
+    }
+
+    /// When every move in play scores the same c and c + 2N > 0, f_N is a function of the
+    /// normal-play Grundy value (see [`super::normal`]), whose period the octal periodicity
+    /// theorem proves. `None` when the reduction does not apply or proves nothing up to `max_n`.
+    fn period_by_normal_play(&self, max_n: HeapSize) -> Result<Option<PeriodReport>> {
+        let mut heaps = self.plus.clone();
+        heaps.push(self.heap(1));
+        let Some(c) = common_constant_points(&self.game, &heaps) else {
+            return Ok(None);
+        };
+        if (&c + &(&self.bonus + &self.bonus)).signum() <= 0 {
+            return Ok(None);
+        }
+        let k = self.game.rulesets()[usize::from(self.rules)]
+            .as_octal()
+            .expect("constant points come from octal rules")
+            .max_take();
+        let mut plus_grundy = 0u32;
+        for h in &self.plus {
+            plus_grundy ^= grundy_values(&self.game, h.rules, h.size)?[h.size as usize];
+        }
+        let mut n = (FIRST_CHECK.max(8 * (k + 1)) as HeapSize).min(max_n);
+        loop {
+            let g: Vec<u32> = grundy_values(&self.game, self.rules, n)?
+                .into_iter()
+                .map(|v| v ^ plus_grundy)
+                .collect();
+            let shadow: Vec<Q> = g
+                .iter()
+                .map(|&v| value_from_grundy(v, &c, &self.bonus))
+                .collect();
+            if let Some(p) = prove_octal_period(&g, k, &shadow) {
+                return Ok(Some(PeriodReport {
+                    periodicity: Some(p),
+                    terms: n as usize + 1,
+                    argument: format!(
+                        "every move scores {c}, so f_N = {c} + N where the normal-play Grundy value is non-zero and −N elsewhere (c + 2N > 0); the Grundy values are periodic by the octal periodicity theorem (checked for n₀ ≤ n < 2n₀ + p + {k})"
+                    ),
+                }));
+            }
+            if n >= max_n {
+                return Ok(None);
             }
             n = n.saturating_mul(2).min(max_n);
         }

@@ -377,7 +377,12 @@ fn explore(
                     let id = g.positions.len() as u32;
                     let bytes = (id as u64 + 1) * per_position + 8 * g.edges.len() as u64;
                     if bytes > limits.max_bytes || id == u32::MAX {
-                        return Err(too_large(&roots[0], id as u64, bytes, limits));
+                        return Err(too_large(
+                            roots.iter().max_by_key(|r| r.total()).expect("non-empty"),
+                            id as u64,
+                            bytes,
+                            limits,
+                        ));
                     }
                     g.index.insert(child.clone(), id);
                     g.positions.push(child);

@@ -1,0 +1,495 @@
+//! `nimlab octal …`: Stewart's scoring octal games — values G_s, sequences, proven periods,
+//! outcome classes and surveys of subtraction games.
+
+use std::sync::Arc;
+
+use anyhow::Context;
+use clap::{Args, Subcommand};
+use itertools::Itertools;
+use rayon::prelude::*;
+
+use super::args::{SolveArgs, parse_heap, parse_int_range, parse_q};
+use super::output::OutputArgs;
+use crate::export::{Cell, Table, write_rows};
+use crate::games::scoring::{
+    Heap, HeapSequence, HeapSize, OctalRules, Outcome, PeriodReport, RulesId, Ruleset, ScoringGame,
+    parse_rules, parse_set, solve, solve_values,
+};
+use crate::miner::PeriodStatus;
+use crate::num::{IntRange, Q};
+
+/// Largest heap a sequence command accepts: memory grows linearly with it.
+const MAX_SEQUENCE_HEAP: HeapSize = 10_000_000;
+
+/// Largest subtraction-set range for a survey (2^20 sets).
+const MAX_SURVEY_WIDTH: i64 = 20;
+
+#[derive(Debug, Subcommand)]
+pub enum OctalCommand {
+    /// The sequence n ↦ G_s(n) (or G_s(n +_ℓ m) with --plus), at N = 0 or a given bonus.
+    #[command(
+        after_help = "Examples:\n  nimlab octal values --subtract 4,5 --max-heap 200 --format csv\n  nimlab octal values --rules 0.3333 --points 2,2,2,2 --max-heap 50\n  nimlab octal values --rules 0.26 --max-heap 40 --plus 3\n  nimlab octal values --subtract 4,5 --also '{1,2}' --plus 3@2 --max-heap 60"
+    )]
+    Values(ValuesArgs),
+    /// G_s of one position (a sum of heaps), its outcome class and optionally its payoff in N.
+    #[command(
+        after_help = "Examples:\n  nimlab octal value --rules 0.26 7 5\n  nimlab octal value --subtract 4,5 13\n  nimlab octal value --subtract 4,5 --also 0.26 9 4@2 --payoff"
+    )]
+    Value(ValueArgs),
+    /// Least preperiod and period of n ↦ G_s(n +_ℓ m), PROVEN or OBSERVED.
+    #[command(
+        after_help = "Examples:\n  nimlab octal period --subtract 4,5\n  nimlab octal period --rules '(3333, 2222)'\n  nimlab octal period --subtract 4,5 --plus 4\n  nimlab octal period --rules 0.26 --max-heap 200"
+    )]
+    Period(PeriodArgs),
+    /// Outcome class (L, R, N, P, T of Stewart's Def. 6) of a position, with both final scores.
+    #[command(
+        after_help = "Examples:\n  nimlab octal outcome --subtract 4,5 13\n  nimlab octal outcome --rules 0.26 7 5 --score 3"
+    )]
+    Outcome(OutcomeArgs),
+    /// Every subtraction set inside a range: preperiod, least period, PROVEN or OBSERVED.
+    #[command(
+        after_help = "Examples:\n  nimlab octal survey --subtract-subsets-of 1..12 --format csv\n  nimlab octal survey --subtract-subsets-of 1..16 -o survey16.csv"
+    )]
+    Survey(SurveyArgs),
+}
+
+/// The rulesets of a game: one main ruleset (heaps `n` or `n@1`) and extra ones (`n@2`, …).
+#[derive(Debug, Clone, Args)]
+pub struct RulesArgs {
+    /// Subtraction set of the main ruleset, e.g. 4,5 (points = beans removed unless --points).
+    #[arg(long, value_name = "SET", conflicts_with = "rules")]
+    subtract: Option<String>,
+    /// Main ruleset: an octal code 0.d1d2…, Stewart's '(d1d2…, p1p2…)', '{4,5}' or nim.
+    #[arg(long, value_name = "RULES", required_unless_present = "subtract")]
+    rules: Option<String>,
+    /// Points p1,p2,… of the main ruleset (one per digit, or per element of the subtraction set).
+    #[arg(long, value_name = "P1,P2,…", allow_hyphen_values = true)]
+    points: Option<String>,
+    /// A further ruleset (repeatable); heaps written n@2, n@3, … follow them in order.
+    #[arg(long, value_name = "RULES")]
+    also: Vec<String>,
+}
+
+impl RulesArgs {
+    fn points(&self) -> anyhow::Result<Option<Vec<Q>>> {
+        let Some(p) = &self.points else {
+            return Ok(None);
+        };
+        p.split(',')
+            .map(|v| parse_q(v).map_err(|e| anyhow::anyhow!("--points: {e}")))
+            .collect::<anyhow::Result<Vec<Q>>>()
+            .map(Some)
+    }
+
+    fn main_rules(&self) -> anyhow::Result<Arc<dyn Ruleset>> {
+        let points = self.points()?;
+        if let Some(set) = &self.subtract {
+            let set = parse_set(set).context("--subtract")?;
+            return Ok(Arc::new(
+                OctalRules::subtraction(&set, points).context("--subtract")?,
+            ));
+        }
+        let spec = self
+            .rules
+            .as_deref()
+            .expect("clap requires --rules or --subtract");
+        match points {
+            None => parse_rules(spec).context("--rules"),
+            Some(points) => {
+                let code: OctalRules = spec.parse().context("--rules")?;
+                if spec.trim().starts_with('(') {
+                    anyhow::bail!(
+                        "--points given twice: '{spec}' already carries points; drop --points or write the code as 0.{}",
+                        code.digits().iter().join("")
+                    );
+                }
+                Ok(Arc::new(
+                    OctalRules::new(code.digits().to_vec(), Some(points))
+                        .with_context(|| format!("--rules {spec} with --points"))?,
+                ))
+            }
+        }
+    }
+
+    /// The game with all rulesets.
+    fn game(&self) -> anyhow::Result<ScoringGame> {
+        let mut rulesets = vec![self.main_rules()?];
+        for a in &self.also {
+            rulesets.push(parse_rules(a).with_context(|| format!("--also {a}"))?);
+        }
+        Ok(ScoringGame::new(rulesets))
+    }
+}
+
+/// Parses a heap `n` (main ruleset) or `n@i` (ruleset i, counting the main one as 1).
+fn parse_rules_heap(s: &str) -> Result<(HeapSize, u16), String> {
+    match s.split_once('@') {
+        None => Ok((parse_heap(s)?, 1)),
+        Some((n, i)) => {
+            let size = parse_heap(n)?;
+            let rules: u16 = i
+                .trim()
+                .parse()
+                .ok()
+                .filter(|&r| r >= 1)
+                .ok_or_else(|| format!("'{s}': the ruleset number after @ must be 1, 2, …"))?;
+            Ok((size, rules))
+        }
+    }
+}
+
+/// Heaps given on the command line, checked against the game's rulesets.
+fn heaps_of(game: &ScoringGame, given: &[(HeapSize, u16)]) -> anyhow::Result<Vec<Heap>> {
+    given
+        .iter()
+        .map(|&(size, r)| {
+            if usize::from(r) > game.rulesets().len() {
+                anyhow::bail!(
+                    "heap {size}@{r} refers to ruleset {r}, but only {} given (the main one and {} --also)",
+                    game.rulesets().len(),
+                    game.rulesets().len() - 1
+                );
+            }
+            Ok(Heap {
+                size,
+                rules: (r - 1) as RulesId,
+            })
+        })
+        .collect()
+}
+
+#[derive(Debug, Args)]
+pub struct ValuesArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Largest heap n.
+    #[arg(long, value_name = "N", value_parser = parse_heap)]
+    max_heap: HeapSize,
+    /// Fixed heaps m added to every position (n@i for other rulesets).
+    #[arg(long, value_name = "HEAP", value_delimiter = ',', value_parser = parse_rules_heap)]
+    plus: Vec<(HeapSize, u16)>,
+    /// Bonus N for the last move (0: Stewart's G_s).
+    #[arg(long, value_name = "N", default_value = "0", allow_hyphen_values = true, value_parser = parse_q)]
+    bonus: Q,
+    #[command(flatten)]
+    solve: SolveArgs,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ValueArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Heaps of the position (n, or n@i for the i-th ruleset).
+    #[arg(required = true, value_name = "HEAP", value_parser = parse_rules_heap)]
+    heaps: Vec<(HeapSize, u16)>,
+    /// Bonus N for the last move (0: Stewart's G_s).
+    #[arg(long, value_name = "N", default_value = "0", allow_hyphen_values = true, value_parser = parse_q)]
+    bonus: Q,
+    /// Also give the exact payoff as a piecewise-linear function of the bonus N.
+    #[arg(long)]
+    payoff: bool,
+    #[command(flatten)]
+    solve: SolveArgs,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct PeriodArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Fixed heaps m (n@i for other rulesets).
+    #[arg(long, value_name = "HEAP", value_delimiter = ',', value_parser = parse_rules_heap)]
+    plus: Vec<(HeapSize, u16)>,
+    /// Bonus N for the last move.
+    #[arg(long, value_name = "N", default_value = "0", allow_hyphen_values = true, value_parser = parse_q)]
+    bonus: Q,
+    /// Give up (and report what was observed) beyond this heap size.
+    #[arg(long, value_name = "N", default_value = "100000", value_parser = parse_heap)]
+    max_heap: HeapSize,
+    #[command(flatten)]
+    solve: SolveArgs,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct OutcomeArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Heaps of the position (n, or n@i for the i-th ruleset).
+    #[arg(required = true, value_name = "HEAP", value_parser = parse_rules_heap)]
+    heaps: Vec<(HeapSize, u16)>,
+    /// Score already on the board (Left's points − Right's), G^S of Def. 1.
+    #[arg(long, value_name = "S", default_value = "0", allow_hyphen_values = true, value_parser = parse_q)]
+    score: Q,
+    /// Bonus N for the last move.
+    #[arg(long, value_name = "N", default_value = "0", allow_hyphen_values = true, value_parser = parse_q)]
+    bonus: Q,
+    #[command(flatten)]
+    solve: SolveArgs,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct SurveyArgs {
+    /// Survey every non-empty subtraction set inside this range, e.g. 1..12.
+    #[arg(long, value_name = "A..B", value_parser = parse_int_range)]
+    subtract_subsets_of: IntRange,
+    /// Give up (and report what was observed) beyond this heap size.
+    #[arg(long, value_name = "N", default_value = "100000", value_parser = parse_heap)]
+    max_heap: HeapSize,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+pub fn run(cmd: OctalCommand) -> anyhow::Result<()> {
+    match cmd {
+        OctalCommand::Values(a) => values(a),
+        OctalCommand::Value(a) => value(a),
+        OctalCommand::Period(a) => period(a),
+        OctalCommand::Outcome(a) => outcome(a),
+        OctalCommand::Survey(a) => survey(a),
+    }
+}
+
+fn check_sequence_heap(max_heap: HeapSize) -> anyhow::Result<()> {
+    if max_heap > MAX_SEQUENCE_HEAP {
+        anyhow::bail!(
+            "--max-heap {max_heap} is beyond the supported {MAX_SEQUENCE_HEAP}; sequences are stored in memory term by term"
+        );
+    }
+    Ok(())
+}
+
+fn values(a: ValuesArgs) -> anyhow::Result<()> {
+    check_sequence_heap(a.max_heap)?;
+    let game = a.rules.game()?;
+    let plus = heaps_of(&game, &a.plus)?;
+    let seq = HeapSequence::new(&game, 0, &plus, a.bonus.clone())?;
+    let v = seq.values(a.max_heap, &a.solve.limits())?;
+    let mut t = Table::new(&["n", "value"]);
+    for (n, x) in v.into_iter().enumerate() {
+        t.push(vec![Cell::Int(n as i64), x.into()]);
+    }
+    a.out.emit_table(&t)
+}
+
+fn show(game: &ScoringGame, heaps: &[Heap]) -> String {
+    let body = heaps
+        .iter()
+        .map(|h| {
+            if game.rulesets().len() > 1 {
+                format!("{}@{}", h.size, h.rules + 1)
+            } else {
+                h.size.to_string()
+            }
+        })
+        .join(" +ℓ ");
+    format!("{body} under {}", game.describe())
+}
+
+fn value(a: ValueArgs) -> anyhow::Result<()> {
+    let game = a.rules.game()?;
+    let heaps = heaps_of(&game, &a.heaps)?;
+    let limits = a.solve.limits();
+    let v = solve_values(&game, std::slice::from_ref(&heaps), &a.bonus, &limits)?;
+    let g = v.value(&heaps)?;
+    let (class, _, _) = Outcome::of_impartial(&g, &Q::zero());
+    let mut columns = vec!["position", "bonus", "value", "outcome", "positions_solved"];
+    let mut row: Vec<Cell> = vec![
+        show(&game, &heaps).into(),
+        a.bonus.clone().into(),
+        g.into(),
+        class.to_string().into(),
+        Cell::Int(v.positions() as i64),
+    ];
+    if a.payoff {
+        let sol = solve(&game, &heaps, a.solve.method(), &limits)?;
+        columns.push("payoff");
+        row.push(sol.payoff(&heaps)?.to_string().into());
+    }
+    a.out.emit_record(&columns, row)
+}
+
+fn outcome(a: OutcomeArgs) -> anyhow::Result<()> {
+    let game = a.rules.game()?;
+    let heaps = heaps_of(&game, &a.heaps)?;
+    let v = solve_values(
+        &game,
+        std::slice::from_ref(&heaps),
+        &a.bonus,
+        &a.solve.limits(),
+    )?;
+    let g = v.value(&heaps)?;
+    let (class, left, right) = Outcome::of_impartial(&g, &a.score);
+    a.out.emit_record(
+        &[
+            "position",
+            "score",
+            "bonus",
+            "value",
+            "left_final",
+            "right_final",
+            "outcome",
+        ],
+        vec![
+            show(&game, &heaps).into(),
+            a.score.into(),
+            a.bonus.into(),
+            g.into(),
+            left.into(),
+            right.into(),
+            class.to_string().into(),
+        ],
+    )
+}
+
+/// Columns describing a period report.
+const PERIOD_COLUMNS: [&str; 6] = [
+    "preperiod",
+    "period",
+    "status",
+    "window",
+    "terms",
+    "argument",
+];
+
+fn period_cells(r: &PeriodReport) -> Vec<Cell> {
+    match &r.periodicity {
+        Some(p) => {
+            let (status, window) = match &p.status {
+                PeriodStatus::Proven {
+                    window_start,
+                    window_len,
+                } => (
+                    "PROVEN",
+                    format!("{window_start}..{}", window_start + window_len - 1),
+                ),
+                PeriodStatus::Observed { periods_seen } => {
+                    ("OBSERVED", format!("{periods_seen} periods seen"))
+                }
+            };
+            vec![
+                Cell::Int(p.preperiod as i64),
+                Cell::Int(p.period as i64),
+                status.into(),
+                window.into(),
+                Cell::Int(r.terms as i64),
+                r.argument.clone().into(),
+            ]
+        }
+        None => vec![
+            Cell::Text(String::new()),
+            Cell::Text(String::new()),
+            "NONE".into(),
+            Cell::Text(String::new()),
+            Cell::Int(r.terms as i64),
+            r.argument.clone().into(),
+        ],
+    }
+}
+
+fn period(a: PeriodArgs) -> anyhow::Result<()> {
+    check_sequence_heap(a.max_heap)?;
+    let game = a.rules.game()?;
+    let plus = heaps_of(&game, &a.plus)?;
+    let seq = HeapSequence::new(&game, 0, &plus, a.bonus.clone())?;
+    let report = seq.period(a.max_heap, &a.solve.limits())?;
+    let mut columns = vec!["rules", "plus", "bonus"];
+    columns.extend(PERIOD_COLUMNS);
+    let mut row: Vec<Cell> = vec![
+        game.describe().into(),
+        plus.iter()
+            .map(|h| format!("{}@{}", h.size, h.rules + 1))
+            .join(",")
+            .into(),
+        a.bonus.into(),
+    ];
+    row.extend(period_cells(&report));
+    a.out.emit_record(&columns, row)
+}
+
+fn survey(a: SurveyArgs) -> anyhow::Result<()> {
+    check_sequence_heap(a.max_heap)?;
+    let r = a.subtract_subsets_of;
+    if r.start() < 1 {
+        anyhow::bail!(
+            "--subtract-subsets-of {}..{}: elements of a subtraction set are ≥ 1",
+            r.start(),
+            r.end()
+        );
+    }
+    let width = r.end() - r.start() + 1;
+    if width > MAX_SURVEY_WIDTH {
+        anyhow::bail!(
+            "--subtract-subsets-of {}..{} spans {width} numbers, 2^{width} − 1 sets; at most {MAX_SURVEY_WIDTH} numbers are supported",
+            r.start(),
+            r.end()
+        );
+    }
+    let elements: Vec<HeapSize> = r.iter().map(|e| e as HeapSize).collect();
+    let masks: Vec<u32> = (1..1u32 << width).collect();
+    let pb = super::progress_bar(masks.len() as u64, "surveying", "sets");
+    let limits = crate::games::scoring::Limits::default();
+    let results: Vec<anyhow::Result<(Vec<HeapSize>, PeriodReport)>> = masks
+        .par_iter()
+        .map(|&mask| {
+            let set: Vec<HeapSize> = (0..width as usize)
+                .filter(|b| mask >> b & 1 == 1)
+                .map(|b| elements[b])
+                .collect();
+            let game = ScoringGame::single(OctalRules::subtraction(&set, None)?);
+            let seq = HeapSequence::new(&game, 0, &[], Q::zero())?;
+            let report = seq.period(a.max_heap, &limits)?;
+            pb.inc(1);
+            Ok((set, report))
+        })
+        .collect();
+    pb.finish_and_clear();
+    let results: Vec<(Vec<HeapSize>, PeriodReport)> =
+        results.into_iter().collect::<anyhow::Result<_>>()?;
+    let (mut proven, mut twice_max, mut divides) = (0usize, 0usize, 0usize);
+    let mut exceptions = Vec::new();
+    for (set, r) in &results {
+        if let Some(p) = r.periodicity.as_ref().filter(|p| p.is_proven()) {
+            proven += 1;
+            let k = *set.last().expect("non-empty") as usize;
+            twice_max += usize::from(p.period == 2 * k);
+            if (2 * k).is_multiple_of(p.period) {
+                divides += 1;
+            } else if exceptions.len() < 5 {
+                exceptions.push(format!("{{{}}}: period {}", set.iter().join(","), p.period));
+            }
+        }
+    }
+    eprintln!(
+        "{} sets; period PROVEN for {proven}; least period = 2·max S for {twice_max}; 2·max S is a period (Conjecture 14) for {divides}{}",
+        results.len(),
+        if exceptions.is_empty() {
+            String::new()
+        } else {
+            format!("; exceptions: {}", exceptions.join("; "))
+        }
+    );
+    let columns: Vec<String> = ["set", "max", "preperiod", "period", "status"]
+        .iter()
+        .map(|c| c.to_string())
+        .collect();
+    let rows = results.iter().map(|(set, r)| {
+        let cells = period_cells(r);
+        vec![
+            format!("{{{}}}", set.iter().join(",")).into(),
+            Cell::Int(i64::from(*set.last().expect("non-empty"))),
+            cells[0].clone(),
+            cells[1].clone(),
+            cells[2].clone(),
+        ]
+    });
+    a.out
+        .emit(|w| write_rows(a.out.format, &columns, rows, w))
+        .context("writing the survey")
+}
