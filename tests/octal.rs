@@ -14,6 +14,9 @@ use nimlab::games::scoring::{
 use nimlab::miner::PeriodStatus;
 use proptest::prelude::*;
 
+/// A position as (heap size, ruleset index) pairs, sorted.
+type RawPosition = Vec<(u32, usize)>;
+
 /// A ruleset as raw digits and points.
 #[derive(Clone, Debug)]
 struct Raw {
@@ -65,7 +68,7 @@ fn negamax(
     rules: &[Raw],
     heaps: Vec<(u32, usize)>,
     n: &Q,
-    memo: &mut HashMap<Vec<(u32, usize)>, Q>,
+    memo: &mut HashMap<RawPosition, Q>,
 ) -> Q {
     if let Some(v) = memo.get(&heaps) {
         return v.clone();
@@ -84,7 +87,7 @@ fn final_score(
     rules: &[Raw],
     heaps: Vec<(u32, usize)>,
     left_to_move: bool,
-    memo: &mut HashMap<(Vec<(u32, usize)>, bool), Q>,
+    memo: &mut HashMap<(RawPosition, bool), Q>,
 ) -> Q {
     let key = (heaps, left_to_move);
     if let Some(v) = memo.get(&key) {
