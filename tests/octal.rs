@@ -372,3 +372,41 @@ fn grundy_values_of_0_115_match_winning_ways() {
         assert_eq!(g[n], cycle[(n - 1) % 14], "n = {n}");
     }
 }
+
+#[test]
+fn breaking_games_through_the_partition_index_match_the_search() {
+    // 0.26 with p = (1, 2): an independent brute force gave these 26 values.
+    let g026 = ScoringGame::single("0.26".parse::<OctalRules>().unwrap());
+    assert_eq!(
+        sequence(&g026, 25),
+        ints(&[
+            0, 0, 1, 2, 2, 1, 2, 1, 2, 1, 2, 2, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1
+        ])
+    );
+    // Every position with at most 16 beans: ranked table = hash-map search, at N = 0 and 3/2.
+    for code in ["0.24", "0.26", "0.137", "(47, 1/2,-1)"] {
+        let game = ScoringGame::single(code.parse::<OctalRules>().unwrap());
+        for bonus in [Q::zero(), Q::frac(3, 2)] {
+            let table = nimlab::games::scoring::solve_partition_values(
+                &game,
+                0,
+                16,
+                &bonus,
+                &Limits::default(),
+                &|_| {},
+            )
+            .unwrap();
+            let positions = table.solved();
+            assert!(positions.len() > 20, "{code}");
+            let roots: Vec<Vec<Heap>> = positions.iter().map(|p| p.heaps().to_vec()).collect();
+            let search = solve_values(&game, &roots, &bonus, &Limits::default()).unwrap();
+            for r in &roots {
+                assert_eq!(
+                    table.value(r).unwrap(),
+                    search.value(r).unwrap(),
+                    "{code} {r:?}"
+                );
+            }
+        }
+    }
+}

@@ -40,6 +40,12 @@ impl Heap {
 pub struct Position(Vec<Heap>);
 
 impl Position {
+    /// A position from live heaps already in decreasing order (callers guarantee both).
+    pub(crate) fn from_sorted(heaps: Vec<Heap>) -> Position {
+        debug_assert!(heaps.windows(2).all(|w| w[0] >= w[1]));
+        Position(heaps)
+    }
+
     /// The heaps, largest first.
     pub fn heaps(&self) -> &[Heap] {
         &self.0

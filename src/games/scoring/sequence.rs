@@ -12,6 +12,7 @@
 use num_traits::ToPrimitive;
 
 use super::normal::{common_constant_points, grundy_values, value_from_grundy};
+use super::partition::solve_partition_values;
 use super::position::{Heap, Position, RulesId, ScoringGame};
 use super::ruleset::{HeapSize, UniformTail};
 use super::solver::{Limits, solve_values};
@@ -83,7 +84,19 @@ impl HeapSequence {
             return Ok(v);
         }
         let roots: Vec<Vec<Heap>> = (0..=max_n).map(|n| self.with(n, &self.plus)).collect();
-        let sol = solve_values(&self.game, &roots, &self.bonus, limits)?;
+        let sol = if self.game.rulesets()[usize::from(self.rules)].splits()
+            && self.plus.iter().all(|h| h.rules == self.rules)
+        {
+            // Breaking reaches almost every multiset of smaller heaps: rank them all.
+            let total = self
+                .plus
+                .iter()
+                .try_fold(max_n, |t, h| t.checked_add(h.size))
+                .ok_or_else(|| Error::invalid("the heaps' total overflows"))?;
+            solve_partition_values(&self.game, self.rules, total, &self.bonus, limits, &|_| {})?
+        } else {
+            solve_values(&self.game, &roots, &self.bonus, limits)?
+        };
         roots.iter().map(|r| sol.value(r)).collect()
     }
 
@@ -168,8 +181,7 @@ impl HeapSequence {
             limits,
         )?;
         let root = self.game.canonical(&self.plus)?;
-        let mut rest: Vec<Position> = sol.solved().filter(|p| **p != root).cloned().collect();
-        rest.sort();
+        let rest: Vec<Position> = sol.solved().into_iter().filter(|p| *p != root).collect();
         let mut out = vec![root];
         out.extend(rest);
         Ok(out)

@@ -9,12 +9,15 @@
 //! [`Method::Auto`] tries the grid and falls back to the exact path when the grid's checks refuse.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use num_traits::ToPrimitive;
 use rayon::prelude::*;
 
 use super::grid::{GRID_LIMIT, GridError, GridFn, GridSummary};
+use super::partition::PartitionIndex;
 use super::position::{Heap, Position, ScoringGame};
+use super::ruleset::HeapSize;
 use crate::error::{Error, Result};
 use crate::num::{Pwl, Q, common_denominator};
 
@@ -283,7 +286,7 @@ where
 }
 
 /// Interns point values so edges store a small id.
-#[derive(Default)]
+#[derive(Default, Debug)]
 pub(crate) struct PointIds {
     pub values: Vec<Q>,
     ids: HashMap<Q, u32>,
@@ -452,7 +455,7 @@ fn too_large(root: &Position, seen: u64, bytes: u64, limits: &Limits) -> Error {
 
 /// Values f_N at one fixed bonus N: scaled machine integers when they fit, else rationals.
 #[derive(Clone, Debug)]
-enum FixedValues {
+pub(crate) enum FixedValues {
     /// Values times a common denominator `scale`, checked against overflow.
     Scaled { scale: i64, values: Vec<i64> },
     /// Exact rationals.
@@ -465,8 +468,17 @@ enum FixedValues {
 pub struct ValueSolution {
     game: ScoringGame,
     bonus: Q,
-    index: HashMap<Position, u32>,
+    lookup: Lookup,
     values: FixedValues,
+}
+
+/// Where a position's value is stored.
+#[derive(Debug, Clone)]
+enum Lookup {
+    /// Positions found by search.
+    Map(HashMap<Position, u32>),
+    /// Every position of one ruleset up to a total, ranked.
+    Partitions(Arc<PartitionIndex>),
 }
 
 /// The scalar recursion at a fixed N on scaled integers; overflow refuses (exact path takes over).
@@ -519,61 +531,94 @@ pub fn solve_values(
 ) -> Result<ValueSolution> {
     let roots = canonical_roots(game, roots)?;
     let g = explore(game, &roots, 8, limits)?;
-    let layers = g.layers();
-    let n = g.positions.len();
-    let mut all = g.points.values.clone();
-    all.push(bonus.clone());
-    let scaled = common_denominator(&all).to_i64().and_then(|scale| {
-        let s = Q::int(scale);
-        let pts: Option<Vec<i64>> = g.points.values.iter().map(|p| (p * &s).to_i64()).collect();
-        Some((scale, pts?, (bonus * &s).to_i64()?))
-    });
-    let values = match scaled.map(|(scale, pts, b)| {
-        let run = evaluate_layers(
-            &ScaledAlgebra { bonus: b },
-            n,
-            &layers,
-            |i, out| {
-                let mut ids = Vec::new();
-                g.children(i, &mut ids);
-                out.extend(ids.into_iter().map(|(pid, c)| (pts[pid as usize], c)));
-            },
-            &|_| {},
-        );
-        run.map(|values| FixedValues::Scaled { scale, values })
-    }) {
-        Some(Ok(v)) => v,
-        _ => {
-            let alg = RationalAlgebra {
-                bonus: bonus.clone(),
-            };
-            let values = evaluate_layers(
-                &alg,
-                n,
-                &layers,
-                |i, out| {
-                    let mut ids = Vec::new();
-                    g.children(i, &mut ids);
-                    out.extend(
-                        ids.into_iter()
-                            .map(|(pid, c)| (g.points.values[pid as usize].clone(), c)),
-                    );
-                },
-                &|_| {},
-            )
-            .expect("the rational algebra never refuses");
-            FixedValues::Exact(values)
-        }
-    };
+    let values = solve_values_with(
+        &g.points.values,
+        g.positions.len(),
+        &g.layers(),
+        |i, out| g.children(i, out),
+        bonus,
+        &|_| {},
+    );
     Ok(ValueSolution {
         game: game.clone(),
         bonus: bonus.clone(),
-        index: g.index,
+        lookup: Lookup::Map(g.index),
         values,
     })
 }
 
+/// The fixed-N recursion over positions `0..n` in layers: scaled machine integers when every
+/// point and N share a denominator that fits and nothing overflows, else exact rationals.
+pub(crate) fn solve_values_with<C>(
+    points: &[Q],
+    n: usize,
+    layers: &[Vec<u32>],
+    children: C,
+    bonus: &Q,
+    progress: &(dyn Fn(u64) + Sync),
+) -> FixedValues
+where
+    C: Fn(u32, &mut Vec<(u32, u32)>) + Sync,
+{
+    let mut all = points.to_vec();
+    all.push(bonus.clone());
+    let scaled = common_denominator(&all).to_i64().and_then(|scale| {
+        let s = Q::int(scale);
+        let pts: Option<Vec<i64>> = points.iter().map(|p| (p * &s).to_i64()).collect();
+        Some((scale, pts?, (bonus * &s).to_i64()?))
+    });
+    if let Some((scale, pts, b)) = scaled {
+        let run = evaluate_layers(
+            &ScaledAlgebra { bonus: b },
+            n,
+            layers,
+            |i, out| {
+                let mut ids = Vec::new();
+                children(i, &mut ids);
+                out.extend(ids.into_iter().map(|(pid, c)| (pts[pid as usize], c)));
+            },
+            progress,
+        );
+        if let Ok(values) = run {
+            return FixedValues::Scaled { scale, values };
+        }
+    }
+    let alg = RationalAlgebra {
+        bonus: bonus.clone(),
+    };
+    let values = evaluate_layers(
+        &alg,
+        n,
+        layers,
+        |i, out| {
+            let mut ids = Vec::new();
+            children(i, &mut ids);
+            out.extend(
+                ids.into_iter()
+                    .map(|(pid, c)| (points[pid as usize].clone(), c)),
+            );
+        },
+        progress,
+    )
+    .expect("the rational algebra never refuses");
+    FixedValues::Exact(values)
+}
+
 impl ValueSolution {
+    pub(crate) fn from_partitions(
+        game: ScoringGame,
+        bonus: Q,
+        index: Arc<PartitionIndex>,
+        values: FixedValues,
+    ) -> ValueSolution {
+        ValueSolution {
+            game,
+            bonus,
+            lookup: Lookup::Partitions(index),
+            values,
+        }
+    }
+
     /// The bonus N these values are for.
     pub fn bonus(&self) -> &Q {
         &self.bonus
@@ -581,20 +626,37 @@ impl ValueSolution {
 
     /// Number of positions solved.
     pub fn positions(&self) -> usize {
-        self.index.len()
+        match &self.lookup {
+            Lookup::Map(m) => m.len(),
+            Lookup::Partitions(p) => p.len(),
+        }
     }
 
-    /// The canonical positions solved (in no particular order).
-    pub fn solved(&self) -> impl Iterator<Item = &Position> {
-        self.index.keys()
+    /// The canonical positions solved, sorted.
+    pub fn solved(&self) -> Vec<Position> {
+        let mut out: Vec<Position> = match &self.lookup {
+            Lookup::Map(m) => m.keys().cloned().collect(),
+            Lookup::Partitions(p) => p.positions().collect(),
+        };
+        out.sort();
+        out
     }
 
     /// f_N of a reachable position.
     pub fn value(&self, heaps: &[Heap]) -> Result<Q> {
         let pos = self.game.canonical(heaps)?;
-        let i = *self.index.get(&pos).ok_or_else(|| {
-            Error::invalid(format!("position {pos} is not among the positions solved"))
-        })? as usize;
+        let missing =
+            || Error::invalid(format!("position {pos} is not among the positions solved"));
+        let i = match &self.lookup {
+            Lookup::Map(m) => *m.get(&pos).ok_or_else(missing)? as usize,
+            Lookup::Partitions(p) => {
+                if pos.heaps().iter().any(|h| h.rules != p.rules()) {
+                    return Err(missing());
+                }
+                let sizes: Vec<HeapSize> = pos.heaps().iter().map(|h| h.size).collect();
+                p.index_of(&sizes).ok_or_else(missing)?
+            }
+        };
         Ok(match &self.values {
             FixedValues::Scaled { scale, values } => Q::frac(values[i], *scale),
             FixedValues::Exact(v) => v[i].clone(),

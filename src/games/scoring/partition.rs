@@ -1,0 +1,296 @@
+//! Every position of one ruleset with at most T beans, indexed without a hash map: the dense
+//! table that makes taking-and-breaking games (where a heap of n reaches almost every multiset
+//! of smaller heaps) feasible.
+//!
+//! Positions are multisets of *live* heaps (sizes with a move; dead heaps never move again and
+//! are dropped), i.e. partitions of a total m into live sizes l₀ < l₁ < … . With A[m][j] the
+//! number of partitions of m into the j smallest live sizes, a partition a₁ ≥ a₂ ≥ … (remaining
+//! sums m₁ = m, m₂ = m − a₁, …) has rank Σ_i A[m_i][idx(a_i)] among the partitions of m ordered by
+//! first part, then the rest recursively — a bijection onto 0..A[m][r]. Layers by total are
+//! solved in parallel through the engine's layered driver; children are generated from the rank.
+
+use std::cell::RefCell;
+use std::fmt;
+use std::sync::Arc;
+
+use super::position::{Heap, Position, RulesId, ScoringGame};
+use super::ruleset::HeapSize;
+use super::solver::{Limits, PointIds, ValueSolution, layers_by, solve_values_with};
+use crate::error::{Error, Result};
+use crate::num::Q;
+
+/// The index of all positions of one ruleset with total ≤ T.
+pub struct PartitionIndex {
+    rules: RulesId,
+    max_total: usize,
+    /// Live heap sizes, increasing.
+    live: Vec<HeapSize>,
+    /// idx[h] = position of h in `live`, or `u32::MAX` for dead sizes.
+    idx: Vec<u32>,
+    /// count[m][j]: partitions of m into the j smallest live sizes (j = 0..=live.len()).
+    count: Vec<Vec<u64>>,
+    /// First global index of each total.
+    offset: Vec<u64>,
+    /// Moves of each live heap: (point id, live heaps left, sorted decreasing).
+    moves: Vec<Vec<(u32, Vec<HeapSize>)>>,
+    points: PointIds,
+}
+
+impl fmt::Debug for PartitionIndex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PartitionIndex")
+            .field("rules", &self.rules)
+            .field("max_total", &self.max_total)
+            .field("positions", &self.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Bytes per position of a fixed-N solve over the index (value, layer entry, slack).
+const BYTES_PER_POSITION: u64 = 28;
+
+impl PartitionIndex {
+    /// Builds the index for heaps under ruleset `rules` with at most `max_total` beans in all.
+    pub fn new(
+        game: &ScoringGame,
+        rules: RulesId,
+        max_total: HeapSize,
+        limits: &Limits,
+    ) -> Result<PartitionIndex> {
+        let t = max_total as usize;
+        let mut live = Vec::new();
+        let mut idx = vec![u32::MAX; t + 1];
+        let mut raw_moves = Vec::new();
+        for h in 1..=max_total {
+            let m = game.heap_moves(Heap { size: h, rules })?;
+            if !m.is_empty() {
+                idx[h as usize] = live.len() as u32;
+                live.push(h);
+                raw_moves.push(m);
+            }
+        }
+        let r = live.len();
+        let mut count = vec![vec![0u64; r + 1]; t + 1];
+        count[0] = vec![1; r + 1];
+        for m in 1..=t {
+            for j in 1..=r {
+                let l = live[j - 1] as usize;
+                let with = if l <= m { count[m - l][j] } else { 0 };
+                count[m][j] = count[m][j - 1]
+                    .checked_add(with)
+                    .ok_or_else(|| too_many(max_total))?;
+            }
+        }
+        let mut offset = Vec::with_capacity(t + 2);
+        let mut acc = 0u64;
+        for row in &count {
+            offset.push(acc);
+            acc = acc.checked_add(row[r]).ok_or_else(|| too_many(max_total))?;
+        }
+        offset.push(acc);
+        let needed = acc.saturating_mul(BYTES_PER_POSITION);
+        if acc >= u64::from(u32::MAX) || needed > limits.max_bytes {
+            return Err(Error::TooLarge {
+                what: format!("all {acc} positions with at most {max_total} beans"),
+                needed_mib: needed >> 20,
+                limit_mib: limits.max_bytes >> 20,
+                suggestion: "use a smaller heap or raise --memory-limit".to_string(),
+            });
+        }
+        let mut points = PointIds::default();
+        let moves = raw_moves
+            .iter()
+            .map(|ms| {
+                ms.iter()
+                    .map(|m| {
+                        let mut left: Vec<HeapSize> = m
+                            .leaves
+                            .iter()
+                            .copied()
+                            .filter(|&l| idx[l as usize] != u32::MAX)
+                            .collect();
+                        left.sort_unstable_by(|a, b| b.cmp(a));
+                        (points.id(&m.points), left)
+                    })
+                    .collect()
+            })
+            .collect();
+        Ok(PartitionIndex {
+            rules,
+            max_total: t,
+            live,
+            idx,
+            count,
+            offset,
+            moves,
+            points,
+        })
+    }
+
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.offset[self.max_total + 1] as usize
+    }
+
+    /// Whether there are no positions (never: the empty position is always one).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Global index of a multiset of live heaps sorted decreasingly.
+    fn index_of_sorted(&self, parts: &[HeapSize]) -> u64 {
+        let m: usize = parts.iter().map(|&p| p as usize).sum();
+        let mut rank = 0u64;
+        let mut rem = m;
+        for &a in parts {
+            rank += self.count[rem][self.idx[a as usize] as usize];
+            rem -= a as usize;
+        }
+        self.offset[m] + rank
+    }
+
+    /// Global index of any list of heap sizes (dead heaps dropped), if within the table.
+    pub fn index_of(&self, heaps: &[HeapSize]) -> Option<usize> {
+        let mut parts: Vec<HeapSize> = heaps
+            .iter()
+            .copied()
+            .filter(|&h| h > 0 && (h as usize) <= self.max_total)
+            .filter(|&h| self.idx[h as usize] != u32::MAX)
+            .collect();
+        let total: u64 = heaps.iter().map(|&h| u64::from(h)).sum();
+        if total > self.max_total as u64 && heaps.iter().any(|&h| h as usize > self.max_total) {
+            return None;
+        }
+        let live_total: usize = parts.iter().map(|&p| p as usize).sum();
+        if live_total > self.max_total {
+            return None;
+        }
+        parts.sort_unstable_by(|a, b| b.cmp(a));
+        Some(self.index_of_sorted(&parts) as usize)
+    }
+
+    /// The multiset (sorted decreasingly) and total of a global index.
+    fn parts_of(&self, i: u64, out: &mut Vec<HeapSize>) -> usize {
+        out.clear();
+        let m = self.offset.partition_point(|&o| o <= i) - 1;
+        let mut rank = i - self.offset[m];
+        let mut rem = m;
+        let mut j = self.live.len();
+        while rem > 0 {
+            // The first part is live[t] for the t with count[rem][t] ≤ rank < count[rem][t + 1].
+            let t = self.count[rem][..=j].partition_point(|&c| c <= rank) - 1;
+            rank -= self.count[rem][t];
+            let a = self.live[t];
+            out.push(a);
+            rem -= a as usize;
+            j = t + 1;
+        }
+        m
+    }
+
+    /// (point id, child index) of every move from position `i`.
+    fn children(
+        &self,
+        i: u32,
+        out: &mut Vec<(u32, u32)>,
+        parts: &mut Vec<HeapSize>,
+        child: &mut Vec<HeapSize>,
+    ) {
+        self.parts_of(u64::from(i), parts);
+        for (pos, &h) in parts.iter().enumerate() {
+            if pos > 0 && parts[pos - 1] == h {
+                continue;
+            }
+            for (pid, left) in &self.moves[self.idx[h as usize] as usize] {
+                child.clear();
+                let mut l = left.iter().peekable();
+                for (q, &p) in parts.iter().enumerate() {
+                    if q == pos {
+                        continue;
+                    }
+                    while let Some(&&x) = l.peek() {
+                        if x >= p {
+                            child.push(x);
+                            l.next();
+                        } else {
+                            break;
+                        }
+                    }
+                    child.push(p);
+                }
+                child.extend(l);
+                out.push((*pid, self.index_of_sorted(child) as u32));
+            }
+        }
+    }
+
+    /// The positions of the index, as canonical positions.
+    pub fn positions(&self) -> impl Iterator<Item = Position> + '_ {
+        let mut parts = Vec::new();
+        (0..self.len() as u64).map(move |i| {
+            self.parts_of(i, &mut parts);
+            Position::from_sorted(
+                parts
+                    .iter()
+                    .map(|&size| Heap {
+                        size,
+                        rules: self.rules,
+                    })
+                    .collect(),
+            )
+        })
+    }
+
+    /// Which ruleset the heaps follow.
+    pub fn rules(&self) -> RulesId {
+        self.rules
+    }
+}
+
+/// f_N at one N of every position of ruleset `rules` with at most `max_total` beans, layer by
+/// layer in parallel; `progress` receives the positions finished.
+pub fn solve_partition_values(
+    game: &ScoringGame,
+    rules: RulesId,
+    max_total: HeapSize,
+    bonus: &Q,
+    limits: &Limits,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<ValueSolution> {
+    let index = PartitionIndex::new(game, rules, max_total, limits)?;
+    let totals = (0..=index.max_total).flat_map(|m| {
+        let n = index.offset[m + 1] - index.offset[m];
+        std::iter::repeat_n(m as u64, n as usize)
+    });
+    let layers = layers_by(totals);
+    let children = |i: u32, out: &mut Vec<(u32, u32)>| {
+        thread_local! {
+            static BUFS: RefCell<(Vec<HeapSize>, Vec<HeapSize>)> =
+                const { RefCell::new((Vec::new(), Vec::new())) };
+        }
+        BUFS.with(|b| {
+            let (parts, child) = &mut *b.borrow_mut();
+            index.children(i, out, parts, child);
+        });
+    };
+    let values = solve_values_with(
+        &index.points.values,
+        index.len(),
+        &layers,
+        children,
+        bonus,
+        progress,
+    );
+    Ok(ValueSolution::from_partitions(
+        game.clone(),
+        bonus.clone(),
+        Arc::new(index),
+        values,
+    ))
+}
+
+fn too_many(max_total: HeapSize) -> Error {
+    Error::invalid(format!(
+        "the number of positions with at most {max_total} beans overflows 64 bits"
+    ))
+}
