@@ -399,7 +399,9 @@ fn breaking_games_through_the_partition_index_match_the_search() {
             let positions = table.solved();
             assert!(positions.len() > 20, "{code}");
             let roots: Vec<Vec<Heap>> = positions.iter().map(|p| p.heaps().to_vec()).collect();
-            let search = solve_values(&game, &roots, &bonus, &Limits::default()).unwrap();
+            let search =
+                nimlab::games::scoring::search_values(&game, &roots, &bonus, &Limits::default())
+                    .unwrap();
             for r in &roots {
                 assert_eq!(
                     table.value(r).unwrap(),

@@ -12,7 +12,6 @@
 use num_traits::ToPrimitive;
 
 use super::normal::{common_constant_points, grundy_values, value_from_grundy};
-use super::partition::solve_partition_values;
 use super::position::{Heap, Position, RulesId, ScoringGame};
 use super::ruleset::{HeapSize, UniformTail};
 use super::solver::{Limits, solve_values};
@@ -84,19 +83,7 @@ impl HeapSequence {
             return Ok(v);
         }
         let roots: Vec<Vec<Heap>> = (0..=max_n).map(|n| self.with(n, &self.plus)).collect();
-        let sol = if self.game.rulesets()[usize::from(self.rules)].splits()
-            && self.plus.iter().all(|h| h.rules == self.rules)
-        {
-            // Breaking reaches almost every multiset of smaller heaps: rank them all.
-            let total = self
-                .plus
-                .iter()
-                .try_fold(max_n, |t, h| t.checked_add(h.size))
-                .ok_or_else(|| Error::invalid("the heaps' total overflows"))?;
-            solve_partition_values(&self.game, self.rules, total, &self.bonus, limits, &|_| {})?
-        } else {
-            solve_values(&self.game, &roots, &self.bonus, limits)?
-        };
+        let sol = solve_values(&self.game, &roots, &self.bonus, limits)?;
         roots.iter().map(|r| sol.value(r)).collect()
     }
 

@@ -15,7 +15,7 @@ use num_traits::ToPrimitive;
 use rayon::prelude::*;
 
 use super::grid::{GRID_LIMIT, GridError, GridFn, GridSummary};
-use super::partition::PartitionIndex;
+use super::partition::{PartitionIndex, solve_partition_values};
 use super::position::{Heap, Position, ScoringGame};
 use super::ruleset::HeapSize;
 use crate::error::{Error, Result};
@@ -530,7 +530,34 @@ pub fn solve_values(
     limits: &Limits,
 ) -> Result<ValueSolution> {
     let roots = canonical_roots(game, roots)?;
-    let g = explore(game, &roots, 8, limits)?;
+    if let Some(rules) = single_breaking_ruleset(game, &roots) {
+        // Breaking reaches almost every multiset of smaller heaps: rank them all instead.
+        let total = roots.iter().map(Position::total).max().unwrap_or(0);
+        let total = HeapSize::try_from(total)
+            .map_err(|_| Error::invalid(format!("{total} beans in all is too many")))?;
+        return solve_partition_values(game, rules, total, bonus, limits, &|_| {});
+    }
+    search_values_of(game, &roots, bonus, limits)
+}
+
+/// [`solve_values`] by search from the roots only (a hash map of reachable positions), never
+/// through the ranked table of all positions.
+pub fn search_values(
+    game: &ScoringGame,
+    roots: &[Vec<Heap>],
+    bonus: &Q,
+    limits: &Limits,
+) -> Result<ValueSolution> {
+    search_values_of(game, &canonical_roots(game, roots)?, bonus, limits)
+}
+
+fn search_values_of(
+    game: &ScoringGame,
+    roots: &[Position],
+    bonus: &Q,
+    limits: &Limits,
+) -> Result<ValueSolution> {
+    let g = explore(game, roots, 8, limits)?;
     let values = solve_values_with(
         &g.points.values,
         g.positions.len(),
@@ -545,6 +572,14 @@ pub fn solve_values(
         lookup: Lookup::Map(g.index),
         values,
     })
+}
+
+/// The ruleset of every heap in `roots`, when there is one and it breaks heaps.
+fn single_breaking_ruleset(game: &ScoringGame, roots: &[Position]) -> Option<u16> {
+    let mut heaps = roots.iter().flat_map(|r| r.heaps());
+    let rules = heaps.next()?.rules;
+    (heaps.all(|h| h.rules == rules) && game.rulesets()[usize::from(rules)].splits())
+        .then_some(rules)
 }
 
 /// The fixed-N recursion over positions `0..n` in layers: scaled machine integers when every
