@@ -1,0 +1,91 @@
+//! Benchmarks of the scoring octal engine (the figures in issue 3's closing note).
+//!
+//! `cargo bench --bench octal [-- survey:A..B] [-- breaking:CODE:N ...]`:
+//! - `survey:1..16` proves the least period of every subtraction set inside 1..16 (65 535 sets)
+//!   and reports the median wall time over repeats;
+//! - `breaking:0.24:84` computes G_s(n) for every single heap n ≤ 84 of the taking-and-breaking
+//!   code 0.24 (p_i = i), which needs every multi-heap position with at most 84 beans.
+
+use std::time::{Duration, Instant};
+
+use nimlab::Q;
+use nimlab::games::scoring::{HeapSequence, Limits, OctalRules, ScoringGame};
+use rayon::prelude::*;
+
+fn median(mut xs: Vec<Duration>) -> Duration {
+    xs.sort();
+    xs[xs.len() / 2]
+}
+
+fn survey(lo: u32, hi: u32) -> (usize, usize) {
+    let width = hi - lo + 1;
+    let limits = Limits::default();
+    let proven: Vec<bool> = (1u32..1 << width)
+        .into_par_iter()
+        .map(|mask| {
+            let set: Vec<u32> = (0..width)
+                .filter(|b| mask >> b & 1 == 1)
+                .map(|b| lo + b)
+                .collect();
+            let game = ScoringGame::single(OctalRules::subtraction(&set, None).unwrap());
+            let seq = HeapSequence::new(&game, 0, &[], Q::zero()).unwrap();
+            seq.period(100_000, &limits)
+                .unwrap()
+                .periodicity
+                .is_some_and(|p| p.is_proven())
+        })
+        .collect();
+    (proven.len(), proven.iter().filter(|&&p| p).count())
+}
+
+fn breaking(code: &str, n: u32) -> Q {
+    let game = ScoringGame::single(code.parse::<OctalRules>().unwrap());
+    let seq = HeapSequence::new(&game, 0, &[], Q::zero()).unwrap();
+    let values = seq.values(n, &Limits::default()).unwrap();
+    values[n as usize].clone()
+}
+
+fn main() {
+    let mut jobs: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    if jobs.is_empty() {
+        jobs = [
+            "survey:1..12",
+            "survey:1..16",
+            "breaking:0.24:60",
+            "breaking:0.24:70",
+            "breaking:0.24:84",
+        ]
+        .map(String::from)
+        .to_vec();
+    }
+    let repeats: usize = std::env::var("NIMLAB_BENCH_REPEATS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(3);
+    for job in jobs {
+        let mut times = Vec::new();
+        let mut result = String::new();
+        for _ in 0..repeats {
+            let start = Instant::now();
+            result = match job.split(':').collect::<Vec<_>>()[..] {
+                ["survey", range] => {
+                    let (lo, hi) = range.split_once("..").expect("survey:A..B");
+                    let (sets, proven) = survey(lo.parse().unwrap(), hi.parse().unwrap());
+                    format!("{sets} sets, {proven} proven")
+                }
+                ["breaking", code, n] => {
+                    format!("G_s({n}) = {}", breaking(code, n.parse().unwrap()))
+                }
+                _ => panic!("unknown job {job}: use survey:A..B or breaking:CODE:N"),
+            };
+            times.push(start.elapsed());
+        }
+        println!(
+            "{job:<20} median {:>8.3} s over {repeats}  ({result})",
+            median(times).as_secs_f64()
+        );
+    }
+}
