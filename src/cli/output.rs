@@ -77,7 +77,9 @@ impl OutputArgs {
                 tmp.as_file()
                     .sync_all()
                     .with_context(|| format!("writing {}", path.display()))?;
+                // PersistError shows its io::Error and also returns it as the source; keep one.
                 tmp.persist(path)
+                    .map_err(|e| e.error)
                     .with_context(|| format!("cannot write {}", path.display()))?;
             }
         }

@@ -22,6 +22,9 @@ pub enum ParseRangeError {
         /// What was expected.
         kind: &'static str,
     },
+    /// A single value that is not a number.
+    #[error(transparent)]
+    Value(#[from] super::rational::ParseQError),
     /// The range runs backwards.
     #[error("range '{0}' is empty: its start is greater than its end")]
     Reversed(String),
@@ -141,6 +144,10 @@ impl QRange {
 
     /// Parses `a..b` (or a single value) and attaches `step`.
     pub fn parse_with_step(s: &str, step: Q) -> Result<QRange, ParseRangeError> {
+        if !s.contains("..") {
+            let v: Q = s.trim().parse()?;
+            return QRange::new(v.clone(), v, step);
+        }
         let (a, b) = split_range(s)?;
         let parse = |v: &str| {
             v.parse::<Q>().map_err(|_| ParseRangeError::Endpoint {

@@ -21,7 +21,7 @@ pub struct Q(BigRational);
 /// A string that is not an exact rational number.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "'{input}' is not an exact rational number (expected an integer, p/q or a decimal such as -3/2 or 0.25)"
+    "'{input}' is not an exact rational number (expected an integer, p/q with q ≠ 0, or a decimal such as -3/2 or 0.25)"
 )]
 pub struct ParseQError {
     /// The rejected input.

@@ -92,8 +92,8 @@ impl PartitionIndex {
         if acc >= u64::from(u32::MAX) || needed > limits.max_bytes {
             return Err(Error::TooLarge {
                 what: format!("all {acc} positions with at most {max_total} beans"),
-                needed_mib: needed >> 20,
-                limit_mib: limits.max_bytes >> 20,
+                needed_bytes: needed,
+                limit_bytes: limits.max_bytes,
                 suggestion: "use a smaller heap or raise --memory-limit".to_string(),
             });
         }

@@ -447,8 +447,8 @@ pub fn solve_many(
 fn too_large(root: &Position, seen: u64, bytes: u64, limits: &Limits) -> Error {
     Error::TooLarge {
         what: format!("solving {root} (more than {seen} reachable positions)"),
-        needed_mib: bytes >> 20,
-        limit_mib: limits.max_bytes >> 20,
+        needed_bytes: bytes,
+        limit_bytes: limits.max_bytes,
         suggestion: "try smaller heaps or fewer heaps, or raise --memory-limit".to_string(),
     }
 }

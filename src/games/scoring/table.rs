@@ -100,8 +100,8 @@ pub fn solve_table(
         });
         return Err(Error::TooLarge {
             what: format!("the table of all {heaps}-heap positions with heaps ≤ {max_heap}"),
-            needed_mib: needed.unwrap_or(u64::MAX) >> 20,
-            limit_mib: limits.max_bytes >> 20,
+            needed_bytes: needed.unwrap_or(u64::MAX),
+            limit_bytes: limits.max_bytes,
             suggestion: match fits {
                 Some(h) => {
                     format!("use --max-heap {h} or less, fewer heaps, or raise --memory-limit")
