@@ -245,6 +245,15 @@ fn table_1_subtraction_set_4_5() {
 }
 
 #[test]
+fn sequences_iterate_past_their_first_block() {
+    let game = subtraction(&[4, 5]);
+    let seq = HeapSequence::new(&game, 0, &[], Q::zero()).unwrap();
+    let limits = Limits::default();
+    let streamed: Vec<Q> = seq.iter(&limits).take(150).map(Result::unwrap).collect();
+    assert_eq!(streamed, sequence(&game, 149));
+}
+
+#[test]
 fn the_3333_2222_table_and_its_period_5() {
     let game = ScoringGame::single("(3333, 2222)".parse::<OctalRules>().unwrap());
     assert_eq!(

@@ -87,6 +87,31 @@ impl HeapSequence {
         roots.iter().map(|r| sol.value(r)).collect()
     }
 
+    /// The terms a(0), a(1), … without an end, computed in doubling blocks (each block solves
+    /// afresh, so all the work is at most twice that of the last block). Stops after an error.
+    pub fn iter<'a>(&'a self, limits: &'a Limits) -> impl Iterator<Item = Result<Q>> + 'a {
+        let mut block: Vec<Q> = Vec::new();
+        let mut next = 0usize;
+        let mut failed = false;
+        std::iter::from_fn(move || {
+            if failed {
+                return None;
+            }
+            if next >= block.len() {
+                let max = HeapSize::try_from((2 * next).max(FIRST_CHECK) - 1).ok()?;
+                match self.values(max, limits) {
+                    Ok(v) => block = v,
+                    Err(e) => {
+                        failed = true;
+                        return Some(Err(e));
+                    }
+                }
+            }
+            next += 1;
+            Some(Ok(block[next - 1].clone()))
+        })
+    }
+
     fn with(&self, n: HeapSize, rest: &[Heap]) -> Vec<Heap> {
         let mut v = Vec::with_capacity(rest.len() + 1);
         v.push(self.heap(n));

@@ -357,6 +357,27 @@ fn explore(
         .unwrap_or(0)
         .max(if game.splits() { max_total } else { 0 });
     let per_position = bytes_per_position(max_heaps, payoff_bytes);
+    // Refuse hopeless requests before searching: above its uniform tail a heap loses at most
+    // `above` beans per move, so it alone passes through at least (size − above)/above positions.
+    let at_least = roots
+        .iter()
+        .flat_map(|r| r.heaps())
+        .filter_map(|h| {
+            let tail = game.rulesets()[usize::from(h.rules)].uniform_tail()?;
+            let above = u64::from(tail.above.max(1));
+            Some(u64::from(h.size).saturating_sub(above) / above)
+        })
+        .max()
+        .unwrap_or(0);
+    if at_least.saturating_mul(per_position) > limits.max_bytes {
+        let root = roots.iter().max_by_key(|r| r.total()).expect("non-empty");
+        return Err(too_large(
+            root,
+            at_least,
+            at_least.saturating_mul(per_position),
+            limits,
+        ));
+    }
     let mut g = Graph {
         positions: Vec::new(),
         index: HashMap::new(),
