@@ -717,6 +717,7 @@ fn csv_headers_are_exact() {
             "period",
             "status",
             "window",
+            "periods_seen",
             "terms",
             "argument"
         ]

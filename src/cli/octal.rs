@@ -95,6 +95,9 @@ impl RulesArgs {
             .expect("clap requires --rules or --subtract");
         match points {
             None => parse_rules(spec).context("--rules"),
+            Some(_) if !spec.trim().starts_with(['0', '.', '(']) => anyhow::bail!(
+                "--points applies to an octal code (0.d1d2…) or to --subtract, not to --rules {spec}"
+            ),
             Some(points) => {
                 let code: OctalRules = spec.parse().context("--rules")?;
                 if spec.trim().starts_with('(') {
@@ -349,48 +352,52 @@ fn outcome(a: OutcomeArgs) -> anyhow::Result<()> {
 }
 
 /// Columns describing a period report.
-const PERIOD_COLUMNS: [&str; 6] = [
+const PERIOD_COLUMNS: [&str; 7] = [
     "preperiod",
     "period",
     "status",
     "window",
+    "periods_seen",
     "terms",
     "argument",
 ];
 
 fn period_cells(r: &PeriodReport) -> Vec<Cell> {
-    match &r.periodicity {
+    let none = || Cell::Text(String::new());
+    let (pre, per, status, window, seen) = match &r.periodicity {
         Some(p) => {
-            let (status, window) = match &p.status {
+            let (status, window, seen) = match &p.status {
                 PeriodStatus::Proven {
                     window_start,
                     window_len,
                 } => (
                     "PROVEN",
-                    format!("{window_start}..{}", window_start + window_len - 1),
+                    format!("{window_start}..{}", window_start + window_len - 1).into(),
+                    none(),
                 ),
                 PeriodStatus::Observed { periods_seen } => {
-                    ("OBSERVED", format!("{periods_seen} periods seen"))
+                    ("OBSERVED", none(), Cell::Int(*periods_seen as i64))
                 }
             };
-            vec![
+            (
                 Cell::Int(p.preperiod as i64),
                 Cell::Int(p.period as i64),
-                status.into(),
-                window.into(),
-                Cell::Int(r.terms as i64),
-                r.argument.clone().into(),
-            ]
+                status,
+                window,
+                seen,
+            )
         }
-        None => vec![
-            Cell::Text(String::new()),
-            Cell::Text(String::new()),
-            "NONE".into(),
-            Cell::Text(String::new()),
-            Cell::Int(r.terms as i64),
-            r.argument.clone().into(),
-        ],
-    }
+        None => (none(), none(), "NONE", none(), none()),
+    };
+    vec![
+        pre,
+        per,
+        status.into(),
+        window,
+        seen,
+        Cell::Int(r.terms as i64),
+        r.argument.clone().into(),
+    ]
 }
 
 fn period(a: PeriodArgs) -> anyhow::Result<()> {

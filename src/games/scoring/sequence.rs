@@ -227,6 +227,7 @@ impl HeapSequence {
             _ => Vec::new(),
         };
         let mut last: Option<Vec<Q>> = None;
+        let mut refused: Option<HeapSize> = None;
         loop {
             let terms = n as usize + 1;
             if let Some(k) = order {
@@ -251,7 +252,10 @@ impl HeapSequence {
                 // No proof is possible: observe on as many terms as memory allows.
                 match self.values(n, limits) {
                     Ok(v) => last = Some(v),
-                    Err(Error::TooLarge { .. }) if last.is_some() => n = max_n,
+                    Err(Error::TooLarge { .. }) if last.is_some() => {
+                        refused = Some(n);
+                        n = max_n;
+                    }
                     Err(e) => return Err(e),
                 }
             }
@@ -267,10 +271,16 @@ impl HeapSequence {
                     periodicity: observed,
                     terms,
                     argument: match order {
-                        Some(k) => format!(
-                            "no window of {k} terms recurs within n ≤ {n}; observed only"
+                        Some(k) => {
+                            format!("no window of {k} terms recurs within n ≤ {n}; observed only")
+                        }
+                        None => format!(
+                            "the ruleset breaks heaps or has unbounded moves, so no finite look-back is known; observed only, on n ≤ {n}{}",
+                            match refused {
+                                Some(r) => format!(" (n ≤ {r} would exceed the memory limit)"),
+                                None => String::new(),
+                            }
                         ),
-                        None => "the ruleset breaks heaps or has unbounded moves, so no finite look-back is known; observed only".to_string(),
                     },
                 });
             }
