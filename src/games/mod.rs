@@ -1,4 +1,5 @@
 //! Game engines. Each computes exact values over positions and families of positions; nothing
 //! here formats output or knows about the miner or reports.
 
+pub mod candy;
 pub mod scoring;

@@ -1,0 +1,452 @@
+//! Candy Nim (Mani, Nelakanti, Rubinstein-Salzedo, Tholen): Nim where the winner must still win
+//! (take the last candy) and both players then collect as many candies as they can.
+//!
+//! In a P-position (nim-sum 0) the loser Luca moves and may make any move; the winner Windsor may
+//! only move back to nim-sum 0. N_L and N_W are the candies each collects under optimal play and
+//! V = N_L − N_W; as N_L + N_W is the total, Luca maximizing her candies is Luca maximizing V and
+//! Windsor maximizing his is Windsor minimizing V:
+//!
+//!   V(G) = max over Luca's moves G → G′ of (taken − W(G′)),  V(∅) = 0,
+//!   W(G′) = max over Windsor's winning moves G′ → G″ of (taken − V(G″)),
+//!
+//! where W is Windsor's margin when he moves (an N-position's value is −W). Windsor's winning
+//! moves from G′ with nim-sum s are the heaps h with h ⊕ s < h (Bouton); in a 3-heap P-position
+//! the reply to any Luca move is unique (Lemma 3.2), in general there may be several.
+//!
+//! Solvers: [`plain_value`] is the reference (memoized minimax on sorted tuples, nothing
+//! assumed); [`CandyTable`] stores V for every P-position in a box of heap sizes, indexed densely
+//! and filled in index order (every move lowers one coordinate, so children come first); and
+//! [`ThreeHeapTable`] stores V for all sorted 3-heap P-positions (x, y, x ⊕ y) with x ≤ X, y ≤ Y.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+
+/// A heap of candies.
+pub type Candies = u32;
+
+/// Who is to move: Luca in a P-position, Windsor in an N-position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Role {
+    /// The loser, in a P-position (nim-sum 0); any move.
+    Luca,
+    /// The winner, in an N-position; only moves to nim-sum 0.
+    Windsor,
+}
+
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Role::Luca => "Luca",
+            Role::Windsor => "Windsor",
+        })
+    }
+}
+
+/// The role to move in a position: Luca iff the nim-sum is 0.
+pub fn role(heaps: &[Candies]) -> Role {
+    if nim_sum(heaps) == 0 {
+        Role::Luca
+    } else {
+        Role::Windsor
+    }
+}
+
+/// XOR of the heaps.
+pub fn nim_sum(heaps: &[Candies]) -> Candies {
+    heaps.iter().fold(0, |a, &h| a ^ h)
+}
+
+/// Total candies N(G).
+pub fn total(heaps: &[Candies]) -> u64 {
+    heaps.iter().map(|&h| u64::from(h)).sum()
+}
+
+/// The value of a position under optimal play: V = N_L − N_W with N_L + N_W = N(G).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct CandyValue {
+    /// N_L − N_W.
+    pub v: i64,
+    /// Candies Luca collects.
+    pub n_l: u64,
+    /// Candies Windsor collects.
+    pub n_w: u64,
+}
+
+impl CandyValue {
+    /// From V and the total N (N_L = (N + V)/2, N_W = (N − V)/2).
+    pub fn from_v(v: i64, total: u64) -> CandyValue {
+        let t = total as i64;
+        debug_assert!(
+            (t + v) % 2 == 0 && v.abs() <= t,
+            "V and N have the same parity"
+        );
+        CandyValue {
+            v,
+            n_l: ((t + v) / 2) as u64,
+            n_w: ((t - v) / 2) as u64,
+        }
+    }
+}
+
+/// Windsor's winning moves from an N-position: (heap index, candies left in it).
+pub fn winning_moves(heaps: &[Candies]) -> Vec<(usize, Candies)> {
+    let s = nim_sum(heaps);
+    if s == 0 {
+        return Vec::new();
+    }
+    heaps
+        .iter()
+        .enumerate()
+        .filter(|&(_, &h)| h ^ s < h)
+        .map(|(i, &h)| (i, h ^ s))
+        .collect()
+}
+
+fn sorted(mut v: Vec<Candies>) -> Vec<Candies> {
+    v.retain(|&h| h > 0);
+    v.sort_unstable();
+    v
+}
+
+/// The reference solver: plain memoized minimax on sorted heap tuples, for any position (Luca to
+/// move in P-positions, Windsor in N-positions). Exponential in the heaps; for tests.
+pub fn plain_value(heaps: &[Candies]) -> CandyValue {
+    fn luca(g: Vec<Candies>, memo: &mut HashMap<Vec<Candies>, i64>) -> i64 {
+        if let Some(&v) = memo.get(&g) {
+            return v;
+        }
+        let mut best: Option<i64> = None;
+        for i in 0..g.len() {
+            for left in 0..g[i] {
+                let mut next = g.clone();
+                next[i] = left;
+                let v = i64::from(g[i] - left) - windsor(sorted(next), memo);
+                best = Some(best.map_or(v, |b| b.max(v)));
+            }
+        }
+        let v = best.unwrap_or(0);
+        memo.insert(g, v);
+        v
+    }
+    /// Windsor's margin (his candies minus Luca's) from an N-position.
+    fn windsor(g: Vec<Candies>, memo: &mut HashMap<Vec<Candies>, i64>) -> i64 {
+        winning_moves(&g)
+            .into_iter()
+            .map(|(i, left)| {
+                let mut next = g.clone();
+                next[i] = left;
+                i64::from(g[i] - left) - luca(sorted(next), memo)
+            })
+            .max()
+            .expect("an N-position has a winning move")
+    }
+    let g = sorted(heaps.to_vec());
+    let mut memo = HashMap::new();
+    let v = match role(&g) {
+        Role::Luca => luca(g.clone(), &mut memo),
+        Role::Windsor => -windsor(g.clone(), &mut memo),
+    };
+    CandyValue::from_v(v, total(&g))
+}
+
+/// One ply of an optimal line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CandyPly {
+    /// Who moved.
+    pub player: Role,
+    /// Index of the heap moved on (in the position as given).
+    pub heap: usize,
+    /// Candies taken.
+    pub taken: Candies,
+    /// The position after the move (same heap order, emptied heaps kept as 0).
+    pub after: Vec<Candies>,
+}
+
+/// V of P-positions, however they are stored. `heaps` may be in any order and contain zeros.
+pub trait PValues {
+    /// V of a P-position inside the stored range, `None` outside it.
+    fn p_value(&self, heaps: &[Candies]) -> Option<i64>;
+}
+
+fn outside(heaps: &[Candies]) -> Error {
+    Error::invalid(format!(
+        "position {heaps:?} lies outside the positions solved"
+    ))
+}
+
+/// Windsor's best margin (his candies minus Luca's) from an N-position, with the move reaching it.
+fn windsor_best(table: &impl PValues, heaps: &[Candies]) -> Result<(i64, usize, Candies)> {
+    let mut best: Option<(i64, usize, Candies)> = None;
+    let mut next = heaps.to_vec();
+    for (i, left) in winning_moves(heaps) {
+        next[i] = left;
+        let v = table.p_value(&next).ok_or_else(|| outside(&next))?;
+        next[i] = heaps[i];
+        let margin = i64::from(heaps[i] - left) - v;
+        if best.is_none_or(|(b, _, _)| margin > b) {
+            best = Some((margin, i, left));
+        }
+    }
+    best.ok_or_else(|| {
+        Error::invalid(format!(
+            "{heaps:?} is a P-position; Windsor has no winning move"
+        ))
+    })
+}
+
+/// Luca's best margin from a P-position, with the move reaching it.
+fn luca_best(table: &impl PValues, heaps: &[Candies]) -> Result<Option<(i64, usize, Candies)>> {
+    let mut best: Option<(i64, usize, Candies)> = None;
+    let mut next = heaps.to_vec();
+    for i in 0..heaps.len() {
+        for left in (0..heaps[i]).rev() {
+            next[i] = left;
+            let (w, _, _) = windsor_best(table, &next)?;
+            let margin = i64::from(heaps[i] - left) - w;
+            if best.is_none_or(|(b, _, _)| margin > b) {
+                best = Some((margin, i, left));
+            }
+        }
+        next[i] = heaps[i];
+    }
+    Ok(best)
+}
+
+/// The value of any position (P: Luca to move; N: Windsor to move) from stored P-values.
+pub fn value_with(table: &impl PValues, heaps: &[Candies]) -> Result<CandyValue> {
+    let v = match role(heaps) {
+        Role::Luca => table.p_value(heaps).ok_or_else(|| outside(heaps))?,
+        Role::Windsor => -windsor_best(table, heaps)?.0,
+    };
+    Ok(CandyValue::from_v(v, total(heaps)))
+}
+
+/// An optimal line of play from any position, to the end of the game. Ties go to the first heap
+/// in the order given and, within a heap, to taking more.
+pub fn optimal_line(table: &impl PValues, heaps: &[Candies]) -> Result<Vec<CandyPly>> {
+    let mut g = heaps.to_vec();
+    let mut line = Vec::new();
+    loop {
+        let (player, mv) = match role(&g) {
+            Role::Luca => match luca_best(table, &g)? {
+                Some((_, i, left)) => (Role::Luca, (i, left)),
+                None => return Ok(line),
+            },
+            Role::Windsor => {
+                let (_, i, left) = windsor_best(table, &g)?;
+                (Role::Windsor, (i, left))
+            }
+        };
+        let (i, left) = mv;
+        let taken = g[i] - left;
+        g[i] = left;
+        line.push(CandyPly {
+            player,
+            heap: i,
+            taken,
+            after: g.clone(),
+        });
+    }
+}
+
+/// V of every P-position in a box: heap i holds at most `bounds[i]` candies (order kept).
+#[derive(Clone, Debug)]
+pub struct CandyTable {
+    bounds: Vec<Candies>,
+    stride: Vec<usize>,
+    v: Vec<i32>,
+}
+
+impl CandyTable {
+    /// Solves every P-position in the box of `bounds`. Memory: 4 bytes per box point.
+    pub fn solve(bounds: &[Candies], max_bytes: u64) -> Result<CandyTable> {
+        let mut size: u64 = 1;
+        for &b in bounds {
+            size = size.saturating_mul(u64::from(b) + 1);
+        }
+        if size.saturating_mul(4) > max_bytes || size > u64::from(u32::MAX) {
+            return Err(Error::TooLarge {
+                what: format!("the table of all positions below {bounds:?}"),
+                needed_bytes: size.saturating_mul(4),
+                limit_bytes: max_bytes,
+                suggestion: "use fewer or smaller heaps (3-heap positions use a much smaller table), or raise --memory-limit".to_string(),
+            });
+        }
+        if total(bounds) > i32::MAX as u64 {
+            return Err(Error::invalid(format!("{bounds:?} holds too many candies")));
+        }
+        let k = bounds.len();
+        let mut stride = vec![1usize; k];
+        for i in (0..k.saturating_sub(1)).rev() {
+            stride[i] = stride[i + 1] * (bounds[i + 1] as usize + 1);
+        }
+        let mut v = vec![0i32; size as usize];
+        let mut t = vec![0 as Candies; k];
+        for idx in 0..size as usize {
+            if idx > 0 {
+                // Odometer: the last heap varies fastest.
+                let mut j = k - 1;
+                while t[j] == bounds[j] {
+                    t[j] = 0;
+                    j -= 1;
+                }
+                t[j] += 1;
+            }
+            if nim_sum(&t) != 0 {
+                continue;
+            }
+            let mut best: Option<i64> = None;
+            for i in 0..k {
+                let h = t[i];
+                for left in 0..h {
+                    let s = left ^ h; // nim-sum after Luca's move
+                    let child = idx - (h - left) as usize * stride[i];
+                    let mut w: Option<i64> = None;
+                    for (j, &hj) in t.iter().enumerate() {
+                        let cj = if j == i { left } else { hj };
+                        let target = cj ^ s;
+                        if target < cj {
+                            let grand = child - (cj - target) as usize * stride[j];
+                            let margin = i64::from(cj - target) - i64::from(v[grand]);
+                            w = Some(w.map_or(margin, |b| b.max(margin)));
+                        }
+                    }
+                    let margin = i64::from(h - left) - w.expect("Bouton: a winning reply exists");
+                    best = Some(best.map_or(margin, |b| b.max(margin)));
+                }
+            }
+            v[idx] = best.unwrap_or(0) as i32;
+        }
+        Ok(CandyTable {
+            bounds: bounds.to_vec(),
+            stride,
+            v,
+        })
+    }
+}
+
+impl PValues for CandyTable {
+    fn p_value(&self, heaps: &[Candies]) -> Option<i64> {
+        if heaps.len() != self.bounds.len() || heaps.iter().zip(&self.bounds).any(|(h, b)| h > b) {
+            return None;
+        }
+        let idx: usize = heaps
+            .iter()
+            .zip(&self.stride)
+            .map(|(&h, &s)| h as usize * s)
+            .sum();
+        Some(i64::from(self.v[idx]))
+    }
+}
+
+/// V of every sorted 3-heap P-position (x, y, x ⊕ y), x ≤ y ≤ x ⊕ y, with x ≤ X and y ≤ Y
+/// (two-heap P-positions (0, y, y) have V = 0: Windsor mirrors).
+#[derive(Clone, Debug)]
+pub struct ThreeHeapTable {
+    max_small: Candies,
+    max_middle: Candies,
+    v: Vec<i32>,
+}
+
+impl ThreeHeapTable {
+    /// Solves all sorted 3-heap P-positions with smallest heap ≤ `max_small` and middle heap ≤
+    /// `max_middle`: every position reachable from them is among them.
+    pub fn solve(
+        max_small: Candies,
+        max_middle: Candies,
+        max_bytes: u64,
+    ) -> Result<ThreeHeapTable> {
+        let (xs, ys) = (max_small as usize + 1, max_middle as usize + 1);
+        let size = (xs as u64).saturating_mul(ys as u64);
+        if size.saturating_mul(4) > max_bytes || max_middle >= 1 << 30 {
+            return Err(Error::TooLarge {
+                what: format!(
+                    "the table of 3-heap P-positions with heaps up to ({max_small}, {max_middle}, …)"
+                ),
+                needed_bytes: size.saturating_mul(4),
+                limit_bytes: max_bytes,
+                suggestion: "use smaller heaps or raise --memory-limit".to_string(),
+            });
+        }
+        let mut v = vec![0i32; xs * ys];
+        let get = |v: &[i32], mut a: Candies, mut b: Candies, mut c: Candies| -> i64 {
+            // Sort three values; a zero heap leaves a mirrored pair with V = 0.
+            if a > b {
+                std::mem::swap(&mut a, &mut b);
+            }
+            if b > c {
+                std::mem::swap(&mut b, &mut c);
+            }
+            if a > b {
+                std::mem::swap(&mut a, &mut b);
+            }
+            if a == 0 {
+                0
+            } else {
+                i64::from(v[a as usize * ys + b as usize])
+            }
+        };
+        for x in 1..=max_small {
+            for y in x..=max_middle {
+                let z = x ^ y;
+                if z < y {
+                    continue;
+                }
+                let h = [x, y, z];
+                let mut best = i64::MIN;
+                for i in 0..3 {
+                    for left in 0..h[i] {
+                        let mut g = h;
+                        g[i] = left;
+                        let s = left ^ h[i];
+                        let mut w = i64::MIN;
+                        for j in 0..3 {
+                            let target = g[j] ^ s;
+                            if target < g[j] {
+                                let mut gg = g;
+                                gg[j] = target;
+                                w = w.max(i64::from(g[j] - target) - get(&v, gg[0], gg[1], gg[2]));
+                            }
+                        }
+                        best = best.max(i64::from(h[i] - left) - w);
+                    }
+                }
+                v[x as usize * ys + y as usize] = best as i32;
+            }
+        }
+        Ok(ThreeHeapTable {
+            max_small,
+            max_middle,
+            v,
+        })
+    }
+
+    /// Every stored P-position (x, y, z) with z ≤ `max_large`, in increasing (x, y).
+    pub fn positions(&self, max_large: Candies) -> impl Iterator<Item = [Candies; 3]> + '_ {
+        (1..=self.max_small).flat_map(move |x| {
+            (x..=self.max_middle).filter_map(move |y| {
+                let z = x ^ y;
+                (z >= y && z <= max_large).then_some([x, y, z])
+            })
+        })
+    }
+}
+
+impl PValues for ThreeHeapTable {
+    fn p_value(&self, heaps: &[Candies]) -> Option<i64> {
+        let mut h: Vec<Candies> = heaps.iter().copied().filter(|&x| x > 0).collect();
+        h.sort_unstable();
+        match h[..] {
+            [] => Some(0),
+            [a, b] if a == b => Some(0),
+            [x, y, z] if x ^ y == z && x <= self.max_small && y <= self.max_middle => Some(
+                i64::from(self.v[x as usize * (self.max_middle as usize + 1) + y as usize]),
+            ),
+            _ => None,
+        }
+    }
+}
