@@ -2,6 +2,7 @@
 //! group; rendering goes through [`crate::export`], I/O through [`output`].
 
 mod args;
+mod candy;
 mod octal;
 mod output;
 mod scoring;
@@ -20,7 +21,10 @@ Examples:
   nimlab octal values --subtract 4,5 --max-heap 200 --format csv
   nimlab octal value --rules 0.26 7 5         G_s of the sum 7 +ℓ 5 under 0.26
   nimlab octal period --subtract 4,5          least preperiod and period, PROVEN or OBSERVED
-  nimlab octal survey --subtract-subsets-of 1..12 --format csv";
+  nimlab octal survey --subtract-subsets-of 1..12 --format csv
+  nimlab candy value 31 42 53                 V = N_L - N_W with an optimal line
+  nimlab candy table --heaps 3 --max-heap 256 --format csv
+  nimlab candy family \"31,32m,32m+31\" --m 1..64";
 
 /// Exact values, closed forms and verdicts for scoring variants of Nim.
 #[derive(Debug, Parser)]
@@ -38,6 +42,9 @@ enum Command {
     /// Stewart's scoring octal games: G_s values, sequences, periods, outcomes, surveys.
     #[command(subcommand)]
     Octal(octal::OctalCommand),
+    /// Candy Nim: how many candies the loser of a Nim game can take (V = N_L − N_W).
+    #[command(subcommand)]
+    Candy(candy::CandyCommand),
 }
 
 /// Runs a parsed command line.
@@ -45,6 +52,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Scoring(cmd) => scoring::run(cmd),
         Command::Octal(cmd) => octal::run(cmd),
+        Command::Candy(cmd) => candy::run(cmd),
     }
 }
 

@@ -179,7 +179,10 @@ fn outside(heaps: &[Candies]) -> Error {
 }
 
 /// Windsor's best margin (his candies minus Luca's) from an N-position, with the move reaching it.
-fn windsor_best(table: &impl PValues, heaps: &[Candies]) -> Result<(i64, usize, Candies)> {
+fn windsor_best<T: PValues + ?Sized>(
+    table: &T,
+    heaps: &[Candies],
+) -> Result<(i64, usize, Candies)> {
     let mut best: Option<(i64, usize, Candies)> = None;
     let mut next = heaps.to_vec();
     for (i, left) in winning_moves(heaps) {
@@ -199,7 +202,10 @@ fn windsor_best(table: &impl PValues, heaps: &[Candies]) -> Result<(i64, usize, 
 }
 
 /// Luca's best margin from a P-position, with the move reaching it.
-fn luca_best(table: &impl PValues, heaps: &[Candies]) -> Result<Option<(i64, usize, Candies)>> {
+fn luca_best<T: PValues + ?Sized>(
+    table: &T,
+    heaps: &[Candies],
+) -> Result<Option<(i64, usize, Candies)>> {
     let mut best: Option<(i64, usize, Candies)> = None;
     let mut next = heaps.to_vec();
     for i in 0..heaps.len() {
@@ -217,7 +223,7 @@ fn luca_best(table: &impl PValues, heaps: &[Candies]) -> Result<Option<(i64, usi
 }
 
 /// The value of any position (P: Luca to move; N: Windsor to move) from stored P-values.
-pub fn value_with(table: &impl PValues, heaps: &[Candies]) -> Result<CandyValue> {
+pub fn value_with<T: PValues + ?Sized>(table: &T, heaps: &[Candies]) -> Result<CandyValue> {
     let v = match role(heaps) {
         Role::Luca => table.p_value(heaps).ok_or_else(|| outside(heaps))?,
         Role::Windsor => -windsor_best(table, heaps)?.0,
@@ -227,7 +233,7 @@ pub fn value_with(table: &impl PValues, heaps: &[Candies]) -> Result<CandyValue>
 
 /// An optimal line of play from any position, to the end of the game. Ties go to the first heap
 /// in the order given and, within a heap, to taking more.
-pub fn optimal_line(table: &impl PValues, heaps: &[Candies]) -> Result<Vec<CandyPly>> {
+pub fn optimal_line<T: PValues + ?Sized>(table: &T, heaps: &[Candies]) -> Result<Vec<CandyPly>> {
     let mut g = heaps.to_vec();
     let mut line = Vec::new();
     loop {
@@ -250,6 +256,55 @@ pub fn optimal_line(table: &impl PValues, heaps: &[Candies]) -> Result<Vec<Candy
             taken,
             after: g.clone(),
         });
+    }
+}
+
+/// A table holding every position reachable from all of `positions` (any roles): the 3-heap
+/// table when all have at most three heaps, else the dense box of their componentwise maxima.
+pub fn table_for(
+    positions: &[Vec<Candies>],
+    max_bytes: u64,
+) -> Result<Box<dyn PValues + Send + Sync>> {
+    if positions.is_empty() {
+        return Err(Error::invalid("no position given"));
+    }
+    let nonzero = |p: &Vec<Candies>| p.iter().filter(|&&h| h > 0).count();
+    if positions.iter().all(|p| nonzero(p) <= 3) {
+        let (mut small, mut middle) = (0, 0);
+        for p in positions {
+            let mut h = sorted(p.clone());
+            while h.len() < 3 {
+                h.insert(0, 0);
+            }
+            small = small.max(h[0]);
+            middle = middle.max(h[1]);
+        }
+        return Ok(Box::new(ThreeHeapTable::solve(small, middle, max_bytes)?));
+    }
+    let k = positions.iter().map(Vec::len).max().expect("non-empty");
+    let mut bounds = vec![0 as Candies; k];
+    for p in positions {
+        let mut h = p.clone();
+        h.sort_unstable_by(|a, b| b.cmp(a));
+        for (b, x) in bounds.iter_mut().zip(h) {
+            *b = (*b).max(x);
+        }
+    }
+    Ok(Box::new(SortedBox(CandyTable::solve(&bounds, max_bytes)?)))
+}
+
+/// A box table looked up with heaps sorted decreasingly (so one box serves many positions).
+struct SortedBox(CandyTable);
+
+impl PValues for SortedBox {
+    fn p_value(&self, heaps: &[Candies]) -> Option<i64> {
+        let mut h = heaps.to_vec();
+        h.sort_unstable_by(|a, b| b.cmp(a));
+        h.resize(self.0.bounds.len(), 0);
+        if heaps.iter().filter(|&&x| x > 0).count() > self.0.bounds.len() {
+            return None;
+        }
+        self.0.p_value(&h)
     }
 }
 

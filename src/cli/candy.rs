@@ -1,0 +1,255 @@
+//! `nimlab candy …`: Candy Nim values with optimal lines, tables of P-positions and families.
+
+use anyhow::Context;
+use clap::{Args, Subcommand};
+use itertools::Itertools;
+
+use super::args::{ParamArgs, parse_heap, parse_size};
+use super::output::OutputArgs;
+use crate::export::{Cell, Format, Table, write_rows};
+use crate::family::Family;
+use crate::games::candy::{
+    Candies, CandyTable, PValues, Role, ThreeHeapTable, nim_sum, optimal_line, role, table_for,
+    total, value_with,
+};
+
+#[derive(Debug, Subcommand)]
+pub enum CandyCommand {
+    /// V = N_L − N_W, N_L and N_W of a position (Luca to move in P-positions, Windsor in
+    /// N-positions), with an optimal line of play.
+    #[command(
+        after_help = "Examples:\n  nimlab candy value 31 42 53\n  nimlab candy value 1 5 16 20 --format json\n  nimlab candy value 1 2 4 8 16 42 53"
+    )]
+    Value(ValueArgs),
+    /// Every P-position with k heaps ≤ H (no empty heap, heaps in decreasing order).
+    #[command(
+        after_help = "Examples:\n  nimlab candy table --heaps 3 --max-heap 256 --format csv\n  nimlab candy table --heaps 4 --max-heap 20"
+    )]
+    Table(TableArgs),
+    /// Values of a family of positions whose heaps are affine in parameters.
+    #[command(
+        after_help = "Examples:\n  nimlab candy family \"31,32m,32m+31\" --m 1..64 --format csv\n  nimlab candy family \"7,8m,8m+7\" --m 1..20"
+    )]
+    Family(FamilyArgs),
+}
+
+/// Memory cap shared by candy commands.
+#[derive(Debug, Clone, Args)]
+pub struct MemoryArgs {
+    /// Refuse tables estimated to need more memory than this (e.g. 512M, 4G).
+    #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = parse_size)]
+    memory_limit: u64,
+}
+
+#[derive(Debug, Args)]
+pub struct ValueArgs {
+    /// Heap sizes (any order, 0 allowed).
+    #[arg(required = true, value_name = "HEAP", value_parser = parse_heap)]
+    heaps: Vec<Candies>,
+    #[command(flatten)]
+    memory: MemoryArgs,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct TableArgs {
+    /// Number of heaps k.
+    #[arg(long, value_name = "K")]
+    heaps: usize,
+    /// Largest heap H.
+    #[arg(long, value_name = "H", value_parser = parse_heap)]
+    max_heap: Candies,
+    #[command(flatten)]
+    memory: MemoryArgs,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct FamilyArgs {
+    /// Heaps as affine expressions, e.g. "31,32m,32m+31".
+    #[arg(value_name = "FAMILY")]
+    family: String,
+    #[command(flatten)]
+    params: ParamArgs,
+    #[command(flatten)]
+    memory: MemoryArgs,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+pub fn run(cmd: CandyCommand) -> anyhow::Result<()> {
+    match cmd {
+        CandyCommand::Value(a) => value(a),
+        CandyCommand::Table(a) => table(a),
+        CandyCommand::Family(a) => family(a),
+    }
+}
+
+fn show(heaps: &[Candies]) -> String {
+    format!("[{}]", heaps.iter().join(","))
+}
+
+fn value(a: ValueArgs) -> anyhow::Result<()> {
+    let heaps = a.heaps;
+    let table = table_for(std::slice::from_ref(&heaps), a.memory.memory_limit)?;
+    let v = value_with(table.as_ref(), &heaps)?;
+    let line = optimal_line(table.as_ref(), &heaps)?;
+    let summary_columns = [
+        "position", "to_move", "candies", "nim_sum", "v", "n_l", "n_w",
+    ];
+    let summary: Vec<Cell> = vec![
+        show(&heaps).into(),
+        role(&heaps).to_string().into(),
+        Cell::Int(total(&heaps) as i64),
+        nim_sum(&heaps).into(),
+        Cell::Int(v.v),
+        Cell::Int(v.n_l as i64),
+        Cell::Int(v.n_w as i64),
+    ];
+    let mut plies = Table::new(&[
+        "ply",
+        "player",
+        "heap",
+        "taken",
+        "after",
+        "luca_total",
+        "windsor_total",
+    ]);
+    let (mut luca, mut windsor) = (0u64, 0u64);
+    for (i, p) in line.iter().enumerate() {
+        match p.player {
+            Role::Luca => luca += u64::from(p.taken),
+            Role::Windsor => windsor += u64::from(p.taken),
+        }
+        plies.push(vec![
+            Cell::Int(i as i64 + 1),
+            p.player.to_string().into(),
+            Cell::Int(p.heap as i64 + 1),
+            p.taken.into(),
+            show(&p.after).into(),
+            Cell::Int(luca as i64),
+            Cell::Int(windsor as i64),
+        ]);
+    }
+    match a.out.format {
+        Format::Text => {
+            let mut s = Table::new(&["quantity", "value"]);
+            for (c, x) in summary_columns.iter().zip(summary) {
+                s.push(vec![(*c).into(), x]);
+            }
+            a.out.emit(|w| {
+                w.write_all(&s.render(Format::Text))?;
+                writeln!(w, "\nAn optimal line (heaps numbered from 1):")?;
+                w.write_all(&plies.render(Format::Text))
+            })
+        }
+        // One table per format: the line, each ply carrying the running totals.
+        Format::Csv => a.out.emit_table(&plies),
+        Format::Json => {
+            let mut s = Table::new(&summary_columns);
+            s.push(summary);
+            let obj = serde_json::json!({
+                "value": serde_json::from_slice::<serde_json::Value>(&s.render(Format::Json))?[0],
+                "line": serde_json::from_slice::<serde_json::Value>(&plies.render(Format::Json))?,
+            });
+            a.out.emit(|w| {
+                serde_json::to_writer_pretty(&mut *w, &obj)?;
+                writeln!(w)
+            })
+        }
+    }
+}
+
+/// Sorted tuples a₁ ≥ … ≥ a_k ≥ 1 with a₁ ≤ max and nim-sum 0, in increasing lexicographic order.
+fn p_positions(k: usize, max: Candies) -> Vec<Vec<Candies>> {
+    fn rec(buf: &mut Vec<Candies>, k: usize, max: Candies, out: &mut Vec<Vec<Candies>>) {
+        if buf.len() == k {
+            if nim_sum(buf) == 0 {
+                out.push(buf.clone());
+            }
+            return;
+        }
+        if buf.len() == k - 1 {
+            // The last heap is forced: the nim-sum of the others.
+            let last = nim_sum(buf);
+            if last >= 1 && last <= max {
+                buf.push(last);
+                out.push(buf.clone());
+                buf.pop();
+            }
+            return;
+        }
+        for a in 1..=max {
+            buf.push(a);
+            rec(buf, k, a, out);
+            buf.pop();
+        }
+    }
+    let mut out = Vec::new();
+    if k > 0 {
+        rec(&mut Vec::with_capacity(k), k, max, &mut out);
+    }
+    out
+}
+
+fn table(a: TableArgs) -> anyhow::Result<()> {
+    let (k, h) = (a.heaps, a.max_heap);
+    if k < 2 {
+        anyhow::bail!("--heaps {k}: a P-position with no empty heap needs at least 2 heaps");
+    }
+    let limit = a.memory.memory_limit;
+    let table: Box<dyn PValues> = if k == 3 {
+        Box::new(ThreeHeapTable::solve(h, h, limit)?)
+    } else {
+        Box::new(CandyTable::solve(&vec![h; k], limit)?)
+    };
+    let mut columns: Vec<String> = (1..=k).map(|i| format!("h{i}")).collect();
+    columns.extend(["v", "n_l", "n_w"].map(String::from));
+    let positions = p_positions(k, h);
+    let rows = positions.iter().map(|p| {
+        // The box table is indexed in slot order; any order of a P-position is in the box.
+        let v = table
+            .p_value(p)
+            .expect("every P-position ≤ H is in the table");
+        let cv = crate::games::candy::CandyValue::from_v(v, total(p));
+        let mut row: Vec<Cell> = p.iter().map(|&x| x.into()).collect();
+        row.extend([
+            Cell::Int(cv.v),
+            Cell::Int(cv.n_l as i64),
+            Cell::Int(cv.n_w as i64),
+        ]);
+        row
+    });
+    a.out
+        .emit(|w| write_rows(a.out.format, &columns, rows, w))
+        .context("writing the table")
+}
+
+fn family(a: FamilyArgs) -> anyhow::Result<()> {
+    let fam: Family = a.family.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let members = fam.members(&a.params.ranges()?)?;
+    let positions: Vec<Vec<Candies>> = members.iter().map(|m| m.heaps.clone()).collect();
+    let table = table_for(&positions, a.memory.memory_limit)?;
+    let params = fam.params();
+    let mut columns: Vec<String> = params.clone();
+    columns.extend((1..=fam.heaps().len()).map(|i| format!("h{i}")));
+    columns.extend(["v", "n_l", "n_w"].map(String::from));
+    let mut t = Table {
+        columns,
+        rows: Vec::new(),
+    };
+    for m in &members {
+        let v = value_with(table.as_ref(), &m.heaps)?;
+        let mut row: Vec<Cell> = params.iter().map(|p| Cell::Int(m.params[p])).collect();
+        row.extend(m.heaps.iter().map(|&x| Cell::from(x)));
+        row.extend([
+            Cell::Int(v.v),
+            Cell::Int(v.n_l as i64),
+            Cell::Int(v.n_w as i64),
+        ]);
+        t.rows.push(row);
+    }
+    a.out.emit_table(&t)
+}
