@@ -9,8 +9,8 @@ use super::output::OutputArgs;
 use crate::export::{Cell, Format, Table, write_rows};
 use crate::family::Family;
 use crate::games::candy::{
-    Candies, CandyTable, PValues, Role, ThreeHeapTable, nim_sum, optimal_line, role, table_for,
-    total, value_with,
+    Candies, CandyTable, MemoValues, PValues, Role, ThreeHeapTable, allocation, nim_sum,
+    optimal_line, role, table_for, total, value_with,
 };
 
 #[derive(Debug, Subcommand)]
@@ -31,6 +31,12 @@ pub enum CandyCommand {
         after_help = "Examples:\n  nimlab candy family \"31,32m,32m+31\" --m 1..64 --format csv\n  nimlab candy family \"7,8m,8m+7\" --m 1..20"
     )]
     Family(FamilyArgs),
+    /// For every even N up to a bound: least and greatest N_W over all P-positions with N
+    /// candies (any number of heaps), with every arrangement attaining them (separated by ;).
+    #[command(
+        after_help = "Examples:\n  nimlab candy allocate --max-candies 64 --format csv\n  nimlab candy allocate --max-candies 20"
+    )]
+    Allocate(AllocateArgs),
 }
 
 /// Memory cap shared by candy commands.
@@ -84,6 +90,7 @@ pub fn run(cmd: CandyCommand) -> anyhow::Result<()> {
         CandyCommand::Value(a) => value(a),
         CandyCommand::Table(a) => table(a),
         CandyCommand::Family(a) => family(a),
+        CandyCommand::Allocate(a) => allocate(a),
     }
 }
 
@@ -250,6 +257,51 @@ fn family(a: FamilyArgs) -> anyhow::Result<()> {
             Cell::Int(v.n_w as i64),
         ]);
         t.rows.push(row);
+    }
+    a.out.emit_table(&t)
+}
+
+#[derive(Debug, Args)]
+pub struct AllocateArgs {
+    /// Largest number of candies N (every even N from 2 up to it).
+    #[arg(long, value_name = "N", value_parser = parse_heap)]
+    max_candies: Candies,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+/// Largest N accepted: the number of P-positions grows like the partitions of N.
+const MAX_ALLOCATION: Candies = 100;
+
+fn allocate(a: AllocateArgs) -> anyhow::Result<()> {
+    let n = a.max_candies;
+    if n < 2 {
+        anyhow::bail!("--max-candies {n}: a P-position needs at least 2 candies");
+    }
+    if n > MAX_ALLOCATION {
+        anyhow::bail!(
+            "--max-candies {n} is beyond the supported {MAX_ALLOCATION}: every partition of N is examined"
+        );
+    }
+    let evens: Vec<Candies> = (2..=n).step_by(2).collect();
+    let pb = super::progress_bar(evens.len() as u64, "allocating", "totals");
+    let mut memo = MemoValues::new();
+    let mut rows = Vec::new();
+    for &c in &evens {
+        rows.push(allocation(c, &mut memo)?);
+        pb.inc(1);
+    }
+    pb.finish_and_clear();
+    let arrangements = |v: &[Vec<Candies>]| -> String { v.iter().map(|p| show(p)).join(";") };
+    let mut t = Table::new(&["candies", "min_nw", "argmin", "max_nw", "argmax"]);
+    for r in rows {
+        t.push(vec![
+            r.candies.into(),
+            Cell::Int(r.min_nw as i64),
+            arrangements(&r.argmin).into(),
+            Cell::Int(r.max_nw as i64),
+            arrangements(&r.argmax).into(),
+        ]);
     }
     a.out.emit_table(&t)
 }
