@@ -108,3 +108,32 @@ fn paper_values() {
     );
     assert_eq!((t321.c_plus, t321.c_minus), (Q::int(2), Q::int(2)));
 }
+
+/// Prop 5.5: f_N(p) is linear for N ≥ |p| − 2 and for N ≤ −|p|, i.e. every breakpoint lies in
+/// [−|p|, |p| − 2]; checked on every 3-heap position with heaps ≤ 12 and every 4-heap one ≤ 7.
+#[test]
+fn prop_5_5_breakpoint_window_on_whole_tables() {
+    let game = nimlab::games::scoring::scoring_nim();
+    for (k, h) in [(3usize, 12u32), (4, 7)] {
+        let table = nimlab::games::scoring::solve_table(
+            &game,
+            k,
+            h,
+            nimlab::games::scoring::Method::Auto,
+            &nimlab::games::scoring::Limits::default(),
+            &|_| {},
+        )
+        .unwrap();
+        for p in table.positions() {
+            let stones: i64 = p.iter().map(|&x| i64::from(x)).sum();
+            let f = table.payoff(&p).unwrap();
+            for (x, _) in f.breakpoints() {
+                assert!(
+                    *x >= Q::int(-stones) && *x <= Q::int(stones - 2),
+                    "{p:?}: breakpoint at {x} outside [−{stones}, {}]",
+                    stones - 2
+                );
+            }
+        }
+    }
+}
