@@ -9,8 +9,8 @@ use super::output::OutputArgs;
 use crate::export::{Cell, Format, Table, write_rows};
 use crate::family::Family;
 use crate::games::candy::{
-    Candies, CandyTable, MemoValues, PValues, Role, ThreeHeapTable, allocation, nim_sum,
-    optimal_line, role, table_for, total, value_with,
+    Candies, CandyTable, Contraction, MemoValues, PValues, Reading, Role, Strategy, ThreeHeapTable,
+    allocation, nim_sum, optimal_line, play_strategy, role, table_for, total, value_with,
 };
 
 #[derive(Debug, Subcommand)]
@@ -37,6 +37,11 @@ pub enum CandyCommand {
         after_help = "Examples:\n  nimlab candy allocate --max-candies 64 --format csv\n  nimlab candy allocate --max-candies 20"
     )]
     Allocate(AllocateArgs),
+    /// Play the flip-flop or fractal strategy for Luca and set its value beside the optimum.
+    #[command(
+        after_help = "Examples:\n  nimlab candy strategy flip-flop 7 16 23\n  nimlab candy strategy fractal 7 16 23\n  nimlab candy strategy fractal 31 32 63 --reading smallest\n  nimlab candy strategy fractal 63 128 191 --f 0,1,1,2,2,3"
+    )]
+    Strategy(StrategyArgs),
 }
 
 /// Memory cap shared by candy commands.
@@ -91,6 +96,7 @@ pub fn run(cmd: CandyCommand) -> anyhow::Result<()> {
         CandyCommand::Table(a) => table(a),
         CandyCommand::Family(a) => family(a),
         CandyCommand::Allocate(a) => allocate(a),
+        CandyCommand::Strategy(a) => strategy(a),
     }
 }
 
@@ -304,4 +310,138 @@ fn allocate(a: AllocateArgs) -> anyhow::Result<()> {
         ]);
     }
     a.out.emit_table(&t)
+}
+
+/// The named strategies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum StrategyName {
+    /// Def 4.2.
+    FlipFlop,
+    /// Def 4.7.
+    Fractal,
+}
+
+/// Which heap Def 4.7(3) moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReadingArg {
+    /// The largest heap, as Figure 2 and the proofs do (reproduces the paper's numbers).
+    Largest,
+    /// The smallest heap, as Def 4.7(3) is written.
+    Smallest,
+}
+
+#[derive(Debug, Args)]
+pub struct StrategyArgs {
+    /// flip-flop (Def 4.2) or fractal (Def 4.7).
+    #[arg(value_enum)]
+    strategy: StrategyName,
+    /// A 3-heap P-position in standard form [2^k−1, 2^k·m, 2^k(m+1)−1].
+    #[arg(required = true, value_name = "HEAP", value_parser = parse_heap)]
+    heaps: Vec<Candies>,
+    /// Fractal only: f on exponents — `half` (⌊a/2⌋, Theorem 4.8), `identity`, or f(1),f(2),… .
+    #[arg(long, value_name = "F", default_value = "half")]
+    f: String,
+    /// Fractal only: which heap step (3) moves.
+    #[arg(long, value_enum, default_value_t = ReadingArg::Largest)]
+    reading: ReadingArg,
+    #[command(flatten)]
+    memory: MemoryArgs,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+fn contraction(s: &str) -> anyhow::Result<Contraction> {
+    match s.trim() {
+        "half" => Ok(Contraction::Half),
+        "identity" | "id" => Ok(Contraction::Identity),
+        list => {
+            let values = list
+                .split(',')
+                .map(|v| {
+                    v.trim().parse::<u32>().map_err(|_| {
+                        anyhow::anyhow!(
+                            "--f: '{}' is not a whole number (write half, identity, or f(1),f(2),…)",
+                            v.trim()
+                        )
+                    })
+                })
+                .collect::<anyhow::Result<Vec<u32>>>()?;
+            Ok(Contraction::table(values).context("--f")?)
+        }
+    }
+}
+
+fn strategy(a: StrategyArgs) -> anyhow::Result<()> {
+    let strategy = match a.strategy {
+        StrategyName::FlipFlop => Strategy::FlipFlop,
+        StrategyName::Fractal => Strategy::Fractal {
+            f: contraction(&a.f)?,
+            reading: match a.reading {
+                ReadingArg::Largest => Reading::Largest,
+                ReadingArg::Smallest => Reading::Smallest,
+            },
+        },
+    };
+    let play = play_strategy(&strategy, &a.heaps)?;
+    let table = table_for(std::slice::from_ref(&a.heaps), a.memory.memory_limit)?;
+    let optimum = value_with(table.as_ref(), &a.heaps)?;
+    let mut turns = Table::new(&[
+        "turn",
+        "before",
+        "after_luca",
+        "after_windsor",
+        "luca_took",
+        "windsor_took",
+        "turn_value",
+        "semiratio",
+    ]);
+    for (i, t) in play.turns.iter().enumerate() {
+        turns.push(vec![
+            Cell::Int(i as i64 + 1),
+            show(&t.before).into(),
+            show(&t.after_luca).into(),
+            show(&t.after_windsor).into(),
+            t.luca_took.into(),
+            t.windsor_took.into(),
+            Cell::Int(t.value),
+            t.semiratio.clone().into(),
+        ]);
+    }
+    match a.out.format {
+        Format::Text => {
+            let mut s = Table::new(&["quantity", "value"]);
+            for (q, v) in [
+                ("position", show(&a.heaps)),
+                ("strategy", strategy.to_string()),
+                ("v_strategy", play.value.to_string()),
+                ("v_optimal", optimum.v.to_string()),
+                (
+                    "n_l_strategy",
+                    ((total(&a.heaps) as i64 + play.value) / 2).to_string(),
+                ),
+                ("n_l_optimal", optimum.n_l.to_string()),
+            ] {
+                s.push(vec![q.into(), v.into()]);
+            }
+            a.out.emit(|w| {
+                w.write_all(&s.render(Format::Text))?;
+                writeln!(w, "\nTurns (G, G′, G″):")?;
+                w.write_all(&turns.render(Format::Text))
+            })
+        }
+        Format::Csv => a.out.emit_table(&turns),
+        Format::Json => {
+            let obj = serde_json::json!({
+                "position": a.heaps,
+                "strategy": strategy.to_string(),
+                "v_strategy": play.value,
+                "v_optimal": optimum.v,
+                "turns": serde_json::from_slice::<serde_json::Value>(&turns.render(Format::Json))?,
+            });
+            a.out.emit(|w| {
+                serde_json::to_writer_pretty(&mut *w, &obj)?;
+                writeln!(w)
+            })
+        }
+    }
 }
