@@ -4,14 +4,16 @@ use anyhow::Context;
 use clap::{Args, Subcommand};
 use itertools::Itertools;
 
-use super::args::{ParamArgs, parse_heap, parse_size};
+use super::args::{ParamArgs, parse_heap, parse_int_range, parse_size};
 use super::output::OutputArgs;
 use crate::export::{Cell, Format, Table, write_rows};
 use crate::family::Family;
 use crate::games::candy::{
     Candies, CandyTable, Contraction, MemoValues, PValues, Reading, Role, Strategy, ThreeHeapTable,
-    allocation, nim_sum, optimal_line, play_strategy, role, table_for, total, value_with,
+    allocation, frak, nim_sum, optimal_line, play_strategy, role, standard_form_game, table_for,
+    total, value_with,
 };
+use crate::num::IntRange;
 
 #[derive(Debug, Subcommand)]
 pub enum CandyCommand {
@@ -42,6 +44,16 @@ pub enum CandyCommand {
         after_help = "Examples:\n  nimlab candy strategy flip-flop 7 16 23\n  nimlab candy strategy fractal 7 16 23\n  nimlab candy strategy fractal 31 32 63 --reading smallest\n  nimlab candy strategy fractal 63 128 191 --f 0,1,1,2,2,3"
     )]
     Strategy(StrategyArgs),
+    /// Standard forms 𝔊(2^k−1, m, 0) (§4's k): V next to the flip-flop and fractal values.
+    #[command(
+        after_help = "Examples:\n  nimlab candy standard --k 1..6 --m 1..4\n  nimlab candy standard --k 5 --m 1..16 --format csv"
+    )]
+    Standard(StandardArgs),
+    /// The games 𝔊(a, m, x) = [a, 2^K·m + x, 2^K·m + (a⊕x)], K = ⌊log₂ a⌋ + 1 (Def 2.8).
+    #[command(
+        after_help = "Examples:\n  nimlab candy frak --a 31 --m 1..64\n  nimlab candy frak --a 4..7 --m 1..3 --x 0..3 --format csv"
+    )]
+    Frak(FrakArgs),
 }
 
 /// Memory cap shared by candy commands.
@@ -97,6 +109,8 @@ pub fn run(cmd: CandyCommand) -> anyhow::Result<()> {
         CandyCommand::Family(a) => family(a),
         CandyCommand::Allocate(a) => allocate(a),
         CandyCommand::Strategy(a) => strategy(a),
+        CandyCommand::Standard(a) => standard(a),
+        CandyCommand::Frak(a) => frak_family(a),
     }
 }
 
@@ -444,4 +458,124 @@ fn strategy(a: StrategyArgs) -> anyhow::Result<()> {
             })
         }
     }
+}
+
+#[derive(Debug, Args)]
+pub struct StandardArgs {
+    /// k of §4's 𝔊(2^k−1, m, 0) (§5 writes the same game with k − 1).
+    #[arg(long = "k", value_name = "RANGE", value_parser = parse_int_range)]
+    k: IntRange,
+    /// m ≥ 1.
+    #[arg(long = "m", value_name = "RANGE", value_parser = parse_int_range)]
+    m: IntRange,
+    #[command(flatten)]
+    memory: MemoryArgs,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct FrakArgs {
+    /// a ≥ 1 (the smallest heap).
+    #[arg(long = "a", value_name = "RANGE", value_parser = parse_int_range)]
+    a: IntRange,
+    /// m ≥ 1.
+    #[arg(long = "m", value_name = "RANGE", value_parser = parse_int_range)]
+    m: IntRange,
+    /// 0 ≤ x < 2^⌊log₂ a⌋; values outside that range for some a are skipped for that a.
+    #[arg(long = "x", value_name = "RANGE", default_value = "0", value_parser = parse_int_range)]
+    x: IntRange,
+    #[command(flatten)]
+    memory: MemoryArgs,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+/// Values of a range converted to a type, naming the option on failure.
+fn range_values<T: TryFrom<i64>>(r: &IntRange, what: &str, min: i64) -> anyhow::Result<Vec<T>> {
+    if r.start() < min {
+        anyhow::bail!("{what} {}..{}: values must be ≥ {min}", r.start(), r.end());
+    }
+    r.iter()
+        .map(|v| T::try_from(v).map_err(|_| anyhow::anyhow!("{what} {v} is too large")))
+        .collect()
+}
+
+fn standard(a: StandardArgs) -> anyhow::Result<()> {
+    let ks: Vec<u32> = range_values(&a.k, "--k", 1)?;
+    let ms: Vec<u64> = range_values(&a.m, "--m", 1)?;
+    let mut games = Vec::new();
+    for &k in &ks {
+        for &m in &ms {
+            games.push((k, m, standard_form_game(k, m)?.to_vec()));
+        }
+    }
+    let table = table_for(
+        &games.iter().map(|(_, _, g)| g.clone()).collect::<Vec<_>>(),
+        a.memory.memory_limit,
+    )?;
+    let fractal = |reading| Strategy::Fractal {
+        f: Contraction::Half,
+        reading,
+    };
+    let mut t = Table::new(&[
+        "k",
+        "m",
+        "h1",
+        "h2",
+        "h3",
+        "v",
+        "v_flip_flop",
+        "v_fractal_largest",
+        "v_fractal_smallest",
+    ]);
+    for (k, m, g) in &games {
+        let mut row: Vec<Cell> = vec![(*k).into(), Cell::Int(*m as i64)];
+        row.extend(g.iter().map(|&h| Cell::from(h)));
+        row.push(Cell::Int(value_with(table.as_ref(), g)?.v));
+        for s in [
+            Strategy::FlipFlop,
+            fractal(Reading::Largest),
+            fractal(Reading::Smallest),
+        ] {
+            row.push(Cell::Int(play_strategy(&s, g)?.value));
+        }
+        t.push(row);
+    }
+    a.out.emit_table(&t)
+}
+
+fn frak_family(a: FrakArgs) -> anyhow::Result<()> {
+    let avals: Vec<Candies> = range_values(&a.a, "--a", 1)?;
+    let ms: Vec<u64> = range_values(&a.m, "--m", 1)?;
+    let xs: Vec<Candies> = range_values(&a.x, "--x", 0)?;
+    let mut games = Vec::new();
+    for &av in &avals {
+        let low = 1u64 << (31 - av.leading_zeros());
+        for &m in &ms {
+            for &x in xs.iter().filter(|&&x| u64::from(x) < low) {
+                games.push((av, m, x, frak(av, m, x)?.to_vec()));
+            }
+        }
+    }
+    if games.is_empty() {
+        anyhow::bail!("no game 𝔊(a, m, x) in these ranges: x must be below 2^⌊log₂ a⌋");
+    }
+    let table = table_for(
+        &games.iter().map(|g| g.3.clone()).collect::<Vec<_>>(),
+        a.memory.memory_limit,
+    )?;
+    let mut t = Table::new(&["a", "m", "x", "h1", "h2", "h3", "v", "n_l", "n_w"]);
+    for (av, m, x, g) in &games {
+        let v = value_with(table.as_ref(), g)?;
+        let mut row: Vec<Cell> = vec![(*av).into(), Cell::Int(*m as i64), (*x).into()];
+        row.extend(g.iter().map(|&h| Cell::from(h)));
+        row.extend([
+            Cell::Int(v.v),
+            Cell::Int(v.n_l as i64),
+            Cell::Int(v.n_w as i64),
+        ]);
+        t.push(row);
+    }
+    a.out.emit_table(&t)
 }

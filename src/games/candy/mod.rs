@@ -29,7 +29,9 @@ mod allocation;
 mod strategy;
 
 pub use allocation::{Allocation, allocation, p_partitions};
-pub use strategy::{Contraction, Reading, Strategy, StrategyPlay, StrategyTurn, play_strategy};
+pub use strategy::{
+    Contraction, Reading, Strategy, StrategyPlay, StrategyTurn, play_strategy, standard_form,
+};
 
 /// A heap of candies.
 pub type Candies = u32;
@@ -96,6 +98,46 @@ impl CandyValue {
             n_w: ((t - v) / 2) as u64,
         }
     }
+}
+
+/// 𝔊(a, m, x) = [a, 2^K·m + x, 2^K·m + (a ⊕ x)] with K = ⌊log₂ a⌋ + 1 (2^K is the least power of
+/// two above a), m ≥ 1, 0 ≤ x < 2^{⌊log₂ a⌋} (Def 2.8; SPEC §3).
+pub fn frak(a: Candies, m: u64, x: Candies) -> Result<[Candies; 3]> {
+    if a == 0 || m == 0 {
+        return Err(Error::invalid(format!(
+            "𝔊(a, m, x) needs a ≥ 1 and m ≥ 1 (a = {a}, m = {m} given)"
+        )));
+    }
+    let low = 1u64 << (31 - a.leading_zeros()); // 2^⌊log₂ a⌋
+    if u64::from(x) >= low {
+        return Err(Error::invalid(format!(
+            "𝔊({a}, m, x) needs 0 ≤ x < {low} (x = {x} given)"
+        )));
+    }
+    let base = (2 * low).checked_mul(m);
+    let middle = base.and_then(|b| b.checked_add(u64::from(x)));
+    let large = base.and_then(|b| b.checked_add(u64::from(a ^ x)));
+    match (
+        middle.and_then(|v| Candies::try_from(v).ok()),
+        large.and_then(|v| Candies::try_from(v).ok()),
+    ) {
+        (Some(b), Some(c)) => Ok([a, b, c]),
+        _ => Err(Error::invalid(format!(
+            "𝔊({a}, {m}, {x}) has heaps beyond {}",
+            Candies::MAX
+        ))),
+    }
+}
+
+/// The standard form 𝔊(2^k − 1, m, 0) = [2^k − 1, 2^k·m, 2^k(m+1) − 1] in §4's convention (§5 and
+/// Def 2.10 write 𝔊(2^{k+1} − 1, m, 0): the same game with k one smaller).
+pub fn standard_form_game(k: u32, m: u64) -> Result<[Candies; 3]> {
+    if !(1..=31).contains(&k) {
+        return Err(Error::invalid(format!(
+            "standard form needs 1 ≤ k ≤ 31 (k = {k} given)"
+        )));
+    }
+    frak((1 << k) - 1, m, 0)
 }
 
 /// Windsor's winning moves from an N-position: (heap index, candies left in it).
@@ -567,5 +609,23 @@ impl MemoValues {
         let v = best.unwrap_or(0);
         self.memo.insert(g, v);
         v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frak_follows_definition_2_8() {
+        assert_eq!(frak(31, 1, 0).unwrap(), [31, 32, 63]);
+        assert_eq!(frak(5, 2, 3).unwrap(), [5, 19, 22]);
+        assert_eq!(frak(1, 3, 0).unwrap(), [1, 6, 7]);
+        assert!(frak(5, 1, 4).is_err() && frak(0, 1, 0).is_err() && frak(3, 0, 0).is_err());
+        for (a, m, x) in [(5, 2, 3), (12, 7, 5), (1, 9, 0)] {
+            assert_eq!(nim_sum(&frak(a, m, x).unwrap()), 0, "𝔊 is a P-position");
+        }
+        // §4's standard form with k equals §5's with k − 1.
+        assert_eq!(standard_form_game(3, 2).unwrap(), [7, 16, 23]);
     }
 }
