@@ -2,4 +2,5 @@
 //! here formats output or knows about the miner or reports.
 
 pub mod candy;
+pub mod cash;
 pub mod scoring;

@@ -1,0 +1,282 @@
+//! NIM with Cash (Gasarch et al.): a subtraction game in which every move also costs its size in
+//! dollars.
+//!
+//! A state (n; d, e) has n stones; the player to move holds d dollars, the other e. A move takes
+//! a ∈ A stones with a ≤ n and a ≤ d and pays a: (n; d, e) → (n − a; e, d − a). A player with no
+//! legal move loses. Money ≥ n is as good as infinite (no line of play spends more than n).
+//!
+//! Monotonicity — more money never hurts its owner — makes the win region a staircase: for each
+//! (n, d) there is a least e, T(n, d), from which the second player wins. The table stores T on
+//! the triangle d ≤ n (4 bytes per entry), which is what lets n, d, e run into the thousands:
+//!
+//!   I wins (n; d, e) ⇔ ∃ a ∈ A, a ≤ min(n, d): II wins (n − a; e, d − a) ⇔ d − a ≥ T(n − a, e),
+//!
+//! so T(n, d) = max over legal a of the least e with T(n − a, e) > d − a (binary search: T is
+//! nondecreasing in its second argument), and T(n, d) = 0 when the mover has no legal move.
+//! The literal recursion of Lemma 1.12 ([`cash_winner_naive`]) is kept as the reference.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+
+/// Stones and dollars.
+pub type Amount = u64;
+
+/// A finite set A of positive move sizes, sorted and without duplicates.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct CashSet(Vec<Amount>);
+
+impl CashSet {
+    /// Normalizes (sorts, removes duplicates); rejects an empty set and zero.
+    pub fn new(mut elements: Vec<Amount>) -> Result<CashSet> {
+        elements.sort_unstable();
+        elements.dedup();
+        if elements.is_empty() {
+            return Err(Error::invalid(
+                "the move set A is empty; give at least one size, e.g. --set 1,3,4",
+            ));
+        }
+        if elements[0] == 0 {
+            return Err(Error::invalid(
+                "0 cannot be in A: every move takes at least one stone",
+            ));
+        }
+        Ok(CashSet(elements))
+    }
+
+    /// The sizes, increasing.
+    pub fn elements(&self) -> &[Amount] {
+        &self.0
+    }
+
+    /// a₁ = min A.
+    pub fn min(&self) -> Amount {
+        self.0[0]
+    }
+
+    /// max A.
+    pub fn max(&self) -> Amount {
+        *self.0.last().expect("non-empty")
+    }
+}
+
+impl fmt::Display for CashSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{{")?;
+        for (i, a) in self.0.iter().enumerate() {
+            if i > 0 {
+                write!(f, ",")?;
+            }
+            write!(f, "{a}")?;
+        }
+        write!(f, "}}")
+    }
+}
+
+impl FromStr for CashSet {
+    type Err = Error;
+
+    /// `1,3,4` or `{1,3,4}`; elements are positive whole numbers.
+    fn from_str(s: &str) -> Result<CashSet> {
+        let body = s.trim().trim_start_matches('{').trim_end_matches('}');
+        if body.trim().is_empty() {
+            return Err(Error::invalid(format!("'{s}': the move set A is empty")));
+        }
+        let elements = body
+            .split(',')
+            .map(|e| {
+                let e = e.trim();
+                if e.starts_with('-') {
+                    return Err(Error::invalid(format!(
+                        "'{e}' in A is negative: move sizes are ≥ 1"
+                    )));
+                }
+                e.parse::<Amount>().map_err(|_| {
+                    Error::invalid(format!(
+                        "'{e}' in A is not a whole number (or is too large)"
+                    ))
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        CashSet::new(elements)
+    }
+}
+
+/// Which player wins: I (to move) or II.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Winner {
+    /// The player to move.
+    I,
+    /// The other player.
+    II,
+}
+
+impl fmt::Display for Winner {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Winner::I => "I",
+            Winner::II => "II",
+        })
+    }
+}
+
+/// W_A(0..=max_n) of the plain game (normal play subtraction game A).
+pub fn plain_winners(a: &CashSet, max_n: Amount) -> Vec<Winner> {
+    let mut w = Vec::with_capacity(max_n as usize + 1);
+    for n in 0..=max_n {
+        let wins = a
+            .elements()
+            .iter()
+            .take_while(|&&x| x <= n)
+            .any(|&x| w[(n - x) as usize] == Winner::II);
+        w.push(if wins { Winner::I } else { Winner::II });
+    }
+    w
+}
+
+/// The literal recursion (Lemma 1.12) with a memo: I wins iff some legal move leads to a state
+/// the next mover loses. Exponential-free but O(n·d·e) states; for tests.
+pub fn cash_winner_naive(a: &CashSet, n: Amount, d: Amount, e: Amount) -> Winner {
+    fn go(
+        a: &CashSet,
+        n: Amount,
+        d: Amount,
+        e: Amount,
+        memo: &mut HashMap<(Amount, Amount, Amount), Winner>,
+    ) -> Winner {
+        if let Some(&w) = memo.get(&(n, d, e)) {
+            return w;
+        }
+        let wins = a
+            .elements()
+            .iter()
+            .filter(|&&x| x <= n && x <= d)
+            .any(|&x| go(a, n - x, e, d - x, memo) == Winner::II);
+        let w = if wins { Winner::I } else { Winner::II };
+        memo.insert((n, d, e), w);
+        w
+    }
+    go(a, n, d, e, &mut HashMap::new())
+}
+
+/// The whole cash game up to n stones, as thresholds: II wins (n; d, e) ⇔ e ≥ T(n, min(d, n)),
+/// with T = n + 1 meaning that II never wins.
+#[derive(Clone, Debug)]
+pub struct CashTable {
+    set: CashSet,
+    max_n: Amount,
+    /// Row n holds T(n, 0..=n) at offset n(n+1)/2.
+    t: Vec<u32>,
+}
+
+/// Bytes per stored threshold.
+const BYTES_PER_ENTRY: u64 = 4;
+
+impl CashTable {
+    /// Solves every state with at most `max_n` stones.
+    pub fn solve(set: &CashSet, max_n: Amount, max_bytes: u64) -> Result<CashTable> {
+        let entries = (max_n + 1)
+            .checked_mul(max_n + 2)
+            .map(|x| x / 2)
+            .filter(|_| max_n < u64::from(u32::MAX) - 1);
+        let needed = entries.map(|e| e.saturating_mul(BYTES_PER_ENTRY));
+        if needed.is_none_or(|b| b > max_bytes) {
+            return Err(Error::TooLarge {
+                what: format!("the win table of A = {set} for n ≤ {max_n}"),
+                needed_bytes: needed.unwrap_or(u64::MAX),
+                limit_bytes: max_bytes,
+                suggestion: "use a smaller --max-n or raise --memory-limit".to_string(),
+            });
+        }
+        let mut t: Vec<u32> = Vec::with_capacity(entries.expect("checked") as usize);
+        let row = |n: Amount| (n * (n + 1) / 2) as usize;
+        for n in 0..=max_n {
+            for d in 0..=n {
+                let mut need: Amount = 0;
+                let mut never = false;
+                for &x in set.elements().iter().take_while(|&&x| x <= n.min(d)) {
+                    let m = n - x;
+                    let r = &t[row(m)..row(m) + m as usize + 1];
+                    // Least e with T(m, min(e, m)) > d − x; e ≥ m behaves as e = m.
+                    let k = r.partition_point(|&v| Amount::from(v) <= d - x);
+                    if k > m as usize {
+                        never = true;
+                        break;
+                    }
+                    need = need.max(k as Amount);
+                }
+                t.push(if never { (n + 1) as u32 } else { need as u32 });
+            }
+        }
+        Ok(CashTable {
+            set: set.clone(),
+            max_n,
+            t,
+        })
+    }
+
+    /// The move set.
+    pub fn set(&self) -> &CashSet {
+        &self.set
+    }
+
+    /// Largest n solved.
+    pub fn max_n(&self) -> Amount {
+        self.max_n
+    }
+
+    /// T(n, d): the least e from which II wins (n; d, e); n + 1 if II never wins.
+    pub fn threshold(&self, n: Amount, d: Amount) -> Option<Amount> {
+        (n <= self.max_n).then(|| {
+            let d = d.min(n);
+            Amount::from(self.t[(n * (n + 1) / 2 + d) as usize])
+        })
+    }
+
+    /// W^cash(n; d, e), if n is in the table.
+    pub fn winner(&self, n: Amount, d: Amount, e: Amount) -> Option<Winner> {
+        let t = self.threshold(n, d)?;
+        Some(if e.min(n) >= t && t <= n {
+            Winner::II
+        } else {
+            Winner::I
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sets_are_normalized_and_checked() {
+        assert_eq!("4,1,3,3".parse::<CashSet>().unwrap().elements(), &[1, 3, 4]);
+        assert_eq!("{1,4}".parse::<CashSet>().unwrap().to_string(), "{1,4}");
+        for bad in ["", "0,1", "1,-2", "1,x", "99999999999999999999999"] {
+            assert!(bad.parse::<CashSet>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn table_matches_the_literal_recursion() {
+        for set in ["1,3,4", "2,3", "1,4", "3,5,6"] {
+            let a: CashSet = set.parse().unwrap();
+            let table = CashTable::solve(&a, 14, 1 << 20).unwrap();
+            for n in 0..=14 {
+                for d in 0..=16 {
+                    for e in 0..=16 {
+                        assert_eq!(
+                            table.winner(n, d, e).unwrap(),
+                            cash_winner_naive(&a, n, d, e),
+                            "A = {a}, ({n}; {d}, {e})"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
