@@ -248,6 +248,197 @@ impl CashTable {
     }
 }
 
+/// f^I(n), f^II(n) of Def 2.1/2.3 (as in SPEC §4) and the plain winners, for n = 0..=max_n.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Thresholds {
+    /// W_A(n).
+    pub winner: Vec<Winner>,
+    /// f^I(n).
+    pub f1: Vec<Amount>,
+    /// f^II(n).
+    pub f2: Vec<Amount>,
+}
+
+/// Def 2.1 + Def 2.3 for every n ≤ max_n, in O(max_n·|A|) time and 17 bytes per n.
+pub fn thresholds(set: &CashSet, max_n: Amount) -> Result<Thresholds> {
+    let len = usize::try_from(max_n)
+        .ok()
+        .and_then(|n| n.checked_add(1))
+        .filter(|&l| l <= 1 << 31)
+        .ok_or_else(|| Error::invalid(format!("n ≤ {max_n} is too many thresholds to tabulate")))?;
+    let winner = plain_winners(set, max_n);
+    let (mut f1, mut f2): (Vec<Amount>, Vec<Amount>) =
+        (Vec::with_capacity(len), Vec::with_capacity(len));
+    for n in 0..=max_n {
+        let moves = || set.elements().iter().copied().take_while(move |&a| a <= n);
+        if n < set.min() {
+            f1.push(0);
+            f2.push(0);
+            continue;
+        }
+        let m = n as usize;
+        let max_f1 = moves().map(|a| f1[m - a as usize]).max().expect("n ≥ a₁");
+        let (v1, v2) = match winner[m] {
+            Winner::I => {
+                let v1 = moves()
+                    .filter(|&a| winner[m - a as usize] == Winner::II)
+                    .map(|a| f2[m - a as usize] + a)
+                    .min()
+                    .expect("W(n) = I has a move to a II-position");
+                (v1, max_f1)
+            }
+            Winner::II => {
+                let v1 = moves()
+                    .filter(|&a| f1[m - a as usize] == max_f1)
+                    .map(|a| f2[m - a as usize] + a)
+                    .min()
+                    .expect("the maximum is attained");
+                (v1, max_f1)
+            }
+        };
+        f1.push(v1);
+        f2.push(v2);
+    }
+    Ok(Thresholds { winner, f1, f2 })
+}
+
+/// g^I(n), g^II(n) of Def 3.1: with i = n mod 2a₁, (n − i)/2 + min(i + 1, a₁) and
+/// (n − i)/2 + max(0, i − a₁ + 1).
+pub fn g_thresholds(set: &CashSet, n: Amount) -> (Amount, Amount) {
+    let a1 = set.min();
+    let i = n % (2 * a1);
+    let half = (n - i) / 2;
+    (half + (i + 1).min(a1), half + (i + 1).saturating_sub(a1))
+}
+
+/// The least money each player needs, read off the win table by exhaustive search:
+/// `least_f1` is the least d with which I wins (n; d, ∞) when W(n) = I, and otherwise the least d
+/// with which I wins (n; d, least_f2 − 1); `least_f2` is the least e with which II wins (n; ∞, e)
+/// when W(n) = II, and otherwise the least e with which II wins (n; least_f1 − 1, e). These are
+/// the roles f^I and f^II play in Theorems 2.2 and 2.4.
+pub fn least_thresholds(table: &CashTable, n: Amount, w: Winner) -> Option<(Amount, Amount)> {
+    let least_d_beating = |e: Amount| -> Amount {
+        // I wins (n; d, e) ⇔ e < T(n, d); T is nondecreasing in d. n + 1 means "never".
+        (0..=n)
+            .find(|&d| table.threshold(n, d).is_some_and(|t| e.min(n) < t))
+            .unwrap_or(n + 1)
+    };
+    if n > table.max_n() {
+        return None;
+    }
+    Some(match w {
+        Winner::I => {
+            let f1 = least_d_beating(n);
+            let f2 = if f1 == 0 {
+                0
+            } else {
+                table.threshold(n, f1 - 1)?
+            };
+            (f1, f2)
+        }
+        Winner::II => {
+            let f2 = table.threshold(n, n)?;
+            let f1 = if f2 == 0 { 0 } else { least_d_beating(f2 - 1) };
+            (f1, f2)
+        }
+    })
+}
+
+/// How a player stands at a state (Sections 2–4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Standing {
+    /// At least the f threshold (Theorem 2.4 applies).
+    Rich,
+    /// Below the g threshold (Theorem 3.7 applies).
+    Poor,
+    /// In between.
+    MiddleClass,
+}
+
+impl fmt::Display for Standing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Standing::Rich => "rich",
+            Standing::Poor => "poor",
+            Standing::MiddleClass => "middle class",
+        })
+    }
+}
+
+/// A state classified, with the winner the paper's theorems give (if any) and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Classification {
+    /// f^I(n), f^II(n), g^I(n), g^II(n).
+    pub f1: Amount,
+    /// f^II(n).
+    pub f2: Amount,
+    /// g^I(n).
+    pub g1: Amount,
+    /// g^II(n).
+    pub g2: Amount,
+    /// Player I's standing (d against f^I, g^I).
+    pub player_i: Standing,
+    /// Player II's standing (e against f^II, g^II).
+    pub player_ii: Standing,
+    /// The winner by Theorem 2.4 or 3.7, when one applies.
+    pub by_theorem: Option<(Winner, &'static str)>,
+}
+
+/// Classifies (n; d, e) given f^I(n), f^II(n) and W_A(n).
+pub fn classify(
+    set: &CashSet,
+    n: Amount,
+    d: Amount,
+    e: Amount,
+    f1: Amount,
+    f2: Amount,
+    w: Winner,
+) -> Classification {
+    let (g1, g2) = g_thresholds(set, n);
+    let standing = |money: Amount, f: Amount, g: Amount| {
+        if money >= f {
+            Standing::Rich
+        } else if money < g {
+            Standing::Poor
+        } else {
+            Standing::MiddleClass
+        }
+    };
+    let (si, sii) = (standing(d, f1, g1), standing(e, f2, g2));
+    let by_theorem = if d >= f1 && e < f2 {
+        Some((Winner::I, "Theorem 2.4(1)"))
+    } else if d < f1 && e >= f2 {
+        Some((Winner::II, "Theorem 2.4(2)"))
+    } else if d >= f1 && e >= f2 {
+        Some((w, "Theorem 2.4(3)"))
+    } else if d >= g1 && e < g2 {
+        Some((Winner::I, "Theorem 3.7(1)"))
+    } else if d < g1 && e >= g2 {
+        Some((Winner::II, "Theorem 3.7(2)"))
+    } else if d < g1 && e < g2 {
+        let a1 = set.min();
+        Some((
+            if d / a1 > e / a1 {
+                Winner::I
+            } else {
+                Winner::II
+            },
+            "Theorem 3.7(3)",
+        ))
+    } else {
+        None
+    };
+    Classification {
+        f1,
+        f2,
+        g1,
+        g2,
+        player_i: si,
+        player_ii: sii,
+        by_theorem,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -259,6 +450,15 @@ mod tests {
         for bad in ["", "0,1", "1,-2", "1,x", "99999999999999999999999"] {
             assert!(bad.parse::<CashSet>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn g_thresholds_follow_def_3_1() {
+        let a: CashSet = "3,5".parse().unwrap();
+        // a₁ = 3: n = 7 → i = 1: g^I = 3 + 2 = 5, g^II = 3 + 0 = 3.
+        assert_eq!(g_thresholds(&a, 7), (5, 3));
+        // n = 10 → i = 4: g^I = 3 + 3 = 6, g^II = 3 + 2 = 5.
+        assert_eq!(g_thresholds(&a, 10), (6, 5));
     }
 
     #[test]

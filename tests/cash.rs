@@ -1,0 +1,92 @@
+//! NIM with Cash: the threshold table against the literal recursion, monotonicity, and the
+//! paper's general theorems on random move sets.
+
+use nimlab::games::cash::{
+    CashSet, CashTable, Winner, cash_winner_naive, classify, g_thresholds, least_thresholds,
+    plain_winners, thresholds,
+};
+use proptest::prelude::*;
+
+fn random_set() -> impl Strategy<Value = CashSet> {
+    proptest::collection::vec(1u64..=9, 1..=4).prop_map(|v| CashSet::new(v).unwrap())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    /// The threshold table equals Lemma 1.12's literal recursion on every state, and the win
+    /// region is monotone in both players' money (verified on the recursion, not assumed).
+    #[test]
+    fn table_equals_recursion_and_money_is_monotone(a in random_set()) {
+        let max = 18;
+        let table = CashTable::solve(&a, max, 1 << 24).unwrap();
+        for n in 0..=max {
+            for d in 0..=max + 2 {
+                for e in 0..=max + 2 {
+                    let w = cash_winner_naive(&a, n, d, e);
+                    prop_assert_eq!(table.winner(n, d, e).unwrap(), w, "A = {}, ({}; {}, {})", a, n, d, e);
+                    if w == Winner::I {
+                        prop_assert_eq!(cash_winner_naive(&a, n, d + 1, e), Winner::I);
+                        if e > 0 {
+                            prop_assert_eq!(cash_winner_naive(&a, n, d, e - 1), Winner::I);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Theorems 2.2, 2.4 and 3.7 on every state with n ≤ 40. (Note 4.2, g ≤ f, is not assumed:
+    /// it already fails for A = {1} at n = 0 and n = 1.)
+    #[test]
+    fn general_theorems_hold(a in random_set()) {
+        let max = 40;
+        let table = CashTable::solve(&a, max, 1 << 24).unwrap();
+        let th = thresholds(&a, max).unwrap();
+        for n in 0..=max {
+            let m = n as usize;
+            let (f1, f2, w) = (th.f1[m], th.f2[m], th.winner[m]);
+            // Theorem 2.2.
+            match w {
+                Winner::I => prop_assert_eq!(table.winner(n, f1, n).unwrap(), Winner::I),
+                Winner::II => prop_assert_eq!(table.winner(n, n, f2).unwrap(), Winner::II),
+            }
+            for d in 0..=max + 1 {
+                for e in 0..=max + 1 {
+                    let c = classify(&a, n, d, e, f1, f2, w);
+                    if let Some((winner, why)) = c.by_theorem {
+                        prop_assert_eq!(table.winner(n, d, e).unwrap(), winner, "A = {}, ({}; {}, {}): {}", a, n, d, e, why);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn least_thresholds_agree_with_the_definition_where_the_theorems_say_so() {
+    // Def 2.1's f^I is the least d with which I wins (n; d, ∞) (the paper, §2).
+    for set in ["1,3,4", "2,5", "3,5,6,10,11", "1,4", "1,6,7"] {
+        let a: CashSet = set.parse().unwrap();
+        let max = 120;
+        let table = CashTable::solve(&a, max, 1 << 26).unwrap();
+        let th = thresholds(&a, max).unwrap();
+        let w = plain_winners(&a, max);
+        for n in 0..=max {
+            let (l1, l2) = least_thresholds(&table, n, w[n as usize]).unwrap();
+            match w[n as usize] {
+                Winner::I => assert_eq!(l1, th.f1[n as usize], "A = {a}, n = {n}: f^I"),
+                Winner::II => assert_eq!(l2, th.f2[n as usize], "A = {a}, n = {n}: f^II"),
+            }
+        }
+    }
+}
+
+#[test]
+fn note_4_2_fails_at_the_smallest_heaps() {
+    let a: CashSet = "1".parse().unwrap();
+    let th = thresholds(&a, 1).unwrap();
+    // n = 0: f^I = 0 < g^I = 1; n = 1: f^II = 0 < g^II = 1.
+    assert_eq!((th.f1[0], g_thresholds(&a, 0).0), (0, 1));
+    assert_eq!((th.f2[1], g_thresholds(&a, 1).1), (0, 1));
+}
