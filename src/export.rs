@@ -58,6 +58,16 @@ impl From<i64> for Cell {
         Cell::Int(n)
     }
 }
+impl From<u64> for Cell {
+    /// Beyond i64, the value is kept exactly as a rational.
+    fn from(v: u64) -> Cell {
+        match i64::try_from(v) {
+            Ok(i) => Cell::Int(i),
+            Err(_) => Cell::Rational(Q::from_bigint(v.into())),
+        }
+    }
+}
+
 impl From<u32> for Cell {
     fn from(n: u32) -> Cell {
         Cell::Int(n.into())

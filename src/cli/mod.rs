@@ -3,6 +3,7 @@
 
 mod args;
 mod candy;
+mod cash;
 mod octal;
 mod output;
 mod scoring;
@@ -24,7 +25,9 @@ Examples:
   nimlab octal survey --subtract-subsets-of 1..12 --format csv
   nimlab candy value 31 42 53                 V = N_L - N_W with an optimal line
   nimlab candy table --heaps 3 --max-heap 256 --format csv
-  nimlab candy family \"31,32m,32m+31\" --m 1..64";
+  nimlab candy family \"31,32m,32m+31\" --m 1..64
+  nimlab cash winner --set 1,3,4 14 9 9        winner of (n; d, e) and the theorem that decides it
+  nimlab cash thresholds --set 3,5,6,10,11 --max-n 300 --format csv";
 
 /// Exact values, closed forms and verdicts for scoring variants of Nim.
 #[derive(Debug, Parser)]
@@ -45,6 +48,9 @@ enum Command {
     /// Candy Nim: how many candies the loser of a Nim game can take (V = N_L − N_W).
     #[command(subcommand)]
     Candy(candy::CandyCommand),
+    /// NIM with Cash: winners, win tables, money thresholds and classifications.
+    #[command(subcommand)]
+    Cash(cash::CashCommand),
 }
 
 /// Runs a parsed command line.
@@ -53,6 +59,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Scoring(cmd) => scoring::run(cmd),
         Command::Octal(cmd) => octal::run(cmd),
         Command::Candy(cmd) => candy::run(cmd),
+        Command::Cash(cmd) => cash::run(cmd),
     }
 }
 

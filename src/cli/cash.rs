@@ -1,0 +1,250 @@
+//! `nimlab cash …`: NIM with Cash — winners of states, whole win tables, thresholds and the
+//! rich / poor / middle-class classification.
+
+use anyhow::Context;
+use clap::{Args, Subcommand};
+
+use super::args::parse_size;
+use super::output::OutputArgs;
+use crate::export::{Cell, write_rows};
+use crate::games::cash::{
+    Amount, CashSet, CashTable, classify, g_thresholds, least_thresholds, thresholds,
+};
+
+#[derive(Debug, Subcommand)]
+pub enum CashCommand {
+    /// Who wins (n; d, e) — the player to move holds d dollars, the other e — and why.
+    #[command(
+        after_help = "Examples:\n  nimlab cash winner --set 1,3,4 14 9 9\n  nimlab cash winner --set 3,5,6,10,11 200 40 37 --format json"
+    )]
+    Winner(StateArgs),
+    /// Which theorem decides (n; d, e): rich (Thm 2.4), poor (Thm 3.7) or A-critical.
+    #[command(after_help = "Examples:\n  nimlab cash classify --set 1,4 20 7 9")]
+    Classify(StateArgs),
+    /// f^I, f^II (Def 2.1/2.3), g^I, g^II (Def 3.1) and the true least thresholds for n ≤ N.
+    #[command(
+        after_help = "Examples:\n  nimlab cash thresholds --set 3,5,6,10,11 --max-n 300 --format csv\n  nimlab cash thresholds --set 1,4 --max-n 40 --defined-only --max-n 10000000"
+    )]
+    Thresholds(ThresholdArgs),
+    /// Every state (n; d, e) with 0 ≤ n, d, e ≤ N and its winner.
+    #[command(after_help = "Examples:\n  nimlab cash table --set 1,3,4 --max-n 30 --format csv")]
+    Table(TableArgs),
+}
+
+/// The move set A.
+#[derive(Debug, Clone, Args)]
+pub struct SetArgs {
+    /// The move set A, e.g. 1,3,4 (sorted and deduplicated if needed).
+    #[arg(long, value_name = "A")]
+    set: String,
+    /// Refuse tables estimated to need more memory than this (e.g. 512M, 4G).
+    #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = parse_size)]
+    memory_limit: u64,
+}
+
+impl SetArgs {
+    fn set(&self) -> anyhow::Result<CashSet> {
+        self.set.parse::<CashSet>().context("--set")
+    }
+}
+
+fn parse_amount(s: &str) -> Result<Amount, String> {
+    let t = s.trim();
+    if t.starts_with('-') {
+        return Err(format!(
+            "'{s}' is negative; stones and dollars are whole numbers ≥ 0"
+        ));
+    }
+    t.parse::<Amount>().map_err(|_| {
+        format!(
+            "'{s}' is not a whole number ≥ 0 that fits in 64 bits (at most {})",
+            Amount::MAX
+        )
+    })
+}
+
+#[derive(Debug, Args)]
+pub struct StateArgs {
+    #[command(flatten)]
+    set: SetArgs,
+    /// Stones n.
+    #[arg(value_name = "N", value_parser = parse_amount)]
+    n: Amount,
+    /// Dollars of the player to move.
+    #[arg(value_name = "D", value_parser = parse_amount)]
+    d: Amount,
+    /// Dollars of the other player.
+    #[arg(value_name = "E", value_parser = parse_amount)]
+    e: Amount,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ThresholdArgs {
+    #[command(flatten)]
+    set: SetArgs,
+    /// Largest n.
+    #[arg(long, value_name = "N", value_parser = parse_amount)]
+    max_n: Amount,
+    /// Only the defined values (n, winner, f1, f2, g1, g2): no win table is built, so N can be
+    /// in the millions.
+    #[arg(long)]
+    defined_only: bool,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct TableArgs {
+    #[command(flatten)]
+    set: SetArgs,
+    /// Largest n, d and e.
+    #[arg(long, value_name = "N", value_parser = parse_amount)]
+    max_n: Amount,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+pub fn run(cmd: CashCommand) -> anyhow::Result<()> {
+    match cmd {
+        CashCommand::Winner(a) => state(a, false),
+        CashCommand::Classify(a) => state(a, true),
+        CashCommand::Thresholds(a) => thresholds_cmd(a),
+        CashCommand::Table(a) => table(a),
+    }
+}
+
+/// Largest n a single-state query solves by table (the table is quadratic in n).
+const MAX_STATE_TABLE: Amount = 20_000;
+
+fn state(a: StateArgs, full: bool) -> anyhow::Result<()> {
+    let set = a.set.set()?;
+    let n = a.n;
+    if n > MAX_STATE_TABLE {
+        anyhow::bail!(
+            "n = {n}: no certified closed form for A = {set} is available yet, and the table path supports n ≤ {MAX_STATE_TABLE}"
+        );
+    }
+    let table = CashTable::solve(&set, n, a.set.memory_limit)?;
+    let th = thresholds(&set, n)?;
+    let m = n as usize;
+    let winner = table.winner(n, a.d, a.e).expect("n is in the table");
+    let c = classify(&set, n, a.d, a.e, th.f1[m], th.f2[m], th.winner[m]);
+    let why = match c.by_theorem {
+        Some((w, thm)) => {
+            debug_assert_eq!(w, winner, "{thm} disagrees with the table");
+            let kind = if thm.starts_with("Theorem 2.4") {
+                "a player is rich"
+            } else {
+                "a player is poor"
+            };
+            format!("{kind}: {thm}")
+        }
+        None => "A-critical (both middle class): decided by the win table".to_string(),
+    };
+    let mut columns = vec!["set", "n", "d", "e", "winner", "plain_winner", "why"];
+    let mut row: Vec<Cell> = vec![
+        set.to_string().into(),
+        n.into(),
+        a.d.into(),
+        a.e.into(),
+        winner.to_string().into(),
+        th.winner[m].to_string().into(),
+        why.into(),
+    ];
+    if full {
+        columns.extend(["f1", "f2", "g1", "g2", "player_i", "player_ii"]);
+        row.extend([
+            c.f1.into(),
+            c.f2.into(),
+            c.g1.into(),
+            c.g2.into(),
+            c.player_i.to_string().into(),
+            c.player_ii.to_string().into(),
+        ]);
+    }
+    a.out.emit_record(&columns, row)
+}
+
+/// Largest n for the threshold columns that need the win table.
+const MAX_LEAST_TABLE: Amount = 20_000;
+
+fn thresholds_cmd(a: ThresholdArgs) -> anyhow::Result<()> {
+    let set = a.set.set()?;
+    let n = a.max_n;
+    if !a.defined_only && n > MAX_LEAST_TABLE {
+        anyhow::bail!(
+            "--max-n {n}: the true least thresholds need the win table, supported up to n = {MAX_LEAST_TABLE}; add --defined-only for f and g alone"
+        );
+    }
+    let th = thresholds(&set, n)?;
+    let table = if a.defined_only {
+        None
+    } else {
+        Some(CashTable::solve(&set, n, a.set.memory_limit)?)
+    };
+    let mut columns: Vec<String> = ["n", "winner", "f1", "f2", "g1", "g2"]
+        .map(String::from)
+        .to_vec();
+    if table.is_some() {
+        columns.extend(["least_f1", "least_f2"].map(String::from));
+    }
+    let rows = (0..=n).map(|k| {
+        let m = k as usize;
+        let (g1, g2) = g_thresholds(&set, k);
+        let mut row: Vec<Cell> = vec![
+            k.into(),
+            th.winner[m].to_string().into(),
+            th.f1[m].into(),
+            th.f2[m].into(),
+            g1.into(),
+            g2.into(),
+        ];
+        if let Some(t) = &table {
+            let (l1, l2) = least_thresholds(t, k, th.winner[m]).expect("k ≤ max_n");
+            row.extend([least_cell(l1, k), least_cell(l2, k)]);
+        }
+        row
+    });
+    a.out
+        .emit(|w| write_rows(a.out.format, &columns, rows, w))
+        .context("writing the thresholds")
+}
+
+/// A least threshold, or empty when no amount suffices (n + 1 means "never").
+fn least_cell(v: Amount, n: Amount) -> Cell {
+    if v > n {
+        Cell::Text(String::new())
+    } else {
+        v.into()
+    }
+}
+
+/// Largest n for a printed table: (n + 1)³ rows.
+const MAX_PRINTED_TABLE: Amount = 400;
+
+fn table(a: TableArgs) -> anyhow::Result<()> {
+    let set = a.set.set()?;
+    let n = a.max_n;
+    if n > MAX_PRINTED_TABLE {
+        anyhow::bail!(
+            "--max-n {n} would print {} rows; at most {MAX_PRINTED_TABLE} is supported (use `cash thresholds` for compact output)",
+            (u128::from(n) + 1).pow(3)
+        );
+    }
+    let t = CashTable::solve(&set, n, a.set.memory_limit)?;
+    let columns: Vec<String> = ["n", "d", "e", "winner"].map(String::from).to_vec();
+    let rows = (0..=n).flat_map(|k| {
+        let t = &t;
+        (0..=n).flat_map(move |d| {
+            (0..=n).map(move |e| {
+                let w = t.winner(k, d, e).expect("k ≤ max_n");
+                vec![k.into(), d.into(), e.into(), w.to_string().into()]
+            })
+        })
+    });
+    a.out
+        .emit(|w| write_rows(a.out.format, &columns, rows, w))
+        .context("writing the table")
+}
