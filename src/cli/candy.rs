@@ -36,7 +36,7 @@ pub enum CandyCommand {
     /// For every even N up to a bound: least and greatest N_W over all P-positions with N
     /// candies (any number of heaps), with every arrangement attaining them (separated by ;).
     #[command(
-        after_help = "Examples:\n  nimlab candy allocate --max-candies 64 --format csv\n  nimlab candy allocate --max-candies 20"
+        after_help = "Examples:\n  nimlab candy allocate --max-candies 64 --format csv\n  nimlab candy allocate --candies 16"
     )]
     Allocate(AllocateArgs),
     /// Play the flip-flop or fractal strategy for Luca and set its value beside the optimum.
@@ -283,9 +283,12 @@ fn family(a: FamilyArgs) -> anyhow::Result<()> {
 
 #[derive(Debug, Args)]
 pub struct AllocateArgs {
-    /// Largest number of candies N (every even N from 2 up to it).
+    /// Every even N from 2 up to this (even) bound.
+    #[arg(long, value_name = "N", value_parser = parse_heap, required_unless_present = "candies", conflicts_with = "candies")]
+    max_candies: Option<Candies>,
+    /// One even N only.
     #[arg(long, value_name = "N", value_parser = parse_heap)]
-    max_candies: Candies,
+    candies: Option<Candies>,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -294,16 +297,26 @@ pub struct AllocateArgs {
 const MAX_ALLOCATION: Candies = 100;
 
 fn allocate(a: AllocateArgs) -> anyhow::Result<()> {
-    let n = a.max_candies;
-    if n < 2 {
-        anyhow::bail!("--max-candies {n}: a P-position needs at least 2 candies");
+    let (flag, n) = match (a.max_candies, a.candies) {
+        (Some(n), _) => ("--max-candies", n),
+        (None, Some(n)) => ("--candies", n),
+        (None, None) => unreachable!("clap requires one of them"),
+    };
+    if n < 2 || n % 2 == 1 {
+        anyhow::bail!(
+            "{flag} {n}: a P-position holds an even number of candies, at least 2 (nim-sum 0 forces an even total)"
+        );
     }
     if n > MAX_ALLOCATION {
         anyhow::bail!(
-            "--max-candies {n} is beyond the supported {MAX_ALLOCATION}: every partition of N is examined"
+            "{flag} {n} is beyond the supported {MAX_ALLOCATION}: every partition of N is examined"
         );
     }
-    let evens: Vec<Candies> = (2..=n).step_by(2).collect();
+    let evens: Vec<Candies> = if a.candies.is_some() {
+        vec![n]
+    } else {
+        (2..=n).step_by(2).collect()
+    };
     let pb = super::progress_bar(evens.len() as u64, "allocating", "totals");
     let mut memo = MemoValues::new();
     let mut rows = Vec::new();

@@ -3,6 +3,8 @@
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
+use num_bigint::BigUint;
+use num_traits::ToPrimitive;
 
 use super::args::parse_size;
 use super::output::OutputArgs;
@@ -48,6 +50,18 @@ impl SetArgs {
     }
 }
 
+/// Parses a whole number of any size (stones or dollars of a single state).
+fn parse_big(s: &str) -> Result<BigUint, String> {
+    let t = s.trim();
+    if t.starts_with('-') {
+        return Err(format!(
+            "'{s}' is negative; stones and dollars are whole numbers ≥ 0"
+        ));
+    }
+    t.parse::<BigUint>()
+        .map_err(|_| format!("'{s}' is not a whole number ≥ 0"))
+}
+
 fn parse_amount(s: &str) -> Result<Amount, String> {
     let t = s.trim();
     if t.starts_with('-') {
@@ -67,15 +81,15 @@ fn parse_amount(s: &str) -> Result<Amount, String> {
 pub struct StateArgs {
     #[command(flatten)]
     set: SetArgs,
-    /// Stones n.
-    #[arg(value_name = "N", value_parser = parse_amount)]
-    n: Amount,
-    /// Dollars of the player to move.
-    #[arg(value_name = "D", value_parser = parse_amount)]
-    d: Amount,
-    /// Dollars of the other player.
-    #[arg(value_name = "E", value_parser = parse_amount)]
-    e: Amount,
+    /// Stones n (any size).
+    #[arg(value_name = "N", value_parser = parse_big)]
+    n: BigUint,
+    /// Dollars of the player to move (any size; money ≥ n is as good as infinite).
+    #[arg(value_name = "D", value_parser = parse_big)]
+    d: BigUint,
+    /// Dollars of the other player (any size).
+    #[arg(value_name = "E", value_parser = parse_big)]
+    e: BigUint,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -120,17 +134,24 @@ const MAX_STATE_TABLE: Amount = 20_000;
 
 fn state(a: StateArgs, full: bool) -> anyhow::Result<()> {
     let set = a.set.set()?;
-    let n = a.n;
-    if n > MAX_STATE_TABLE {
-        anyhow::bail!(
-            "n = {n}: no certified closed form for A = {set} is available yet, and the table path supports n ≤ {MAX_STATE_TABLE}"
-        );
-    }
+    let n = a
+        .n
+        .to_u64()
+        .filter(|&n| n <= MAX_STATE_TABLE)
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "n = {}: no certified closed form for A = {set} is available, and the table path supports n ≤ {MAX_STATE_TABLE}",
+                a.n
+            )
+        })?;
+    // Money beyond n is as good as n: no line of play spends more than n.
+    let cap = |m: &BigUint| m.to_u64().map_or(n, |m| m.min(n));
+    let (d, e) = (cap(&a.d), cap(&a.e));
     let table = CashTable::solve(&set, n, a.set.memory_limit)?;
     let th = thresholds(&set, n)?;
     let m = n as usize;
-    let winner = table.winner(n, a.d, a.e).expect("n is in the table");
-    let c = classify(&set, n, a.d, a.e, th.f1[m], th.f2[m], th.winner[m]);
+    let winner = table.winner(n, d, e).expect("n is in the table");
+    let c = classify(&set, n, d, e, th.f1[m], th.f2[m], th.winner[m]);
     let why = match c.by_theorem {
         Some((w, thm)) => {
             debug_assert_eq!(w, winner, "{thm} disagrees with the table");
@@ -147,8 +168,8 @@ fn state(a: StateArgs, full: bool) -> anyhow::Result<()> {
     let mut row: Vec<Cell> = vec![
         set.to_string().into(),
         n.into(),
-        a.d.into(),
-        a.e.into(),
+        a.d.to_string().into(),
+        a.e.to_string().into(),
         winner.to_string().into(),
         th.winner[m].to_string().into(),
         why.into(),

@@ -439,6 +439,60 @@ pub fn classify(
     }
 }
 
+/// C^I(n, a) = f^I(n) − f^I(n − a) + a and C^II(n, a) = f^II(n) − f^I(n − a) (Def 4.4), for
+/// a ∈ A, a ≤ n; signed, as they may be negative.
+pub fn c_values(set: &CashSet, th: &Thresholds, n: Amount) -> Vec<(Amount, i128, i128)> {
+    let m = n as usize;
+    set.elements()
+        .iter()
+        .take_while(|&&a| a <= n)
+        .map(|&a| {
+            let prev = i128::from(th.f1[m - a as usize]);
+            (
+                a,
+                i128::from(th.f1[m]) - prev + i128::from(a),
+                i128::from(th.f2[m]) - prev,
+            )
+        })
+        .collect()
+}
+
+/// Def 4.4(3) on data: the least m ≤ `max_period` such that W and every C^I(·, a), C^II(·, a)
+/// agree on all n₁ ≡ n₂ (mod m) with a ≤ n₁, n₂ ≤ the data's end. Only a finite check: it can
+/// refute every m ≤ `max_period` for good, but a period found is an observation on n ≤ max_n.
+pub fn cash_period_observed(set: &CashSet, th: &Thresholds, max_period: Amount) -> Option<Amount> {
+    let len = th.f1.len() as Amount;
+    let c: Vec<Vec<(Amount, i128, i128)>> = (0..len).map(|n| c_values(set, th, n)).collect();
+    (1..=max_period.min(len / 2)).find(|&m| {
+        (m..len).all(|n| {
+            let k = (n - m) as usize;
+            let n = n as usize;
+            th.winner[n] == th.winner[k]
+                && c[k].iter().all(|&(a, c1, c2)| {
+                    c[n].iter()
+                        .any(|&(b, d1, d2)| b == a && d1 == c1 && d2 == c2)
+                })
+        })
+    })
+}
+
+/// The corresponding state (Def 4.3) of (n; d, e) for a period m:
+/// (n mod m; f^I(n) − 1 − d, f^II(n) − 1 − e).
+pub fn corresponding_state(
+    th: &Thresholds,
+    m: Amount,
+    n: Amount,
+    d: Amount,
+    e: Amount,
+) -> (Amount, i128, i128) {
+    let k = n as usize;
+    (
+        n % m,
+        i128::from(th.f1[k]) - 1 - i128::from(d),
+        i128::from(th.f2[k]) - 1 - i128::from(e),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
