@@ -375,19 +375,19 @@ fn bad_input_exits_2_naming_the_value() {
         ("candy allocate --candies 7", &["--candies 7", "even"]),
         (
             "candy strategy flip-flop 5 6 3",
-            &["[5, 6, 3]", "standard form"],
+            &["[5,6,3]", "standard form"],
         ),
         (
             "candy strategy fractal 7 16 22",
-            &["[7, 16, 22]", "N-position"],
+            &["[7,16,22]", "N-position"],
         ),
         (
             "candy strategy flip-flop 1 2 4",
-            &["[1, 2, 4]", "N-position"],
+            &["[1,2,4]", "N-position"],
         ),
         (
             "candy strategy flip-flop 1 1 1 1",
-            &["[1, 1, 1, 1]", "is not one"],
+            &["[1,1,1,1]", "is not one"],
         ),
         (
             "candy strategy fractal 7 16 23 --f 1,3",
@@ -416,12 +416,12 @@ fn bad_input_exits_2_naming_the_value() {
         ),
         (
             "candy table --heaps 4 --max-heap 40 --memory-limit 1M",
-            &["[40, 40, 40, 40]", "1 MiB", "--memory-limit"],
+            &["[40,40,40,40]", "1 MiB", "--memory-limit"],
         ),
         // A 9-heap position needs the dense box of its heaps: 10! points.
         (
             "candy value 1 2 3 4 5 6 7 8 9 --memory-limit 1M",
-            &["[9, 8, 7, 6, 5, 4, 3, 2, 1]", "1 MiB", "--memory-limit"],
+            &["[9,8,7,6,5,4,3,2,1]", "1 MiB", "--memory-limit"],
         ),
         ("candy value 1 2 3 --memory-limit 8X", &["'8X'"]),
         (

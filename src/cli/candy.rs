@@ -10,8 +10,8 @@ use crate::export::{Cell, Format, Table, write_rows};
 use crate::family::Family;
 use crate::games::candy::{
     Candies, CandyTable, Contraction, MemoValues, PValues, Reading, Role, Strategy, ThreeHeapTable,
-    allocation, frak, nim_sum, optimal_line, play_strategy, role, standard_form_game, table_for,
-    total, value_with,
+    allocation, frak, nim_sum, optimal_line, play_strategy, role, show, standard_form_game,
+    table_for, total, value_with,
 };
 use crate::num::IntRange;
 
@@ -112,10 +112,6 @@ pub fn run(cmd: CandyCommand) -> anyhow::Result<()> {
         CandyCommand::Standard(a) => standard(a),
         CandyCommand::Frak(a) => frak_family(a),
     }
-}
-
-fn show(heaps: &[Candies]) -> String {
-    format!("[{}]", heaps.iter().join(","))
 }
 
 fn value(a: ValueArgs) -> anyhow::Result<()> {
@@ -365,7 +361,8 @@ pub struct StrategyArgs {
     /// A 3-heap P-position in standard form [2^k−1, 2^k·m, 2^k(m+1)−1].
     #[arg(required = true, value_name = "HEAP", value_parser = parse_heap)]
     heaps: Vec<Candies>,
-    /// Fractal only: f on exponents — `half` (⌊a/2⌋, Theorem 4.8), `identity`, or f(1),f(2),… .
+    /// Fractal only: f on exponents — `half` (⌊a/2⌋, Theorem 4.8), `identity`, or f(1),f(2),…
+    /// (f(a) = a beyond the list).
     #[arg(long, value_name = "F", default_value = "half")]
     f: String,
     /// Fractal only: which heap step (3) moves.

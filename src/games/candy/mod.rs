@@ -54,6 +54,12 @@ impl fmt::Display for Role {
     }
 }
 
+/// A position as the papers write it: `[31,42,53]`.
+pub fn show(heaps: &[Candies]) -> String {
+    let parts: Vec<String> = heaps.iter().map(Candies::to_string).collect();
+    format!("[{}]", parts.join(","))
+}
+
 /// The role to move in a position: Luca iff the nim-sum is 0.
 pub fn role(heaps: &[Candies]) -> Role {
     if nim_sum(heaps) == 0 {
@@ -222,7 +228,8 @@ pub trait PValues {
 
 fn outside(heaps: &[Candies]) -> Error {
     Error::invalid(format!(
-        "position {heaps:?} lies outside the positions solved"
+        "position {} lies outside the positions solved",
+        show(heaps)
     ))
 }
 
@@ -244,7 +251,8 @@ fn windsor_best<T: PValues + ?Sized>(
     }
     best.ok_or_else(|| {
         Error::invalid(format!(
-            "{heaps:?} is a P-position; Windsor has no winning move"
+            "{} is a P-position; Windsor has no winning move",
+            show(heaps)
         ))
     })
 }
@@ -257,7 +265,8 @@ fn luca_best<T: PValues + ?Sized>(
     let mut best: Option<(i64, usize, Candies)> = None;
     let mut next = heaps.to_vec();
     for i in 0..heaps.len() {
-        for left in (0..heaps[i]).rev() {
+        // Taking more first, so ties go to the larger take (and lines stay short).
+        for left in 0..heaps[i] {
             next[i] = left;
             let (w, _, _) = windsor_best(table, &next)?;
             let margin = i64::from(heaps[i] - left) - w;
@@ -317,6 +326,9 @@ pub fn table_for(
         return Err(Error::invalid("no position given"));
     }
     let nonzero = |p: &Vec<Candies>| p.iter().filter(|&&h| h > 0).count();
+    if positions.iter().all(|p| nonzero(p) <= 2) {
+        return Ok(Box::new(Pairs));
+    }
     if positions.iter().all(|p| nonzero(p) <= 3) {
         let (mut small, mut middle) = (0, 0);
         for p in positions {
@@ -339,6 +351,20 @@ pub fn table_for(
         }
     }
     Ok(Box::new(SortedBox(CandyTable::solve(&bounds, max_bytes)?)))
+}
+
+/// Positions of at most two heaps: the only P-positions are pairs [x, x], where Windsor mirrors
+/// every move, so V = 0.
+struct Pairs;
+
+impl PValues for Pairs {
+    fn p_value(&self, heaps: &[Candies]) -> Option<i64> {
+        match sorted(heaps.to_vec())[..] {
+            [] => Some(0),
+            [a, b] if a == b => Some(0),
+            _ => None,
+        }
+    }
 }
 
 /// A box table looked up with heaps sorted decreasingly (so one box serves many positions).
@@ -373,14 +399,17 @@ impl CandyTable {
         }
         if size.saturating_mul(4) > max_bytes || size > u64::from(u32::MAX) {
             return Err(Error::TooLarge {
-                what: format!("the table of all positions below {bounds:?}"),
+                what: format!("the table of all positions below {}", show(bounds)),
                 needed_bytes: size.saturating_mul(4),
                 limit_bytes: max_bytes,
                 suggestion: "use fewer or smaller heaps (3-heap positions use a much smaller table), or raise --memory-limit".to_string(),
             });
         }
         if total(bounds) > i32::MAX as u64 {
-            return Err(Error::invalid(format!("{bounds:?} holds too many candies")));
+            return Err(Error::invalid(format!(
+                "{} holds too many candies",
+                show(bounds)
+            )));
         }
         let k = bounds.len();
         let mut stride = vec![1usize; k];

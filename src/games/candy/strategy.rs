@@ -17,7 +17,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::{Candies, nim_sum, sorted, winning_moves};
+use super::{Candies, nim_sum, show, sorted, winning_moves};
 use crate::error::{Error, Result};
 use crate::num::Q;
 
@@ -165,8 +165,9 @@ fn luca_move(strategy: &Strategy, g: &[Candies]) -> Result<Option<(usize, Candie
     }
     let (k, m) = standard_form(g).ok_or_else(|| {
         Error::invalid(format!(
-            "{} is defined on games 𝔊(2^k−1, m, 0) = [2^k−1, 2^k·m, 2^k(m+1)−1] and the positions they lead to; {g:?} is not one",
-            strategy
+            "{} is defined on games 𝔊(2^k−1, m, 0) = [2^k−1, 2^k·m, 2^k(m+1)−1] and the positions they lead to; {} is not one",
+            strategy,
+            show(g)
         ))
     })?;
     let flip_flop = Some((2, g[2] - ((1u32 << (k + 1)) - 1)));
@@ -192,14 +193,16 @@ fn luca_move(strategy: &Strategy, g: &[Candies]) -> Result<Option<(usize, Candie
 pub fn play_strategy(strategy: &Strategy, heaps: &[Candies]) -> Result<StrategyPlay> {
     if nim_sum(heaps) != 0 {
         return Err(Error::invalid(format!(
-            "{heaps:?} is an N-position (nim-sum {}); the strategies are Luca's, in P-positions",
+            "{} is an N-position (nim-sum {}); the strategies are Luca's, in P-positions",
+            show(heaps),
             nim_sum(heaps)
         )));
     }
     let mut g = sorted(heaps.to_vec());
     if g.len() == 3 && standard_form(&g).is_none() {
         return Err(Error::invalid(format!(
-            "{heaps:?} is not in standard form 𝔊(2^k−1, m, 0) = [2^k−1, 2^k·m, 2^k(m+1)−1]"
+            "{} is not in standard form 𝔊(2^k−1, m, 0) = [2^k−1, 2^k·m, 2^k(m+1)−1]",
+            show(heaps)
         )));
     }
     let mut turns = Vec::new();
@@ -211,8 +214,9 @@ pub fn play_strategy(strategy: &Strategy, heaps: &[Candies]) -> Result<StrategyP
         let replies = winning_moves(&g);
         let [(j, target)] = replies[..] else {
             return Err(Error::invalid(format!(
-                "Windsor has {} winning replies at {g:?}; the strategies assume a unique one",
-                replies.len()
+                "Windsor has {} winning replies at {}; the strategies assume a unique one",
+                replies.len(),
+                show(&g)
             )));
         };
         let windsor_took = g[j] - target;
