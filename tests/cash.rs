@@ -75,7 +75,7 @@ fn least_thresholds_agree_with_the_definition_where_the_theorems_say_so() {
         for n in 0..=max {
             let (l1, l2) = least_thresholds(&table, n, w[n as usize]).unwrap();
             match w[n as usize] {
-                Winner::I => assert_eq!(l1, th.f1[n as usize], "A = {a}, n = {n}: f^I"),
+                Winner::I => assert_eq!(l1, Some(th.f1[n as usize]), "A = {a}, n = {n}: f^I"),
                 Winner::II => assert_eq!(l2, th.f2[n as usize], "A = {a}, n = {n}: f^II"),
             }
         }
@@ -89,4 +89,30 @@ fn note_4_2_fails_at_the_smallest_heaps() {
     // n = 0: f^I = 0 < g^I = 1; n = 1: f^II = 0 < g^II = 1.
     assert_eq!((th.f1[0], g_thresholds(&a, 0).0), (0, 1));
     assert_eq!((th.f2[1], g_thresholds(&a, 1).1), (0, 1));
+}
+
+#[test]
+fn defined_values_bound_the_true_ones_and_example_1_11() {
+    // The other player's defined value is never below the true least one, and sometimes above:
+    // {2,3} at n = 7 (W = I): f^II = 3, least 2; {1,3,4} at n = 6: f^II = 4, least 3.
+    for (set, n, f2, least) in [("2,3", 7u64, 3u64, 2u64), ("1,3,4", 6, 4, 3)] {
+        let a: CashSet = set.parse().unwrap();
+        let table = CashTable::solve(&a, n, 1 << 20).unwrap();
+        let th = thresholds(&a, n).unwrap();
+        assert_eq!(th.f2[n as usize], f2);
+        assert_eq!(
+            least_thresholds(&table, n, th.winner[n as usize])
+                .unwrap()
+                .1,
+            least
+        );
+    }
+    // Example 1.11: A = {1,3,4}, n = 14 (W = II): (14; ∞, 10) II, (14; 4, 4) II, (14; 9, 9) I.
+    let a: CashSet = "1,3,4".parse().unwrap();
+    let t = CashTable::solve(&a, 14, 1 << 20).unwrap();
+    assert_eq!(plain_winners(&a, 14)[14], Winner::II);
+    assert_eq!(t.winner(14, 1000, 10), Some(Winner::II));
+    assert_eq!(t.winner(14, 1000, 9), Some(Winner::I));
+    assert_eq!(t.winner(14, 4, 4), Some(Winner::II));
+    assert_eq!(t.winner(14, 9, 9), Some(Winner::I));
 }

@@ -381,10 +381,7 @@ fn bad_input_exits_2_naming_the_value() {
             "candy strategy fractal 7 16 22",
             &["[7,16,22]", "N-position"],
         ),
-        (
-            "candy strategy flip-flop 1 2 4",
-            &["[1,2,4]", "N-position"],
-        ),
+        ("candy strategy flip-flop 1 2 4", &["[1,2,4]", "N-position"]),
         (
             "candy strategy flip-flop 1 1 1 1",
             &["[1,1,1,1]", "is not one"],

@@ -224,7 +224,10 @@ fn thresholds_cmd(a: ThresholdArgs) -> anyhow::Result<()> {
         ];
         if let Some(t) = &table {
             let (l1, l2) = least_thresholds(t, k, th.winner[m]).expect("k ≤ max_n");
-            row.extend([least_cell(l1, k), least_cell(l2, k)]);
+            row.extend([
+                l1.map_or(Cell::Text(String::new()), |v| least_cell(v, k)),
+                least_cell(l2, k),
+            ]);
         }
         row
     });

@@ -315,8 +315,13 @@ pub fn g_thresholds(set: &CashSet, n: Amount) -> (Amount, Amount) {
 /// `least_f1` is the least d with which I wins (n; d, ∞) when W(n) = I, and otherwise the least d
 /// with which I wins (n; d, least_f2 − 1); `least_f2` is the least e with which II wins (n; ∞, e)
 /// when W(n) = II, and otherwise the least e with which II wins (n; least_f1 − 1, e). These are
-/// the roles f^I and f^II play in Theorems 2.2 and 2.4.
-pub fn least_thresholds(table: &CashTable, n: Amount, w: Winner) -> Option<(Amount, Amount)> {
+/// the roles f^I and f^II play in Theorems 2.2 and 2.4. `least_f1` is `None` where II wins on
+/// no money at all (n < a₁), so that no amount of I's money is a threshold.
+pub fn least_thresholds(
+    table: &CashTable,
+    n: Amount,
+    w: Winner,
+) -> Option<(Option<Amount>, Amount)> {
     let least_d_beating = |e: Amount| -> Amount {
         // I wins (n; d, e) ⇔ e < T(n, d); T is nondecreasing in d. n + 1 means "never".
         (0..=n)
@@ -334,11 +339,12 @@ pub fn least_thresholds(table: &CashTable, n: Amount, w: Winner) -> Option<(Amou
             } else {
                 table.threshold(n, f1 - 1)?
             };
-            (f1, f2)
+            (Some(f1), f2)
         }
         Winner::II => {
             let f2 = table.threshold(n, n)?;
-            let f1 = if f2 == 0 { 0 } else { least_d_beating(f2 - 1) };
+            // With f2 = 0 (n < a₁) II wins on no money at all: I's threshold is undefined.
+            let f1 = (f2 > 0).then(|| least_d_beating(f2 - 1));
             (f1, f2)
         }
     })
@@ -439,22 +445,31 @@ pub fn classify(
     }
 }
 
-/// C^I(n, a) = f^I(n) − f^I(n − a) + a and C^II(n, a) = f^II(n) − f^I(n − a) (Def 4.4), for
-/// a ∈ A, a ≤ n; signed, as they may be negative.
+/// C^I(n, a) and C^II(n, a) of Def 4.4 for a ∈ A, a ≤ n, signed. Def 4.4 prints
+/// C^I = f^I(n) − f^I(n − a) + a, but Lemma 4.5 (and every c-table of §5–7) needs
+/// C^I(n, a) = f^I(n) − f^II(n − a) − a, which is what moving from the corresponding state of
+/// (n; d, e) to that of (n − a; e, d − a) subtracts; that is the value used here.
+/// C^II(n, a) = f^II(n) − f^I(n − a) as printed.
 pub fn c_values(set: &CashSet, th: &Thresholds, n: Amount) -> Vec<(Amount, i128, i128)> {
     let m = n as usize;
     set.elements()
         .iter()
         .take_while(|&&a| a <= n)
         .map(|&a| {
-            let prev = i128::from(th.f1[m - a as usize]);
+            let k = m - a as usize;
             (
                 a,
-                i128::from(th.f1[m]) - prev + i128::from(a),
-                i128::from(th.f2[m]) - prev,
+                i128::from(th.f1[m]) - i128::from(th.f2[k]) - i128::from(a),
+                i128::from(th.f2[m]) - i128::from(th.f1[k]),
             )
         })
         .collect()
+}
+
+/// C^I(n, a) exactly as Def 4.4 prints it, f^I(n) − f^I(n − a) + a (for checking the paper).
+pub fn c1_as_printed(th: &Thresholds, n: Amount, a: Amount) -> i128 {
+    let m = n as usize;
+    i128::from(th.f1[m]) - i128::from(th.f1[m - a as usize]) + i128::from(a)
 }
 
 /// Def 4.4(3) on data: the least m ≤ `max_period` such that W and every C^I(·, a), C^II(·, a)
