@@ -116,3 +116,54 @@ fn defined_values_bound_the_true_ones_and_example_1_11() {
     assert_eq!(t.winner(14, 4, 4), Some(Winner::II));
     assert_eq!(t.winner(14, 9, 9), Some(Winner::I));
 }
+
+#[test]
+fn example_1_5_plain_game_patterns() {
+    let ii = |set: Vec<u64>, n: u64| plain_winners(&CashSet::new(set).unwrap(), n);
+    // (1) A = {L..M}: II iff n mod (L+M) < L.
+    for l in 1..=6u64 {
+        for m in l + 1..=9 {
+            let w = ii((l..=m).collect(), 200);
+            for (n, w) in w.iter().enumerate() {
+                assert_eq!(
+                    *w == Winner::II,
+                    (n as u64) % (l + m) < l,
+                    "{{{l}..{m}}}, n = {n}"
+                );
+            }
+        }
+    }
+    for l in (2..=16u64).step_by(2) {
+        // (2) A = {1, L}, L even: II iff n mod (L+1) is even and ≤ L − 2.
+        for (n, w) in ii(vec![1, l], 300).iter().enumerate() {
+            let r = n as u64 % (l + 1);
+            assert_eq!(
+                *w == Winner::II,
+                r.is_multiple_of(2) && r <= l - 2,
+                "{{1,{l}}}, n = {n}"
+            );
+        }
+        // (3) A = {1, L, L+1}, L even: II iff n mod 2L is even and ≤ L − 2.
+        for (n, w) in ii(vec![1, l, l + 1], 300).iter().enumerate() {
+            let r = n as u64 % (2 * l);
+            assert_eq!(
+                *w == Winner::II,
+                r.is_multiple_of(2) && r <= l - 2,
+                "{{1,{l},{}}}, n = {n}",
+                l + 1
+            );
+        }
+    }
+    // (4) A = {1, L, L+1}, L odd ≥ 3: II iff n mod (2L+1) is even and ≤ L − 1.
+    for l in (3..=15u64).step_by(2) {
+        for (n, w) in ii(vec![1, l, l + 1], 300).iter().enumerate() {
+            let r = n as u64 % (2 * l + 1);
+            assert_eq!(
+                *w == Winner::II,
+                r.is_multiple_of(2) && r < l,
+                "{{1,{l},{}}}, n = {n}",
+                l + 1
+            );
+        }
+    }
+}

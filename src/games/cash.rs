@@ -302,6 +302,18 @@ pub fn thresholds(set: &CashSet, max_n: Amount) -> Result<Thresholds> {
     Ok(Thresholds { winner, f1, f2 })
 }
 
+impl Thresholds {
+    /// The §5–7 view: (f_A(n), f_A^⊥(n)) — the plain-game winner's threshold and the other
+    /// player's (f^I, f^II where W(n) = I; f^II, f^I where W(n) = II).
+    pub fn main_and_other(&self, n: Amount) -> (Amount, Amount) {
+        let m = n as usize;
+        match self.winner[m] {
+            Winner::I => (self.f1[m], self.f2[m]),
+            Winner::II => (self.f2[m], self.f1[m]),
+        }
+    }
+}
+
 /// g^I(n), g^II(n) of Def 3.1: with i = n mod 2a₁, (n − i)/2 + min(i + 1, a₁) and
 /// (n − i)/2 + max(0, i − a₁ + 1).
 pub fn g_thresholds(set: &CashSet, n: Amount) -> (Amount, Amount) {
