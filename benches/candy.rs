@@ -5,31 +5,13 @@
 //! - V([31, 32m, 32m + 31]) for every m ≤ 256 (one table covers the whole family);
 //! - V([1, 2, 4, 8, 16, 42, 53]) on the dense table.
 
-use std::time::{Duration, Instant};
+mod common;
 
+use common::{repeats, time};
 use nimlab::games::candy::{CandyTable, PValues, ThreeHeapTable, value_with};
 
-fn median(mut xs: Vec<Duration>) -> Duration {
-    xs.sort();
-    xs[xs.len() / 2]
-}
-
-fn time<T>(repeats: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
-    let mut times = Vec::new();
-    let mut out = None;
-    for _ in 0..repeats {
-        let start = Instant::now();
-        out = Some(f());
-        times.push(start.elapsed());
-    }
-    (median(times), out.expect("at least one repeat"))
-}
-
 fn main() {
-    let repeats: usize = std::env::var("NIMLAB_BENCH_REPEATS")
-        .ok()
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(3);
+    let repeats = repeats(3);
     const MEM: u64 = 4 << 30;
     for h in [256u32, 512, 1024] {
         let (t, count) = time(repeats, || {

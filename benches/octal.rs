@@ -6,16 +6,12 @@
 //! - `breaking:0.24:84` computes G_s(n) for every single heap n ≤ 84 of the taking-and-breaking
 //!   code 0.24 (p_i = i), which needs every multi-heap position with at most 84 beans.
 
-use std::time::{Duration, Instant};
+mod common;
 
+use common::{repeats, time};
 use nimlab::Q;
 use nimlab::games::scoring::{HeapSequence, Limits, OctalRules, ScoringGame};
 use rayon::prelude::*;
-
-fn median(mut xs: Vec<Duration>) -> Duration {
-    xs.sort();
-    xs[xs.len() / 2]
-}
 
 fn survey(lo: u32, hi: u32) -> (usize, usize) {
     let width = hi - lo + 1;
@@ -61,31 +57,22 @@ fn main() {
         .map(String::from)
         .to_vec();
     }
-    let repeats: usize = std::env::var("NIMLAB_BENCH_REPEATS")
-        .ok()
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(3);
+    let repeats = repeats(3);
     for job in jobs {
-        let mut times = Vec::new();
-        let mut result = String::new();
-        for _ in 0..repeats {
-            let start = Instant::now();
-            result = match job.split(':').collect::<Vec<_>>()[..] {
-                ["survey", range] => {
-                    let (lo, hi) = range.split_once("..").expect("survey:A..B");
-                    let (sets, proven) = survey(lo.parse().unwrap(), hi.parse().unwrap());
-                    format!("{sets} sets, {proven} proven")
-                }
-                ["breaking", code, n] => {
-                    format!("G_s({n}) = {}", breaking(code, n.parse().unwrap()))
-                }
-                _ => panic!("unknown job {job}: use survey:A..B or breaking:CODE:N"),
-            };
-            times.push(start.elapsed());
-        }
+        let (t, result) = time(repeats, || match job.split(':').collect::<Vec<_>>()[..] {
+            ["survey", range] => {
+                let (lo, hi) = range.split_once("..").expect("survey:A..B");
+                let (sets, proven) = survey(lo.parse().unwrap(), hi.parse().unwrap());
+                format!("{sets} sets, {proven} proven")
+            }
+            ["breaking", code, n] => {
+                format!("G_s({n}) = {}", breaking(code, n.parse().unwrap()))
+            }
+            _ => panic!("unknown job {job}: use survey:A..B or breaking:CODE:N"),
+        });
         println!(
             "{job:<20} median {:>8.3} s over {repeats}  ({result})",
-            median(times).as_secs_f64()
+            t.as_secs_f64()
         );
     }
 }

@@ -7,8 +7,11 @@
 //! max-and-subtract steps of the grid recursion, so updates per second says how close the inner
 //! loop runs to the machine's few-billion-simple-operations-per-second-per-core.
 
-use std::time::{Duration, Instant};
+mod common;
 
+use std::time::Instant;
+
+use common::{median, repeats};
 use nimlab::games::scoring::{Limits, Method, Payoffs, scoring_nim, solve_table};
 
 const DEFAULT_RUNS: &[(usize, u32)] = &[
@@ -21,11 +24,6 @@ const DEFAULT_RUNS: &[(usize, u32)] = &[
     (4, 24),
     (4, 32),
 ];
-
-fn median(mut xs: Vec<Duration>) -> Duration {
-    xs.sort();
-    xs[xs.len() / 2]
-}
 
 fn main() {
     let args: Vec<(usize, u32)> = std::env::args()
@@ -41,10 +39,7 @@ fn main() {
     } else {
         args
     };
-    let repeats: usize = std::env::var("NIMLAB_BENCH_REPEATS")
-        .ok()
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(5);
+    let repeats = repeats(5);
     let game = scoring_nim();
     let limits = Limits::default();
     println!(

@@ -4,124 +4,21 @@
 //!
 //! Command lines are written as one string split on whitespace (see [`words`]).
 
-use std::collections::{BTreeSet, HashMap};
-use std::fs;
-use std::path::Path;
+mod common;
 
-use assert_cmd::Command;
-use predicates::prelude::*;
+use std::collections::{BTreeSet, HashMap};
+
+use common::*;
 use serde_json::Value;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-fn nimlab() -> Command {
-    Command::cargo_bin("nimlab").expect("the nimlab binary is built")
-}
-
-/// A command line split on whitespace.
-fn words(line: &str) -> Vec<&str> {
-    line.split_whitespace().collect()
-}
-
-/// Runs a command that must succeed quietly and returns its stdout.
-fn run_ok(args: &[&str]) -> String {
-    let out = nimlab().args(args).output().expect("nimlab runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "nimlab {args:?} failed with {:?}: {stderr}",
-        out.status
-    );
-    assert!(
-        stderr.is_empty(),
-        "nimlab {args:?} wrote to stderr: {stderr}"
-    );
-    String::from_utf8(out.stdout).expect("stdout is UTF-8")
-}
-
-/// Runs a command that must fail as an input error: exit code 2, nothing on stdout, no panic,
-/// and a message on stderr containing every needle. Returns stderr.
-fn run_input_error(args: &[&str], needles: &[&str]) -> String {
-    let out = nimlab().args(args).output().expect("nimlab runs");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "nimlab {args:?}: exit code, stderr: {stderr}"
-    );
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        stdout.is_empty(),
-        "nimlab {args:?} wrote to stdout: {stdout}"
-    );
-    assert!(!stderr.contains("panicked"), "nimlab {args:?}: {stderr}");
-    assert!(stderr.starts_with("error"), "nimlab {args:?}: {stderr}");
-    for needle in needles {
-        assert!(
-            stderr.contains(needle),
-            "nimlab {args:?}: stderr does not mention {needle:?}: {stderr}"
-        );
-    }
-    stderr
-}
-
-/// A parsed CSV output: header and rows of text cells.
-struct Csv {
-    header: Vec<String>,
-    rows: Vec<Vec<String>>,
-}
-
 impl Csv {
-    fn parse(text: &str) -> Csv {
-        let mut r = csv::Reader::from_reader(text.as_bytes());
-        let header = r.headers().expect("a CSV header").iter().map(String::from);
-        let header = header.collect();
-        let rows = r
-            .records()
-            .map(|rec| {
-                rec.expect("a CSV record")
-                    .iter()
-                    .map(String::from)
-                    .collect()
-            })
-            .collect();
-        Csv { header, rows }
-    }
-
-    /// Runs a command line (split on whitespace) and parses its CSV output.
-    fn run(line: &str) -> Csv {
-        Csv::parse(&run_ok(&words(line)))
-    }
-
-    /// Runs a command given as arguments and parses its CSV output.
-    fn run_args(args: &[&str]) -> Csv {
-        Csv::parse(&run_ok(args))
-    }
-
-    /// The rows as maps from column name to cell.
-    fn records(&self) -> Vec<HashMap<&str, &str>> {
-        let names = || self.header.iter().map(String::as_str);
-        self.rows
-            .iter()
-            .map(|row| names().zip(row.iter().map(String::as_str)).collect())
-            .collect()
-    }
-
     /// One column as integers.
     fn ints(&self, column: &str) -> Vec<i64> {
         self.records().iter().map(|r| int(r[column])).collect()
     }
-}
-
-fn int(s: &str) -> i64 {
-    s.parse()
-        .unwrap_or_else(|_| panic!("{s:?} is not an integer"))
-}
-
-/// Runs a command line and parses its JSON output.
-fn run_json(line: &str) -> Value {
-    serde_json::from_str(&run_ok(&words(line))).expect("JSON output parses")
 }
 
 fn json_int(v: &Value, key: &str) -> i64 {
@@ -337,17 +234,6 @@ fn check_line(heaps: &[u32], n_l: i64, n_w: i64, brute: &mut Brute) {
     assert_eq!((luca, windsor), (n_l, n_w), "{heaps:?}: final totals");
 }
 
-/// Names in a directory, sorted.
-fn dir_entries(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .expect("readable directory")
-        .map(|e| e.expect("a directory entry").file_name())
-        .map(|name| name.to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
 // ---------------------------------------------------------------------------------------------
 // 1. Bad input
 
@@ -530,20 +416,7 @@ fn json_has_the_csv_columns_and_cells() {
             .unwrap_or(&json)
             .as_array()
             .expect("a JSON array");
-        assert_eq!(rows.len(), csv.rows.len(), "{line}: row count");
-        for (obj, row) in rows.iter().zip(&csv.rows) {
-            let obj = obj.as_object().expect("an object per row");
-            let keys: Vec<&String> = obj.keys().collect();
-            assert_eq!(keys, csv.header.iter().collect::<Vec<_>>(), "{line}");
-            let cells: Vec<String> = obj
-                .values()
-                .map(|v| match v {
-                    Value::String(s) => s.clone(),
-                    other => other.to_string(),
-                })
-                .collect();
-            assert_eq!(&cells, row, "{line}");
-        }
+        assert_json_rows_match_csv(line, rows, &csv);
     }
 }
 
@@ -953,45 +826,19 @@ fn snapshot_allocate_12_csv() {
 // ---------------------------------------------------------------------------------------------
 // 6. -o FILE is atomic
 
-/// Runs a command line in a directory with `-o out.csv` appended.
-fn run_to_file(dir: &Path, line: &str) -> assert_cmd::assert::Assert {
-    nimlab()
-        .current_dir(dir)
-        .args(words(line))
-        .args(["-o", "out.csv"])
-        .assert()
-}
-
 #[test]
 fn output_file_is_atomic() {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let file = dir.path().join("out.csv");
     let failing = [
         "candy table --heaps 3 --max-heap 600 --memory-limit 1M --format csv",
         "candy value 1 x 3",
         "candy allocate --max-candies 1000",
         "candy strategy flip-flop 5 6 3",
     ];
-    for line in failing {
-        run_to_file(dir.path(), line)
-            .code(2)
-            .stdout("")
-            .stderr(predicate::str::contains("panicked").not());
-        assert_eq!(dir_entries(dir.path()), Vec::<String>::new(), "{line}");
-    }
-    // An existing file is left untouched by a failing run.
-    fs::write(&file, "old\n").unwrap();
-    run_to_file(dir.path(), failing[0]).code(2);
-    assert_eq!(fs::read_to_string(&file).unwrap(), "old\n");
-    assert_eq!(dir_entries(dir.path()), ["out.csv"]);
+    assert_failed_runs_leave_no_output_file(dir.path(), &failing);
 
-    // A successful run replaces it with exactly what stdout would have shown.
+    // A successful run replaces the old file with exactly what stdout would have shown.
     let line = "candy table --heaps 3 --max-heap 8 --format csv";
     let stdout = run_ok(&words(line));
-    run_to_file(dir.path(), line)
-        .success()
-        .stdout("")
-        .stderr("");
-    assert_eq!(fs::read_to_string(&file).unwrap(), stdout);
-    assert_eq!(dir_entries(dir.path()), ["out.csv"]);
+    assert_output_file_holds(dir.path(), line, &stdout, "");
 }

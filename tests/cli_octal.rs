@@ -5,122 +5,32 @@
 //! Command lines are written as one string split on whitespace (see [`words`]); arguments that
 //! contain spaces or are empty are passed as slices.
 
+mod common;
+
 use std::collections::HashMap;
-use std::fs;
-use std::io::{BufRead, BufReader};
-use std::path::Path;
-use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
+use common::*;
 use num_rational::Rational64;
 use num_traits::{Signed, Zero};
-use predicates::prelude::*;
 use serde_json::Value;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-fn nimlab() -> Command {
-    Command::cargo_bin("nimlab").expect("the nimlab binary is built")
-}
-
-/// A command line split on whitespace.
-fn words(line: &str) -> Vec<&str> {
-    line.split_whitespace().collect()
-}
-
-/// Runs a command that must succeed and returns (stdout, stderr).
-fn run_ok_stderr(args: &[&str]) -> (String, String) {
-    let out = nimlab().args(args).output().expect("nimlab runs");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(
-        out.status.success(),
-        "nimlab {args:?} failed with {:?}: {stderr}",
-        out.status
-    );
-    let stdout = String::from_utf8(out.stdout).expect("stdout is UTF-8");
-    (stdout, stderr)
-}
-
-/// Runs a command that must succeed quietly and returns its stdout.
-fn run_ok(args: &[&str]) -> String {
-    let (stdout, stderr) = run_ok_stderr(args);
-    assert!(
-        stderr.is_empty(),
-        "nimlab {args:?} wrote to stderr: {stderr}"
-    );
-    stdout
-}
-
-/// Runs a command that must fail as an input error: exit code 2, nothing on stdout, no panic,
-/// and a message on stderr containing every needle. Returns stderr.
-fn run_input_error(args: &[&str], needles: &[&str]) -> String {
-    let out = nimlab().args(args).output().expect("nimlab runs");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "nimlab {args:?}: exit code, stderr: {stderr}"
-    );
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        stdout.is_empty(),
-        "nimlab {args:?} wrote to stdout: {stdout}"
-    );
-    assert!(!stderr.contains("panicked"), "nimlab {args:?}: {stderr}");
-    assert!(stderr.starts_with("error"), "nimlab {args:?}: {stderr}");
-    for needle in needles {
-        assert!(
-            stderr.contains(needle),
-            "nimlab {args:?}: stderr does not mention {needle:?}: {stderr}"
-        );
-    }
-    stderr
-}
-
-/// A parsed CSV output: header and rows of text cells.
-struct Csv {
-    header: Vec<String>,
-    rows: Vec<Vec<String>>,
-}
-
 impl Csv {
-    fn parse(text: &str) -> Csv {
-        let mut r = csv::Reader::from_reader(text.as_bytes());
-        let header = r.headers().expect("a CSV header").iter().map(String::from);
-        let header = header.collect();
-        let rows = r
-            .records()
-            .map(|rec| {
-                rec.expect("a CSV record")
-                    .iter()
-                    .map(String::from)
-                    .collect()
-            })
-            .collect();
-        Csv { header, rows }
-    }
-
-    /// Runs a command (arguments as a slice, `--format csv` appended) and parses its output.
-    fn run_args(args: &[&str]) -> Csv {
+    /// Runs a command (arguments as a slice, `--format csv` appended) that must succeed quietly
+    /// and parses its output.
+    fn run_args_csv(args: &[&str]) -> Csv {
         let mut all = args.to_vec();
         all.extend(["--format", "csv"]);
-        Csv::parse(&run_ok(&all))
+        Csv::run_args(&all)
     }
 
-    /// Runs a command line (split on whitespace, `--format csv` appended) and parses its output.
-    fn run(line: &str) -> Csv {
-        Csv::run_args(&words(line))
-    }
-
-    /// The rows as maps from column name to cell.
-    fn records(&self) -> Vec<HashMap<&str, &str>> {
-        let names = || self.header.iter().map(String::as_str);
-        self.rows
-            .iter()
-            .map(|row| names().zip(row.iter().map(String::as_str)).collect())
-            .collect()
+    /// Runs a command line (split on whitespace, `--format csv` appended) that must succeed
+    /// quietly and parses its output.
+    fn run_csv(line: &str) -> Csv {
+        Csv::run_args_csv(&words(line))
     }
 
     /// The only row, as a map from column name to cell.
@@ -149,11 +59,6 @@ fn q(s: &str) -> Rational64 {
         .unwrap_or_else(|_| panic!("{s:?} is not a rational number"))
 }
 
-fn int(s: &str) -> i64 {
-    s.parse()
-        .unwrap_or_else(|_| panic!("{s:?} is not an integer"))
-}
-
 fn ints(values: &[Rational64]) -> Vec<i64> {
     values
         .iter()
@@ -162,17 +67,6 @@ fn ints(values: &[Rational64]) -> Vec<i64> {
             v.to_integer()
         })
         .collect()
-}
-
-/// Names in a directory, sorted.
-fn dir_entries(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .expect("readable directory")
-        .map(|e| e.expect("a directory entry").file_name())
-        .map(|name| name.to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -608,7 +502,7 @@ fn splitting_game_beyond_the_memory_limit_is_refused_quickly() {
         );
     }
     // Below the limit it is solved, and agrees with the brute force.
-    let c = Csv::run("octal value --rules 0.24 45 --memory-limit 64M");
+    let c = Csv::run_csv("octal value --rules 0.24 45 --memory-limit 64M");
     let r = c.record();
     let mut b = Brute::new(vec![Rules::code("0.24", None)], Rational64::zero());
     assert_eq!(q(r["value"]), b.value(&[(45, 0)]));
@@ -617,15 +511,6 @@ fn splitting_game_beyond_the_memory_limit_is_refused_quickly() {
 
 // ---------------------------------------------------------------------------------------------
 // 2. -o FILE is atomic
-
-/// Runs a command line in a directory with `-o out.csv` appended.
-fn run_to_file(dir: &Path, line: &str) -> assert_cmd::assert::Assert {
-    nimlab()
-        .current_dir(dir)
-        .args(words(line))
-        .args(["-o", "out.csv"])
-        .assert()
-}
 
 #[test]
 fn failed_octal_runs_leave_no_output_file() {
@@ -636,31 +521,13 @@ fn failed_octal_runs_leave_no_output_file() {
         "octal survey --subtract-subsets-of 1..30 --format csv",
         "octal period --subtract 4,5 --points 1,2,3",
     ];
-    for line in failing {
-        run_to_file(dir.path(), line)
-            .code(2)
-            .stdout("")
-            .stderr(predicate::str::contains("panicked").not());
-        assert_eq!(dir_entries(dir.path()), Vec::<String>::new(), "{line}");
-    }
+    assert_failed_runs_leave_no_output_file(dir.path(), &failing);
 
-    // An existing file is left untouched by a failing run.
-    let file = dir.path().join("out.csv");
-    fs::write(&file, "old\n").unwrap();
-    run_to_file(dir.path(), failing[0]).code(2);
-    assert_eq!(fs::read_to_string(&file).unwrap(), "old\n");
-    assert_eq!(dir_entries(dir.path()), ["out.csv"]);
-
-    // A successful run replaces it with exactly what stdout would show; the survey's summary
-    // still goes to stderr.
+    // A successful run replaces the old file with exactly what stdout would show; the survey's
+    // summary still goes to stderr.
     let line = "octal survey --subtract-subsets-of 1..6 --format csv";
     let (stdout, summary) = run_ok_stderr(&words(line));
-    run_to_file(dir.path(), line)
-        .success()
-        .stdout("")
-        .stderr(summary);
-    assert_eq!(fs::read_to_string(&file).unwrap(), stdout);
-    assert_eq!(dir_entries(dir.path()), ["out.csv"]);
+    assert_output_file_holds(dir.path(), line, &stdout, &summary);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -679,7 +546,7 @@ fn csv_headers_are_exact() {
         out,
         "set,max,preperiod,period,status\n{1},1,0,2,PROVEN\n{2},2,0,4,PROVEN\n\"{1,2}\",2,0,4,PROVEN\n"
     );
-    let header = |line: &str| Csv::run(line).header;
+    let header = |line: &str| Csv::run_csv(line).header;
     assert_eq!(
         header("octal value --subtract 4,5 13"),
         ["position", "bonus", "value", "outcome", "positions_solved"]
@@ -724,15 +591,6 @@ fn csv_headers_are_exact() {
     );
 }
 
-/// A JSON cell written the way the CSV writes it.
-fn json_cell_text(v: &Value) -> String {
-    match v {
-        Value::Null => String::new(),
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
 #[test]
 fn json_has_the_csv_columns_and_cells() {
     for line in [
@@ -748,33 +606,15 @@ fn json_has_the_csv_columns_and_cells() {
         let (json, _) = run_ok_stderr(&words(&format!("{line} --format json")));
         let json: Value = serde_json::from_str(&json).expect("JSON output parses");
         let objects = json.as_array().expect("a JSON array");
-        assert_eq!(objects.len(), csv.rows.len(), "{line}: row count");
-        for (obj, row) in objects.iter().zip(&csv.rows) {
-            let obj = obj.as_object().expect("a JSON object per row");
-            let keys: Vec<&String> = obj.keys().collect();
-            assert_eq!(keys, csv.header.iter().collect::<Vec<_>>(), "{line}");
-            let cells: Vec<String> = obj.values().map(json_cell_text).collect();
-            assert_eq!(&cells, row, "{line}: cells");
-        }
+        assert_json_rows_match_csv(line, objects, &csv);
     }
 }
 
 #[test]
 fn closed_pipe_is_not_an_error() {
     let line = "octal values --subtract 4,5 --max-heap 3000000 --format csv";
-    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("nimlab"))
-        .args(words(line))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("nimlab starts");
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().expect("piped stdout"))
-        .read_line(&mut first)
-        .expect("a first line");
+    let (first, out) = first_line_then_close_pipe(line);
     assert_eq!(first, "n,value\n");
-    let out = child.wait_with_output().expect("nimlab exits");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{line}: {stderr}");
     assert!(stderr.is_empty(), "{line}: {stderr}");
@@ -827,7 +667,7 @@ fn snapshot_values_4_5_csv() {
 #[test]
 fn snapshot_values_agree_with_the_brute_force() {
     // The values in the snapshots above, recomputed independently.
-    let seq = Csv::run("octal values --subtract 4,5 --max-heap 30").sequence();
+    let seq = Csv::run_csv("octal values --subtract 4,5 --max-heap 30").sequence();
     let want: Vec<i64> = subtraction_values(&[4, 5], 30);
     assert_eq!(ints(&seq), want);
     let mut b = Brute::new(vec![Rules::code("0.26", None)], Rational64::zero());
@@ -837,6 +677,20 @@ fn snapshot_values_agree_with_the_brute_force() {
 
 // ---------------------------------------------------------------------------------------------
 // 5. Stewart's values through the command line
+
+/// `octal values --max-heap MAX_HEAP` gives the integer values `want` under every spelling of
+/// one ruleset.
+fn assert_values_under_every_spelling(spellings: &[&[&str]], max_heap: &str, want: &[i64]) {
+    for rules in spellings {
+        let mut args = vec!["octal", "values", "--max-heap", max_heap];
+        args.extend_from_slice(rules);
+        assert_eq!(
+            ints(&Csv::run_args_csv(&args).sequence()),
+            want,
+            "{rules:?}"
+        );
+    }
+}
 
 const TABLE_1: [i64; 16] = [0, 0, 0, 0, 4, 5, 5, 5, 5, 1, 0, 0, 0, 3, 4, 5];
 
@@ -850,13 +704,9 @@ fn table_1_subtraction_set_4_5() {
         &["--rules", "0.00033"],
         &["--rules", "(00033, 12345)"],
     ];
-    for rules in spellings {
-        let mut args = vec!["octal", "values", "--max-heap", "15"];
-        args.extend_from_slice(rules);
-        assert_eq!(ints(&Csv::run_args(&args).sequence()), TABLE_1, "{rules:?}");
-    }
+    assert_values_under_every_spelling(&spellings, "15", &TABLE_1);
     // The text after the table: G_s(13) = max{4 − G_s(9), 5 − G_s(8)} = 4 − 1 = 3.
-    let c = Csv::run("octal value --subtract 4,5 13");
+    let c = Csv::run_csv("octal value --subtract 4,5 13");
     let r = c.record();
     assert_eq!([r["value"], r["outcome"]], ["3", "N"]);
 }
@@ -870,19 +720,15 @@ fn table_3333_2222() {
         &["--rules", "(3333, 2,2,2,2)"],
         &["--subtract", "1,2,3,4", "--points", "2,2,2,2"],
     ];
-    for rules in spellings {
-        let mut args = vec!["octal", "values", "--max-heap", "10"];
-        args.extend_from_slice(rules);
-        assert_eq!(ints(&Csv::run_args(&args).sequence()), want, "{rules:?}");
-    }
+    assert_values_under_every_spelling(&spellings, "10", &want);
     // "This game has period 5": proven, from n = 0.
-    let c = Csv::run_args(&["octal", "period", "--rules", "(3333, 2222)"]);
+    let c = Csv::run_args_csv(&["octal", "period", "--rules", "(3333, 2222)"]);
     let r = c.record();
     let got = [r["preperiod"], r["period"], r["status"]];
     assert_eq!(got, ["0", "5", "PROVEN"]);
     assert_eq!(r["rules"], "(3333, 2,2,2,2)");
     // The same code with p_i = i is the subtraction game {1,2,3,4}: period 2k = 8.
-    let c = Csv::run("octal period --rules 0.3333");
+    let c = Csv::run_csv("octal period --rules 0.3333");
     let r = c.record();
     assert_eq!(
         [r["preperiod"], r["period"], r["status"]],
@@ -906,7 +752,7 @@ fn proven_periods_of_stewarts_examples() {
         if !plus.is_empty() {
             args.extend(["--plus", plus]);
         }
-        let c = Csv::run_args(&args);
+        let c = Csv::run_args_csv(&args);
         let r = c.record();
         let got = [r["preperiod"], r["period"], r["status"]];
         assert_eq!(got, [pre, period, "PROVEN"], "{args:?}");
@@ -1072,7 +918,7 @@ fn outcome_classes_with_a_score_on_the_board() {
             args.extend(heaps);
             let score_arg = format!("--score={score}");
             args.push(&score_arg);
-            let c = Csv::run_args(&args);
+            let c = Csv::run_args_csv(&args);
             let r = c.record();
             let what = format!("{args:?}");
             let (s, v) = (q(score), q(r["value"]));
@@ -1091,7 +937,7 @@ fn outcome_classes_with_a_score_on_the_board() {
     assert_eq!(found, ["L", "N", "P", "R", "T"]);
 
     let at = |score: &str| {
-        let c = Csv::run(&format!("octal outcome --subtract 4,5 13 --score={score}"));
+        let c = Csv::run_csv(&format!("octal outcome --subtract 4,5 13 --score={score}"));
         let r = c.record();
         [r["left_final"], r["right_final"], r["outcome"]].map(String::from)
     };
@@ -1102,13 +948,13 @@ fn outcome_classes_with_a_score_on_the_board() {
     assert_eq!(at("3"), ["6", "0", "L"]);
     assert_eq!(at("-3"), ["0", "-6", "R"]);
     // `value` reports the class at score 0.
-    let c = Csv::run("octal value --subtract 4,5 13");
+    let c = Csv::run_csv("octal value --subtract 4,5 13");
     let r = c.record();
     assert_eq!([r["value"], r["outcome"]], ["3", "N"]);
-    let c = Csv::run("octal value --rules 0.21 --points 1,2 3");
+    let c = Csv::run_csv("octal value --rules 0.21 --points 1,2 3");
     let r = c.record();
     assert_eq!([r["value"], r["outcome"]], ["-1", "P"]);
-    let c = Csv::run("octal value --subtract 4,5 3");
+    let c = Csv::run_csv("octal value --subtract 4,5 3");
     let r = c.record();
     assert_eq!([r["value"], r["outcome"]], ["0", "T"]);
 }
@@ -1121,7 +967,7 @@ fn subtraction_games_up_to_5_match_the_brute_force() {
     for mask in 1u32..32 {
         let set: Vec<u32> = (1..=5).filter(|s| mask >> (s - 1) & 1 == 1).collect();
         let list = set.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
-        let seq = Csv::run(&format!("octal values --subtract {list} --max-heap 40")).sequence();
+        let seq = Csv::run_csv(&format!("octal values --subtract {list} --max-heap 40")).sequence();
         assert_eq!(ints(&seq), subtraction_values(&set, 40), "S = {{{list}}}");
     }
 }
@@ -1263,7 +1109,7 @@ fn codes_points_bonuses_and_sums_match_the_brute_force() {
         if !plus.is_empty() {
             line += &format!(" --plus {plus}");
         }
-        let got = Csv::run(&line).sequence();
+        let got = Csv::run_csv(&line).sequence();
         let want = Brute::new(bf_rules, q(bonus)).sequence(&bf_plus, max_n);
         assert_eq!(got, want, "{line}");
     }
@@ -1272,12 +1118,12 @@ fn codes_points_bonuses_and_sums_match_the_brute_force() {
 #[test]
 fn one_engine_nim_under_octal_is_scoring_nim() {
     // SPEC's unification: Figure 2's f_N(5,4,2) of Scoring Nim, through `octal value`.
-    let c = Csv::run("octal value --rules nim 5 4 2 --payoff");
+    let c = Csv::run_csv("octal value --rules nim 5 4 2 --payoff");
     let r = c.record();
     let fig_2 = "[-1] (-4,1) (-2,3) (-1,2) (0,3) (1,2) (2,3) (4,1) [1]";
     assert_eq!([r["value"], r["outcome"], r["payoff"]], ["3", "N", fig_2]);
     // G_s(n) = n under Nim is not periodic, and moves are unbounded: no period, no proof.
-    let c = Csv::run("octal period --rules nim --max-heap 200");
+    let c = Csv::run_csv("octal period --rules nim --max-heap 200");
     let r = c.record();
     assert_eq!([r["preperiod"], r["period"], r["status"]], ["", "", "NONE"]);
 }
@@ -1341,7 +1187,7 @@ fn payoff_at_zero_is_the_value_and_matches_the_brute_force() {
     ];
     for (rules, heaps, bf_rules, bf_heaps) in cases {
         let line = format!("octal value {rules} {heaps} --payoff");
-        let c = Csv::run(&line);
+        let c = Csv::run_csv(&line);
         let row = c.record();
         let pwl = Pwl::parse(row["payoff"]);
         assert_eq!(row["bonus"], "0", "{line}");
@@ -1352,7 +1198,7 @@ fn payoff_at_zero_is_the_value_and_matches_the_brute_force() {
             let want = Brute::new(bf_rules.clone(), n).value(&bf_heaps);
             assert_eq!(pwl.at(n), want, "{line} at N = {n}");
             if two_n % 3 == 0 {
-                let at = Csv::run(&format!("octal value {rules} {heaps} --bonus={n}"));
+                let at = Csv::run_csv(&format!("octal value {rules} {heaps} --bonus={n}"));
                 assert_eq!(q(at.record()["value"]), want, "{line} --bonus={n}");
             }
         }

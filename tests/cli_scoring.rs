@@ -3,113 +3,17 @@
 //!
 //! Command lines are written as one string split on whitespace (see [`words`]).
 
+mod common;
+
 use std::collections::HashMap;
 use std::fs;
-use std::io::{BufRead, BufReader};
-use std::path::Path;
-use std::process::{Command as StdCommand, Stdio};
 
-use assert_cmd::Command;
+use common::*;
 use predicates::prelude::*;
 use serde_json::Value;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
-
-fn nimlab() -> Command {
-    Command::cargo_bin("nimlab").expect("the nimlab binary is built")
-}
-
-/// A command line split on whitespace.
-fn words(line: &str) -> Vec<&str> {
-    line.split_whitespace().collect()
-}
-
-/// Runs a command that must succeed quietly and returns its stdout.
-fn run_ok(args: &[&str]) -> String {
-    let out = nimlab().args(args).output().expect("nimlab runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "nimlab {args:?} failed with {:?}: {stderr}",
-        out.status
-    );
-    assert!(
-        stderr.is_empty(),
-        "nimlab {args:?} wrote to stderr: {stderr}"
-    );
-    String::from_utf8(out.stdout).expect("stdout is UTF-8")
-}
-
-/// Runs a command that must fail as an input error: exit code 2, nothing on stdout, no panic,
-/// and a message on stderr containing every needle. Returns stderr.
-fn run_input_error(args: &[&str], needles: &[&str]) -> String {
-    let out = nimlab().args(args).output().expect("nimlab runs");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    let code = out.status.code();
-    assert_eq!(
-        code,
-        Some(2),
-        "nimlab {args:?}: exit code, stderr: {stderr}"
-    );
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        stdout.is_empty(),
-        "nimlab {args:?} wrote to stdout: {stdout}"
-    );
-    assert!(!stderr.contains("panicked"), "nimlab {args:?}: {stderr}");
-    assert!(stderr.starts_with("error"), "nimlab {args:?}: {stderr}");
-    for needle in needles {
-        assert!(
-            stderr.contains(needle),
-            "nimlab {args:?}: stderr does not mention {needle:?}: {stderr}"
-        );
-    }
-    stderr
-}
-
-/// A parsed CSV output: header and rows of text cells.
-struct Csv {
-    header: Vec<String>,
-    rows: Vec<Vec<String>>,
-}
-
-impl Csv {
-    fn parse(text: &str) -> Csv {
-        let mut r = csv::Reader::from_reader(text.as_bytes());
-        let header = r.headers().expect("a CSV header").iter().map(String::from);
-        let header = header.collect();
-        let rows = r
-            .records()
-            .map(|rec| {
-                rec.expect("a CSV record")
-                    .iter()
-                    .map(String::from)
-                    .collect()
-            })
-            .collect();
-        Csv { header, rows }
-    }
-
-    /// Runs a command line (split on whitespace) and parses its CSV output.
-    fn run(line: &str) -> Csv {
-        Csv::parse(&run_ok(&words(line)))
-    }
-
-    /// The rows as maps from column name to cell.
-    fn records(&self) -> Vec<HashMap<&str, &str>> {
-        let names = || self.header.iter().map(String::as_str);
-        self.rows
-            .iter()
-            .map(|row| names().zip(row.iter().map(String::as_str)).collect())
-            .collect()
-    }
-}
-
-fn int(s: &str) -> i64 {
-    s.parse()
-        .unwrap_or_else(|_| panic!("{s:?} is not an integer"))
-}
 
 /// `x/2` written the way nimlab writes rationals: `3`, `-7/2`.
 fn halves(two_x: i64) -> String {
@@ -169,45 +73,13 @@ impl PayoffSummary {
     }
 }
 
-/// A JSON cell written the way the CSV writes it.
-fn json_cell_text(v: &Value) -> String {
-    match v {
-        Value::Null => String::new(),
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
 /// `--format json` parses as an array of objects with the CSV's columns, in order, and the same
 /// cells as `--format csv`.
 fn assert_json_matches_csv(line: &str) {
     let csv = Csv::run(&format!("{line} --format csv"));
-    let json = run_ok(&words(&format!("{line} --format json")));
-    let json: Value = serde_json::from_str(&json).expect("JSON output parses");
+    let json = run_json(&format!("{line} --format json"));
     let objects = json.as_array().expect("a JSON array");
-    assert_eq!(objects.len(), csv.rows.len(), "{line}: row count");
-    for (obj, row) in objects.iter().zip(&csv.rows) {
-        let obj = obj.as_object().expect("a JSON object per row");
-        let keys: Vec<&String> = obj.keys().collect();
-        assert_eq!(
-            keys,
-            csv.header.iter().collect::<Vec<_>>(),
-            "{line}: columns"
-        );
-        let cells: Vec<String> = obj.values().map(json_cell_text).collect();
-        assert_eq!(&cells, row, "{line}: cells");
-    }
-}
-
-/// Names in a directory, sorted.
-fn dir_entries(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .expect("readable directory")
-        .map(|e| e.expect("a directory entry").file_name())
-        .map(|name| name.to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
+    assert_json_rows_match_csv(line, objects, &csv);
 }
 
 /// Independent naive minimax for Scoring Nim with everything doubled, so that half-integer N
@@ -331,15 +203,6 @@ fn too_large_tables_are_refused_with_a_suggestion() {
 // ---------------------------------------------------------------------------------------------
 // 2. -o FILE is atomic
 
-/// Runs a command line in a directory with `-o out.csv` appended.
-fn run_to_file(dir: &Path, line: &str) -> assert_cmd::assert::Assert {
-    nimlab()
-        .current_dir(dir)
-        .args(words(line))
-        .args(["-o", "out.csv"])
-        .assert()
-}
-
 #[test]
 fn failed_runs_leave_no_output_file() {
     let dir = tempfile::tempdir().expect("a temporary directory");
@@ -351,20 +214,7 @@ fn failed_runs_leave_no_output_file() {
         "scoring family 2k+,1 --k 1..3",
         "scoring payoff 5 4 2 --bonus 1/0",
     ];
-    for line in failing {
-        run_to_file(dir.path(), line)
-            .code(2)
-            .stdout("")
-            .stderr(predicate::str::contains("panicked").not());
-        assert_eq!(dir_entries(dir.path()), Vec::<String>::new(), "{line}");
-    }
-
-    // An existing file is left untouched by a failing run.
-    let file = dir.path().join("out.csv");
-    fs::write(&file, "old\n").unwrap();
-    run_to_file(dir.path(), failing[0]).code(2);
-    assert_eq!(fs::read_to_string(&file).unwrap(), "old\n");
-    assert_eq!(dir_entries(dir.path()), ["out.csv"]);
+    assert_failed_runs_leave_no_output_file(dir.path(), &failing);
 }
 
 #[test]
@@ -406,12 +256,7 @@ fn output_file_equals_stdout() {
         let stdout = run_ok(&words(line));
         // A second run replaces the file of the first.
         for _ in 0..2 {
-            run_to_file(dir.path(), line)
-                .success()
-                .stdout("")
-                .stderr("");
-            assert_eq!(fs::read_to_string(&file).unwrap(), stdout, "{line}");
-            assert_eq!(dir_entries(dir.path()), ["out.csv"], "{line}");
+            assert_output_file_holds(dir.path(), line, &stdout, "");
         }
         #[cfg(unix)]
         {
@@ -706,20 +551,8 @@ fn closed_pipe_is_not_an_error() {
         "scoring family 2k+1,2k,1 --k 1..3 --bonus=-50000..50000",
     ];
     for line in commands {
-        let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("nimlab"))
-            .args(words(line))
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("nimlab starts");
-        let mut first = String::new();
-        BufReader::new(child.stdout.take().expect("piped stdout"))
-            .read_line(&mut first)
-            .expect("a first line");
+        let (first, out) = first_line_then_close_pipe(line);
         assert!(!first.is_empty(), "{line}");
-        // The reader was dropped: the pipe is closed, like `| head -1`.
-        let out = child.wait_with_output().expect("nimlab exits");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(0), "{line}: {stderr}");
         assert!(
