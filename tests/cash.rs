@@ -167,3 +167,25 @@ fn example_1_5_plain_game_patterns() {
         }
     }
 }
+
+#[test]
+fn appendix_thresholds_are_periodic_linear_with_period_16() {
+    // The miner, on f^I and f^II of {3,5,6,10,11}: period 16, per-residue slopes 10 and 11.
+    use nimlab::Q;
+    use nimlab::miner::{FitOptions, fit_periodic_linear};
+    let a: CashSet = "3,5,6,10,11".parse().unwrap();
+    let th = thresholds(&a, 2000).unwrap();
+    for (values, n0) in [(&th.f1, 66), (&th.f2, 63)] {
+        let q: Vec<Q> = values.iter().map(|&x| Q::int(x as i64)).collect();
+        let fit = fit_periodic_linear(&q, 0, &FitOptions::default()).unwrap();
+        assert_eq!((fit.period, fit.preperiod), (16, n0));
+        let slopes: std::collections::BTreeSet<Q> =
+            fit.lines.iter().map(|l| l.slope.clone()).collect();
+        assert_eq!(slopes, [Q::int(10), Q::int(11)].into_iter().collect());
+        for n in n0..=2000 {
+            assert_eq!(fit.eval(n), q[n as usize]);
+        }
+    }
+    // f^I(65) = 43 breaks residue 1's line 11k − 2 at k = 4 (it would give 42).
+    assert_eq!(th.f1[65], 43);
+}

@@ -4,6 +4,7 @@
 mod args;
 mod candy;
 mod cash;
+mod mine;
 mod octal;
 mod output;
 mod scoring;
@@ -27,7 +28,8 @@ Examples:
   nimlab candy table --heaps 3 --max-heap 256 --format csv
   nimlab candy family \"31,32m,32m+31\" --m 1..64
   nimlab cash winner --set 1,3,4 14 9 9        winner of (n; d, e) and the theorem that decides it
-  nimlab cash thresholds --set 3,5,6,10,11 --max-n 300 --format csv";
+  nimlab cash thresholds --set 3,5,6,10,11 --max-n 300 --format csv
+  nimlab mine sequence --csv f.csv --index n --value f1   periodic-linear closed form of a column";
 
 /// Exact values, closed forms and verdicts for scoring variants of Nim.
 #[derive(Debug, Parser)]
@@ -51,6 +53,9 @@ enum Command {
     /// NIM with Cash: winners, win tables, money thresholds and classifications.
     #[command(subcommand)]
     Cash(cash::CashCommand),
+    /// Closed forms in tables: least period, preperiod and per-residue lines (OBSERVED).
+    #[command(subcommand)]
+    Mine(mine::MineCommand),
 }
 
 /// Runs a parsed command line.
@@ -60,6 +65,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Octal(cmd) => octal::run(cmd),
         Command::Candy(cmd) => candy::run(cmd),
         Command::Cash(cmd) => cash::run(cmd),
+        Command::Mine(cmd) => mine::run(cmd),
     }
 }
 

@@ -1,0 +1,227 @@
+//! `nimlab mine …`: closed forms hidden in tables — periodic-linear fits of sequences read from
+//! CSV (any nimlab table, or anyone else's).
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::{Args, Subcommand};
+
+use super::output::OutputArgs;
+use crate::export::{Cell, Format, Table};
+use crate::miner::{FitOptions, fit_periodic_linear};
+use crate::num::Q;
+
+#[derive(Debug, Subcommand)]
+pub enum MineCommand {
+    /// Fit a(Pk+i) = B_i·k + c_i (least period P, least preperiod) to a column of a CSV file.
+    #[command(
+        after_help = "Examples:\n  nimlab cash thresholds --set 3,5,6,10,11 --max-n 2000 --defined-only --format csv -o f.csv\n  nimlab mine sequence --csv f.csv --index n --value f1\n  nimlab mine sequence --csv survey.csv --index n --value value --group-by set --format csv"
+    )]
+    Sequence(SequenceArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SequenceArgs {
+    /// The CSV file (with a header row).
+    #[arg(long, value_name = "FILE")]
+    csv: PathBuf,
+    /// Column holding the index n (consecutive whole numbers within each group).
+    #[arg(long, value_name = "COLUMN")]
+    index: String,
+    /// Column holding the exact values a(n) (integers or p/q).
+    #[arg(long, value_name = "COLUMN")]
+    value: String,
+    /// Fit each value of this column separately.
+    #[arg(long, value_name = "COLUMN")]
+    group_by: Option<String>,
+    /// Full periods of data required beyond the two that determine the lines.
+    #[arg(long, value_name = "K", default_value_t = 3)]
+    confirming_periods: usize,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+pub fn run(cmd: MineCommand) -> anyhow::Result<()> {
+    match cmd {
+        MineCommand::Sequence(a) => sequence(a),
+    }
+}
+
+/// One group's sequence: first index and the values in order.
+struct Series {
+    group: String,
+    first: i64,
+    values: Vec<Q>,
+}
+
+fn read_series(a: &SequenceArgs) -> anyhow::Result<Vec<Series>> {
+    let mut reader = csv::Reader::from_path(&a.csv)
+        .with_context(|| format!("cannot read {}", a.csv.display()))?;
+    let header = reader
+        .headers()
+        .with_context(|| format!("{} has no header row", a.csv.display()))?
+        .clone();
+    let column = |name: &str, flag: &str| {
+        header.iter().position(|h| h == name).ok_or_else(|| {
+            anyhow::anyhow!(
+                "{flag} {name}: no such column in {} (columns: {})",
+                a.csv.display(),
+                header.iter().collect::<Vec<_>>().join(", ")
+            )
+        })
+    };
+    let ci = column(&a.index, "--index")?;
+    let cv = column(&a.value, "--value")?;
+    let cg = a
+        .group_by
+        .as_deref()
+        .map(|g| column(g, "--group-by"))
+        .transpose()?;
+    let mut order: Vec<String> = Vec::new();
+    let mut rows: HashMap<String, Vec<(i64, Q)>> = HashMap::new();
+    for (line, rec) in reader.records().enumerate() {
+        let rec = rec.with_context(|| format!("{}: bad CSV record", a.csv.display()))?;
+        let at = |c: usize| rec.get(c).unwrap_or("");
+        let row = line + 2;
+        let n: i64 = at(ci).trim().parse().map_err(|_| {
+            anyhow::anyhow!(
+                "{} line {row}: index '{}' is not a whole number",
+                a.csv.display(),
+                at(ci)
+            )
+        })?;
+        let v: Q = at(cv).trim().parse().map_err(|_| {
+            anyhow::anyhow!(
+                "{} line {row}: value '{}' is not an exact number",
+                a.csv.display(),
+                at(cv)
+            )
+        })?;
+        let g = cg.map(|c| at(c).to_string()).unwrap_or_default();
+        if !rows.contains_key(&g) {
+            order.push(g.clone());
+        }
+        rows.entry(g).or_default().push((n, v));
+    }
+    let mut out = Vec::new();
+    for g in order {
+        let mut r = rows.remove(&g).expect("recorded");
+        r.sort_by_key(|(n, _)| *n);
+        let place = || {
+            let group = if g.is_empty() {
+                String::new()
+            } else {
+                format!(" (group {g})")
+            };
+            format!("{}{group}", a.csv.display())
+        };
+        for w in r.windows(2) {
+            if w[1].0 == w[0].0 {
+                anyhow::bail!(
+                    "{}: index {} appears twice (use --group-by to fit several sequences)",
+                    place(),
+                    w[0].0
+                );
+            }
+            if w[1].0 != w[0].0 + 1 {
+                anyhow::bail!(
+                    "{}: indices jump from {} to {}; a sequence needs consecutive indices",
+                    place(),
+                    w[0].0,
+                    w[1].0
+                );
+            }
+        }
+        out.push(Series {
+            group: g,
+            first: r[0].0,
+            values: r.into_iter().map(|(_, v)| v).collect(),
+        });
+    }
+    if out.is_empty() {
+        anyhow::bail!("{} has no data rows", a.csv.display());
+    }
+    Ok(out)
+}
+
+fn sequence(a: SequenceArgs) -> anyhow::Result<()> {
+    let series = read_series(&a)?;
+    let opts = FitOptions {
+        min_confirming: a.confirming_periods,
+        max_period: None,
+    };
+    let mut t = Table::new(&[
+        "group",
+        "period",
+        "preperiod",
+        "residue",
+        "slope",
+        "intercept",
+        "from_k",
+        "formula",
+        "confirming_periods",
+        "first",
+        "last",
+        "status",
+    ]);
+    let mut text = String::new();
+    for s in &series {
+        let last = s.first + s.values.len() as i64 - 1;
+        let label = if s.group.is_empty() {
+            String::new()
+        } else {
+            format!("{} = {}: ", a.group_by.as_deref().unwrap_or(""), s.group)
+        };
+        match fit_periodic_linear(&s.values, s.first, &opts) {
+            Some(fit) => {
+                text.push_str(&format!(
+                    "{label}period {}, preperiod {} (OBSERVED on n = {}..{}, {} confirming periods)\n",
+                    fit.period, fit.preperiod, s.first, last, fit.confirming_periods
+                ));
+                for (line, f) in fit.lines.iter().zip(fit.formulas(&a.value)) {
+                    text.push_str(&format!("  {f}\n"));
+                    t.push(vec![
+                        s.group.clone().into(),
+                        Cell::Int(fit.period as i64),
+                        Cell::Int(fit.preperiod),
+                        Cell::Int(line.residue as i64),
+                        line.slope.clone().into(),
+                        line.intercept.clone().into(),
+                        Cell::Int(line.from_k),
+                        f.into(),
+                        Cell::Int(fit.confirming_periods as i64),
+                        Cell::Int(s.first),
+                        Cell::Int(last),
+                        "OBSERVED".into(),
+                    ]);
+                }
+            }
+            None => {
+                text.push_str(&format!(
+                    "{label}no periodic-linear form with {} confirming periods on n = {}..{}\n",
+                    a.confirming_periods, s.first, last
+                ));
+                let empty = || Cell::Text(String::new());
+                t.push(vec![
+                    s.group.clone().into(),
+                    empty(),
+                    empty(),
+                    empty(),
+                    empty(),
+                    empty(),
+                    empty(),
+                    empty(),
+                    empty(),
+                    Cell::Int(s.first),
+                    Cell::Int(last),
+                    "NONE".into(),
+                ]);
+            }
+        }
+    }
+    match a.out.format {
+        Format::Text => a.out.emit(|w| w.write_all(text.as_bytes())),
+        _ => a.out.emit_table(&t),
+    }
+}

@@ -1,0 +1,276 @@
+//! Periodic-linear closed forms: a(Pk + i) = B_i·k + c_i for every n = Pk + i ≥ n₀, with one
+//! slope and intercept per residue i — the shape of the NIM with Cash appendix
+//! (f(16k + 3) = 10k + 5) and, with all B_i = 0, of plain eventual periodicity.
+//!
+//! Test. a is periodic-linear with period P from n₀ exactly when its second differences along
+//! residue classes vanish: a(n + 2P) − 2a(n + P) + a(n) = 0 for all n ≥ n₀. For each P the least
+//! such n₀ in the data is one past the last n where they do not; scanning from the end stops at
+//! the first such n, so wrong periods are rejected in a few steps and a fit of 10⁶ terms is linear.
+//!
+//! Least period. If P fits, so does every multiple of P; the least P that fits (with enough
+//! data behind it) is reported, never a multiple. Two periods of data after n₀ determine the
+//! lines; each further full period *confirms* them. A fit needs `min_confirming` confirming
+//! periods (3 by default) — what is in the data is only evidence: the status is OBSERVED until a
+//! certificate proves the formula.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::num::Q;
+
+/// Options of [`fit_periodic_linear`].
+#[derive(Clone, Copy, Debug)]
+pub struct FitOptions {
+    /// Full periods of data beyond the two that determine the lines.
+    pub min_confirming: usize,
+    /// Largest period tried (default: as large as the data allows).
+    pub max_period: Option<usize>,
+}
+
+impl Default for FitOptions {
+    fn default() -> FitOptions {
+        FitOptions {
+            min_confirming: 3,
+            max_period: None,
+        }
+    }
+}
+
+/// The line of one residue class: a(Pk + residue) = slope·k + intercept for k ≥ from_k.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ResidueLine {
+    /// i, 0 ≤ i < P.
+    pub residue: usize,
+    /// B_i.
+    pub slope: Q,
+    /// c_i.
+    pub intercept: Q,
+    /// The least k with Pk + i ≥ n₀ (the first index of the data counts as n = offset).
+    pub from_k: i64,
+}
+
+/// A periodic-linear fit of a sequence a(offset), a(offset + 1), ….
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PeriodicLinear {
+    /// The least period P.
+    pub period: usize,
+    /// The least n₀ from which the formula holds in the data.
+    pub preperiod: i64,
+    /// One line per residue 0..P.
+    pub lines: Vec<ResidueLine>,
+    /// Full periods after the two that determine the lines.
+    pub confirming_periods: usize,
+    /// First and last index of the data.
+    pub first: i64,
+    /// Last index examined.
+    pub last: i64,
+}
+
+impl PeriodicLinear {
+    /// Whether every slope is 0 (plain eventual periodicity).
+    pub fn is_periodic(&self) -> bool {
+        self.lines.iter().all(|l| l.slope == Q::zero())
+    }
+
+    /// The value the formula gives at n (for any n ≥ preperiod).
+    pub fn eval(&self, n: i64) -> Q {
+        let p = self.period as i64;
+        let (k, i) = (n.div_euclid(p), n.rem_euclid(p) as usize);
+        let l = &self.lines[i];
+        &(&l.slope * &Q::int(k)) + &l.intercept
+    }
+
+    /// The formulas as the papers print them, one line per residue:
+    /// `f(16k+3) = 10k+5  (k ≥ 4)`.
+    pub fn formulas(&self, name: &str) -> Vec<String> {
+        self.lines
+            .iter()
+            .map(|l| {
+                let arg = affine_text(&Q::int(self.period as i64), &Q::int(l.residue as i64));
+                let rhs = affine_text(&l.slope, &l.intercept);
+                format!("{name}({arg}) = {rhs}  (k ≥ {})", l.from_k)
+            })
+            .collect()
+    }
+}
+
+impl fmt::Display for PeriodicLinear {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for line in self.formulas("a") {
+            writeln!(f, "{line}")?;
+        }
+        Ok(())
+    }
+}
+
+/// `sk + c` written compactly: `10k+5`, `k`, `-k-1`, `3`, `1/2k+1/3`.
+fn affine_text(slope: &Q, constant: &Q) -> String {
+    let zero = Q::zero();
+    let mut s = if *slope == zero {
+        String::new()
+    } else if *slope == Q::int(1) {
+        "k".to_string()
+    } else if *slope == Q::int(-1) {
+        "-k".to_string()
+    } else {
+        format!("{slope}k")
+    };
+    if s.is_empty() {
+        s = constant.to_string();
+    } else if *constant > zero {
+        s.push_str(&format!("+{constant}"));
+    } else if *constant < zero {
+        s.push_str(&constant.to_string());
+    }
+    s
+}
+
+/// Second differences along residue classes, in machine integers when every term fits.
+enum Terms<'a> {
+    Small(Vec<i128>),
+    Exact(&'a [Q]),
+}
+
+impl Terms<'_> {
+    fn second_difference_vanishes(&self, n: usize, p: usize) -> bool {
+        match self {
+            Terms::Small(a) => a[n + 2 * p] - 2 * a[n + p] + a[n] == 0,
+            Terms::Exact(a) => (&a[n + 2 * p] + &a[n]) == (&a[n + p] + &a[n + p]),
+        }
+    }
+}
+
+/// The least period and preperiod of a periodic-linear form of `a` (a[j] is the term at index
+/// `offset + j`), or `None` when no period up to the limit fits with enough confirming periods.
+pub fn fit_periodic_linear(a: &[Q], offset: i64, opts: &FitOptions) -> Option<PeriodicLinear> {
+    let len = a.len();
+    let needed = 2 + opts.min_confirming.max(1);
+    let small: Option<Vec<i128>> = a
+        .iter()
+        .map(|q| q.is_integer().then(|| q.to_i64()).flatten().map(i128::from))
+        .collect();
+    let terms = match small {
+        Some(v) => Terms::Small(v),
+        None => Terms::Exact(a),
+    };
+    let max_p = (len / needed).min(opts.max_period.unwrap_or(usize::MAX));
+    for p in 1..=max_p {
+        // One past the last n whose second difference does not vanish.
+        let n0 = (0..len - 2 * p)
+            .rev()
+            .find(|&n| !terms.second_difference_vanishes(n, p))
+            .map_or(0, |n| n + 1);
+        let confirming = (len - n0) / p;
+        if confirming < needed {
+            continue;
+        }
+        let lines = (0..p)
+            .map(|i| {
+                // The first two terms of residue class i at or after n0.
+                let j0 = n0 + (i + p - n0 % p) % p;
+                let n_first = offset + j0 as i64;
+                let k_first = n_first.div_euclid(p as i64);
+                let slope = &a[j0 + p] - &a[j0];
+                let intercept = &a[j0] - &(&slope * &Q::int(k_first));
+                ResidueLine {
+                    residue: n_first.rem_euclid(p as i64) as usize,
+                    slope,
+                    intercept,
+                    from_k: k_first,
+                }
+            })
+            .collect::<Vec<_>>();
+        let mut lines = lines;
+        lines.sort_by_key(|l| l.residue);
+        return Some(PeriodicLinear {
+            period: p,
+            preperiod: offset + n0 as i64,
+            lines,
+            confirming_periods: confirming - 2,
+            first: offset,
+            last: offset + len as i64 - 1,
+        });
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seq(f: impl Fn(i64) -> i64, n: i64) -> Vec<Q> {
+        (0..n).map(|i| Q::int(f(i))).collect()
+    }
+
+    #[test]
+    fn finds_per_residue_slopes_and_the_least_preperiod() {
+        // a(3k) = 10k + 5, a(3k+1) = 11k, a(3k+2) = 10k − 1, from n = 7; noise before.
+        let f = |n: i64| {
+            if n < 7 {
+                100 + n * n
+            } else {
+                let (k, i) = (n / 3, n % 3);
+                [10 * k + 5, 11 * k, 10 * k - 1][i as usize]
+            }
+        };
+        let fit = fit_periodic_linear(&seq(f, 60), 0, &FitOptions::default()).unwrap();
+        assert_eq!((fit.period, fit.preperiod), (3, 7));
+        assert_eq!(
+            fit.formulas("f"),
+            [
+                "f(3k) = 10k+5  (k ≥ 3)",
+                "f(3k+1) = 11k  (k ≥ 2)",
+                "f(3k+2) = 10k-1  (k ≥ 2)"
+            ]
+        );
+        for n in 7..60 {
+            assert_eq!(fit.eval(n), Q::int(f(n)));
+        }
+        assert!(!fit.is_periodic());
+    }
+
+    #[test]
+    fn never_reports_a_multiple_of_the_period() {
+        let a = seq(|n| [4, 1, 3][(n % 3) as usize], 40);
+        let fit = fit_periodic_linear(&a, 0, &FitOptions::default()).unwrap();
+        assert_eq!((fit.period, fit.preperiod), (3, 0));
+        assert!(fit.is_periodic());
+        // An arithmetic sequence has period 1.
+        let fit = fit_periodic_linear(&seq(|n| 3 * n - 2, 10), 5, &FitOptions::default()).unwrap();
+        assert_eq!((fit.period, fit.preperiod), (1, 5));
+        assert_eq!(fit.formulas("a"), ["a(k) = 3k-17  (k ≥ 5)"]);
+    }
+
+    #[test]
+    fn near_misses_and_short_data_are_not_fitted() {
+        // Period 7 with a single glitch three periods before the end: only 2 periods after it.
+        let mut a = seq(|n| [2, 7, 1, 8, 2, 8, 1][(n % 7) as usize], 40);
+        a[25] = Q::int(99);
+        let fit = fit_periodic_linear(&a, 0, &FitOptions::default());
+        assert!(fit.as_ref().is_none_or(|f| f.preperiod >= 26), "{fit:?}");
+        assert!(
+            fit_periodic_linear(
+                &a,
+                0,
+                &FitOptions {
+                    min_confirming: 3,
+                    max_period: Some(6)
+                }
+            )
+            .is_none()
+        );
+        // Quadratic growth is never periodic-linear.
+        assert!(fit_periodic_linear(&seq(|n| n * n, 200), 0, &FitOptions::default()).is_none());
+    }
+
+    #[test]
+    fn rationals_take_the_exact_path() {
+        let a: Vec<Q> = (0..30).map(|n| Q::frac(n, 2) + Q::frac(n % 2, 3)).collect();
+        let fit = fit_periodic_linear(&a, 0, &FitOptions::default()).unwrap();
+        assert_eq!((fit.period, fit.preperiod), (2, 0));
+        for n in 0..30 {
+            assert_eq!(fit.eval(n), a[n as usize]);
+        }
+    }
+}
