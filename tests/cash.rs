@@ -189,3 +189,67 @@ fn appendix_thresholds_are_periodic_linear_with_period_16() {
     // f^I(65) = 43 breaks residue 1's line 11k − 2 at k = 4 (it would give 42).
     assert_eq!(th.f1[65], 43);
 }
+
+#[test]
+fn threshold_forms_are_certified_and_tampering_is_caught() {
+    use nimlab::Q;
+    use nimlab::games::cash::{replay_threshold_certificate, threshold_forms};
+    for set in ["3,5,6,10,11", "1,4", "1,6", "1,3,4", "2,3", "1,4,5"] {
+        let a: CashSet = set.parse().unwrap();
+        let forms = threshold_forms(&a, 3000).unwrap_or_else(|e| panic!("A = {a}: {e}"));
+        replay_threshold_certificate(&a, &forms.certificate).unwrap();
+        // The proven forms agree with the recursion far beyond the data used.
+        let th = thresholds(&a, 20_000).unwrap();
+        for n in forms.certificate.from..=20_000 {
+            assert_eq!(
+                forms.f1.eval(n),
+                Q::int(th.f1[n as usize] as i64),
+                "A = {a}, f^I({n})"
+            );
+            assert_eq!(
+                forms.f2.eval(n),
+                Q::int(th.f2[n as usize] as i64),
+                "A = {a}, f^II({n})"
+            );
+        }
+        // Tampering: change one intercept, or one base value.
+        let mut bad = forms.certificate.clone();
+        bad.formulas[0][0].1 = &bad.formulas[0][0].1 + &Q::int(1);
+        assert!(replay_threshold_certificate(&a, &bad).is_err(), "A = {a}");
+        let mut bad = forms.certificate.clone();
+        bad.base[1][0] = &bad.base[1][0] + &Q::int(1);
+        assert!(replay_threshold_certificate(&a, &bad).is_err(), "A = {a}");
+    }
+}
+
+#[test]
+fn certified_forms_decide_exactly_as_the_table_does() {
+    use nimlab::games::cash::{threshold_forms, winner_by_forms};
+    use num_bigint::BigUint;
+    for set in ["3,5,6,10,11", "1,4", "1,3,4"] {
+        let a: CashSet = set.parse().unwrap();
+        let forms = threshold_forms(&a, 2000).unwrap();
+        let th = thresholds(&a, 2000).unwrap();
+        let max = 160;
+        let table = CashTable::solve(&a, max, 1 << 24).unwrap();
+        let mut decided = 0;
+        for n in forms.certificate.from as u64..=max {
+            for d in (0..=max).step_by(3) {
+                for e in (0..=max).step_by(5) {
+                    let big = |x: u64| BigUint::from(x);
+                    let (w, _, _) =
+                        winner_by_forms(&a, &forms, &th.winner, &big(n), &big(d), &big(e));
+                    if let Some((w, why)) = w {
+                        decided += 1;
+                        assert_eq!(
+                            Some(w),
+                            table.winner(n, d, e),
+                            "A = {a}, ({n}; {d}, {e}): {why}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(decided > 1000, "A = {a}: only {decided} states decided");
+    }
+}

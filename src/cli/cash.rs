@@ -10,7 +10,8 @@ use super::args::parse_size;
 use super::output::OutputArgs;
 use crate::export::{Cell, write_rows};
 use crate::games::cash::{
-    Amount, CashSet, CashTable, classify, g_thresholds, least_thresholds, thresholds,
+    Amount, CashSet, CashTable, classify, g_thresholds, least_thresholds, threshold_forms,
+    thresholds, winner_by_forms,
 };
 
 #[derive(Debug, Subcommand)]
@@ -134,16 +135,9 @@ const MAX_STATE_TABLE: Amount = 20_000;
 
 fn state(a: StateArgs, full: bool) -> anyhow::Result<()> {
     let set = a.set.set()?;
-    let n = a
-        .n
-        .to_u64()
-        .filter(|&n| n <= MAX_STATE_TABLE)
-        .ok_or_else(|| {
-            anyhow::anyhow!(
-                "n = {}: no certified closed form for A = {set} is available, and the table path supports n ≤ {MAX_STATE_TABLE}",
-                a.n
-            )
-        })?;
+    let Some(n) = a.n.to_u64().filter(|&n| n <= MAX_STATE_TABLE) else {
+        return state_by_forms(&set, &a, full);
+    };
     // Money beyond n is as good as n: no line of play spends more than n.
     let cap = |m: &BigUint| m.to_u64().map_or(n, |m| m.min(n));
     let (d, e) = (cap(&a.d), cap(&a.e));
@@ -184,6 +178,50 @@ fn state(a: StateArgs, full: bool) -> anyhow::Result<()> {
             c.player_i.to_string().into(),
             c.player_ii.to_string().into(),
         ]);
+    }
+    a.out.emit_record(&columns, row)
+}
+
+/// Data used to fit and certify the closed forms for huge n.
+const FORMS_DATA: Amount = 4000;
+
+/// Beyond the table: certified closed forms of f^I, f^II and the theorems that use them.
+fn state_by_forms(set: &CashSet, a: &StateArgs, full: bool) -> anyhow::Result<()> {
+    let forms = threshold_forms(set, FORMS_DATA).with_context(|| {
+        format!("n = {} is beyond the win table (n ≤ {MAX_STATE_TABLE}) and no certified closed form was found", a.n)
+    })?;
+    let th = thresholds(set, FORMS_DATA)?;
+    let (decided, f1, f2) = winner_by_forms(set, &forms, &th.winner, &a.n, &a.d, &a.e);
+    let (winner, thm) = decided.ok_or_else(|| {
+        anyhow::anyhow!(
+            "({}; {}, {}) is A-critical (f^I = {f1}, f^II = {f2}): beyond the win table (n ≤ {MAX_STATE_TABLE}) it needs a solution set X, which nimlab cannot build yet",
+            a.n,
+            a.d,
+            a.e
+        )
+    })?;
+    let why = format!(
+        "{}: {thm} of the paper (its proof; nimlab's tests check it on every small state), with f^I(n) = {f1}, f^II(n) = {f2} from closed forms PROVEN for n ≥ {} (see nimlab mine cash)",
+        if thm.starts_with("Theorem 2.4") {
+            "a player is rich"
+        } else {
+            "a player is poor"
+        },
+        forms.certificate.from
+    );
+    let mut columns = vec!["set", "n", "d", "e", "winner", "plain_winner", "why"];
+    let mut row: Vec<Cell> = vec![
+        set.to_string().into(),
+        a.n.to_string().into(),
+        a.d.to_string().into(),
+        a.e.to_string().into(),
+        winner.to_string().into(),
+        forms.plain_winner(&th.winner, &a.n).to_string().into(),
+        why.into(),
+    ];
+    if full {
+        columns.extend(["f1", "f2"]);
+        row.extend([f1.into(), f2.into()]);
     }
     a.out.emit_record(&columns, row)
 }

@@ -22,6 +22,13 @@ use std::str::FromStr;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
+use crate::miner::{
+    Certificate, FitOptions, PeriodicLinear, Periodicity, Recurrence, Rule, Term,
+    fit_periodic_linear, prove_period,
+};
+use crate::num::Q;
+use num_bigint::{BigInt, BigUint};
+use num_traits::ToPrimitive;
 
 /// Stones and dollars.
 pub type Amount = u64;
@@ -518,6 +525,200 @@ pub fn corresponding_state(
         i128::from(th.f1[k]) - 1 - i128::from(d),
         i128::from(th.f2[k]) - 1 - i128::from(e),
     )
+}
+
+/// Closed forms for f^I and f^II with a proof for all n: the periodic-linear fits of the data
+/// and a certificate that they satisfy Def 2.1/2.3's recurrence from `certificate.from` on.
+#[derive(Clone, Debug)]
+pub struct ThresholdForms {
+    /// The fit of f^I.
+    pub f1: PeriodicLinear,
+    /// The fit of f^II.
+    pub f2: PeriodicLinear,
+    /// The proof.
+    pub certificate: Certificate,
+    /// Where the plain game W_A becomes periodic, and its period (proven by a window of max A).
+    pub plain_period: Periodicity,
+}
+
+/// Fits f^I and f^II on n ≤ max_n and proves the fits for all n, or says why it cannot.
+pub fn threshold_forms(set: &CashSet, max_n: Amount) -> Result<ThresholdForms> {
+    let th = thresholds(set, max_n)?;
+    let kmax = set.max() as usize;
+    let plain = prove_period(&th.winner, kmax, kmax).ok_or_else(|| {
+        Error::invalid(format!(
+            "W_A of A = {set} shows no recurring window of {kmax} terms up to n = {max_n}; raise --max-n"
+        ))
+    })?;
+    let as_q = |v: &[Amount]| -> Vec<Q> { v.iter().map(|&x| Q::from_bigint(x.into())).collect() };
+    let data = vec![as_q(&th.f1), as_q(&th.f2)];
+    let fit = |j: usize| {
+        fit_periodic_linear(&data[j], 0, &FitOptions::default()).ok_or_else(|| {
+            Error::invalid(format!(
+                "f^{} of A = {set} has no periodic-linear form with 3 confirming periods up to n = {max_n}; raise --max-n",
+                if j == 0 { "I" } else { "II" }
+            ))
+        })
+    };
+    let (f1, f2) = (fit(0)?, fit(1)?);
+    let lcm = |a: usize, b: usize| a / num_integer::gcd(a, b) * b;
+    let period = lcm(lcm(f1.period, f2.period), plain.period);
+    let valid_from = (plain.preperiod + kmax) as i64;
+    let term = |seq: usize, shift: Amount, add: Amount| Term {
+        seq,
+        shift: shift as usize,
+        add: Q::from_bigint(add.into()),
+    };
+    let mut rules = vec![Vec::with_capacity(period), Vec::with_capacity(period)];
+    for i in 0..period {
+        // A representative n ≡ i (mod P) where the plain game is periodic.
+        let n = valid_from as usize + (i + period - valid_from as usize % period) % period;
+        let w = |m: usize| plain_winner_at(&th.winner, &plain, m);
+        let moves = set.elements();
+        let max_f1 = Rule::Max(moves.iter().map(|&a| term(0, a, 0)).collect());
+        match w(n) {
+            Winner::I => {
+                rules[0].push(Rule::Min(
+                    moves
+                        .iter()
+                        .filter(|&&a| w(n - a as usize) == Winner::II)
+                        .map(|&a| term(1, a, a))
+                        .collect(),
+                ));
+                rules[1].push(max_f1);
+            }
+            Winner::II => {
+                rules[0].push(Rule::GuardedMin {
+                    terms: moves
+                        .iter()
+                        .map(|&a| (term(1, a, a), term(0, a, 0)))
+                        .collect(),
+                    target: term(1, 0, 0),
+                });
+                rules[1].push(max_f1);
+            }
+        }
+    }
+    let recurrence = Recurrence {
+        period,
+        rules,
+        lookback: kmax,
+        valid_from,
+    };
+    let certificate =
+        Certificate::prove(recurrence, &[f1.clone(), f2.clone()], &data).map_err(|why| {
+            Error::invalid(format!(
+                "the fitted forms for A = {set} are not proven: {why}"
+            ))
+        })?;
+    Ok(ThresholdForms {
+        f1,
+        f2,
+        certificate,
+        plain_period: plain,
+    })
+}
+
+impl ThresholdForms {
+    /// W_A(n) for any n, through the proven period of the plain game.
+    pub fn plain_winner(&self, th_winner: &[Winner], n: &BigUint) -> Winner {
+        let p = &self.plain_period;
+        match n.to_usize() {
+            Some(m) if m < th_winner.len() => th_winner[m],
+            _ => {
+                let back = ((n - BigUint::from(p.preperiod)) % BigUint::from(p.period))
+                    .to_usize()
+                    .expect("below the period");
+                th_winner[p.preperiod + back]
+            }
+        }
+    }
+}
+
+/// The winner of (n; d, e) for n of any size, when a theorem decides it from certified closed
+/// forms of f^I, f^II (Theorem 2.4) or from g^I, g^II (Theorem 3.7): `None` for A-critical
+/// states, which need the win table or a solution set. Also returns (f^I(n), f^II(n)).
+pub fn winner_by_forms(
+    set: &CashSet,
+    forms: &ThresholdForms,
+    th_winner: &[Winner],
+    n: &BigUint,
+    d: &BigUint,
+    e: &BigUint,
+) -> (Option<(Winner, &'static str)>, Q, Q) {
+    let nb = BigInt::from(n.clone());
+    let f1 = forms.f1.eval_big(&nb);
+    let f2 = forms.f2.eval_big(&nb);
+    let w = forms.plain_winner(th_winner, n);
+    let (dq, eq) = (
+        Q::from_bigint(d.clone().into()),
+        Q::from_bigint(e.clone().into()),
+    );
+    let a1 = BigUint::from(set.min());
+    let i = n % (&a1 * 2u32);
+    let half = (n - &i) / 2u32;
+    let g1 = Q::from_bigint((&half + (&i + 1u32).min(a1.clone())).into());
+    let g2 = Q::from_bigint((&half + (&i + 1u32).max(a1.clone()) - &a1).into());
+    let decided = if dq >= f1 && eq < f2 {
+        Some((Winner::I, "Theorem 2.4(1)"))
+    } else if dq < f1 && eq >= f2 {
+        Some((Winner::II, "Theorem 2.4(2)"))
+    } else if dq >= f1 && eq >= f2 {
+        Some((w, "Theorem 2.4(3)"))
+    } else if dq >= g1 && eq < g2 {
+        Some((Winner::I, "Theorem 3.7(1)"))
+    } else if dq < g1 && eq >= g2 {
+        Some((Winner::II, "Theorem 3.7(2)"))
+    } else if dq < g1 && eq < g2 {
+        Some((
+            if d / &a1 > e / &a1 {
+                Winner::I
+            } else {
+                Winner::II
+            },
+            "Theorem 3.7(3)",
+        ))
+    } else {
+        None
+    };
+    (decided, f1, f2)
+}
+
+/// W(m), read through the proven period when m lies beyond the data.
+fn plain_winner_at(w: &[Winner], p: &Periodicity, m: usize) -> Winner {
+    if m < w.len() {
+        w[m]
+    } else {
+        let back = (m - p.preperiod) % p.period;
+        w[p.preperiod + back]
+    }
+}
+
+/// Replays a certificate for A: recomputes the base values and re-checks the whole argument.
+pub fn replay_threshold_certificate(set: &CashSet, cert: &Certificate) -> Result<()> {
+    let end = cert.from + cert.recurrence.lookback as i64;
+    let end = Amount::try_from(end)
+        .map_err(|_| Error::invalid("the certificate's window is negative"))?;
+    let th = thresholds(set, end)?;
+    for (j, vals) in cert.base.iter().enumerate() {
+        let truth = if j == 0 { &th.f1 } else { &th.f2 };
+        for (off, v) in vals.iter().enumerate() {
+            let n = cert.from as usize + off;
+            if *v != Q::from_bigint(truth[n].into()) {
+                return Err(Error::invalid(format!(
+                    "the certificate's base value of sequence {j} at n = {n} is {v}, but the true value is {}",
+                    truth[n]
+                )));
+            }
+        }
+    }
+    if cert.base.len() != 2 {
+        return Err(Error::invalid(
+            "a threshold certificate covers f^I and f^II",
+        ));
+    }
+    cert.verify()
+        .map_err(|why| Error::invalid(format!("the certificate does not check: {why}")))
 }
 
 #[cfg(test)]

@@ -81,6 +81,16 @@ impl PeriodicLinear {
         &(&l.slope * &Q::int(k)) + &l.intercept
     }
 
+    /// The value the formula gives at any n ≥ preperiod, of any size.
+    pub fn eval_big(&self, n: &num_bigint::BigInt) -> Q {
+        use num_integer::Integer;
+        let p = num_bigint::BigInt::from(self.period);
+        let (k, i) = n.div_mod_floor(&p);
+        let i: usize = i.try_into().expect("residue below the period");
+        let l = &self.lines[i];
+        &(&l.slope * &Q::from_bigint(k)) + &l.intercept
+    }
+
     /// The formulas as the papers print them, one line per residue:
     /// `f(16k+3) = 10k+5  (k ≥ 4)`.
     pub fn formulas(&self, name: &str) -> Vec<String> {

@@ -3,9 +3,11 @@
 //! It knows nothing about games; callers say what recurrence produced the data (its look-back),
 //! which is what turns an observation into a proof.
 
+pub mod certificate;
 pub mod linear;
 pub mod period;
 
+pub use certificate::{Certificate, Recurrence, Rule, Term};
 pub use linear::{FitOptions, PeriodicLinear, ResidueLine, fit_periodic_linear};
 pub use period::{
     PeriodStatus, Periodicity, component_period, observe_period, prove_octal_period, prove_period,

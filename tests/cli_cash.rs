@@ -1,0 +1,155 @@
+//! The `nimlab cash` and `nimlab mine` commands end to end: exact headers, the paper's examples,
+//! certified closed forms for huge n, certificates replayed and tampering rejected, input errors.
+
+mod common;
+use common::*;
+
+#[test]
+fn headers_are_exact() {
+    let t = Csv::run("cash thresholds --set 3,5,6,10,11 --max-n 30 --format csv");
+    assert_eq!(
+        t.header,
+        [
+            "n", "winner", "f1", "f2", "g1", "g2", "least_f1", "least_f2"
+        ]
+    );
+    assert_eq!(t.rows.len(), 31);
+    let t = Csv::run("cash table --set 1,3,4 --max-n 4 --format csv");
+    assert_eq!(t.header, ["n", "d", "e", "winner"]);
+    assert_eq!(t.rows.len(), 125);
+    assert!(t.rows.iter().all(|r| r[3] == "I" || r[3] == "II"));
+}
+
+#[test]
+fn example_1_11_through_the_cli() {
+    // A = {1,3,4}, n = 14: (14; 9, 9) is won by I although the plain game is lost.
+    let out = run_ok(&words("cash winner --set 4,3,1,3 14 9 9 --format csv"));
+    let t = Csv::parse(&out);
+    let r = &t.records()[0];
+    assert_eq!(
+        (r["set"], r["winner"], r["plain_winner"]),
+        ("{1,3,4}", "I", "II")
+    );
+    let t = Csv::run("cash winner --set 1,3,4 14 4 4 --format csv");
+    assert_eq!(t.records()[0]["winner"], "II");
+}
+
+#[test]
+fn huge_n_uses_certified_forms() {
+    // The appendix set at n = 10^18: f^I(n) from the proven form, decided by Theorem 2.4.
+    let r = Csv::run(
+        "cash winner --set 3,5,6,10,11 1000000000000000000 900000000000000000 1 --format csv",
+    );
+    let rec = &r.records()[0];
+    assert_eq!(rec["winner"], "I");
+    assert!(rec["why"].contains("PROVEN"), "{}", rec["why"]);
+    // A-critical states beyond the table are refused, not guessed.
+    run_input_error(
+        &words(
+            "cash winner --set 3,5,6,10,11 1000000000000000000 687500000000000001 687499999999999999",
+        ),
+        &["A-critical"],
+    );
+}
+
+#[test]
+fn mine_cash_certificate_replays_and_tampering_is_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    let cert = dir.path().join("cert.json");
+    let cert_s = cert.to_str().unwrap();
+    let out = run_ok(&[
+        "mine",
+        "cash",
+        "--set",
+        "3,5,6,10,11",
+        "--certificate",
+        cert_s,
+    ]);
+    assert!(out.contains("f1(16k+3) = 10k+5  (k ≥ 4)"), "{out}");
+    assert!(out.contains("PROVEN for all n ≥ 66"), "{out}");
+    let ok = run_ok(&["mine", "replay", cert_s]);
+    assert!(ok.contains("VALID"), "{ok}");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&cert).unwrap()).unwrap();
+    let slot = &mut json["certificate"]["formulas"][1][5][1];
+    let v: i64 = slot.as_str().unwrap().parse().unwrap();
+    *slot = serde_json::Value::String((v + 1).to_string());
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, serde_json::to_string(&json).unwrap()).unwrap();
+    run_input_error(&["mine", "replay", bad.to_str().unwrap()], &["REJECTED"]);
+}
+
+#[test]
+fn mine_sequence_reads_csv_and_names_problems() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("f.csv");
+    run_ok(&[
+        "cash",
+        "thresholds",
+        "--set",
+        "3,5,6,10,11",
+        "--max-n",
+        "600",
+        "--defined-only",
+        "--format",
+        "csv",
+        "-o",
+        f.to_str().unwrap(),
+    ]);
+    let out = run_ok(&[
+        "mine",
+        "sequence",
+        "--csv",
+        f.to_str().unwrap(),
+        "--index",
+        "n",
+        "--value",
+        "f2",
+    ]);
+    assert!(out.starts_with("period 16, preperiod 63"), "{out}");
+    assert!(out.contains("f2(16k+9) = 10k+5  (k ≥ 4)"), "{out}");
+    run_input_error(
+        &[
+            "mine",
+            "sequence",
+            "--csv",
+            f.to_str().unwrap(),
+            "--index",
+            "n",
+            "--value",
+            "zz",
+        ],
+        &["--value zz", "f1"],
+    );
+    run_input_error(
+        &[
+            "mine",
+            "sequence",
+            "--csv",
+            "/nonexistent.csv",
+            "--index",
+            "n",
+            "--value",
+            "f1",
+        ],
+        &["/nonexistent.csv"],
+    );
+}
+
+#[test]
+fn bad_input_exits_2_naming_the_value() {
+    for (line, needle) in [
+        ("cash winner --set 0,1 5 1 1", "0"),
+        ("cash winner --set 1,x 5 1 1", "'x'"),
+        ("cash winner --set 1,3 -5 1 1", "-5"),
+        ("cash thresholds --set 1,3 --max-n 30000", "--defined-only"),
+        ("cash table --set 1,3 --max-n 1000", "rows"),
+        (
+            "cash thresholds --set 1,3 --max-n 3000 --memory-limit 1K",
+            "--max-n",
+        ),
+    ] {
+        run_input_error(&words(line), &[needle]);
+    }
+    run_input_error(&["cash", "winner", "--set", "", "5", "1", "1"], &["empty"]);
+}
