@@ -1,12 +1,15 @@
 //! nimlab — exact values, closed forms and verdicts for scoring variants of Nim.
 //!
-//! Data flows one way through the layers:
+//! Modules, from the bottom up (each uses only those above it):
 //!
 //! - [`num`]: exact rationals ([`Q`]), piecewise-linear functions ([`Pwl`]) and ranges;
-//! - [`games`]: engines that compute exact values — [`games::scoring`] is the one scoring engine
-//!   for Scoring Nim and Stewart's scoring octal games, with the bonus N symbolic;
+//! - [`miner`]: generic pattern finding on sequences of exact values — least periods (proven by
+//!   window arguments or observed), periodic-linear closed forms, and certificates that prove
+//!   them against a min/max-plus recurrence. It knows no game; callers describe the recurrence;
+//! - [`games`]: the engines — [`games::scoring`] (Scoring Nim and Stewart's octal games, bonus N
+//!   symbolic), [`games::candy`] (Candy Nim) and [`games::cash`] (NIM with Cash) — which call
+//!   the miner to prove what their data shows;
 //! - [`family`]: positions whose heaps are affine in parameters, such as (2k+1, 2k, 1);
-//! - [`miner`]: periods (proven by window arguments, or observed) of generic sequences;
 //! - [`export`]: generic tables rendered as text, CSV or JSON (pure functions to bytes);
 //! - [`cli`]: the `nimlab` command line on top.
 
