@@ -1,5 +1,5 @@
 //! The `nimlab` command line: clap structs, validated into library calls. One file per command
-//! group; rendering goes through [`crate::export`], I/O through [`output`].
+//! group; rendering goes through [`crate::export`], I/O through `output`.
 
 mod args;
 mod candy;
