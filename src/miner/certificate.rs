@@ -51,7 +51,7 @@ pub enum Rule {
 pub struct Recurrence {
     /// The common period P of the rules.
     pub period: usize,
-    /// rules[j][i]: how sequence j is computed at n ≡ i (mod P).
+    /// `rules[j][i]`: how sequence j is computed at n ≡ i (mod P).
     pub rules: Vec<Vec<Rule>>,
     /// The largest shift (terms at n refer back at most this far).
     pub lookback: usize,

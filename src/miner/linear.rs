@@ -151,7 +151,7 @@ impl Terms<'_> {
     }
 }
 
-/// The least period and preperiod of a periodic-linear form of `a` (a[j] is the term at index
+/// The least period and preperiod of a periodic-linear form of `a` (`a[j]` is the term at index
 /// `offset + j`), or `None` when no period up to the limit fits with enough confirming periods.
 pub fn fit_periodic_linear(a: &[Q], offset: i64, opts: &FitOptions) -> Option<PeriodicLinear> {
     let len = a.len();
