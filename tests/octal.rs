@@ -402,7 +402,7 @@ fn breaking_games_through_the_partition_index_match_the_search() {
                 16,
                 &bonus,
                 &Limits::default(),
-                &|_| {},
+                &nimlab::games::scoring::NoProgress,
             )
             .unwrap();
             let positions = table.solved();

@@ -82,3 +82,15 @@ fn progress_bar(len: u64, what: &str, unit: &str) -> ProgressBar {
     pb.set_message(what.to_string());
     pb
 }
+
+/// A progress bar as the engine's [`Progress`](crate::games::scoring::Progress).
+struct Bar<'a>(&'a ProgressBar);
+
+impl crate::games::scoring::Progress for Bar<'_> {
+    fn start(&self, total: u64) {
+        self.0.set_length(total);
+    }
+    fn advance(&self, done: u64) {
+        self.0.inc(done);
+    }
+}

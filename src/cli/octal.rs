@@ -273,7 +273,10 @@ fn values(a: ValuesArgs) -> anyhow::Result<()> {
     let game = a.rules.game()?;
     let plus = heaps_of(&game, &a.plus)?;
     let seq = HeapSequence::new(&game, 0, &plus, a.bonus.clone())?;
-    let v = seq.values(a.max_heap, &a.solve.limits())?;
+    let pb = super::progress_bar(0, "solving", "positions");
+    let v = seq.values_reporting(a.max_heap, &a.solve.limits(), &super::Bar(&pb));
+    pb.finish_and_clear();
+    let v = v?;
     let mut t = Table::new(&["n", "value"]);
     for (n, x) in v.into_iter().enumerate() {
         t.push(vec![Cell::Int(n as i64), x.into()]);

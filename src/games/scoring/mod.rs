@@ -35,8 +35,8 @@ pub use position::{Heap, Move, Ordered, Position, RulesId, ScoringGame};
 pub use ruleset::{HeapMove, HeapSize, Ruleset, UniformTail};
 pub use sequence::{HeapSequence, PeriodReport};
 pub use solver::{
-    Limits, Method, Payoffs, Solution, ValueSolution, search_values, solve, solve_many,
-    solve_values,
+    Limits, Method, NoProgress, Payoffs, Progress, Solution, ValueSolution, search_values, solve,
+    solve_many, solve_values, solve_values_reporting,
 };
 pub use table::{HeapTable, solve_table, table_size};
 

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use super::position::{Heap, Position, RulesId, ScoringGame};
 use super::ruleset::HeapSize;
-use super::solver::{Limits, PointIds, ValueSolution, layers_by, solve_values_with};
+use super::solver::{Limits, PointIds, Progress, ValueSolution, layers_by, solve_values_with};
 use crate::error::{Error, Result};
 use crate::num::Q;
 
@@ -248,16 +248,17 @@ impl PartitionIndex {
 }
 
 /// f_N at one N of every position of ruleset `rules` with at most `max_total` beans, layer by
-/// layer in parallel; `progress` receives the positions finished.
+/// layer in parallel, reporting to `progress`.
 pub fn solve_partition_values(
     game: &ScoringGame,
     rules: RulesId,
     max_total: HeapSize,
     bonus: &Q,
     limits: &Limits,
-    progress: &(dyn Fn(u64) + Sync),
+    progress: &dyn Progress,
 ) -> Result<ValueSolution> {
     let index = PartitionIndex::new(game, rules, max_total, limits)?;
+    progress.start(index.len() as u64);
     let totals = (0..=index.max_total).flat_map(|m| {
         let n = index.offset[m + 1] - index.offset[m];
         std::iter::repeat_n(m as u64, n as usize)
@@ -279,7 +280,7 @@ pub fn solve_partition_values(
         &layers,
         children,
         bonus,
-        progress,
+        &|n| progress.advance(n),
     );
     Ok(ValueSolution::from_partitions(
         game.clone(),

@@ -14,7 +14,7 @@ use num_traits::ToPrimitive;
 use super::normal::{common_constant_points, grundy_values, value_from_grundy};
 use super::position::{Heap, Position, RulesId, ScoringGame};
 use super::ruleset::{HeapSize, UniformTail};
-use super::solver::{Limits, solve_values};
+use super::solver::{Limits, NoProgress, Progress, solve_values, solve_values_reporting};
 use crate::error::{Error, Result};
 use crate::miner::{
     Periodicity, component_period, observe_period, prove_octal_period, prove_period,
@@ -76,6 +76,16 @@ impl HeapSequence {
 
     /// a(0..=max_n).
     pub fn values(&self, max_n: HeapSize, limits: &Limits) -> Result<Vec<Q>> {
+        self.values_reporting(max_n, limits, &NoProgress)
+    }
+
+    /// [`values`](Self::values), reporting progress of long solves.
+    pub fn values_reporting(
+        &self,
+        max_n: HeapSize,
+        limits: &Limits,
+        progress: &dyn Progress,
+    ) -> Result<Vec<Q>> {
         if self.plus.is_empty()
             && let Some(tail) = self.tail()
             && let Some(v) = self.single_heap_values(&tail, max_n)?
@@ -83,7 +93,7 @@ impl HeapSequence {
             return Ok(v);
         }
         let roots: Vec<Vec<Heap>> = (0..=max_n).map(|n| self.with(n, &self.plus)).collect();
-        let sol = solve_values(&self.game, &roots, &self.bonus, limits)?;
+        let sol = solve_values_reporting(&self.game, &roots, &self.bonus, limits, progress)?;
         roots.iter().map(|r| sol.value(r)).collect()
     }
 

@@ -550,13 +550,40 @@ pub fn solve_values(
     bonus: &Q,
     limits: &Limits,
 ) -> Result<ValueSolution> {
+    solve_values_reporting(game, roots, bonus, limits, &NoProgress)
+}
+
+/// Where long solves report how far they are (a progress bar, a log, or nothing).
+pub trait Progress: Sync {
+    /// The work ahead, in positions.
+    fn start(&self, total: u64);
+    /// Positions finished since the last call.
+    fn advance(&self, done: u64);
+}
+
+/// Reports nothing.
+pub struct NoProgress;
+
+impl Progress for NoProgress {
+    fn start(&self, _: u64) {}
+    fn advance(&self, _: u64) {}
+}
+
+/// [`solve_values`], reporting progress on the ranked-table path (the long one).
+pub fn solve_values_reporting(
+    game: &ScoringGame,
+    roots: &[Vec<Heap>],
+    bonus: &Q,
+    limits: &Limits,
+    progress: &dyn Progress,
+) -> Result<ValueSolution> {
     let roots = canonical_roots(game, roots)?;
     if let Some(rules) = single_breaking_ruleset(game, &roots) {
         // Breaking reaches almost every multiset of smaller heaps: rank them all instead.
         let total = roots.iter().map(Position::total).max().unwrap_or(0);
         let total = HeapSize::try_from(total)
             .map_err(|_| Error::invalid(format!("{total} beans in all is too many")))?;
-        return solve_partition_values(game, rules, total, bonus, limits, &|_| {});
+        return solve_partition_values(game, rules, total, bonus, limits, progress);
     }
     search_values_of(game, &roots, bonus, limits)
 }
