@@ -409,6 +409,31 @@ pub struct Classification {
     pub by_theorem: Option<(Winner, &'static str)>,
 }
 
+/// The winner Theorem 2.4 (a player is rich) or Theorem 3.7 (a player is poor) gives, from
+/// [d, e, f^I(n), f^II(n), g^I(n), g^II(n)]; `miserly` says whether ⌊d/a₁⌋ > ⌊e/a₁⌋.
+fn decide_by_theorems<T: PartialOrd>(
+    [d, e, f1, f2, g1, g2]: [T; 6],
+    w: Winner,
+    miserly: impl FnOnce() -> bool,
+) -> Option<(Winner, &'static str)> {
+    if d >= f1 && e < f2 {
+        Some((Winner::I, "Theorem 2.4(1)"))
+    } else if d < f1 && e >= f2 {
+        Some((Winner::II, "Theorem 2.4(2)"))
+    } else if d >= f1 && e >= f2 {
+        Some((w, "Theorem 2.4(3)"))
+    } else if d >= g1 && e < g2 {
+        Some((Winner::I, "Theorem 3.7(1)"))
+    } else if d < g1 && e >= g2 {
+        Some((Winner::II, "Theorem 3.7(2)"))
+    } else if d < g1 && e < g2 {
+        let w = if miserly() { Winner::I } else { Winner::II };
+        Some((w, "Theorem 3.7(3)"))
+    } else {
+        None
+    }
+}
+
 /// Classifies (n; d, e) given f^I(n), f^II(n) and W_A(n).
 pub fn classify(
     set: &CashSet,
@@ -430,29 +455,8 @@ pub fn classify(
         }
     };
     let (si, sii) = (standing(d, f1, g1), standing(e, f2, g2));
-    let by_theorem = if d >= f1 && e < f2 {
-        Some((Winner::I, "Theorem 2.4(1)"))
-    } else if d < f1 && e >= f2 {
-        Some((Winner::II, "Theorem 2.4(2)"))
-    } else if d >= f1 && e >= f2 {
-        Some((w, "Theorem 2.4(3)"))
-    } else if d >= g1 && e < g2 {
-        Some((Winner::I, "Theorem 3.7(1)"))
-    } else if d < g1 && e >= g2 {
-        Some((Winner::II, "Theorem 3.7(2)"))
-    } else if d < g1 && e < g2 {
-        let a1 = set.min();
-        Some((
-            if d / a1 > e / a1 {
-                Winner::I
-            } else {
-                Winner::II
-            },
-            "Theorem 3.7(3)",
-        ))
-    } else {
-        None
-    };
+    let a1 = set.min();
+    let by_theorem = decide_by_theorems([d, e, f1, f2, g1, g2], w, || d / a1 > e / a1);
     Classification {
         f1,
         f2,
@@ -659,28 +663,7 @@ pub fn winner_by_forms(
     let half = (n - &i) / 2u32;
     let g1 = Q::from_bigint((&half + (&i + 1u32).min(a1.clone())).into());
     let g2 = Q::from_bigint((&half + (&i + 1u32).max(a1.clone()) - &a1).into());
-    let decided = if dq >= f1 && eq < f2 {
-        Some((Winner::I, "Theorem 2.4(1)"))
-    } else if dq < f1 && eq >= f2 {
-        Some((Winner::II, "Theorem 2.4(2)"))
-    } else if dq >= f1 && eq >= f2 {
-        Some((w, "Theorem 2.4(3)"))
-    } else if dq >= g1 && eq < g2 {
-        Some((Winner::I, "Theorem 3.7(1)"))
-    } else if dq < g1 && eq >= g2 {
-        Some((Winner::II, "Theorem 3.7(2)"))
-    } else if dq < g1 && eq < g2 {
-        Some((
-            if d / &a1 > e / &a1 {
-                Winner::I
-            } else {
-                Winner::II
-            },
-            "Theorem 3.7(3)",
-        ))
-    } else {
-        None
-    };
+    let decided = decide_by_theorems([&dq, &eq, &f1, &f2, &g1, &g2], w, || d / &a1 > e / &a1);
     (decided, f1, f2)
 }
 
