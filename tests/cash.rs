@@ -253,3 +253,50 @@ fn certified_forms_decide_exactly_as_the_table_does() {
         assert!(decided > 1000, "A = {a}: only {decided} states decided");
     }
 }
+
+#[test]
+fn cash_periodicity_from_forms_matches_the_data() {
+    use nimlab::games::cash::{CashPeriodicity, c_values, threshold_forms};
+    for (set, expected) in [
+        ("1,4", Some(5)),
+        ("1,3,4", Some(7)),
+        ("1,4,5", Some(8)),
+        ("3,5,6,10,11", None),
+    ] {
+        let a: CashSet = set.parse().unwrap();
+        let forms = threshold_forms(&a, 3000).unwrap();
+        let th = thresholds(&a, 3000).unwrap();
+        let key = |n: u64| (th.winner[n as usize], c_values(&a, &th, n));
+        match forms.cash_periodicity(&a, &th.winner) {
+            CashPeriodicity::Periodic { period, from } => {
+                assert_eq!(Some(period), expected, "A = {a}");
+                let (m, from) = (period as u64, from as u64);
+                assert!((from..=3000 - m).all(|n| key(n) == key(n + m)), "A = {a}");
+                for d in (1..m).filter(|d| m.is_multiple_of(*d)) {
+                    assert!(
+                        (from..=3000 - d).any(|n| key(n) != key(n + d)),
+                        "A = {a}: {d}"
+                    );
+                }
+            }
+            CashPeriodicity::NotPeriodic {
+                residue,
+                a: step,
+                which,
+                ..
+            } => {
+                assert_eq!(expected, None, "A = {a}");
+                // The witness C value really keeps changing along its residue class.
+                let idx = usize::from(which == "C^II");
+                let c = |n: u64| {
+                    let v = c_values(&a, &th, n);
+                    let (_, c1, c2) = v.into_iter().find(|(x, _, _)| *x == step).unwrap();
+                    [c1, c2][idx]
+                };
+                let p = forms.certificate.recurrence.period as u64;
+                let n0 = 200 + (residue as u64 + p - 200 % p) % p;
+                assert_ne!(c(n0), c(n0 + 10 * p), "A = {a}");
+            }
+        }
+    }
+}

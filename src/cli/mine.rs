@@ -11,7 +11,7 @@ use super::output::OutputArgs;
 use crate::export::{Cell, Format, Table};
 use serde::{Deserialize, Serialize};
 
-use crate::games::cash::{CashSet, replay_threshold_certificate, threshold_forms};
+use crate::games::cash::{CashPeriodicity, CashSet, replay_threshold_certificate, threshold_forms};
 use crate::miner::{Certificate, FitOptions, fit_periodic_linear};
 use crate::num::Q;
 
@@ -309,6 +309,16 @@ fn cash(a: CashArgs) -> anyhow::Result<()> {
         forms.plain_period.preperiod,
         set.max()
     );
+    let th = crate::games::cash::thresholds(&set, a.max_n)?;
+    text.push_str(&match forms.cash_periodicity(&set, &th.winner) {
+        CashPeriodicity::Periodic { period, from } => format!(
+            "cash-periodic (Def 4.4, with an offset): least period {period} from n = {from} (PROVEN from the forms)\n"
+        ),
+        CashPeriodicity::NotPeriodic { residue, a: step, growth, which } => format!(
+            "not cash-periodic, even with an offset (PROVEN from the forms): {which}(n, {step}) grows by {growth} per period along n ≡ {residue} (mod {})\n",
+            forms.certificate.recurrence.period
+        ),
+    });
     for (name, fit) in [("f1", &forms.f1), ("f2", &forms.f2)] {
         text.push_str(&format!(
             "{name}: period {}, PROVEN for all n ≥ {from} (certificate; fitted on n ≤ {}, least preperiod in the data {})\n",

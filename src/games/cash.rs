@@ -667,6 +667,96 @@ pub fn winner_by_forms(
     (decided, f1, f2)
 }
 
+/// Cash-periodicity (Def 4.4(3), allowing an offset) decided from certified forms.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum CashPeriodicity {
+    /// W and every C^I(·, a), C^II(·, a) repeat with this least period from n = from on.
+    Periodic {
+        /// The least period.
+        period: usize,
+        /// From here on (the forms' range plus max A).
+        from: i64,
+    },
+    /// Some C value grows without bound along a residue class: no period, even with an offset.
+    NotPeriodic {
+        /// n ≡ residue (mod the forms' period) …
+        residue: usize,
+        /// … and this move size …
+        a: Amount,
+        /// … make C^I or C^II change by this much per period.
+        growth: Q,
+        /// Which one: "C^I" or "C^II".
+        which: &'static str,
+    },
+}
+
+impl ThresholdForms {
+    /// Decides cash-periodicity for all n ≥ the certificate's start: with f^I(Pk+i) = B_i k + c_i
+    /// and f^II(Pk+i) = B'_i k + c'_i proven, C^I(n, a) = f^I(n) − f^II(n − a) − a changes by
+    /// B_i − B'_{i−a} per period along n ≡ i, and C^II(n, a) = f^II(n) − f^I(n − a) by
+    /// B'_i − B_{i−a}; every C is periodic iff all those vanish, and then the least period is the
+    /// least divisor m of P under which W and every C repeat.
+    pub fn cash_periodicity(&self, set: &CashSet, th_winner: &[Winner]) -> CashPeriodicity {
+        let forms = &self.certificate.formulas;
+        let p = self.certificate.recurrence.period;
+        let at = |seq: usize, i: i64| -> &(Q, Q) { &forms[seq][i.rem_euclid(p as i64) as usize] };
+        for i in 0..p as i64 {
+            for &a in set.elements() {
+                let back = i - a as i64;
+                let g1 = &at(0, i).0 - &at(1, back).0;
+                if g1 != Q::zero() {
+                    return CashPeriodicity::NotPeriodic {
+                        residue: i as usize,
+                        a,
+                        growth: g1,
+                        which: "C^I",
+                    };
+                }
+                let g2 = &at(1, i).0 - &at(0, back).0;
+                if g2 != Q::zero() {
+                    return CashPeriodicity::NotPeriodic {
+                        residue: i as usize,
+                        a,
+                        growth: g2,
+                        which: "C^II",
+                    };
+                }
+            }
+        }
+        let from = self.certificate.from + set.max() as i64;
+        // Values at a representative n of each residue from `from` on: exact, since every C is
+        // constant along its residue class once the slopes cancel.
+        let start = usize::try_from(from).expect("non-negative");
+        let rep = |i: usize| start + (i + p - start % p) % p;
+        let value = |seq: usize, n: usize| -> Q {
+            let (b, c) = &forms[seq][n % p];
+            &(b * &Q::int((n / p) as i64)) + c
+        };
+        let key = |i: usize| {
+            let n = rep(i);
+            let w = self.plain_winner(th_winner, &BigUint::from(n));
+            let cs: Vec<(Q, Q)> = set
+                .elements()
+                .iter()
+                .map(|&a| {
+                    let m = n - a as usize;
+                    (
+                        &(&value(0, n) - &value(1, m)) - &Q::from_bigint(a.into()),
+                        &value(1, n) - &value(0, m),
+                    )
+                })
+                .collect();
+            (w, cs)
+        };
+        let keys: Vec<_> = (0..p).map(key).collect();
+        let period = (1..=p)
+            .filter(|&m| p.is_multiple_of(m))
+            .find(|&m| (0..p).all(|i| keys[i] == keys[(i + m) % p]))
+            .expect("P itself qualifies");
+        CashPeriodicity::Periodic { period, from }
+    }
+}
+
 /// W(m), read through the proven period when m lies beyond the data.
 fn plain_winner_at(w: &[Winner], p: &Periodicity, m: usize) -> Winner {
     if m < w.len() {
