@@ -153,3 +153,23 @@ fn bad_input_exits_2_naming_the_value() {
     }
     run_input_error(&["cash", "winner", "--set", "", "5", "1", "1"], &["empty"]);
 }
+
+#[test]
+fn mine_octal_prints_proven_periodic_forms() {
+    let out = run_ok(&words("mine octal --subtract 4,5"));
+    assert!(
+        out.starts_with("{4,5}: least period 10, least preperiod 27 (PROVEN"),
+        "{out}"
+    );
+    assert!(out.contains("G_s(10k+3) = 3  (k ≥ 3)"), "{out}");
+    let t = Csv::run("mine octal --rules 0.3333 --points 2,2,2,2 --format csv");
+    let values: Vec<&str> = t
+        .records()
+        .iter()
+        .map(|r| r["value"])
+        .collect::<Vec<_>>()
+        .into_iter()
+        .collect();
+    assert_eq!(values, ["0", "2", "2", "2", "2"]);
+    assert!(t.records().iter().all(|r| r["status"] == "PROVEN"));
+}

@@ -12,7 +12,8 @@ use crate::export::{Cell, Format, Table};
 use serde::{Deserialize, Serialize};
 
 use crate::games::cash::{CashPeriodicity, CashSet, replay_threshold_certificate, threshold_forms};
-use crate::miner::{Certificate, FitOptions, fit_periodic_linear};
+use crate::games::scoring::HeapSequence;
+use crate::miner::{Certificate, FitOptions, PeriodicLinear, ResidueLine, fit_periodic_linear};
 use crate::num::Q;
 
 #[derive(Debug, Subcommand)]
@@ -29,6 +30,30 @@ pub enum MineCommand {
     Cash(CashArgs),
     /// Re-check a certificate written by `mine cash --certificate`.
     Replay(ReplayArgs),
+    /// G_s(n) (or f_N(n +ℓ m)) of a scoring octal game as eventually periodic closed forms.
+    #[command(
+        after_help = "Examples:\n  nimlab mine octal --subtract 4,5\n  nimlab mine octal --rules '(3333, 2222)'\n  nimlab mine octal --subtract 4,5 --plus 4"
+    )]
+    Octal(OctalArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct OctalArgs {
+    #[command(flatten)]
+    rules: super::octal::RulesArgs,
+    /// Fixed heaps m (n@i for other rulesets).
+    #[arg(long, value_name = "HEAP", value_delimiter = ',', value_parser = super::octal::parse_rules_heap)]
+    plus: Vec<(u32, u16)>,
+    /// Bonus N for the last move.
+    #[arg(long, value_name = "N", default_value = "0", allow_hyphen_values = true, value_parser = super::args::parse_q)]
+    bonus: Q,
+    /// Give up (and report what was observed) beyond this heap size.
+    #[arg(long, value_name = "N", default_value = "100000", value_parser = super::args::parse_heap)]
+    max_heap: u32,
+    #[command(flatten)]
+    solve: super::args::SolveArgs,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 #[derive(Debug, Args)]
@@ -92,6 +117,7 @@ pub fn run(cmd: MineCommand) -> anyhow::Result<()> {
         MineCommand::Sequence(a) => sequence(a),
         MineCommand::Cash(a) => cash(a),
         MineCommand::Replay(a) => replay(a),
+        MineCommand::Octal(a) => octal(a),
     }
 }
 
@@ -365,4 +391,87 @@ fn replay(a: ReplayArgs) -> anyhow::Result<()> {
         file.certificate.from
     );
     Ok(())
+}
+
+fn octal(a: OctalArgs) -> anyhow::Result<()> {
+    let game = a.rules.game()?;
+    let plus = super::octal::heaps_of(&game, &a.plus)?;
+    let seq = HeapSequence::new(&game, 0, &plus, a.bonus.clone())?;
+    let limits = a.solve.limits();
+    let report = seq.period(a.max_heap, &limits)?;
+    let Some(p) = &report.periodicity else {
+        anyhow::bail!(
+            "no period found on n ≤ {} ({}); raise --max-heap",
+            report.terms - 1,
+            report.argument
+        );
+    };
+    let last = p.preperiod + 2 * p.period;
+    let values = seq.values(last as u32, &limits)?;
+    // An eventually periodic sequence is periodic-linear with every slope 0.
+    let lines = (0..p.period)
+        .map(|i| {
+            let n = p.preperiod + (i + p.period - p.preperiod % p.period) % p.period;
+            ResidueLine {
+                residue: i,
+                slope: Q::zero(),
+                intercept: values[n].clone(),
+                from_k: (n / p.period) as i64,
+            }
+        })
+        .collect();
+    let form = PeriodicLinear {
+        period: p.period,
+        preperiod: p.preperiod as i64,
+        lines,
+        confirming_periods: 0,
+        first: 0,
+        last: report.terms as i64 - 1,
+    };
+    let status = if p.is_proven() { "PROVEN" } else { "OBSERVED" };
+    let name = if a.bonus == Q::zero() { "G_s" } else { "f_N" };
+    let mut text = format!(
+        "{}{}: least period {}, least preperiod {} ({status}: {})\n",
+        game.describe(),
+        if plus.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " plus {}",
+                a.plus
+                    .iter()
+                    .map(|(h, r)| format!("{h}@{r}"))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            )
+        },
+        p.period,
+        p.preperiod,
+        report.argument
+    );
+    let mut t = Table::new(&[
+        "residue",
+        "period",
+        "preperiod",
+        "value",
+        "from_k",
+        "formula",
+        "status",
+    ]);
+    for (line, f) in form.lines.iter().zip(form.formulas(name)) {
+        text.push_str(&format!("  {f}\n"));
+        t.push(vec![
+            Cell::Int(line.residue as i64),
+            Cell::Int(p.period as i64),
+            Cell::Int(p.preperiod as i64),
+            line.intercept.clone().into(),
+            Cell::Int(line.from_k),
+            f.into(),
+            status.into(),
+        ]);
+    }
+    match a.out.format {
+        Format::Text => a.out.emit(|w| w.write_all(text.as_bytes())),
+        _ => a.out.emit_table(&t),
+    }
 }

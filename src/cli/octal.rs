@@ -115,7 +115,7 @@ impl RulesArgs {
     }
 
     /// The game with all rulesets.
-    fn game(&self) -> anyhow::Result<ScoringGame> {
+    pub(super) fn game(&self) -> anyhow::Result<ScoringGame> {
         let mut rulesets = vec![self.main_rules()?];
         for a in &self.also {
             rulesets.push(parse_rules(a).with_context(|| format!("--also {a}"))?);
@@ -125,7 +125,7 @@ impl RulesArgs {
 }
 
 /// Parses a heap `n` (main ruleset) or `n@i` (ruleset i, counting the main one as 1).
-fn parse_rules_heap(s: &str) -> Result<(HeapSize, u16), String> {
+pub(super) fn parse_rules_heap(s: &str) -> Result<(HeapSize, u16), String> {
     match s.split_once('@') {
         None => Ok((parse_heap(s)?, 1)),
         Some((n, i)) => {
@@ -142,7 +142,7 @@ fn parse_rules_heap(s: &str) -> Result<(HeapSize, u16), String> {
 }
 
 /// Heaps given on the command line, checked against the game's rulesets.
-fn heaps_of(game: &ScoringGame, given: &[(HeapSize, u16)]) -> anyhow::Result<Vec<Heap>> {
+pub(super) fn heaps_of(game: &ScoringGame, given: &[(HeapSize, u16)]) -> anyhow::Result<Vec<Heap>> {
     given
         .iter()
         .map(|&(size, r)| {
@@ -365,7 +365,7 @@ const PERIOD_COLUMNS: [&str; 7] = [
     "argument",
 ];
 
-fn period_cells(r: &PeriodReport) -> Vec<Cell> {
+pub(super) fn period_cells(r: &PeriodReport) -> Vec<Cell> {
     let none = || Cell::Text(String::new());
     let (pre, per, status, window, seen) = match &r.periodicity {
         Some(p) => {
