@@ -173,3 +173,20 @@ fn mine_octal_prints_proven_periodic_forms() {
     assert_eq!(values, ["0", "2", "2", "2", "2"]);
     assert!(t.records().iter().all(|r| r["status"] == "PROVEN"));
 }
+
+#[test]
+fn mine_family_rediscovers_eq_5_and_remark_4_5() {
+    // Scoring Nim: f(2k+1,2k,1) has 4k−3 breakpoints and c± = 2k (eq. (5)).
+    let out = run_ok(&["mine", "family", "scoring", "2k+1,2k,1", "--k", "1..20"]);
+    assert!(out.contains("breakpoints(k) = 4k-3  (k ≥ 1)"), "{out}");
+    assert!(out.contains("c_plus(k) = 2k  (k ≥ 1)"), "{out}");
+    // Candy Nim: V([31,32m,32m+31]) = 62m + 36 = 62(m−1) + 98 (Remark 4.5's conjecture).
+    let out = run_ok(&["mine", "family", "candy", "31,32m,32m+31", "--m", "1..64"]);
+    assert!(out.contains("v(m) = 62m+36  (m ≥ 1)"), "{out}");
+    run_input_error(
+        &[
+            "mine", "family", "scoring", "x,2k,1", "--x", "3..5", "--k", "1..2",
+        ],
+        &["one parameter"],
+    );
+}

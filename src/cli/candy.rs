@@ -99,7 +99,7 @@ pub struct FamilyArgs {
     #[command(flatten)]
     memory: MemoryArgs,
     #[command(flatten)]
-    out: OutputArgs,
+    pub(super) out: OutputArgs,
 }
 
 pub fn run(cmd: CandyCommand) -> anyhow::Result<()> {
@@ -251,6 +251,12 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
 }
 
 fn family(a: FamilyArgs) -> anyhow::Result<()> {
+    let t = family_table(&a)?;
+    a.out.emit_table(&t)
+}
+
+/// The family's rows: parameters, heaps, V, N_L and N_W.
+pub(super) fn family_table(a: &FamilyArgs) -> anyhow::Result<Table> {
     let fam: Family = a.family.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
     let members = fam.members(&a.params.ranges()?)?;
     let positions: Vec<Vec<Candies>> = members.iter().map(|m| m.heaps.clone()).collect();
@@ -274,7 +280,7 @@ fn family(a: FamilyArgs) -> anyhow::Result<()> {
         ]);
         t.rows.push(row);
     }
-    a.out.emit_table(&t)
+    Ok(t)
 }
 
 #[derive(Debug, Args)]

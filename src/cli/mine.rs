@@ -35,6 +35,20 @@ pub enum MineCommand {
         after_help = "Examples:\n  nimlab mine octal --subtract 4,5\n  nimlab mine octal --rules '(3333, 2222)'\n  nimlab mine octal --subtract 4,5 --plus 4"
     )]
     Octal(OctalArgs),
+    /// Closed forms along a one-parameter family: every numeric column as a function of it.
+    #[command(subcommand)]
+    Family(FamilyCommand),
+}
+
+/// The game whose family is mined.
+#[derive(Debug, Subcommand)]
+pub enum FamilyCommand {
+    /// Scoring Nim: breakpoint count, c±, first and last breakpoints along the family.
+    #[command(after_help = "Examples:\n  nimlab mine family scoring \"2k+1,2k,1\" --k 1..30")]
+    Scoring(super::scoring::FamilyArgs),
+    /// Candy Nim: V, N_L and N_W along the family.
+    #[command(after_help = "Examples:\n  nimlab mine family candy \"31,32m,32m+31\" --m 1..64")]
+    Candy(super::candy::FamilyArgs),
 }
 
 #[derive(Debug, Args)]
@@ -118,6 +132,14 @@ pub fn run(cmd: MineCommand) -> anyhow::Result<()> {
         MineCommand::Cash(a) => cash(a),
         MineCommand::Replay(a) => replay(a),
         MineCommand::Octal(a) => octal(a),
+        MineCommand::Family(FamilyCommand::Scoring(a)) => {
+            let t = super::scoring::family_table(&a)?;
+            mine_table(&t, &a.out)
+        }
+        MineCommand::Family(FamilyCommand::Candy(a)) => {
+            let t = super::candy::family_table(&a)?;
+            mine_table(&t, &a.out)
+        }
     }
 }
 
@@ -473,5 +495,90 @@ fn octal(a: OctalArgs) -> anyhow::Result<()> {
     match a.out.format {
         Format::Text => a.out.emit(|w| w.write_all(text.as_bytes())),
         _ => a.out.emit_table(&t),
+    }
+}
+
+/// An exact number in a table cell, if it holds one.
+fn cell_number(c: &Cell) -> Option<Q> {
+    match c {
+        Cell::Int(i) => Some(Q::int(*i)),
+        Cell::Rational(q) => Some(q.clone()),
+        Cell::Text(t) => t.parse().ok(),
+        Cell::Bool(_) => None,
+    }
+}
+
+/// Fits every numeric column of a family table (first column: the one parameter, consecutive)
+/// as a periodic-linear function of the parameter.
+fn mine_table(t: &Table, out: &OutputArgs) -> anyhow::Result<()> {
+    let param = t.columns.first().context("an empty family")?;
+    let ks: Vec<i64> = t
+        .rows
+        .iter()
+        .map(|r| match &r[0] {
+            Cell::Int(k) => Ok(*k),
+            _ => Err(anyhow::anyhow!(
+                "the family's first column is not an integer parameter"
+            )),
+        })
+        .collect::<anyhow::Result<_>>()?;
+    if ks.windows(2).any(|w| w[1] != w[0] + 1) {
+        anyhow::bail!(
+            "mining a family needs one parameter taking consecutive values (one row each); {param} does not"
+        );
+    }
+    let mut table = Table::new(&[
+        "column",
+        "period",
+        "preperiod",
+        "residue",
+        "slope",
+        "intercept",
+        "from_k",
+        "formula",
+        "status",
+    ]);
+    let mut text = String::new();
+    for (c, name) in t.columns.iter().enumerate().skip(1) {
+        let Some(values) = t
+            .rows
+            .iter()
+            .map(|r| cell_number(&r[c]))
+            .collect::<Option<Vec<Q>>>()
+        else {
+            continue;
+        };
+        match fit_periodic_linear(&values, ks[0], &FitOptions::default()) {
+            Some(fit) => {
+                text.push_str(&format!(
+                    "{name}: period {} in {param}, from {param} = {} (OBSERVED on {param} = {}..{})\n",
+                    fit.period,
+                    fit.preperiod,
+                    ks[0],
+                    ks[ks.len() - 1]
+                ));
+                for (line, f) in fit.lines.iter().zip(fit.formulas_in(name, param)) {
+                    text.push_str(&format!("  {f}\n"));
+                    table.push(vec![
+                        name.clone().into(),
+                        Cell::Int(fit.period as i64),
+                        Cell::Int(fit.preperiod),
+                        Cell::Int(line.residue as i64),
+                        line.slope.clone().into(),
+                        line.intercept.clone().into(),
+                        Cell::Int(line.from_k),
+                        f.into(),
+                        "OBSERVED".into(),
+                    ]);
+                }
+            }
+            None => {
+                text.push_str(&format!("{name}: no periodic-linear form in {param}\n"));
+            }
+        }
+    }
+    match out.format {
+        Format::Text => out.emit(|w| w.write_all(text.as_bytes())),
+        _ => out.emit_table(&table),
     }
 }

@@ -136,7 +136,7 @@ pub struct FamilyArgs {
     #[command(flatten)]
     solve: SolveArgs,
     #[command(flatten)]
-    out: OutputArgs,
+    pub(super) out: OutputArgs,
 }
 
 pub fn run(cmd: ScoringCommand) -> anyhow::Result<()> {
@@ -471,6 +471,12 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
 }
 
 fn family(a: FamilyArgs) -> anyhow::Result<()> {
+    let t = family_table(&a)?;
+    a.out.emit(|w| w.write_all(&t.render(a.out.format)))
+}
+
+/// The family's rows: parameters, heaps and the payoff (or its values on a bonus grid).
+pub(super) fn family_table(a: &FamilyArgs) -> anyhow::Result<Table> {
     let fam: Family = a.family.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
     let ranges = a.params.ranges()?;
     let grid = a.bonus.grid()?;
@@ -517,5 +523,5 @@ fn family(a: FamilyArgs) -> anyhow::Result<()> {
             }
         }
     }
-    a.out.emit(|w| w.write_all(&t.render(a.out.format)))
+    Ok(t)
 }

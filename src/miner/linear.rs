@@ -94,12 +94,17 @@ impl PeriodicLinear {
     /// The formulas as the papers print them, one line per residue:
     /// `f(16k+3) = 10k+5  (k ≥ 4)`.
     pub fn formulas(&self, name: &str) -> Vec<String> {
+        self.formulas_in(name, "k")
+    }
+
+    /// [`formulas`](Self::formulas) with another name for the variable k.
+    pub fn formulas_in(&self, name: &str, var: &str) -> Vec<String> {
         self.lines
             .iter()
             .map(|l| {
-                let arg = affine_text(&Q::int(self.period as i64), &Q::int(l.residue as i64));
-                let rhs = affine_text(&l.slope, &l.intercept);
-                format!("{name}({arg}) = {rhs}  (k ≥ {})", l.from_k)
+                let arg = affine_text(&Q::int(self.period as i64), &Q::int(l.residue as i64), var);
+                let rhs = affine_text(&l.slope, &l.intercept, var);
+                format!("{name}({arg}) = {rhs}  ({var} ≥ {})", l.from_k)
             })
             .collect()
     }
@@ -115,16 +120,16 @@ impl fmt::Display for PeriodicLinear {
 }
 
 /// `sk + c` written compactly: `10k+5`, `k`, `-k-1`, `3`, `1/2k+1/3`.
-fn affine_text(slope: &Q, constant: &Q) -> String {
+fn affine_text(slope: &Q, constant: &Q, var: &str) -> String {
     let zero = Q::zero();
     let mut s = if *slope == zero {
         String::new()
     } else if *slope == Q::int(1) {
-        "k".to_string()
+        var.to_string()
     } else if *slope == Q::int(-1) {
-        "-k".to_string()
+        format!("-{var}")
     } else {
-        format!("{slope}k")
+        format!("{slope}{var}")
     };
     if s.is_empty() {
         s = constant.to_string();
