@@ -190,3 +190,27 @@ fn mine_family_rediscovers_eq_5_and_remark_4_5() {
         &["one parameter"],
     );
 }
+
+#[test]
+fn corresponding_states_decide_critical_states_on_the_data() {
+    let (out, err) = run_ok_stderr(&words("cash critical --set 1,4 --max-n 40 --format csv"));
+    let t = Csv::parse(&out);
+    assert_eq!(t.header, ["n", "d", "e", "i", "b", "b_dagger", "winner"]);
+    assert!(!t.rows.is_empty());
+    assert!(
+        err.contains("cash period 5 from n = 8") && err.contains("each decides the winner"),
+        "{err}"
+    );
+    // Each row's winner agrees with the single-state query.
+    for r in t.records().iter().step_by(97) {
+        let w = Csv::run(&format!(
+            "cash winner --set 1,4 {} {} {} --format csv",
+            r["n"], r["d"], r["e"]
+        ));
+        assert_eq!(w.records()[0]["winner"], r["winner"]);
+    }
+    run_input_error(
+        &words("cash critical --set 3,5,6,10,11 --max-n 40"),
+        &["not cash-periodic"],
+    );
+}

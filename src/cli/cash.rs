@@ -1,6 +1,8 @@
 //! `nimlab cash …`: NIM with Cash — winners of states, whole win tables, thresholds and the
 //! rich / poor / middle-class classification.
 
+use std::collections::BTreeMap;
+
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use num_bigint::BigUint;
@@ -8,10 +10,10 @@ use num_traits::ToPrimitive;
 
 use super::args::parse_size;
 use super::output::OutputArgs;
-use crate::export::{Cell, write_rows};
+use crate::export::{Cell, Table, write_rows};
 use crate::games::cash::{
-    Amount, CashSet, CashTable, classify, g_thresholds, least_thresholds, threshold_forms,
-    thresholds, winner_by_forms,
+    Amount, CashPeriodicity, CashSet, CashTable, Winner, classify, corresponding_state,
+    g_thresholds, least_thresholds, threshold_forms, thresholds, winner_by_forms,
 };
 
 #[derive(Debug, Subcommand)]
@@ -29,6 +31,12 @@ pub enum CashCommand {
         after_help = "Examples:\n  nimlab cash thresholds --set 3,5,6,10,11 --max-n 300 --format csv\n  nimlab cash thresholds --set 1,4 --max-n 40 --defined-only --max-n 10000000"
     )]
     Thresholds(ThresholdArgs),
+    /// The A-critical states (both players middle class) with their corresponding states
+    /// (i; b, b†) of Def 4.3, and whether the corresponding state decides the winner on the data.
+    #[command(
+        after_help = "Examples:\n  nimlab cash critical --set 1,4 --max-n 60\n  nimlab cash critical --set 1,3,4 --max-n 40 --format csv"
+    )]
+    Critical(CriticalArgs),
     /// Every state (n; d, e) with 0 ≤ n, d, e ≤ N and its winner.
     #[command(after_help = "Examples:\n  nimlab cash table --set 1,3,4 --max-n 30 --format csv")]
     Table(TableArgs),
@@ -111,6 +119,17 @@ pub struct ThresholdArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct CriticalArgs {
+    #[command(flatten)]
+    set: SetArgs,
+    /// Largest n.
+    #[arg(long, value_name = "N", value_parser = parse_amount)]
+    max_n: Amount,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+#[derive(Debug, Args)]
 pub struct TableArgs {
     #[command(flatten)]
     set: SetArgs,
@@ -127,6 +146,7 @@ pub fn run(cmd: CashCommand) -> anyhow::Result<()> {
         CashCommand::Classify(a) => state(a, true),
         CashCommand::Thresholds(a) => thresholds_cmd(a),
         CashCommand::Table(a) => table(a),
+        CashCommand::Critical(a) => critical(a),
     }
 }
 
@@ -309,4 +329,75 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
     a.out
         .emit(|w| write_rows(a.out.format, &columns, rows, w))
         .context("writing the table")
+}
+
+/// A corresponding state (i; b, b†) and a state (n; d, e).
+type Cs = (Amount, i128, i128);
+type State = (Amount, Amount, Amount);
+
+fn critical(a: CriticalArgs) -> anyhow::Result<()> {
+    let set = a.set.set()?;
+    let n_max = a.max_n;
+    if n_max > MAX_PRINTED_TABLE {
+        anyhow::bail!("--max-n {n_max}: at most {MAX_PRINTED_TABLE} (every state is examined)");
+    }
+    let forms = threshold_forms(&set, FORMS_DATA.max(n_max))
+        .context("corresponding states need certified forms of f^I and f^II")?;
+    let th = thresholds(&set, FORMS_DATA.max(n_max))?;
+    let (m, from) = match forms.cash_periodicity(&set, &th.winner) {
+        CashPeriodicity::Periodic { period, from } => (period as Amount, from.max(0) as Amount),
+        CashPeriodicity::NotPeriodic {
+            which,
+            residue,
+            a: step,
+            growth,
+        } => anyhow::bail!(
+            "A = {set} is not cash-periodic ({which}(n, {step}) grows by {growth} per period along n ≡ {residue}), so corresponding states (Def 4.3) do not apply"
+        ),
+    };
+    let table = CashTable::solve(&set, n_max, a.set.memory_limit)?;
+    // Each corresponding state (i, b, b†) → the first winner seen and the state it came from.
+    let mut seen: BTreeMap<Cs, (Winner, State)> = BTreeMap::new();
+    let mut conflict = None;
+    let mut t = Table::new(&["n", "d", "e", "i", "b", "b_dagger", "winner"]);
+    for n in from..=n_max {
+        let k = n as usize;
+        let (g1, g2) = g_thresholds(&set, n);
+        // A-critical (Def 4.1, with f^II for the second player as Def 4.3 needs).
+        for d in g1..th.f1[k] {
+            for e in g2..th.f2[k] {
+                let w = table.winner(n, d, e).expect("n ≤ max_n");
+                let cs = corresponding_state(&th, m, n, d, e);
+                match seen.get(&cs) {
+                    Some((w0, at)) if *w0 != w && conflict.is_none() => {
+                        conflict = Some((cs, *at, (n, d, e)));
+                    }
+                    None => {
+                        seen.insert(cs, (w, (n, d, e)));
+                    }
+                    _ => {}
+                }
+                t.push(vec![
+                    n.into(),
+                    d.into(),
+                    e.into(),
+                    cs.0.into(),
+                    Cell::Int(cs.1 as i64),
+                    Cell::Int(cs.2 as i64),
+                    w.to_string().into(),
+                ]);
+            }
+        }
+    }
+    let wins = seen.values().filter(|(w, _)| *w == Winner::I).count();
+    match conflict {
+        None => eprintln!(
+            "A = {set}: cash period {m} from n = {from}; {} corresponding states occur among the A-critical states with n ≤ {n_max}, and each decides the winner (observed solution set X: {wins} of them)",
+            seen.len()
+        ),
+        Some((cs, first, second)) => eprintln!(
+            "A = {set}: the corresponding state {cs:?} occurs at {first:?} and {second:?} with different winners: it does not decide the winner"
+        ),
+    }
+    a.out.emit_table(&t)
 }
