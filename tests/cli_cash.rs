@@ -214,3 +214,22 @@ fn corresponding_states_decide_critical_states_on_the_data() {
         &["not cash-periodic"],
     );
 }
+
+#[test]
+fn mine_across_finds_the_period_and_slope_in_l() {
+    // {1, L}, L even: f^I, f^II periodic-linear with period L + 1 and slope L per period,
+    // each member PROVEN by its certificate; the shapes across L are observed.
+    let out = run_ok(&[
+        "mine", "across", "cash", "--set", "1,L", "--L", "2..16", "--step", "2",
+    ]);
+    assert!(out.contains("period(L) = L+1"), "{out}");
+    assert!(out.contains("slope(L) = L"), "{out}");
+    assert!(
+        out.contains("L = 12: A = {1,12}, f^I and f^II periodic-linear with period 13, PROVEN"),
+        "{out}"
+    );
+    run_input_error(
+        &["mine", "across", "cash", "--set", "1,k", "--L", "2..4"],
+        &["parameter L"],
+    );
+}

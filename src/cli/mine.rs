@@ -38,6 +38,35 @@ pub enum MineCommand {
     /// Closed forms along a one-parameter family: every numeric column as a function of it.
     #[command(subcommand)]
     Family(FamilyCommand),
+    /// Second level: certified forms for a family of move sets, and their coefficients as
+    /// closed forms in the parameter.
+    #[command(subcommand)]
+    Across(AcrossCommand),
+}
+
+/// What the second-level fit runs across.
+#[derive(Debug, Subcommand)]
+pub enum AcrossCommand {
+    /// NIM with Cash move sets affine in one parameter, e.g. "1,L".
+    #[command(
+        after_help = "Examples:\n  nimlab mine across cash --set \"1,L\" --L 2..24 --step 2\n  nimlab mine across cash --set \"1,L,L+1\" --L 3..21 --step 2"
+    )]
+    Cash(AcrossCashArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct AcrossCashArgs {
+    /// The move set with one parameter, e.g. "1,L".
+    #[arg(long, value_name = "A")]
+    set: String,
+    /// The parameter's range (the parameter must be named L).
+    #[arg(long = "L", value_name = "RANGE", value_parser = super::args::parse_int_range)]
+    l: crate::num::IntRange,
+    /// Step through the range.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    step: i64,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 /// The game whose family is mined.
@@ -132,6 +161,7 @@ pub fn run(cmd: MineCommand) -> anyhow::Result<()> {
         MineCommand::Cash(a) => cash(a),
         MineCommand::Replay(a) => replay(a),
         MineCommand::Octal(a) => octal(a),
+        MineCommand::Across(AcrossCommand::Cash(a)) => across_cash(a),
         MineCommand::Family(FamilyCommand::Scoring(a)) => {
             let t = super::scoring::family_table(&a)?;
             mine_table(&t, &a.out)
@@ -244,7 +274,7 @@ fn sequence(a: SequenceArgs) -> anyhow::Result<()> {
     let series = read_series(&a)?;
     let opts = FitOptions {
         min_confirming: a.confirming_periods,
-        max_period: None,
+        ..FitOptions::default()
     };
     let mut t = Table::new(&[
         "group",
@@ -580,5 +610,144 @@ fn mine_table(t: &Table, out: &OutputArgs) -> anyhow::Result<()> {
     match out.format {
         Format::Text => out.emit(|w| w.write_all(text.as_bytes())),
         _ => out.emit_table(&table),
+    }
+}
+
+/// One member of a family of move sets, with its certified forms summarized.
+struct AcrossRow {
+    l: i64,
+    set: CashSet,
+    period: usize,
+    from: i64,
+    slopes: Vec<Q>,
+}
+
+/// A sequence over L = l0, l0 + step, … as a closed form in L (when affine in the index).
+fn across_formula(name: &str, l0: i64, step: i64, values: &[Q]) -> String {
+    match fit_periodic_linear(
+        values,
+        0,
+        &FitOptions {
+            min_confirming: 2,
+            ..FitOptions::default()
+        },
+    ) {
+        Some(fit) if fit.period == 1 && fit.preperiod == 0 => {
+            // a(j) = s·j + c with L = l0 + step·j: a = (s/step)·L + (c − s·l0/step).
+            let s = &fit.lines[0].slope;
+            let c = &fit.lines[0].intercept;
+            let slope = s / &Q::int(step);
+            let constant = c - &(&slope * &Q::int(l0));
+            let text = PeriodicLinear {
+                period: 1,
+                preperiod: 0,
+                lines: vec![ResidueLine {
+                    residue: 0,
+                    slope,
+                    intercept: constant,
+                    from_k: l0,
+                }],
+                confirming_periods: fit.confirming_periods,
+                first: l0,
+                last: l0 + step * (values.len() as i64 - 1),
+            }
+            .formulas_in(name, "L");
+            text[0].replace(&format!("  (L ≥ {l0})"), "")
+        }
+        Some(fit) => format!(
+            "{name}: periodic-linear in the index j (L = {l0} + {step}j) with period {} from j = {}",
+            fit.period, fit.preperiod
+        ),
+        None => format!("{name}: no closed form found across L"),
+    }
+}
+
+fn across_cash(a: AcrossCashArgs) -> anyhow::Result<()> {
+    if a.step < 1 {
+        anyhow::bail!("--step {}: must be at least 1", a.step);
+    }
+    let fam: crate::family::Family = a.set.parse().map_err(|e| anyhow::anyhow!("--set: {e}"))?;
+    if fam.params() != ["L"] {
+        anyhow::bail!("--set {}: the move set must use the one parameter L", a.set);
+    }
+    let mut rows = Vec::new();
+    let mut l = a.l.start();
+    while l <= a.l.end() {
+        let ranges = [("L".to_string(), crate::num::IntRange::new(l, l)?)]
+            .into_iter()
+            .collect();
+        let member = fam.members(&ranges)?.remove(0);
+        let set = CashSet::new(member.heaps.iter().map(|&h| u64::from(h)).collect())
+            .with_context(|| format!("L = {l}"))?;
+        // Larger sets need longer transients: double the data until the forms are proven.
+        let mut data = 2000u64.max(60 * set.max() * set.max());
+        let forms = loop {
+            match threshold_forms(&set, data) {
+                Ok(f) => break f,
+                Err(_) if data < 1 << 22 => data *= 2,
+                Err(e) => return Err(e).with_context(|| format!("L = {l}, A = {set}")),
+            }
+        };
+        let mut slopes: Vec<Q> = forms
+            .f1
+            .lines
+            .iter()
+            .chain(&forms.f2.lines)
+            .map(|x| x.slope.clone())
+            .collect();
+        slopes.sort();
+        slopes.dedup();
+        rows.push(AcrossRow {
+            l,
+            set,
+            period: forms.certificate.recurrence.period,
+            from: forms.certificate.from,
+            slopes,
+        });
+        l += a.step;
+    }
+    let mut t = Table::new(&["L", "set", "period", "proven_from", "slopes"]);
+    let mut text = String::new();
+    for r in &rows {
+        let slopes = r
+            .slopes
+            .iter()
+            .map(Q::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        text.push_str(&format!(
+            "L = {}: A = {}, f^I and f^II periodic-linear with period {}, PROVEN for n ≥ {}, slopes per period {{{slopes}}}\n",
+            r.l, r.set, r.period, r.from
+        ));
+        t.push(vec![
+            Cell::Int(r.l),
+            r.set.to_string().into(),
+            Cell::Int(r.period as i64),
+            Cell::Int(r.from),
+            slopes.into(),
+        ]);
+    }
+    let l0 = a.l.start();
+    let per_l = |f: &dyn Fn(&AcrossRow) -> Q| rows.iter().map(f).collect::<Vec<Q>>();
+    text.push_str("Across L (OBSERVED on the range):\n");
+    text.push_str(&format!(
+        "  {}\n",
+        across_formula("period", l0, a.step, &per_l(&|r| Q::int(r.period as i64)))
+    ));
+    text.push_str(&format!(
+        "  {}\n",
+        across_formula("proven_from", l0, a.step, &per_l(&|r| Q::int(r.from)))
+    ));
+    if rows.iter().all(|r| r.slopes.len() == 1) {
+        text.push_str(&format!(
+            "  {}\n",
+            across_formula("slope", l0, a.step, &per_l(&|r| r.slopes[0].clone()))
+        ));
+    } else {
+        text.push_str("  slopes differ between residues for some L\n");
+    }
+    match a.out.format {
+        Format::Text => a.out.emit(|w| w.write_all(text.as_bytes())),
+        _ => a.out.emit_table(&t),
     }
 }

@@ -26,6 +26,8 @@ pub struct FitOptions {
     pub min_confirming: usize,
     /// Largest period tried (default: as large as the data allows).
     pub max_period: Option<usize>,
+    /// The formula must hold on at least the last 1/coverage of the data.
+    pub coverage: usize,
 }
 
 impl Default for FitOptions {
@@ -33,6 +35,7 @@ impl Default for FitOptions {
         FitOptions {
             min_confirming: 3,
             max_period: None,
+            coverage: 2,
         }
     }
 }
@@ -177,7 +180,7 @@ pub fn fit_periodic_linear(a: &[Q], offset: i64, opts: &FitOptions) -> Option<Pe
             .find(|&n| !terms.second_difference_vanishes(n, p))
             .map_or(0, |n| n + 1);
         let confirming = (len - n0) / p;
-        if confirming < needed {
+        if confirming < needed || (len - n0) * opts.coverage.max(1) < len {
             continue;
         }
         let lines = (0..p)
@@ -269,12 +272,18 @@ mod tests {
                 &a,
                 0,
                 &FitOptions {
-                    min_confirming: 3,
-                    max_period: Some(6)
+                    max_period: Some(6),
+                    ..FitOptions::default()
                 }
             )
             .is_none()
         );
+        // A short period that fits only the last few terms of a long sequence is refused.
+        let mut b = seq(|n| (n * n) % 1000, 300);
+        for x in &mut b[288..300] {
+            *x = Q::int(7);
+        }
+        assert!(fit_periodic_linear(&b, 0, &FitOptions::default()).is_none());
         // Quadratic growth is never periodic-linear.
         assert!(fit_periodic_linear(&seq(|n| n * n, 200), 0, &FitOptions::default()).is_none());
     }
