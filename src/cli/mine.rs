@@ -345,10 +345,7 @@ fn sequence(a: SequenceArgs) -> anyhow::Result<()> {
             }
         }
     }
-    match a.out.format {
-        Format::Text => a.out.emit(|w| w.write_all(text.as_bytes())),
-        _ => a.out.emit_table(&t),
-    }
+    emit_text_or_table(&a.out, &text, &t)
 }
 
 fn cash(a: CashArgs) -> anyhow::Result<()> {
@@ -416,10 +413,7 @@ fn cash(a: CashArgs) -> anyhow::Result<()> {
             ]);
         }
     }
-    match a.out.format {
-        Format::Text => a.out.emit(|w| w.write_all(text.as_bytes())),
-        _ => a.out.emit_table(&t),
-    }
+    emit_text_or_table(&a.out, &text, &t)
 }
 
 fn replay(a: ReplayArgs) -> anyhow::Result<()> {
@@ -522,10 +516,7 @@ fn octal(a: OctalArgs) -> anyhow::Result<()> {
             status.into(),
         ]);
     }
-    match a.out.format {
-        Format::Text => a.out.emit(|w| w.write_all(text.as_bytes())),
-        _ => a.out.emit_table(&t),
-    }
+    emit_text_or_table(&a.out, &text, &t)
 }
 
 /// An exact number in a table cell, if it holds one.
@@ -607,10 +598,7 @@ fn mine_table(t: &Table, out: &OutputArgs) -> anyhow::Result<()> {
             }
         }
     }
-    match out.format {
-        Format::Text => out.emit(|w| w.write_all(text.as_bytes())),
-        _ => out.emit_table(&table),
-    }
+    emit_text_or_table(out, &text, &table)
 }
 
 /// One member of a family of move sets, with its certified forms summarized.
@@ -746,8 +734,13 @@ fn across_cash(a: AcrossCashArgs) -> anyhow::Result<()> {
     } else {
         text.push_str("  slopes differ between residues for some L\n");
     }
-    match a.out.format {
-        Format::Text => a.out.emit(|w| w.write_all(text.as_bytes())),
-        _ => a.out.emit_table(&t),
+    emit_text_or_table(&a.out, &text, &t)
+}
+
+/// Formulas read best as text; CSV and JSON get the table.
+fn emit_text_or_table(out: &OutputArgs, text: &str, table: &Table) -> anyhow::Result<()> {
+    match out.format {
+        Format::Text => out.emit(|w| w.write_all(text.as_bytes())),
+        _ => out.emit_table(table),
     }
 }
