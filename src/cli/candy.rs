@@ -327,7 +327,20 @@ fn allocate(a: AllocateArgs) -> anyhow::Result<()> {
         pb.inc(1);
     }
     pb.finish_and_clear();
-    let arrangements = |v: &[Vec<Candies>]| -> String { v.iter().map(|p| show(p)).join(";") };
+    // CSV and JSON list every arrangement; text, read by a person, shows the first few.
+    let shown = if a.out.format == Format::Text {
+        4
+    } else {
+        usize::MAX
+    };
+    let arrangements = |v: &[Vec<Candies>]| -> String {
+        let head = v.iter().take(shown).map(|p| show(p)).join(";");
+        if v.len() > shown {
+            format!("{head};… ({} in all)", v.len())
+        } else {
+            head
+        }
+    };
     let mut t = Table::new(&["candies", "min_nw", "argmin", "max_nw", "argmax"]);
     for r in rows {
         t.push(vec![
