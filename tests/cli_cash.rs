@@ -180,6 +180,16 @@ fn mine_family_rediscovers_eq_5_and_remark_4_5() {
     let out = run_ok(&["mine", "family", "scoring", "2k+1,2k,1", "--k", "1..20"]);
     assert!(out.contains("breakpoints(k) = 4k-3  (k ≥ 1)"), "{out}");
     assert!(out.contains("c_plus(k) = 2k  (k ≥ 1)"), "{out}");
+    // Theorem 6.3(i)'s F_k from data: breakpoints −(2k−2), …, 2k−2 step 1, values 2, 1, 2, ….
+    assert!(
+        out.contains("first_breakpoint(k) = -2k+2  (k ≥ 1)"),
+        "{out}"
+    );
+    assert!(out.contains("last_breakpoint(k) = 2k-2  (k ≥ 1)"), "{out}");
+    assert!(
+        out.contains("values at the breakpoints cycle (2, 1) from the first, for k ≥ 2"),
+        "{out}"
+    );
     // Candy Nim: V([31,32m,32m+31]) = 62m + 36 = 62(m−1) + 98 (Remark 4.5's conjecture).
     let out = run_ok(&["mine", "family", "candy", "31,32m,32m+31", "--m", "1..64"]);
     assert!(out.contains("v(m) = 62m+36  (m ≥ 1)"), "{out}");

@@ -13,8 +13,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::games::cash::{CashPeriodicity, CashSet, replay_threshold_certificate, threshold_forms};
 use crate::games::scoring::HeapSequence;
-use crate::miner::{Certificate, FitOptions, PeriodicLinear, ResidueLine, fit_periodic_linear};
-use crate::num::Q;
+use crate::miner::{
+    Certificate, FitOptions, PeriodicLinear, PwlShape, ResidueLine, fit_periodic_linear, pwl_shape,
+};
+use crate::num::{Pwl, Q};
 
 #[derive(Debug, Subcommand)]
 pub enum MineCommand {
@@ -598,7 +600,86 @@ fn mine_table(t: &Table, out: &OutputArgs) -> anyhow::Result<()> {
             }
         }
     }
+    if let Some(c) = t.columns.iter().position(|c| c == "payoff") {
+        mine_pwl_shapes(t, c, &ks, param, &mut text, &mut table);
+    }
     emit_text_or_table(out, &text, &table)
+}
+
+/// The breakpoint structure of a PWL column along the family: first and last breakpoint and the
+/// step as closed forms in the parameter, and the cycle of values at the breakpoints.
+fn mine_pwl_shapes(
+    t: &Table,
+    c: usize,
+    ks: &[i64],
+    param: &str,
+    text: &mut String,
+    table: &mut Table,
+) {
+    let shapes: Option<Vec<PwlShape>> = t
+        .rows
+        .iter()
+        .map(|r| match &r[c] {
+            Cell::Text(s) => s.parse::<Pwl>().ok().and_then(|f| pwl_shape(&f)),
+            _ => None,
+        })
+        .collect();
+    let Some(shapes) = shapes else {
+        text.push_str("payoff: breakpoints are not an arithmetic progression for every member\n");
+        return;
+    };
+    text.push_str("payoff: breakpoints form an arithmetic progression for every member\n");
+    let firsts: Vec<Q> = shapes.iter().map(|s| s.first.clone()).collect();
+    let lasts: Vec<Q> = shapes.iter().map(|s| s.last.clone()).collect();
+    let steps: Vec<Q> = shapes.iter().map(|s| s.step.clone()).collect();
+    for (name, values) in [
+        ("first_breakpoint", firsts),
+        ("last_breakpoint", lasts),
+        ("breakpoint_step", steps),
+    ] {
+        match fit_periodic_linear(&values, ks[0], &FitOptions::default()) {
+            Some(fit) => {
+                for (line, f) in fit.lines.iter().zip(fit.formulas_in(name, param)) {
+                    text.push_str(&format!("  {f}\n"));
+                    table.push(vec![
+                        name.into(),
+                        Cell::Int(fit.period as i64),
+                        Cell::Int(fit.preperiod),
+                        Cell::Int(line.residue as i64),
+                        line.slope.clone().into(),
+                        line.intercept.clone().into(),
+                        Cell::Int(line.from_k),
+                        f.into(),
+                        "OBSERVED".into(),
+                    ]);
+                }
+            }
+            None => text.push_str(&format!("  {name}: no periodic-linear form in {param}\n")),
+        }
+    }
+    let cycles: Vec<String> = shapes
+        .iter()
+        .map(|s| {
+            s.value_cycle
+                .iter()
+                .map(Q::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .collect();
+    // The cycle of the last member, and from which member on it holds.
+    let last = &cycles[cycles.len() - 1];
+    let from = cycles.iter().rposition(|c| c != last).map_or(0, |i| i + 1);
+    if cycles.len() - from >= 3 {
+        text.push_str(&format!(
+            "  values at the breakpoints cycle ({last}) from the first, for {param} ≥ {}\n",
+            ks[from]
+        ));
+    } else {
+        text.push_str(&format!(
+            "  the cycle of values at the breakpoints changes with {param}\n"
+        ));
+    }
 }
 
 /// One member of a family of move sets, with its certified forms summarized.

@@ -1,14 +1,16 @@
-//! The miner: patterns in generic sequences of exact values — periods and periodic-linear closed
-//! forms.
+//! The miner: patterns in generic sequences of exact values — periods, periodic-linear closed
+//! forms and their certificates, and the shapes of piecewise-linear functions.
 //! It knows nothing about games; callers say what recurrence produced the data (its look-back),
 //! which is what turns an observation into a proof.
 
 pub mod certificate;
 pub mod linear;
 pub mod period;
+pub mod shape;
 
 pub use certificate::{Certificate, Recurrence, Rule, Term};
 pub use linear::{FitOptions, PeriodicLinear, ResidueLine, fit_periodic_linear};
 pub use period::{
     PeriodStatus, Periodicity, component_period, observe_period, prove_octal_period, prove_period,
 };
+pub use shape::{PwlShape, pwl_shape};
