@@ -580,20 +580,7 @@ fn mine_table(t: &Table, out: &OutputArgs) -> anyhow::Result<()> {
                     ks[0],
                     ks[ks.len() - 1]
                 ));
-                for (line, f) in fit.lines.iter().zip(fit.formulas_in(name, param)) {
-                    text.push_str(&format!("  {f}\n"));
-                    table.push(vec![
-                        name.clone().into(),
-                        Cell::Int(fit.period as i64),
-                        Cell::Int(fit.preperiod),
-                        Cell::Int(line.residue as i64),
-                        line.slope.clone().into(),
-                        line.intercept.clone().into(),
-                        Cell::Int(line.from_k),
-                        f.into(),
-                        "OBSERVED".into(),
-                    ]);
-                }
+                push_fit(&mut table, &mut text, name, &fit, param);
             }
             None => {
                 text.push_str(&format!("{name}: no periodic-linear form in {param}\n"));
@@ -639,20 +626,7 @@ fn mine_pwl_shapes(
     ] {
         match fit_periodic_linear(&values, ks[0], &FitOptions::default()) {
             Some(fit) => {
-                for (line, f) in fit.lines.iter().zip(fit.formulas_in(name, param)) {
-                    text.push_str(&format!("  {f}\n"));
-                    table.push(vec![
-                        name.into(),
-                        Cell::Int(fit.period as i64),
-                        Cell::Int(fit.preperiod),
-                        Cell::Int(line.residue as i64),
-                        line.slope.clone().into(),
-                        line.intercept.clone().into(),
-                        Cell::Int(line.from_k),
-                        f.into(),
-                        "OBSERVED".into(),
-                    ]);
-                }
+                push_fit(table, text, name, &fit, param);
             }
             None => text.push_str(&format!("  {name}: no periodic-linear form in {param}\n")),
         }
@@ -823,5 +797,23 @@ fn emit_text_or_table(out: &OutputArgs, text: &str, table: &Table) -> anyhow::Re
     match out.format {
         Format::Text => out.emit(|w| w.write_all(text.as_bytes())),
         _ => out.emit_table(table),
+    }
+}
+
+/// One formula line of text and one table row per residue of a fit along the family.
+fn push_fit(table: &mut Table, text: &mut String, name: &str, fit: &PeriodicLinear, param: &str) {
+    for (line, f) in fit.lines.iter().zip(fit.formulas_in(name, param)) {
+        text.push_str(&format!("  {f}\n"));
+        table.push(vec![
+            name.into(),
+            Cell::Int(fit.period as i64),
+            Cell::Int(fit.preperiod),
+            Cell::Int(line.residue as i64),
+            line.slope.clone().into(),
+            line.intercept.clone().into(),
+            Cell::Int(line.from_k),
+            f.into(),
+            "OBSERVED".into(),
+        ]);
     }
 }
