@@ -300,3 +300,38 @@ fn cash_periodicity_from_forms_matches_the_data() {
         }
     }
 }
+
+#[test]
+fn lemma_4_5_needs_the_corrected_c1_and_the_main_view_is_the_least_threshold() {
+    use nimlab::games::cash::{c_values, c1_as_printed, corresponding_state};
+    let a: CashSet = "1,3,4".parse().unwrap();
+    let th = thresholds(&a, 60).unwrap();
+    let mut printed_differs = false;
+    for n in 4..=60u64 {
+        for (step, c1, c2) in c_values(&a, &th, n) {
+            printed_differs |= c1_as_printed(&th, n, step) != c1;
+            for (d, e) in [(step, 0), (step + 3, 5), (40, 40)] {
+                // Lemma 4.5: the move (n; d, e) → (n − a; e, d − a) maps b to b†' + c^I and
+                // b† to b' + c^II (m = 7, the cash period of {1,3,4}).
+                let (_, b, bd) = corresponding_state(&th, 7, n, d, e);
+                let (_, b2, bd2) = corresponding_state(&th, 7, n - step, e, d - step);
+                assert_eq!(bd2, b - c1, "A = {a}, n = {n}, a = {step}");
+                assert_eq!(b2, bd - c2, "A = {a}, n = {n}, a = {step}");
+            }
+        }
+    }
+    assert!(
+        printed_differs,
+        "Def 4.4's printed C^I agrees with Lemma 4.5 everywhere"
+    );
+    // f_A (the plain-game winner's threshold) is the true least one; f_A^⊥ is only a bound.
+    let table = CashTable::solve(&a, 60, 1 << 22).unwrap();
+    for n in 0..=60u64 {
+        let (main, other) = th.main_and_other(n);
+        let (l1, l2) = least_thresholds(&table, n, th.winner[n as usize]).unwrap();
+        match th.winner[n as usize] {
+            Winner::I => assert_eq!((Some(main), l2 <= other), (l1, true), "n = {n}"),
+            Winner::II => assert!(main == l2 && l1.is_none_or(|l| l <= other), "n = {n}"),
+        }
+    }
+}

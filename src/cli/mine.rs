@@ -14,7 +14,8 @@ use serde::{Deserialize, Serialize};
 use crate::games::cash::{CashPeriodicity, CashSet, replay_threshold_certificate, threshold_forms};
 use crate::games::scoring::HeapSequence;
 use crate::miner::{
-    Certificate, FitOptions, PeriodicLinear, PwlShape, ResidueLine, fit_periodic_linear, pwl_shape,
+    Certificate, FitOptions, PeriodicLinear, PwlShape, ResidueLine, affine_text,
+    fit_periodic_linear, pwl_shape,
 };
 use crate::num::{Pwl, Q};
 
@@ -36,7 +37,7 @@ pub enum MineCommand {
     #[command(
         after_help = "Examples:\n  nimlab mine octal --subtract 4,5\n  nimlab mine octal --rules '(3333, 2222)'\n  nimlab mine octal --subtract 4,5 --plus 4"
     )]
-    Octal(OctalArgs),
+    Octal(super::octal::PeriodArgs),
     /// Closed forms along a one-parameter family: every numeric column as a function of it.
     #[command(subcommand)]
     Family(FamilyCommand),
@@ -80,25 +81,6 @@ pub enum FamilyCommand {
     /// Candy Nim: V, N_L and N_W along the family.
     #[command(after_help = "Examples:\n  nimlab mine family candy \"31,32m,32m+31\" --m 1..64")]
     Candy(super::candy::FamilyArgs),
-}
-
-#[derive(Debug, Args)]
-pub struct OctalArgs {
-    #[command(flatten)]
-    rules: super::octal::RulesArgs,
-    /// Fixed heaps m (n@i for other rulesets).
-    #[arg(long, value_name = "HEAP", value_delimiter = ',', value_parser = super::octal::parse_rules_heap)]
-    plus: Vec<(u32, u16)>,
-    /// Bonus N for the last move.
-    #[arg(long, value_name = "N", default_value = "0", allow_hyphen_values = true, value_parser = super::args::parse_q)]
-    bonus: Q,
-    /// Give up (and report what was observed) beyond this heap size.
-    #[arg(long, value_name = "N", default_value = "100000", value_parser = super::args::parse_heap)]
-    max_heap: u32,
-    #[command(flatten)]
-    solve: super::args::SolveArgs,
-    #[command(flatten)]
-    out: OutputArgs,
 }
 
 #[derive(Debug, Args)]
@@ -441,7 +423,7 @@ fn replay(a: ReplayArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn octal(a: OctalArgs) -> anyhow::Result<()> {
+fn octal(a: super::octal::PeriodArgs) -> anyhow::Result<()> {
     let game = a.rules.game()?;
     let plus = super::octal::heaps_of(&game, &a.plus)?;
     let seq = HeapSequence::new(&game, 0, &plus, a.bonus.clone())?;
@@ -681,21 +663,7 @@ fn across_formula(name: &str, l0: i64, step: i64, values: &[Q]) -> String {
             let c = &fit.lines[0].intercept;
             let slope = s / &Q::int(step);
             let constant = c - &(&slope * &Q::int(l0));
-            let text = PeriodicLinear {
-                period: 1,
-                preperiod: 0,
-                lines: vec![ResidueLine {
-                    residue: 0,
-                    slope,
-                    intercept: constant,
-                    from_k: l0,
-                }],
-                confirming_periods: fit.confirming_periods,
-                first: l0,
-                last: l0 + step * (values.len() as i64 - 1),
-            }
-            .formulas_in(name, "L");
-            text[0].replace(&format!("  (L ≥ {l0})"), "")
+            format!("{name}(L) = {}", affine_text(&slope, &constant, "L"))
         }
         Some(fit) => format!(
             "{name}: periodic-linear in the index j (L = {l0} + {step}j) with period {} from j = {}",

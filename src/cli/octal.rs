@@ -202,20 +202,20 @@ pub struct ValueArgs {
 #[derive(Debug, Args)]
 pub struct PeriodArgs {
     #[command(flatten)]
-    rules: RulesArgs,
+    pub(super) rules: RulesArgs,
     /// Fixed heaps m (n@i for other rulesets).
     #[arg(long, value_name = "HEAP", value_delimiter = ',', value_parser = parse_rules_heap)]
-    plus: Vec<(HeapSize, u16)>,
+    pub(super) plus: Vec<(HeapSize, u16)>,
     /// Bonus N for the last move.
     #[arg(long, value_name = "N", default_value = "0", allow_hyphen_values = true, value_parser = parse_q)]
-    bonus: Q,
+    pub(super) bonus: Q,
     /// Give up (and report what was observed) beyond this heap size.
     #[arg(long, value_name = "N", default_value = "100000", value_parser = parse_heap)]
-    max_heap: HeapSize,
+    pub(super) max_heap: HeapSize,
     #[command(flatten)]
-    solve: SolveArgs,
+    pub(super) solve: SolveArgs,
     #[command(flatten)]
-    out: OutputArgs,
+    pub(super) out: OutputArgs,
 }
 
 #[derive(Debug, Args)]

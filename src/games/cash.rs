@@ -236,6 +236,12 @@ impl CashTable {
         self.max_n
     }
 
+    /// T(n, 0..=n), nondecreasing (n ≤ max_n).
+    fn row(&self, n: Amount) -> &[u32] {
+        let start = (n * (n + 1) / 2) as usize;
+        &self.t[start..=start + n as usize]
+    }
+
     /// T(n, d): the least e from which II wins (n; d, e); n + 1 if II never wins.
     pub fn threshold(&self, n: Amount, d: Amount) -> Option<Amount> {
         (n <= self.max_n).then(|| {
@@ -342,10 +348,10 @@ pub fn least_thresholds(
     w: Winner,
 ) -> Option<(Option<Amount>, Amount)> {
     let least_d_beating = |e: Amount| -> Amount {
-        // I wins (n; d, e) ⇔ e < T(n, d); T is nondecreasing in d. n + 1 means "never".
-        (0..=n)
-            .find(|&d| table.threshold(n, d).is_some_and(|t| e.min(n) < t))
-            .unwrap_or(n + 1)
+        // I wins (n; d, e) ⇔ e < T(n, d); T is nondecreasing in d, so binary search the row.
+        // n + 1 means "never".
+        let row = table.row(n);
+        row.partition_point(|&t| Amount::from(t) <= e.min(n)) as Amount
     };
     if n > table.max_n() {
         return None;
@@ -495,25 +501,6 @@ pub fn c1_as_printed(th: &Thresholds, n: Amount, a: Amount) -> i128 {
     i128::from(th.f1[m]) - i128::from(th.f1[m - a as usize]) + i128::from(a)
 }
 
-/// Def 4.4(3) on data: the least m ≤ `max_period` such that W and every C^I(·, a), C^II(·, a)
-/// agree on all n₁ ≡ n₂ (mod m) with a ≤ n₁, n₂ ≤ the data's end. Only a finite check: it can
-/// refute every m ≤ `max_period` for good, but a period found is an observation on n ≤ max_n.
-pub fn cash_period_observed(set: &CashSet, th: &Thresholds, max_period: Amount) -> Option<Amount> {
-    let len = th.f1.len() as Amount;
-    let c: Vec<Vec<(Amount, i128, i128)>> = (0..len).map(|n| c_values(set, th, n)).collect();
-    (1..=max_period.min(len / 2)).find(|&m| {
-        (m..len).all(|n| {
-            let k = (n - m) as usize;
-            let n = n as usize;
-            th.winner[n] == th.winner[k]
-                && c[k].iter().all(|&(a, c1, c2)| {
-                    c[n].iter()
-                        .any(|&(b, d1, d2)| b == a && d1 == c1 && d2 == c2)
-                })
-        })
-    })
-}
-
 /// The corresponding state (Def 4.3) of (n; d, e) for a period m:
 /// (n mod m; f^I(n) − 1 − d, f^II(n) − 1 − e).
 pub fn corresponding_state(
@@ -577,7 +564,7 @@ pub fn threshold_forms(set: &CashSet, max_n: Amount) -> Result<ThresholdForms> {
     for i in 0..period {
         // A representative n ≡ i (mod P) where the plain game is periodic.
         let n = valid_from as usize + (i + period - valid_from as usize % period) % period;
-        let w = |m: usize| plain_winner_at(&th.winner, &plain, m);
+        let w = |m: usize| periodic_winner(&th.winner, &plain, &BigUint::from(m));
         let moves = set.elements();
         let max_f1 = Rule::Max(moves.iter().map(|&a| term(0, a, 0)).collect());
         match w(n) {
@@ -626,16 +613,7 @@ pub fn threshold_forms(set: &CashSet, max_n: Amount) -> Result<ThresholdForms> {
 impl ThresholdForms {
     /// W_A(n) for any n, through the proven period of the plain game.
     pub fn plain_winner(&self, th_winner: &[Winner], n: &BigUint) -> Winner {
-        let p = &self.plain_period;
-        match n.to_usize() {
-            Some(m) if m < th_winner.len() => th_winner[m],
-            _ => {
-                let back = ((n - BigUint::from(p.preperiod)) % BigUint::from(p.period))
-                    .to_usize()
-                    .expect("below the period");
-                th_winner[p.preperiod + back]
-            }
-        }
+        periodic_winner(th_winner, &self.plain_period, n)
     }
 }
 
@@ -757,13 +735,16 @@ impl ThresholdForms {
     }
 }
 
-/// W(m), read through the proven period when m lies beyond the data.
-fn plain_winner_at(w: &[Winner], p: &Periodicity, m: usize) -> Winner {
-    if m < w.len() {
-        w[m]
-    } else {
-        let back = (m - p.preperiod) % p.period;
-        w[p.preperiod + back]
+/// W(n) for n of any size: from the data, or through the proven period beyond it.
+fn periodic_winner(w: &[Winner], p: &Periodicity, n: &BigUint) -> Winner {
+    match n.to_usize() {
+        Some(m) if m < w.len() => w[m],
+        _ => {
+            let back = ((n - BigUint::from(p.preperiod)) % BigUint::from(p.period))
+                .to_usize()
+                .expect("below the period");
+            w[p.preperiod + back]
+        }
     }
 }
 

@@ -123,7 +123,7 @@ impl fmt::Display for PeriodicLinear {
 }
 
 /// `sk + c` written compactly: `10k+5`, `k`, `-k-1`, `3`, `1/2k+1/3`.
-fn affine_text(slope: &Q, constant: &Q, var: &str) -> String {
+pub fn affine_text(slope: &Q, constant: &Q, var: &str) -> String {
     let zero = Q::zero();
     let mut s = if *slope == zero {
         String::new()
