@@ -151,18 +151,16 @@ impl PartitionIndex {
 
     /// Global index of any list of heap sizes (dead heaps dropped), if within the table.
     pub fn index_of(&self, heaps: &[HeapSize]) -> Option<usize> {
+        // A heap beyond the table's total is outside it, whatever its moves.
+        if heaps.iter().any(|&h| h as usize > self.max_total) {
+            return None;
+        }
         let mut parts: Vec<HeapSize> = heaps
             .iter()
             .copied()
-            .filter(|&h| h > 0 && (h as usize) <= self.max_total)
-            .filter(|&h| self.idx[h as usize] != u32::MAX)
+            .filter(|&h| h > 0 && self.idx[h as usize] != u32::MAX)
             .collect();
-        let total: u64 = heaps.iter().map(|&h| u64::from(h)).sum();
-        if total > self.max_total as u64 && heaps.iter().any(|&h| h as usize > self.max_total) {
-            return None;
-        }
-        let live_total: usize = parts.iter().map(|&p| p as usize).sum();
-        if live_total > self.max_total {
+        if parts.iter().map(|&p| p as usize).sum::<usize>() > self.max_total {
             return None;
         }
         parts.sort_unstable_by(|a, b| b.cmp(a));
