@@ -244,6 +244,23 @@ where
     Err(GridError::Parity)
 }
 
+/// Lists position `i`'s (point id, child) edges into a reused per-thread buffer and pushes them
+/// with each point id mapped to the algebra's points (one allocation per thread, not per position).
+fn children_mapped<C, P>(children: &C, i: u32, out: &mut Vec<(P, u32)>, point: impl Fn(u32) -> P)
+where
+    C: Fn(u32, &mut Vec<(u32, u32)>),
+{
+    thread_local! {
+        static IDS: std::cell::RefCell<Vec<(u32, u32)>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    IDS.with(|ids| {
+        let mut ids = ids.borrow_mut();
+        ids.clear();
+        children(i, &mut ids);
+        out.extend(ids.iter().map(|&(pid, c)| (point(pid), c)));
+    });
+}
+
 /// Chooses and runs an algebra; `children` receives point ids (indices into `points`).
 pub(crate) fn solve_with<C>(
     method: Method,
@@ -257,9 +274,7 @@ where
     C: Fn(u32, &mut Vec<(u32, u32)>) + Sync,
 {
     let grid_children = |scaled: &[i64], i: u32, out: &mut Vec<(i64, u32)>| {
-        let mut ids = Vec::new();
-        children(i, &mut ids);
-        out.extend(ids.into_iter().map(|(pid, c)| (scaled[pid as usize], c)));
+        children_mapped(&children, i, out, |pid| scaled[pid as usize]);
     };
     if method != Method::Exact {
         match solve_on_grid(points, n, layers, grid_children, progress) {
@@ -273,12 +288,7 @@ where
         }
     }
     let exact_children = |i: u32, out: &mut Vec<(Q, u32)>| {
-        let mut ids = Vec::new();
-        children(i, &mut ids);
-        out.extend(
-            ids.into_iter()
-                .map(|(pid, c)| (points[pid as usize].clone(), c)),
-        );
+        children_mapped(&children, i, out, |pid| points[pid as usize].clone());
     };
     let fns = evaluate_layers(&ExactAlgebra, n, layers, exact_children, progress)
         .expect("the exact algebra never refuses");
@@ -655,11 +665,7 @@ where
             &ScaledAlgebra { bonus: b },
             n,
             layers,
-            |i, out| {
-                let mut ids = Vec::new();
-                children(i, &mut ids);
-                out.extend(ids.into_iter().map(|(pid, c)| (pts[pid as usize], c)));
-            },
+            |i, out| children_mapped(&children, i, out, |pid| pts[pid as usize]),
             progress,
         );
         if let Ok(values) = run {
@@ -673,14 +679,7 @@ where
         &alg,
         n,
         layers,
-        |i, out| {
-            let mut ids = Vec::new();
-            children(i, &mut ids);
-            out.extend(
-                ids.into_iter()
-                    .map(|(pid, c)| (points[pid as usize].clone(), c)),
-            );
-        },
+        |i, out| children_mapped(&children, i, out, |pid| points[pid as usize].clone()),
         progress,
     )
     .expect("the rational algebra never refuses");
