@@ -17,6 +17,8 @@ pub enum Format {
     Csv,
     /// A JSON array of objects, one per row.
     Json,
+    /// A Markdown (GitHub) table.
+    Md,
 }
 
 /// One table cell. Exact rationals are written as `p/q` strings in every format.
@@ -177,6 +179,24 @@ pub fn write_rows<W: Write + ?Sized>(
             }
             out.write_all(b"\n]\n")?;
         }
+        Format::Md => {
+            // `|` would end a cell and a newline the row; both are escaped.
+            let cell = |t: &str| t.replace('|', "\\|").replace('\n', "<br>");
+            let line = |cells: Vec<String>| format!("| {} |", cells.join(" | "));
+            writeln!(out, "{}", line(columns.iter().map(|c| cell(c)).collect()))?;
+            writeln!(
+                out,
+                "{}",
+                line(columns.iter().map(|_| "---".to_string()).collect())
+            )?;
+            for row in rows {
+                writeln!(
+                    out,
+                    "{}",
+                    line(row.iter().map(|c| cell(&c.text())).collect())
+                )?;
+            }
+        }
         Format::Text => {
             let rows: Vec<Vec<String>> = rows.map(|r| r.iter().map(Cell::text).collect()).collect();
             let widths: Vec<usize> = (0..columns.len())
@@ -225,6 +245,10 @@ mod tests {
         assert_eq!(
             String::from_utf8(t.render(Format::Csv)).unwrap(),
             "n,value,note\n1,-3/2,\"a, b\"\n10,4,\n"
+        );
+        assert_eq!(
+            String::from_utf8(t.render(Format::Md)).unwrap(),
+            "| n | value | note |\n| --- | --- | --- |\n| 1 | -3/2 | a, b |\n| 10 | 4 |  |\n"
         );
         assert_eq!(
             String::from_utf8(t.render(Format::Json)).unwrap(),

@@ -13,6 +13,7 @@
 //! - [`export`]: generic tables rendered as text, CSV or JSON (pure functions to bytes);
 //! - [`cli`]: the `nimlab` command line on top.
 
+pub mod claims;
 pub mod cli;
 pub mod error;
 pub mod export;

@@ -169,7 +169,7 @@ fn value(a: ValueArgs) -> anyhow::Result<()> {
             })
         }
         // One table per format: the line, each ply carrying the running totals.
-        Format::Csv => a.out.emit_table(&plies),
+        Format::Csv | Format::Md => a.out.emit_table(&plies),
         Format::Json => {
             let mut s = Table::new(&summary_columns);
             s.push(summary);
@@ -472,7 +472,7 @@ fn strategy(a: StrategyArgs) -> anyhow::Result<()> {
                 w.write_all(&turns.render(Format::Text))
             })
         }
-        Format::Csv => a.out.emit_table(&turns),
+        Format::Csv | Format::Md => a.out.emit_table(&turns),
         Format::Json => {
             let obj = serde_json::json!({
                 "position": a.heaps,

@@ -4,6 +4,7 @@
 mod args;
 mod candy;
 mod cash;
+mod check;
 mod mine;
 mod octal;
 mod output;
@@ -29,7 +30,8 @@ Examples:
   nimlab candy family \"31,32m,32m+31\" --m 1..64
   nimlab cash winner --set 1,3,4 14 9 9        winner of (n; d, e) and the theorem that decides it
   nimlab cash thresholds --set 3,5,6,10,11 --max-n 300 --format csv
-  nimlab mine sequence --csv f.csv --index n --value f1   periodic-linear closed form of a column";
+  nimlab mine sequence --csv f.csv --index n --value f1   periodic-linear closed form of a column
+  nimlab check data/claims/candy-nim.toml     a verdict for every claim of the paper";
 
 /// Exact values, closed forms and verdicts for scoring variants of Nim.
 #[derive(Debug, Parser)]
@@ -56,17 +58,36 @@ enum Command {
     /// Closed forms in tables: least period, preperiod and per-residue lines (OBSERVED).
     #[command(subcommand)]
     Mine(mine::MineCommand),
+    /// Verdicts for the claims of claim files: HOLDS, PROVEN, FAILS, AMBIGUOUS or OPEN.
+    Check(check::CheckArgs),
+}
+
+/// How a successful run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Everything asked for was done (and every claim checked passed).
+    Success,
+    /// Some claim FAILS (exit code 1).
+    ClaimsFail,
 }
 
 /// Runs a parsed command line.
-pub fn run(cli: Cli) -> anyhow::Result<()> {
-    match cli.command {
+pub fn run(cli: Cli) -> anyhow::Result<Status> {
+    let done = match cli.command {
         Command::Scoring(cmd) => scoring::run(cmd),
         Command::Octal(cmd) => octal::run(cmd),
         Command::Candy(cmd) => candy::run(cmd),
         Command::Cash(cmd) => cash::run(cmd),
         Command::Mine(cmd) => mine::run(cmd),
-    }
+        Command::Check(args) => {
+            return Ok(if check::run(args)? {
+                Status::Success
+            } else {
+                Status::ClaimsFail
+            });
+        }
+    };
+    done.map(|()| Status::Success)
 }
 
 /// A progress bar on stderr for long runs (hidden when stderr is not a terminal).

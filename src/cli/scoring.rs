@@ -338,7 +338,7 @@ fn line(a: LineArgs) -> anyhow::Result<()> {
             serde_json::to_writer_pretty(&mut *w, &line)?;
             writeln!(w)
         }),
-        Format::Csv => a.out.emit(|w| w.write_all(&t.render(Format::Csv))),
+        Format::Csv | Format::Md => a.out.emit_table(&t),
         Format::Text => a.out.emit(|w| {
             writeln!(w, "an optimal line from {} at N = {}", show_position(&a.position.heaps), line.bonus)?;
             w.write_all(&t.render(Format::Text))?;

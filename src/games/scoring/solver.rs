@@ -777,6 +777,13 @@ impl Solution {
         })
     }
 
+    /// Every position solved with its exact payoff, in no particular order.
+    pub fn payoffs(&self) -> impl Iterator<Item = (&Position, Pwl)> + '_ {
+        self.index
+            .iter()
+            .map(|(pos, &i)| (pos, self.payoffs.pwl(i as usize)))
+    }
+
     /// The exact payoff of a reachable position as a function of N.
     pub fn payoff(&self, heaps: &[Heap]) -> Result<Pwl> {
         Ok(self.payoffs.pwl(self.lookup(heaps)?))

@@ -1,0 +1,486 @@
+//! The syntax of claim expressions: a pest grammar (`expr.pest`) and the tree it parses into.
+//!
+//! Every node keeps its byte span in the source text, so that name, arity and type errors found
+//! later point at the right column. A syntax error says what was expected at the first column the
+//! grammar could not get past.
+
+use std::fmt;
+
+use num_bigint::BigInt;
+use pest::Parser;
+use pest::iterators::Pair;
+
+/// A byte range of the source text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    fn of(p: &Pair<'_, Rule>) -> Span {
+        let s = p.as_span();
+        Span {
+            start: s.start(),
+            end: s.end(),
+        }
+    }
+}
+
+/// An error located in the source text of one expression.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExprError {
+    /// Where.
+    pub span: Span,
+    /// What went wrong (and what was expected).
+    pub message: String,
+}
+
+impl ExprError {
+    /// An error at `span`.
+    pub fn new(span: Span, message: impl Into<String>) -> ExprError {
+        ExprError {
+            span,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ExprError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "column {}: {}", self.span.start + 1, self.message)
+    }
+}
+
+/// Binary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/` (exact)
+    Div,
+    /// `%` (floor modulus)
+    Mod,
+    /// `^`
+    Pow,
+    /// `⊕`
+    Xor,
+    /// `and`
+    And,
+    /// `or`
+    Or,
+}
+
+/// Comparison operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpOp {
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+/// A quantified variable: `name in from..to step step`, inclusive at both ends.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Binder {
+    /// The variable.
+    pub name: String,
+    /// Where the name is.
+    pub span: Span,
+    /// First value.
+    pub from: Expr,
+    /// Last value (inclusive).
+    pub to: Expr,
+    /// Positive step, 1 when absent.
+    pub step: Option<Expr>,
+}
+
+/// An expression with its span.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    /// The node.
+    pub kind: ExprKind,
+    /// Where it is.
+    pub span: Span,
+}
+
+/// Expression nodes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    /// An integer literal.
+    Int(BigInt),
+    /// `true` / `false`.
+    Bool(bool),
+    /// A string literal (ruleset names).
+    Str(String),
+    /// `[a, b, c]`.
+    List(Vec<Expr>),
+    /// A name bound by a quantifier, `let` or a function's parameter.
+    Var(String),
+    /// `-x`.
+    Neg(Box<Expr>),
+    /// `not x`.
+    Not(Box<Expr>),
+    /// `a op b`.
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `a < b <= c`: every adjacent pair must hold.
+    Compare(Box<Expr>, Vec<(CmpOp, Expr)>),
+    /// `if c then a else b`.
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `let x = v in body`.
+    Let(String, Box<Expr>, Box<Expr>),
+    /// `f(a, b)`; the name's span is the node's start.
+    Call(String, Vec<Expr>),
+    /// `min(j in a..b: e)` and the like.
+    Aggregate(String, Vec<Binder>, Box<Expr>),
+}
+
+/// A user function: `F(k, N) = body`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionDef {
+    /// Its name.
+    pub name: String,
+    /// Where the name is.
+    pub span: Span,
+    /// Parameter names.
+    pub params: Vec<String>,
+    /// The body.
+    pub body: Expr,
+}
+
+#[derive(pest_derive::Parser)]
+#[grammar = "claims/expr.pest"]
+struct Grammar;
+
+/// What the grammar's rules are called in "expected …" messages.
+fn rule_name(r: &Rule) -> &'static str {
+    match r {
+        Rule::EOI => "the end of the expression",
+        Rule::number | Rule::implicit => "a number",
+        Rule::ident | Rule::variable => "a name",
+        Rule::string => "a string",
+        Rule::cmp_op => "a comparison",
+        Rule::add_op | Rule::mul_op | Rule::xor_op | Rule::pow_op => "an operator",
+        Rule::kw_in => "`in`",
+        Rule::kw_then => "`then`",
+        Rule::kw_else => "`else`",
+        Rule::kw_step => "`step`",
+        Rule::kw_and | Rule::kw_or => "`and`/`or`",
+        Rule::binder => "a range such as `k in 1..10`",
+        _ => "an expression",
+    }
+}
+
+fn syntax_error(e: pest::error::Error<Rule>) -> ExprError {
+    let at = match e.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    };
+    let message = match &e.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => {
+            let mut names: Vec<&str> = positives.iter().map(rule_name).collect();
+            names.sort_unstable();
+            names.dedup();
+            match names.len() {
+                0 => "unexpected input".to_string(),
+                1 => format!("expected {}", names[0]),
+                _ => {
+                    let last = names.pop().unwrap_or_default();
+                    format!("expected {} or {last}", names.join(", "))
+                }
+            }
+        }
+        pest::error::ErrorVariant::CustomError { message } => message.clone(),
+    };
+    ExprError::new(Span { start: at, end: at }, message)
+}
+
+/// The longest expression accepted, in bytes.
+pub const MAX_LEN: usize = 4000;
+/// The deepest nesting of brackets accepted.
+pub const MAX_NESTING: usize = 64;
+
+/// Refuses input whose syntax tree would be too deep to walk recursively.
+fn guard(src: &str) -> Result<(), ExprError> {
+    if src.len() > MAX_LEN {
+        return Err(ExprError::new(
+            Span {
+                start: MAX_LEN,
+                end: MAX_LEN,
+            },
+            format!(
+                "expressions are limited to {MAX_LEN} bytes; this one has {}",
+                src.len()
+            ),
+        ));
+    }
+    let mut depth = 0usize;
+    for (i, c) in src.char_indices() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if depth > MAX_NESTING {
+            return Err(ExprError::new(
+                Span {
+                    start: i,
+                    end: i + 1,
+                },
+                format!("brackets nest deeper than {MAX_NESTING} levels here"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Parses one expression.
+pub fn parse_expr(src: &str) -> Result<Expr, ExprError> {
+    guard(src)?;
+    let mut pairs = Grammar::parse(Rule::formula, src).map_err(syntax_error)?;
+    let formula = pairs.next().expect("the grammar yields a formula");
+    let expr = formula.into_inner().next().expect("formula holds an expr");
+    build(expr)
+}
+
+/// Parses a quantifier list such as `k in 1..40, N in -50..50 step 1/2`.
+pub fn parse_binders(src: &str) -> Result<Vec<Binder>, ExprError> {
+    guard(src)?;
+    let mut pairs = Grammar::parse(Rule::binders, src).map_err(syntax_error)?;
+    let list = pairs.next().expect("the grammar yields binders");
+    list.into_inner()
+        .filter(|p| p.as_rule() == Rule::binder)
+        .map(build_binder)
+        .collect()
+}
+
+/// Parses a function definition such as `F(k, N) = 2 - abs(N)`.
+pub fn parse_function(src: &str) -> Result<FunctionDef, ExprError> {
+    guard(src)?;
+    let mut pairs = Grammar::parse(Rule::function, src).map_err(syntax_error)?;
+    let def = pairs.next().expect("the grammar yields a function");
+    let mut inner = def.into_inner();
+    let name = inner.next().expect("a function has a name");
+    let span = Span::of(&name);
+    let mut params = Vec::new();
+    let mut body = None;
+    for p in inner {
+        match p.as_rule() {
+            Rule::ident => {
+                if params.iter().any(|q| q == p.as_str()) {
+                    return Err(ExprError::new(
+                        Span::of(&p),
+                        format!("parameter `{}` appears twice", p.as_str()),
+                    ));
+                }
+                params.push(p.as_str().to_string());
+            }
+            Rule::expr => body = Some(build(p)?),
+            _ => {}
+        }
+    }
+    Ok(FunctionDef {
+        name: name.as_str().to_string(),
+        span,
+        params,
+        body: body.expect("a function has a body"),
+    })
+}
+
+fn node(kind: ExprKind, span: Span) -> Expr {
+    Expr { kind, span }
+}
+
+fn join(a: Span, b: Span) -> Span {
+    Span {
+        start: a.start.min(b.start),
+        end: a.end.max(b.end),
+    }
+}
+
+fn binary_chain(
+    mut items: pest::iterators::Pairs<'_, Rule>,
+    op_of: impl Fn(&str) -> BinOp,
+) -> Result<Expr, ExprError> {
+    let mut lhs = build(items.next().expect("a chain has a first operand"))?;
+    while let Some(op) = items.next() {
+        let rhs = build(items.next().expect("an operator has a right operand"))?;
+        let span = join(lhs.span, rhs.span);
+        lhs = node(
+            ExprKind::Binary(op_of(op.as_str()), Box::new(lhs), Box::new(rhs)),
+            span,
+        );
+    }
+    Ok(lhs)
+}
+
+fn build_binder(p: Pair<'_, Rule>) -> Result<Binder, ExprError> {
+    let mut inner = p
+        .into_inner()
+        .filter(|q| !matches!(q.as_rule(), Rule::kw_in | Rule::kw_step));
+    let name = inner.next().expect("a binder has a name");
+    let from = build(inner.next().expect("a binder has a start"))?;
+    let to = build(inner.next().expect("a binder has an end"))?;
+    let step = inner.next().map(build).transpose()?;
+    Ok(Binder {
+        name: name.as_str().to_string(),
+        span: Span::of(&name),
+        from,
+        to,
+        step,
+    })
+}
+
+fn is_keyword(r: Rule) -> bool {
+    matches!(
+        r,
+        Rule::kw_if | Rule::kw_then | Rule::kw_else | Rule::kw_let | Rule::kw_in
+    )
+}
+
+fn build(p: Pair<'_, Rule>) -> Result<Expr, ExprError> {
+    let span = Span::of(&p);
+    let rule = p.as_rule();
+    let mut inner = p.clone().into_inner().filter(|q| !is_keyword(q.as_rule()));
+    let mut next = || inner.next().expect("the grammar guarantees this child");
+    Ok(match rule {
+        Rule::expr | Rule::paren => build(next())?,
+        Rule::or_expr => binary_chain(p.into_inner(), |_| BinOp::Or)?,
+        Rule::and_expr => binary_chain(p.into_inner(), |_| BinOp::And)?,
+        Rule::xor_expr => binary_chain(p.into_inner(), |_| BinOp::Xor)?,
+        Rule::add_expr => binary_chain(p.into_inner(), |op| match op {
+            "+" => BinOp::Add,
+            _ => BinOp::Sub,
+        })?,
+        Rule::mul_expr => binary_chain(p.into_inner(), |op| match op {
+            "/" => BinOp::Div,
+            "%" => BinOp::Mod,
+            _ => BinOp::Mul,
+        })?,
+        Rule::not_expr | Rule::unary => {
+            let parts: Vec<_> = p.into_inner().collect();
+            let (ops, last) = parts.split_at(parts.len() - 1);
+            let mut e = build(last[0].clone())?;
+            for op in ops.iter().rev() {
+                let s = join(Span::of(op), e.span);
+                e = node(
+                    if rule == Rule::unary {
+                        ExprKind::Neg(Box::new(e))
+                    } else {
+                        ExprKind::Not(Box::new(e))
+                    },
+                    s,
+                );
+            }
+            e
+        }
+        Rule::cmp_expr => {
+            let mut parts = p.into_inner();
+            let first = build(parts.next().expect("a first operand"))?;
+            let mut rest = Vec::new();
+            while let Some(op) = parts.next() {
+                let op = match op.as_str() {
+                    "==" => CmpOp::Eq,
+                    "!=" | "≠" => CmpOp::Ne,
+                    "<" => CmpOp::Lt,
+                    "<=" | "≤" => CmpOp::Le,
+                    ">" => CmpOp::Gt,
+                    _ => CmpOp::Ge,
+                };
+                rest.push((op, build(parts.next().expect("a right operand"))?));
+            }
+            if rest.is_empty() {
+                first
+            } else {
+                node(ExprKind::Compare(Box::new(first), rest), span)
+            }
+        }
+        Rule::power | Rule::implicit_factor => {
+            let base = build(next())?;
+            match inner.find(|q| q.as_rule() != Rule::pow_op) {
+                Some(exp) => node(
+                    ExprKind::Binary(BinOp::Pow, Box::new(base), Box::new(build(exp)?)),
+                    span,
+                ),
+                None => base,
+            }
+        }
+        Rule::implicit => {
+            let coefficient = build(next())?;
+            let factor = build(next())?;
+            node(
+                ExprKind::Binary(BinOp::Mul, Box::new(coefficient), Box::new(factor)),
+                span,
+            )
+        }
+        Rule::if_expr => {
+            let c = build(next())?;
+            let a = build(next())?;
+            let b = build(next())?;
+            node(ExprKind::If(Box::new(c), Box::new(a), Box::new(b)), span)
+        }
+        Rule::let_expr => {
+            let name = next().as_str().to_string();
+            let value = build(next())?;
+            let body = build(next())?;
+            node(ExprKind::Let(name, Box::new(value), Box::new(body)), span)
+        }
+        Rule::list => node(
+            ExprKind::List(p.into_inner().map(build).collect::<Result<_, _>>()?),
+            span,
+        ),
+        Rule::call => {
+            let mut parts = p.into_inner();
+            let name = parts
+                .next()
+                .expect("a call has a name")
+                .as_str()
+                .to_string();
+            let args = parts.map(build).collect::<Result<_, _>>()?;
+            node(ExprKind::Call(name, args), span)
+        }
+        Rule::aggregate => {
+            let mut parts = p.into_inner();
+            let name = parts
+                .next()
+                .expect("an aggregate has a name")
+                .as_str()
+                .to_string();
+            let mut binders = Vec::new();
+            let mut body = None;
+            for q in parts {
+                match q.as_rule() {
+                    Rule::binder => binders.push(build_binder(q)?),
+                    _ => body = Some(build(q)?),
+                }
+            }
+            let body = body.expect("an aggregate has a body");
+            node(ExprKind::Aggregate(name, binders, Box::new(body)), span)
+        }
+        Rule::variable => node(ExprKind::Var(p.as_str().to_string()), span),
+        Rule::number => node(
+            ExprKind::Int(p.as_str().parse().expect("digits parse as an integer")),
+            span,
+        ),
+        Rule::boolean => node(ExprKind::Bool(p.as_str() == "true"), span),
+        Rule::string => {
+            let s = p.as_str();
+            node(ExprKind::Str(s[1..s.len() - 1].to_string()), span)
+        }
+        other => unreachable!("rule {other:?} is not an expression"),
+    })
+}

@@ -1,0 +1,19 @@
+//! Claims and conjectures: every numbered claim of the four papers, and a researcher's own, as
+//! entries of a TOML file, each checked by an exact expression or a named structural check and
+//! given a verdict with its evidence (SPEC §5).
+//!
+//! - [`expr`]: the expression language's grammar and syntax tree;
+//! - [`value`], [`eval`]: checking names, arities and kinds, then exact evaluation;
+//! - [`engines`]: the game engines behind the expression language's calls, with caches.
+
+pub mod builtins;
+pub mod engines;
+pub mod eval;
+pub mod expr;
+pub mod registry;
+pub mod value;
+pub mod verdict;
+
+pub use eval::evaluate;
+pub use registry::{Claim, Registry};
+pub use verdict::{Finding, Verdict, VerdictKind, check_claim, check_registry};

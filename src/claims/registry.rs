@@ -1,0 +1,429 @@
+//! Claim files: TOML with one `[[claim]]` table per claim (format in `data/claims/README.md`).
+//!
+//! Loading parses and checks every expression of the file before anything is evaluated; an
+//! error names the file, the line and the column, shows the line with a caret under the fault
+//! and says what was expected there.
+
+use std::ops::Range;
+use std::path::Path;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::eval::Definitions;
+use super::expr::{Binder, Expr, ExprError, parse_binders, parse_expr, parse_function};
+use super::value::Ty;
+use crate::error::{Error, Result};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    paper: String,
+    title: Option<String>,
+    #[serde(default)]
+    define: Vec<Spanned<String>>,
+    #[serde(default)]
+    claim: Vec<Spanned<RawClaim>>,
+}
+
+/// The check fields a claim and a reading share.
+macro_rules! raw_with_check {
+    ($(#[$m:meta])* struct $name:ident { $($(#[$fm:meta])* $field:ident : $ty:ty,)* }) => {
+        $(#[$m])*
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct $name {
+            $($(#[$fm])* $field: $ty,)*
+            #[serde(rename = "for")]
+            range: Option<Spanned<String>>,
+            deep: Option<Spanned<String>>,
+            #[serde(rename = "where")]
+            filter: Option<Spanned<String>>,
+            holds: Option<Spanned<String>>,
+            actual: Option<Spanned<String>>,
+            expected: Option<Spanned<String>>,
+            correction: Option<Spanned<String>>,
+        }
+
+        impl $name {
+            fn fields(&self) -> RawCheck<'_> {
+                RawCheck {
+                    range: self.range.as_ref(),
+                    deep: self.deep.as_ref(),
+                    filter: self.filter.as_ref(),
+                    holds: self.holds.as_ref(),
+                    actual: self.actual.as_ref(),
+                    expected: self.expected.as_ref(),
+                    correction: self.correction.as_ref(),
+                }
+            }
+        }
+    };
+}
+
+/// The check fields of a claim or a reading.
+struct RawCheck<'a> {
+    range: Option<&'a Spanned<String>>,
+    deep: Option<&'a Spanned<String>>,
+    filter: Option<&'a Spanned<String>>,
+    holds: Option<&'a Spanned<String>>,
+    actual: Option<&'a Spanned<String>>,
+    expected: Option<&'a Spanned<String>>,
+    correction: Option<&'a Spanned<String>>,
+}
+
+raw_with_check! {
+    struct RawReading {
+        name: String,
+    }
+}
+
+raw_with_check! {
+    struct RawClaim {
+        id: String,
+        label: String,
+        statement: String,
+        #[serde(default)]
+        open: bool,
+        builtin: Option<String>,
+        #[serde(default)]
+        args: toml::Table,
+        #[serde(default)]
+        reading: Vec<RawReading>,
+    }
+}
+
+/// A quantifier list with its source text (the verdict table's `range` column).
+#[derive(Clone, Debug)]
+pub struct Quantifiers {
+    /// As written.
+    pub text: String,
+    /// Parsed.
+    pub binders: Vec<Binder>,
+}
+
+/// What must hold at every point.
+#[derive(Clone, Debug)]
+pub enum Assertion {
+    /// A truth-valued expression.
+    Holds(Expr),
+    /// Two expressions that must be equal; on failure both values are reported.
+    Equal {
+        /// The engines' value.
+        actual: Expr,
+        /// The claimed closed form.
+        expected: Expr,
+        /// A corrected closed form, checked on the same range when the claim fails.
+        correction: Option<Expr>,
+    },
+}
+
+/// An expression check over a range.
+#[derive(Clone, Debug)]
+pub struct ExprCheck {
+    /// The default range (empty quantifiers: a single evaluation).
+    pub range: Quantifiers,
+    /// The `--deep` range.
+    pub deep: Option<Quantifiers>,
+    /// Points where this is false are skipped.
+    pub filter: Option<Expr>,
+    /// What must hold.
+    pub assertion: Assertion,
+}
+
+/// How a claim is checked.
+#[derive(Clone, Debug)]
+pub enum Check {
+    /// By an expression.
+    Expr(Box<ExprCheck>),
+    /// By a named structural check in Rust.
+    Builtin {
+        /// Its name.
+        name: String,
+        /// Its arguments.
+        args: toml::Table,
+        /// The default range, as text, when the builtin takes one.
+        range: Option<String>,
+        /// The deep range, as text.
+        deep: Option<String>,
+    },
+    /// Several readings, each checked on its own.
+    Readings(Vec<(String, ExprCheck)>),
+}
+
+/// One claim.
+#[derive(Clone, Debug)]
+pub struct Claim {
+    /// Unique in its file.
+    pub id: String,
+    /// The paper's own label.
+    pub label: String,
+    /// The statement in words.
+    pub statement: String,
+    /// An existence or "for every A" conjecture: a passing check is OPEN, never HOLDS.
+    pub open: bool,
+    /// How it is checked.
+    pub check: Check,
+}
+
+/// A checked claim file.
+#[derive(Clone, Debug)]
+pub struct Registry {
+    /// The `paper` column.
+    pub paper: String,
+    /// The paper's title.
+    pub title: String,
+    /// The file's user functions.
+    pub definitions: Definitions,
+    /// The claims, in file order.
+    pub claims: Vec<Claim>,
+}
+
+/// Where a TOML string's text starts in the file, when offsets inside it map one to one
+/// (a one-line string without escapes).
+fn text_start(src: &str, span: &Range<usize>, value: &str) -> Option<usize> {
+    let raw = src.get(span.clone())?;
+    let inner = raw.get(1..raw.len().checked_sub(1)?)?;
+    (inner == value && !raw.starts_with("\"\"\"") && !raw.starts_with("'''"))
+        .then_some(span.start + 1)
+}
+
+fn line_col(src: &str, at: usize) -> (usize, usize, &str) {
+    let at = at.min(src.len());
+    let line_start = src[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = src[at..].find('\n').map_or(src.len(), |i| at + i);
+    let line = src[..at].matches('\n').count() + 1;
+    let col = src[line_start..at].chars().count() + 1;
+    (line, col, &src[line_start..line_end])
+}
+
+/// A file error at a byte offset, with the line and a caret.
+fn located(path: &Path, src: &str, at: usize, width: usize, message: &str) -> Error {
+    let (line, col, text) = line_col(src, at);
+    let gutter = line.to_string().len();
+    Error::invalid(format!(
+        "{}:{line}:{col}: {message}\n{:gutter$} |\n{line} | {text}\n{:gutter$} | {}{}",
+        path.display(),
+        "",
+        "",
+        " ".repeat(col - 1),
+        "^".repeat(width.max(1)),
+    ))
+}
+
+struct Loader<'a> {
+    path: &'a Path,
+    src: &'a str,
+}
+
+impl Loader<'_> {
+    fn expr_error(&self, field: &Spanned<String>, e: &ExprError) -> Error {
+        let span = field.span();
+        match text_start(self.src, &span, field.get_ref()) {
+            Some(start) => {
+                let width = e.span.end.saturating_sub(e.span.start);
+                let width = field.get_ref()[e.span.start.min(field.get_ref().len())..]
+                    .chars()
+                    .take(width)
+                    .count();
+                located(self.path, self.src, start + e.span.start, width, &e.message)
+            }
+            None => located(
+                self.path,
+                self.src,
+                span.start,
+                1,
+                &format!("in this string, at {e}"),
+            ),
+        }
+    }
+
+    fn error_at(&self, span: Range<usize>, message: &str) -> Error {
+        located(self.path, self.src, span.start, 1, message)
+    }
+
+    fn expr(&self, field: &Spanned<String>) -> Result<Expr> {
+        parse_expr(field.get_ref()).map_err(|e| self.expr_error(field, &e))
+    }
+
+    fn quantifiers(&self, field: &Spanned<String>, defs: &Definitions) -> Result<Quantifiers> {
+        let binders = parse_binders(field.get_ref()).map_err(|e| self.expr_error(field, &e))?;
+        defs.check_binders(&binders, &[])
+            .map_err(|e| self.expr_error(field, &e))?;
+        Ok(Quantifiers {
+            text: field.get_ref().clone(),
+            binders,
+        })
+    }
+
+    fn typed(
+        &self,
+        field: &Spanned<String>,
+        defs: &Definitions,
+        bound: &[String],
+        want: Option<Ty>,
+    ) -> Result<Expr> {
+        let e = self.expr(field)?;
+        let ty = defs
+            .check_with(&e, bound)
+            .map_err(|err| self.expr_error(field, &err))?;
+        if let Some(want) = want.filter(|&w| !ty.fits(w)) {
+            let err = ExprError::new(
+                e.span,
+                format!("expected {} here, found {}", want.name(), ty.name()),
+            );
+            return Err(self.expr_error(field, &err));
+        }
+        Ok(e)
+    }
+
+    fn check(&self, raw: &RawCheck<'_>, defs: &Definitions, at: Range<usize>) -> Result<ExprCheck> {
+        let range = match raw.range {
+            Some(r) => self.quantifiers(r, defs)?,
+            None => Quantifiers {
+                text: String::new(),
+                binders: Vec::new(),
+            },
+        };
+        let bound: Vec<String> = range.binders.iter().map(|b| b.name.clone()).collect();
+        let deep = match raw.deep {
+            Some(d) => {
+                let q = self.quantifiers(d, defs)?;
+                let names: Vec<String> = q.binders.iter().map(|b| b.name.clone()).collect();
+                if names != bound {
+                    return Err(self.error_at(
+                        d.span(),
+                        &format!(
+                            "`deep` must bind the same variables as `for` ({}), in order",
+                            bound.join(", ")
+                        ),
+                    ));
+                }
+                Some(q)
+            }
+            None => None,
+        };
+        let filter = raw
+            .filter
+            .map(|f| self.typed(f, defs, &bound, Some(Ty::Bool)))
+            .transpose()?;
+        let assertion = match (raw.holds, raw.actual, raw.expected) {
+            (Some(h), None, None) => {
+                Assertion::Holds(self.typed(h, defs, &bound, Some(Ty::Bool))?)
+            }
+            (None, Some(a), Some(x)) => Assertion::Equal {
+                actual: self.typed(a, defs, &bound, None)?,
+                expected: self.typed(x, defs, &bound, None)?,
+                correction: raw
+                    .correction
+                    .map(|c| self.typed(c, defs, &bound, None))
+                    .transpose()?,
+            },
+            _ => {
+                return Err(self.error_at(
+                    at,
+                    "a check needs either `holds`, or both `actual` and `expected`",
+                ));
+            }
+        };
+        Ok(ExprCheck {
+            range,
+            deep,
+            filter,
+            assertion,
+        })
+    }
+
+    fn claim(&self, raw: &Spanned<RawClaim>, defs: &Definitions) -> Result<Claim> {
+        let at = raw.span();
+        let c = raw.get_ref();
+        let fields = c.fields();
+        let has_expr =
+            fields.holds.is_some() || fields.actual.is_some() || fields.expected.is_some();
+        let check = match (&c.builtin, c.reading.is_empty(), has_expr) {
+            (Some(name), true, false) => {
+                if !super::builtins::exists(name) {
+                    return Err(self.error_at(
+                        at,
+                        &format!(
+                            "claim `{}`: unknown builtin `{name}` (see `nimlab check \
+                             --list-builtins`)",
+                            c.id
+                        ),
+                    ));
+                }
+                Check::Builtin {
+                    name: name.clone(),
+                    args: c.args.clone(),
+                    range: fields.range.map(|r| r.get_ref().clone()),
+                    deep: fields.deep.map(|r| r.get_ref().clone()),
+                }
+            }
+            (None, false, false) => Check::Readings(
+                c.reading
+                    .iter()
+                    .map(|r| Ok((r.name.clone(), self.check(&r.fields(), defs, at.clone())?)))
+                    .collect::<Result<_>>()?,
+            ),
+            (None, true, true) => Check::Expr(Box::new(self.check(&fields, defs, at.clone())?)),
+            _ => {
+                return Err(self.error_at(
+                    at,
+                    &format!(
+                        "claim `{}` needs exactly one check: `holds`, `actual`/`expected`, \
+                         `builtin` or `[[claim.reading]]` entries",
+                        c.id
+                    ),
+                ));
+            }
+        };
+        Ok(Claim {
+            id: c.id.clone(),
+            label: c.label.clone(),
+            statement: c.statement.clone(),
+            open: c.open,
+            check,
+        })
+    }
+}
+
+impl Registry {
+    /// Parses and checks a claim file's text; `path` is for messages.
+    pub fn parse(path: &Path, src: &str) -> Result<Registry> {
+        let raw: RawFile = toml::from_str(src).map_err(|e| {
+            let at = e.span().map_or(0, |s| s.start);
+            located(path, src, at, 1, e.message())
+        })?;
+        let loader = Loader { path, src };
+        let mut definitions = Definitions::new();
+        for d in &raw.define {
+            let f = parse_function(d.get_ref()).map_err(|e| loader.expr_error(d, &e))?;
+            definitions
+                .define(f)
+                .map_err(|e| loader.expr_error(d, &e))?;
+        }
+        let mut claims: Vec<Claim> = Vec::with_capacity(raw.claim.len());
+        for c in &raw.claim {
+            let claim = loader.claim(c, &definitions)?;
+            if claims.iter().any(|d| d.id == claim.id) {
+                return Err(
+                    loader.error_at(c.span(), &format!("claim id `{}` is used twice", claim.id))
+                );
+            }
+            claims.push(claim);
+        }
+        Ok(Registry {
+            paper: raw.paper,
+            title: raw.title.unwrap_or_default(),
+            definitions,
+            claims,
+        })
+    }
+
+    /// Reads, parses and checks a claim file.
+    pub fn load(path: &Path) -> Result<Registry> {
+        let src = std::fs::read_to_string(path)
+            .map_err(|e| Error::invalid(format!("cannot read {}: {e}", path.display())))?;
+        Registry::parse(path, &src)
+    }
+}

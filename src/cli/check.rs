@@ -1,0 +1,98 @@
+//! `nimlab check`: verdicts for every claim of claim files.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::output::OutputArgs;
+use crate::claims::{Registry, VerdictKind, builtins, check_registry};
+use crate::export::{Cell, Table};
+
+const EXAMPLES: &str = "\
+Examples:
+  nimlab check data/claims/candy-nim.toml                      one verdict line per claim
+  nimlab check data/claims/*.toml --format csv -o verdicts.csv
+  nimlab check data/claims/scoring-nim.toml --only \"Prop 4.1\"   one claim by its label (or id)
+  nimlab check data/claims/nim-with-cash.toml --deep           the larger ranges
+  nimlab check my-conjectures.toml                             a file of your own (format: data/claims/README.md)
+
+Exit status: 0 when no claim FAILS, 1 when some claim FAILS, 2 on errors in the files.";
+
+/// Check claims and conjectures (TOML claim files) and print one verdict per claim:
+/// HOLDS, PROVEN, FAILS (smallest counterexample), AMBIGUOUS or OPEN, with the evidence.
+#[derive(Debug, Args)]
+#[command(after_help = EXAMPLES)]
+pub struct CheckArgs {
+    /// Claim files.
+    #[arg(value_name = "FILE", required_unless_present = "list_builtins")]
+    files: Vec<PathBuf>,
+    /// Check each claim on its deep range (slower).
+    #[arg(long)]
+    deep: bool,
+    /// Check only the claims with this label or id (repeatable).
+    #[arg(long, value_name = "LABEL")]
+    only: Vec<String>,
+    /// List the builtin structural checks and exit.
+    #[arg(long)]
+    list_builtins: bool,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+/// Runs `nimlab check`; returns whether every claim passed (no FAILS).
+pub fn run(a: CheckArgs) -> anyhow::Result<bool> {
+    if a.list_builtins {
+        let mut t = Table::new(&["builtin", "checks"]);
+        for (name, what) in builtins::list() {
+            t.push(vec![name.into(), what.into()]);
+        }
+        a.out.emit_table(&t)?;
+        return Ok(true);
+    }
+    // Every file is parsed and checked before anything is evaluated.
+    let registries = a
+        .files
+        .iter()
+        .map(|f| Registry::load(f))
+        .collect::<Result<Vec<_>, _>>()?;
+    let total: usize = registries.iter().map(|r| r.claims.len()).sum();
+    let pb = super::progress_bar(total as u64, "checking", "claims");
+    let mut t = Table::new(&["paper", "label", "verdict", "range", "evidence"]);
+    let mut failed = false;
+    for reg in &registries {
+        // --only filters each file; a label no file has is an error.
+        let only: Vec<String> = if a.only.is_empty() {
+            Vec::new()
+        } else {
+            a.only
+                .iter()
+                .filter(|o| reg.claims.iter().any(|c| &c.label == *o || &c.id == *o))
+                .cloned()
+                .collect()
+        };
+        if !a.only.is_empty() && only.is_empty() {
+            continue;
+        }
+        let verdicts = check_registry(reg, a.deep, &only, &|| pb.inc(1))?;
+        for v in verdicts {
+            failed |= v.finding.verdict == VerdictKind::Fails;
+            t.push(vec![
+                Cell::Text(v.paper),
+                Cell::Text(v.label),
+                Cell::Text(v.finding.verdict.to_string()),
+                Cell::Text(v.finding.range),
+                Cell::Text(v.finding.evidence),
+            ]);
+        }
+    }
+    pb.finish_and_clear();
+    if let Some(missing) = a.only.iter().find(|o| {
+        !registries
+            .iter()
+            .any(|r| r.claims.iter().any(|c| &c.label == *o || &c.id == *o))
+    }) {
+        anyhow::bail!("no claim in the files given has the label or id \"{missing}\"");
+    }
+    a.out.emit_table(&t)?;
+    Ok(!failed)
+}
