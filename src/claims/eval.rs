@@ -12,7 +12,7 @@ use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive, Zero};
 
 use super::engines::{Engines, cash_set, winner_name};
-use super::expr::{BinOp, Binder, CmpOp, Expr, ExprError, ExprKind, FunctionDef, Span};
+use super::expr::{BinOp, Binder, CmpOp, Domain, Expr, ExprError, ExprKind, FunctionDef, Span};
 use super::value::{Ty, Value, modulo, pow, to_int_in};
 use crate::num::Q;
 
@@ -149,13 +149,19 @@ impl Definitions {
                 format!("`{}` is already bound here", b.name),
             ));
         }
-        for part in [Some(&b.from), Some(&b.to), b.step.as_ref()]
-            .into_iter()
-            .flatten()
-        {
-            self.expect(part, scope, Ty::Num)?;
-        }
-        scope.push((b.name.clone(), Ty::Num));
+        let ty = match &b.domain {
+            Domain::Interval { from, to, step } => {
+                for part in [Some(from), Some(to), step.as_ref()].into_iter().flatten() {
+                    self.expect(part, scope, Ty::Num)?;
+                }
+                Ty::Num
+            }
+            Domain::Members(list) => {
+                self.expect(list, scope, Ty::List)?;
+                Ty::Any
+            }
+        };
+        scope.push((b.name.clone(), ty));
         Ok(())
     }
 
@@ -495,20 +501,28 @@ impl<'a> Evaluator<'a> {
     }
 
     /// The points of one binder under `env`.
-    pub fn binder_points(&mut self, b: &Binder, env: &mut Env) -> Result<Vec<Q>, ExprError> {
-        let from = self.eval(&b.from, env)?;
-        let to = self.eval(&b.to, env)?;
-        let step = match &b.step {
+    pub fn binder_points(&mut self, b: &Binder, env: &mut Env) -> Result<Vec<Value>, ExprError> {
+        let (from, to, step) = match &b.domain {
+            Domain::Members(list_expr) => {
+                let v = self.eval(list_expr, env)?;
+                return Ok(list(&v, list_expr.span)?.to_vec());
+            }
+            Domain::Interval { from, to, step } => (from, to, step),
+        };
+        let lo = self.eval(from, env)?;
+        let hi = self.eval(to, env)?;
+        let by = match step {
             Some(s) => self.eval(s, env)?,
             None => Value::int(1),
         };
-        let step_span = b.step.as_ref().map_or(b.span, |s| s.span);
-        range_points(
-            num(&from, b.from.span)?,
-            num(&to, b.to.span)?,
-            num(&step, step_span)?,
+        let step_span = step.as_ref().map_or(b.span, |s| s.span);
+        let points = range_points(
+            num(&lo, from.span)?,
+            num(&hi, to.span)?,
+            num(&by, step_span)?,
             b.span,
-        )
+        )?;
+        Ok(points.into_iter().map(Value::Num).collect())
     }
 
     /// Calls `f` at every point of `binders` in lexicographic order (first binder outermost),
@@ -523,7 +537,7 @@ impl<'a> Evaluator<'a> {
             return f(self, env);
         };
         for x in self.binder_points(b, env)? {
-            env.push((b.name.clone(), Value::Num(x)));
+            env.push((b.name.clone(), x));
             let go_on = self.each_point(rest, env, f);
             env.pop();
             if !go_on? {

@@ -94,19 +94,31 @@ pub enum CmpOp {
     Ge,
 }
 
-/// A quantified variable: `name in from..to step step`, inclusive at both ends.
+/// What a quantified variable ranges over.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Domain {
+    /// `from..to step step`, inclusive at both ends; the step is positive, 1 when absent.
+    Interval {
+        /// First value.
+        from: Expr,
+        /// Last value (inclusive).
+        to: Expr,
+        /// The step.
+        step: Option<Expr>,
+    },
+    /// The members of a list, in order.
+    Members(Expr),
+}
+
+/// A quantified variable: `name in from..to step s` or `name in list`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Binder {
     /// The variable.
     pub name: String,
     /// Where the name is.
     pub span: Span,
-    /// First value.
-    pub from: Expr,
-    /// Last value (inclusive).
-    pub to: Expr,
-    /// Positive step, 1 when absent.
-    pub step: Option<Expr>,
+    /// What it ranges over.
+    pub domain: Domain,
 }
 
 /// An expression with its span.
@@ -180,7 +192,7 @@ fn rule_name(r: &Rule) -> &'static str {
         Rule::kw_else => "`else`",
         Rule::kw_step => "`step`",
         Rule::kw_and | Rule::kw_or => "`and`/`or`",
-        Rule::binder => "a range such as `k in 1..10`",
+        Rule::binder | Rule::interval => "a range such as `k in 1..10`",
         _ => "an expression",
     }
 }
@@ -329,19 +341,22 @@ fn binary_chain(
 }
 
 fn build_binder(p: Pair<'_, Rule>) -> Result<Binder, ExprError> {
-    let mut inner = p
-        .into_inner()
-        .filter(|q| !matches!(q.as_rule(), Rule::kw_in | Rule::kw_step));
+    let mut inner = p.into_inner().filter(|q| q.as_rule() != Rule::kw_in);
     let name = inner.next().expect("a binder has a name");
-    let from = build(inner.next().expect("a binder has a start"))?;
-    let to = build(inner.next().expect("a binder has an end"))?;
-    let step = inner.next().map(build).transpose()?;
+    let over = inner.next().expect("a binder has a domain");
+    let domain = if over.as_rule() == Rule::interval {
+        let mut parts = over.into_inner().filter(|q| q.as_rule() != Rule::kw_step);
+        let from = build(parts.next().expect("an interval has a start"))?;
+        let to = build(parts.next().expect("an interval has an end"))?;
+        let step = parts.next().map(build).transpose()?;
+        Domain::Interval { from, to, step }
+    } else {
+        Domain::Members(build(over)?)
+    };
     Ok(Binder {
         name: name.as_str().to_string(),
         span: Span::of(&name),
-        from,
-        to,
-        step,
+        domain,
     })
 }
 

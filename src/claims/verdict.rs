@@ -183,17 +183,21 @@ impl Runner<'_> {
         }
         let mut env: Env = Vec::new();
         let points = self.ev.binder_points(b, &mut env).ok()?;
-        let first = points.first()?.to_i64()?;
+        let as_int = |v: &Value| match v {
+            Value::Num(q) => q.to_i64(),
+            _ => None,
+        };
+        let first = as_int(points.first()?)?;
         if points
             .iter()
             .enumerate()
-            .any(|(i, p)| p.to_i64() != Some(first + i as i64))
+            .any(|(i, p)| as_int(p) != Some(first + i as i64))
         {
             return None;
         }
         let mut values = Vec::with_capacity(points.len());
         for p in points {
-            env.push((b.name.clone(), Value::Num(p)));
+            env.push((b.name.clone(), p));
             let v = self.ev.eval(actual, &mut env).ok();
             env.pop();
             match v? {
