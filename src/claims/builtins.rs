@@ -1,46 +1,150 @@
 //! Structural claims that the expression language cannot state ("Windsor's reply is unique",
 //! "the period is proven"), each a named check written in Rust against the engines.
 //!
-//! A builtin receives its `args` table, the range text of the claim (`for` or `deep`) and
-//! returns a [`Finding`]; it must never report more than it checked.
+//! A builtin receives its `args` (some of them expressions, evaluated at every point of the
+//! claim's range) and returns a [`Finding`]; it must never report more than it checked.
 
+use super::eval::{Env, Evaluator};
+use super::expr::Expr;
+use super::registry::Quantifiers;
+use super::value::Value;
 use super::verdict::{Finding, VerdictKind};
 use crate::error::{Error, Result};
 
+/// One builtin.
+pub struct Builtin {
+    /// Its name, `paper.what`.
+    pub name: &'static str,
+    /// What it checks, in one line.
+    pub about: &'static str,
+    /// The `args` that are expressions in the range's variables.
+    pub expr_args: &'static [&'static str],
+    /// The check.
+    pub run: fn(&mut BuiltinRun<'_, '_>) -> Result<Finding>,
+}
+
 /// What a builtin is given.
-pub struct BuiltinArgs<'a> {
+pub struct BuiltinRun<'r, 'e> {
+    /// The evaluator (and through it the engines).
+    pub ev: &'r mut Evaluator<'e>,
     /// The claim's `args` table.
-    pub args: &'a toml::Table,
-    /// The claim's range text, when it has one.
-    pub range: Option<&'a str>,
+    pub args: &'r toml::Table,
+    /// The expression arguments, parsed.
+    pub exprs: &'r [(String, Expr)],
+    /// The range in force (default or deep).
+    pub range: Option<&'r Quantifiers>,
     /// Whether `--deep` is in force.
     pub deep: bool,
 }
 
-type BuiltinFn = fn(&BuiltinArgs<'_>) -> Result<Finding>;
+fn show_point(point: &Env) -> String {
+    point
+        .iter()
+        .map(|(n, v)| format!("{n} = {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
-/// The builtins: name, one-line description, check.
-const BUILTINS: &[(&str, &str, BuiltinFn)] = &[];
+impl BuiltinRun<'_, '_> {
+    /// The range as written, or `what` when the builtin has no range.
+    pub fn range_text(&self, what: &str) -> String {
+        self.range
+            .map_or_else(|| what.to_string(), |q| q.text.clone())
+    }
 
-/// Whether a builtin of this name exists.
-pub fn exists(name: &str) -> bool {
-    BUILTINS.iter().any(|b| b.0 == name)
+    /// A string argument.
+    pub fn text(&self, key: &str) -> Result<&str> {
+        self.args
+            .get(key)
+            .and_then(|v| v.as_str())
+            .ok_or_else(|| Error::invalid(format!("`args.{key}` must be given as a string")))
+    }
+
+    /// An integer argument, with a default.
+    pub fn int_or(&self, key: &str, default: i64) -> Result<i64> {
+        match self.args.get(key) {
+            None => Ok(default),
+            Some(v) => v
+                .as_integer()
+                .ok_or_else(|| Error::invalid(format!("`args.{key}` must be an integer"))),
+        }
+    }
+
+    /// Evaluates the expression arguments at every point of the range (in order) and calls
+    /// `check` with their values; `check` returns a failure message or `None`. The finding is
+    /// HOLDS with the number of points, or FAILS at the first failing point.
+    pub fn each_point(
+        &mut self,
+        mut check: impl FnMut(&mut Evaluator<'_>, &[Value]) -> Result<Option<String>>,
+    ) -> Result<Finding> {
+        let binders = self.range.map(|q| q.binders.clone()).unwrap_or_default();
+        let exprs = self.exprs;
+        let mut checked = 0u64;
+        let mut failure: Option<String> = None;
+        let mut error: Option<Error> = None;
+        let mut env: Env = Vec::new();
+        let r = self.ev.each_point(&binders, &mut env, &mut |ev, env| {
+            let values: std::result::Result<Vec<Value>, _> =
+                exprs.iter().map(|(_, e)| ev.eval(e, env)).collect();
+            let outcome = match values {
+                Ok(v) => check(ev, &v),
+                Err(e) => Err(Error::invalid(format!("at {}: {e}", show_point(env)))),
+            };
+            checked += 1;
+            match outcome {
+                Ok(None) => Ok(true),
+                Ok(Some(msg)) => {
+                    failure = Some(if env.is_empty() {
+                        msg
+                    } else {
+                        format!("at {}: {msg}", show_point(env))
+                    });
+                    Ok(false)
+                }
+                Err(e) => {
+                    error = Some(e);
+                    Ok(false)
+                }
+            }
+        });
+        if let Some(e) = error {
+            return Err(e);
+        }
+        r.map_err(|e| Error::invalid(e.to_string()))?;
+        let range = self.range_text("single check");
+        Ok(match failure {
+            Some(evidence) => finding(VerdictKind::Fails, range, evidence),
+            None => finding(
+                VerdictKind::Holds,
+                range,
+                format!(
+                    "true at all {checked} point{}",
+                    if checked == 1 { "" } else { "s" }
+                ),
+            ),
+        })
+    }
+}
+
+/// The builtins, by name.
+const BUILTINS: &[Builtin] = &[];
+
+/// The builtin of this name.
+pub fn find(name: &str) -> Option<&'static Builtin> {
+    BUILTINS.iter().find(|b| b.name == name)
 }
 
 /// (name, description) of every builtin, sorted by name.
 pub fn list() -> Vec<(&'static str, &'static str)> {
-    let mut v: Vec<_> = BUILTINS.iter().map(|b| (b.0, b.1)).collect();
+    let mut v: Vec<_> = BUILTINS.iter().map(|b| (b.name, b.about)).collect();
     v.sort_unstable();
     v
 }
 
 /// Runs a builtin.
-pub fn run(name: &str, args: &toml::Table, range: Option<&str>, deep: bool) -> Result<Finding> {
-    let (_, _, f) = BUILTINS
-        .iter()
-        .find(|b| b.0 == name)
-        .ok_or_else(|| Error::invalid(format!("unknown builtin `{name}`")))?;
-    f(&BuiltinArgs { args, range, deep })
+pub fn run(name: &str, run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
+    let b = find(name).ok_or_else(|| Error::invalid(format!("unknown builtin `{name}`")))?;
+    (b.run)(run)
 }
 
 /// A finding from its parts.

@@ -37,6 +37,7 @@ const FUNCTIONS: &[(&str, Params, Ty)] = {
         ("ceil", Fixed(&[Num]), Num),
         ("abs", Fixed(&[Num]), Num),
         ("ilog2", Fixed(&[Num]), Num),
+        ("is_int", Fixed(&[Num]), Bool),
         ("mod", Fixed(&[Num, Num]), Num),
         ("gcd", Fixed(&[Num, Num]), Num),
         ("min", NumsOrList, Num),
@@ -500,6 +501,11 @@ impl<'a> Evaluator<'a> {
         Evaluator { defs, engines }
     }
 
+    /// The engines, for builtins that need more than the expression calls.
+    pub fn engines(&mut self) -> &mut Engines {
+        self.engines
+    }
+
     /// The points of one binder under `env`.
     pub fn binder_points(&mut self, b: &Binder, env: &mut Env) -> Result<Vec<Value>, ExprError> {
         let (from, to, step) = match &b.domain {
@@ -729,6 +735,7 @@ impl<'a> Evaluator<'a> {
             "floor" => Value::int(num(&v[0], at(0))?.floor()),
             "ceil" => Value::int(num(&v[0], at(0))?.ceil()),
             "abs" => Value::Num(num(&v[0], at(0))?.abs()),
+            "is_int" => Value::Bool(num(&v[0], at(0))?.is_integer()),
             "ilog2" => {
                 let q = num(&v[0], at(0))?;
                 if !q.is_integer() || q.signum() <= 0 {

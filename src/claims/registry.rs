@@ -137,18 +137,24 @@ pub enum Check {
     /// By an expression.
     Expr(Box<ExprCheck>),
     /// By a named structural check in Rust.
-    Builtin {
-        /// Its name.
-        name: String,
-        /// Its arguments.
-        args: toml::Table,
-        /// The default range, as text, when the builtin takes one.
-        range: Option<String>,
-        /// The deep range, as text.
-        deep: Option<String>,
-    },
+    Builtin(Box<BuiltinCheck>),
     /// Several readings, each checked on its own.
     Readings(Vec<(String, ExprCheck)>),
+}
+
+/// A builtin check with its arguments.
+#[derive(Clone, Debug)]
+pub struct BuiltinCheck {
+    /// The builtin's name.
+    pub name: String,
+    /// The claim's `args` table as written.
+    pub args: toml::Table,
+    /// The arguments the builtin evaluates at each point, parsed and checked.
+    pub exprs: Vec<(String, Expr)>,
+    /// The default range.
+    pub range: Option<Quantifiers>,
+    /// The `--deep` range.
+    pub deep: Option<Quantifiers>,
 }
 
 /// One claim.
@@ -342,7 +348,7 @@ impl Loader<'_> {
             fields.holds.is_some() || fields.actual.is_some() || fields.expected.is_some();
         let check = match (&c.builtin, c.reading.is_empty(), has_expr) {
             (Some(name), true, false) => {
-                if !super::builtins::exists(name) {
+                let Some(builtin) = super::builtins::find(name) else {
                     return Err(self.error_at(
                         at,
                         &format!(
@@ -351,18 +357,62 @@ impl Loader<'_> {
                             c.id
                         ),
                     ));
+                };
+                let range = fields
+                    .range
+                    .map(|r| self.quantifiers(r, defs))
+                    .transpose()?;
+                let deep = fields.deep.map(|r| self.quantifiers(r, defs)).transpose()?;
+                let bound: Vec<String> = range
+                    .iter()
+                    .flat_map(|q| q.binders.iter().map(|b| b.name.clone()))
+                    .collect();
+                let mut exprs = Vec::new();
+                for key in builtin.expr_args {
+                    let Some(v) = c.args.get(*key) else {
+                        return Err(self.error_at(
+                            at,
+                            &format!("claim `{}`: builtin `{name}` needs `args.{key}`", c.id),
+                        ));
+                    };
+                    let Some(text) = v.as_str() else {
+                        return Err(self.error_at(
+                            at,
+                            &format!(
+                                "claim `{}`: `args.{key}` must be an expression string",
+                                c.id
+                            ),
+                        ));
+                    };
+                    let e = parse_expr(text)
+                        .and_then(|e| defs.check_with(&e, &bound).map(|_| e))
+                        .map_err(|e| {
+                            self.error_at(
+                                at.clone(),
+                                &format!("claim `{}`: in `args.{key}` = \"{text}\", {e}", c.id),
+                            )
+                        })?;
+                    exprs.push(((*key).to_string(), e));
                 }
-                Check::Builtin {
+                Check::Builtin(Box::new(BuiltinCheck {
                     name: name.clone(),
                     args: c.args.clone(),
-                    range: fields.range.map(|r| r.get_ref().clone()),
-                    deep: fields.deep.map(|r| r.get_ref().clone()),
-                }
+                    exprs,
+                    range,
+                    deep,
+                }))
             }
             (None, false, false) => Check::Readings(
                 c.reading
                     .iter()
-                    .map(|r| Ok((r.name.clone(), self.check(&r.fields(), defs, at.clone())?)))
+                    .map(|r| {
+                        // A reading without its own range or filter inherits the claim's.
+                        let mut own = r.fields();
+                        own.range = own.range.or(fields.range);
+                        own.deep = own.deep.or(fields.deep);
+                        own.filter = own.filter.or(fields.filter);
+                        Ok((r.name.clone(), self.check(&own, defs, at.clone())?))
+                    })
                     .collect::<Result<_>>()?,
             ),
             (None, true, true) => Check::Expr(Box::new(self.check(&fields, defs, at.clone())?)),

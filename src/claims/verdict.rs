@@ -6,6 +6,7 @@ use std::fmt;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use super::builtins::BuiltinRun;
 use super::engines::Engines;
 use super::eval::{Definitions, Env, Evaluator};
 use super::expr::ExprError;
@@ -293,17 +294,19 @@ impl Runner<'_> {
     fn finding(&mut self, deep: bool) -> Result<Finding> {
         match &self.claim.check {
             Check::Expr(c) => self.expr_finding(c, deep),
-            Check::Builtin {
-                name,
-                args,
-                range,
-                deep: deep_range,
-            } => {
-                let range = match (deep, deep_range) {
-                    (true, Some(d)) => Some(d.as_str()),
-                    _ => range.as_deref(),
+            Check::Builtin(b) => {
+                let range = match (deep, &b.deep) {
+                    (true, Some(d)) => Some(d),
+                    _ => b.range.as_ref(),
                 };
-                let mut f = super::builtins::run(name, args, range, deep)
+                let mut run = BuiltinRun {
+                    ev: &mut self.ev,
+                    args: &b.args,
+                    exprs: &b.exprs,
+                    range,
+                    deep,
+                };
+                let mut f = super::builtins::run(&b.name, &mut run)
                     .map_err(|e| Error::invalid(format!("claim `{}`: {e}", self.claim.id)))?;
                 if self.claim.open && f.verdict == VerdictKind::Holds {
                     f.verdict = VerdictKind::Open;
