@@ -8,7 +8,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::error::{Error, Result};
-use crate::games::candy::{self, Candies, MemoValues, PValues, Reading, Role, Strategy};
+use crate::games::candy::{
+    self, Allocation, Candies, MemoValues, PValues, Reading, Role, Strategy, ThreeHeapTable,
+};
 use crate::games::cash::{self, Amount, CashSet, CashTable, Thresholds, Winner};
 use crate::games::scoring::{
     Heap, HeapSize, Limits, Method, Nim, ScoringGame, parse_rules, solve, solve_values,
@@ -17,6 +19,8 @@ use crate::num::{Pwl, Q};
 
 /// Memory the cash tables may use.
 const CASH_TABLE_BYTES: u64 = 2 << 30;
+/// Memory the 3-heap Candy Nim table may use.
+const CANDY_TABLE_BYTES: u64 = 2 << 30;
 
 /// The engines with their caches. One per check run; not shared between threads.
 #[derive(Default)]
@@ -27,7 +31,8 @@ pub struct Engines {
     gs_sums: HashMap<(String, Vec<HeapSize>), Q>,
     gs_mixed: HashMap<(String, HeapSize, String, HeapSize), Q>,
     candy: MemoCell,
-    allocations: HashMap<u32, (u64, u64)>,
+    three_heaps: Option<ThreeHeapTable>,
+    allocations: HashMap<u32, Allocation>,
     thresholds: HashMap<Vec<Amount>, Thresholds>,
     cash_tables: HashMap<Vec<Amount>, CashTable>,
 }
@@ -138,7 +143,38 @@ impl Engines {
 
     /// Candy Nim's value of any position (Luca to move in P-positions, Windsor in N-positions).
     pub fn candy(&mut self, p: &[Candies]) -> Result<candy::CandyValue> {
-        candy::value_with(&self.candy, p)
+        let mut h: Vec<Candies> = p.iter().copied().filter(|&x| x > 0).collect();
+        if h.len() > 3 {
+            return candy::value_with(&self.candy, p);
+        }
+        // Up to three heaps: the dense 3-heap table (much faster than the memo), regrown by
+        // doubling when a position needs a larger smallest or middle heap. Every position a
+        // value needs has its smallest and middle heaps within those of the position itself.
+        h.sort_unstable();
+        while h.len() < 3 {
+            h.insert(0, 0);
+        }
+        let fits = |t: &ThreeHeapTable| t.covers(h[0], h[1]);
+        if !self.three_heaps.as_ref().is_some_and(fits) {
+            let (small, middle) = self
+                .three_heaps
+                .as_ref()
+                .map_or((0, 0), |t| (t.max_small(), t.max_middle()));
+            let grow = |have: Candies, need: Candies| {
+                if need > have {
+                    need.max(have.saturating_mul(2))
+                } else {
+                    have
+                }
+            };
+            self.three_heaps = Some(ThreeHeapTable::solve(
+                grow(small, h[0].max(15)),
+                grow(middle, h[1].max(63)),
+                CANDY_TABLE_BYTES,
+            )?);
+        }
+        let table = self.three_heaps.as_ref().expect("just built");
+        candy::value_with(table, p)
     }
 
     /// V_S of a strategy for Luca from a P-position.
@@ -167,14 +203,13 @@ impl Engines {
         }
     }
 
-    /// (min, max) of N_W over P-positions with `n` candies.
-    pub fn allocation(&mut self, n: u32) -> Result<(u64, u64)> {
-        if let Some(&r) = self.allocations.get(&n) {
-            return Ok(r);
+    /// The least and greatest N_W over P-positions with `n` candies, with their arrangements.
+    pub fn allocation(&mut self, n: u32) -> Result<&Allocation> {
+        if !self.allocations.contains_key(&n) {
+            let a = candy::allocation(n, &mut self.candy.0.borrow_mut())?;
+            self.allocations.insert(n, a);
         }
-        let a = candy::allocation(n, &mut self.candy.0.borrow_mut())?;
-        self.allocations.insert(n, (a.min_nw, a.max_nw));
-        Ok((a.min_nw, a.max_nw))
+        Ok(&self.allocations[&n])
     }
 
     /// f^I, f^II and the plain winners of A, tabulated at least to n.

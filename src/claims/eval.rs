@@ -14,6 +14,7 @@ use num_traits::{Signed, ToPrimitive, Zero};
 use super::engines::{Engines, cash_set, winner_name};
 use super::expr::{BinOp, Binder, CmpOp, Domain, Expr, ExprError, ExprKind, FunctionDef, Span};
 use super::value::{Ty, Value, modulo, pow, to_int_in};
+use crate::games::candy::Candies;
 use crate::num::Q;
 
 /// The most points one range may have.
@@ -44,6 +45,8 @@ const FUNCTIONS: &[(&str, Params, Ty)] = {
         ("max", NumsOrList, Num),
         ("xor", NumsOrList, Num),
         ("len", Fixed(&[List]), Num),
+        ("sort", Fixed(&[List]), List),
+        ("concat", Fixed(&[List]), List),
         ("sum", Fixed(&[List]), Num),
         ("payoff", Fixed(&[Num, List]), Num),
         ("cplus", Fixed(&[List]), Num),
@@ -62,6 +65,8 @@ const FUNCTIONS: &[(&str, Params, Ty)] = {
         ("fractal_small_v", Fixed(&[List]), Num),
         ("alloc_min_nw", Fixed(&[Num]), Num),
         ("alloc_max_nw", Fixed(&[Num]), Num),
+        ("alloc_argmin", Fixed(&[Num]), List),
+        ("alloc_argmax", Fixed(&[Num]), List),
         ("winner", Fixed(&[List, Num]), Str),
         ("cash_winner", Fixed(&[List, Num, Num, Num]), Str),
         ("f1", Fixed(&[List, Num]), Num),
@@ -81,6 +86,7 @@ const AGGREGATES: &[(&str, Ty, Ty)] = &[
     ("all", Ty::Bool, Ty::Bool),
     ("any", Ty::Bool, Ty::Bool),
     ("count", Ty::Bool, Ty::Num),
+    ("list", Ty::Any, Ty::List),
 ];
 
 /// The names of the built-in functions, for `--help`-style listings.
@@ -303,7 +309,7 @@ impl Definitions {
                         e.span,
                         format!(
                             "`{name}` cannot range over values; the aggregates are sum, min, \
-                             max, all, any and count"
+                             max, all, any, count and list"
                         ),
                     ));
                 };
@@ -667,6 +673,7 @@ impl<'a> Evaluator<'a> {
         env: &mut Env,
     ) -> Result<Value, ExprError> {
         let mut acc: Option<Q> = None;
+        let mut items: Vec<Value> = Vec::new();
         let mut count = 0u64;
         let mut found = false;
         let want_all = name == "all";
@@ -681,6 +688,7 @@ impl<'a> Evaluator<'a> {
                     }
                 }
                 "count" => count += u64::from(boolean(&v, body.span)?),
+                "list" => items.push(v),
                 _ => {
                     let x = num(&v, body.span)?.clone();
                     acc = Some(match acc.take() {
@@ -699,6 +707,7 @@ impl<'a> Evaluator<'a> {
             "all" => Value::Bool(!found),
             "any" => Value::Bool(found),
             "count" => Value::int(count),
+            "list" => Value::List(items.into()),
             "sum" => Value::Num(acc.unwrap_or_else(Q::zero)),
             _ => Value::Num(acc.ok_or_else(|| {
                 ExprError::new(
@@ -770,6 +779,18 @@ impl<'a> Evaluator<'a> {
             }
             "xor" => Value::int(xor_of(&numbers(v)?).map_err(err(0))?),
             "len" => Value::int(list(&v[0], at(0))?.len()),
+            "concat" => {
+                let mut items = Vec::new();
+                for x in list(&v[0], at(0))? {
+                    items.extend(list(x, at(0))?.iter().cloned());
+                }
+                Value::List(items.into())
+            }
+            "sort" => {
+                let mut items = list(&v[0], at(0))?.to_vec();
+                items.sort();
+                Value::List(items.into())
+            }
             "sum" => Value::Num(numbers(v)?.into_iter().fold(Q::zero(), |a, b| a + b)),
             "payoff" => {
                 let p = heaps(&v[1], at(1))?;
@@ -843,10 +864,23 @@ impl<'a> Evaluator<'a> {
                 let s = Engines::strategy(name.trim_end_matches("_v"));
                 Value::int(self.engines.strategy_value(&s, &p).map_err(engine_err)?)
             }
-            "alloc_min_nw" | "alloc_max_nw" => {
+            "alloc_min_nw" | "alloc_max_nw" | "alloc_argmin" | "alloc_argmax" => {
                 let n = natural(&v[0], at(0), "the number of candies", 200)? as u32;
-                let (lo, hi) = self.engines.allocation(n).map_err(engine_err)?;
-                Value::int(if name == "alloc_min_nw" { lo } else { hi })
+                let a = self.engines.allocation(n).map_err(engine_err)?;
+                let positions = |ps: &[Vec<Candies>]| {
+                    let mut items: Vec<Value> = ps
+                        .iter()
+                        .map(|p| Value::List(p.iter().map(|&h| Value::int(h)).collect()))
+                        .collect();
+                    items.sort();
+                    Value::List(items.into())
+                };
+                match name {
+                    "alloc_min_nw" => Value::int(a.min_nw),
+                    "alloc_max_nw" => Value::int(a.max_nw),
+                    "alloc_argmin" => positions(&a.argmin),
+                    _ => positions(&a.argmax),
+                }
             }
             "winner" | "f1" | "f2" | "g1" | "g2" | "least_f1" | "least_f2" => {
                 let set = cash_set(naturals(&v[0], at(0), "a move size", MONEY)?)

@@ -16,4 +16,4 @@ pub mod verdict;
 
 pub use eval::evaluate;
 pub use registry::{Claim, Registry};
-pub use verdict::{Finding, Verdict, VerdictKind, check_claim, check_registry};
+pub use verdict::{Finding, Verdict, VerdictKind, check_claim, check_formula_rows, check_registry};

@@ -113,8 +113,9 @@ pub enum Assertion {
         actual: Expr,
         /// The claimed closed form.
         expected: Expr,
-        /// A corrected closed form, checked on the same range when the claim fails.
-        correction: Option<Expr>,
+        /// A corrected closed form (as written, and parsed), checked on the same range when
+        /// the claim fails.
+        correction: Option<(String, Expr)>,
     },
 }
 
@@ -322,7 +323,10 @@ impl Loader<'_> {
                 expected: self.typed(x, defs, &bound, None)?,
                 correction: raw
                     .correction
-                    .map(|c| self.typed(c, defs, &bound, None))
+                    .map(|c| {
+                        self.typed(c, defs, &bound, None)
+                            .map(|e| (c.get_ref().clone(), e))
+                    })
                     .transpose()?,
             },
             _ => {

@@ -254,7 +254,7 @@ impl Runner<'_> {
                 };
                 if let Assertion::Equal {
                     actual,
-                    correction: Some(c),
+                    correction: Some((text, c)),
                     ..
                 } = &check.assertion
                 {
@@ -268,10 +268,13 @@ impl Runner<'_> {
                     };
                     evidence.push_str(&match self.sweep(&corrected, range)? {
                         Sweep::Passed { checked, .. } => {
-                            format!("; the correction holds at all {}", plural(checked, "point"))
+                            format!(
+                                "; the correction `{text}` holds at all {}",
+                                plural(checked, "point")
+                            )
                         }
                         Sweep::Failed { point, values } => format!(
-                            "; the correction fails too{}{}",
+                            "; the correction `{text}` fails too{}{}",
                             show_point(&point),
                             values.map_or(String::new(), |(x, a)| format!(
                                 ": expected {x}, actual {a}"
@@ -382,4 +385,39 @@ pub fn check_registry(
             })
         })
         .collect()
+}
+
+/// Checks a closed form against rows of data: each row binds `names` to its values and carries
+/// the value observed. Rows are checked in the order given; the first mismatch is reported with
+/// the formula's value as "expected" and the data's as "actual".
+pub fn check_formula_rows(
+    formula: &str,
+    names: &[String],
+    rows: &[(Vec<Value>, Value)],
+    range: &str,
+) -> std::result::Result<Finding, ExprError> {
+    let e = super::expr::parse_expr(formula)?;
+    let defs = Definitions::new();
+    defs.check_with(&e, names)?;
+    let mut engines = Engines::new();
+    let mut ev = Evaluator::new(&defs, &mut engines);
+    for (values, actual) in rows {
+        let mut env: Env = names.iter().cloned().zip(values.iter().cloned()).collect();
+        let expected = ev.eval(&e, &mut env)?;
+        if &expected != actual {
+            return Ok(Finding {
+                verdict: VerdictKind::Fails,
+                range: range.to_string(),
+                evidence: format!(
+                    "fails{}: expected {expected}, actual {actual}",
+                    show_point(&env)
+                ),
+            });
+        }
+    }
+    Ok(Finding {
+        verdict: VerdictKind::Holds,
+        range: range.to_string(),
+        evidence: format!("true at all {}", plural(rows.len() as u64, "row")),
+    })
 }

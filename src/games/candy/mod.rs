@@ -485,6 +485,22 @@ pub struct ThreeHeapTable {
 }
 
 impl ThreeHeapTable {
+    /// The largest smallest heap solved.
+    pub fn max_small(&self) -> Candies {
+        self.max_small
+    }
+
+    /// The largest middle heap solved.
+    pub fn max_middle(&self) -> Candies {
+        self.max_middle
+    }
+
+    /// Whether every position with smallest heap ≤ `small` and middle heap ≤ `middle` (and
+    /// everything reachable from it) is solved.
+    pub fn covers(&self, small: Candies, middle: Candies) -> bool {
+        small <= self.max_small && middle <= self.max_middle
+    }
+
     /// Solves all sorted 3-heap P-positions with smallest heap ≤ `max_small` and middle heap ≤
     /// `max_middle`: every position reachable from them is among them.
     pub fn solve(

@@ -23,6 +23,16 @@ pub struct Builtin {
     pub run: fn(&mut BuiltinRun<'_, '_>) -> Result<Finding>,
 }
 
+/// What a builtin found at one point.
+pub enum PointOutcome {
+    /// The claim holds here.
+    Pass,
+    /// The claim does not speak about this point.
+    Skip,
+    /// The claim fails here, with the evidence.
+    Fail(String),
+}
+
 /// What a builtin is given.
 pub struct BuiltinRun<'r, 'e> {
     /// The evaluator (and through it the engines).
@@ -71,15 +81,16 @@ impl BuiltinRun<'_, '_> {
     }
 
     /// Evaluates the expression arguments at every point of the range (in order) and calls
-    /// `check` with their values; `check` returns a failure message or `None`. The finding is
-    /// HOLDS with the number of points, or FAILS at the first failing point.
+    /// `check` with their values. The finding is HOLDS with the number of points checked (and
+    /// skipped), or FAILS at the first failing point.
     pub fn each_point(
         &mut self,
-        mut check: impl FnMut(&mut Evaluator<'_>, &[Value]) -> Result<Option<String>>,
+        mut check: impl FnMut(&mut Evaluator<'_>, &[Value]) -> Result<PointOutcome>,
     ) -> Result<Finding> {
         let binders = self.range.map(|q| q.binders.clone()).unwrap_or_default();
         let exprs = self.exprs;
         let mut checked = 0u64;
+        let mut skipped = 0u64;
         let mut failure: Option<String> = None;
         let mut error: Option<Error> = None;
         let mut env: Env = Vec::new();
@@ -90,10 +101,16 @@ impl BuiltinRun<'_, '_> {
                 Ok(v) => check(ev, &v),
                 Err(e) => Err(Error::invalid(format!("at {}: {e}", show_point(env)))),
             };
-            checked += 1;
             match outcome {
-                Ok(None) => Ok(true),
-                Ok(Some(msg)) => {
+                Ok(PointOutcome::Pass) => {
+                    checked += 1;
+                    Ok(true)
+                }
+                Ok(PointOutcome::Skip) => {
+                    skipped += 1;
+                    Ok(true)
+                }
+                Ok(PointOutcome::Fail(msg)) => {
                     failure = Some(if env.is_empty() {
                         msg
                     } else {
@@ -126,17 +143,63 @@ impl BuiltinRun<'_, '_> {
     }
 }
 
-/// The builtins, by name.
-const BUILTINS: &[Builtin] = &[];
+mod candy;
+mod cash;
+mod octal;
+mod scoring;
+
+/// The builtins of every paper.
+fn all() -> impl Iterator<Item = &'static Builtin> {
+    [
+        scoring::BUILTINS,
+        octal::BUILTINS,
+        candy::BUILTINS,
+        cash::BUILTINS,
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// Heap sizes from a list value.
+pub(crate) fn heaps_arg(v: &Value) -> Result<Vec<u32>> {
+    let Value::List(items) = v else {
+        return Err(Error::invalid(format!(
+            "expected a list of heap sizes, got {v}"
+        )));
+    };
+    items
+        .iter()
+        .map(|x| match x {
+            Value::Num(q) => q
+                .to_i64()
+                .and_then(|n| u32::try_from(n).ok())
+                .filter(|_| q.is_integer())
+                .ok_or_else(|| Error::invalid(format!("heap size {q} is not a whole number"))),
+            other => Err(Error::invalid(format!("heap size {other} is not a number"))),
+        })
+        .collect()
+}
+
+/// A whole number from a value.
+pub(crate) fn int_value(v: &Value, what: &str) -> Result<i64> {
+    match v {
+        Value::Num(q) if q.is_integer() => q
+            .to_i64()
+            .ok_or_else(|| Error::invalid(format!("{what} = {q} is too large"))),
+        other => Err(Error::invalid(format!(
+            "{what} must be a whole number, got {other}"
+        ))),
+    }
+}
 
 /// The builtin of this name.
 pub fn find(name: &str) -> Option<&'static Builtin> {
-    BUILTINS.iter().find(|b| b.name == name)
+    all().find(|b| b.name == name)
 }
 
 /// (name, description) of every builtin, sorted by name.
 pub fn list() -> Vec<(&'static str, &'static str)> {
-    let mut v: Vec<_> = BUILTINS.iter().map(|b| (b.name, b.about)).collect();
+    let mut v: Vec<_> = all().map(|b| (b.name, b.about)).collect();
     v.sort_unstable();
     v
 }

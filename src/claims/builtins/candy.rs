@@ -1,0 +1,78 @@
+//! Candy Nim's structural claims: Theorem 4.8's "the supremum is achieved by f(a) = ⌊a/2⌋".
+//!
+//! The supremum over all contractive f is found level by level: from 𝔊(2^a − 1, m, 0) the
+//! fractal strategy's turn at exponent a uses only f(a), and the game it leads to has a smaller
+//! exponent, so the best f(a) does not depend on f above a. Each candidate is *played* with the
+//! same strategy simulator as `nimlab candy strategy`, not read off a formula.
+
+use super::{Builtin, BuiltinRun, PointOutcome, int_value};
+use crate::claims::verdict::Finding;
+use crate::error::{Error, Result};
+use crate::games::candy::{Contraction, Reading, Strategy, play_strategy, standard_form_game};
+
+/// Candy Nim's builtins.
+pub const BUILTINS: &[Builtin] = &[Builtin {
+    name: "candy.fractal_sup",
+    about: "Theorem 4.8: the sup over all contractive f of V(Fractal_f) on 𝔊(2^k−1, m, 0) \
+            against f(a) = ⌊a/2⌋ (args k, m, reading)",
+    expr_args: &["k", "m"],
+    run: fractal_sup,
+}];
+
+fn fractal_value(f: Contraction, reading: Reading, k: u32, m: u64) -> Result<i64> {
+    let g = standard_form_game(k, m)?;
+    Ok(play_strategy(&Strategy::Fractal { f, reading }, &g)?.value)
+}
+
+/// `candy.fractal_sup`: at every (k, m) of the range, sup_f V(Fractal_f) on 𝔊(2^k − 1, m, 0)
+/// equals V(Fractal_{⌊a/2⌋}) under `args.reading` ("largest" or "smallest").
+pub fn fractal_sup(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
+    let reading = match run.text("reading")? {
+        "largest" => Reading::Largest,
+        "smallest" => Reading::Smallest,
+        other => {
+            return Err(Error::invalid(format!(
+                "`args.reading` must be \"largest\" or \"smallest\", got \"{other}\""
+            )));
+        }
+    };
+    // best[a − 1] = the best f(a), found bottom-up.
+    let mut best: Vec<u32> = Vec::new();
+    run.each_point(|_, args| {
+        let k = int_value(&args[0], "k")?;
+        let m = int_value(&args[1], "m")?;
+        let (Ok(k), Ok(m)) = (u32::try_from(k), u64::try_from(m)) else {
+            return Err(Error::invalid(format!(
+                "k = {k} and m = {m} must be positive"
+            )));
+        };
+        if k == 0 || k > 30 || m == 0 {
+            return Err(Error::invalid(format!(
+                "𝔊(2^k − 1, m, 0) needs 1 ≤ k ≤ 30 and m ≥ 1, got k = {k}, m = {m}"
+            )));
+        }
+        while best.len() < k as usize {
+            let a = best.len() as u32 + 1;
+            let mut choice: Option<(i64, u32)> = None;
+            for j in 0..=a {
+                let mut f = best.clone();
+                f.push(j);
+                let v = fractal_value(Contraction::table(f)?, reading, a, 1)?;
+                if choice.is_none_or(|(bv, _)| v > bv) {
+                    choice = Some((v, j));
+                }
+            }
+            best.push(choice.expect("j = a is always a choice").1);
+        }
+        let f: Vec<u32> = best[..k as usize].to_vec();
+        let sup = fractal_value(Contraction::table(f.clone())?, reading, k, m)?;
+        let half = fractal_value(Contraction::Half, reading, k, m)?;
+        Ok(if sup == half {
+            PointOutcome::Pass
+        } else {
+            PointOutcome::Fail(format!(
+                "expected {half} (f(a) = ⌊a/2⌋), actual sup {sup}, attained by f(1..{k}) = {f:?}"
+            ))
+        })
+    })
+}

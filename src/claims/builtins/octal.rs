@@ -1,0 +1,6 @@
+//! Stewart's scoring octal games: structural claims checked in Rust.
+
+use super::Builtin;
+
+/// The builtins of this paper.
+pub const BUILTINS: &[Builtin] = &[];
