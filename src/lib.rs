@@ -10,7 +10,9 @@
 //!   symbolic), [`games::candy`] (Candy Nim) and [`games::cash`] (NIM with Cash) — which call
 //!   the miner to prove what their data shows;
 //! - [`family`]: positions whose heaps are affine in parameters, such as (2k+1, 2k, 1);
-//! - [`export`]: generic tables rendered as text, CSV or JSON (pure functions to bytes);
+//! - [`claims`]: claim files, an exact expression language and verdicts with evidence;
+//! - [`export`]: generic tables rendered as text, CSV, JSON or Markdown (pure functions to bytes);
+//! - [`report`]: the research reports (Markdown, LaTeX, CSV, SVG) rendered from templates;
 //! - [`cli`]: the `nimlab` command line on top.
 
 pub mod claims;
@@ -21,6 +23,7 @@ pub mod family;
 pub mod games;
 pub mod miner;
 pub mod num;
+pub mod report;
 
 pub use error::{Error, Result};
 pub use num::{Pwl, Q};

@@ -55,7 +55,18 @@ pub fn run(a: CheckArgs) -> anyhow::Result<bool> {
         .iter()
         .map(|f| Registry::load(f))
         .collect::<Result<Vec<_>, _>>()?;
-    let total: usize = registries.iter().map(|r| r.claims.len()).sum();
+    if let Some(missing) = a.only.iter().find(|o| {
+        !registries
+            .iter()
+            .any(|r| r.claims.iter().any(|c| &c.label == *o || &c.id == *o))
+    }) {
+        anyhow::bail!("no claim in the files given has the label or id \"{missing}\"");
+    }
+    let total: usize = registries
+        .iter()
+        .flat_map(|r| &r.claims)
+        .filter(|c| a.only.is_empty() || a.only.iter().any(|o| o == &c.label || o == &c.id))
+        .count();
     let pb = super::progress_bar(total as u64, "checking", "claims");
     let mut t = Table::new(&["paper", "label", "verdict", "range", "evidence"]);
     let mut failed = false;
@@ -86,13 +97,6 @@ pub fn run(a: CheckArgs) -> anyhow::Result<bool> {
         }
     }
     pb.finish_and_clear();
-    if let Some(missing) = a.only.iter().find(|o| {
-        !registries
-            .iter()
-            .any(|r| r.claims.iter().any(|c| &c.label == *o || &c.id == *o))
-    }) {
-        anyhow::bail!("no claim in the files given has the label or id \"{missing}\"");
-    }
     a.out.emit_table(&t)?;
     Ok(!failed)
 }

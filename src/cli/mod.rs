@@ -8,6 +8,7 @@ mod check;
 mod mine;
 mod octal;
 mod output;
+mod report;
 mod scoring;
 
 use clap::{Parser, Subcommand};
@@ -60,6 +61,8 @@ enum Command {
     Mine(mine::MineCommand),
     /// Verdicts for the claims of claim files: HOLDS, PROVEN, FAILS, AMBIGUOUS or OPEN.
     Check(check::CheckArgs),
+    /// Render the research reports (Markdown, LaTeX, CSV, SVG) into reports/, or check them.
+    Report(report::ReportArgs),
 }
 
 /// How a successful run ended.
@@ -67,7 +70,7 @@ enum Command {
 pub enum Status {
     /// Everything asked for was done (and every claim checked passed).
     Success,
-    /// Some claim FAILS (exit code 1).
+    /// Some claim FAILS, or `report --check` found stale reports (exit code 1).
     ClaimsFail,
 }
 
@@ -79,6 +82,13 @@ pub fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Candy(cmd) => candy::run(cmd),
         Command::Cash(cmd) => cash::run(cmd),
         Command::Mine(cmd) => mine::run(cmd),
+        Command::Report(args) => {
+            return Ok(if report::run(args)? {
+                Status::Success
+            } else {
+                Status::ClaimsFail
+            });
+        }
         Command::Check(args) => {
             return Ok(if check::run(args)? {
                 Status::Success

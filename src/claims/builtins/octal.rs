@@ -1,6 +1,1377 @@
-//! Stewart's scoring octal games: structural claims checked in Rust.
+//! Stewart's scoring octal games ("Impartial scoring play games"): stated periods, Lemma 13,
+//! Conjectures 14–17 over families of games, and Theorem 12 against an explicit Left/Right
+//! minimax.
+//!
+//! Every period comes from the engine's prover, [`HeapSequence::period`] (what `nimlab octal
+//! period` reports): PROVEN only when it gives a proof (a recurring window of a finite
+//! look-back, or the normal-play reduction), OBSERVED or NONE otherwise. A statement about every
+//! finite game is never more than OPEN with its evidence, or FAILS with a counterexample.
 
-use super::Builtin;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use super::{Builtin, BuiltinRun, PointOutcome, finding, int_value};
+use crate::claims::verdict::{Finding, VerdictKind};
+use crate::error::{Error, Result};
+use crate::games::scoring::{
+    Heap, HeapSequence, HeapSize, Limits, OctalRules, PeriodReport, RulesId, Ruleset, ScoringGame,
+    parse_rules,
+};
+use crate::miner::{PeriodStatus, Periodicity};
+use crate::num::Q;
 
 /// The builtins of this paper.
-pub const BUILTINS: &[Builtin] = &[];
+pub const BUILTINS: &[Builtin] = &[
+    Builtin {
+        name: "octal.period",
+        about: "a stated (least) period and preperiod of n ↦ G_s(n +ℓ plus): checked on the range \
+                (args n), then PROVEN or refuted by the engine's period prover",
+        expr_args: &["n"],
+        run: period,
+    },
+    Builtin {
+        name: "octal.lemma_13",
+        about: "Lemma 13: G_s(s + 2ik) = k − G_s(s + (2i−1)k) for every S with max S = k, s ∈ S, \
+                i ≥ 1 (args k, i); PROVEN when every S has a proven period dividing 2k",
+        expr_args: &["k", "i"],
+        run: lemma_13,
+    },
+    Builtin {
+        name: "octal.conjecture_14",
+        about: "Conjecture 14: 2·max S is an eventual period of G_s, for every S with max S = k \
+                (args k); FAILS on a proven period not dividing 2k",
+        expr_args: &["k"],
+        run: conjecture_14,
+    },
+    Builtin {
+        name: "octal.conjecture_15",
+        about: "Conjecture 15 over taking-no-breaking codes O (index points, a digit 2 or 3) of \
+                length L and P of length ≤ p_len, n +ℓ m (args L, m): readings \"all n ≥ 0\" \
+                and \"eventually\"",
+        expr_args: &["L", "m"],
+        run: conjecture_15,
+    },
+    Builtin {
+        name: "octal.conjecture_16",
+        about: "Conjecture 16 over taking-no-breaking codes with points from o_points / p_points \
+                (args L, m): readings \"purely periodic\" and \"eventually periodic\"",
+        expr_args: &["L", "m"],
+        run: conjecture_16,
+    },
+    Builtin {
+        name: "octal.conjecture_17",
+        about: "Conjecture 17 over every octal code of length L (index points), second heap m \
+                under the same rules, heaps n ≤ max n (args L, m, n)",
+        expr_args: &["L", "m", "n"],
+        run: conjecture_17,
+    },
+    Builtin {
+        name: "octal.theorem_12",
+        about: "Theorem 12: G_s = n_F^{SL} = −n_F^{SR} on heaps n and sums n +ℓ m (args n, m; \
+                rulesets rules, plus), final scores by an explicit Left/Right minimax",
+        expr_args: &["n", "m"],
+        run: theorem_12,
+    },
+];
+
+// ------------------------------------------------------------------------------------------------
+// Arguments and ranges
+
+/// The whole-number values of the expression arguments at every point of the range, in order.
+fn int_points(run: &mut BuiltinRun<'_, '_>) -> Result<Vec<Vec<i64>>> {
+    let names: Vec<String> = run.exprs.iter().map(|(n, _)| n.clone()).collect();
+    let mut rows = Vec::new();
+    run.each_point(|_, values| {
+        let row = values
+            .iter()
+            .zip(&names)
+            .map(|(v, n)| int_value(v, n))
+            .collect::<Result<Vec<i64>>>()?;
+        rows.push(row);
+        Ok(PointOutcome::Pass)
+    })?;
+    Ok(rows)
+}
+
+/// The values of column `a` in order of first appearance, each with the values of column `b`
+/// seen with it (in order, without repeats).
+fn grouped(rows: &[Vec<i64>], a: usize, b: usize) -> Vec<(i64, Vec<i64>)> {
+    let mut out: Vec<(i64, Vec<i64>)> = Vec::new();
+    for r in rows {
+        let i = match out.iter().position(|(x, _)| *x == r[a]) {
+            Some(i) => i,
+            None => {
+                out.push((r[a], Vec::new()));
+                out.len() - 1
+            }
+        };
+        if !out[i].1.contains(&r[b]) {
+            out[i].1.push(r[b]);
+        }
+    }
+    out
+}
+
+/// The values of column `c` in order of first appearance.
+fn distinct(rows: &[Vec<i64>], c: usize) -> Vec<i64> {
+    let mut out = Vec::new();
+    for r in rows {
+        if !out.contains(&r[c]) {
+            out.push(r[c]);
+        }
+    }
+    out
+}
+
+fn natural(v: i64, what: &str) -> Result<usize> {
+    usize::try_from(v).map_err(|_| Error::invalid(format!("{what} = {v} must be ≥ 0")))
+}
+
+fn heap_size(v: usize, what: &str) -> Result<HeapSize> {
+    HeapSize::try_from(v).map_err(|_| Error::invalid(format!("{what} = {v} is too large")))
+}
+
+fn max_heap_arg(run: &BuiltinRun<'_, '_>, default: i64) -> Result<HeapSize> {
+    let v = run.int_or("max_heap", default)?;
+    heap_size(natural(v, "args.max_heap")?, "args.max_heap")
+}
+
+fn bool_arg(run: &BuiltinRun<'_, '_>, key: &str, default: bool) -> Result<bool> {
+    match run.args.get(key) {
+        None => Ok(default),
+        Some(v) => v
+            .as_bool()
+            .ok_or_else(|| Error::invalid(format!("`args.{key}` must be true or false"))),
+    }
+}
+
+fn array_arg<'a>(run: &'a BuiltinRun<'_, '_>, key: &str) -> Result<&'a [toml::Value]> {
+    match run.args.get(key) {
+        None => Ok(&[]),
+        Some(v) => v
+            .as_array()
+            .map(Vec::as_slice)
+            .ok_or_else(|| Error::invalid(format!("`args.{key}` must be a list"))),
+    }
+}
+
+fn str_list(run: &BuiltinRun<'_, '_>, key: &str) -> Result<Vec<String>> {
+    array_arg(run, key)?
+        .iter()
+        .map(|v| {
+            v.as_str()
+                .map(str::to_string)
+                .ok_or_else(|| Error::invalid(format!("`args.{key}` must be a list of strings")))
+        })
+        .collect()
+}
+
+fn int_list(run: &BuiltinRun<'_, '_>, key: &str) -> Result<Vec<usize>> {
+    array_arg(run, key)?
+        .iter()
+        .map(|v| {
+            v.as_integer()
+                .and_then(|i| usize::try_from(i).ok())
+                .ok_or_else(|| {
+                    Error::invalid(format!("`args.{key}` must be a list of whole numbers ≥ 0"))
+                })
+        })
+        .collect()
+}
+
+/// Rationals given as strings ("1/2") or integers.
+fn q_list(run: &BuiltinRun<'_, '_>, key: &str) -> Result<Vec<Q>> {
+    let items = array_arg(run, key)?;
+    if items.is_empty() {
+        return Err(Error::invalid(format!(
+            "`args.{key}` must list at least one point value"
+        )));
+    }
+    items
+        .iter()
+        .map(|v| match v {
+            toml::Value::Integer(i) => Ok(Q::int(*i)),
+            toml::Value::String(s) => Ok(s.parse::<Q>()?),
+            other => Err(Error::invalid(format!(
+                "`args.{key}`: {other} is not a rational number (write \"1/2\")"
+            ))),
+        })
+        .collect()
+}
+
+fn ruleset(s: &str) -> Result<Arc<dyn Ruleset>> {
+    parse_rules(s).map_err(|e| Error::invalid(format!("ruleset \"{s}\": {e}")))
+}
+
+/// Heaps `3`, `3@2` (ruleset 2 = the first of `also`), comma-separated.
+fn parse_plus(s: &str, rulesets: usize) -> Result<Vec<Heap>> {
+    s.split(',')
+        .filter(|t| !t.trim().is_empty())
+        .map(|t| {
+            let (n, r) = t.split_once('@').unwrap_or((t, "1"));
+            let size: HeapSize = n
+                .trim()
+                .parse()
+                .map_err(|_| Error::invalid(format!("`args.plus`: `{t}` is not a heap")))?;
+            let r: usize = r
+                .trim()
+                .parse()
+                .ok()
+                .filter(|&r| (1..=rulesets).contains(&r))
+                .ok_or_else(|| {
+                    Error::invalid(format!(
+                        "`args.plus`: `{t}` names a ruleset outside 1..{rulesets} (`rules`, then \
+                         `also`)"
+                    ))
+                })?;
+            Ok(Heap {
+                size,
+                rules: (r - 1) as RulesId,
+            })
+        })
+        .collect()
+}
+
+// ------------------------------------------------------------------------------------------------
+// Sequences and the prover
+
+/// The prover's report on n ↦ G_s(n +ℓ plus).
+fn prove(
+    game: &ScoringGame,
+    plus: &[Heap],
+    max_heap: HeapSize,
+) -> Result<(HeapSequence, PeriodReport)> {
+    let seq = HeapSequence::new(game, 0, plus, Q::zero())?;
+    let report = seq.period(max_heap, &Limits::default())?;
+    Ok((seq, report))
+}
+
+/// G_s(0..=top).
+fn values(seq: &HeapSequence, top: usize) -> Result<Vec<Q>> {
+    seq.values(heap_size(top, "a heap")?, &Limits::default())
+}
+
+fn proven(r: &PeriodReport) -> Option<&Periodicity> {
+    r.periodicity.as_ref().filter(|p| p.is_proven())
+}
+
+fn status(r: &PeriodReport) -> &'static str {
+    match &r.periodicity {
+        Some(p) if p.is_proven() => "PROVEN",
+        Some(_) => "OBSERVED",
+        None => "NONE",
+    }
+}
+
+fn window(p: &Periodicity) -> String {
+    match p.status {
+        PeriodStatus::Proven {
+            window_start,
+            window_len,
+        } => format!("window {window_start}..{}", window_start + window_len - 1),
+        PeriodStatus::Observed { periods_seen } => format!("{periods_seen} periods seen"),
+    }
+}
+
+/// Stewart's spelling with comma-separated points, `0.23` / `{4,5}` for p_i = i.
+fn spell(o: &OctalRules) -> String {
+    let index = o
+        .points()
+        .iter()
+        .enumerate()
+        .all(|(i, p)| *p == Q::int(i as i64 + 1));
+    if index {
+        return o.to_string();
+    }
+    let digits: String = o.digits().iter().map(u8::to_string).collect();
+    let points: Vec<String> = o.points().iter().map(Q::to_string).collect();
+    format!("({digits}, {})", points.join(","))
+}
+
+fn show_set(s: &[HeapSize]) -> String {
+    let parts: Vec<String> = s.iter().map(u32::to_string).collect();
+    format!("{{{}}}", parts.join(","))
+}
+
+fn plural(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+fn ambiguous(range: String, readings: &[(&str, Finding)]) -> Finding {
+    let parts: Vec<String> = readings
+        .iter()
+        .map(|(name, f)| format!("reading \"{name}\": {} ({})", f.verdict, f.evidence))
+        .collect();
+    finding(VerdictKind::Ambiguous, range, parts.join("; "))
+}
+
+// ------------------------------------------------------------------------------------------------
+// octal.period
+
+/// `octal.period`: G_s(n + P) = G_s(n) on the range for n ≥ preperiod, then the prover's least
+/// period P* and least preperiod n₀: P* = P (or P* | P when `least = false`) and n₀ ≤ preperiod.
+fn period(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
+    let rules = run.text("rules")?.to_string();
+    let mut rulesets = vec![ruleset(&rules)?];
+    for a in str_list(run, "also")? {
+        rulesets.push(ruleset(&a)?);
+    }
+    let game = ScoringGame::new(rulesets);
+    let plus = match run.args.get("plus") {
+        None => Vec::new(),
+        Some(v) => parse_plus(
+            v.as_str()
+                .ok_or_else(|| Error::invalid("`args.plus` must be a string such as \"3@2\""))?,
+            game.rulesets().len(),
+        )?,
+    };
+    let p = match run.args.get("period").and_then(toml::Value::as_integer) {
+        Some(p) if p >= 1 => p as usize,
+        _ => return Err(Error::invalid("`args.period` must be a whole number ≥ 1")),
+    };
+    let pre = natural(run.int_or("preperiod", 0)?, "args.preperiod")?;
+    let least = bool_arg(run, "least", true)?;
+    let max_heap = max_heap_arg(run, 100_000)?;
+    let others = int_list(run, "other_periods")?;
+    let ns = distinct(&int_points(run)?, 0)
+        .into_iter()
+        .map(|n| natural(n, "n"))
+        .collect::<Result<Vec<usize>>>()?;
+
+    let (seq, report) = prove(&game, &plus, max_heap)?;
+    let pp = proven(&report).cloned();
+    let mut top = ns.iter().max().map_or(0, |n| n + p);
+    if let Some(pp) = &pp {
+        let shift = others.iter().copied().max().unwrap_or(0).max(p);
+        top = top.max(pp.preperiod + pp.period + shift);
+    }
+    let a = values(&seq, top)?;
+    let plus_text: String = plus
+        .iter()
+        .map(|h| format!(" +ℓ {}@{}", h.size, h.rules + 1))
+        .collect();
+    let g = |n: usize| format!("G_s({n}{plus_text}) = {}", a[n]);
+    let range = run.range_text("no range");
+
+    let mut checked = 0usize;
+    for &n in ns.iter().filter(|&&n| n >= pre) {
+        checked += 1;
+        if a[n + p] != a[n] {
+            return Ok(finding(
+                VerdictKind::Fails,
+                range,
+                format!(
+                    "fails at n = {n} (period {p} stated): expected {}, actual {}",
+                    g(n),
+                    g(n + p)
+                ),
+            ));
+        }
+    }
+    let direct = format!(
+        "G_s(n + {p}{plus_text}) = G_s(n{plus_text}) at all {checked} n of the range with n ≥ {pre}"
+    );
+    let Some(pp) = pp else {
+        return Ok(finding(
+            VerdictKind::Holds,
+            range,
+            format!(
+                "{direct}; observed only — the prover gives {} on n ≤ {} ({})",
+                match &report.periodicity {
+                    Some(o) => format!(
+                        "OBSERVED least period {}, preperiod {}",
+                        o.period, o.preperiod
+                    ),
+                    None => "NONE".to_string(),
+                },
+                report.terms.saturating_sub(1),
+                report.argument
+            ),
+        ));
+    };
+    let (ps, n0) = (pp.period, pp.preperiod);
+    let proof = format!("PROVEN, {}: {}", window(&pp), report.argument);
+    if (least && ps != p) || (!least && !p.is_multiple_of(ps)) {
+        return Ok(finding(
+            VerdictKind::Fails,
+            range,
+            format!(
+                "expected {}period {p}, actual least period {ps} (least preperiod {n0}; {proof})",
+                if least { "least " } else { "" }
+            ),
+        ));
+    }
+    if n0 > pre {
+        let n = n0 - 1;
+        return Ok(finding(
+            VerdictKind::Fails,
+            range,
+            format!(
+                "the least preperiod is {n0} > {pre} ({proof}): at n = {n}, expected {}, actual {}",
+                g(n + p),
+                g(n)
+            ),
+        ));
+    }
+    let mut evidence = format!("least period {ps}, least preperiod {n0} ({proof}); {direct}");
+    for &t in &others {
+        if t > 0 && t.is_multiple_of(ps) {
+            let _ = write!(evidence, "; {t} is an eventual period too ({ps} | {t})");
+        } else if let Some(n) = (n0..n0 + ps).find(|&n| a[n] != a[n + t]) {
+            let _ = write!(
+                evidence,
+                "; {t} is NOT an eventual period: {ps} ∤ {t} (e.g. {} ≠ {})",
+                g(n),
+                g(n + t)
+            );
+        }
+    }
+    Ok(finding(VerdictKind::Proven, range, evidence))
+}
+
+// ------------------------------------------------------------------------------------------------
+// Subtraction sets: Lemma 13 and Conjecture 14
+
+/// Every S ⊆ {1..k} with max S = k, in increasing order of the bitmask of S \ {k}.
+fn sets_with_max(k: i64) -> Result<Vec<Vec<HeapSize>>> {
+    if !(1..=24).contains(&k) {
+        return Err(Error::invalid(format!(
+            "k = {k}: subtraction sets with max S = k are enumerated for 1 ≤ k ≤ 24"
+        )));
+    }
+    let k = k as HeapSize;
+    Ok((0..1u32 << (k - 1))
+        .map(|mask| {
+            let mut s: Vec<HeapSize> = (1..k).filter(|j| mask >> (j - 1) & 1 == 1).collect();
+            s.push(k);
+            s
+        })
+        .collect())
+}
+
+fn subtraction(set: &[HeapSize]) -> Result<ScoringGame> {
+    let rules = OctalRules::subtraction(set, None)
+        .map_err(|e| Error::invalid(format!("{}: {e}", show_set(set))))?;
+    Ok(ScoringGame::single(rules))
+}
+
+/// What Lemma 13 found for one S.
+struct LemmaSet {
+    /// The first failing (s, i) as a message.
+    fail: Option<String>,
+    /// Identities checked.
+    checked: usize,
+    /// When proven for every i ≥ 1: (n₀, the largest i that had to be checked).
+    proof: Option<(usize, usize)>,
+    /// The prover's verdict, for the sets that are not proven.
+    status: String,
+}
+
+fn lemma_set(set: &[HeapSize], is: &[usize], max_heap: HeapSize) -> Result<LemmaSet> {
+    let k = *set.last().expect("non-empty") as usize;
+    let (seq, report) = prove(&subtraction(set)?, &[], max_heap)?;
+    let proof = proven(&report).filter(|p| (2 * k).is_multiple_of(p.period));
+    let mut i_list: Vec<usize> = is.to_vec();
+    let mut i_needed = 0usize;
+    if let Some(p) = proof {
+        // Both sides are constant in i once s + (2i − 1)k ≥ n₀.
+        for &s in set {
+            let s = s as usize;
+            let first = (p.preperiod + k - s).div_ceil(2 * k).max(1);
+            i_needed = i_needed.max(first);
+        }
+        i_list.extend(1..=i_needed);
+    }
+    i_list.sort_unstable();
+    i_list.dedup();
+    let i_max = i_list.last().copied().unwrap_or(0);
+    let a = values(&seq, k + 2 * i_max * k)?;
+    let kq = Q::int(k as i64);
+    let mut checked = 0;
+    for &s in set {
+        let s = s as usize;
+        for &i in &i_list {
+            checked += 1;
+            let (lhs, rhs) = (s + 2 * i * k, s + (2 * i - 1) * k);
+            let expected = &kq - &a[rhs];
+            if a[lhs] != expected {
+                return Ok(LemmaSet {
+                    fail: Some(format!(
+                        "fails at k = {k}, S = {}, s = {s}, i = {i}: expected {k} − G_s({rhs}) = \
+                         {expected}, actual G_s({lhs}) = {}",
+                        show_set(set),
+                        a[lhs]
+                    )),
+                    checked,
+                    proof: None,
+                    status: String::new(),
+                });
+            }
+        }
+    }
+    Ok(LemmaSet {
+        fail: None,
+        checked,
+        proof: proof.map(|p| (p.preperiod, i_needed)),
+        status: match &report.periodicity {
+            Some(p) => format!("{} least period {}", status(&report), p.period),
+            None => "NONE".to_string(),
+        },
+    })
+}
+
+/// `octal.lemma_13` over every S with max S = k in the range and the range's i (all i ≥ 1 for
+/// each S whose proven least period divides 2k).
+fn lemma_13(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
+    let max_heap = max_heap_arg(run, 100_000)?;
+    let groups = grouped(&int_points(run)?, 0, 1);
+    let mut jobs: Vec<(Vec<HeapSize>, Vec<usize>)> = Vec::new();
+    for (k, is) in &groups {
+        let is = is
+            .iter()
+            .map(|&i| match i {
+                1.. => Ok(i as usize),
+                _ => Err(Error::invalid(format!(
+                    "i = {i}: Lemma 13 is checked for i ≥ 1 (with i = 0 it names a negative heap)"
+                ))),
+            })
+            .collect::<Result<Vec<usize>>>()?;
+        for s in sets_with_max(*k)? {
+            jobs.push((s, is.clone()));
+        }
+    }
+    let results: Vec<Result<LemmaSet>> = jobs
+        .par_iter()
+        .map(|(s, is)| lemma_set(s, is, max_heap))
+        .collect();
+    let range = run.range_text("no range");
+    let mut checked = 0usize;
+    let mut largest: Option<(usize, &[HeapSize])> = None;
+    let mut i_needed = 0usize;
+    let mut unproven: Vec<String> = Vec::new();
+    for ((set, _), r) in jobs.iter().zip(results) {
+        let r = r?;
+        checked += r.checked;
+        if let Some(fail) = r.fail {
+            return Ok(finding(VerdictKind::Fails, range, fail));
+        }
+        match r.proof {
+            Some((n0, i)) => {
+                if largest.is_none_or(|(m, _)| n0 > m) {
+                    largest = Some((n0, set));
+                }
+                i_needed = i_needed.max(i);
+            }
+            None => unproven.push(format!("{} ({})", show_set(set), r.status)),
+        }
+    }
+    let sets = jobs.len();
+    let head = format!("{sets} sets S, every s ∈ S: all {checked} identities hold");
+    let largest = largest.map_or(String::new(), |(n0, s)| {
+        format!("; largest least preperiod {n0} at S = {}", show_set(s))
+    });
+    if unproven.is_empty() {
+        Ok(finding(
+            VerdictKind::Proven,
+            range,
+            format!(
+                "{head}; every S has a PROVEN least period dividing 2k, so both sides are constant \
+                 in i once s + (2i−1)k reaches the preperiod and i ≤ {i_needed} covers every \
+                 i ≥ 1{largest}"
+            ),
+        ))
+    } else {
+        let n = unproven.len();
+        unproven.truncate(10);
+        Ok(finding(
+            VerdictKind::Holds,
+            range,
+            format!(
+                "{head} (the range's i only for {n} sets without a proven period dividing 2k: \
+                 {}{}){largest}",
+                unproven.join(", "),
+                if n > 10 { ", …" } else { "" }
+            ),
+        ))
+    }
+}
+
+/// What Conjecture 14 found for one S.
+struct C14Set {
+    report: PeriodReport,
+    /// N(S) when 2k is a proven eventual period; the counterexample when a proven period
+    /// does not divide 2k.
+    n_or_fail: Option<std::result::Result<usize, String>>,
+}
+
+fn c14_set(set: &[HeapSize], max_heap: HeapSize) -> Result<C14Set> {
+    let k = *set.last().expect("non-empty") as usize;
+    let (seq, report) = prove(&subtraction(set)?, &[], max_heap)?;
+    let Some(p) = proven(&report).cloned() else {
+        return Ok(C14Set {
+            report,
+            n_or_fail: None,
+        });
+    };
+    let a = values(&seq, p.preperiod + p.period + 2 * k)?;
+    let n_or_fail = if (2 * k).is_multiple_of(p.period) {
+        Ok((0..p.preperiod)
+            .rev()
+            .find(|&n| a[n] != a[n + 2 * k])
+            .map_or(0, |n| n + 1))
+    } else {
+        let n = (p.preperiod..p.preperiod + p.period)
+            .find(|&n| a[n] != a[n + 2 * k])
+            .expect("a shift that is not a multiple of the least period moves the cycle");
+        Err(format!(
+            "fails at S = {}: least period {} (PROVEN, {}) does not divide 2k = {}, so \
+             G_s(n + {}) ≠ G_s(n) for infinitely many n; at n = {n}: expected G_s({n}) = {}, \
+             actual G_s({}) = {}",
+            show_set(set),
+            p.period,
+            window(&p),
+            2 * k,
+            2 * k,
+            a[n],
+            n + 2 * k,
+            a[n + 2 * k]
+        ))
+    };
+    Ok(C14Set {
+        report,
+        n_or_fail: Some(n_or_fail),
+    })
+}
+
+/// `octal.conjecture_14`: every S with max S = k in the range.
+fn conjecture_14(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
+    let max_heap = max_heap_arg(run, 100_000)?;
+    let mut sets: Vec<Vec<HeapSize>> = Vec::new();
+    for k in distinct(&int_points(run)?, 0) {
+        sets.extend(sets_with_max(k)?);
+    }
+    let results: Vec<Result<C14Set>> = sets.par_iter().map(|s| c14_set(s, max_heap)).collect();
+    let range = run.range_text("no range");
+    let (mut exact, mut largest) = (0usize, None::<(usize, &[HeapSize])>);
+    let mut unproven: Vec<String> = Vec::new();
+    for (set, r) in sets.iter().zip(results) {
+        let r = r?;
+        let k = *set.last().expect("non-empty") as usize;
+        match r.n_or_fail {
+            Some(Err(fail)) => return Ok(finding(VerdictKind::Fails, range, fail)),
+            Some(Ok(n)) => {
+                let p = proven(&r.report).expect("proven");
+                exact += usize::from(p.period == 2 * k);
+                if largest.is_none_or(|(m, _)| n > m) {
+                    largest = Some((n, set));
+                }
+            }
+            None => unproven.push(format!("{} ({})", show_set(set), status(&r.report))),
+        }
+    }
+    let proven_sets = sets.len() - unproven.len();
+    let mut evidence = format!(
+        "{} sets S: the least period is PROVEN for {proven_sets} and divides 2·max S in all of \
+         them, so 2·max S is an eventual period there (least period exactly 2·max S for {exact})",
+        sets.len()
+    );
+    if let Some((n, s)) = largest {
+        let _ = write!(
+            evidence,
+            "; largest N (one past the last n with G_s(n + 2k) ≠ G_s(n)) = {n} at S = {}",
+            show_set(s)
+        );
+    }
+    if !unproven.is_empty() {
+        let n = unproven.len();
+        unproven.truncate(10);
+        let _ = write!(
+            evidence,
+            "; not proven for {n}: {}{}",
+            unproven.join(", "),
+            if n > 10 { ", …" } else { "" }
+        );
+    }
+    evidence.push_str("; the conjecture is about every finite S, which no finite check settles");
+    Ok(finding(VerdictKind::Open, range, evidence))
+}
+
+// ------------------------------------------------------------------------------------------------
+// The family engine of Conjectures 15–17
+
+/// Points of the non-zero digits.
+#[derive(Clone)]
+enum Points {
+    /// p_i = i.
+    Index,
+    /// Every assignment from the list, lexicographic; zero digits get 0.
+    From(Vec<Q>),
+}
+
+/// Codes of length `len` with digits from `allowed` (ascending) and a non-zero last digit, in
+/// lexicographic order.
+fn codes(len: usize, allowed: &[u8]) -> Vec<Vec<u8>> {
+    let mut out: Vec<Vec<u8>> = vec![Vec::new()];
+    for pos in 0..len {
+        let last = pos + 1 == len;
+        out = out
+            .into_iter()
+            .flat_map(|c| {
+                allowed
+                    .iter()
+                    .filter(move |&&d| !last || d != 0)
+                    .map(move |&d| {
+                        let mut c = c.clone();
+                        c.push(d);
+                        c
+                    })
+            })
+            .collect();
+    }
+    out
+}
+
+fn with_points(code: &[u8], points: &Points) -> Result<Vec<OctalRules>> {
+    let make = |p: Option<Vec<Q>>| {
+        OctalRules::new(code.to_vec(), p).map_err(|e| Error::invalid(e.to_string()))
+    };
+    let Points::From(list) = points else {
+        return Ok(vec![make(None)?]);
+    };
+    let mut assignments: Vec<Vec<Q>> = vec![Vec::new()];
+    for &d in code {
+        assignments = assignments
+            .into_iter()
+            .flat_map(|a| {
+                let choices: Vec<Q> = if d == 0 {
+                    vec![Q::zero()]
+                } else {
+                    list.clone()
+                };
+                choices.into_iter().map(move |q| {
+                    let mut a = a.clone();
+                    a.push(q);
+                    a
+                })
+            })
+            .collect();
+    }
+    assignments.into_iter().map(|a| make(Some(a))).collect()
+}
+
+/// All codes of length 1..=len, shortest first.
+fn codes_up_to(len: usize, allowed: &[u8], points: &Points) -> Result<Vec<OctalRules>> {
+    let mut out = Vec::new();
+    for l in 1..=len {
+        for c in codes(l, allowed) {
+            out.extend(with_points(&c, points)?);
+        }
+    }
+    Ok(out)
+}
+
+/// One game of a family: the heap n under O, plus a heap m under P (or under O when `p` is
+/// `None`); m = 0 is the heap n alone.
+struct Instance {
+    o: OctalRules,
+    p: Option<OctalRules>,
+    m: HeapSize,
+}
+
+impl Instance {
+    fn game(&self) -> (ScoringGame, Vec<Heap>) {
+        let o: Arc<dyn Ruleset> = Arc::new(self.o.clone());
+        match (&self.p, self.m) {
+            (_, 0) => (ScoringGame::new(vec![o]), Vec::new()),
+            (None, m) => (ScoringGame::new(vec![o]), vec![Heap { size: m, rules: 0 }]),
+            (Some(p), m) => (
+                ScoringGame::new(vec![o, Arc::new(p.clone())]),
+                vec![Heap { size: m, rules: 1 }],
+            ),
+        }
+    }
+
+    fn label(&self) -> String {
+        match (&self.p, self.m) {
+            (Some(p), m) if m > 0 => format!("O = {}, P = {}, m = {m}", spell(&self.o), spell(p)),
+            (_, m) => format!("O = {}, m = {m}", spell(&self.o)),
+        }
+    }
+
+    /// `G_s(n)` or `G_s(n +ℓ m)`.
+    fn gs(&self, n: usize, v: &Q) -> String {
+        if self.m == 0 {
+            format!("G_s({n}) = {v}")
+        } else {
+            format!("G_s({n} +ℓ {}) = {v}", self.m)
+        }
+    }
+}
+
+/// The prover's report on an instance, with G_s(0..len) (at least the terms it examined and
+/// n₀ + P* + `extra` for proven instances).
+struct Solved {
+    report: PeriodReport,
+    values: Vec<Q>,
+}
+
+impl Solved {
+    fn proven(&self) -> Option<&Periodicity> {
+        proven(&self.report)
+    }
+}
+
+fn solve_instance(inst: &Instance, max_heap: HeapSize, extra: usize) -> Result<Solved> {
+    let (game, plus) = inst.game();
+    let (seq, report) = prove(&game, &plus, max_heap)
+        .map_err(|e| Error::invalid(format!("{}: {e}", inst.label())))?;
+    let mut top = report.terms.saturating_sub(1);
+    if let Some(p) = proven(&report) {
+        top = top.max(p.preperiod + p.period + extra);
+    }
+    let values = values(&seq, top).map_err(|e| Error::invalid(format!("{}: {e}", inst.label())))?;
+    Ok(Solved { report, values })
+}
+
+/// What a family's configuration fixes.
+struct Family {
+    /// The digits allowed in O (and P), ascending.
+    digits: &'static [u8],
+    o_points: Points,
+    /// P's codes (length ≤ p_len with its points), or `None`: P = O.
+    p: Option<Vec<OctalRules>>,
+    /// Conjecture 15's hypothesis: O has a digit 2 or 3.
+    needs_take: bool,
+}
+
+/// Every instance in the order L, O, m, P.
+fn instances(fam: &Family, groups: &[(i64, Vec<i64>)]) -> Result<(Vec<Instance>, usize)> {
+    let mut out = Vec::new();
+    let mut rulesets = 0usize;
+    for (l, ms) in groups {
+        let l = natural(*l, "L")?;
+        if !(1..=12).contains(&l) {
+            return Err(Error::invalid(format!(
+                "L = {l}: code lengths 1..12 are supported"
+            )));
+        }
+        let ms = ms
+            .iter()
+            .map(|&m| heap_size(natural(m, "m")?, "m"))
+            .collect::<Result<Vec<HeapSize>>>()?;
+        for code in codes(l, fam.digits) {
+            if fam.needs_take && !code.iter().any(|&d| d == 2 || d == 3) {
+                continue;
+            }
+            for o in with_points(&code, &fam.o_points)? {
+                rulesets += 1;
+                for &m in &ms {
+                    match (&fam.p, m) {
+                        (Some(ps), 1..) => out.extend(ps.iter().map(|p| Instance {
+                            o: o.clone(),
+                            p: Some(p.clone()),
+                            m,
+                        })),
+                        _ => out.push(Instance {
+                            o: o.clone(),
+                            p: None,
+                            m,
+                        }),
+                    }
+                }
+            }
+        }
+    }
+    Ok((out, rulesets))
+}
+
+fn solve_all(
+    insts: &[Instance],
+    max_heap: HeapSize,
+    extra: impl Fn(&Instance) -> usize + Sync,
+) -> Result<Vec<Solved>> {
+    insts
+        .par_iter()
+        .map(|i| solve_instance(i, max_heap, extra(i)))
+        .collect()
+}
+
+fn min_max(v: &[Q]) -> String {
+    match (v.iter().min(), v.iter().max()) {
+        (Some(a), Some(b)) => format!("{a}..{b}"),
+        _ => "–".to_string(),
+    }
+}
+
+/// The engine's evidence on a family: counts, extremes and every NONE instance (up to 20).
+/// With `spread`, NONE instances whose second half reaches outside the first half's range are
+/// singled out.
+fn family_evidence(insts: &[Instance], solved: &[Solved], rulesets: usize, spread: bool) -> String {
+    let mut counts = [0usize; 3];
+    let mut pre: Option<(usize, usize)> = None;
+    let mut per: Option<(usize, usize)> = None;
+    let mut none: Vec<String> = Vec::new();
+    let mut growing: Vec<String> = Vec::new();
+    let mut largest = Q::zero();
+    for (idx, (inst, s)) in insts.iter().zip(solved).enumerate() {
+        if let Some(v) = s.values.iter().map(Q::abs).max() {
+            largest = largest.max(v);
+        }
+        match (&s.report.periodicity, s.proven()) {
+            (_, Some(p)) => {
+                counts[0] += 1;
+                if pre.is_none_or(|(b, _)| p.preperiod > b) {
+                    pre = Some((p.preperiod, idx));
+                }
+                if per.is_none_or(|(b, _)| p.period > b) {
+                    per = Some((p.period, idx));
+                }
+            }
+            (Some(_), None) => counts[1] += 1,
+            (None, _) => {
+                counts[2] += 1;
+                let v = &s.values;
+                let (first, second) = v.split_at(v.len() / 2);
+                if none.len() < 20 {
+                    none.push(format!(
+                        "{} [n ≤ {}: {} then {}]",
+                        inst.label(),
+                        v.len() - 1,
+                        min_max(first),
+                        min_max(second)
+                    ));
+                }
+                let outside = |x: Option<&Q>, lo: Option<&Q>, hi: Option<&Q>| {
+                    x.is_some_and(|x| lo.is_some_and(|lo| x < lo) || hi.is_some_and(|hi| x > hi))
+                };
+                let (lo, hi) = (first.iter().min(), first.iter().max());
+                if spread
+                    && (outside(second.iter().min(), lo, hi)
+                        || outside(second.iter().max(), lo, hi))
+                {
+                    growing.push(inst.label());
+                }
+            }
+        }
+    }
+    let mut e = format!(
+        "{} ({} O): {} PROVEN, {} OBSERVED, {} NONE",
+        plural(insts.len(), "instance"),
+        rulesets,
+        counts[0],
+        counts[1],
+        counts[2]
+    );
+    if let (Some((p, i)), Some((q, j))) = (pre, per) {
+        let _ = write!(
+            e,
+            "; among PROVEN: largest least preperiod {p} at {}, largest least period {q} at {}",
+            insts[i].label(),
+            insts[j].label()
+        );
+    }
+    let _ = write!(e, "; max |G_s| = {largest}");
+    if !none.is_empty() {
+        let _ = write!(
+            e,
+            "; NONE (min..max of G_s on the first, then the second half of the data): {}{}",
+            none.join(", "),
+            if counts[2] > none.len() { ", …" } else { "" }
+        );
+    }
+    if spread && !growing.is_empty() {
+        let _ = write!(
+            e,
+            "; the spread keeps growing (second half outside the first half's range) for: {} \
+             — possibly unbounded, which no finite check proves",
+            growing.join(", ")
+        );
+    }
+    e
+}
+
+fn family_args(run: &mut BuiltinRun<'_, '_>) -> Result<Vec<(i64, Vec<i64>)>> {
+    Ok(grouped(&int_points(run)?, 0, 1))
+}
+
+fn p_len(run: &BuiltinRun<'_, '_>) -> Result<usize> {
+    natural(run.int_or("p_len", 1)?, "args.p_len")
+}
+
+/// k of Conjecture 15: the largest i with t_i ∈ {2, 3}.
+fn take_k(o: &OctalRules) -> usize {
+    o.digits()
+        .iter()
+        .rposition(|&d| d == 2 || d == 3)
+        .map_or(0, |i| i + 1)
+}
+
+/// `octal.conjecture_15`.
+fn conjecture_15(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
+    let max_heap = max_heap_arg(run, 5000)?;
+    let fam = Family {
+        digits: &[0, 1, 2, 3],
+        o_points: Points::Index,
+        p: Some(codes_up_to(p_len(run)?, &[0, 1, 2, 3], &Points::Index)?),
+        needs_take: true,
+    };
+    let (insts, rulesets) = instances(&fam, &family_args(run)?)?;
+    let solved = solve_all(&insts, max_heap, |i| 2 * take_k(&i.o))?;
+    let range = run.range_text("no range");
+
+    // (a) for all n ≥ 0, on the data.
+    let mut checked = 0usize;
+    let mut literal: Option<Finding> = None;
+    'a: for (inst, s) in insts.iter().zip(&solved) {
+        let t = 2 * take_k(&inst.o);
+        let v = &s.values;
+        for n in 0..v.len().saturating_sub(t) {
+            checked += 1;
+            if v[n] != v[n + t] {
+                literal = Some(finding(
+                    VerdictKind::Fails,
+                    range.clone(),
+                    format!(
+                        "fails at {} (k = {}), n = {n}: expected {}, actual {}",
+                        inst.label(),
+                        t / 2,
+                        inst.gs(n, &v[n]),
+                        inst.gs(n + t, &v[n + t])
+                    ),
+                ));
+                break 'a;
+            }
+        }
+    }
+    let literal = literal.unwrap_or_else(|| {
+        finding(
+            VerdictKind::Holds,
+            range.clone(),
+            format!("true at all {checked} (instance, n) points of the data"),
+        )
+    });
+
+    // (b) eventually.
+    let (mut exact, mut divisor) = (0usize, 0usize);
+    let mut largest: Option<(usize, usize)> = None;
+    let mut eventual: Option<Finding> = None;
+    for (idx, (inst, s)) in insts.iter().zip(&solved).enumerate() {
+        let Some(p) = s.proven() else { continue };
+        let t = 2 * take_k(&inst.o);
+        let v = &s.values;
+        if !t.is_multiple_of(p.period) {
+            let n = (p.preperiod..p.preperiod + p.period)
+                .find(|&n| v[n] != v[n + t])
+                .expect("a shift that is not a multiple of the least period moves the cycle");
+            eventual = Some(finding(
+                VerdictKind::Fails,
+                range.clone(),
+                format!(
+                    "fails at {} (k = {}): least period {} (PROVEN, {}) does not divide 2k = {t}; \
+                     at n = {n}: expected {}, actual {}",
+                    inst.label(),
+                    t / 2,
+                    p.period,
+                    window(p),
+                    inst.gs(n, &v[n]),
+                    inst.gs(n + t, &v[n + t])
+                ),
+            ));
+            break;
+        }
+        if p.period == t {
+            exact += 1;
+        } else {
+            divisor += 1;
+        }
+        let big_n = (0..p.preperiod)
+            .rev()
+            .find(|&n| v[n] != v[n + t])
+            .map_or(0, |n| n + 1);
+        if largest.is_none_or(|(b, _)| big_n > b) {
+            largest = Some((big_n, idx));
+        }
+    }
+    let eventual = eventual.unwrap_or_else(|| {
+        let mut e = family_evidence(&insts, &solved, rulesets, false);
+        let _ = write!(
+            e,
+            "; 2k is an eventual period of every PROVEN instance: least period exactly 2k in \
+             {exact}, a proper divisor of 2k in {divisor}"
+        );
+        if let Some((n, i)) = largest {
+            let _ = write!(
+                e,
+                "; largest N (one past the last n with G_s(n + 2k +ℓ m) ≠ G_s(n +ℓ m)) = {n} at {}",
+                insts[i].label()
+            );
+        }
+        e.push_str(
+            "; not a counterexample: the paper's (3333, 2222) has least period 5 ∤ 2k = 8, but \
+             violates the hypothesis p_i = i; a statement about every pair of finite games stays \
+             open",
+        );
+        finding(VerdictKind::Open, range.clone(), e)
+    });
+    Ok(ambiguous(
+        range,
+        &[
+            ("for all n ≥ 0", literal),
+            ("for all n ≥ N(O, P, m)", eventual),
+        ],
+    ))
+}
+
+/// Readings (a) "∃ t ≥ 1 ∀ n ≥ 0" and (b) "∃ t ≥ 1 ∃ N ∀ n ≥ N" of Conjectures 16 and 17.
+fn purely_or_eventually(
+    range: String,
+    insts: &[Instance],
+    solved: &[Solved],
+    rulesets: usize,
+    spread: bool,
+    note: &str,
+) -> Finding {
+    let mut pure: Option<Finding> = None;
+    for (inst, s) in insts.iter().zip(solved) {
+        let Some(p) = s.proven().filter(|p| p.preperiod > 0) else {
+            continue;
+        };
+        let n = p.preperiod - 1;
+        let v = &s.values;
+        pure = Some(finding(
+            VerdictKind::Fails,
+            range.clone(),
+            format!(
+                "fails at {}: least preperiod {} and least period {} (PROVEN, {}), so every \
+                 eventual period t is a multiple of {} and G_s(n + t) ≠ G_s(n) at n = {n}: \
+                 expected {}, actual {}",
+                inst.label(),
+                p.preperiod,
+                p.period,
+                window(p),
+                p.period,
+                inst.gs(n + p.period, &v[n + p.period]),
+                inst.gs(n, &v[n])
+            ),
+        ));
+        break;
+    }
+    let unproven = solved.iter().filter(|s| s.proven().is_none()).count();
+    let pure = pure.unwrap_or_else(|| {
+        let e = format!(
+            "{} PROVEN purely periodic (least preperiod 0)",
+            plural(solved.len() - unproven, "instance")
+        );
+        if unproven == 0 {
+            finding(VerdictKind::Holds, range.clone(), e)
+        } else {
+            finding(
+                VerdictKind::Open,
+                range.clone(),
+                format!("{e}; {unproven} instances without a proven period are not settled"),
+            )
+        }
+    });
+    let mut e = family_evidence(insts, solved, rulesets, spread);
+    let _ = write!(
+        e,
+        "; every PROVEN instance settles that instance; a statement about every pair of finite \
+         games stays open (t may depend on m here; \"one t for every m\" is a third reading no \
+         finite check can address){note}"
+    );
+    let eventual = finding(VerdictKind::Open, range.clone(), e);
+    ambiguous(
+        range,
+        &[
+            ("∃ t ≥ 1 ∀ n ≥ 0 (purely periodic)", pure),
+            ("∃ t ≥ 1 ∃ N ∀ n ≥ N (eventually periodic)", eventual),
+        ],
+    )
+}
+
+/// `octal.conjecture_16`.
+fn conjecture_16(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
+    let max_heap = max_heap_arg(run, 5000)?;
+    let p_points = Points::From(q_list(run, "p_points")?);
+    let fam = Family {
+        digits: &[0, 1, 2, 3],
+        o_points: Points::From(q_list(run, "o_points")?),
+        p: Some(codes_up_to(p_len(run)?, &[0, 1, 2, 3], &p_points)?),
+        needs_take: false,
+    };
+    let (insts, rulesets) = instances(&fam, &family_args(run)?)?;
+    let solved = solve_all(&insts, max_heap, |_| 0)?;
+    let range = run.range_text("no range");
+    Ok(purely_or_eventually(
+        range, &insts, &solved, rulesets, false, "",
+    ))
+}
+
+/// `octal.conjecture_17`.
+fn conjecture_17(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
+    let rows = int_points(run)?;
+    let max_n = distinct(&rows, 2).into_iter().max().unwrap_or(0);
+    let max_heap = heap_size(natural(max_n, "n")?, "n")?;
+    let fam = Family {
+        digits: &[0, 1, 2, 3, 4, 5, 6, 7],
+        o_points: Points::Index,
+        p: None,
+        needs_take: false,
+    };
+    let (insts, rulesets) = instances(&fam, &grouped(&rows, 0, 1))?;
+    let solved = solve_all(&insts, max_heap, |_| 0)?;
+    let range = run.range_text("no range");
+    Ok(purely_or_eventually(
+        range,
+        &insts,
+        &solved,
+        rulesets,
+        true,
+        "; breaking codes have no finite look-back, so they are PROVEN only through the \
+         normal-play reduction (every move scores the same c: G_s = c·[Grundy value ≠ 0]), \
+         which ties the claim to octal games whose periodicity is unsettled (e.g. 0.6, \
+         Officers)",
+    ))
+}
+
+// ------------------------------------------------------------------------------------------------
+// Theorem 12
+
+/// Left/Right minimax on explicit scores, sharing only the move generator with the engine:
+/// Left maximizes the final score (Left − Right), Right minimizes it; without a move the game
+/// ends with what has been scored.
+struct Minimax<'g> {
+    game: &'g ScoringGame,
+    memo: HashMap<(Vec<Heap>, bool), Q>,
+}
+
+impl Minimax<'_> {
+    /// The final score from here, counted from 0, with Left (or Right) to move.
+    fn final_score(&mut self, heaps: &[Heap], left: bool) -> Result<Q> {
+        let mut key: Vec<Heap> = heaps.iter().copied().filter(|h| h.size > 0).collect();
+        key.sort_unstable();
+        if let Some(v) = self.memo.get(&(key.clone(), left)) {
+            return Ok(v.clone());
+        }
+        let mut best: Option<Q> = None;
+        for (idx, &h) in key.iter().enumerate() {
+            for mv in self.game.heap_moves(h)?.iter() {
+                let mut next = key.clone();
+                next.remove(idx);
+                next.extend(mv.leaves.iter().map(|&size| Heap {
+                    size,
+                    rules: h.rules,
+                }));
+                let rest = self.final_score(&next, !left)?;
+                let v = if left {
+                    &mv.points + &rest
+                } else {
+                    &rest - &mv.points
+                };
+                best = Some(match best {
+                    None => v,
+                    Some(b) if left => b.max(v),
+                    Some(b) => b.min(v),
+                });
+            }
+        }
+        let v = best.unwrap_or_else(Q::zero);
+        self.memo.insert((key, left), v.clone());
+        Ok(v)
+    }
+}
+
+/// `octal.theorem_12`.
+fn theorem_12(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
+    let rules = str_list(run, "rules")?;
+    let plus = str_list(run, "plus")?;
+    if rules.is_empty() {
+        return Err(Error::invalid(
+            "`args.rules` must list at least one ruleset",
+        ));
+    }
+    let rows = int_points(run)?;
+    let to_sizes = |c: usize, what: &str| -> Result<Vec<HeapSize>> {
+        distinct(&rows, c)
+            .into_iter()
+            .map(|v| heap_size(natural(v, what)?, what))
+            .collect()
+    };
+    let (ns, ms) = (to_sizes(0, "n")?, to_sizes(1, "m")?);
+    let range = run.range_text("no range");
+    let mut checked = 0usize;
+    for o in &rules {
+        let mut cases: Vec<(Option<&String>, HeapSize)> = Vec::new();
+        if ms.contains(&0) {
+            cases.push((None, 0));
+        }
+        for p in &plus {
+            cases.extend(ms.iter().filter(|&&m| m > 0).map(|&m| (Some(p), m)));
+        }
+        let alone = ScoringGame::new(vec![ruleset(o)?]);
+        let mut games: HashMap<&String, ScoringGame> = HashMap::new();
+        for p in &plus {
+            games.insert(p, ScoringGame::new(vec![ruleset(o)?, ruleset(p)?]));
+        }
+        let mut minimax: HashMap<Option<&String>, Minimax<'_>> = HashMap::new();
+        for &(p, m) in &cases {
+            let game = p.map_or(&alone, |p| &games[p]);
+            let mm = minimax.entry(p).or_insert_with(|| Minimax {
+                game,
+                memo: HashMap::new(),
+            });
+            for &n in &ns {
+                let (heaps, g, at) = match p {
+                    None => (
+                        vec![Heap::new(n)],
+                        run.ev.engines().gs(o, n)?,
+                        format!("O = {o}, n = {n}"),
+                    ),
+                    Some(p) => (
+                        vec![Heap::new(n), Heap { size: m, rules: 1 }],
+                        run.ev.engines().gs_mixed(o, n, p, m)?,
+                        format!("O = {o}, n = {n}, P = {p}, m = {m}"),
+                    ),
+                };
+                let left = mm.final_score(&heaps, true)?;
+                let right = mm.final_score(&heaps, false)?;
+                checked += 1;
+                let bad = if g != left {
+                    Some(format!("expected n_F^SL = {left}"))
+                } else if g != -&right {
+                    Some(format!("expected −n_F^SR = {}", -&right))
+                } else {
+                    None
+                };
+                if let Some(expected) = bad {
+                    return Ok(finding(
+                        VerdictKind::Fails,
+                        range,
+                        format!(
+                            "fails at {at}: {expected} (explicit Left/Right minimax), actual G_s = \
+                             {g} (engine)"
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(finding(
+        VerdictKind::Holds,
+        range,
+        format!(
+            "G_s (engine) = n_F^SL = −n_F^SR at all {} ({} × ({} single heaps + {} × {} × {} \
+             sums)); final scores by an explicit Left/Right minimax from score 0, sharing only \
+             the move generator with the engine",
+            plural(checked, "position"),
+            plural(rules.len(), "ruleset"),
+            if ms.contains(&0) { ns.len() } else { 0 },
+            plus.len(),
+            ms.iter().filter(|&&m| m > 0).count(),
+            ns.len()
+        ),
+    ))
+}
