@@ -134,6 +134,13 @@ impl Definitions {
         self.check(e, &mut scope)
     }
 
+    /// As [`Definitions::check_with`], for names whose kind is only known at evaluation (the
+    /// columns of a data file).
+    pub fn check_with_untyped(&self, e: &Expr, bound: &[String]) -> Result<Ty, ExprError> {
+        let mut scope: Scope = bound.iter().map(|b| (b.clone(), Ty::Any)).collect();
+        self.check(e, &mut scope)
+    }
+
     /// Checks a quantifier list; returns the names it binds.
     pub fn check_binders(
         &self,

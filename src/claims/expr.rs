@@ -161,6 +161,37 @@ pub enum ExprKind {
     Aggregate(String, Vec<Binder>, Box<Expr>),
 }
 
+impl Expr {
+    /// Whether the name `var` occurs in the expression (bound or free).
+    pub fn mentions(&self, var: &str) -> bool {
+        use ExprKind as K;
+        let any = |es: &[Expr]| es.iter().any(|e| e.mentions(var));
+        match &self.kind {
+            K::Int(_) | K::Bool(_) | K::Str(_) => false,
+            K::Var(n) => n == var,
+            K::List(items) | K::Call(_, items) => any(items),
+            K::Neg(x) | K::Not(x) => x.mentions(var),
+            K::Binary(_, a, b) => a.mentions(var) || b.mentions(var),
+            K::Compare(first, rest) => {
+                first.mentions(var) || rest.iter().any(|(_, e)| e.mentions(var))
+            }
+            K::If(c, a, b) => c.mentions(var) || a.mentions(var) || b.mentions(var),
+            K::Let(_, v, body) => v.mentions(var) || body.mentions(var),
+            K::Aggregate(_, binders, body) => {
+                body.mentions(var)
+                    || binders.iter().any(|b| match &b.domain {
+                        Domain::Interval { from, to, step } => {
+                            from.mentions(var)
+                                || to.mentions(var)
+                                || step.as_ref().is_some_and(|s| s.mentions(var))
+                        }
+                        Domain::Members(list) => list.mentions(var),
+                    })
+            }
+        }
+    }
+}
+
 /// A user function: `F(k, N) = body`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FunctionDef {

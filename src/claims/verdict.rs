@@ -389,7 +389,8 @@ pub fn check_registry(
 
 /// Checks a closed form against rows of data: each row binds `names` to its values and carries
 /// the value observed. Rows are checked in the order given; the first mismatch is reported with
-/// the formula's value as "expected" and the data's as "actual".
+/// the formula's value as "expected" and the data's as "actual", at the row's first name (the
+/// index) and the names the formula uses.
 pub fn check_formula_rows(
     formula: &str,
     names: &[String],
@@ -398,19 +399,25 @@ pub fn check_formula_rows(
 ) -> std::result::Result<Finding, ExprError> {
     let e = super::expr::parse_expr(formula)?;
     let defs = Definitions::new();
-    defs.check_with(&e, names)?;
+    defs.check_with_untyped(&e, names)?;
     let mut engines = Engines::new();
     let mut ev = Evaluator::new(&defs, &mut engines);
     for (values, actual) in rows {
         let mut env: Env = names.iter().cloned().zip(values.iter().cloned()).collect();
         let expected = ev.eval(&e, &mut env)?;
         if &expected != actual {
+            let shown: Env = env
+                .into_iter()
+                .enumerate()
+                .filter(|(i, (n, _))| *i == 0 || e.mentions(n))
+                .map(|(_, nv)| nv)
+                .collect();
             return Ok(Finding {
                 verdict: VerdictKind::Fails,
                 range: range.to_string(),
                 evidence: format!(
                     "fails{}: expected {expected}, actual {actual}",
-                    show_point(&env)
+                    show_point(&shown)
                 ),
             });
         }

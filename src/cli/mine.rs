@@ -26,6 +26,12 @@ pub enum MineCommand {
         after_help = "Examples:\n  nimlab cash thresholds --set 3,5,6,10,11 --max-n 2000 --defined-only --format csv -o f.csv\n  nimlab mine sequence --csv f.csv --index n --value f1\n  nimlab mine sequence --csv survey.csv --index n --value value --group-by set --format csv"
     )]
     Sequence(SequenceArgs),
+    /// Check a closed form against a column of a CSV file: HOLDS on every row, or the first row
+    /// (smallest index) where it fails, with the expected and the actual value.
+    #[command(
+        after_help = "Examples:\n  nimlab cash thresholds --set 3,5,6,10,11 --max-n 400 --format csv -o f.csv\n  nimlab mine check --csv f.csv --index n --value g1 --formula \"floor(n/6)*3 + min(n%6 + 1, 3)\"\n  nimlab mine check --csv f.csv --index n --value f1 --formula \"f1([3,5,6,10,11], n)\" --from 64\n\nEvery column whose name is a plain identifier is a variable of the formula (numbers exact,\nother cells strings); the formula language is described in data/claims/README.md.\nExit status: 0 when the formula holds on every group, 1 when it fails somewhere, 2 on errors."
+    )]
+    Check(CheckFormulaArgs),
     /// Closed forms for f^I and f^II of NIM with Cash, PROVEN for all n by a certificate.
     #[command(
         after_help = "Examples:\n  nimlab mine cash --set 3,5,6,10,11 --max-n 2000\n  nimlab mine cash --set 1,4 --certificate cert.json\n  nimlab mine replay cert.json"
@@ -99,6 +105,30 @@ pub struct CashArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct CheckFormulaArgs {
+    /// The CSV file (with a header row).
+    #[arg(long, value_name = "FILE")]
+    csv: PathBuf,
+    /// Column holding the index n (whole numbers); rows are checked in increasing n.
+    #[arg(long, value_name = "COLUMN")]
+    index: String,
+    /// Column holding the values the formula must reproduce.
+    #[arg(long, value_name = "COLUMN")]
+    value: String,
+    /// The closed form, an expression in the columns.
+    #[arg(long, value_name = "EXPR")]
+    formula: String,
+    /// Check only the rows with index ≥ this (formulas that hold from some n₀ on).
+    #[arg(long, value_name = "N")]
+    from: Option<i64>,
+    /// Check each value of this column separately.
+    #[arg(long, value_name = "COLUMN")]
+    group_by: Option<String>,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+#[derive(Debug, Args)]
 pub struct ReplayArgs {
     /// A certificate file written by `nimlab mine cash --certificate`.
     #[arg(value_name = "CERT.json")]
@@ -139,8 +169,17 @@ pub struct SequenceArgs {
     out: OutputArgs,
 }
 
-pub fn run(cmd: MineCommand) -> anyhow::Result<()> {
+/// Runs `nimlab mine …`; returns false when `mine check` found a counterexample.
+pub fn run(cmd: MineCommand) -> anyhow::Result<bool> {
+    if let MineCommand::Check(a) = cmd {
+        return check_formula(a);
+    }
+    run_mining(cmd).map(|()| true)
+}
+
+fn run_mining(cmd: MineCommand) -> anyhow::Result<()> {
     match cmd {
+        MineCommand::Check(_) => unreachable!("handled by run"),
         MineCommand::Sequence(a) => sequence(a),
         MineCommand::Cash(a) => cash(a),
         MineCommand::Replay(a) => replay(a),
@@ -252,6 +291,117 @@ fn read_series(a: &SequenceArgs) -> anyhow::Result<Vec<Series>> {
         anyhow::bail!("{} has no data rows", a.csv.display());
     }
     Ok(out)
+}
+
+/// A formula error with the formula and a caret under the fault.
+fn formula_error(formula: &str, e: &crate::claims::expr::ExprError) -> anyhow::Error {
+    let col = formula[..e.span.start.min(formula.len())].chars().count();
+    anyhow::anyhow!(
+        "--formula, column {}: {}\n  {formula}\n  {}^",
+        col + 1,
+        e.message,
+        " ".repeat(col)
+    )
+}
+
+fn check_formula(a: CheckFormulaArgs) -> anyhow::Result<bool> {
+    use crate::claims::value::Value;
+    let mut reader = csv::Reader::from_path(&a.csv)
+        .with_context(|| format!("cannot read {}", a.csv.display()))?;
+    let header = reader
+        .headers()
+        .with_context(|| format!("{} has no header row", a.csv.display()))?
+        .clone();
+    let column = |name: &str, flag: &str| {
+        header.iter().position(|h| h == name).ok_or_else(|| {
+            anyhow::anyhow!(
+                "{flag} {name}: no such column in {} (columns: {})",
+                a.csv.display(),
+                header.iter().collect::<Vec<_>>().join(", ")
+            )
+        })
+    };
+    let ci = column(&a.index, "--index")?;
+    let cv = column(&a.value, "--value")?;
+    let cg = a
+        .group_by
+        .as_deref()
+        .map(|g| column(g, "--group-by"))
+        .transpose()?;
+    // Columns that can be names in the formula (the value column is what it must produce).
+    let is_name = |h: &str| {
+        let mut c = h.chars();
+        c.next()
+            .is_some_and(|f| f.is_ascii_alphabetic() || f == '_')
+            && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
+    };
+    // The index first: a counterexample is reported at its index.
+    let vars: Vec<(usize, String)> = std::iter::once((ci, a.index.clone()))
+        .filter(|(_, h)| is_name(h))
+        .chain(
+            header
+                .iter()
+                .enumerate()
+                .filter(|&(i, h)| i != cv && i != ci && is_name(h))
+                .map(|(i, h)| (i, h.to_string())),
+        )
+        .collect();
+    let names: Vec<String> = vars.iter().map(|(_, h)| h.clone()).collect();
+    let cell = |text: &str| match text.trim().parse::<Q>() {
+        Ok(q) => Value::Num(q),
+        Err(_) => Value::Str(text.into()),
+    };
+    let mut order: Vec<String> = Vec::new();
+    let mut groups: HashMap<String, Vec<(i64, Vec<Value>, Value)>> = HashMap::new();
+    for (line, rec) in reader.records().enumerate() {
+        let rec = rec.with_context(|| format!("{}: bad CSV record", a.csv.display()))?;
+        let at = |c: usize| rec.get(c).unwrap_or("");
+        let n: i64 = at(ci).trim().parse().map_err(|_| {
+            anyhow::anyhow!(
+                "{} line {}: index '{}' is not a whole number",
+                a.csv.display(),
+                line + 2,
+                at(ci)
+            )
+        })?;
+        if a.from.is_some_and(|f| n < f) {
+            continue;
+        }
+        let g = cg.map(|c| at(c).to_string()).unwrap_or_default();
+        if !groups.contains_key(&g) {
+            order.push(g.clone());
+        }
+        let values = vars.iter().map(|&(i, _)| cell(at(i))).collect();
+        groups.entry(g).or_default().push((n, values, cell(at(cv))));
+    }
+    if order.is_empty() {
+        anyhow::bail!("{} has no data rows to check", a.csv.display());
+    }
+    let mut t = Table::new(&["group", "verdict", "range", "evidence"]);
+    let mut all_hold = true;
+    for g in order {
+        let mut rows = groups.remove(&g).expect("recorded");
+        rows.sort_by_key(|r| r.0);
+        let range = format!(
+            "{} = {}..{} ({} rows)",
+            a.index,
+            rows[0].0,
+            rows[rows.len() - 1].0,
+            rows.len()
+        );
+        let data: Vec<(Vec<Value>, Value)> = rows.into_iter().map(|(_, v, x)| (v, x)).collect();
+        let f = crate::claims::check_formula_rows(&a.formula, &names, &data, &range)
+            .map_err(|e| formula_error(&a.formula, &e))?;
+        all_hold &= f.verdict != crate::claims::VerdictKind::Fails;
+        t.push(vec![
+            g.into(),
+            f.verdict.to_string().into(),
+            f.range.into(),
+            f.evidence.into(),
+        ]);
+    }
+    a.out.emit_table(&t)?;
+    Ok(all_hold)
 }
 
 fn sequence(a: SequenceArgs) -> anyhow::Result<()> {

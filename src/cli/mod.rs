@@ -81,7 +81,13 @@ pub fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Octal(cmd) => octal::run(cmd),
         Command::Candy(cmd) => candy::run(cmd),
         Command::Cash(cmd) => cash::run(cmd),
-        Command::Mine(cmd) => mine::run(cmd),
+        Command::Mine(cmd) => {
+            return Ok(if mine::run(cmd)? {
+                Status::Success
+            } else {
+                Status::ClaimsFail
+            });
+        }
         Command::Report(args) => {
             return Ok(if report::run(args)? {
                 Status::Success
