@@ -269,6 +269,35 @@ fn the_3333_2222_table_and_its_period_5() {
     assert_eq!((p.preperiod, p.period), (0, 5));
 }
 
+/// Stewart's spelling with one digit and a non-digit point reads back what `Display` prints.
+#[test]
+fn one_digit_codes_with_rational_points_round_trip() {
+    for text in ["(1, -1)", "(2, 1/2)", "(3, 0)"] {
+        let r: OctalRules = text.parse().unwrap();
+        let again: OctalRules = r.to_string().parse().unwrap();
+        assert_eq!(r, again, "{text} printed as {r}");
+    }
+    let game = ScoringGame::single("(1, -1)".parse::<OctalRules>().unwrap());
+    assert_eq!(sequence(&game, 3), ints(&[0, -1, 0, 0]));
+}
+
+/// 0.07 under p_i = i: digit 0 allows nothing and digit 7 takes 2 beans (leaving 0, 1 or 2
+/// heaps), so every move scores 2 whatever p_1 says, and the normal-play reduction proves the
+/// period (it was once refused because p_1 = 1 ≠ p_2).
+#[test]
+fn zero_digits_do_not_block_the_normal_play_reduction() {
+    let spelled = |s: &str| ScoringGame::single(s.parse::<OctalRules>().unwrap());
+    let (a, b) = (spelled("0.07"), spelled("(07, 2,2)"));
+    assert_eq!(sequence(&a, 40), sequence(&b, 40));
+    let r = HeapSequence::new(&a, 0, &[], Q::zero())
+        .unwrap()
+        .period(300, &Limits::default())
+        .unwrap();
+    let p = r.periodicity.unwrap();
+    assert!(p.is_proven(), "{}", r.argument);
+    assert_eq!((p.preperiod, p.period), (36, 34));
+}
+
 #[test]
 fn lemma_13_on_small_subtraction_sets() {
     // G_s(s + 2ik) = k − G_s(s + (2i − 1)k) for s ∈ S, i ≥ 1, k = max S.

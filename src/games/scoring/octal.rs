@@ -147,10 +147,17 @@ impl OctalRules {
         self.digits.len()
     }
 
-    /// Whether every p_i is the same number.
+    /// The common score of every move, when all moves score the same: p_i over the digits
+    /// t_i ≠ 0 (a zero digit allows no move, so its point never counts).
     pub fn constant_points(&self) -> Option<&Q> {
-        let first = &self.points[0];
-        self.points.iter().all(|p| p == first).then_some(first)
+        let mut live = self
+            .digits
+            .iter()
+            .zip(&self.points)
+            .filter(|(d, _)| **d != 0)
+            .map(|(_, p)| p);
+        let first = live.next()?;
+        live.all(|p| p == first).then_some(first)
     }
 
     /// The subtraction set {i : t_i = 3}, if the code is a subtraction game.
@@ -226,6 +233,9 @@ impl FromStr for OctalRules {
                     .chars()
                     .map(|c| Q::int(i64::from(c as u8 - b'0')))
                     .collect()
+            } else if digits.len() == 1 {
+                // One digit, one point: any rational, e.g. `(1, -1)` or `(2, 1/2)`.
+                vec![parse_point(points, t)?]
             } else {
                 return Err(bad(format!(
                     "`{t}`: the points `{points}` must be one digit per code digit ({} digits) or a comma-separated list",
