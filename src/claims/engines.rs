@@ -21,6 +21,20 @@ use crate::num::{Pwl, Q};
 const CASH_TABLE_BYTES: u64 = 2 << 30;
 /// Memory the 3-heap Candy Nim table may use.
 const CANDY_TABLE_BYTES: u64 = 2 << 30;
+/// Memory a Scoring Nim or octal solve may use.
+const SOLVE_BYTES: u64 = 2 << 30;
+/// The largest heap `gs` tabulates (its sequences are computed from 0 up).
+const MAX_GS_HEAP: HeapSize = 100_000;
+/// The largest n of f^I, f^II tables (17 bytes per n).
+const MAX_THRESHOLD_N: Amount = 10_000_000;
+/// The most candies of a position with four or more heaps (their values are memoized).
+const MAX_MEMO_CANDIES: u64 = 2000;
+
+fn limits() -> Limits {
+    Limits {
+        max_bytes: SOLVE_BYTES,
+    }
+}
 
 /// The engines with their caches. One per check run; not shared between threads.
 #[derive(Default)]
@@ -66,7 +80,7 @@ impl Engines {
         if !self.payoffs.contains_key(&key) {
             let heaps: Vec<Heap> = key.iter().map(|&s| Heap::new(s)).collect();
             let game = ScoringGame::single(Nim);
-            let sol = solve(&game, &heaps, Method::Auto, &Limits::default())?;
+            let sol = solve(&game, &heaps, Method::Auto, &limits())?;
             // Every position reachable from p is solved too: keep them all.
             for (pos, f) in sol.payoffs() {
                 let sizes: Vec<HeapSize> = pos.heaps().iter().map(|h| h.size).collect();
@@ -90,12 +104,17 @@ impl Engines {
 
     /// Stewart's G_s of one heap of n under `rules`.
     pub fn gs(&mut self, rules: &str, n: HeapSize) -> Result<Q> {
+        if n > MAX_GS_HEAP {
+            return Err(Error::invalid(format!(
+                "heap {n} is beyond the {MAX_GS_HEAP} that gs tabulates"
+            )));
+        }
         let have = self.gs_sequences.get(rules).map_or(0, Vec::len);
         if (n as usize) >= have {
             let game = self.ruleset(rules)?.clone();
             let upto = (n.max(15) as usize).max(2 * have) as HeapSize;
             let seq = crate::games::scoring::HeapSequence::new(&game, 0, &[], Q::zero())?;
-            let values = seq.values(upto, &Limits::default())?;
+            let values = seq.values(upto, &limits())?;
             self.gs_sequences.insert(rules.to_string(), values);
         }
         Ok(self.gs_sequences[rules][n as usize].clone())
@@ -109,13 +128,8 @@ impl Engines {
         }
         let game = self.ruleset(rules)?.clone();
         let hs: Vec<Heap> = key.1.iter().map(|&s| Heap::new(s)).collect();
-        let v = solve_values(
-            &game,
-            std::slice::from_ref(&hs),
-            &Q::zero(),
-            &Limits::default(),
-        )?
-        .value(&hs)?;
+        let v =
+            solve_values(&game, std::slice::from_ref(&hs), &Q::zero(), &limits())?.value(&hs)?;
         self.gs_sums.insert(key, v.clone());
         Ok(v)
     }
@@ -130,13 +144,8 @@ impl Engines {
             |s: &str| parse_rules(s).map_err(|e| Error::invalid(format!("ruleset \"{s}\": {e}")));
         let game = ScoringGame::new(vec![parse(r1)?, parse(r2)?]);
         let hs = vec![Heap { size: n, rules: 0 }, Heap { size: m, rules: 1 }];
-        let v = solve_values(
-            &game,
-            std::slice::from_ref(&hs),
-            &Q::zero(),
-            &Limits::default(),
-        )?
-        .value(&hs)?;
+        let v =
+            solve_values(&game, std::slice::from_ref(&hs), &Q::zero(), &limits())?.value(&hs)?;
         self.gs_mixed.insert(key, v.clone());
         Ok(v)
     }
@@ -145,6 +154,12 @@ impl Engines {
     pub fn candy(&mut self, p: &[Candies]) -> Result<candy::CandyValue> {
         let mut h: Vec<Candies> = p.iter().copied().filter(|&x| x > 0).collect();
         if h.len() > 3 {
+            if candy::total(&h) > MAX_MEMO_CANDIES {
+                return Err(Error::invalid(format!(
+                    "{} has more than {MAX_MEMO_CANDIES} candies in four or more heaps",
+                    candy::show(p)
+                )));
+            }
             return candy::value_with(&self.candy, p);
         }
         // Up to three heaps: the dense 3-heap table (much faster than the memo), regrown by
@@ -214,6 +229,11 @@ impl Engines {
 
     /// f^I, f^II and the plain winners of A, tabulated at least to n.
     pub fn thresholds(&mut self, a: &CashSet, n: Amount) -> Result<&Thresholds> {
+        if n > MAX_THRESHOLD_N {
+            return Err(Error::invalid(format!(
+                "n = {n} is beyond the {MAX_THRESHOLD_N} that f1/f2 tabulate"
+            )));
+        }
         let key = a.elements().to_vec();
         let have = self
             .thresholds

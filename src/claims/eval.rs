@@ -18,7 +18,12 @@ use crate::games::candy::Candies;
 use crate::num::Q;
 
 /// The most points one range may have.
-pub const MAX_RANGE_POINTS: u64 = 10_000_000;
+pub const MAX_RANGE_POINTS: u64 = 2_000_000;
+
+/// Stack left before a recursion step grows the stack (see `stacker`).
+pub(crate) const RED_ZONE: usize = 128 * 1024;
+/// Size of each stack segment grown.
+pub(crate) const STACK_SEGMENT: usize = 4 * 1024 * 1024;
 
 /// How a built-in function takes its arguments.
 #[derive(Clone, Copy)]
@@ -192,6 +197,11 @@ impl Definitions {
     }
 
     fn check(&self, e: &Expr, scope: &mut Scope) -> Result<Ty, ExprError> {
+        // Deeply nested input grows the stack on the heap instead of overflowing it.
+        stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.check_node(e, scope))
+    }
+
+    fn check_node(&self, e: &Expr, scope: &mut Scope) -> Result<Ty, ExprError> {
         use ExprKind as K;
         Ok(match &e.kind {
             K::Int(_) => Ty::Num,
@@ -230,25 +240,25 @@ impl Definitions {
                     Ty::Bool
                 }
                 BinOp::Add => {
+                    // Numbers add, lists concatenate; each operand is checked once.
                     let (ta, tb) = (self.check(a, scope)?, self.check(b, scope)?);
-                    if ta == Ty::List || tb == Ty::List {
-                        for (t, x) in [(ta, a), (tb, b)] {
-                            if !t.fits(Ty::List) {
-                                return Err(ExprError::new(
-                                    x.span,
-                                    format!("expected a list here, found {}", t.name()),
-                                ));
-                            }
-                        }
+                    let want = if ta == Ty::List || tb == Ty::List {
                         Ty::List
                     } else {
-                        self.expect(a, scope, Ty::Num)?;
-                        self.expect(b, scope, Ty::Num)?;
-                        if ta == Ty::Any || tb == Ty::Any {
-                            Ty::Any
-                        } else {
-                            Ty::Num
+                        Ty::Num
+                    };
+                    for (t, x) in [(ta, a), (tb, b)] {
+                        if !t.fits(want) {
+                            return Err(ExprError::new(
+                                x.span,
+                                format!("expected {} here, found {}", want.name(), t.name()),
+                            ));
                         }
+                    }
+                    if ta == Ty::Any && tb == Ty::Any {
+                        Ty::Any
+                    } else {
+                        want
                     }
                 }
                 _ => {
@@ -347,7 +357,7 @@ impl Definitions {
             start: span.start,
             end: span.start + name.len(),
         };
-        if let Some((def, ty)) = self.functions.get(name) {
+        if let Some((def, _)) = self.functions.get(name) {
             if args.len() != def.params.len() {
                 return Err(ExprError::new(
                     name_span,
@@ -358,10 +368,15 @@ impl Definitions {
                     ),
                 ));
             }
-            for a in args {
-                self.check(a, scope)?;
+            // The body is checked again with the kinds of these arguments, so a kind error
+            // inside a user function is found at the call that causes it.
+            let mut inner: Scope = Vec::with_capacity(args.len());
+            for (p, a) in def.params.iter().zip(args) {
+                inner.push((p.clone(), self.check(a, scope)?));
             }
-            return Ok(*ty);
+            return self.check(&def.body, &mut inner).map_err(|e| {
+                ExprError::new(name_span, format!("in `{name}` called here: {}", e.message))
+            });
         }
         let Some(&(_, params, result)) = FUNCTIONS.iter().find(|f| f.0 == name) else {
             return Err(ExprError::new(
@@ -478,10 +493,16 @@ fn natural(v: &Value, span: Span, what: &str, max: u64) -> Result<u64, ExprError
 }
 
 /// The values of a range `from..to step step`, inclusive, with at most [`MAX_RANGE_POINTS`].
-pub fn range_points(from: &Q, to: &Q, step: &Q, span: Span) -> Result<Vec<Q>, ExprError> {
+pub fn range_points(
+    from: &Q,
+    to: &Q,
+    step: &Q,
+    span: Span,
+    step_span: Span,
+) -> Result<Vec<Q>, ExprError> {
     if step.signum() <= 0 {
         return Err(ExprError::new(
-            span,
+            step_span,
             format!("the step must be positive, got {step}"),
         ));
     }
@@ -540,6 +561,7 @@ impl<'a> Evaluator<'a> {
             num(&hi, to.span)?,
             num(&by, step_span)?,
             b.span,
+            step_span,
         )?;
         Ok(points.into_iter().map(Value::Num).collect())
     }
@@ -568,6 +590,10 @@ impl<'a> Evaluator<'a> {
 
     /// The value of `e` in `env`.
     pub fn eval(&mut self, e: &Expr, env: &mut Env) -> Result<Value, ExprError> {
+        stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.eval_node(e, env))
+    }
+
+    fn eval_node(&mut self, e: &Expr, env: &mut Env) -> Result<Value, ExprError> {
         use ExprKind as K;
         Ok(match &e.kind {
             K::Int(n) => Value::int(n.clone()),

@@ -162,8 +162,31 @@ pub enum ExprKind {
 }
 
 impl Expr {
+    /// Whether the expression calls a function (whose evaluation may be costly).
+    pub fn calls_anything(&self) -> bool {
+        use ExprKind as K;
+        match &self.kind {
+            K::Int(_) | K::Bool(_) | K::Str(_) | K::Var(_) => false,
+            K::Call(..) | K::Aggregate(..) => true,
+            K::List(items) => items.iter().any(Expr::calls_anything),
+            K::Neg(x) | K::Not(x) => x.calls_anything(),
+            K::Binary(_, a, b) => a.calls_anything() || b.calls_anything(),
+            K::Compare(first, rest) => {
+                first.calls_anything() || rest.iter().any(|(_, e)| e.calls_anything())
+            }
+            K::If(c, a, b) => c.calls_anything() || a.calls_anything() || b.calls_anything(),
+            K::Let(_, v, body) => v.calls_anything() || body.calls_anything(),
+        }
+    }
+
     /// Whether the name `var` occurs in the expression (bound or free).
     pub fn mentions(&self, var: &str) -> bool {
+        stacker::maybe_grow(super::eval::RED_ZONE, super::eval::STACK_SEGMENT, || {
+            self.mentions_here(var)
+        })
+    }
+
+    fn mentions_here(&self, var: &str) -> bool {
         use ExprKind as K;
         let any = |es: &[Expr]| es.iter().any(|e| e.mentions(var));
         match &self.kind {
@@ -399,6 +422,12 @@ fn is_keyword(r: Rule) -> bool {
 }
 
 fn build(p: Pair<'_, Rule>) -> Result<Expr, ExprError> {
+    stacker::maybe_grow(super::eval::RED_ZONE, super::eval::STACK_SEGMENT, || {
+        build_node(p)
+    })
+}
+
+fn build_node(p: Pair<'_, Rule>) -> Result<Expr, ExprError> {
     let span = Span::of(&p);
     let rule = p.as_rule();
     let mut inner = p.clone().into_inner().filter(|q| !is_keyword(q.as_rule()));

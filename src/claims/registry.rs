@@ -11,7 +11,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::eval::Definitions;
-use super::expr::{Binder, Expr, ExprError, parse_binders, parse_expr, parse_function};
+use super::expr::{Binder, Domain, Expr, ExprError, parse_binders, parse_expr, parse_function};
 use super::value::Ty;
 use crate::error::{Error, Result};
 
@@ -176,6 +176,8 @@ pub struct Claim {
 /// A checked claim file.
 #[derive(Clone, Debug)]
 pub struct Registry {
+    /// The file it was read from (for messages).
+    pub path: std::path::PathBuf,
     /// The `paper` column.
     pub paper: String,
     /// The paper's title.
@@ -257,10 +259,48 @@ impl Loader<'_> {
         let binders = parse_binders(field.get_ref()).map_err(|e| self.expr_error(field, &e))?;
         defs.check_binders(&binders, &[])
             .map_err(|e| self.expr_error(field, &e))?;
+        // Ranges whose bounds are constants are sized now, so a range with too many points or
+        // a step ≤ 0 is an error of the file, not of the run.
+        let mut engines = super::engines::Engines::new();
+        let mut ev = super::eval::Evaluator::new(defs, &mut engines);
+        for b in &binders {
+            let constant = match &b.domain {
+                Domain::Interval { from, to, step } => [Some(from), Some(to), step.as_ref()]
+                    .into_iter()
+                    .flatten()
+                    .all(|e| !binders.iter().any(|o| e.mentions(&o.name)) && !e.calls_anything()),
+                Domain::Members(_) => false,
+            };
+            if constant {
+                ev.binder_points(b, &mut Vec::new())
+                    .map_err(|e| self.expr_error(field, &e))?;
+            }
+        }
         Ok(Quantifiers {
             text: field.get_ref().clone(),
             binders,
         })
+    }
+
+    fn same_variables(
+        &self,
+        range: Option<&Quantifiers>,
+        deep: &Quantifiers,
+        field: &Spanned<String>,
+    ) -> Result<()> {
+        let names =
+            |q: &Quantifiers| -> Vec<String> { q.binders.iter().map(|b| b.name.clone()).collect() };
+        let bound = range.map(names).unwrap_or_default();
+        if names(deep) != bound {
+            return Err(self.error_at(
+                field.span(),
+                &format!(
+                    "`deep` must bind the same variables as `for` ({}), in order",
+                    bound.join(", ")
+                ),
+            ));
+        }
+        Ok(())
     }
 
     fn typed(
@@ -296,20 +336,17 @@ impl Loader<'_> {
         let deep = match raw.deep {
             Some(d) => {
                 let q = self.quantifiers(d, defs)?;
-                let names: Vec<String> = q.binders.iter().map(|b| b.name.clone()).collect();
-                if names != bound {
-                    return Err(self.error_at(
-                        d.span(),
-                        &format!(
-                            "`deep` must bind the same variables as `for` ({}), in order",
-                            bound.join(", ")
-                        ),
-                    ));
-                }
+                self.same_variables(Some(&range), &q, d)?;
                 Some(q)
             }
             None => None,
         };
+        if let (Some(c), None) = (raw.correction, raw.expected) {
+            return Err(self.error_at(
+                c.span(),
+                "`correction` replaces `expected`; it needs `actual` and `expected`",
+            ));
+        }
         let filter = raw
             .filter
             .map(|f| self.typed(f, defs, &bound, Some(Ty::Bool)))
@@ -362,11 +399,23 @@ impl Loader<'_> {
                         ),
                     ));
                 };
+                if let Some(f) = fields.filter.or(fields.correction) {
+                    return Err(self.error_at(
+                        f.span(),
+                        &format!(
+                            "claim `{}`: a builtin check takes neither `where` nor `correction`",
+                            c.id
+                        ),
+                    ));
+                }
                 let range = fields
                     .range
                     .map(|r| self.quantifiers(r, defs))
                     .transpose()?;
                 let deep = fields.deep.map(|r| self.quantifiers(r, defs)).transpose()?;
+                if let (Some(d), Some(field)) = (&deep, fields.deep) {
+                    self.same_variables(range.as_ref(), d, field)?;
+                }
                 let bound: Vec<String> = range
                     .iter()
                     .flat_map(|q| q.binders.iter().map(|b| b.name.clone()))
@@ -467,6 +516,7 @@ impl Registry {
             claims.push(claim);
         }
         Ok(Registry {
+            path: path.to_path_buf(),
             paper: raw.paper,
             title: raw.title.unwrap_or_default(),
             definitions,

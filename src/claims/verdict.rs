@@ -96,12 +96,14 @@ fn plural(n: u64, what: &str) -> String {
 struct Runner<'a> {
     ev: Evaluator<'a>,
     claim: &'a Claim,
+    path: &'a std::path::Path,
 }
 
 impl Runner<'_> {
     fn located(&self, e: ExprError, env: &Env) -> Error {
         Error::invalid(format!(
-            "claim `{}` ({}){}: {e}",
+            "{}: claim `{}` ({}){}: {e}",
+            self.path.display(),
             self.claim.id,
             self.claim.label,
             show_point(env)
@@ -116,19 +118,29 @@ impl Runner<'_> {
         let mut error: Option<Error> = None;
         let binders = range.binders.clone();
         let claim = self.claim;
+        let path = self.path;
         let result = self.ev.each_point(&binders, &mut env, &mut |ev, env| {
             let at_point = |e: ExprError, env: &Env| {
                 Error::invalid(format!(
-                    "claim `{}` ({}){}: {e}",
+                    "{}: claim `{}` ({}){}: {e}",
+                    path.display(),
                     claim.id,
                     claim.label,
                     show_point(env)
                 ))
             };
+            // A user function may return anything: a truth value is demanded here.
+            let truth = |v: Value, at: &super::expr::Expr| match v {
+                Value::Bool(b) => Ok(b),
+                other => Err(ExprError::new(
+                    at.span,
+                    format!("expected a truth value, found {other}"),
+                )),
+            };
             if let Some(f) = &check.filter {
-                match ev.eval(f, env) {
-                    Ok(Value::Bool(true)) => {}
-                    Ok(_) => {
+                match ev.eval(f, env).and_then(|v| truth(v, f)) {
+                    Ok(true) => {}
+                    Ok(false) => {
                         skipped += 1;
                         return Ok(true);
                     }
@@ -140,7 +152,7 @@ impl Runner<'_> {
             }
             checked += 1;
             let outcome = match &check.assertion {
-                Assertion::Holds(h) => ev.eval(h, env).map(|v| (v == Value::Bool(true), None)),
+                Assertion::Holds(h) => ev.eval(h, env).and_then(|v| Ok((truth(v, h)?, None))),
                 Assertion::Equal {
                     actual, expected, ..
                 } => ev.eval(actual, env).and_then(|a| {
@@ -309,8 +321,14 @@ impl Runner<'_> {
                     range,
                     deep,
                 };
-                let mut f = super::builtins::run(&b.name, &mut run)
-                    .map_err(|e| Error::invalid(format!("claim `{}`: {e}", self.claim.id)))?;
+                let mut f = super::builtins::run(&b.name, &mut run).map_err(|e| {
+                    Error::invalid(format!(
+                        "{}: claim `{}` ({}): {e}",
+                        self.path.display(),
+                        self.claim.id,
+                        self.claim.label
+                    ))
+                })?;
                 if self.claim.open && f.verdict == VerdictKind::Holds {
                     f.verdict = VerdictKind::Open;
                 }
@@ -339,12 +357,13 @@ impl Runner<'_> {
     }
 }
 
-/// Checks one claim.
-pub fn check_claim(defs: &Definitions, claim: &Claim, deep: bool) -> Result<Finding> {
+/// Checks one claim of the registry.
+pub fn check_claim(reg: &Registry, claim: &Claim, deep: bool) -> Result<Finding> {
     let mut engines = Engines::new();
     let mut runner = Runner {
-        ev: Evaluator::new(defs, &mut engines),
+        ev: Evaluator::new(&reg.definitions, &mut engines),
         claim,
+        path: &reg.path,
     };
     runner.finding(deep)
 }
@@ -374,7 +393,7 @@ pub fn check_registry(
     chosen
         .par_iter()
         .map(|c| {
-            let f = check_claim(&reg.definitions, c, deep);
+            let f = check_claim(reg, c, deep);
             done();
             Ok(Verdict {
                 paper: reg.paper.clone(),

@@ -1,6 +1,1169 @@
-//! NIM with Cash: structural claims checked in Rust.
+//! NIM with Cash (Gasarch et al.): structural claims checked in Rust.
+//!
+//! - `cash.wins_by`: who wins a listed state and *how* (normally, miserly; Def 1.10), by the win
+//!   table and an exhaustive search over the other player's replies;
+//! - `cash.appendix`: a printed table f(pk + i) = B_i k + c_i against Def 2.3, for every k;
+//! - `cash.not_cash_periodic`: "A is not cash-periodic, even with an offset";
+//! - `cash.closed_forms`: §9's conjectures about closed forms and win conditions for every A.
+//!
+//! Everything "for all n" rests on [`threshold_forms`]' certificate, replayed here with
+//! [`replay_threshold_certificate`] before it is used: the certified forms f(Pk + r) = B_r k + c_r
+//! hold for every n ≥ the certificate's start, and below it the values of [`thresholds`] (Def 2.3)
+//! are compared directly. A statement about every finite A is never more than OPEN, or FAILS with
+//! a counterexample.
 
-use super::Builtin;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use super::{Builtin, BuiltinRun, finding};
+use crate::claims::verdict::{Finding, VerdictKind};
+use crate::error::{Error, Result};
+use crate::games::cash::{
+    Amount, CashPeriodicity, CashSet, CashTable, ThresholdForms, Thresholds, Winner,
+    corresponding_state, g_thresholds, replay_threshold_certificate, threshold_forms, thresholds,
+};
+use crate::miner::affine_text;
+use crate::num::Q;
 
 /// The builtins of this paper.
-pub const BUILTINS: &[Builtin] = &[];
+pub const BUILTINS: &[Builtin] = &[
+    Builtin {
+        name: "cash.wins_by",
+        about: "Def 1.10: who wins listed states (n; d, e) and how — \"any\", \"normally\", \
+                \"miserly\" or \"miserly_or_normally\" (args set, cases)",
+        expr_args: &[],
+        run: wins_by,
+    },
+    Builtin {
+        name: "cash.appendix",
+        about: "a printed table f^I(pk + i), f^II(pk + i) = B_i k + c_i (k ≥ from_k) against \
+                Def 2.3 for every k: direct below the certified forms, symbolic beyond \
+                (args set, period, from_k, f1, f2)",
+        expr_args: &[],
+        run: appendix,
+    },
+    Builtin {
+        name: "cash.not_cash_periodic",
+        about: "A is not cash-periodic, even with an offset: a C^I or C^II growing along a \
+                residue class of the certified forms, under both readings of C^I (args set)",
+        expr_args: &[],
+        run: not_cash_periodic,
+    },
+    Builtin {
+        name: "cash.closed_forms",
+        about: "§9: closed forms of f^I, f^II and win conditions for every finite A, judged on \
+                listed sets through certified forms (args claim = one_slope_from_zero | \
+                eventually_per_residue | win_condition, sets, max_n)",
+        expr_args: &[],
+        run: closed_forms,
+    },
+];
+
+/// Data behind the fits when `args.max_n` is not given (what `nimlab cash` uses for huge n).
+const DEFAULT_MAX_N: i64 = 4000;
+
+// ------------------------------------------------------------------------------------------------
+// Arguments
+
+fn set_of(v: &toml::Value, what: &str) -> Result<CashSet> {
+    let items = v
+        .as_array()
+        .ok_or_else(|| Error::invalid(format!("{what} must be a list of move sizes")))?;
+    let elements = items
+        .iter()
+        .map(|x| {
+            x.as_integer()
+                .and_then(|i| Amount::try_from(i).ok())
+                .ok_or_else(|| Error::invalid(format!("{what}: {x} is not a move size ≥ 1")))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    CashSet::new(elements).map_err(|e| Error::invalid(format!("{what}: {e}")))
+}
+
+fn set_arg(run: &BuiltinRun<'_, '_>) -> Result<CashSet> {
+    let v = run
+        .args
+        .get("set")
+        .ok_or_else(|| Error::invalid("`args.set` (the move set A) must be given"))?;
+    set_of(v, "`args.set`")
+}
+
+fn sets_arg(run: &BuiltinRun<'_, '_>) -> Result<Vec<CashSet>> {
+    let items = run
+        .args
+        .get("sets")
+        .and_then(|v| v.as_array())
+        .filter(|a| !a.is_empty())
+        .ok_or_else(|| Error::invalid("`args.sets` must be a non-empty list of move sets"))?;
+    items
+        .iter()
+        .enumerate()
+        .map(|(j, v)| set_of(v, &format!("`args.sets[{j}]`")))
+        .collect()
+}
+
+fn amount_arg(run: &BuiltinRun<'_, '_>, key: &str, default: i64) -> Result<Amount> {
+    let v = run.int_or(key, default)?;
+    Amount::try_from(v).map_err(|_| Error::invalid(format!("`args.{key}` = {v} must be ≥ 0")))
+}
+
+fn max_n_arg(run: &BuiltinRun<'_, '_>) -> Result<Amount> {
+    let n = amount_arg(run, "max_n", DEFAULT_MAX_N)?;
+    if n < 16 {
+        return Err(Error::invalid(format!(
+            "`args.max_n` = {n} is too little data to fit closed forms"
+        )));
+    }
+    Ok(n)
+}
+
+/// `p` pairs [B_i, c_i] (whole numbers, or rationals written "1/2").
+fn lines_arg(run: &BuiltinRun<'_, '_>, key: &str, p: usize) -> Result<Vec<(Q, Q)>> {
+    let bad = || {
+        Error::invalid(format!(
+            "`args.{key}` must list {p} pairs [B_i, c_i], one per residue i = 0..{}",
+            p - 1
+        ))
+    };
+    let items = run
+        .args
+        .get(key)
+        .and_then(|v| v.as_array())
+        .ok_or_else(bad)?;
+    if items.len() != p {
+        return Err(bad());
+    }
+    let q = |v: &toml::Value| -> Result<Q> {
+        match v {
+            toml::Value::Integer(i) => Ok(Q::int(*i)),
+            toml::Value::String(s) => Ok(s.parse::<Q>()?),
+            _ => Err(bad()),
+        }
+    };
+    items
+        .iter()
+        .map(|pair| match pair.as_array().map(Vec::as_slice) {
+            Some([b, c]) => Ok((q(b)?, q(c)?)),
+            _ => Err(bad()),
+        })
+        .collect()
+}
+
+// ------------------------------------------------------------------------------------------------
+// Certified forms
+
+/// The names of the two threshold sequences.
+const SEQ: [&str; 2] = ["f^I", "f^II"];
+
+/// Closed forms of f^I, f^II whose certificate has been replayed, with the values of Def 2.3.
+struct Certified {
+    forms: ThresholdForms,
+    /// f^I, f^II, W for n ≤ at least the fitting range.
+    th: Thresholds,
+    /// The common period P of the certificate.
+    period: usize,
+    /// The forms hold for every n ≥ from.
+    from: Amount,
+}
+
+impl Certified {
+    /// Fits on n ≤ max_n, replays the certificate, and tabulates Def 2.3 up to `upto` too.
+    fn new(set: &CashSet, max_n: Amount) -> Result<Certified> {
+        let forms = threshold_forms(set, max_n)?;
+        replay_threshold_certificate(set, &forms.certificate).map_err(|e| {
+            Error::invalid(format!(
+                "the certificate for A = {set} does not replay: {e}"
+            ))
+        })?;
+        let from = Amount::try_from(forms.certificate.from)
+            .map_err(|_| Error::invalid("the certificate starts below 0"))?;
+        let period = forms.certificate.recurrence.period;
+        let th = thresholds(set, max_n)?;
+        let c = Certified {
+            forms,
+            th,
+            period,
+            from,
+        };
+        // The replay checks the base window and the certificate's own rules, not that those
+        // rules are Def 2.3's for A: the forms must also equal the data on the whole fit.
+        for seq in 0..2 {
+            if let Some(n) = (from..=max_n).find(|&n| c.formula_at(seq, n) != c.value(seq, n)) {
+                return Err(Error::invalid(format!(
+                    "the certified forms for A = {set} give {}({n}) = {}, Def 2.3 gives {}",
+                    SEQ[seq],
+                    c.formula_at(seq, n),
+                    c.value(seq, n)
+                )));
+            }
+        }
+        Ok(c)
+    }
+
+    /// Extends the table of Def 2.3 to at least n.
+    fn ensure(&mut self, set: &CashSet, n: Amount) -> Result<()> {
+        if (self.th.f1.len() as Amount) <= n {
+            self.th = thresholds(set, n)?;
+        }
+        Ok(())
+    }
+
+    /// f^I (seq 0) or f^II (seq 1) at n, from Def 2.3 (n must be tabulated).
+    fn value(&self, seq: usize, n: Amount) -> Q {
+        let v = if seq == 0 {
+            self.th.f1[n as usize]
+        } else {
+            self.th.f2[n as usize]
+        };
+        Q::int(v as i64)
+    }
+
+    /// The certified (slope, intercept) per period P at residue r.
+    fn form(&self, seq: usize, r: usize) -> &(Q, Q) {
+        &self.forms.certificate.formulas[seq][r % self.period]
+    }
+
+    /// The certified formula at any n (its value, true for n ≥ from).
+    fn formula_at(&self, seq: usize, n: Amount) -> Q {
+        let p = self.period as Amount;
+        let (b, c) = self.form(seq, (n % p) as usize);
+        &(b * &Q::int((n / p) as i64)) + c
+    }
+
+    /// The certified line of f(m·j + r) in j, for a modulus m that P divides and r < m.
+    fn line_mod(&self, seq: usize, m: usize, r: usize) -> (Q, Q) {
+        let (b, c) = self.form(seq, r);
+        let per = Q::int((m / self.period) as i64);
+        (b * &per, &(b * &Q::int((r / self.period) as i64)) + c)
+    }
+
+    /// The least k ≥ 0 from which f(m·k + r) = slope·k + intercept holds for every k (the line
+    /// of [`line_mod`](Self::line_mod): certified from the certificate's start, and checked on
+    /// the data below it).
+    fn line_from(&self, seq: usize, m: usize, r: usize) -> i64 {
+        let (b, c) = self.line_mod(seq, m, r);
+        let m64 = m as i64;
+        let mut k = ((self.from as i64 - r as i64) + m64 - 1)
+            .div_euclid(m64)
+            .max(0);
+        while k > 0 {
+            let n = (m64 * (k - 1) + r as i64) as Amount;
+            if self.value(seq, n) != &(&b * &Q::int(k - 1)) + &c {
+                break;
+            }
+            k -= 1;
+        }
+        k
+    }
+
+    /// The plain-game winner W(n) for any n, through its proven period.
+    fn winner(&self, n: Amount) -> Winner {
+        self.forms
+            .plain_winner(&self.th.winner, &num_bigint::BigUint::from(n))
+    }
+}
+
+fn lcm(a: usize, b: usize) -> usize {
+    a / num_integer::gcd(a, b) * b
+}
+
+/// `f(16k+3) = 10k+5`, with `k` as the variable.
+fn line_text(seq: usize, m: usize, r: usize, line: &(Q, Q)) -> String {
+    format!(
+        "{}({}) = {}",
+        SEQ[seq],
+        affine_text(&Q::int(m as i64), &Q::int(r as i64), "k"),
+        affine_text(&line.0, &line.1, "k")
+    )
+}
+
+/// `11·4 + 3`: a printed line at a given k.
+fn applied(b: &Q, c: &Q, k: Amount) -> String {
+    let tail = if *c < Q::zero() {
+        format!(" − {}", -c)
+    } else {
+        format!(" + {c}")
+    };
+    format!("{b}·{k}{tail}")
+}
+
+fn plural(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+// ------------------------------------------------------------------------------------------------
+// cash.wins_by
+
+/// How a case says the player wins.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum How {
+    Any,
+    Normally,
+    Miserly,
+    MiserlyOrNormally,
+}
+
+/// Whether `named` wins (n; d, e) by removing min A on every one of its turns, whatever the other
+/// player does: it loses as soon as it cannot remove a₁ on its turn; the other player loses when
+/// it has no legal move. Money ≥ n is capped at n (it is never all spent).
+fn wins_miserly(set: &CashSet, n: Amount, d: Amount, e: Amount, named: Winner) -> bool {
+    /// (stones, named's money, other's money, named to move).
+    type State = (Amount, Amount, Amount, bool);
+    fn go(set: &CashSet, s: State, memo: &mut HashMap<State, bool>) -> bool {
+        if let Some(&w) = memo.get(&s) {
+            return w;
+        }
+        let (n, mine, theirs, my_turn) = s;
+        let a1 = set.min();
+        let w = if my_turn {
+            n >= a1 && mine >= a1 && go(set, (n - a1, mine - a1, theirs, false), memo)
+        } else {
+            set.elements()
+                .iter()
+                .take_while(|&&a| a <= n && a <= theirs)
+                .all(|&a| go(set, (n - a, mine, theirs - a, true), memo))
+        };
+        memo.insert(s, w);
+        w
+    }
+    let (d, e) = (d.min(n), e.min(n));
+    let start = match named {
+        Winner::I => (n, d, e, true),
+        Winner::II => (n, e, d, false),
+    };
+    go(set, start, &mut HashMap::new())
+}
+
+/// `cash.wins_by`: every listed case (n; d, e) is won by the stated player in the stated way.
+pub fn wins_by(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
+    let set = set_arg(run)?;
+    let cases = run
+        .args
+        .get("cases")
+        .and_then(|v| v.as_array())
+        .filter(|a| !a.is_empty())
+        .ok_or_else(|| {
+            Error::invalid("`args.cases` must list states { n, d, e, winner = \"I\"|\"II\", how }")
+        })?
+        .clone();
+    let mut evidence = Vec::new();
+    for (j, case) in cases.iter().enumerate() {
+        let what = format!("`args.cases[{j}]`");
+        let t = case
+            .as_table()
+            .ok_or_else(|| Error::invalid(format!("{what} must be a table")))?;
+        let num = |k: &str| -> Result<Amount> {
+            t.get(k)
+                .and_then(toml::Value::as_integer)
+                .and_then(|v| Amount::try_from(v).ok())
+                .ok_or_else(|| Error::invalid(format!("{what}.{k} must be a whole number ≥ 0")))
+        };
+        let (n, d, e) = (num("n")?, num("d")?, num("e")?);
+        let player = match t.get("winner").and_then(toml::Value::as_str) {
+            Some("I") => Winner::I,
+            Some("II") => Winner::II,
+            _ => {
+                return Err(Error::invalid(format!(
+                    "{what}.winner must be \"I\" or \"II\""
+                )));
+            }
+        };
+        let how = match t.get("how").and_then(toml::Value::as_str).unwrap_or("any") {
+            "any" => How::Any,
+            "normally" => How::Normally,
+            "miserly" => How::Miserly,
+            "miserly_or_normally" => How::MiserlyOrNormally,
+            other => {
+                return Err(Error::invalid(format!(
+                    "{what}.how must be \"any\", \"normally\", \"miserly\" or \
+                     \"miserly_or_normally\", got \"{other}\""
+                )));
+            }
+        };
+        let engines = run.ev.engines();
+        let w = engines.cash_winner(&set, n, d, e)?;
+        // Def 1.10(1): the other player's money replaced by ∞ (money ≥ n).
+        let normally = match player {
+            Winner::I => engines.cash_winner(&set, n, d, n)? == Winner::I,
+            Winner::II => engines.cash_winner(&set, n, n, e)? == Winner::II,
+        } && w == player;
+        let miserly = wins_miserly(&set, n, d, e, player);
+        if miserly && w != player {
+            return Err(Error::invalid(format!(
+                "engine inconsistency: {player} wins ({n}; {d}, {e}) miserly, but the win \
+                 table says {w} wins"
+            )));
+        }
+        let mark = |b: bool| if b { "✓" } else { "✗" };
+        let state = format!("({n}; {d}, {e})");
+        let ways: Vec<&str> = [(normally, "normally"), (miserly, "miserly")]
+            .iter()
+            .filter(|(b, _)| *b)
+            .map(|(_, s)| *s)
+            .collect();
+        let line = format!(
+            "{state} W = {w}, {player}: normally {}, miserly {}",
+            mark(normally),
+            mark(miserly)
+        );
+        let ok = match how {
+            How::Any => w == player,
+            How::Normally => normally,
+            How::Miserly => miserly,
+            How::MiserlyOrNormally => normally || miserly,
+        };
+        if !ok {
+            let stated = match how {
+                How::Any => String::new(),
+                How::Normally => " normally".to_string(),
+                How::Miserly => " miserly".to_string(),
+                How::MiserlyOrNormally => " miserly or normally".to_string(),
+            };
+            let actual = if w == player {
+                if ways.is_empty() {
+                    format!("{w} wins, neither normally nor miserly")
+                } else {
+                    format!("{w} wins {}", ways.join(" and "))
+                }
+            } else {
+                format!("{w} wins")
+            };
+            let mut ev = format!(
+                "fails at case {} of {}, A = {set}, {state}: expected {player} wins{stated}, \
+                 actual {actual}",
+                j + 1,
+                cases.len()
+            );
+            if !evidence.is_empty() {
+                ev.push_str(&format!("; before it: {}", evidence.join("; ")));
+            }
+            return Ok(finding(
+                VerdictKind::Fails,
+                format!("{} of A = {set}", plural(cases.len(), "listed state")),
+                ev,
+            ));
+        }
+        evidence.push(line);
+    }
+    Ok(finding(
+        VerdictKind::Holds,
+        format!("{} of A = {set}", plural(cases.len(), "listed state")),
+        format!(
+            "every case holds (W^cash, normally = wins with the other's money ∞, miserly = \
+             always removing a₁ beats every reply): {}",
+            evidence.join("; ")
+        ),
+    ))
+}
+
+// ------------------------------------------------------------------------------------------------
+// cash.appendix
+
+/// One printed entry f(pk + i) = B k + c found wrong.
+struct Wrong {
+    seq: usize,
+    residue: usize,
+    /// The first n = pk + i (k ≥ from_k) where it fails, with the printed and the true value.
+    n: Amount,
+    expected: Q,
+    actual: Q,
+}
+
+/// Whose threshold f^I / f^II is along a residue class: the plain-game winner's (main) or the
+/// other player's.
+fn role(c: &Certified, seq: usize, p: usize, i: usize, from_k: Amount, upto: Amount) -> &str {
+    let mut seen = BTreeSet::new();
+    let mut n = p as Amount * from_k + i as Amount;
+    while n <= upto {
+        seen.insert(c.winner(n) == if seq == 0 { Winner::I } else { Winner::II });
+        n += p as Amount;
+    }
+    match (seen.contains(&true), seen.contains(&false)) {
+        (true, false) => "main",
+        (false, true) => "other",
+        _ => "mixed",
+    }
+}
+
+/// `cash.appendix`: a printed table of f^I, f^II along the residues mod `period`, for k ≥
+/// `from_k`, against Def 2.3 for every k.
+pub fn appendix(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
+    let set = set_arg(run)?;
+    let p = usize::try_from(run.int_or("period", 0)?)
+        .ok()
+        .filter(|&p| (1..=10_000).contains(&p))
+        .ok_or_else(|| Error::invalid("`args.period` must be a whole number in 1..10000"))?;
+    let from_k = amount_arg(run, "from_k", 0)?;
+    let printed = [lines_arg(run, "f1", p)?, lines_arg(run, "f2", p)?];
+    let mut c = Certified::new(&set, max_n_arg(run)?)?;
+    let big = lcm(p, c.period);
+    let start = c.from.max(p as Amount * from_k);
+    // Every residue class mod lcm(p, P) has two points in (start, end]: two lines that differ
+    // agree at one k at most, so a wrong entry fails somewhere in the direct scan.
+    let end = start + 2 * big as Amount;
+    c.ensure(&set, end + p as Amount)?;
+    let mut wrong: Vec<Wrong> = Vec::new();
+    let mut right = [0usize; 2];
+    let mut right_roles: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut wrong_text = Vec::new();
+    for (seq, table) in printed.iter().enumerate() {
+        for (i, (b, k0)) in table.iter().enumerate() {
+            let at = |k: Amount| &(b * &Q::int(k as i64)) + k0;
+            // Direct: every k ≥ from_k with pk + i ≤ end.
+            let mut first = None;
+            let mut k = from_k;
+            while p as Amount * k + i as Amount <= end {
+                let n = p as Amount * k + i as Amount;
+                let (x, a) = (at(k), c.value(seq, n));
+                if x != a {
+                    first = Some((n, x, a));
+                    break;
+                }
+                k += 1;
+            }
+            // Symbolic, beyond the certificate's start: the printed line against the certified
+            // one on every class mod lcm(p, P) inside residue i.
+            let same = (i..big).step_by(p).all(|r| {
+                let m = Q::int((big / p) as i64);
+                let printed_line = (b * &m, &(b * &Q::int((r / p) as i64)) + k0);
+                printed_line == c.line_mod(seq, big, r)
+            });
+            match (first, same) {
+                (None, true) => {
+                    right[seq] += 1;
+                    *right_roles
+                        .entry(role(&c, seq, p, i, from_k, end))
+                        .or_default() += 1;
+                }
+                (Some((n, expected, actual)), _) => {
+                    let certified = if big == p {
+                        let line = c.line_mod(seq, p, i);
+                        format!(
+                            "{} (k ≥ {})",
+                            line_text(seq, p, i, &line),
+                            c.line_from(seq, p, i)
+                        )
+                    } else {
+                        format!(
+                            "no single line: the certified forms have period {}",
+                            c.period
+                        )
+                    };
+                    wrong_text.push(format!(
+                        "{} printed {}, first wrong at k = {}; Def 2.3: {} [{}]",
+                        SEQ[seq],
+                        affine_text(b, k0, "k"),
+                        (n - i as Amount) / p as Amount,
+                        certified,
+                        role(&c, seq, p, i, from_k, end)
+                    ));
+                    wrong.push(Wrong {
+                        seq,
+                        residue: i,
+                        n,
+                        expected,
+                        actual,
+                    });
+                }
+                (None, false) => {
+                    return Err(Error::invalid(format!(
+                        "internal: {}({}k+{i}) differs from the certified line but agrees on \
+                         every k up to n = {end}",
+                        SEQ[seq], p
+                    )));
+                }
+            }
+        }
+    }
+    let range = format!(
+        "k ≥ {from_k}: n ≤ {end} directly, beyond by the forms certified for n ≥ {} \
+         (period {}, certificate replayed)",
+        c.from, c.period
+    );
+    let roles = right_roles
+        .iter()
+        .map(|(r, n)| format!("{n} {r}-role"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if wrong.is_empty() {
+        return Ok(finding(
+            VerdictKind::Proven,
+            range,
+            format!(
+                "all {} printed entries equal Def 2.3 for every k ≥ {from_k} ({roles})",
+                2 * p
+            ),
+        ));
+    }
+    let first = wrong
+        .iter()
+        .min_by_key(|w| (w.n, w.seq))
+        .expect("non-empty");
+    let k = (first.n - first.residue as Amount) / p as Amount;
+    let (b, k0) = &printed[first.seq][first.residue];
+    let mut evidence = format!(
+        "fails at {}({}) (k = {k}, i = {}): expected {} = {}, actual {}",
+        SEQ[first.seq],
+        first.n,
+        first.residue,
+        applied(b, k0, k),
+        first.expected,
+        first.actual
+    );
+    evidence.push_str(&format!(
+        "; {} of {} entries are wrong: {}; the other {} hold for every k ≥ {from_k} ({roles})",
+        wrong.len(),
+        2 * p,
+        wrong_text.join("; "),
+        right[0] + right[1]
+    ));
+    if big == p {
+        let from = (0..2)
+            .flat_map(|s| (0..p).map(move |i| (s, i)))
+            .map(|(s, i)| c.line_from(s, p, i))
+            .max()
+            .unwrap_or(0);
+        let table = (0..2)
+            .map(|s| {
+                let cells: Vec<String> = (0..p)
+                    .map(|i| {
+                        let (b, k0) = c.line_mod(s, p, i);
+                        affine_text(&b, &k0, "k")
+                    })
+                    .collect();
+                format!(
+                    "{}({p}k + i), i = 0..{}: {}",
+                    SEQ[s],
+                    p - 1,
+                    cells.join(", ")
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; ");
+        evidence.push_str(&format!(
+            "; correction (the certified table, PROVEN for every k ≥ {from}): {table}"
+        ));
+    }
+    Ok(finding(VerdictKind::Fails, range, evidence))
+}
+
+// ------------------------------------------------------------------------------------------------
+// cash.not_cash_periodic
+
+/// The readings of C^I (Def 4.4(1) as printed, and as Lemma 4.5 needs it).
+const READINGS: [&str; 2] = [
+    "C^I as Lemma 4.5 needs it, f^I(n) − f^II(n − a) − a",
+    "C^I as printed in Def 4.4(1), f^I(n) − f^I(n − a) + a",
+];
+
+/// A C that grows along a residue class of the certified forms.
+struct Witness {
+    which: &'static str,
+    residue: usize,
+    a: Amount,
+    growth: Q,
+}
+
+/// The first (residue, a) at which `c_of` has a non-zero slope per period P.
+fn witness(
+    c: &Certified,
+    set: &CashSet,
+    which: &'static str,
+    slope: impl Fn(usize, usize) -> Q,
+) -> Option<Witness> {
+    let p = c.period;
+    (0..p).find_map(|r| {
+        set.elements().iter().find_map(|&a| {
+            let back = (r + p - (a as usize % p)) % p;
+            let g = slope(r, back);
+            (g != Q::zero()).then_some(Witness {
+                which,
+                residue: r,
+                a,
+                growth: g,
+            })
+        })
+    })
+}
+
+/// The value of C at n under a reading: "C^II", "C^I" (Lemma 4.5's) or "C^I printed".
+fn c_value(c: &Certified, which: &str, n: Amount, a: Amount) -> Q {
+    let m = n - a;
+    let aq = Q::int(a as i64);
+    match which {
+        "C^II" => &c.value(1, n) - &c.value(0, m),
+        "C^I" => &(&c.value(0, n) - &c.value(1, m)) - &aq,
+        _ => &(&c.value(0, n) - &c.value(0, m)) + &aq,
+    }
+}
+
+/// The witness in words, with its first values in the certified range.
+fn witness_text(c: &Certified, w: &Witness) -> String {
+    let p = c.period as Amount;
+    // The least k with n − a = pk + r − a in the certified range.
+    let k = (c.from + w.a)
+        .saturating_sub(w.residue as Amount)
+        .div_ceil(p);
+    let values: Vec<String> = (k..k + 4)
+        .map(|k| {
+            let n = p * k + w.residue as Amount;
+            format!("{}", c_value(c, w.which, n, w.a))
+        })
+        .collect();
+    let name = if w.which == "C^I printed" {
+        "C^I (printed)"
+    } else {
+        w.which
+    };
+    format!(
+        "{name}({}, {}) changes by {} per period along n ≡ {} (mod {p}): {} at k = {k}..{} \
+         (every n − a in the certified range)",
+        affine_text(&Q::int(p as i64), &Q::int(w.residue as i64), "k"),
+        w.a,
+        w.growth,
+        w.residue,
+        values.join(", "),
+        k + 3
+    )
+}
+
+/// `cash.not_cash_periodic`: A is not cash-periodic (Def 4.4(3)), even with an offset.
+pub fn not_cash_periodic(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
+    let set = set_arg(run)?;
+    let mut c = Certified::new(&set, max_n_arg(run)?)?;
+    c.ensure(&set, c.from + 6 * c.period as Amount + set.max())?;
+    let slope = |seq_n: usize, seq_back: usize| {
+        let c = &c;
+        move |r: usize, back: usize| &c.form(seq_n, r).0 - &c.form(seq_back, back).0
+    };
+    let w2 = witness(&c, &set, "C^II", slope(1, 0));
+    let w1 = witness(&c, &set, "C^I", slope(0, 1));
+    let w1p = witness(&c, &set, "C^I printed", slope(0, 0));
+    let engine = c.forms.cash_periodicity(&set, &c.th.winner);
+    // The engine's C^I is Lemma 4.5's: it must agree with the first reading.
+    let engine_not = matches!(engine, CashPeriodicity::NotPeriodic { .. });
+    if engine_not != (w2.is_some() || w1.is_some()) {
+        return Err(Error::invalid(format!(
+            "engine inconsistency for A = {set}: cash_periodicity says {engine:?}, the slopes of \
+             the certified forms say otherwise"
+        )));
+    }
+    let range = format!(
+        "every n ≥ {} (forms of period {} certified from n = {}, certificate replayed)",
+        c.from + set.max(),
+        c.period,
+        c.from
+    );
+    let engine_text = match &engine {
+        CashPeriodicity::NotPeriodic {
+            residue,
+            a,
+            growth,
+            which,
+        } => format!(
+            "the engine: not cash-periodic, even with an offset (PROVEN from the forms): \
+             {which}(n, {a}) grows by {growth} per period along n ≡ {residue} (mod {})",
+            c.period
+        ),
+        CashPeriodicity::Periodic { period, from } => format!(
+            "the engine: cash-periodic with least period {period} from n = {from} (PROVEN from \
+             the forms)"
+        ),
+    };
+    let why = "a C(·, a) taking infinitely many values along n ≡ r beyond any offset, while \
+               cash-periodicity with period m from any n₀ leaves it at most m values";
+    let per_reading: Vec<Option<&Witness>> =
+        vec![w2.as_ref().or(w1.as_ref()), w2.as_ref().or(w1p.as_ref())];
+    match (per_reading[0], per_reading[1]) {
+        (Some(a), Some(b)) => {
+            let mut evidence = format!(
+                "A = {set} is not cash-periodic, even with an offset, under both readings of \
+                 C^I: {}",
+                witness_text(&c, a)
+            );
+            if a.which != b.which {
+                evidence.push_str(&format!(" (Lemma 4.5's C^I); {}", witness_text(&c, b)));
+            } else {
+                evidence.push_str(" (C^II, the same under both readings)");
+            }
+            evidence.push_str(&format!(" — {why}; {engine_text}"));
+            Ok(finding(VerdictKind::Proven, range, evidence))
+        }
+        (None, None) => Ok(finding(
+            VerdictKind::Fails,
+            range,
+            format!(
+                "every C^I(·, a), C^II(·, a) is constant along the residues of the certified \
+                 forms (both readings of C^I): A = {set} is cash-periodic; {engine_text}"
+            ),
+        )),
+        _ => {
+            let parts: Vec<String> = per_reading
+                .iter()
+                .zip(READINGS)
+                .map(|(w, name)| match w {
+                    Some(w) => format!(
+                        "reading \"{name}\": PROVEN (not cash-periodic: {})",
+                        witness_text(&c, w)
+                    ),
+                    None => format!(
+                        "reading \"{name}\": FAILS (every C is constant along the residues of \
+                         the certified forms)"
+                    ),
+                })
+                .collect();
+            Ok(finding(
+                VerdictKind::Ambiguous,
+                range,
+                format!("{}; {engine_text}", parts.join("; ")),
+            ))
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// cash.closed_forms
+
+/// What one set says about "∃ P, B, c_i: f(Pm + i) = Bm + c_i for all m ≥ 0".
+enum OneSlope {
+    /// Refuted for every P: two residues with different slopes per stone (proven).
+    Slopes(String),
+    /// Refuted for every P: one slope, but the data below the certificate leave the line.
+    Preperiod(String),
+    /// Holds with P = the certified period (proven).
+    Holds(String),
+}
+
+fn one_slope(c: &Certified, set: &CashSet, seq: usize) -> OneSlope {
+    let p = c.period;
+    let fit = if seq == 0 { &c.forms.f1 } else { &c.forms.f2 };
+    // Per-stone slopes of the fit's own lines (the fit's period divides P).
+    let q = fit.period;
+    let per_stone = |r: usize| &fit.lines[r].slope / &Q::int(q as i64);
+    if let Some(r) = (1..q).find(|&r| per_stone(r) != per_stone(0)) {
+        let show = |r: usize| {
+            let line = (fit.lines[r].slope.clone(), fit.lines[r].intercept.clone());
+            // With the least k from which the line holds (known when the fit's period is P).
+            let from = if q == p {
+                format!(" (k ≥ {})", c.line_from(seq, q, r))
+            } else {
+                String::new()
+            };
+            format!("{}{from}", line_text(seq, q, r, &line))
+        };
+        let mut counts: BTreeMap<Q, usize> = BTreeMap::new();
+        for l in &fit.lines {
+            *counts.entry(l.slope.clone()).or_default() += 1;
+        }
+        let counts = counts
+            .iter()
+            .map(|(s, n)| format!("{n} with slope {s}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        return OneSlope::Slopes(format!(
+            "A = {set}: {} but {} (slopes per period {q}; the {q} lines of {}: {counts}); \
+             a form with period P and one slope B would force {}(n + {q}P) − {}(n) = {q}B for \
+             every n, while the certified forms (n ≥ {}) give different slopes·P",
+            show(0),
+            show(r),
+            SEQ[seq],
+            SEQ[seq],
+            SEQ[seq],
+            c.from
+        ));
+    }
+    // One slope: the certified formula, extended down to n = 0, is the only candidate.
+    if let Some(n) = (0..c.from).find(|&n| c.formula_at(seq, n) != c.value(seq, n)) {
+        return OneSlope::Preperiod(format!(
+            "A = {set}: {} has one slope {} per stone, but {}({n}) = {} while the certified \
+             forms (n ≥ {}) extended to n = {n} give {} (a form from m = 0 with any period P \
+             would have to be their extension)",
+            SEQ[seq],
+            per_stone(0),
+            SEQ[seq],
+            c.value(seq, n),
+            c.from,
+            c.formula_at(seq, n)
+        ));
+    }
+    OneSlope::Holds(format!(
+        "A = {set}: {} = the certified forms of period {p} from n = 0 (one slope {} per stone)",
+        SEQ[seq],
+        per_stone(0)
+    ))
+}
+
+/// `cash.closed_forms`: §9's statements about every finite A, on the listed sets.
+pub fn closed_forms(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
+    let claim = run.text("claim")?.to_string();
+    let sets = sets_arg(run)?;
+    let max_n = max_n_arg(run)?;
+    let range = format!(
+        "{} (forms fitted on n ≤ {max_n}, certificates replayed)",
+        plural(sets.len(), "listed set")
+    );
+    match claim.as_str() {
+        "one_slope_from_zero" => one_slope_from_zero(&sets, max_n, range),
+        "eventually_per_residue" => eventually_per_residue(&sets, max_n, range),
+        "win_condition" => {
+            let mut critical_n = amount_arg(run, "critical_n", 100)?;
+            if run.deep {
+                critical_n = amount_arg(run, "deep_critical_n", critical_n as i64)?;
+            }
+            win_condition(&sets, max_n, critical_n, range)
+        }
+        other => Err(Error::invalid(format!(
+            "`args.claim` must be \"one_slope_from_zero\", \"eventually_per_residue\" or \
+             \"win_condition\", got \"{other}\""
+        ))),
+    }
+}
+
+/// §9 Conjecture 1: FAILS at the first listed set refuted (for every P), else OPEN.
+fn one_slope_from_zero(sets: &[CashSet], max_n: Amount, range: String) -> Result<Finding> {
+    let certify = |set: &CashSet| Certified::new(set, max_n);
+    let mut refuted = Vec::new();
+    let mut holds = Vec::new();
+    let mut unknown = Vec::new();
+    for set in sets {
+        let c = match certify(set) {
+            Ok(c) => c,
+            Err(e) => {
+                unknown.push(format!("A = {set}: no certified form ({e})"));
+                continue;
+            }
+        };
+        let mut set_holds = Vec::new();
+        let mut set_refuted = None;
+        for seq in 0..2 {
+            match one_slope(&c, set, seq) {
+                OneSlope::Slopes(t) | OneSlope::Preperiod(t) => {
+                    set_refuted.get_or_insert(t);
+                }
+                OneSlope::Holds(t) => set_holds.push(t),
+            }
+        }
+        match set_refuted {
+            Some(t) => refuted.push(t),
+            None => holds.push(set_holds.join("; ")),
+        }
+    }
+    let mut rest = Vec::new();
+    if !holds.is_empty() {
+        rest.push(format!(
+            "satisfied (PROVEN) by {}: {}",
+            plural(holds.len(), "set"),
+            holds.join("; ")
+        ));
+    }
+    if !unknown.is_empty() {
+        rest.push(unknown.join("; "));
+    }
+    let rest = if rest.is_empty() {
+        String::new()
+    } else {
+        format!("; {}", rest.join("; "))
+    };
+    if let Some((first, others)) = refuted.split_first() {
+        let others = if others.is_empty() {
+            String::new()
+        } else {
+            format!("; refuted likewise: {}", others.join("; "))
+        };
+        return Ok(finding(
+            VerdictKind::Fails,
+            range,
+            format!("refuted for every P (PROVEN): {first}{others}{rest}"),
+        ));
+    }
+    Ok(finding(
+        VerdictKind::Open,
+        range,
+        format!("no listed set refutes it{rest}; a statement about every finite A stays open"),
+    ))
+}
+
+/// §9 Conjecture 2: every listed set with a certified form satisfies it; OPEN.
+fn eventually_per_residue(sets: &[CashSet], max_n: Amount, range: String) -> Result<Finding> {
+    let certify = |set: &CashSet| Certified::new(set, max_n);
+    let mut proven = Vec::new();
+    let mut unknown = Vec::new();
+    for set in sets {
+        match certify(set) {
+            Ok(c) => {
+                let slopes: BTreeSet<Q> = c.forms.certificate.formulas[..]
+                    .iter()
+                    .flatten()
+                    .map(|(b, _)| b.clone())
+                    .collect();
+                let slopes: Vec<String> = slopes.iter().map(Q::to_string).collect();
+                proven.push(format!(
+                    "{set} P = {} from n = {} (slopes {})",
+                    c.period,
+                    c.from,
+                    slopes.join("/")
+                ));
+            }
+            Err(e) => unknown.push(format!("{set}: no certified form within n ≤ {max_n} ({e})")),
+        }
+    }
+    let mut evidence = format!(
+        "{} of {} listed sets PROVEN to have such forms (certificates replayed): {}",
+        proven.len(),
+        sets.len(),
+        proven.join("; ")
+    );
+    if !unknown.is_empty() {
+        evidence.push_str(&format!(
+            "; without a certified form (no finite refutation exists): {}",
+            unknown.join("; ")
+        ));
+    }
+    evidence.push_str("; a statement about every finite A stays open");
+    Ok(finding(VerdictKind::Open, range, evidence))
+}
+
+/// §9 Conjectures 3 and 4: what a win condition would rest on, per listed set; OPEN.
+fn win_condition(
+    sets: &[CashSet],
+    max_n: Amount,
+    crit_n: Amount,
+    range: String,
+) -> Result<Finding> {
+    let certify = |set: &CashSet| Certified::new(set, max_n);
+    let mut with_forms = 0usize;
+    let mut decided = Vec::new();
+    let mut undecided = Vec::new();
+    let mut no_states = Vec::new();
+    let mut untested = Vec::new();
+    let mut not_periodic = Vec::new();
+    let mut no_forms = Vec::new();
+    for set in sets {
+        let c = match certify(set) {
+            Ok(c) => c,
+            Err(e) => {
+                no_forms.push(format!("{set} ({e})"));
+                continue;
+            }
+        };
+        with_forms += 1;
+        match c.forms.cash_periodicity(set, &c.th.winner) {
+            CashPeriodicity::NotPeriodic {
+                which, residue, a, ..
+            } => not_periodic.push(format!(
+                "{set} ({which}(n, {a}) grows along n ≡ {residue} mod {})",
+                c.period
+            )),
+            CashPeriodicity::Periodic { period, from } => {
+                let from = from.max(0) as Amount;
+                match critical_states(set, &c.th, period as Amount, from, crit_n)? {
+                    Critical::Decides(states, cs, repeated) if repeated > 0 => {
+                        decided.push(format!(
+                            "{set} (period {period} from n = {from}: {states} states, \
+                             {cs} CS, {repeated} of them at several states)"
+                        ));
+                    }
+                    Critical::Decides(states, _, _) if states > 0 => {
+                        untested.push(format!(
+                            "{set} (period {period} from n = {from}: {states} states, \
+                             each with its own CS)"
+                        ));
+                    }
+                    Critical::Decides(..) => no_states.push(format!(
+                        "{set} (period {period} from n = {from}{})",
+                        if from > crit_n {
+                            format!(", beyond n ≤ {crit_n}")
+                        } else {
+                            String::new()
+                        }
+                    )),
+                    Critical::Conflict(text) => undecided.push(format!("{set} ({text})")),
+                }
+            }
+        }
+    }
+    let list = |v: &[String]| {
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.join(", ")
+        }
+    };
+    let mut evidence = format!(
+        "(a) certified forms of f^I, f^II (Theorem 2.4 decides a rich player's states \
+         by arithmetic on n's residue and quotient): {with_forms} of {} sets{}; (b) g^I, \
+         g^II are closed forms (Def 3.1; Theorem 3.7 decides a poor player's states) for \
+         every A; (c) on the A-critical states with n ≤ {crit_n}: the corresponding \
+         state decides the winner for {}; it does not for {}; untested (no corresponding \
+         state occurs twice) for {}; no A-critical state from the cash period's start \
+         for {}; not cash-periodic (Def 4.3 does not apply) for {}",
+        sets.len(),
+        if no_forms.is_empty() {
+            String::new()
+        } else {
+            format!(" (none for {})", no_forms.join(", "))
+        },
+        list(&decided),
+        list(&undecided),
+        list(&untested),
+        list(&no_states),
+        list(&not_periodic)
+    );
+    evidence.push_str("; a statement about every finite A stays open");
+    Ok(finding(VerdictKind::Open, range, evidence))
+}
+
+/// A corresponding state (i; b, b†) and a state (n; d, e).
+type Cs = (Amount, i128, i128);
+type State = (Amount, Amount, Amount);
+
+/// Whether the corresponding state decides the A-critical states.
+enum Critical {
+    /// (states, distinct corresponding states, those met at two states or more): every
+    /// corresponding state has one winner.
+    Decides(usize, usize, usize),
+    /// Two states with one corresponding state and different winners.
+    Conflict(String),
+}
+
+/// The A-critical states (Def 4.1 with f^II) with from ≤ n ≤ max_n, as `nimlab cash critical`
+/// examines them.
+fn critical_states(
+    set: &CashSet,
+    th: &Thresholds,
+    m: Amount,
+    from: Amount,
+    max_n: Amount,
+) -> Result<Critical> {
+    if from > max_n {
+        return Ok(Critical::Decides(0, 0, 0));
+    }
+    let table = CashTable::solve(set, max_n, 1 << 30)?;
+    let mut seen: HashMap<Cs, (Winner, State, usize)> = HashMap::new();
+    let mut states = 0usize;
+    for n in from..=max_n {
+        let k = n as usize;
+        let (g1, g2) = g_thresholds(set, n);
+        for d in g1..th.f1[k] {
+            for e in g2..th.f2[k] {
+                let w = table
+                    .winner(n, d, e)
+                    .ok_or_else(|| Error::invalid("state outside the table"))?;
+                states += 1;
+                let cs = corresponding_state(th, m, n, d, e);
+                match seen.get_mut(&cs) {
+                    Some((w0, at, _)) if *w0 != w => {
+                        return Ok(Critical::Conflict(format!(
+                            "CS {cs:?} at {at:?} and ({n}, {d}, {e}) with different winners"
+                        )));
+                    }
+                    Some((_, _, times)) => *times += 1,
+                    None => {
+                        seen.insert(cs, (w, (n, d, e), 1));
+                    }
+                }
+            }
+        }
+    }
+    let repeated = seen.values().filter(|(_, _, t)| *t > 1).count();
+    Ok(Critical::Decides(states, seen.len(), repeated))
+}

@@ -131,14 +131,19 @@ impl BuiltinRun<'_, '_> {
         let range = self.range_text("single check");
         Ok(match failure {
             Some(evidence) => finding(VerdictKind::Fails, range, evidence),
-            None => finding(
-                VerdictKind::Holds,
+            None if checked == 0 => finding(
+                VerdictKind::Open,
                 range,
-                format!(
-                    "true at all {checked} point{}",
-                    if checked == 1 { "" } else { "s" }
-                ),
+                "no point of the range was checked: no evidence",
             ),
+            None => {
+                let s = |n: u64| if n == 1 { "" } else { "s" };
+                let mut evidence = format!("true at all {checked} point{}", s(checked));
+                if skipped > 0 {
+                    evidence.push_str(&format!(" ({skipped} point{} skipped)", s(skipped)));
+                }
+                finding(VerdictKind::Holds, range, evidence)
+            }
         })
     }
 }
