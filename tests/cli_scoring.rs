@@ -561,3 +561,22 @@ fn closed_pipe_is_not_an_error() {
         );
     }
 }
+
+/// Theorem 6.3 (i) rediscovered from data alone: the payoffs of (2k+1, 2k, 1) are
+/// F_k(N) = 2 − min_j |N − j| over j = −(2k−2), …, 2k−2 step 2, and the form is re-verified by
+/// the claims checker on members beyond the data.
+#[test]
+fn mine_family_rediscovers_f_k_as_a_closed_form() {
+    let out = run_ok(&["mine", "family", "scoring", "2k+1,2k,1", "--k", "1..10"]);
+    assert!(
+        out.contains("closed form f(N) = 2 - min(j in -2k+2..2k-2 step 2: abs(N - j))  (k ≥ 2)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("re-verified with `nimlab check` on k = 2..14 (4 beyond the data): HOLDS"),
+        "{out}"
+    );
+    // A family whose payoffs are not zigzags gets no such form.
+    let out = run_ok(&["mine", "family", "scoring", "k,k,k", "--k", "1..10"]);
+    assert!(!out.contains("closed form"), "{out}");
+}

@@ -14,8 +14,8 @@ use serde::{Deserialize, Serialize};
 use crate::games::cash::{CashPeriodicity, CashSet, replay_threshold_certificate, threshold_forms};
 use crate::games::scoring::HeapSequence;
 use crate::miner::{
-    Certificate, FitOptions, PeriodicLinear, PwlShape, ResidueLine, affine_text,
-    fit_periodic_linear, pwl_shape,
+    Certificate, FitOptions, PeriodicLinear, PwlShape, ResidueLine, Zigzag, affine_text,
+    fit_periodic_linear, pwl_shape, zigzag,
 };
 use crate::num::{Pwl, Q};
 
@@ -187,7 +187,11 @@ fn run_mining(cmd: MineCommand) -> anyhow::Result<()> {
         MineCommand::Across(AcrossCommand::Cash(a)) => across_cash(a),
         MineCommand::Family(FamilyCommand::Scoring(a)) => {
             let t = super::scoring::family_table(&a)?;
-            mine_table(&t, &a.out)
+            let (mut text, table, form) = mine_family(&t)?;
+            if let Some(form) = form {
+                text.push_str(&verify_zigzag(&form, &a.family)?);
+            }
+            emit_text_or_table(&a.out, &text, &table)
         }
         MineCommand::Family(FamilyCommand::Candy(a)) => {
             let t = super::candy::family_table(&a)?;
@@ -666,6 +670,55 @@ fn cell_number(c: &Cell) -> Option<Q> {
 /// Fits every numeric column of a family table (first column: the one parameter, consecutive)
 /// as a periodic-linear function of the parameter.
 fn mine_table(t: &Table, out: &OutputArgs) -> anyhow::Result<()> {
+    let (text, table, _) = mine_family(t)?;
+    emit_text_or_table(out, &text, &table)
+}
+
+/// A closed form in (N, k) for the payoffs of a family: f(N) = top − min_j |N − j| over peaks
+/// j in an arithmetic progression, all four numbers affine in k.
+struct ZigzagForm {
+    /// The parameter's name.
+    param: String,
+    /// The formula in the expression language (variables N and the parameter).
+    expr: String,
+    /// The first member it is claimed for.
+    from: i64,
+    /// The last member of the data.
+    to: i64,
+    /// First and last peak, affine in the parameter.
+    first: String,
+    last: String,
+}
+
+/// Re-verifies a zigzag form with the claims checker on the data's members and on four new
+/// ones, at every half-integer N from two below the first peak to two beyond the last.
+fn verify_zigzag(form: &ZigzagForm, family: &str) -> anyhow::Result<String> {
+    let k = &form.param;
+    let toml = format!(
+        "paper = \"mine\"\n[[claim]]\nid = \"zigzag\"\nlabel = \"closed form\"\nstatement = \"\"\n\
+         for = \"{k} in {}..{}, N in ({})-2..({})+2 step 1/2\"\n\
+         actual = \"payoff(N, [{family}])\"\nexpected = \"{}\"\n",
+        form.from,
+        form.to + 4,
+        form.first,
+        form.last,
+        form.expr
+    );
+    let reg = crate::claims::Registry::parse(std::path::Path::new("(closed form)"), &toml)?;
+    let v = crate::claims::check_registry(&reg, false, &[], &|| {})?;
+    let f = &v[0].finding;
+    Ok(format!(
+        "  re-verified with `nimlab check` on {k} = {}..{} ({} beyond the data): {}, {}\n",
+        form.from,
+        form.to + 4,
+        4,
+        f.verdict,
+        f.evidence
+    ))
+}
+
+/// Fits every numeric column of a family table, and the shape of its payoff column.
+fn mine_family(t: &Table) -> anyhow::Result<(String, Table, Option<ZigzagForm>)> {
     let param = t.columns.first().context("an empty family")?;
     let ks: Vec<i64> = t
         .rows
@@ -719,10 +772,59 @@ fn mine_table(t: &Table, out: &OutputArgs) -> anyhow::Result<()> {
             }
         }
     }
+    let mut form = None;
     if let Some(c) = t.columns.iter().position(|c| c == "payoff") {
         mine_pwl_shapes(t, c, &ks, param, &mut text, &mut table);
+        form = zigzag_form(t, c, &ks, param);
+        if let Some(z) = &form {
+            text.push_str(&format!(
+                "payoff: closed form f(N) = {}  ({param} ≥ {})\n",
+                z.expr, z.from
+            ));
+        }
     }
-    emit_text_or_table(out, &text, &table)
+    Ok((text, table, form))
+}
+
+/// The zigzag closed form of the payoff column, when every member from some k on is a zigzag
+/// whose top, peaks and peak distance are affine in k.
+fn zigzag_form(t: &Table, c: usize, ks: &[i64], param: &str) -> Option<ZigzagForm> {
+    let zs: Vec<Option<Zigzag>> = t
+        .rows
+        .iter()
+        .map(|r| match &r[c] {
+            Cell::Text(s) => s.parse::<Pwl>().ok().and_then(|f| zigzag(&f)),
+            _ => None,
+        })
+        .collect();
+    // The members from the first of a final run of zigzags with more than one peak.
+    let start = zs
+        .iter()
+        .rposition(|z| z.as_ref().is_none_or(|z| z.peak_step.is_zero()))
+        .map_or(0, |i| i + 1);
+    let zs: Vec<Zigzag> = zs[start..].iter().flatten().cloned().collect();
+    if zs.len() < 5 {
+        return None;
+    }
+    let line = |values: Vec<Q>| -> Option<(String, i64)> {
+        let fit = fit_periodic_linear(&values, ks[start], &FitOptions::default())?;
+        (fit.period == 1).then(|| {
+            let l = &fit.lines[0];
+            (affine_text(&l.slope, &l.intercept, param), fit.preperiod)
+        })
+    };
+    let (top, a) = line(zs.iter().map(|z| z.top.clone()).collect())?;
+    let (first, b) = line(zs.iter().map(|z| z.first_peak.clone()).collect())?;
+    let (last, c2) = line(zs.iter().map(|z| z.last_peak.clone()).collect())?;
+    let (step, d) = line(zs.iter().map(|z| z.peak_step.clone()).collect())?;
+    Some(ZigzagForm {
+        param: param.to_string(),
+        expr: format!("{top} - min(j in {first}..{last} step {step}: abs(N - j))"),
+        from: a.max(b).max(c2).max(d),
+        to: ks[ks.len() - 1],
+        first,
+        last,
+    })
 }
 
 /// The breakpoint structure of a PWL column along the family: first and last breakpoint and the

@@ -128,7 +128,7 @@ pub struct TableArgs {
 pub struct FamilyArgs {
     /// Heaps as affine expressions, e.g. "2k+1,2k,1".
     #[arg(value_name = "FAMILY")]
-    family: String,
+    pub(super) family: String,
     #[command(flatten)]
     params: ParamArgs,
     #[command(flatten)]

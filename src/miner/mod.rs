@@ -13,4 +13,4 @@ pub use linear::{FitOptions, PeriodicLinear, ResidueLine, affine_text, fit_perio
 pub use period::{
     PeriodStatus, Periodicity, component_period, observe_period, prove_octal_period, prove_period,
 };
-pub use shape::{PwlShape, pwl_shape};
+pub use shape::{PwlShape, Zigzag, pwl_shape, zigzag};

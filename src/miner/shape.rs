@@ -48,6 +48,55 @@ pub fn pwl_shape(f: &Pwl) -> Option<PwlShape> {
     })
 }
 
+/// A "zigzag": f(N) = top − min over the peaks j of |N − j|, the peaks forming the arithmetic
+/// progression first_peak, first_peak + peak_step, …, last_peak. The shape of F_k in Scoring
+/// Nim (Def 6.2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Zigzag {
+    /// The value at every peak.
+    pub top: Q,
+    /// The first peak.
+    pub first_peak: Q,
+    /// The last peak.
+    pub last_peak: Q,
+    /// The distance between peaks (0 with a single peak).
+    pub peak_step: Q,
+}
+
+/// `f` as a zigzag, when it is one: slopes ±1 everywhere, breakpoints in arithmetic progression
+/// with values alternating top, top − step, …, top (peaks at both ends), rising into the first
+/// peak from the left and falling after the last. Then f(N) = top − min_j |N − j| for every N:
+/// between two peaks the two unit slopes meet at the valley, and the tails are the outer
+/// slopes of the first and last peak.
+pub fn zigzag(f: &Pwl) -> Option<Zigzag> {
+    let one = Q::one();
+    if f.left_slope() != &one || f.right_slope() != &-one.clone() {
+        return None;
+    }
+    let bps = f.breakpoints();
+    let shape = pwl_shape(f)?;
+    let top = bps[0].1.clone();
+    let peak = |i: usize| i % 2 == 0;
+    if bps.len() % 2 == 0 {
+        return None;
+    }
+    let step = shape.step.clone();
+    let valley = &top - &step;
+    if bps
+        .iter()
+        .enumerate()
+        .any(|(i, (_, y))| y != if peak(i) { &top } else { &valley })
+    {
+        return None;
+    }
+    Some(Zigzag {
+        top,
+        first_peak: shape.first,
+        last_peak: shape.last,
+        peak_step: &step + &step,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -65,5 +114,33 @@ mod tests {
         assert!(pwl_shape(&Pwl::linear(Q::int(1), Q::int(3))).is_none());
         let irregular: Pwl = "[0] (0,0) (1,1) (3,-1) [0]".parse().unwrap();
         assert!(pwl_shape(&irregular).is_none());
+    }
+
+    #[test]
+    fn zigzags_are_recognized_and_equal_their_formula() {
+        let f: Pwl = "[1] (-2,2) (-1,1) (0,2) (1,1) (2,2) [-1]".parse().unwrap();
+        let z = zigzag(&f).unwrap();
+        assert_eq!(
+            (
+                z.top.clone(),
+                z.first_peak.clone(),
+                z.last_peak.clone(),
+                z.peak_step.clone()
+            ),
+            (Q::int(2), Q::int(-2), Q::int(2), Q::int(2))
+        );
+        for i in -16..=16 {
+            let n = Q::frac(i, 4);
+            let nearest = [-2, 0, 2]
+                .iter()
+                .map(|&j| (&n - &Q::int(j)).abs())
+                .min()
+                .unwrap();
+            assert_eq!(f.eval(&n), &z.top - &nearest, "N = {n}");
+        }
+        // A single peak, and shapes that are not zigzags.
+        assert!(zigzag(&"[1] (3,5) [-1]".parse().unwrap()).is_some());
+        assert!(zigzag(&"[1] (-1,2) (0,1) (1,2) [1]".parse().unwrap()).is_none());
+        assert!(zigzag(&"[1] (-1,2) (0,1) [-1]".parse().unwrap()).is_none());
     }
 }
