@@ -141,6 +141,6 @@ mod tests {
         // A single peak, and shapes that are not zigzags.
         assert!(zigzag(&"[1] (3,5) [-1]".parse().unwrap()).is_some());
         assert!(zigzag(&"[1] (-1,2) (0,1) (1,2) [1]".parse().unwrap()).is_none());
-        assert!(zigzag(&"[1] (-1,2) (0,1) [-1]".parse().unwrap()).is_none());
+        assert!(zigzag(&"[1] (0,2) (1,1) (3,3) [-1]".parse().unwrap()).is_none());
     }
 }
