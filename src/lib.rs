@@ -12,7 +12,8 @@
 //! - [`family`]: positions whose heaps are affine in parameters, such as (2k+1, 2k, 1);
 //! - [`claims`]: claim files, an exact expression language and verdicts with evidence;
 //! - [`export`]: generic tables rendered as text, CSV, JSON or Markdown (pure functions to bytes);
-//! - [`report`]: the research reports (Markdown, LaTeX, CSV, SVG) rendered from templates;
+//! - [`report`]: research reports (Markdown, LaTeX, CSV, SVG) rendered from templates, generic;
+//! - [`papers`]: the four papers' reports as data (tables, figures, verdicts) for [`report`];
 //! - [`cli`]: the `nimlab` command line on top.
 
 pub mod claims;
@@ -23,6 +24,7 @@ pub mod family;
 pub mod games;
 pub mod miner;
 pub mod num;
+pub mod papers;
 pub mod report;
 
 pub use error::{Error, Result};

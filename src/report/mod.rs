@@ -2,24 +2,205 @@
 //! (`templates/`) as Markdown and LaTeX, with CSV data and SVG figures, into `reports/`.
 //!
 //! Data flows one way: the engines and the claims checker fill serializable context structs
-//! (the contract with the templates); renderers are pure functions from contexts to bytes; only
-//! [`write_reports`] touches the file system, writing everything to a temporary directory and
-//! swapping it into place so an interrupted render leaves the previous reports intact.
+//! ([`context`], the contract with the templates); renderers are pure functions from contexts to
+//! bytes ([`render`], [`escape`], [`plot`], [`data`]); only [`files`] touches the file system,
+//! writing everything to a temporary directory and swapping it into place so an interrupted
+//! render leaves the previous reports intact.
+//!
+//! - [`context`]: the structs the templates see;
+//! - [`escape`]: Markdown and LaTeX escaping, registered as Tera filters;
+//! - [`render`]: the Tera renderers (Markdown and LaTeX from the same context);
+//! - [`plot`]: SVG figures with plotters;
+//! - [`data`]: one data table → its CSV, its SVG and its context;
+//! - [`files`]: the rendered tree in memory, installed atomically or compared with a directory.
+//!
+//! Nothing here names a game: the papers' builders ([`crate::papers`]) fill the contexts.
 
-use std::path::Path;
+pub mod context;
+pub mod data;
+pub mod escape;
+pub mod files;
+pub mod plot;
+pub mod render;
+
+use std::path::{Path, PathBuf};
+
+pub use files::{Difference, Files};
+pub use render::Renderer;
 
 use crate::error::{Error, Result};
+use context::{Index, IndexEntry, Parameter, Provenance, Report};
 
 /// Options of a render.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct ReportOptions {
     /// Use the claims' deep ranges and larger tables.
     pub deep: bool,
     /// Render only these reports (by name); all when empty.
     pub only: Vec<String>,
+    /// Where the claim registries (`<report>.toml`) are.
+    pub claims: PathBuf,
 }
 
-/// Renders every report into `dir`, replacing its previous contents atomically.
-pub fn write_reports(_dir: &Path, _opts: &ReportOptions) -> Result<()> {
-    Err(Error::invalid("reports are not implemented yet"))
+impl Default for ReportOptions {
+    fn default() -> ReportOptions {
+        ReportOptions {
+            deep: false,
+            only: Vec::new(),
+            claims: PathBuf::from("data/claims"),
+        }
+    }
+}
+
+/// A paper's report with its data files (relative to the report's directory).
+pub struct Paper {
+    /// The context the templates render.
+    pub report: Report,
+    /// CSV and SVG files.
+    pub files: Files,
+}
+
+/// A report builder: options and progress in, a paper out.
+pub type Builder = fn(&ReportOptions, &dyn Progress) -> Result<Paper>;
+
+/// Progress of a render (a progress bar in the CLI). Work is announced as it becomes known.
+pub trait Progress: Sync {
+    /// A new stage, in words.
+    fn stage(&self, _what: &str) {}
+    /// `n` more units of work are coming.
+    fn add_work(&self, _n: u64) {}
+    /// `n` units of work are done.
+    fn done(&self, _n: u64) {}
+}
+
+/// No progress reporting.
+pub struct NoProgress;
+
+impl Progress for NoProgress {}
+
+/// Renders the reports `builders` make (those in `opts.only`, or all) and the index, in memory.
+pub fn render_reports(
+    builders: &[(&str, Builder)],
+    opts: &ReportOptions,
+    progress: &dyn Progress,
+) -> Result<Files> {
+    if let Some(bad) = opts
+        .only
+        .iter()
+        .find(|o| !builders.iter().any(|(n, _)| n == o))
+    {
+        let names: Vec<&str> = builders.iter().map(|(n, _)| *n).collect();
+        return Err(Error::invalid(format!(
+            "no report is called \"{bad}\" (reports: {})",
+            names.join(", ")
+        )));
+    }
+    let renderer = Renderer::new()?;
+    let chosen: Vec<_> = builders
+        .iter()
+        .filter(|(n, _)| opts.only.is_empty() || opts.only.iter().any(|o| o == n))
+        .collect();
+    // Two renders per report and the index.
+    progress.add_work(2 * chosen.len() as u64 + 1);
+    let mut out = Files::new();
+    let mut entries = Vec::new();
+    for (name, build) in chosen {
+        let paper = build(opts, progress)?;
+        progress.stage(&format!("{name}: rendering"));
+        let mut files = paper.files;
+        let r = &paper.report;
+        files.insert(
+            &format!("{name}.md"),
+            renderer.report_markdown(r)?.into_bytes(),
+        )?;
+        progress.done(1);
+        files.insert(
+            &format!("{name}.tex"),
+            renderer.report_latex(r)?.into_bytes(),
+        )?;
+        progress.done(1);
+        out.extend_under(name, files)?;
+        entries.push(IndexEntry {
+            name: r.name.clone(),
+            title: r.title.clone(),
+            source: r.source.clone(),
+            counts: r
+                .summary
+                .counts
+                .iter()
+                .filter(|c| c.count > 0)
+                .cloned()
+                .collect(),
+            figures: r.figures.len(),
+            headline: r
+                .summary
+                .findings
+                .first()
+                .cloned()
+                .unwrap_or_else(|| "no finding yet".to_string()),
+        });
+    }
+    let index = Index {
+        provenance: provenance(opts, Vec::new()),
+        reports: entries,
+    };
+    out.insert("README.md", renderer.index_markdown(&index)?.into_bytes())?;
+    progress.done(1);
+    Ok(out)
+}
+
+/// Renders every report into `dir`, replacing its previous contents atomically: nothing in
+/// `dir` changes unless the whole render succeeded.
+pub fn write_reports(
+    dir: &Path,
+    builders: &[(&str, Builder)],
+    opts: &ReportOptions,
+    progress: &dyn Progress,
+) -> Result<()> {
+    let files = render_reports(builders, opts, progress)?;
+    files::install(dir, &files)
+}
+
+/// Renders every report and compares the result with `dir` byte for byte; returns the
+/// differences (none when `dir` is up to date).
+pub fn check_reports(
+    dir: &Path,
+    builders: &[(&str, Builder)],
+    opts: &ReportOptions,
+    progress: &dyn Progress,
+) -> Result<Vec<Difference>> {
+    let files = render_reports(builders, opts, progress)?;
+    files::compare(dir, &files)
+}
+
+/// The command that renders the reports with these options.
+pub fn report_command(opts: &ReportOptions) -> String {
+    let mut c = String::from("nimlab report");
+    if opts.deep {
+        c.push_str(" --deep");
+    }
+    c
+}
+
+/// Provenance of a report: version, command and parameters (the claim ranges first).
+pub fn provenance(opts: &ReportOptions, mut parameters: Vec<Parameter>) -> Provenance {
+    let ranges = if opts.deep {
+        "deep: each claim's deep range"
+    } else {
+        "default: each claim's for range"
+    };
+    parameters.insert(0, param("claim ranges", ranges));
+    Provenance {
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        command: report_command(opts),
+        parameters,
+    }
+}
+
+/// A parameter.
+pub fn param(name: &str, value: impl Into<String>) -> Parameter {
+    Parameter {
+        name: name.to_string(),
+        value: value.into(),
+    }
 }

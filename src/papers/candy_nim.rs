@@ -1,0 +1,136 @@
+//! The Candy Nim report: V along Remark 4.5's family [31, 32m, 32m+31], its table, and the
+//! verdicts.
+
+use std::collections::BTreeMap;
+
+use super::{command, common_commands, param, provenance, verdicts};
+use crate::error::{Error, Result};
+use crate::export::{Cell, Table};
+use crate::family::Family;
+use crate::games::candy::{Candies, table_for, value_with};
+use crate::num::IntRange;
+use crate::report::context::{Axis, Report, Series};
+use crate::report::data::{FigureSpec, TableSpec, figure, table};
+use crate::report::files::Files;
+use crate::report::{Paper, Progress, ReportOptions};
+
+/// Remark 4.5's family.
+const FAMILY: &str = "31,32m,32m+31";
+
+/// Memory cap of the value tables (the CLI's default).
+const MEMORY: u64 = 4 << 30;
+
+pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
+    let name = "candy-nim";
+    let mut files = Files::new();
+    let (verdict_table, mut summary) = verdicts(name, opts, progress, &mut files)?;
+    progress.stage("candy-nim: the family [31, 32m, 32m+31]");
+    progress.add_work(1);
+    let max_m: i64 = if opts.deep { 256 } else { 64 };
+    let fam: Family = FAMILY
+        .parse()
+        .map_err(|e| Error::invalid(format!("family {FAMILY}: {e}")))?;
+    let ranges = BTreeMap::from([("m".to_string(), IntRange::new(1, max_m)?)]);
+    let members = fam.members(&ranges)?;
+    let positions: Vec<Vec<Candies>> = members.iter().map(|m| m.heaps.clone()).collect();
+    let values = table_for(&positions, MEMORY)?;
+    let mut data = Table::new(&["m", "h1", "h2", "h3", "v", "n_l", "n_w"]);
+    let mut first_off = None;
+    for m in &members {
+        let v = value_with(values.as_ref(), &m.heaps)?;
+        let k = m.params["m"];
+        if first_off.is_none() && v.v != 62 * (k - 1) + 98 {
+            first_off = Some((k, v.v));
+        }
+        let mut row = vec![Cell::Int(k)];
+        row.extend(m.heaps.iter().map(|&x| Cell::from(x)));
+        row.extend([
+            Cell::Int(v.v),
+            Cell::Int(v.n_l as i64),
+            Cell::Int(v.n_w as i64),
+        ]);
+        data.push(row);
+    }
+    summary.findings.push(match first_off {
+        None => format!(
+            "Remark 4.5: V([31, 32m, 32m+31]) = 62(m−1) + 98 for every m ≤ {max_m} (the paper checked m < 12)."
+        ),
+        Some((m, v)) => format!(
+            "Remark 4.5 fails at m = {m}: V = {v}, the formula gives {}.",
+            62 * (m - 1) + 98
+        ),
+    });
+    let family_cmd = format!("nimlab candy family \"{FAMILY}\" --m 1..{max_m} --format csv");
+    let figures = vec![figure(
+        FigureSpec {
+            id: "family-31-32m".into(),
+            title: "V along the family [31, 32m, 32m+31]".into(),
+            caption: format!(
+                "V = N_L − N_W (the loser Luca's margin under optimal play) of the P-positions [31, 32m, 32m+31] for 1 ≤ m ≤ {max_m}, with N_L and N_W; Remark 4.5 states V = 62(m−1) + 98."
+            ),
+            command: family_cmd.clone(),
+            x: Axis {
+                column: "m".into(),
+                label: "m".into(),
+            },
+            y_label: "candies".into(),
+            series: vec![
+                Series {
+                    column: "v".into(),
+                    label: "V = N_L − N_W".into(),
+                    color: "blue".into(),
+                },
+                Series {
+                    column: "n_l".into(),
+                    label: "N_L (Luca)".into(),
+                    color: "orange".into(),
+                },
+                Series {
+                    column: "n_w".into(),
+                    label: "N_W (Windsor)".into(),
+                    color: "red".into(),
+                },
+            ],
+            data: data.clone(),
+            marks: None,
+            vlines: Vec::new(),
+        },
+        &mut files,
+    )?];
+    let tables = vec![table(
+        TableSpec {
+            title: "Remark 4.5's family".into(),
+            caption: "V, N_L and N_W of [31, 32m, 32m+31] (first rows; the CSV has every m)."
+                .into(),
+            csv: "family-31-32m.csv".into(),
+            command: family_cmd,
+            show: 12,
+            data,
+        },
+        &mut files,
+    )?];
+    progress.done(1);
+    let mut reproduce = common_commands(opts, &verdict_table);
+    reproduce.push(command(
+        "V of Remark 7.3's position with an optimal line",
+        "nimlab candy value 31 42 53",
+    ));
+    let report = Report {
+        name: name.into(),
+        title: "Candy Nim".into(),
+        source: "Mani et al., Candy Nim".into(),
+        provenance: provenance(
+            opts,
+            vec![
+                param("family", format!("[{FAMILY}], 1 ≤ m ≤ {max_m}")),
+                param("value tables", "3-heap P-position values, memory cap 4 GiB"),
+            ],
+        ),
+        summary,
+        verdicts: verdict_table,
+        tables,
+        figures,
+        reproduce,
+    };
+    Ok(Paper { report, files })
+}

@@ -1,0 +1,105 @@
+//! The NIM with Cash report: the thresholds f^I and f^II of Def 2.1/2.3 against n for the
+//! Appendix's set A = {3,5,6,10,11}, and the verdicts.
+
+use super::{command, common_commands, param, provenance, verdicts};
+use crate::error::Result;
+use crate::export::{Cell, Table};
+use crate::games::cash::{Amount, CashSet, Winner, g_thresholds, thresholds};
+use crate::report::context::{Axis, Report, Series};
+use crate::report::data::{FigureSpec, figure};
+use crate::report::files::Files;
+use crate::report::{Paper, Progress, ReportOptions};
+
+/// The Appendix's set.
+const SET: [Amount; 5] = [3, 5, 6, 10, 11];
+
+pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
+    let name = "nim-with-cash";
+    let mut files = Files::new();
+    let (verdict_table, mut summary) = verdicts(name, opts, progress, &mut files)?;
+    progress.stage("nim-with-cash: thresholds");
+    progress.add_work(1);
+    let max_n: Amount = if opts.deep { 2000 } else { 300 };
+    let set = CashSet::new(SET.to_vec())?;
+    let th = thresholds(&set, max_n)?;
+    let mut data = Table::new(&["n", "winner", "f1", "f2", "g1", "g2"]);
+    for n in 0..=max_n {
+        let m = n as usize;
+        let (g1, g2) = g_thresholds(&set, n);
+        data.push(vec![
+            n.into(),
+            Cell::Text(th.winner[m].to_string()),
+            th.f1[m].into(),
+            th.f2[m].into(),
+            g1.into(),
+            g2.into(),
+        ]);
+    }
+    let first_wins = th.winner.iter().filter(|&&w| w == Winner::I).count();
+    summary.findings.push(format!(
+        "A = {{3,5,6,10,11}}, 0 ≤ n ≤ {max_n}: the player to move wins the plain game at {first_wins} of {} heap sizes; the money the plain-game winner needs (f^I where I wins, f^II where II wins) reaches {} at n = {max_n}.",
+        max_n + 1,
+        match th.winner[max_n as usize] {
+            Winner::I => th.f1[max_n as usize],
+            Winner::II => th.f2[max_n as usize],
+        }
+    ));
+    let cmd = format!(
+        "nimlab cash thresholds --set 3,5,6,10,11 --max-n {max_n} --defined-only --format csv"
+    );
+    let figures = vec![figure(
+        FigureSpec {
+            id: "thresholds-3-5-6-10-11".into(),
+            title: "Thresholds f^I and f^II for A = {3,5,6,10,11}".into(),
+            caption: format!(
+                "The thresholds f^I(n) and f^II(n) of Def 2.1/2.3 (the money each player needs) against the number of stones n ≤ {max_n}, for the Appendix's set A = {{3,5,6,10,11}}; both grow linearly with slope about 5/8 (the Appendix's forms f(16k+i) = 10k + c)."
+            ),
+            command: cmd.clone(),
+            x: Axis {
+                column: "n".into(),
+                label: "stones n".into(),
+            },
+            y_label: "dollars".into(),
+            series: vec![
+                Series {
+                    column: "f1".into(),
+                    label: "f^I(n) (player to move)".into(),
+                    color: "blue".into(),
+                },
+                Series {
+                    column: "f2".into(),
+                    label: "f^II(n) (the other player)".into(),
+                    color: "red".into(),
+                },
+            ],
+            data,
+            marks: None,
+            vlines: Vec::new(),
+        },
+        &mut files,
+    )?];
+    progress.done(1);
+    let mut reproduce = common_commands(opts, &verdict_table);
+    reproduce.push(command(
+        "The thresholds with the true least thresholds beside them",
+        format!("nimlab cash thresholds --set 3,5,6,10,11 --max-n {max_n} --format csv"),
+    ));
+    let report = Report {
+        name: name.into(),
+        title: "NIM with Cash".into(),
+        source: "Gasarch et al., NIM with Cash".into(),
+        provenance: provenance(
+            opts,
+            vec![
+                param("set", "A = {3,5,6,10,11}"),
+                param("thresholds", format!("Def 2.1/2.3, 0 ≤ n ≤ {max_n}")),
+            ],
+        ),
+        summary,
+        verdicts: verdict_table,
+        tables: Vec::new(),
+        figures,
+        reproduce,
+    };
+    Ok(Paper { report, files })
+}

@@ -1,0 +1,139 @@
+//! The scoring octal games report (Stewart): Table 1 (S = {4,5}) re-derived, the sequence
+//! G_s(n) plotted with its proven preperiod and period marked, and the verdicts.
+
+use super::{command, common_commands, param, provenance, verdicts};
+use crate::error::{Error, Result};
+use crate::export::{Cell, Table};
+use crate::games::scoring::{HeapSequence, HeapSize, Limits, OctalRules, ScoringGame};
+use crate::miner::PeriodStatus;
+use crate::num::Q;
+use crate::report::context::{Axis, Report, Series, VLine};
+use crate::report::data::{FigureSpec, TableSpec, figure, table};
+use crate::report::files::Files;
+use crate::report::{Paper, Progress, ReportOptions};
+
+/// The subtraction set of Table 1 and the figure.
+const SET: [HeapSize; 2] = [4, 5];
+
+/// How far `nimlab octal period` looks before giving up (its default).
+const PERIOD_SEARCH: HeapSize = 100_000;
+
+pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
+    let name = "scoring-octal";
+    let mut files = Files::new();
+    let (verdict_table, mut summary) = verdicts(name, opts, progress, &mut files)?;
+    progress.stage("scoring-octal: G_s(n) for S = {4,5}");
+    progress.add_work(1);
+    let max_n: HeapSize = if opts.deep { 200 } else { 100 };
+    let rules = OctalRules::subtraction(&SET, None).map_err(|e| Error::invalid(e.to_string()))?;
+    let game = ScoringGame::single(rules);
+    let seq = HeapSequence::new(&game, 0, &[], Q::zero())?;
+    let values = seq.values(max_n, &Limits::default())?;
+    let period = seq.period(PERIOD_SEARCH, &Limits::default())?;
+    let mut data = Table::new(&["n", "value"]);
+    for (n, v) in values.iter().enumerate() {
+        data.push(vec![Cell::Int(n as i64), v.clone().into()]);
+    }
+    let mut table1 = Table::new(&["n", "value"]);
+    for row in data.rows.iter().take(16) {
+        table1.push(row.clone());
+    }
+    let mut vlines = Vec::new();
+    match &period.periodicity {
+        Some(p) => {
+            let status = match &p.status {
+                PeriodStatus::Proven {
+                    window_start,
+                    window_len,
+                } => format!(
+                    "PROVEN (the window {window_start}..{} recurs {} later)",
+                    window_start + window_len - 1,
+                    p.period
+                ),
+                PeriodStatus::Observed { periods_seen } => {
+                    format!("OBSERVED ({periods_seen} periods seen)")
+                }
+            };
+            summary.findings.push(format!(
+                "G_s(n) for S = {{4,5}}: least preperiod {}, least period {}, {status}; {} 2·max S = 10 (Conjecture 14).",
+                p.preperiod,
+                p.period,
+                if p.period == 10 { "equal to" } else { "unlike" },
+            ));
+            let n0 = p.preperiod as i64;
+            vlines.push(VLine {
+                x: n0,
+                label: format!("n₀ = {n0}"),
+            });
+            vlines.push(VLine {
+                x: n0 + p.period as i64,
+                label: format!("n₀ + {}", p.period),
+            });
+        }
+        None => summary.findings.push(format!(
+            "G_s(n) for S = {{4,5}}: no period found among the first {} terms.",
+            period.terms
+        )),
+    }
+    let figures = vec![figure(
+        FigureSpec {
+            id: "values-4-5".into(),
+            title: "G_s(n) for the subtraction set S = {4,5}".into(),
+            caption: format!(
+                "Stewart's G_s(n) (the mover's best margin from a single heap of n beans) for 0 ≤ n ≤ {max_n}; dashed lines mark the least preperiod n₀ and one period later. {}.",
+                period.argument.trim_end_matches('.')
+            ),
+            command: format!("nimlab octal values --subtract 4,5 --max-heap {max_n} --format csv"),
+            x: Axis {
+                column: "n".into(),
+                label: "heap size n".into(),
+            },
+            y_label: "G_s(n)".into(),
+            series: vec![Series {
+                column: "value".into(),
+                label: "G_s(n), S = {4,5}".into(),
+                color: "teal".into(),
+            }],
+            data,
+            marks: None,
+            vlines,
+        },
+        &mut files,
+    )?];
+    let tables = vec![table(
+        TableSpec {
+            title: "Table 1: G_s(n) for S = {4,5}".into(),
+            caption: "The values of the paper's Table 1, recomputed (n = 0..15).".into(),
+            csv: "table1.csv".into(),
+            command: "nimlab octal values --subtract 4,5 --max-heap 15 --format csv".into(),
+            show: 16,
+            data: table1,
+        },
+        &mut files,
+    )?];
+    progress.done(1);
+    let mut reproduce = common_commands(opts, &verdict_table);
+    reproduce.push(command(
+        "The least preperiod and period of G_s for S = {4,5}",
+        "nimlab octal period --subtract 4,5",
+    ));
+    let report = Report {
+        name: name.into(),
+        title: "Scoring play octal games".into(),
+        source: "Stewart, Impartial scoring play games".into(),
+        provenance: provenance(
+            opts,
+            vec![
+                param("ruleset", "subtraction set S = {4,5}, p_i = i"),
+                param("sequence", format!("G_s(n), 0 ≤ n ≤ {max_n}, bonus N = 0")),
+                param("period search", format!("up to n = {PERIOD_SEARCH}")),
+            ],
+        ),
+        summary,
+        verdicts: verdict_table,
+        tables,
+        figures,
+        reproduce,
+    };
+    Ok(Paper { report, files })
+}

@@ -1,0 +1,209 @@
+//! Escaping for the two output languages. Tera escapes only HTML-like templates, so every piece
+//! of text a template prints goes through one of these filters, registered in one place
+//! ([`register_filters`]): `md` and `md_code` for Markdown, `tex` and `tex_code` for LaTeX.
+//!
+//! LaTeX output must compile with pdflatex and its default UTF-8 input: the ten special
+//! characters become commands, common mathematical symbols (≤ ⊕ 𝔊 ℓ …) become math commands
+//! (amssymb is loaded by the template), Latin letters with accents pass through, and anything
+//! else becomes a visible `<U+XXXX>` instead of an error.
+
+use tera::{Kwargs, State, Tera};
+
+/// Escapes text for a Markdown paragraph or table cell (GitHub Flavored Markdown): ASCII
+/// punctuation with a meaning is backslash-escaped, `|` included (it ends a table cell), and
+/// line breaks become spaces so a cell stays on its row.
+pub fn escape_markdown(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '#' | '$' | '~' | '&' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\r' => {}
+            '\n' => out.push(' '),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Markdown inline code: verbatim inside a backtick run longer than any run in the text;
+/// `|` is escaped because GitHub tables split cells on it even inside code.
+pub fn markdown_code(s: &str) -> String {
+    let longest = s.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let body = s.replace('|', "\\|").replace('\n', " ");
+    let pad = if body.starts_with('`') || body.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{body}{pad}{fence}")
+}
+
+/// Math symbols and letters that pdflatex cannot take as UTF-8, as LaTeX (math in
+/// `\ensuremath`, so they work in text and in math).
+fn latex_symbol(c: char) -> Option<&'static str> {
+    Some(match c {
+        '≤' => r"\ensuremath{\leq}",
+        '≥' => r"\ensuremath{\geq}",
+        '≠' => r"\ensuremath{\neq}",
+        '≈' => r"\ensuremath{\approx}",
+        '≡' => r"\ensuremath{\equiv}",
+        '⊕' => r"\ensuremath{\oplus}",
+        '−' => r"\ensuremath{-}",
+        '×' => r"\ensuremath{\times}",
+        '÷' => r"\ensuremath{\div}",
+        '·' => r"\ensuremath{\cdot}",
+        '±' => r"\ensuremath{\pm}",
+        '∓' => r"\ensuremath{\mp}",
+        '∞' => r"\ensuremath{\infty}",
+        '→' => r"\ensuremath{\to}",
+        '←' => r"\ensuremath{\leftarrow}",
+        '↦' => r"\ensuremath{\mapsto}",
+        '⇒' => r"\ensuremath{\Rightarrow}",
+        '⇔' => r"\ensuremath{\Leftrightarrow}",
+        '∈' => r"\ensuremath{\in}",
+        '∉' => r"\ensuremath{\notin}",
+        '∀' => r"\ensuremath{\forall}",
+        '∃' => r"\ensuremath{\exists}",
+        '⊂' => r"\ensuremath{\subset}",
+        '⊆' => r"\ensuremath{\subseteq}",
+        '∪' => r"\ensuremath{\cup}",
+        '∩' => r"\ensuremath{\cap}",
+        '∅' => r"\ensuremath{\emptyset}",
+        '∑' => r"\ensuremath{\sum}",
+        '√' => r"\ensuremath{\surd}",
+        '⌊' => r"\ensuremath{\lfloor}",
+        '⌋' => r"\ensuremath{\rfloor}",
+        '⌈' => r"\ensuremath{\lceil}",
+        '⌉' => r"\ensuremath{\rceil}",
+        '∣' => r"\ensuremath{\mid}",
+        '∤' => r"\ensuremath{\nmid}",
+        '∧' => r"\ensuremath{\wedge}",
+        '∨' => r"\ensuremath{\vee}",
+        '∖' => r"\ensuremath{\setminus}",
+        '∼' => r"\ensuremath{\sim}",
+        '≪' => r"\ensuremath{\ll}",
+        '≫' => r"\ensuremath{\gg}",
+        '⟨' => r"\ensuremath{\langle}",
+        '⟩' => r"\ensuremath{\rangle}",
+        '⋯' => r"\ensuremath{\cdots}",
+        '′' => r"\ensuremath{'}",
+        '∘' => r"\ensuremath{\circ}",
+        '…' => r"\ensuremath{\dots}",
+        'ℓ' => r"\ensuremath{\ell}",
+        'ℕ' => r"\ensuremath{\mathbb{N}}",
+        'ℤ' => r"\ensuremath{\mathbb{Z}}",
+        'ℚ' => r"\ensuremath{\mathbb{Q}}",
+        'ℝ' => r"\ensuremath{\mathbb{R}}",
+        '𝔊' => r"\ensuremath{\mathfrak{G}}",
+        '𝒫' => r"\ensuremath{\mathcal{P}}",
+        'α' => r"\ensuremath{\alpha}",
+        'β' => r"\ensuremath{\beta}",
+        'γ' => r"\ensuremath{\gamma}",
+        'δ' => r"\ensuremath{\delta}",
+        'ε' => r"\ensuremath{\varepsilon}",
+        'λ' => r"\ensuremath{\lambda}",
+        'μ' => r"\ensuremath{\mu}",
+        'π' => r"\ensuremath{\pi}",
+        'σ' => r"\ensuremath{\sigma}",
+        'φ' => r"\ensuremath{\varphi}",
+        'ω' => r"\ensuremath{\omega}",
+        'ζ' => r"\ensuremath{\zeta}",
+        'η' => r"\ensuremath{\eta}",
+        'θ' => r"\ensuremath{\theta}",
+        'κ' => r"\ensuremath{\kappa}",
+        'ν' => r"\ensuremath{\nu}",
+        'ξ' => r"\ensuremath{\xi}",
+        'ρ' => r"\ensuremath{\rho}",
+        'τ' => r"\ensuremath{\tau}",
+        'χ' => r"\ensuremath{\chi}",
+        'ψ' => r"\ensuremath{\psi}",
+        'Θ' => r"\ensuremath{\Theta}",
+        'Λ' => r"\ensuremath{\Lambda}",
+        'Π' => r"\ensuremath{\Pi}",
+        'Φ' => r"\ensuremath{\Phi}",
+        'Ψ' => r"\ensuremath{\Psi}",
+        'Ω' => r"\ensuremath{\Omega}",
+        '✓' => r"\ensuremath{\checkmark}",
+        '✗' => r"\ensuremath{\times}",
+        'Γ' => r"\ensuremath{\Gamma}",
+        'Δ' => r"\ensuremath{\Delta}",
+        'Σ' => r"\ensuremath{\Sigma}",
+        '⁺' => r"\textsuperscript{+}",
+        '⁻' => r"\textsuperscript{\ensuremath{-}}",
+        '⊥' => r"\ensuremath{\perp}",
+        '†' => r"\textdagger{}",
+        '–' => "--",
+        '—' => "---",
+        '‘' => "`",
+        '’' => "'",
+        '“' => "``",
+        '”' => "''",
+        '\u{a0}' => "~",
+        _ => return None,
+    })
+}
+
+/// Superscript and subscript digits: `²` → `\textsuperscript{2}`, `₁` → `\textsubscript{1}`.
+fn latex_script(c: char) -> Option<String> {
+    const SUP: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
+    const SUB: [char; 10] = ['₀', '₁', '₂', '₃', '₄', '₅', '₆', '₇', '₈', '₉'];
+    if let Some(d) = SUP.iter().position(|&x| x == c) {
+        return Some(format!(r"\textsuperscript{{{d}}}"));
+    }
+    SUB.iter()
+        .position(|&x| x == c)
+        .map(|d| format!(r"\textsubscript{{{d}}}"))
+}
+
+/// Escapes text for LaTeX (pdflatex, T1 fonts, UTF-8 input). `--` is kept as two hyphens
+/// (`-{}-`), so command-line flags read as typed.
+pub fn escape_latex(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + s.len() / 4);
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.push_str(r"\textbackslash{}"),
+            '{' | '}' | '$' | '&' | '#' | '%' | '_' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '~' => out.push_str(r"\textasciitilde{}"),
+            '^' => out.push_str(r"\textasciicircum{}"),
+            '|' => out.push_str(r"\textbar{}"),
+            '<' => out.push_str(r"\textless{}"),
+            '>' => out.push_str(r"\textgreater{}"),
+            '-' if chars.peek() == Some(&'-') => out.push_str("-{}"),
+            '\r' => {}
+            '\n' => out.push(' '),
+            c if c.is_ascii() => out.push(c),
+            c => match (latex_symbol(c), latex_script(c)) {
+                (Some(t), _) => out.push_str(t),
+                (None, Some(t)) => out.push_str(&t),
+                // Latin-1 and Latin Extended-A are set up by T1 fonts and UTF-8 input.
+                (None, None) if ('\u{a1}'..='\u{17f}').contains(&c) => out.push(c),
+                (None, None) => {
+                    out.push_str(&format!(r"\textless{{}}U+{:04X}\textgreater{{}}", c as u32))
+                }
+            },
+        }
+    }
+    out
+}
+
+/// LaTeX for a command line: escaped text in `\texttt`, breakable at spaces.
+pub fn latex_code(s: &str) -> String {
+    format!(r"\texttt{{{}}}", escape_latex(s))
+}
+
+/// Registers the escaping filters on a Tera instance (the Markdown and the LaTeX renderer get
+/// the same four filters, so a template can only forget to escape, never escape wrongly).
+pub fn register_filters(tera: &mut Tera) {
+    tera.register_filter("md", |s: &str, _: Kwargs, _: &State| escape_markdown(s));
+    tera.register_filter("md_code", |s: &str, _: Kwargs, _: &State| markdown_code(s));
+    tera.register_filter("tex", |s: &str, _: Kwargs, _: &State| escape_latex(s));
+    tera.register_filter("tex_code", |s: &str, _: Kwargs, _: &State| latex_code(s));
+}

@@ -1,0 +1,419 @@
+//! The research reports (issue 8): templates rendered from a small hand-made context (insta
+//! snapshots), Markdown and LaTeX escaping, byte-identical renders, and the atomic install that
+//! leaves the previous reports intact when anything fails.
+
+use std::fs;
+use std::path::Path;
+
+use nimlab::export::{Cell, Table};
+use nimlab::report::context::{
+    Axis, Bounds, Command, Figure, Index, IndexEntry, Marks, Parameter, Provenance, Report, Series,
+    Summary, TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
+};
+use nimlab::report::data::{FigureSpec, figure};
+use nimlab::report::escape::{escape_latex, escape_markdown, latex_code, markdown_code};
+use nimlab::report::files::{Difference, Files, compare, install};
+use nimlab::report::{NoProgress, Renderer, ReportOptions, render_reports};
+
+/// Every character that means something in Markdown or LaTeX, and some mathematics.
+const NASTY: &str = r"a_b % & # $ { } ~ ^ \ | <x> *y* `z` [l](u) ≤ ⊕ 𝔊 −1 n₀ c⁺ --deep";
+
+fn provenance() -> Provenance {
+    Provenance {
+        version: "0.0.0-test".into(),
+        command: "nimlab report".into(),
+        parameters: vec![Parameter {
+            name: "range".into(),
+            value: "0 ≤ n ≤ 10".into(),
+        }],
+    }
+}
+
+fn row(label: &str, verdict: &str, evidence: &str) -> VerdictRow {
+    VerdictRow {
+        paper: "toy".into(),
+        label: label.into(),
+        verdict: verdict.into(),
+        range: "n in 0..10".into(),
+        evidence: evidence.into(),
+    }
+}
+
+/// A small report touching every part of the templates.
+fn toy_report() -> Report {
+    let failing = row(
+        "Lemma 1 (f_N ≤ 2)",
+        "FAILS",
+        "fails at n = 3: expected 2, actual 3",
+    );
+    Report {
+        name: "toy".into(),
+        title: "Toy paper: 50% of {proofs} & more".into(),
+        source: "A. Author, Toy games ⊕ more".into(),
+        provenance: provenance(),
+        summary: Summary {
+            findings: vec![format!("Escaping: {NASTY}")],
+            counts: vec![
+                VerdictCount {
+                    verdict: "HOLDS".into(),
+                    count: 1,
+                },
+                VerdictCount {
+                    verdict: "FAILS".into(),
+                    count: 1,
+                },
+            ],
+            attention: vec![failing.clone()],
+        },
+        verdicts: Verdicts {
+            registry: "data/claims/toy.toml".into(),
+            command: "nimlab check data/claims/toy.toml --format csv".into(),
+            note: None,
+            csv: Some("verdicts.csv".into()),
+            rows: vec![
+                row("Theorem 2 (𝔊(a, m, x))", "HOLDS", "true at all 11 points"),
+                failing,
+            ],
+        },
+        tables: vec![TableSection {
+            title: "Table 1".into(),
+            caption: "Values of f_N.".into(),
+            csv: "table1.csv".into(),
+            command: "nimlab toy --max 3 --format csv".into(),
+            columns: vec!["n".into(), "f_n".into()],
+            rows: vec![
+                vec!["0".into(), "-1/2".into()],
+                vec!["1".into(), "|x|".into()],
+            ],
+            omitted: 2,
+        }],
+        figures: vec![Figure {
+            title: "Figure 1: f_N(1,1)".into(),
+            caption: "A line, its breakpoints and a period.".into(),
+            svg: "figure1.svg".into(),
+            csv: "figure1.csv".into(),
+            command: "nimlab toy --bonus=-3..3 --format csv".into(),
+            x: Axis {
+                column: "bonus".into(),
+                label: "bonus N".into(),
+            },
+            y_label: "f_N".into(),
+            series: vec![Series {
+                column: "payoff".into(),
+                label: "f_N(1,1)".into(),
+                color: "blue".into(),
+            }],
+            marks: Some(Marks {
+                csv: "figure1-breakpoints.csv".into(),
+                x: "bonus".into(),
+                y: "payoff".into(),
+                label: "breakpoints".into(),
+                command: "nimlab toy".into(),
+            }),
+            vlines: vec![VLine {
+                x: 1,
+                label: "n₀ = 1".into(),
+            }],
+            bounds: Bounds {
+                x_min: -3,
+                x_max: 3,
+                y_min: -1,
+                y_max: 4,
+            },
+        }],
+        reproduce: vec![Command {
+            what: "Everything".into(),
+            command: "nimlab report".into(),
+        }],
+    }
+}
+
+fn toy_index() -> Index {
+    Index {
+        provenance: provenance(),
+        reports: vec![IndexEntry {
+            name: "toy".into(),
+            title: "Toy | paper".into(),
+            source: "A. Author".into(),
+            counts: vec![VerdictCount {
+                verdict: "HOLDS".into(),
+                count: 1,
+            }],
+            figures: 1,
+            headline: "V = 62(m−1) + 98 for m < 12".into(),
+        }],
+    }
+}
+
+#[test]
+fn markdown_report_snapshot() {
+    let md = Renderer::new()
+        .unwrap()
+        .report_markdown(&toy_report())
+        .unwrap();
+    insta::assert_snapshot!("toy_report_md", md);
+}
+
+#[test]
+fn latex_report_snapshot() {
+    let tex = Renderer::new()
+        .unwrap()
+        .report_latex(&toy_report())
+        .unwrap();
+    insta::assert_snapshot!("toy_report_tex", tex);
+}
+
+#[test]
+fn markdown_index_snapshot() {
+    let md = Renderer::new()
+        .unwrap()
+        .index_markdown(&toy_index())
+        .unwrap();
+    insta::assert_snapshot!("toy_index_md", md);
+}
+
+#[test]
+fn a_report_without_claims_says_why() {
+    let mut r = toy_report();
+    r.verdicts.rows.clear();
+    r.verdicts.csv = None;
+    r.verdicts.note = Some("No claim registry yet: data/claims/toy.toml does not exist".into());
+    r.summary.attention.clear();
+    let renderer = Renderer::new().unwrap();
+    let md = renderer.report_markdown(&r).unwrap();
+    let tex = renderer.report_latex(&r).unwrap();
+    assert!(md.contains("No claim registry yet: data/claims/toy.toml does not exist"));
+    assert!(tex.contains(r"No claim registry yet: data/claims/toy.toml does not exist"));
+    assert!(!md.contains("| claim | verdict |"));
+}
+
+#[test]
+fn markdown_escapes_every_special_character() {
+    assert_eq!(
+        escape_markdown(r"_ % & # $ { } ~ ^ \ |"),
+        r"\_ % \& \# \$ { } \~ ^ \\ \|"
+    );
+    assert_eq!(
+        escape_markdown("*a* `b` [c] <d>"),
+        r"\*a\* \`b\` \[c\] \<d\>"
+    );
+    // Unicode passes through; a line break would end a table row.
+    assert_eq!(escape_markdown("≤ ⊕ 𝔊\nnext"), "≤ ⊕ 𝔊 next");
+    assert_eq!(markdown_code("a | b"), r"`a \| b`");
+    assert_eq!(markdown_code("a ` b"), "``a ` b``");
+    assert_eq!(markdown_code("`x`"), "`` `x` ``");
+}
+
+#[test]
+fn latex_escapes_every_special_character() {
+    assert_eq!(
+        escape_latex(r"_ % & # $ { } ~ ^ \ |"),
+        r"\_ \% \& \# \$ \{ \} \textasciitilde{} \textasciicircum{} \textbackslash{} \textbar{}"
+    );
+    assert_eq!(escape_latex("<a>"), r"\textless{}a\textgreater{}");
+    // `--` stays two hyphens, not an en dash.
+    assert_eq!(escape_latex("--deep"), "-{}-deep");
+    assert_eq!(latex_code("x_1 --y"), r"\texttt{x\_1 -{}-y}");
+}
+
+#[test]
+fn latex_maps_unicode_mathematics_to_commands() {
+    assert_eq!(escape_latex("≤"), r"\ensuremath{\leq}");
+    assert_eq!(escape_latex("a ⊕ b"), r"a \ensuremath{\oplus} b");
+    assert_eq!(escape_latex("𝔊"), r"\ensuremath{\mathfrak{G}}");
+    assert_eq!(escape_latex("−1"), r"\ensuremath{-}1");
+    assert_eq!(
+        escape_latex("n₀ c⁺"),
+        r"n\textsubscript{0} c\textsuperscript{+}"
+    );
+    assert_eq!(escape_latex("x²"), r"x\textsuperscript{2}");
+    assert_eq!(escape_latex("§6 – Möbius"), "§6 -- Möbius");
+    // Anything else is shown as its code point rather than breaking pdflatex.
+    assert_eq!(escape_latex("☃"), r"\textless{}U+2603\textgreater{}");
+    // No character of the nasty string reaches LaTeX unescaped.
+    let out = escape_latex(NASTY);
+    assert!(
+        out.is_ascii()
+            || out
+                .chars()
+                .all(|c| c.is_ascii() || ('\u{a1}'..='\u{17f}').contains(&c))
+    );
+}
+
+/// Options that render every report without claim registries (fast, and independent of the
+/// registries others are editing).
+fn no_claims(dir: &Path) -> ReportOptions {
+    ReportOptions {
+        claims: dir.to_path_buf(),
+        ..ReportOptions::default()
+    }
+}
+
+#[test]
+fn two_renders_are_byte_identical() {
+    let empty = tempfile::tempdir().unwrap();
+    let opts = no_claims(empty.path());
+    let a = render_reports(nimlab::papers::PAPERS, &opts, &NoProgress).unwrap();
+    let b = render_reports(nimlab::papers::PAPERS, &opts, &NoProgress).unwrap();
+    assert_eq!(a, b);
+    let names: Vec<&str> = a.iter().map(|(p, _)| p).collect();
+    for r in ["scoring-nim", "scoring-octal", "candy-nim", "nim-with-cash"] {
+        assert!(names.contains(&format!("{r}/{r}.md").as_str()), "{r}.md");
+        assert!(names.contains(&format!("{r}/{r}.tex").as_str()), "{r}.tex");
+        let md = String::from_utf8(a.get(&format!("{r}/{r}.md")).unwrap().to_vec()).unwrap();
+        assert!(
+            md.contains("No claim registry yet"),
+            "{r} notes the missing registry"
+        );
+    }
+    assert!(names.contains(&"README.md"));
+    assert!(names.iter().any(|p| p.ends_with(".svg")));
+}
+
+#[test]
+fn figures_are_deterministic_svg_with_their_csv() {
+    let spec = || {
+        let mut data = Table::new(&["n", "value"]);
+        for n in 0..20 {
+            data.push(vec![Cell::Int(n), Cell::Int((n * 7) % 5)]);
+        }
+        FigureSpec {
+            id: "f".into(),
+            title: "t".into(),
+            caption: "c".into(),
+            command: "nimlab x".into(),
+            x: Axis {
+                column: "n".into(),
+                label: "n".into(),
+            },
+            y_label: "value".into(),
+            series: vec![Series {
+                column: "value".into(),
+                label: "a < b & c".into(),
+                color: "teal".into(),
+            }],
+            data,
+            marks: None,
+            vlines: vec![VLine {
+                x: 5,
+                label: "n₀ = 5".into(),
+            }],
+        }
+    };
+    let (mut a, mut b) = (Files::new(), Files::new());
+    let fa = figure(spec(), &mut a).unwrap();
+    figure(spec(), &mut b).unwrap();
+    assert_eq!(a, b);
+    let svg = std::str::from_utf8(a.get("f.svg").unwrap()).unwrap();
+    assert!(svg.starts_with("<svg"));
+    assert!(
+        svg.contains("a &lt; b &amp; c"),
+        "legend text is XML-escaped"
+    );
+    assert!(a.get("f.csv").unwrap().starts_with(b"n,value\n0,0\n"));
+    assert_eq!(fa.bounds.x_min, 0);
+    assert_eq!(fa.bounds.x_max, 19);
+}
+
+fn snapshot_of(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for e in walk(dir) {
+        let bytes = fs::read(dir.join(&e)).unwrap();
+        out.push((e, bytes));
+    }
+    out.sort();
+    out
+}
+
+fn walk(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        if p.is_dir() {
+            out.extend(walk(&p).into_iter().map(|s| format!("{name}/{s}")));
+        } else {
+            out.push(name);
+        }
+    }
+    out
+}
+
+#[test]
+fn a_failing_install_leaves_the_previous_reports_intact() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("reports");
+    fs::create_dir_all(dir.join("old")).unwrap();
+    fs::write(dir.join("old/old.md"), "previous report\n").unwrap();
+    let before = snapshot_of(&dir);
+    // `a` is a file, then a directory: writing the second fails halfway through the render.
+    let mut files = Files::new();
+    files.insert("a", b"first".to_vec()).unwrap();
+    files.insert("a/b", b"second".to_vec()).unwrap();
+    assert!(install(&dir, &files).is_err());
+    assert_eq!(snapshot_of(&dir), before);
+    // Nothing is left beside the reports.
+    let beside: Vec<String> = walk(root.path())
+        .into_iter()
+        .filter(|p| !p.starts_with("reports/"))
+        .collect();
+    assert!(beside.is_empty(), "left behind: {beside:?}");
+}
+
+#[test]
+fn a_failing_render_writes_nothing() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("reports");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("README.md"), "previous\n").unwrap();
+    let opts = ReportOptions {
+        only: vec!["no-such-paper".into()],
+        ..ReportOptions::default()
+    };
+    assert!(
+        nimlab::report::write_reports(&dir, nimlab::papers::PAPERS, &opts, &NoProgress).is_err()
+    );
+    assert_eq!(
+        fs::read_to_string(dir.join("README.md")).unwrap(),
+        "previous\n"
+    );
+    assert_eq!(walk(root.path()), vec!["reports/README.md".to_string()]);
+}
+
+#[test]
+fn install_replaces_the_tree_and_compare_finds_every_difference() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("reports");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("stale.md"), "stale\n").unwrap();
+    let mut files = Files::new();
+    files.insert("README.md", b"index\n".to_vec()).unwrap();
+    files.insert("x/x.md", b"report\n".to_vec()).unwrap();
+    install(&dir, &files).unwrap();
+    assert_eq!(
+        walk(root.path()).len(),
+        2,
+        "the stale file is gone, nothing left beside"
+    );
+    assert_eq!(compare(&dir, &files).unwrap(), vec![]);
+    fs::write(dir.join("x/x.md"), "edited\n").unwrap();
+    fs::write(dir.join("extra.csv"), "1\n").unwrap();
+    fs::remove_file(dir.join("README.md")).unwrap();
+    assert_eq!(
+        compare(&dir, &files).unwrap(),
+        vec![
+            Difference::Missing("README.md".into()),
+            Difference::Extra("extra.csv".into()),
+            Difference::Changed("x/x.md".into()),
+        ]
+    );
+}
+
+#[test]
+fn report_files_must_be_plain_relative_paths() {
+    let mut files = Files::new();
+    assert!(files.insert("../escape.md", vec![]).is_err());
+    assert!(files.insert("/abs.md", vec![]).is_err());
+    files.insert("ok.md", vec![]).unwrap();
+    assert!(files.insert("ok.md", vec![]).is_err(), "rendered twice");
+}
