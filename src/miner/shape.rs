@@ -76,8 +76,8 @@ pub fn zigzag(f: &Pwl) -> Option<Zigzag> {
     let bps = f.breakpoints();
     let shape = pwl_shape(f)?;
     let top = bps[0].1.clone();
-    let peak = |i: usize| i % 2 == 0;
-    if bps.len() % 2 == 0 {
+    let peak = |i: usize| i.is_multiple_of(2);
+    if bps.len().is_multiple_of(2) {
         return None;
     }
     let step = shape.step.clone();
