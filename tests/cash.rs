@@ -219,7 +219,43 @@ fn threshold_forms_are_certified_and_tampering_is_caught() {
         let mut bad = forms.certificate.clone();
         bad.base[1][0] = &bad.base[1][0] + &Q::int(1);
         assert!(replay_threshold_certificate(&a, &bad).is_err(), "A = {a}");
+        // A recurrence other than Def 2.3's, even one the forms satisfy (the f^II rule of
+        // every residue replaced by the f^I rule of that residue, and vice versa), is refused.
+        let mut bad = forms.certificate.clone();
+        bad.recurrence.rules.swap(0, 1);
+        let e = replay_threshold_certificate(&a, &bad)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not Def 2.3's"), "A = {a}: {e}");
     }
+}
+
+/// A forged certificate whose own recurrence is consistent (each residue's value is the one
+/// P terms before plus a constant, which any periodic-linear form satisfies) is refused
+/// because the recurrence is not Def 2.3's for A.
+#[test]
+fn certificates_with_a_recurrence_of_their_own_are_refused() {
+    use nimlab::games::cash::{replay_threshold_certificate, threshold_forms};
+    use nimlab::miner::{Rule, Term};
+    let a: CashSet = "1,4".parse().unwrap();
+    let forms = threshold_forms(&a, 3000).unwrap();
+    let mut bad = forms.certificate.clone();
+    let p = bad.recurrence.period;
+    for seq in 0..2 {
+        for (i, rule) in bad.recurrence.rules[seq].iter_mut().enumerate() {
+            let slope = bad.formulas[seq][i].0.clone();
+            *rule = Rule::Min(vec![Term {
+                seq,
+                shift: p,
+                add: slope,
+            }]);
+        }
+    }
+    bad.recurrence.lookback = p.max(bad.recurrence.lookback);
+    let e = replay_threshold_certificate(&a, &bad)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("not Def 2.3's"), "{e}");
 }
 
 #[test]

@@ -9,7 +9,7 @@ fn check(src: &str) -> Vec<Finding> {
     let reg = Registry::parse(Path::new("test.toml"), src).expect("the claim file parses");
     reg.claims
         .iter()
-        .map(|c| check_claim(&reg.definitions, c, false).expect("the check runs"))
+        .map(|c| check_claim(&reg, c, false).expect("the check runs"))
         .collect()
 }
 

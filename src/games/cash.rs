@@ -555,41 +555,8 @@ pub fn threshold_forms(set: &CashSet, max_n: Amount) -> Result<ThresholdForms> {
     let lcm = |a: usize, b: usize| a / num_integer::gcd(a, b) * b;
     let period = lcm(lcm(f1.period, f2.period), plain.period);
     let valid_from = (plain.preperiod + kmax) as i64;
-    let term = |seq: usize, shift: Amount, add: Amount| Term {
-        seq,
-        shift: shift as usize,
-        add: Q::from_bigint(add.into()),
-    };
-    let mut rules = vec![Vec::with_capacity(period), Vec::with_capacity(period)];
-    for i in 0..period {
-        // A representative n ≡ i (mod P) where the plain game is periodic.
-        let n = valid_from as usize + (i + period - valid_from as usize % period) % period;
-        let w = |m: usize| periodic_winner(&th.winner, &plain, &BigUint::from(m));
-        let moves = set.elements();
-        let max_f1 = Rule::Max(moves.iter().map(|&a| term(0, a, 0)).collect());
-        match w(n) {
-            Winner::I => {
-                rules[0].push(Rule::Min(
-                    moves
-                        .iter()
-                        .filter(|&&a| w(n - a as usize) == Winner::II)
-                        .map(|&a| term(1, a, a))
-                        .collect(),
-                ));
-                rules[1].push(max_f1);
-            }
-            Winner::II => {
-                rules[0].push(Rule::GuardedMin {
-                    terms: moves
-                        .iter()
-                        .map(|&a| (term(1, a, a), term(0, a, 0)))
-                        .collect(),
-                    target: term(1, 0, 0),
-                });
-                rules[1].push(max_f1);
-            }
-        }
-    }
+    let w = |m: usize| periodic_winner(&th.winner, &plain, &BigUint::from(m));
+    let rules = threshold_rules(set, period, valid_from, w);
     let recurrence = Recurrence {
         period,
         rules,
@@ -748,12 +715,83 @@ fn periodic_winner(w: &[Winner], p: &Periodicity, n: &BigUint) -> Winner {
     }
 }
 
-/// Replays a certificate for A: recomputes the base values and re-checks the whole argument.
+/// The rules of Def 2.3 as a recurrence with period P from `valid_from` on: for each residue,
+/// the min/max-plus rule that W_A (given by `w`) selects at a representative n ≥ valid_from.
+fn threshold_rules(
+    set: &CashSet,
+    period: usize,
+    valid_from: i64,
+    w: impl Fn(usize) -> Winner,
+) -> Vec<Vec<Rule>> {
+    let term = |seq: usize, shift: Amount, add: Amount| Term {
+        seq,
+        shift: shift as usize,
+        add: Q::from_bigint(add.into()),
+    };
+    let mut rules = vec![Vec::with_capacity(period), Vec::with_capacity(period)];
+    for i in 0..period {
+        // A representative n ≡ i (mod P) where the plain game is periodic.
+        let n = valid_from as usize + (i + period - valid_from as usize % period) % period;
+        let moves = set.elements();
+        let max_f1 = Rule::Max(moves.iter().map(|&a| term(0, a, 0)).collect());
+        match w(n) {
+            Winner::I => {
+                rules[0].push(Rule::Min(
+                    moves
+                        .iter()
+                        .filter(|&&a| w(n - a as usize) == Winner::II)
+                        .map(|&a| term(1, a, a))
+                        .collect(),
+                ));
+                rules[1].push(max_f1);
+            }
+            Winner::II => {
+                rules[0].push(Rule::GuardedMin {
+                    terms: moves
+                        .iter()
+                        .map(|&a| (term(1, a, a), term(0, a, 0)))
+                        .collect(),
+                    target: term(1, 0, 0),
+                });
+                rules[1].push(max_f1);
+            }
+        }
+    }
+    rules
+}
+
+/// Replays a certificate for A: rebuilds Def 2.3's recurrence for A (after proving the plain
+/// game's period by the window argument) and demands it be the certificate's, recomputes the
+/// base values, and re-checks the whole argument.
 pub fn replay_threshold_certificate(set: &CashSet, cert: &Certificate) -> Result<()> {
-    let end = cert.from + cert.recurrence.lookback as i64;
-    let end = Amount::try_from(end)
-        .map_err(|_| Error::invalid("the certificate's window is negative"))?;
+    let rec = &cert.recurrence;
+    let kmax = set.max() as usize;
+    if rec.period == 0 || rec.lookback != kmax || rec.valid_from < kmax as i64 {
+        return Err(Error::invalid(format!(
+            "the certificate's recurrence (period {}, look-back {}, from n = {}) is not Def 2.3's \
+             for A = {set} (look-back {kmax})",
+            rec.period, rec.lookback, rec.valid_from
+        )));
+    }
+    let from = rec.valid_from as usize;
+    let horizon = (cert.from + rec.lookback as i64).max(0) as usize;
+    let end = horizon.max(from + rec.period + kmax) as Amount;
     let th = thresholds(set, end)?;
+    // W_A(n) depends on the kmax values before n: equal windows P apart prove period P.
+    if (from - kmax..from).any(|n| th.winner[n] != th.winner[n + rec.period]) {
+        return Err(Error::invalid(format!(
+            "W_A of A = {set} is not periodic with period {} from n = {}: the certificate's \
+             recurrence cannot be Def 2.3's",
+            rec.period,
+            from - kmax
+        )));
+    }
+    let rules = threshold_rules(set, rec.period, rec.valid_from, |m| th.winner[m]);
+    if rules != rec.rules {
+        return Err(Error::invalid(format!(
+            "the certificate's recurrence is not Def 2.3's for A = {set}"
+        )));
+    }
     for (j, vals) in cert.base.iter().enumerate() {
         let truth = if j == 0 { &th.f1 } else { &th.f2 };
         for (off, v) in vals.iter().enumerate() {

@@ -186,11 +186,10 @@ impl Certified {
         };
         // The replay checks the base window and the certificate's own rules, not that those
         // rules are Def 2.3's for A: the forms must also equal the data on the whole fit.
-        for seq in 0..2 {
+        for (seq, name) in SEQ.iter().enumerate() {
             if let Some(n) = (from..=max_n).find(|&n| c.formula_at(seq, n) != c.value(seq, n)) {
                 return Err(Error::invalid(format!(
-                    "the certified forms for A = {set} give {}({n}) = {}, Def 2.3 gives {}",
-                    SEQ[seq],
+                    "the certified forms for A = {set} give {name}({n}) = {}, Def 2.3 gives {}",
                     c.formula_at(seq, n),
                     c.value(seq, n)
                 )));

@@ -1,0 +1,209 @@
+//! Verdicts of the `cash.*` builtins (NIM with Cash) on small claim files and on the registry.
+
+use std::path::Path;
+
+use nimlab::claims::{Finding, Registry, VerdictKind, check_claim};
+
+/// The finding of every claim of a claim file's text, in order.
+fn check(src: &str) -> Vec<Finding> {
+    let reg = Registry::parse(Path::new("test.toml"), src).expect("the claim file parses");
+    reg.claims
+        .iter()
+        .map(|c| check_claim(&reg, c, false).expect("the check runs"))
+        .collect()
+}
+
+fn one(src: &str) -> Finding {
+    let mut f = check(src);
+    assert_eq!(f.len(), 1);
+    f.remove(0)
+}
+
+fn claim(builtin: &str, args: &str) -> String {
+    format!(
+        "paper = \"t\"\n[[claim]]\nid = \"c\"\nlabel = \"c\"\nstatement = \"\"\n\
+         builtin = \"{builtin}\"\n[claim.args]\n{args}\n"
+    )
+}
+
+/// The appendix's printed table (A = {3, 5, 6, 10, 11}, f(16k + i) = B_i k + c_i).
+const PRINTED_F1: &str = "[[11, 3], [10, 3], [11, 5], [10, 5], [10, 3], [11, 3], [10, 5], \
+                          [10, 6], [11, 6], [10, 8], [11, 10], [10, 10], [10, 8], [11, 11], \
+                          [10, 10], [10, 11]]";
+const PRINTED_F2: &str = "[[11, 0], [10, 0], [11, 0], [11, 3], [11, -1], [11, 5], [11, 3], \
+                          [11, 5], [11, 5], [10, 5], [11, 3], [11, 6], [11, 5], [11, 10], \
+                          [11, 6], [11, 10]]";
+/// The certified table (`nimlab mine cash --set 3,5,6,10,11`).
+const TRUE_F1: &str = "[[11, 2], [11, -2], [11, 4], [10, 5], [10, 3], [11, 3], [10, 5], \
+                       [10, 6], [11, 6], [11, 5], [11, 10], [10, 10], [10, 8], [11, 11], \
+                       [10, 10], [10, 11]]";
+const TRUE_F2: &str = "[[11, 0], [10, 0], [11, 0], [11, 2], [11, -1], [11, 4], [11, 2], \
+                       [11, 4], [11, 4], [10, 5], [11, 3], [11, 6], [11, 5], [11, 10], \
+                       [11, 6], [11, 10]]";
+
+fn appendix(from_k: u32, f1: &str, f2: &str) -> Finding {
+    one(&claim(
+        "cash.appendix",
+        &format!("set = [3, 5, 6, 10, 11]\nperiod = 16\nfrom_k = {from_k}\nf1 = {f1}\nf2 = {f2}\n"),
+    ))
+}
+
+#[test]
+fn the_printed_appendix_has_nine_wrong_entries() {
+    let f = appendix(4, PRINTED_F1, PRINTED_F2);
+    assert_eq!(f.verdict, VerdictKind::Fails, "{}", f.evidence);
+    let e = &f.evidence;
+    assert!(
+        e.starts_with("fails at f^I(64) (k = 4, i = 0): expected 11·4 + 3 = 47, actual 46"),
+        "{e}"
+    );
+    assert!(e.contains("9 of 32 entries are wrong"), "{e}");
+    for wrong in [
+        "f^I(16k) = 11k+2",
+        "f^I(16k+1) = 11k-2 (k ≥ 5)",
+        "f^I(16k+2) = 11k+4",
+        "f^I(16k+9) = 11k+5",
+        "f^II(16k+3) = 11k+2",
+        "f^II(16k+5) = 11k+4",
+        "f^II(16k+6) = 11k+2",
+        "f^II(16k+7) = 11k+4",
+        "f^II(16k+8) = 11k+4",
+    ] {
+        assert!(e.contains(wrong), "{wrong} missing: {e}");
+    }
+    // f^I(65) = 43 and f^I(81) = 53 agree with the printed 10k + 3: it first fails at k = 6.
+    assert!(e.contains("f^I printed 10k+3, first wrong at k = 6"), "{e}");
+    assert!(e.contains("(16 main-role, 7 other-role)"), "{e}");
+    assert!(e.contains("PROVEN for every k ≥ 5"), "{e}");
+}
+
+#[test]
+fn the_certified_table_is_proven_from_k_5_but_not_from_k_4() {
+    let f = appendix(5, TRUE_F1, TRUE_F2);
+    assert_eq!(f.verdict, VerdictKind::Proven, "{}", f.evidence);
+    assert!(
+        f.evidence.contains("all 32 printed entries"),
+        "{}",
+        f.evidence
+    );
+    // f^I(65) = 43, not 11·4 − 2: the direct part of the check sees it.
+    let f = appendix(4, TRUE_F1, TRUE_F2);
+    assert_eq!(f.verdict, VerdictKind::Fails, "{}", f.evidence);
+    assert!(
+        f.evidence
+            .starts_with("fails at f^I(65) (k = 4, i = 1): expected 11·4 − 2 = 42, actual 43"),
+        "{}",
+        f.evidence
+    );
+    assert!(
+        f.evidence.contains("1 of 32 entries are wrong"),
+        "{}",
+        f.evidence
+    );
+}
+
+#[test]
+fn a_deliberately_wrong_table_fails_beyond_the_direct_range() {
+    // f^II(16k + 15) = 11k + 10 printed as 12k + 5: right at k = 5 only, wrong for every other k,
+    // so the failure lies beyond the first k checked and must still be found.
+    let f2 = TRUE_F2.replace("[11, 6], [11, 10]]", "[11, 6], [12, 5]]");
+    let f = appendix(5, TRUE_F1, &f2);
+    assert_eq!(f.verdict, VerdictKind::Fails, "{}", f.evidence);
+    // 12k + 5 = 11k + 10 only at k = 5: the first failure is f^II(16·6 + 15) = f^II(111).
+    assert!(
+        f.evidence
+            .starts_with("fails at f^II(111) (k = 6, i = 15): expected 12·6 + 5 = 77, actual 76"),
+        "{}",
+        f.evidence
+    );
+}
+
+#[test]
+fn three_five_six_ten_eleven_is_proven_not_cash_periodic() {
+    let f = one(&claim("cash.not_cash_periodic", "set = [3, 5, 6, 10, 11]"));
+    assert_eq!(f.verdict, VerdictKind::Proven, "{}", f.evidence);
+    assert!(
+        f.evidence
+            .contains("C^II(16k, 5) changes by 1 per period along n ≡ 0 (mod 16): 5, 6, 7, 8"),
+        "{}",
+        f.evidence
+    );
+    // {1, 3, 4} is cash-periodic (Lemma 6.4): the claim fails for it.
+    let f = one(&claim("cash.not_cash_periodic", "set = [1, 3, 4]"));
+    assert_eq!(f.verdict, VerdictKind::Fails, "{}", f.evidence);
+    assert!(f.evidence.contains("least period 7"), "{}", f.evidence);
+}
+
+#[test]
+fn wins_by_tells_normally_from_miserly() {
+    let src = claim(
+        "cash.wins_by",
+        "set = [1, 3, 4]\ncases = [\n  { n = 14, d = 4, e = 4, winner = \"II\", how = \"miserly\" },\n  \
+         { n = 9, d = 8, e = 5, winner = \"I\", how = \"miserly\" },\n  \
+         { n = 10, d = 7, e = 7, winner = \"I\", how = \"normally\" },\n]",
+    );
+    let f = one(&src);
+    assert_eq!(f.verdict, VerdictKind::Holds, "{}", f.evidence);
+    // (10; 8, 6) is won normally only: the always-remove-1 strategy loses.
+    let src = claim(
+        "cash.wins_by",
+        "set = [1, 3, 4]\ncases = [{ n = 10, d = 8, e = 6, winner = \"I\", how = \"miserly\" }]",
+    );
+    let f = one(&src);
+    assert_eq!(f.verdict, VerdictKind::Fails, "{}", f.evidence);
+    assert!(
+        f.evidence
+            .contains("expected I wins miserly, actual I wins normally"),
+        "{}",
+        f.evidence
+    );
+}
+
+#[test]
+fn one_slope_from_zero_is_decided_per_set() {
+    let f = one(&claim(
+        "cash.closed_forms",
+        "claim = \"one_slope_from_zero\"\nsets = [[1, 2], [3, 5, 6, 10, 11]]",
+    ));
+    assert_eq!(f.verdict, VerdictKind::Fails, "{}", f.evidence);
+    assert!(
+        f.evidence
+            .contains("A = {3,5,6,10,11}: f^I(16k) = 11k+2 (k ≥ 1) but f^I(16k+3) = 10k+5 (k ≥ 2)"),
+        "{}",
+        f.evidence
+    );
+    assert!(
+        f.evidence.contains("satisfied (PROVEN) by 1 set"),
+        "{}",
+        f.evidence
+    );
+    let f = one(&claim(
+        "cash.closed_forms",
+        "claim = \"one_slope_from_zero\"\nsets = [[1, 2], [1, 3, 4]]",
+    ));
+    assert_eq!(f.verdict, VerdictKind::Open, "{}", f.evidence);
+}
+
+#[test]
+fn the_registry_builtin_claims_give_their_expected_verdicts() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/claims/nim-with-cash.toml");
+    let reg = Registry::load(&path).expect("the registry loads");
+    let expected = [
+        ("ex-1.11-2", VerdictKind::Holds),
+        ("ex-1.11-3", VerdictKind::Holds),
+        ("rem-4-not-cash-periodic", VerdictKind::Proven),
+        ("sec9-conj-1", VerdictKind::Fails),
+        ("sec9-conj-2", VerdictKind::Open),
+        ("sec9-conj-3", VerdictKind::Open),
+        ("appendix", VerdictKind::Fails),
+    ];
+    for (id, verdict) in expected {
+        let c = reg
+            .claims
+            .iter()
+            .find(|c| c.id == id)
+            .unwrap_or_else(|| panic!("claim {id}"));
+        let f = check_claim(&reg, c, false).expect("the check runs");
+        assert_eq!(f.verdict, verdict, "{id}: {}", f.evidence);
+    }
+}
