@@ -243,3 +243,21 @@ fn mine_across_finds_the_period_and_slope_in_l() {
         &["parameter L"],
     );
 }
+
+/// Second-level mining across L rediscovers the intercept tables of §5 for A = {1, L} with
+/// floor/ceil forms: c_i = ⌈i/2⌉ for the plain-game winner and ⌊i/2⌋ − L/2 + 1 for the other
+/// player (0 ≤ i < L), and c_L = L and L/2, with the coefficients closed forms in L.
+#[test]
+fn mine_across_finds_the_intercept_tables_in_floor_ceil_form() {
+    let out = run_ok(&[
+        "mine", "across", "cash", "--set", "1,L", "--L", "2..24", "--step", "2",
+    ]);
+    for needle in [
+        "L = 10: f_A(11k + i) = B·k + c_i, c = [0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 10]: c_i = ceil(i/2) for 0 ≤ i < 10; c_10 = 10",
+        "f_A: c_i = a·⌈i/2⌉ + b for 0 ≤ i < P − 1, for L ≥ 10 (OBSERVED), with\n    a(L) = 1\n    b(L) = 0\n    c_(P-1)(L) = L",
+        "    b(L) = -1/2L+1",
+        "    c_(P-1)(L) = 1/2L",
+    ] {
+        assert!(out.contains(needle), "missing {needle:?} in\n{out}");
+    }
+}

@@ -14,8 +14,8 @@ use serde::{Deserialize, Serialize};
 use crate::games::cash::{CashPeriodicity, CashSet, replay_threshold_certificate, threshold_forms};
 use crate::games::scoring::HeapSequence;
 use crate::miner::{
-    Certificate, FitOptions, PeriodicLinear, PwlShape, ResidueLine, Zigzag, affine_text,
-    fit_periodic_linear, pwl_shape, zigzag,
+    Certificate, FitOptions, FloorForm, FloorKind, PeriodicLinear, PwlShape, ResidueLine, Zigzag,
+    affine_text, fit_periodic_linear, pwl_shape, zigzag,
 };
 use crate::num::{Pwl, Q};
 
@@ -897,6 +897,109 @@ struct AcrossRow {
     period: usize,
     from: i64,
     slopes: Vec<Q>,
+    /// The intercepts c_i of f_A(Pk + i) = B_i·k + c_i and of f_A^⊥, for i = 0..P.
+    intercepts: [Vec<Q>; 2],
+}
+
+/// A floor/ceil form of an intercept table on all but its last `tail` entries (tail ≤ 2, the
+/// form holding from i = 0), with the tail length.
+fn intercept_form(c: &[Q]) -> Option<(FloorForm, usize)> {
+    (0..=2usize).find_map(|tail| {
+        let head = c.get(..c.len().checked_sub(tail)?)?;
+        let fit = fit_periodic_linear(head, 0, &FitOptions::default())?;
+        (fit.preperiod == 0).then_some(())?;
+        Some((fit.floor_form()?, tail))
+    })
+}
+
+/// The coefficients of the intercept forms as closed forms in L, over the members (consecutive
+/// in the range) whose tables have a form of the same kind and tail.
+fn intercepts_across_l(
+    name: &str,
+    rows: &[AcrossRow],
+    fits: &[Option<(FloorForm, usize)>],
+    step: i64,
+    j: usize,
+) -> String {
+    let Some(first) = fits.iter().position(Option::is_some) else {
+        return format!("  {name}: no floor/ceil form of the intercepts\n");
+    };
+    let (kind, tail) = {
+        let (f, t) = fits[first].as_ref().expect("found");
+        (f.kind, *t)
+    };
+    let same = fits[first..].iter().all(|f| {
+        f.as_ref()
+            .is_some_and(|(f, t)| f.kind == kind && *t == tail)
+    });
+    if !same || rows.len() - first < 4 {
+        return format!("  {name}: the intercept forms change shape across L\n");
+    }
+    let l0 = rows[first].l;
+    let fs: Vec<&FloorForm> = fits[first..].iter().flatten().map(|(f, _)| f).collect();
+    let coef = |what: &str, g: &dyn Fn(&FloorForm) -> Q| {
+        let values: Vec<Q> = fs.iter().map(|f| g(f)).collect();
+        across_formula(what, l0, step, &values)
+    };
+    let term = match kind {
+        FloorKind::Line => "i",
+        FloorKind::Floor => "⌊i/2⌋",
+        FloorKind::Ceil => "⌈i/2⌉",
+    };
+    let mut out = format!(
+        "  {name}: c_i = a·{term} + b{} for 0 ≤ i < P − {tail}, for L ≥ {l0} (OBSERVED), with\n    {}\n    {}\n",
+        if kind == FloorKind::Floor {
+            " + d·(i mod 2)"
+        } else {
+            ""
+        },
+        coef("a", &|f| f.slope.clone()),
+        coef("b", &|f| f.constant.clone()),
+    );
+    if kind == FloorKind::Floor {
+        out.push_str(&format!("    {}\n", coef("d", &|f| f.parity.clone())));
+    }
+    for back in (1..=tail).rev() {
+        let values: Vec<Q> = rows[first..]
+            .iter()
+            .map(|r| r.intercepts[j][r.period - back].clone())
+            .collect();
+        out.push_str(&format!(
+            "    {}\n",
+            across_formula(&format!("c_(P-{back})"), l0, step, &values)
+        ));
+    }
+    out
+}
+
+/// §5–7's view of certified forms: f_A (the plain-game winner's threshold) and f_A^⊥ (the
+/// other player's) on n = Pk + i are B_i·k + c_i; returns the c_i of both, read off the
+/// certified forms at two periods beyond where they hold.
+fn main_other_intercepts(
+    set: &CashSet,
+    forms: &crate::games::cash::ThresholdForms,
+    period: usize,
+) -> anyhow::Result<[Vec<Q>; 2]> {
+    let p = period as i64;
+    let k0 = forms.certificate.from.div_euclid(p) + 2;
+    let th = crate::games::cash::thresholds(set, ((k0 + 2) * p) as u64)?;
+    let mut out = [Vec::with_capacity(period), Vec::with_capacity(period)];
+    for i in 0..p {
+        let at = |k: i64| -> [Q; 2] {
+            let n = k * p + i;
+            let (f1, f2) = (forms.f1.eval(n), forms.f2.eval(n));
+            match th.winner[n as usize] {
+                crate::games::cash::Winner::I => [f1, f2],
+                crate::games::cash::Winner::II => [f2, f1],
+            }
+        };
+        let (now, next) = (at(k0), at(k0 + 1));
+        for j in 0..2 {
+            let slope = &next[j] - &now[j];
+            out[j].push(&now[j] - &(&slope * &Q::int(k0)));
+        }
+    }
+    Ok(out)
 }
 
 /// A sequence over L = l0, l0 + step, … as a closed form in L (when affine in the index).
@@ -960,12 +1063,15 @@ fn across_cash(a: AcrossCashArgs) -> anyhow::Result<()> {
             .collect();
         slopes.sort();
         slopes.dedup();
+        let period = forms.certificate.recurrence.period;
+        let intercepts = main_other_intercepts(&set, &forms, period)?;
         rows.push(AcrossRow {
             l,
             set,
-            period: forms.certificate.recurrence.period,
+            period,
             from: forms.certificate.from,
             slopes,
+            intercepts,
         });
         l += a.step;
     }
@@ -1001,6 +1107,39 @@ fn across_cash(a: AcrossCashArgs) -> anyhow::Result<()> {
         "  {}\n",
         across_formula("proven_from", l0, a.step, &per_l(&|r| Q::int(r.from)))
     ));
+    // The intercept tables c_i as closed forms in i (floor/ceil on all but the last few
+    // residues), per L, then their coefficients as closed forms in L.
+    for (j, name) in [(0, "f_A"), (1, "f_A^⊥")] {
+        let fits: Vec<Option<(FloorForm, usize)>> = rows
+            .iter()
+            .map(|r| intercept_form(&r.intercepts[j]))
+            .collect();
+        for (r, f) in rows.iter().zip(&fits) {
+            let c: Vec<String> = r.intercepts[j].iter().map(Q::to_string).collect();
+            let form = f.as_ref().map_or(String::new(), |(f, tail)| {
+                let last: Vec<String> = (r.period - tail..r.period)
+                    .map(|i| format!("c_{i} = {}", r.intercepts[j][i]))
+                    .collect();
+                format!(
+                    ": c_i = {} for 0 ≤ i < {}{}",
+                    f.text("i"),
+                    r.period - tail,
+                    if last.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; {}", last.join(", "))
+                    }
+                )
+            });
+            text.push_str(&format!(
+                "  L = {}: {name}({}k + i) = B·k + c_i, c = [{}]{form}\n",
+                r.l,
+                r.period,
+                c.join(", ")
+            ));
+        }
+        text.push_str(&intercepts_across_l(name, &rows, &fits, a.step, j));
+    }
     if rows.iter().all(|r| r.slopes.len() == 1) {
         text.push_str(&format!(
             "  {}\n",

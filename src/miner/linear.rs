@@ -94,6 +94,36 @@ impl PeriodicLinear {
         &(&l.slope * &Q::from_bigint(k)) + &l.intercept
     }
 
+    /// The whole sequence as one closed form with floor/ceil/mod, as the papers write
+    /// intercept tables (c_i = ⌈i/2⌉): a line for period 1; for period 2 with one slope s per
+    /// two steps, s·⌊i/2⌋ + c, s·⌈i/2⌉ + c or s·⌊i/2⌋ + c + d·(i mod 2). `None` for other shapes.
+    /// Holds from the preperiod on.
+    pub fn floor_form(&self) -> Option<FloorForm> {
+        match &self.lines[..] {
+            [l] => Some(FloorForm {
+                kind: FloorKind::Line,
+                slope: l.slope.clone(),
+                constant: l.intercept.clone(),
+                parity: Q::zero(),
+            }),
+            [even, odd] if even.slope == odd.slope => {
+                let d = &odd.intercept - &even.intercept;
+                let (kind, parity) = if d == even.slope {
+                    (FloorKind::Ceil, Q::zero())
+                } else {
+                    (FloorKind::Floor, d)
+                };
+                Some(FloorForm {
+                    kind,
+                    slope: even.slope.clone(),
+                    constant: even.intercept.clone(),
+                    parity,
+                })
+            }
+            _ => None,
+        }
+    }
+
     /// The formulas as the papers print them, one line per residue:
     /// `f(16k+3) = 10k+5  (k ≥ 4)`.
     pub fn formulas(&self, name: &str) -> Vec<String> {
@@ -142,6 +172,50 @@ pub fn affine_text(slope: &Q, constant: &Q, var: &str) -> String {
         s.push_str(&constant.to_string());
     }
     s
+}
+
+/// Which floor/ceil shape a [`FloorForm`] has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloorKind {
+    /// slope·i + constant.
+    Line,
+    /// slope·⌊i/2⌋ + constant + parity·(i mod 2).
+    Floor,
+    /// slope·⌈i/2⌉ + constant.
+    Ceil,
+}
+
+/// A sequence in i as slope·(i, ⌊i/2⌋ or ⌈i/2⌉) + constant (+ parity·(i mod 2)).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FloorForm {
+    /// The shape.
+    pub kind: FloorKind,
+    /// The coefficient of i, ⌊i/2⌋ or ⌈i/2⌉.
+    pub slope: Q,
+    /// The constant.
+    pub constant: Q,
+    /// The coefficient of (i mod 2) (0 unless `kind` is `Floor`).
+    pub parity: Q,
+}
+
+impl FloorForm {
+    /// As an expression in `var` of the claims language.
+    pub fn text(&self, var: &str) -> String {
+        let term = match self.kind {
+            FloorKind::Line => var.to_string(),
+            FloorKind::Floor => format!("floor({var}/2)"),
+            FloorKind::Ceil => format!("ceil({var}/2)"),
+        };
+        let mut text = affine_text(&self.slope, &self.constant, &term);
+        if !self.parity.is_zero() {
+            let extra = affine_text(&self.parity, &Q::zero(), &format!("({var} % 2)"));
+            match extra.strip_prefix('-') {
+                Some(rest) => text.push_str(&format!(" - {rest}")),
+                None => text.push_str(&format!(" + {extra}")),
+            }
+        }
+        text
+    }
 }
 
 /// Second differences along residue classes, in machine integers when every term fits.
@@ -216,6 +290,25 @@ pub fn fit_periodic_linear(a: &[Q], offset: i64, opts: &FitOptions) -> Option<Pe
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn floor_forms_of_period_two_sequences() {
+        let fit = |v: Vec<i64>| {
+            let q: Vec<Q> = v.into_iter().map(Q::int).collect();
+            fit_periodic_linear(&q, 0, &FitOptions::default()).unwrap()
+        };
+        let ceil: Vec<i64> = (0..12).map(|i: i64| (i + 1) / 2).collect();
+        assert_eq!(fit(ceil).floor_form().unwrap().text("i"), "ceil(i/2)");
+        let floor: Vec<i64> = (0..12).map(|i: i64| 3 * (i / 2) - 1).collect();
+        assert_eq!(fit(floor).floor_form().unwrap().text("i"), "3floor(i/2)-1");
+        let mixed: Vec<i64> = (0..12).map(|i: i64| i / 2 + 5 * (i % 2)).collect();
+        assert_eq!(
+            fit(mixed).floor_form().unwrap().text("i"),
+            "floor(i/2) + 5(i % 2)"
+        );
+        let line: Vec<i64> = (0..12).map(|i: i64| 2 * i + 1).collect();
+        assert_eq!(fit(line).floor_form().unwrap().text("i"), "2i+1");
+    }
 
     fn seq(f: impl Fn(i64) -> i64, n: i64) -> Vec<Q> {
         (0..n).map(|i| Q::int(f(i))).collect()

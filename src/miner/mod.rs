@@ -9,7 +9,9 @@ pub mod period;
 pub mod shape;
 
 pub use certificate::{Certificate, Recurrence, Rule, Term};
-pub use linear::{FitOptions, PeriodicLinear, ResidueLine, affine_text, fit_periodic_linear};
+pub use linear::{
+    FitOptions, FloorForm, FloorKind, PeriodicLinear, ResidueLine, affine_text, fit_periodic_linear,
+};
 pub use period::{
     PeriodStatus, Periodicity, component_period, observe_period, prove_octal_period, prove_period,
 };
