@@ -1904,3 +1904,18 @@ fn user_function_results_are_kind_checked() {
         }
     }
 }
+
+/// Syntax errors name the punctuation that would have continued the expression.
+#[test]
+fn syntax_errors_name_missing_closers_and_separators() {
+    for (src, wanted) in [
+        ("(1 + 2", "`)`"),
+        ("[1, 2", "`]`"),
+        ("sum(j in 1..3 j)", "`:`"),
+        ("let x 2 in x", "`=`"),
+        ("f1([1,2], 3", "`)`"),
+    ] {
+        let e = ev_err(src);
+        assert!(e.message.contains(wanted), "{src}: {}", e.message);
+    }
+}

@@ -256,9 +256,24 @@ fn syntax_error(e: pest::error::Error<Rule>) -> ExprError {
         pest::error::InputLocation::Pos(p) => p,
         pest::error::InputLocation::Span((s, _)) => s,
     };
+    // Punctuation (`)`, `]`, `,`, `:`, `..`) is not a rule: pest reports it among its parse
+    // attempts when error detail is on.
+    let literals: Vec<String> = e
+        .parse_attempts()
+        .map(|a| {
+            a.expected_tokens()
+                .into_iter()
+                .map(|t| t.to_string())
+                // Operators are summed up as "an operator"; closers and separators are named.
+                .filter(|t| [")", "]", ",", ":", "..", "="].contains(&t.as_str()))
+                .map(|t| format!("`{t}`"))
+                .collect()
+        })
+        .unwrap_or_default();
     let message = match &e.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } => {
             let mut names: Vec<&str> = positives.iter().map(rule_name).collect();
+            names.extend(literals.iter().map(String::as_str));
             names.sort_unstable();
             names.dedup();
             match names.len() {
@@ -282,6 +297,8 @@ pub const MAX_NESTING: usize = 64;
 
 /// Refuses input whose syntax tree would be too deep to walk recursively.
 fn guard(src: &str) -> Result<(), ExprError> {
+    // Syntax errors name the punctuation expected, too.
+    pest::set_error_detail(true);
     if src.len() > MAX_LEN {
         return Err(ExprError::new(
             Span {
