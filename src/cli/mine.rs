@@ -207,29 +207,57 @@ struct Series {
     values: Vec<Q>,
 }
 
-fn read_series(a: &SequenceArgs) -> anyhow::Result<Vec<Series>> {
-    let mut reader = csv::Reader::from_path(&a.csv)
-        .with_context(|| format!("cannot read {}", a.csv.display()))?;
+/// A CSV file opened with its header read and the columns `--index`, `--value` and
+/// `--group-by` found.
+struct CsvColumns {
+    reader: csv::Reader<std::fs::File>,
+    header: csv::StringRecord,
+    index: usize,
+    value: usize,
+    group: Option<usize>,
+}
+
+fn open_csv(
+    path: &std::path::Path,
+    index: &str,
+    value: &str,
+    group_by: Option<&str>,
+) -> anyhow::Result<CsvColumns> {
+    let mut reader =
+        csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
     let header = reader
         .headers()
-        .with_context(|| format!("{} has no header row", a.csv.display()))?
+        .with_context(|| format!("{} has no header row", path.display()))?
         .clone();
     let column = |name: &str, flag: &str| {
         header.iter().position(|h| h == name).ok_or_else(|| {
             anyhow::anyhow!(
                 "{flag} {name}: no such column in {} (columns: {})",
-                a.csv.display(),
+                path.display(),
                 header.iter().collect::<Vec<_>>().join(", ")
             )
         })
     };
-    let ci = column(&a.index, "--index")?;
-    let cv = column(&a.value, "--value")?;
-    let cg = a
-        .group_by
-        .as_deref()
-        .map(|g| column(g, "--group-by"))
-        .transpose()?;
+    let index = column(index, "--index")?;
+    let value = column(value, "--value")?;
+    let group = group_by.map(|g| column(g, "--group-by")).transpose()?;
+    Ok(CsvColumns {
+        reader,
+        header,
+        index,
+        value,
+        group,
+    })
+}
+
+fn read_series(a: &SequenceArgs) -> anyhow::Result<Vec<Series>> {
+    let CsvColumns {
+        mut reader,
+        index: ci,
+        value: cv,
+        group: cg,
+        ..
+    } = open_csv(&a.csv, &a.index, &a.value, a.group_by.as_deref())?;
     let mut order: Vec<String> = Vec::new();
     let mut rows: HashMap<String, Vec<(i64, Q)>> = HashMap::new();
     for (line, rec) in reader.records().enumerate() {
@@ -310,28 +338,13 @@ fn formula_error(formula: &str, e: &crate::claims::expr::ExprError) -> anyhow::E
 
 fn check_formula(a: CheckFormulaArgs) -> anyhow::Result<bool> {
     use crate::claims::value::Value;
-    let mut reader = csv::Reader::from_path(&a.csv)
-        .with_context(|| format!("cannot read {}", a.csv.display()))?;
-    let header = reader
-        .headers()
-        .with_context(|| format!("{} has no header row", a.csv.display()))?
-        .clone();
-    let column = |name: &str, flag: &str| {
-        header.iter().position(|h| h == name).ok_or_else(|| {
-            anyhow::anyhow!(
-                "{flag} {name}: no such column in {} (columns: {})",
-                a.csv.display(),
-                header.iter().collect::<Vec<_>>().join(", ")
-            )
-        })
-    };
-    let ci = column(&a.index, "--index")?;
-    let cv = column(&a.value, "--value")?;
-    let cg = a
-        .group_by
-        .as_deref()
-        .map(|g| column(g, "--group-by"))
-        .transpose()?;
+    let CsvColumns {
+        mut reader,
+        header,
+        index: ci,
+        value: cv,
+        group: cg,
+    } = open_csv(&a.csv, &a.index, &a.value, a.group_by.as_deref())?;
     // Columns that can be names in the formula (the value column is what it must produce).
     let is_name = |h: &str| {
         let mut c = h.chars();
