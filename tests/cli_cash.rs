@@ -244,9 +244,11 @@ fn mine_across_finds_the_period_and_slope_in_l() {
     );
 }
 
-/// Second-level mining across L rediscovers the intercept tables of §5 for A = {1, L} with
-/// floor/ceil forms: c_i = ⌈i/2⌉ for the plain-game winner and ⌊i/2⌋ − L/2 + 1 for the other
-/// player (0 ≤ i < L), and c_L = L and L/2, with the coefficients closed forms in L.
+/// Second-level mining across L rediscovers the intercept tables of §5–7 with floor/ceil
+/// forms, and their coefficients as closed forms in L. For A = {1, L} (L even): c_i = ⌈i/2⌉ for
+/// the plain-game winner and ⌊i/2⌋ − L/2 + 1 for the other player (0 ≤ i < L), c_L = L and L/2.
+/// For A = {1, L, L+1} (L odd) the tables have two pieces: ⌈i/2⌉ up to i = L, then
+/// ⌊i/2⌋ + L + 1 from i = L + 1, with slope B = (3L+1)/2.
 #[test]
 fn mine_across_finds_the_intercept_tables_in_floor_ceil_form() {
     let out = run_ok(&[
@@ -254,9 +256,19 @@ fn mine_across_finds_the_intercept_tables_in_floor_ceil_form() {
     ]);
     for needle in [
         "L = 10: f_A(11k + i) = B·k + c_i, c = [0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 10]: c_i = ceil(i/2) for 0 ≤ i < 10; c_10 = 10",
-        "f_A: c_i = a·⌈i/2⌉ + b for 0 ≤ i < P − 1, for L ≥ 10 (OBSERVED), with\n    a(L) = 1\n    b(L) = 0\n    c_(P-1)(L) = L",
-        "    b(L) = -1/2L+1",
+        "  f_A: for L ≥ 10 (OBSERVED on the range):\n    c_i = a0·⌈i/2⌉ + b0 on piece 0\n    a0(L) = 1\n    b0(L) = 0\n    c_(P-1)(L) = L",
+        "    b0(L) = -1/2L+1",
         "    c_(P-1)(L) = 1/2L",
+    ] {
+        assert!(out.contains(needle), "missing {needle:?} in\n{out}");
+    }
+    let out = run_ok(&[
+        "mine", "across", "cash", "--set", "1,L,L+1", "--L", "3..21", "--step", "2",
+    ]);
+    for needle in [
+        "c_i = ceil(i/2) for 0 ≤ i < 10; c_(10+i) = floor(i/2)+10 for 0 ≤ i < 9",
+        "    c_(s1+i) = a1·⌊i/2⌋ + b1 + d1·(i mod 2) on piece 1\n    s1(L) = L+1\n    a1(L) = 1\n    b1(L) = L+1",
+        "slope(L) = 3/2L+1/2",
     ] {
         assert!(out.contains(needle), "missing {needle:?} in\n{out}");
     }

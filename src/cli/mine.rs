@@ -914,73 +914,146 @@ struct AcrossRow {
     intercepts: [Vec<Q>; 2],
 }
 
-/// A floor/ceil form of an intercept table on all but its last `tail` entries (tail ≤ 2, the
-/// form holding from i = 0), with the tail length.
-fn intercept_form(c: &[Q]) -> Option<(FloorForm, usize)> {
-    (0..=2usize).find_map(|tail| {
-        let head = c.get(..c.len().checked_sub(tail)?)?;
-        let fit = fit_periodic_linear(head, 0, &FitOptions::default())?;
+/// An intercept table c_0..c_{P−1} as floor/ceil forms on consecutive pieces (each form in
+/// the index within its piece), then `tail` last entries left as exceptions.
+struct TableForm {
+    /// (first index, form) of each piece.
+    pieces: Vec<(usize, FloorForm)>,
+    /// Entries at the end not covered by a piece.
+    tail: usize,
+}
+
+/// One floor/ceil form on all but the last ≤ 2 entries (needing three confirming periods), or
+/// else two forms split at the first index where both halves have one (two confirming
+/// periods each: the pieces are short, and the forms across L are the stronger evidence).
+fn intercept_form(c: &[Q]) -> Option<TableForm> {
+    let form_of = |v: &[Q], confirming: usize| -> Option<FloorForm> {
+        let opts = FitOptions {
+            min_confirming: confirming,
+            ..FitOptions::default()
+        };
+        let fit = fit_periodic_linear(v, 0, &opts)?;
         (fit.preperiod == 0).then_some(())?;
-        Some((fit.floor_form()?, tail))
+        fit.floor_form()
+    };
+    let single = (0..=2usize).find_map(|tail| {
+        let head = c.get(..c.len().checked_sub(tail)?)?;
+        Some(TableForm {
+            pieces: vec![(0, form_of(head, 3)?)],
+            tail,
+        })
+    });
+    single.or_else(|| {
+        (6..c.len().saturating_sub(5)).find_map(|split| {
+            let (head, rest) = (form_of(&c[..split], 1)?, form_of(&c[split..], 1)?);
+            Some(TableForm {
+                pieces: vec![(0, head), (split, rest)],
+                tail: 0,
+            })
+        })
     })
 }
 
+/// The table form as text: `c_i = … for 0 ≤ i < s; c_(s+i) = … for 0 ≤ i < …`.
+fn table_form_text(t: &TableForm, c: &[Q]) -> String {
+    let p = c.len();
+    let ends: Vec<usize> = t
+        .pieces
+        .iter()
+        .skip(1)
+        .map(|(s, _)| *s)
+        .chain([p - t.tail])
+        .collect();
+    let mut parts: Vec<String> = t
+        .pieces
+        .iter()
+        .zip(&ends)
+        .map(|((start, f), end)| {
+            let lhs = if *start == 0 {
+                "c_i".to_string()
+            } else {
+                format!("c_({start}+i)")
+            };
+            format!("{lhs} = {} for 0 ≤ i < {}", f.text("i"), end - start)
+        })
+        .collect();
+    parts.extend((p - t.tail..p).map(|i| format!("c_{i} = {}", c[i])));
+    parts.join("; ")
+}
+
 /// The coefficients of the intercept forms as closed forms in L, over the members (consecutive
-/// in the range) whose tables have a form of the same kind and tail.
+/// in the range, from the first with a form) whose tables have forms of the same shape.
 fn intercepts_across_l(
     name: &str,
     rows: &[AcrossRow],
-    fits: &[Option<(FloorForm, usize)>],
+    fits: &[Option<TableForm>],
     step: i64,
     j: usize,
 ) -> String {
     let Some(first) = fits.iter().position(Option::is_some) else {
         return format!("  {name}: no floor/ceil form of the intercepts\n");
     };
-    let (kind, tail) = {
-        let (f, t) = fits[first].as_ref().expect("found");
-        (f.kind, *t)
+    let shape = |t: &TableForm| -> (Vec<FloorKind>, usize) {
+        (t.pieces.iter().map(|(_, f)| f.kind).collect(), t.tail)
     };
-    let same = fits[first..].iter().all(|f| {
-        f.as_ref()
-            .is_some_and(|(f, t)| f.kind == kind && *t == tail)
-    });
+    let reference = shape(fits[first].as_ref().expect("found"));
+    let same = fits[first..]
+        .iter()
+        .all(|f| f.as_ref().is_some_and(|t| shape(t) == reference));
     if !same || rows.len() - first < 4 {
         return format!("  {name}: the intercept forms change shape across L\n");
     }
     let l0 = rows[first].l;
-    let fs: Vec<&FloorForm> = fits[first..].iter().flatten().map(|(f, _)| f).collect();
-    let coef = |what: &str, g: &dyn Fn(&FloorForm) -> Q| {
-        let values: Vec<Q> = fs.iter().map(|f| g(f)).collect();
-        across_formula(what, l0, step, &values)
-    };
-    let term = match kind {
-        FloorKind::Line => "i",
-        FloorKind::Floor => "⌊i/2⌋",
-        FloorKind::Ceil => "⌈i/2⌉",
-    };
-    let mut out = format!(
-        "  {name}: c_i = a·{term} + b{} for 0 ≤ i < P − {tail}, for L ≥ {l0} (OBSERVED), with\n    {}\n    {}\n",
-        if kind == FloorKind::Floor {
-            " + d·(i mod 2)"
+    let ts: Vec<&TableForm> = fits[first..].iter().flatten().collect();
+    let across =
+        |what: &str, values: Vec<Q>| format!("    {}\n", across_formula(what, l0, step, &values));
+    let mut out = format!("  {name}: for L ≥ {l0} (OBSERVED on the range):\n");
+    for (k, kind) in reference.0.iter().enumerate() {
+        let term = match kind {
+            FloorKind::Line => "i",
+            FloorKind::Floor => "⌊i/2⌋",
+            FloorKind::Ceil => "⌈i/2⌉",
+        };
+        let start = if k == 0 {
+            "c_i".to_string()
         } else {
-            ""
-        },
-        coef("a", &|f| f.slope.clone()),
-        coef("b", &|f| f.constant.clone()),
-    );
-    if kind == FloorKind::Floor {
-        out.push_str(&format!("    {}\n", coef("d", &|f| f.parity.clone())));
+            format!("c_(s{k}+i)")
+        };
+        out.push_str(&format!(
+            "    {start} = a{k}·{term} + b{k}{} on piece {k}\n",
+            if *kind == FloorKind::Floor {
+                format!(" + d{k}·(i mod 2)")
+            } else {
+                String::new()
+            }
+        ));
+        if k > 0 {
+            out.push_str(&across(
+                &format!("s{k}"),
+                ts.iter().map(|t| Q::int(t.pieces[k].0 as i64)).collect(),
+            ));
+        }
+        out.push_str(&across(
+            &format!("a{k}"),
+            ts.iter().map(|t| t.pieces[k].1.slope.clone()).collect(),
+        ));
+        out.push_str(&across(
+            &format!("b{k}"),
+            ts.iter().map(|t| t.pieces[k].1.constant.clone()).collect(),
+        ));
+        if *kind == FloorKind::Floor {
+            out.push_str(&across(
+                &format!("d{k}"),
+                ts.iter().map(|t| t.pieces[k].1.parity.clone()).collect(),
+            ));
+        }
     }
-    for back in (1..=tail).rev() {
+    for back in (1..=reference.1).rev() {
         let values: Vec<Q> = rows[first..]
             .iter()
             .map(|r| r.intercepts[j][r.period - back].clone())
             .collect();
-        out.push_str(&format!(
-            "    {}\n",
-            across_formula(&format!("c_(P-{back})"), l0, step, &values)
-        ));
+        out.push_str(&across(&format!("c_(P-{back})"), values));
     }
     out
 }
@@ -1123,26 +1196,14 @@ fn across_cash(a: AcrossCashArgs) -> anyhow::Result<()> {
     // The intercept tables c_i as closed forms in i (floor/ceil on all but the last few
     // residues), per L, then their coefficients as closed forms in L.
     for (j, name) in [(0, "f_A"), (1, "f_A^⊥")] {
-        let fits: Vec<Option<(FloorForm, usize)>> = rows
+        let fits: Vec<Option<TableForm>> = rows
             .iter()
             .map(|r| intercept_form(&r.intercepts[j]))
             .collect();
         for (r, f) in rows.iter().zip(&fits) {
             let c: Vec<String> = r.intercepts[j].iter().map(Q::to_string).collect();
-            let form = f.as_ref().map_or(String::new(), |(f, tail)| {
-                let last: Vec<String> = (r.period - tail..r.period)
-                    .map(|i| format!("c_{i} = {}", r.intercepts[j][i]))
-                    .collect();
-                format!(
-                    ": c_i = {} for 0 ≤ i < {}{}",
-                    f.text("i"),
-                    r.period - tail,
-                    if last.is_empty() {
-                        String::new()
-                    } else {
-                        format!("; {}", last.join(", "))
-                    }
-                )
+            let form = f.as_ref().map_or(String::new(), |t| {
+                format!(": {}", table_form_text(t, &r.intercepts[j]))
             });
             text.push_str(&format!(
                 "  L = {}: {name}({}k + i) = B·k + c_i, c = [{}]{form}\n",
