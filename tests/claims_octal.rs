@@ -1,23 +1,9 @@
 //! Verdicts of the `octal.*` builtins (Stewart's scoring octal games) on small claim files.
 
-use std::path::Path;
+mod common;
 
-use nimlab::claims::{Finding, Registry, VerdictKind, check_claim};
-
-/// The finding of every claim of a claim file's text, in order.
-fn check(src: &str) -> Vec<Finding> {
-    let reg = Registry::parse(Path::new("test.toml"), src).expect("the claim file parses");
-    reg.claims
-        .iter()
-        .map(|c| check_claim(&reg, c, false).expect("the check runs"))
-        .collect()
-}
-
-fn one(src: &str) -> Finding {
-    let mut f = check(src);
-    assert_eq!(f.len(), 1);
-    f.remove(0)
-}
+use common::{check_findings as check, one_finding as one};
+use nimlab::claims::VerdictKind;
 
 const HEAD: &str = "paper = \"t\"\n";
 
