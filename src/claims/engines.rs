@@ -5,7 +5,6 @@
 //! arguments (with errors naming the bad value) and remembers results.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use crate::error::{Error, Result};
 use crate::games::candy::{
@@ -278,11 +277,6 @@ impl Engines {
     }
 }
 
-/// A checked cash set from a list of move sizes.
-pub fn cash_set(elements: Vec<Amount>) -> Result<CashSet> {
-    CashSet::new(elements)
-}
-
 /// How a winner prints in expressions.
 pub fn winner_name(w: Winner) -> &'static str {
     match w {
@@ -290,6 +284,3 @@ pub fn winner_name(w: Winner) -> &'static str {
         Winner::II => "II",
     }
 }
-
-/// The shared handle type for rulesets (re-exported for builtins).
-pub type SharedRules = Arc<dyn crate::games::scoring::Ruleset>;

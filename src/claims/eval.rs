@@ -11,10 +11,11 @@ use std::sync::Arc;
 use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive, Zero};
 
-use super::engines::{Engines, cash_set, winner_name};
+use super::engines::{Engines, winner_name};
 use super::expr::{BinOp, Binder, CmpOp, Domain, Expr, ExprError, ExprKind, FunctionDef, Span};
 use super::value::{Ty, Value, modulo, pow, to_int_in};
 use crate::games::candy::Candies;
+use crate::games::cash::CashSet;
 use crate::num::Q;
 
 /// The most points one range may have.
@@ -916,7 +917,7 @@ impl<'a> Evaluator<'a> {
                 }
             }
             "winner" | "f1" | "f2" | "g1" | "g2" | "least_f1" | "least_f2" => {
-                let set = cash_set(naturals(&v[0], at(0), "a move size", MONEY)?)
+                let set = CashSet::new(naturals(&v[0], at(0), "a move size", MONEY)?)
                     .map_err(|e| ExprError::new(at(0), e.to_string()))?;
                 let n = natural(&v[1], at(1), "the number of stones", 1 << 31)?;
                 match name {
@@ -952,7 +953,7 @@ impl<'a> Evaluator<'a> {
                 }
             }
             "cash_winner" => {
-                let set = cash_set(naturals(&v[0], at(0), "a move size", MONEY)?)
+                let set = CashSet::new(naturals(&v[0], at(0), "a move size", MONEY)?)
                     .map_err(|e| ExprError::new(at(0), e.to_string()))?;
                 let n = natural(&v[1], at(1), "the number of stones", 1 << 16)?;
                 let d = natural(&v[2], at(2), "money", MONEY)?;

@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use num_bigint::BigInt;
-use num_traits::{One, Signed, ToPrimitive};
+use num_traits::{Signed, ToPrimitive};
 
 use crate::num::Q;
 
@@ -133,9 +133,4 @@ pub fn to_int_in(q: &Q, what: &str, lo: i128, hi: i128) -> Result<i128, String> 
         Some(v) if (lo..=hi).contains(&v) => Ok(v),
         _ => Err(format!("{what} must lie in {lo}..={hi}, got {q}")),
     }
-}
-
-/// Whether `q` is exactly one.
-pub fn is_one(q: &Q) -> bool {
-    q.as_ratio().is_one()
 }

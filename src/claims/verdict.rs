@@ -93,6 +93,17 @@ fn plural(n: u64, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
+/// An evaluation error, with the file, the claim and the point where it happened.
+fn claim_error(path: &std::path::Path, claim: &Claim, env: &Env, e: ExprError) -> Error {
+    Error::invalid(format!(
+        "{}: claim `{}` ({}){}: {e}",
+        path.display(),
+        claim.id,
+        claim.label,
+        show_point(env)
+    ))
+}
+
 struct Runner<'a> {
     ev: Evaluator<'a>,
     claim: &'a Claim,
@@ -101,13 +112,7 @@ struct Runner<'a> {
 
 impl Runner<'_> {
     fn located(&self, e: ExprError, env: &Env) -> Error {
-        Error::invalid(format!(
-            "{}: claim `{}` ({}){}: {e}",
-            self.path.display(),
-            self.claim.id,
-            self.claim.label,
-            show_point(env)
-        ))
+        claim_error(self.path, self.claim, env, e)
     }
 
     fn sweep(&mut self, check: &ExprCheck, range: &Quantifiers) -> Result<Sweep> {
@@ -120,15 +125,7 @@ impl Runner<'_> {
         let claim = self.claim;
         let path = self.path;
         let result = self.ev.each_point(&binders, &mut env, &mut |ev, env| {
-            let at_point = |e: ExprError, env: &Env| {
-                Error::invalid(format!(
-                    "{}: claim `{}` ({}){}: {e}",
-                    path.display(),
-                    claim.id,
-                    claim.label,
-                    show_point(env)
-                ))
-            };
+            let at_point = |e: ExprError, env: &Env| claim_error(path, claim, env, e);
             // A user function may return anything: a truth value is demanded here.
             let truth = |v: Value, at: &super::expr::Expr| match v {
                 Value::Bool(b) => Ok(b),

@@ -519,16 +519,7 @@ fn cash(a: CashArgs) -> anyhow::Result<()> {
             writeln!(w)
         })?;
     }
-    let mut t = Table::new(&[
-        "sequence",
-        "period",
-        "residue",
-        "slope",
-        "intercept",
-        "formula",
-        "proven_from",
-        "status",
-    ]);
+    let t = crate::papers::nim_with_cash::certified_forms_table(&forms);
     let mut text = format!(
         "A = {set}: the plain game is periodic with period {} from n = {} (PROVEN by a window of {})\n",
         forms.plain_period.period,
@@ -550,18 +541,8 @@ fn cash(a: CashArgs) -> anyhow::Result<()> {
             "{name}: period {}, PROVEN for all n ≥ {from} (certificate; fitted on n ≤ {}, least preperiod in the data {})\n",
             fit.period, a.max_n, fit.preperiod
         ));
-        for (line, f) in fit.lines.iter().zip(fit.formulas(name)) {
+        for f in fit.formulas(name) {
             text.push_str(&format!("  {f}\n"));
-            t.push(vec![
-                name.into(),
-                Cell::Int(fit.period as i64),
-                Cell::Int(line.residue as i64),
-                line.slope.clone().into(),
-                line.intercept.clone().into(),
-                f.into(),
-                Cell::Int(from),
-                "PROVEN".into(),
-            ]);
         }
     }
     emit_text_or_table(&a.out, &text, &t)

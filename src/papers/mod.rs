@@ -5,7 +5,7 @@
 //! report layer itself names no game; this module is where the papers meet it.
 
 mod candy_nim;
-mod nim_with_cash;
+pub mod nim_with_cash;
 mod scoring_nim;
 mod scoring_octal;
 

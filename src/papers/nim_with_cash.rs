@@ -6,9 +6,10 @@ use super::{command, common_commands, param, provenance, verdicts};
 use crate::error::Result;
 use crate::export::{Cell, Table};
 use crate::games::cash::{
-    Amount, CashSet, Winner, g_thresholds, replay_threshold_certificate, threshold_forms,
-    thresholds,
+    Amount, CashSet, ThresholdForms, Winner, g_thresholds, replay_threshold_certificate,
+    threshold_forms, thresholds,
 };
+use crate::num::Q;
 use crate::report::context::{Axis, Report, Series};
 use crate::report::data::{FigureSpec, TableSpec, figure, table};
 use crate::report::files::Files;
@@ -51,12 +52,34 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     let cmd = format!(
         "nimlab cash thresholds --set 3,5,6,10,11 --max-n {max_n} --defined-only --format csv"
     );
+    // The Appendix's forms as the miner finds and proves them: the certificate is replayed
+    // here, so the render fails rather than print an unproven form.
+    progress.stage("nim-with-cash: certified forms");
+    let forms = threshold_forms(&set, 2000)?;
+    replay_threshold_certificate(&set, &forms.certificate)?;
+    let from = forms.certificate.from;
+    let slopes = {
+        let mut v: Vec<&Q> = forms
+            .f1
+            .lines
+            .iter()
+            .chain(&forms.f2.lines)
+            .map(|l| &l.slope)
+            .collect();
+        v.sort();
+        v.dedup();
+        v.iter()
+            .map(|q| q.to_string())
+            .collect::<Vec<_>>()
+            .join(" or ")
+    };
     let figures = vec![figure(
         FigureSpec {
             id: "thresholds-3-5-6-10-11".into(),
             title: "Thresholds f^I and f^II for A = {3,5,6,10,11}".into(),
             caption: format!(
-                "The thresholds f^I(n) and f^II(n) of Def 2.1/2.3 (the money each player needs) against the number of stones n ≤ {max_n}, for the Appendix's set A = {{3,5,6,10,11}}; both grow linearly with slope about 5/8 (the Appendix's forms f(16k+i) = 10k + c)."
+                "The thresholds f^I(n) and f^II(n) of Def 2.1/2.3 (the money each player needs) against the number of stones n ≤ {max_n}, for the Appendix's set A = {{3,5,6,10,11}}; both grow linearly, by {slopes} dollars every {} stones depending on the residue (the certified forms below).",
+                forms.f1.period
             ),
             command: cmd.clone(),
             x: Axis {
@@ -83,39 +106,9 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         &mut files,
     )?];
     progress.done(1);
-    // The Appendix's forms as the miner finds and proves them: the certificate is replayed
-    // here, so the render fails rather than print an unproven form.
-    progress.stage("nim-with-cash: certified forms");
-    let forms = threshold_forms(&set, 2000)?;
-    replay_threshold_certificate(&set, &forms.certificate)?;
-    let from = forms.certificate.from;
-    // The rows of `nimlab mine cash --format csv`, so the CSV is what the command prints.
-    let mut certified = Table::new(&[
-        "sequence",
-        "period",
-        "residue",
-        "slope",
-        "intercept",
-        "formula",
-        "proven_from",
-        "status",
-    ]);
-    for (name, fit) in [("f1", &forms.f1), ("f2", &forms.f2)] {
-        for (line, formula) in fit.lines.iter().zip(fit.formulas(name)) {
-            certified.push(vec![
-                name.into(),
-                Cell::Int(fit.period as i64),
-                Cell::Int(line.residue as i64),
-                line.slope.clone().into(),
-                line.intercept.clone().into(),
-                formula.into(),
-                Cell::Int(from),
-                "PROVEN".into(),
-            ]);
-        }
-    }
+    let certified = certified_forms_table(&forms);
     summary.findings.push(format!(
-        "A = {{3,5,6,10,11}}: f^I and f^II are periodic-linear with period {} and per-period slopes 10 and 11 on different residues, PROVEN for every n ≥ {from} by a certificate that this report replays (table below); compare the verdict of the Appendix.",
+        "A = {{3,5,6,10,11}}: f^I and f^II are periodic-linear with period {} and per-period slopes {slopes} on different residues, PROVEN for every n ≥ {from} by a certificate that this report replays (table below); compare the verdict of the Appendix.",
         forms.f1.period
     ));
     let tables = vec![table(
@@ -158,4 +151,35 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         reproduce,
     };
     Ok(Paper { report, files })
+}
+
+/// The certified forms as the table `nimlab mine cash --format csv` prints: one row per
+/// sequence and residue, each PROVEN from the certificate's first n.
+pub fn certified_forms_table(forms: &ThresholdForms) -> Table {
+    let from = forms.certificate.from;
+    let mut t = Table::new(&[
+        "sequence",
+        "period",
+        "residue",
+        "slope",
+        "intercept",
+        "formula",
+        "proven_from",
+        "status",
+    ]);
+    for (name, fit) in [("f1", &forms.f1), ("f2", &forms.f2)] {
+        for (line, formula) in fit.lines.iter().zip(fit.formulas(name)) {
+            t.push(vec![
+                name.into(),
+                Cell::Int(fit.period as i64),
+                Cell::Int(line.residue as i64),
+                line.slope.clone().into(),
+                line.intercept.clone().into(),
+                formula.into(),
+                Cell::Int(from),
+                "PROVEN".into(),
+            ]);
+        }
+    }
+    t
 }
