@@ -43,12 +43,67 @@ fn huge_n_uses_certified_forms() {
     let rec = &r.records()[0];
     assert_eq!(rec["winner"], "I");
     assert!(rec["why"].contains("PROVEN"), "{}", rec["why"]);
-    // A-critical states beyond the table are refused, not guessed.
+    // A-critical states beyond the table of a set that is not cash-periodic are refused, not
+    // guessed.
     run_input_error(
         &words(
             "cash winner --set 3,5,6,10,11 1000000000000000000 687500000000000001 687499999999999999",
         ),
-        &["A-critical"],
+        &["A-critical", "not cash-periodic"],
+    );
+}
+
+#[test]
+fn huge_a_critical_states_follow_the_proven_win_condition() {
+    // A = {1,4}, n = 10^18 ≡ 0 (mod 5): f^I = 8·10^17 − 1, f^II = 8·10^17, so d = f^I − 9 has
+    // b = 8 and h_0(8) = 3⌊8/3⌋ + 3 = 9 (Lemma 5.6): I wins iff b† = f^II − 1 − e ≥ 9.
+    let n = "1000000000000000000";
+    let d = "799999999999999990";
+    for (e, winner) in [("799999999999999990", "I"), ("799999999999999991", "II")] {
+        let r = Csv::run_args(&["cash", "winner", "--set", "1,4", n, d, e, "--format", "csv"]);
+        let rec = &r.records()[0];
+        assert_eq!(rec["winner"], winner, "e = {e}");
+        assert!(rec["why"].contains("A-critical"), "{}", rec["why"]);
+        assert!(
+            rec["why"].contains("win condition PROVEN"),
+            "{}",
+            rec["why"]
+        );
+    }
+}
+
+#[test]
+fn cash_condition_prints_the_boundaries_and_their_proof() {
+    let text = run_ok(&words("cash condition --set 1,4"));
+    assert!(text.contains("h_0(b) = 3⌊b/3⌋+3  (b ≥ 0)"), "{text}");
+    assert!(text.contains("h_1(b) = 3⌊b/3⌋  (b ≥ 0)"), "{text}");
+    assert!(text.contains("PROVEN for n ≥ 0 (induction on n)"), "{text}");
+    let t = Csv::run("cash condition --set 2,4,7 --format csv");
+    assert_eq!(
+        t.header,
+        [
+            "part",
+            "i",
+            "b_period",
+            "b_residue",
+            "delta",
+            "slope",
+            "intercept",
+            "formula",
+            "status"
+        ]
+    );
+    let recs = t.records();
+    assert!(
+        recs.iter().any(|r| r["part"] == "edge"),
+        "{{2,4,7}} has an edge layer"
+    );
+    assert!(recs.iter().all(|r| r["status"] == "PROVEN for n ≥ 0"));
+    let text = run_ok(&words("cash condition --set 1,3"));
+    assert!(text.contains("No state is A-critical"), "{text}");
+    run_input_error(
+        &words("cash condition --set 3,5,6,10,11"),
+        &["not cash-periodic"],
     );
 }
 

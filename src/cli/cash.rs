@@ -12,8 +12,9 @@ use super::args::parse_size;
 use super::output::OutputArgs;
 use crate::export::{Cell, Table, write_rows};
 use crate::games::cash::{
-    Amount, CashPeriodicity, CashSet, CashTable, Winner, classify, corresponding_state,
-    g_thresholds, least_thresholds, threshold_forms, thresholds, winner_by_forms,
+    Amount, CashPeriodicity, CashSet, CashTable, WinCondition, Winner, classify,
+    corresponding_state, g_thresholds, least_thresholds, threshold_forms, thresholds,
+    winner_by_forms,
 };
 
 #[derive(Debug, Subcommand)]
@@ -37,6 +38,12 @@ pub enum CashCommand {
         after_help = "Examples:\n  nimlab cash critical --set 1,4 --max-n 60\n  nimlab cash critical --set 1,3,4 --max-n 40 --format csv"
     )]
     Critical(CriticalArgs),
+    /// The win condition on A-critical states, PROVEN for every n: Player I wins iff
+    /// b† ≥ h_i(b) on the corresponding state (i; b, b†), with each boundary h_i in closed form.
+    #[command(
+        after_help = "Examples:\n  nimlab cash condition --set 1,4\n  nimlab cash condition --set 1,3,4 --format csv\n  nimlab cash winner --set 1,4 1000000000000000000 799999999999999990 799999999999999995"
+    )]
+    Condition(ConditionArgs),
     /// Every state (n; d, e) with 0 ≤ n, d, e ≤ N and its winner.
     #[command(after_help = "Examples:\n  nimlab cash table --set 1,3,4 --max-n 30 --format csv")]
     Table(TableArgs),
@@ -130,6 +137,17 @@ pub struct CriticalArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct ConditionArgs {
+    #[command(flatten)]
+    set: SetArgs,
+    /// Start with the win table up to this n (it grows, up to 6000, until the proof closes).
+    #[arg(long, value_name = "N", default_value_t = 200, value_parser = parse_amount)]
+    start_n: Amount,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+#[derive(Debug, Args)]
 pub struct TableArgs {
     #[command(flatten)]
     set: SetArgs,
@@ -147,6 +165,7 @@ pub fn run(cmd: CashCommand) -> anyhow::Result<()> {
         CashCommand::Thresholds(a) => thresholds_cmd(a),
         CashCommand::Table(a) => table(a),
         CashCommand::Critical(a) => critical(a),
+        CashCommand::Condition(a) => condition(a),
     }
 }
 
@@ -212,23 +231,43 @@ fn state_by_forms(set: &CashSet, a: &StateArgs, full: bool) -> anyhow::Result<()
     })?;
     let th = thresholds(set, FORMS_DATA)?;
     let (decided, f1, f2) = winner_by_forms(set, &forms, &th.winner, &a.n, &a.d, &a.e);
-    let (winner, thm) = decided.ok_or_else(|| {
-        anyhow::anyhow!(
-            "({}; {}, {}) is A-critical (f^I = {f1}, f^II = {f2}): beyond the win table (n ≤ {MAX_STATE_TABLE}) it needs a solution set X, which nimlab cannot build yet",
-            a.n,
-            a.d,
-            a.e
-        )
-    })?;
-    let why = format!(
-        "{}: {thm} of the paper (its proof; nimlab's tests check it on every small state), with f^I(n) = {f1}, f^II(n) = {f2} from closed forms PROVEN for n ≥ {} (see nimlab mine cash)",
-        if thm.starts_with("Theorem 2.4") {
-            "a player is rich"
-        } else {
-            "a player is poor"
-        },
-        forms.certificate.from
-    );
+    let (winner, why) = match decided {
+        Some((winner, thm)) => (
+            winner,
+            format!(
+                "{}: {thm} of the paper (its proof; nimlab's tests check it on every small state), with f^I(n) = {f1}, f^II(n) = {f2} from closed forms PROVEN for n ≥ {} (see nimlab mine cash)",
+                if thm.starts_with("Theorem 2.4") {
+                    "a player is rich"
+                } else {
+                    "a player is poor"
+                },
+                forms.certificate.from
+            ),
+        ),
+        None => {
+            let wc = WinCondition::find(set, 200, a.set.memory_limit).with_context(|| {
+                format!(
+                    "({}; {}, {}) is A-critical (f^I = {f1}, f^II = {f2}) and beyond the win table (n ≤ {MAX_STATE_TABLE})",
+                    a.n, a.d, a.e
+                )
+            })?;
+            let winner = wc
+                .critical_winner(&a.n, &a.d, &a.e)
+                .expect("A-critical and beyond the proof's start");
+            (
+                winner,
+                format!(
+                    "A-critical (both middle class, f^I(n) = {f1}, f^II(n) = {f2}): the win condition PROVEN for n ≥ {} (see nimlab cash condition --set {})",
+                    wc.proof.from,
+                    set.elements()
+                        .iter()
+                        .map(u64::to_string)
+                        .collect::<Vec<_>>()
+                        .join(",")
+                ),
+            )
+        }
+    };
     let mut columns = vec!["set", "n", "d", "e", "winner", "plain_winner", "why"];
     let mut row: Vec<Cell> = vec![
         set.to_string().into(),
@@ -244,6 +283,127 @@ fn state_by_forms(set: &CashSet, a: &StateArgs, full: bool) -> anyhow::Result<()
         row.extend([f1.into(), f2.into()]);
     }
     a.out.emit_record(&columns, row)
+}
+
+fn condition(a: ConditionArgs) -> anyhow::Result<()> {
+    let set = a.set.set()?;
+    let wc = WinCondition::find(&set, a.start_n, a.set.memory_limit)?;
+    let pr = &wc.proof;
+    let status = format!("PROVEN for n ≥ {}", pr.from);
+    let mut t = Table::new(&[
+        "part",
+        "i",
+        "b_period",
+        "b_residue",
+        "delta",
+        "slope",
+        "intercept",
+        "formula",
+        "status",
+    ]);
+    let none = || Cell::Text(String::new());
+    let mut text = format!("A = {set}: cash period {}. ", wc.cash_period);
+    if wc.boundaries.is_empty() {
+        text.push_str("No state is A-critical (g^I(n) ≤ d < f^I(n) and g^II(n) ≤ e < f^II(n)): Theorems 2.4 and 3.7 decide every state.\n");
+    } else {
+        let q = wc.modulus;
+        text.push_str(&format!(
+            "An A-critical state (n; d, e) — g^I(n) ≤ d < f^I(n) and g^II(n) ≤ e < f^II(n) — is won by Player I iff b† ≥ h_i(b), where i = n mod {q}, b = f^I(n) − 1 − d and b† = f^II(n) − 1 − e:\n"
+        ));
+        for bd in &wc.boundaries {
+            text.push_str(&format!("  {}\n", bd.compact()));
+            let head = bd.head.len();
+            for (f, line) in bd.formulas().into_iter().enumerate() {
+                let (period, residue, slope, intercept) = match f.checked_sub(head) {
+                    None => (
+                        none(),
+                        Cell::Int(f as i64),
+                        Cell::Int(0),
+                        Cell::Int(bd.head[f]),
+                    ),
+                    Some(j) => {
+                        let l = &bd.form.lines[j];
+                        (
+                            Cell::Int(bd.form.period as i64),
+                            Cell::Int(l.residue as i64),
+                            l.slope.clone().into(),
+                            l.intercept.clone().into(),
+                        )
+                    }
+                };
+                t.push(vec![
+                    "boundary".into(),
+                    Cell::Int(bd.residue as i64),
+                    period,
+                    residue,
+                    none(),
+                    slope,
+                    intercept,
+                    line.into(),
+                    status.clone().into(),
+                ]);
+            }
+        }
+        let edge = &wc.edge;
+        if edge.depth > 0 {
+            text.push_str(&format!(
+                "except close to the poor edge: where δ = d − g^I(n) < {}, Player I wins iff b† ≥ b + o_j(δ), with j = n mod {} and (o_j(0), o_j(1), …) (– where no A-critical state occurs):\n",
+                edge.depth, edge.modulus
+            ));
+            let show = |o: &Option<i64>| o.map_or("–".to_string(), |v| v.to_string());
+            for (js, row) in edge.groups() {
+                let js: Vec<String> = js.iter().map(usize::to_string).collect();
+                let row: Vec<String> = row.iter().map(show).collect();
+                text.push_str(&format!(
+                    "  j ∈ {{{}}}: ({})\n",
+                    js.join(", "),
+                    row.join(", ")
+                ));
+            }
+            for (j, row) in edge.offsets.iter().enumerate() {
+                for (delta, o) in row.iter().enumerate() {
+                    let Some(o) = o else { continue };
+                    t.push(vec![
+                        "edge".into(),
+                        Cell::Int(j as i64),
+                        none(),
+                        none(),
+                        Cell::Int(delta as i64),
+                        Cell::Int(1),
+                        Cell::Int(*o),
+                        format!("o_{j}({delta}) = {o}").into(),
+                        status.clone().into(),
+                    ]);
+                }
+            }
+        }
+    }
+    let base = if pr.base_rows == 0 {
+        format!(
+            "no state is A-critical for {} ≤ n < {}",
+            pr.from, pr.step_from
+        )
+    } else {
+        format!(
+            "the win table agrees on every A-critical state with {} ≤ n < {} ({} rows (n, d))",
+            pr.from, pr.step_from, pr.base_rows
+        )
+    };
+    text.push_str(&format!(
+        "{status} (induction on n): {base}; the induction step holds at all {} points (n, b) with {} ≤ n < {}, and every larger n reduces to them (M = {}, band growth σ = {} per M stones, boundary period p = {}, margins B = {}, W = {}). Rich and poor players are decided by Theorems 2.4 and 3.7.\n",
+        pr.step_points,
+        pr.step_from,
+        pr.step_from + pr.window,
+        pr.n_period,
+        pr.band_growth,
+        pr.b_period,
+        pr.small_below,
+        pr.edge_margin
+    ));
+    match a.out.format {
+        crate::export::Format::Text => a.out.emit(|w| w.write_all(text.as_bytes())),
+        _ => a.out.emit_table(&t),
+    }
 }
 
 /// Largest n for the threshold columns that need the win table.

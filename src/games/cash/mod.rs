@@ -15,6 +15,10 @@
 //! nondecreasing in its second argument), and T(n, d) = 0 when the mover has no legal move.
 //! The literal recursion of Lemma 1.12 ([`cash_winner_naive`]) is kept as the reference.
 
+mod win_condition;
+
+pub use win_condition::{Boundary, EdgeLayer, WinCondition, WinProof};
+
 use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
@@ -336,6 +340,17 @@ pub fn g_thresholds(set: &CashSet, n: Amount) -> (Amount, Amount) {
     (half + (i + 1).min(a1), half + (i + 1).saturating_sub(a1))
 }
 
+/// [`g_thresholds`] for n of any size.
+pub fn g_thresholds_big(set: &CashSet, n: &BigUint) -> (BigUint, BigUint) {
+    let a1 = BigUint::from(set.min());
+    let i = n % (&a1 * 2u32);
+    let half = (n - &i) / 2u32;
+    (
+        &half + (&i + 1u32).min(a1.clone()),
+        &half + (&i + 1u32).max(a1.clone()) - &a1,
+    )
+}
+
 /// The least money each player needs, read off the win table by exhaustive search:
 /// `least_f1` is the least d with which I wins (n; d, ∞) when W(n) = I, and otherwise the least d
 /// with which I wins (n; d, least_f2 − 1); `least_f2` is the least e with which II wins (n; ∞, e)
@@ -604,10 +619,8 @@ pub fn winner_by_forms(
         Q::from_bigint(e.clone().into()),
     );
     let a1 = BigUint::from(set.min());
-    let i = n % (&a1 * 2u32);
-    let half = (n - &i) / 2u32;
-    let g1 = Q::from_bigint((&half + (&i + 1u32).min(a1.clone())).into());
-    let g2 = Q::from_bigint((&half + (&i + 1u32).max(a1.clone()) - &a1).into());
+    let (g1, g2) = g_thresholds_big(set, n);
+    let (g1, g2) = (Q::from_bigint(g1.into()), Q::from_bigint(g2.into()));
     let decided = decide_by_theorems([&dq, &eq, &f1, &f2, &g1, &g2], w, || d / &a1 > e / &a1);
     (decided, f1, f2)
 }
