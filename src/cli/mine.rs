@@ -2,7 +2,7 @@
 //! CSV (any nimlab table, or anyone else's).
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
@@ -12,7 +12,7 @@ use crate::export::{Cell, Format, Table};
 use serde::{Deserialize, Serialize};
 
 use crate::games::cash::{CashPeriodicity, CashSet, replay_threshold_certificate, threshold_forms};
-use crate::games::scoring::HeapSequence;
+use crate::games::scoring::{HeapSequence, Limits, PeriodCertificate};
 use crate::miner::{
     Certificate, FitOptions, FloorForm, FloorKind, PeriodicLinear, PwlShape, ResidueLine, Zigzag,
     affine_text, fit_periodic_linear, pwl_shape, zigzag,
@@ -37,13 +37,17 @@ pub enum MineCommand {
         after_help = "Examples:\n  nimlab mine cash --set 3,5,6,10,11 --max-n 2000\n  nimlab mine cash --set 1,4 --certificate cert.json\n  nimlab mine replay cert.json"
     )]
     Cash(CashArgs),
-    /// Re-check a certificate written by `mine cash --certificate`.
+    /// Re-check a certificate written by `mine cash --certificate` or `mine octal
+    /// --certificate`: VALID, or REJECTED with what does not hold (exit status 2).
+    #[command(
+        after_help = "Examples:\n  nimlab mine cash --set 1,4 --certificate cash.json\n  nimlab mine replay cash.json\n  nimlab mine octal --subtract 4,5 --certificate gs.json\n  nimlab mine replay gs.json\n\nThe file's \"kind\" says what it proves: \"cash-thresholds\" (closed forms of f^I and f^II) or\n\"octal-period\" (the least preperiod and period of G_s, by a window argument). A replay\nrecomputes everything it needs from the rules in the file."
+    )]
     Replay(ReplayArgs),
     /// G_s(n) (or f_N(n +ℓ m)) of a scoring octal game as eventually periodic closed forms.
     #[command(
-        after_help = "Examples:\n  nimlab mine octal --subtract 4,5\n  nimlab mine octal --rules '(3333, 2222)'\n  nimlab mine octal --subtract 4,5 --plus 4"
+        after_help = "Examples:\n  nimlab mine octal --subtract 4,5\n  nimlab mine octal --rules '(3333, 2222)'\n  nimlab mine octal --subtract 4,5 --plus 4\n  nimlab mine octal --subtract 4,5 --certificate gs.json\n  nimlab mine replay gs.json"
     )]
-    Octal(super::octal::PeriodArgs),
+    Octal(OctalArgs),
     /// Closed forms along a one-parameter family: every numeric column as a function of it.
     #[command(subcommand)]
     Family(FamilyCommand),
@@ -130,15 +134,31 @@ pub struct CheckFormulaArgs {
 
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
-    /// A certificate file written by `nimlab mine cash --certificate`.
+    /// A certificate file written by `nimlab mine cash --certificate` or `mine octal
+    /// --certificate`.
     #[arg(value_name = "CERT.json")]
     file: PathBuf,
 }
 
-/// What a certificate file holds: which computation it is about, and the proof.
+#[derive(Debug, Args)]
+pub struct OctalArgs {
+    #[command(flatten)]
+    period: super::octal::PeriodArgs,
+    /// Also write a certificate of the period (JSON) to FILE, atomically; `mine replay FILE`
+    /// re-checks it. Needs a main ruleset that takes without breaking.
+    #[arg(long, value_name = "FILE")]
+    certificate: Option<PathBuf>,
+}
+
+/// The kind of a NIM with Cash threshold certificate.
+const CASH_KIND: &str = "cash-thresholds";
+/// The kind of a G_s period certificate.
+const OCTAL_KIND: &str = "octal-period";
+
+/// A NIM with Cash certificate file: which computation it is about, and the proof.
 #[derive(Debug, Serialize, Deserialize)]
-struct CertificateFile {
-    /// Always "cash-thresholds" for now.
+struct CashCertificateFile {
+    /// Always [`CASH_KIND`].
     kind: String,
     /// The move set A.
     set: Vec<u64>,
@@ -146,6 +166,29 @@ struct CertificateFile {
     nimlab: String,
     /// The proof.
     certificate: Certificate,
+}
+
+/// A G_s period certificate file; the certificate names its game.
+#[derive(Debug, Serialize, Deserialize)]
+struct OctalCertificateFile {
+    /// Always [`OCTAL_KIND`].
+    kind: String,
+    /// nimlab's version that wrote it.
+    nimlab: String,
+    /// The game, the claim and the proof.
+    certificate: PeriodCertificate,
+}
+
+/// Writes a certificate file as pretty JSON, atomically.
+fn write_certificate(path: &Path, file: &impl Serialize) -> anyhow::Result<()> {
+    let out = OutputArgs {
+        format: Format::Json,
+        output: Some(path.to_path_buf()),
+    };
+    out.emit(|w| {
+        serde_json::to_writer_pretty(&mut *w, file)?;
+        writeln!(w)
+    })
 }
 
 #[derive(Debug, Args)]
@@ -504,20 +547,13 @@ fn cash(a: CashArgs) -> anyhow::Result<()> {
     let forms = threshold_forms(&set, a.max_n)?;
     let from = forms.certificate.from;
     if let Some(path) = &a.certificate {
-        let file = CertificateFile {
-            kind: "cash-thresholds".to_string(),
+        let file = CashCertificateFile {
+            kind: CASH_KIND.to_string(),
             set: set.elements().to_vec(),
             nimlab: env!("CARGO_PKG_VERSION").to_string(),
             certificate: forms.certificate.clone(),
         };
-        let out = OutputArgs {
-            format: Format::Json,
-            output: Some(path.clone()),
-        };
-        out.emit(|w| {
-            serde_json::to_writer_pretty(&mut *w, &file)?;
-            writeln!(w)
-        })?;
+        write_certificate(path, &file)?;
     }
     let t = crate::papers::nim_with_cash::certified_forms_table(&forms);
     let mut text = format!(
@@ -549,29 +585,50 @@ fn cash(a: CashArgs) -> anyhow::Result<()> {
 }
 
 fn replay(a: ReplayArgs) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(&a.file)
-        .with_context(|| format!("cannot read {}", a.file.display()))?;
-    let file: CertificateFile = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a nimlab certificate", a.file.display()))?;
-    if file.kind != "cash-thresholds" {
-        anyhow::bail!(
-            "{}: unknown certificate kind '{}'",
-            a.file.display(),
-            file.kind
-        );
+    let path = a.file.display();
+    let text = std::fs::read_to_string(&a.file).with_context(|| format!("cannot read {path}"))?;
+    let json: serde_json::Value = serde_json::from_str(&text)
+        .with_context(|| format!("{path} is not a nimlab certificate (not JSON)"))?;
+    let kind = json
+        .get("kind")
+        .and_then(serde_json::Value::as_str)
+        .ok_or_else(|| anyhow::anyhow!("{path} is not a nimlab certificate: no \"kind\""))?
+        .to_string();
+    let malformed = || format!("{path} is REJECTED: not a well-formed {kind} certificate");
+    match kind.as_str() {
+        CASH_KIND => {
+            let file: CashCertificateFile = serde_json::from_value(json).with_context(malformed)?;
+            let set = CashSet::new(file.set).with_context(|| format!("{path} is REJECTED"))?;
+            replay_threshold_certificate(&set, &file.certificate)
+                .with_context(|| format!("{path} is REJECTED"))?;
+            println!(
+                "{path}: VALID — f^I and f^II of A = {set} follow the stated forms for every n ≥ {}",
+                file.certificate.from
+            );
+        }
+        OCTAL_KIND => {
+            let file: OctalCertificateFile =
+                serde_json::from_value(json).with_context(malformed)?;
+            let c = &file.certificate;
+            c.replay(&Limits::default())
+                .with_context(|| format!("{path} is REJECTED"))?;
+            println!(
+                "{path}: VALID — {}: least period {}, least preperiod {}, PROVEN for all n ({})",
+                c.describe(),
+                c.period,
+                c.preperiod,
+                c.argument()
+            );
+        }
+        other => anyhow::bail!(
+            "{path}: unknown certificate kind '{other}' (known: {CASH_KIND}, {OCTAL_KIND})"
+        ),
     }
-    let set = CashSet::new(file.set)?;
-    replay_threshold_certificate(&set, &file.certificate)
-        .with_context(|| format!("{} is REJECTED", a.file.display()))?;
-    println!(
-        "{}: VALID — f^I and f^II of A = {set} follow the stated forms for every n ≥ {}",
-        a.file.display(),
-        file.certificate.from
-    );
     Ok(())
 }
 
-fn octal(a: super::octal::PeriodArgs) -> anyhow::Result<()> {
+fn octal(args: OctalArgs) -> anyhow::Result<()> {
+    let a = args.period;
     let game = a.rules.game()?;
     let plus = super::octal::heaps_of(&game, &a.plus)?;
     let seq = HeapSequence::new(&game, 0, &plus, a.bonus.clone())?;
@@ -584,6 +641,34 @@ fn octal(a: super::octal::PeriodArgs) -> anyhow::Result<()> {
             report.argument
         );
     };
+    if let Some(path) = &args.certificate {
+        if !p.is_proven() {
+            anyhow::bail!(
+                "--certificate {}: the period is only OBSERVED ({}), so there is nothing to certify",
+                path.display(),
+                report.argument
+            );
+        }
+        let c = seq
+            .period_certificate(a.max_heap, &limits)
+            .with_context(|| format!("--certificate {}", path.display()))?;
+        if (c.preperiod, c.period) != (p.preperiod, p.period) {
+            anyhow::bail!(
+                "--certificate {}: the window argument gives preperiod {} and period {}, the period search {} and {}",
+                path.display(),
+                c.preperiod,
+                c.period,
+                p.preperiod,
+                p.period
+            );
+        }
+        let file = OctalCertificateFile {
+            kind: OCTAL_KIND.to_string(),
+            nimlab: env!("CARGO_PKG_VERSION").to_string(),
+            certificate: c,
+        };
+        write_certificate(path, &file)?;
+    }
     let last = p.preperiod + 2 * p.period;
     let values = seq.values(last as u32, &limits)?;
     // An eventually periodic sequence is periodic-linear with every slope 0.

@@ -1,5 +1,6 @@
-//! The miner: patterns in generic sequences of exact values — periods, periodic-linear closed
-//! forms and their certificates, and the shapes of piecewise-linear functions.
+//! The miner: patterns in generic sequences of exact values — periods and their window
+//! certificates, periodic-linear closed forms and their certificates, and the shapes of
+//! piecewise-linear functions.
 //! It knows nothing about games; callers say what recurrence produced the data (its look-back),
 //! which is what turns an observation into a proof.
 
@@ -7,6 +8,7 @@ pub mod certificate;
 pub mod linear;
 pub mod period;
 pub mod shape;
+pub mod window;
 
 pub use certificate::{Certificate, Recurrence, Rule, Term};
 pub use linear::{
@@ -16,3 +18,4 @@ pub use period::{
     PeriodStatus, Periodicity, component_period, observe_period, prove_octal_period, prove_period,
 };
 pub use shape::{PwlShape, Zigzag, pwl_shape, zigzag};
+pub use window::{WindowCertificate, WindowError};

@@ -33,7 +33,7 @@ pub use outcome::Outcome;
 pub use partition::{PartitionIndex, solve_partition_values};
 pub use position::{Heap, Move, Ordered, Position, RulesId, ScoringGame};
 pub use ruleset::{HeapMove, HeapSize, Ruleset, UniformTail};
-pub use sequence::{HeapSequence, PeriodReport};
+pub use sequence::{HeapSequence, PeriodCertificate, PeriodProof, PeriodReport, SequenceState};
 pub use solver::{
     Limits, Method, NoProgress, Payoffs, Progress, Solution, ValueSolution, search_values, solve,
     solve_many, solve_values, solve_values_reporting,

@@ -7,7 +7,13 @@
 //! (entries of V(n) for smaller q), so for n > k, V(n) is one fixed function of V(n−k..n−1):
 //! a recurrence of order k, and [`crate::miner::prove_period`]'s window argument applies to the
 //! states, then to the coordinate q = m. Breaking rulesets have no finite look-back; their
-//! periods are reported as observed only.
+//! periods are reported as observed only, unless every move scores the same c with c + 2N > 0
+//! (then the normal-play reduction proves them).
+//! [`PeriodCertificate`] writes the window argument down so that it can be replayed.
+
+mod certificate;
+
+pub use certificate::{PeriodCertificate, PeriodProof, SequenceState};
 
 use num_traits::ToPrimitive;
 
