@@ -194,3 +194,24 @@ fn the_registry_builtin_claims_give_their_expected_verdicts() {
         assert_eq!(f.verdict, verdict, "{id}: {}", f.evidence);
     }
 }
+
+#[test]
+fn the_win_condition_evidence_proves_sets_the_corresponding_state_alone_does_not_decide() {
+    // {3,4,8}: the corresponding state mod its cash period does not decide the winner (Def 4.3
+    // fails at n = 27 and 39), yet a finer condition is PROVEN; {3,5,6,10,11} is not cash-periodic.
+    let f = one(&claim(
+        "cash.closed_forms",
+        "claim = \"win_condition\"\nsets = [[1, 4], [3, 4, 8], [3, 5, 6, 10, 11]]",
+    ));
+    assert_eq!(f.verdict, VerdictKind::Open, "{}", f.evidence);
+    for needle in [
+        "it does not for {3,4,8}",
+        "PROVEN for every n",
+        "for 2 of 3 sets",
+        "{1,4} (n ≥ 0: boundaries by n mod 5)",
+        "{3,4,8} (n ≥ 25: boundaries by n mod 12, edge layer",
+        "none found for {3,5,6,10,11}",
+    ] {
+        assert!(f.evidence.contains(needle), "{needle}: {}", f.evidence);
+    }
+}

@@ -18,7 +18,7 @@ use super::{Builtin, BuiltinRun, finding};
 use crate::claims::verdict::{Finding, VerdictKind};
 use crate::error::{Error, Result};
 use crate::games::cash::{
-    Amount, CashPeriodicity, CashSet, CashTable, ThresholdForms, Thresholds, Winner,
+    Amount, CashPeriodicity, CashSet, CashTable, ThresholdForms, Thresholds, WinCondition, Winner,
     corresponding_state, g_thresholds, replay_threshold_certificate, threshold_forms, thresholds,
 };
 use crate::miner::affine_text;
@@ -1107,8 +1107,57 @@ fn win_condition(
         list(&no_states),
         list(&not_periodic)
     );
+    evidence.push_str(&format!("; (d) {}", proven_win_conditions(sets)));
     evidence.push_str("; a statement about every finite A stays open");
     Ok(finding(VerdictKind::Open, range, evidence))
+}
+
+/// Evidence (d) of §9 Conjectures 3 and 4: per set, the win condition on A-critical states
+/// PROVEN for every n (`nimlab cash condition`), or why none was found.
+fn proven_win_conditions(sets: &[CashSet]) -> String {
+    use rayon::prelude::*;
+    let found: Vec<_> = sets
+        .par_iter()
+        .map(|set| (set, WinCondition::find(set, 100, 1 << 30)))
+        .collect();
+    let (mut proven, mut none) = (Vec::new(), Vec::new());
+    for (set, wc) in found {
+        match wc {
+            Ok(wc) if wc.boundaries.is_empty() => proven.push(format!(
+                "{set} (no A-critical state from n = {})",
+                wc.proof.from
+            )),
+            Ok(wc) => proven.push(format!(
+                "{set} (n ≥ {}: boundaries by n mod {}{})",
+                wc.proof.from,
+                wc.modulus,
+                if wc.edge.depth == 0 {
+                    String::new()
+                } else {
+                    format!(
+                        ", edge layer δ < {} by n mod {}",
+                        wc.edge.depth, wc.edge.modulus
+                    )
+                }
+            )),
+            Err(e) => none.push(format!("{set} ({e})")),
+        }
+    }
+    let list = |v: &[String]| {
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.join(", ")
+        }
+    };
+    format!(
+        "a win condition on the A-critical states, PROVEN for every n by induction with a \
+         replayed window (nimlab cash condition): for {} of {} sets: {}; none found for {}",
+        proven.len(),
+        sets.len(),
+        list(&proven),
+        list(&none)
+    )
 }
 
 /// A corresponding state (i; b, b†) and a state (n; d, e).
