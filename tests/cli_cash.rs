@@ -327,4 +327,15 @@ fn mine_across_finds_the_intercept_tables_in_floor_ceil_form() {
     ] {
         assert!(out.contains(needle), "missing {needle:?} in\n{out}");
     }
+    // {1, L} with L odd: every move is odd, the period is 2 and the tables have two entries —
+    // too short to fit in i, so the whole function is given in n: ⌈n/2⌉ for the winner.
+    let out = run_ok(&[
+        "mine", "across", "cash", "--set", "1,L", "--L", "3..15", "--step", "2",
+    ]);
+    for needle in [
+        "f_A(n) = ceil(n/2) for n ≥ proven_from, for every L in the range (each PROVEN)",
+        "f_A^⊥(n) = floor(n/2) for n ≥ proven_from, for every L in the range (each PROVEN)",
+    ] {
+        assert!(out.contains(needle), "missing {needle:?} in\n{out}");
+    }
 }

@@ -1047,6 +1047,24 @@ fn table_form_text(t: &TableForm, c: &[Q]) -> String {
     parts.join("; ")
 }
 
+/// With period 2 the intercept table is too short to fit in i; the whole function is then one
+/// floor/ceil form in n (from the certified lines), and if it is the same for every L, that is
+/// the closed form across L.
+fn period_two_across_l(name: &str, rows: &[AcrossRow], j: usize) -> Option<String> {
+    let forms: Option<Vec<FloorForm>> = rows
+        .iter()
+        .map(|r| match (&r.slopes[..], &r.intercepts[j][..]) {
+            ([slope], [c0, c1]) if r.period == 2 => Some(FloorForm::of_period_two(slope, c0, c1)),
+            _ => None,
+        })
+        .collect();
+    let forms = forms.filter(|f| !f.is_empty() && f.windows(2).all(|w| w[0] == w[1]))?;
+    Some(format!(
+        "  {name}(n) = {} for n ≥ proven_from, for every L in the range (each PROVEN)\n",
+        forms[0].text("n")
+    ))
+}
+
 /// The coefficients of the intercept forms as closed forms in L, over the members (consecutive
 /// in the range, from the first with a form) whose tables have forms of the same shape.
 fn intercepts_across_l(
@@ -1278,7 +1296,10 @@ fn across_cash(a: AcrossCashArgs) -> anyhow::Result<()> {
                 c.join(", ")
             ));
         }
-        text.push_str(&intercepts_across_l(name, &rows, &fits, a.step, j));
+        match period_two_across_l(name, &rows, j) {
+            Some(whole) => text.push_str(&whole),
+            None => text.push_str(&intercepts_across_l(name, &rows, &fits, a.step, j)),
+        }
     }
     if rows.iter().all(|r| r.slopes.len() == 1) {
         text.push_str(&format!(

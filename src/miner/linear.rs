@@ -106,20 +106,11 @@ impl PeriodicLinear {
                 constant: l.intercept.clone(),
                 parity: Q::zero(),
             }),
-            [even, odd] if even.slope == odd.slope => {
-                let d = &odd.intercept - &even.intercept;
-                let (kind, parity) = if d == even.slope {
-                    (FloorKind::Ceil, Q::zero())
-                } else {
-                    (FloorKind::Floor, d)
-                };
-                Some(FloorForm {
-                    kind,
-                    slope: even.slope.clone(),
-                    constant: even.intercept.clone(),
-                    parity,
-                })
-            }
+            [even, odd] if even.slope == odd.slope => Some(FloorForm::of_period_two(
+                &even.slope,
+                &even.intercept,
+                &odd.intercept,
+            )),
             _ => None,
         }
     }
@@ -199,6 +190,23 @@ pub struct FloorForm {
 }
 
 impl FloorForm {
+    /// a(2k) = s·k + c₀, a(2k + 1) = s·k + c₁ as one form in n: s·⌈n/2⌉ + c₀ when c₁ − c₀ = s,
+    /// else s·⌊n/2⌋ + c₀ + (c₁ − c₀)·(n mod 2).
+    pub fn of_period_two(slope: &Q, c0: &Q, c1: &Q) -> FloorForm {
+        let d = c1 - c0;
+        let (kind, parity) = if d == *slope {
+            (FloorKind::Ceil, Q::zero())
+        } else {
+            (FloorKind::Floor, d)
+        };
+        FloorForm {
+            kind,
+            slope: slope.clone(),
+            constant: c0.clone(),
+            parity,
+        }
+    }
+
     /// As an expression in `var` of the claims language.
     pub fn text(&self, var: &str) -> String {
         let term = match self.kind {
