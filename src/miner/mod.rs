@@ -7,6 +7,7 @@
 pub mod certificate;
 pub mod linear;
 pub mod period;
+pub mod pwl_form;
 pub mod shape;
 pub mod window;
 
@@ -16,6 +17,10 @@ pub use linear::{
 };
 pub use period::{
     PeriodStatus, Periodicity, component_period, observe_period, prove_octal_period, prove_period,
+};
+pub use pwl_form::{
+    AffineNumber, FamilyForm, GridForm, LinearParameter, PwlForm, PwlKind, family_form, grid_form,
+    pwl_form,
 };
 pub use shape::{PwlShape, Zigzag, pwl_shape, zigzag};
 pub use window::{WindowCertificate, WindowError};
