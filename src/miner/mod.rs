@@ -5,6 +5,8 @@
 //! which is what turns an observation into a proof.
 
 pub mod certificate;
+#[cfg(test)]
+mod fixtures;
 pub mod linear;
 pub mod period;
 pub mod pwl_form;

@@ -309,21 +309,7 @@ impl<T: Clone + Eq + fmt::Display> WindowCertificate<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// a(n) = max over s in S, s ≤ n, of (s − a(n − s)), 0 without a move: look-back max S from
-    /// n = max S on (below it, fewer moves exist).
-    fn subtraction(set: &[usize], n: usize) -> Vec<i64> {
-        let mut a = vec![0i64; n];
-        for m in 0..n {
-            a[m] = set
-                .iter()
-                .filter(|&&s| s <= m)
-                .map(|&s| s as i64 - a[m - s])
-                .max()
-                .unwrap_or(0);
-        }
-        a
-    }
+    use crate::miner::fixtures::subtraction;
 
     #[test]
     fn a_proven_period_gives_a_certificate_that_replays() {
