@@ -4,8 +4,9 @@
 //!
 //! - [`num`]: exact rationals ([`Q`]), piecewise-linear functions ([`Pwl`]) and ranges;
 //! - [`miner`]: generic pattern finding on sequences of exact values — least periods (proven by
-//!   window arguments or observed), periodic-linear closed forms, and certificates that prove
-//!   them against a min/max-plus recurrence. It knows no game; callers describe the recurrence;
+//!   window arguments or observed), periodic-linear closed forms (also along one-parameter
+//!   families), and certificates that prove them against a min/max-plus recurrence. It knows no
+//!   game; callers describe the recurrence;
 //! - [`games`]: the engines — [`games::scoring`] (Scoring Nim and Stewart's octal games, bonus N
 //!   symbolic), [`games::candy`] (Candy Nim) and [`games::cash`] (NIM with Cash) — which call
 //!   the miner to prove what their data shows;
@@ -13,7 +14,8 @@
 //! - [`claims`]: claim files, an exact expression language and verdicts with evidence;
 //! - [`export`]: generic tables rendered as text, CSV, JSON or Markdown (pure functions to bytes);
 //! - [`report`]: research reports (Markdown, LaTeX, CSV, SVG) rendered from templates, generic;
-//! - [`papers`]: the four papers' reports as data (tables, figures, verdicts) for [`report`];
+//! - [`papers`]: the four papers' reports as data (tables, figures, verdicts, mined closed forms)
+//!   for [`report`], and the tables the CLI prints alike;
 //! - [`cli`]: the `nimlab` command line on top.
 
 pub mod claims;

@@ -120,6 +120,7 @@ fn toy_report() -> Report {
                 y_min: -1,
                 y_max: 4,
             },
+            legend: "north west".into(),
         }],
         reproduce: vec![Command {
             what: "Everything".into(),
@@ -313,6 +314,8 @@ fn figures_are_deterministic_svg_with_their_csv() {
     assert!(a.get("f.csv").unwrap().starts_with(b"n,value\n0,0\n"));
     assert_eq!(fa.bounds.x_min, 0);
     assert_eq!(fa.bounds.x_max, 19);
+    // The label of the line at n = 5 sits top left: the legend goes top right, away from it.
+    assert_eq!(fa.legend, "north east");
 }
 
 fn snapshot_of(dir: &Path) -> Vec<(String, Vec<u8>)> {

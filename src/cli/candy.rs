@@ -258,29 +258,11 @@ fn family(a: FamilyArgs) -> anyhow::Result<()> {
 /// The family's rows: parameters, heaps, V, N_L and N_W.
 pub(super) fn family_table(a: &FamilyArgs) -> anyhow::Result<Table> {
     let fam: Family = a.family.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
-    let members = fam.members(&a.params.ranges()?)?;
-    let positions: Vec<Vec<Candies>> = members.iter().map(|m| m.heaps.clone()).collect();
-    let table = table_for(&positions, a.memory.memory_limit)?;
-    let params = fam.params();
-    let mut columns: Vec<String> = params.clone();
-    columns.extend((1..=fam.heaps().len()).map(|i| format!("h{i}")));
-    columns.extend(["v", "n_l", "n_w"].map(String::from));
-    let mut t = Table {
-        columns,
-        rows: Vec::new(),
-    };
-    for m in &members {
-        let v = value_with(table.as_ref(), &m.heaps)?;
-        let mut row: Vec<Cell> = params.iter().map(|p| Cell::Int(m.params[p])).collect();
-        row.extend(m.heaps.iter().map(|&x| Cell::from(x)));
-        row.extend([
-            Cell::Int(v.v),
-            Cell::Int(v.n_l as i64),
-            Cell::Int(v.n_w as i64),
-        ]);
-        t.rows.push(row);
-    }
-    Ok(t)
+    Ok(crate::papers::candy_nim::family_table(
+        &fam,
+        &a.params.ranges()?,
+        a.memory.memory_limit,
+    )?)
 }
 
 #[derive(Debug, Args)]

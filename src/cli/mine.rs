@@ -14,10 +14,11 @@ use serde::{Deserialize, Serialize};
 use crate::games::cash::{CashPeriodicity, CashSet, replay_threshold_certificate, threshold_forms};
 use crate::games::scoring::{HeapSequence, Limits, PeriodCertificate};
 use crate::miner::{
-    Certificate, FitOptions, FloorForm, FloorKind, PeriodicLinear, PwlShape, ResidueLine, Zigzag,
-    affine_text, fit_periodic_linear, pwl_shape, zigzag,
+    Certificate, FitOptions, FloorForm, FloorKind, affine_text, fit_periodic_linear,
 };
-use crate::num::{Pwl, Q};
+use crate::num::Q;
+use crate::papers::mined::{family_forms, family_forms_table, periodic_forms_table};
+use crate::papers::scoring_nim::verify_zigzag;
 
 #[derive(Debug, Subcommand)]
 pub enum MineCommand {
@@ -229,16 +230,16 @@ fn run_mining(cmd: MineCommand) -> anyhow::Result<()> {
         MineCommand::Octal(a) => octal(a),
         MineCommand::Across(AcrossCommand::Cash(a)) => across_cash(a),
         MineCommand::Family(FamilyCommand::Scoring(a)) => {
-            let t = super::scoring::family_table(&a)?;
-            let (mut text, table, form) = mine_family(&t)?;
-            if let Some(form) = form {
-                text.push_str(&verify_zigzag(&form, &a.family)?);
+            let forms = family_forms(&super::scoring::family_table(&a)?)?;
+            let mut text = forms.text();
+            if let Some(form) = &forms.zigzag {
+                text.push_str(&format!("  {}\n", verify_zigzag(form, &a.family)?.text()));
             }
-            emit_text_or_table(&a.out, &text, &table)
+            emit_text_or_table(&a.out, &text, &family_forms_table(&forms))
         }
         MineCommand::Family(FamilyCommand::Candy(a)) => {
-            let t = super::candy::family_table(&a)?;
-            mine_table(&t, &a.out)
+            let forms = family_forms(&super::candy::family_table(&a)?)?;
+            emit_text_or_table(&a.out, &forms.text(), &family_forms_table(&forms))
         }
     }
 }
@@ -634,13 +635,14 @@ fn octal(args: OctalArgs) -> anyhow::Result<()> {
     let seq = HeapSequence::new(&game, 0, &plus, a.bonus.clone())?;
     let limits = a.solve.limits();
     let report = seq.period(a.max_heap, &limits)?;
-    let Some(p) = &report.periodicity else {
-        anyhow::bail!(
+    let no_period = || {
+        anyhow::anyhow!(
             "no period found on n ≤ {} ({}); raise --max-heap",
             report.terms - 1,
             report.argument
-        );
+        )
     };
+    let p = report.periodicity.as_ref().ok_or_else(no_period)?;
     if let Some(path) = &args.certificate {
         if !p.is_proven() {
             anyhow::bail!(
@@ -669,28 +671,10 @@ fn octal(args: OctalArgs) -> anyhow::Result<()> {
         };
         write_certificate(path, &file)?;
     }
-    let last = p.preperiod + 2 * p.period;
-    let values = seq.values(last as u32, &limits)?;
-    // An eventually periodic sequence is periodic-linear with every slope 0.
-    let lines = (0..p.period)
-        .map(|i| {
-            let n = p.preperiod + (i + p.period - p.preperiod % p.period) % p.period;
-            ResidueLine {
-                residue: i,
-                slope: Q::zero(),
-                intercept: values[n].clone(),
-                from_k: (n / p.period) as i64,
-            }
-        })
-        .collect();
-    let form = PeriodicLinear {
-        period: p.period,
-        preperiod: p.preperiod as i64,
-        lines,
-        confirming_periods: 0,
-        first: 0,
-        last: report.terms as i64 - 1,
-    };
+    // The values behind the form are computed only now: a refused certificate costs nothing more.
+    let form = seq
+        .periodic_form(&report, &limits)?
+        .ok_or_else(no_period)?;
     let status = if p.is_proven() { "PROVEN" } else { "OBSERVED" };
     let name = if a.bonus == Q::zero() { "G_s" } else { "f_N" };
     let mut text = format!(
@@ -712,261 +696,10 @@ fn octal(args: OctalArgs) -> anyhow::Result<()> {
         p.preperiod,
         report.argument
     );
-    let mut t = Table::new(&[
-        "residue",
-        "period",
-        "preperiod",
-        "value",
-        "from_k",
-        "formula",
-        "status",
-    ]);
-    for (line, f) in form.lines.iter().zip(form.formulas(name)) {
+    for f in form.formulas(name) {
         text.push_str(&format!("  {f}\n"));
-        t.push(vec![
-            Cell::Int(line.residue as i64),
-            Cell::Int(p.period as i64),
-            Cell::Int(p.preperiod as i64),
-            line.intercept.clone().into(),
-            Cell::Int(line.from_k),
-            f.into(),
-            status.into(),
-        ]);
     }
-    emit_text_or_table(&a.out, &text, &t)
-}
-
-/// An exact number in a table cell, if it holds one.
-fn cell_number(c: &Cell) -> Option<Q> {
-    match c {
-        Cell::Int(i) => Some(Q::int(*i)),
-        Cell::Rational(q) => Some(q.clone()),
-        Cell::Text(t) => t.parse().ok(),
-        Cell::Bool(_) => None,
-    }
-}
-
-/// Fits every numeric column of a family table (first column: the one parameter, consecutive)
-/// as a periodic-linear function of the parameter.
-fn mine_table(t: &Table, out: &OutputArgs) -> anyhow::Result<()> {
-    let (text, table, _) = mine_family(t)?;
-    emit_text_or_table(out, &text, &table)
-}
-
-/// A closed form in (N, k) for the payoffs of a family: f(N) = top − min_j |N − j| over peaks
-/// j in an arithmetic progression, all four numbers affine in k.
-struct ZigzagForm {
-    /// The parameter's name.
-    param: String,
-    /// The formula in the expression language (variables N and the parameter).
-    expr: String,
-    /// The first member it is claimed for.
-    from: i64,
-    /// The last member of the data.
-    to: i64,
-    /// First and last peak, affine in the parameter.
-    first: String,
-    last: String,
-}
-
-/// Re-verifies a zigzag form with the claims checker on the data's members and on four new
-/// ones, at every half-integer N from two below the first peak to two beyond the last.
-fn verify_zigzag(form: &ZigzagForm, family: &str) -> anyhow::Result<String> {
-    let k = &form.param;
-    let toml = format!(
-        "paper = \"mine\"\n[[claim]]\nid = \"zigzag\"\nlabel = \"closed form\"\nstatement = \"\"\n\
-         for = \"{k} in {}..{}, N in ({})-2..({})+2 step 1/2\"\n\
-         actual = \"payoff(N, [{family}])\"\nexpected = \"{}\"\n",
-        form.from,
-        form.to + 4,
-        form.first,
-        form.last,
-        form.expr
-    );
-    let reg = crate::claims::Registry::parse(std::path::Path::new("(closed form)"), &toml)?;
-    let v = crate::claims::check_registry(&reg, false, &[], &|| {})?;
-    let f = &v[0].finding;
-    Ok(format!(
-        "  re-verified with `nimlab check` on {k} = {}..{} ({} beyond the data): {}, {}\n",
-        form.from,
-        form.to + 4,
-        4,
-        f.verdict,
-        f.evidence
-    ))
-}
-
-/// Fits every numeric column of a family table, and the shape of its payoff column.
-fn mine_family(t: &Table) -> anyhow::Result<(String, Table, Option<ZigzagForm>)> {
-    let param = t.columns.first().context("an empty family")?;
-    let ks: Vec<i64> = t
-        .rows
-        .iter()
-        .map(|r| match &r[0] {
-            Cell::Int(k) => Ok(*k),
-            _ => Err(anyhow::anyhow!(
-                "the family's first column is not an integer parameter"
-            )),
-        })
-        .collect::<anyhow::Result<_>>()?;
-    if ks.windows(2).any(|w| w[1] != w[0] + 1) {
-        anyhow::bail!(
-            "mining a family needs one parameter taking consecutive values (one row each); {param} does not"
-        );
-    }
-    let mut table = Table::new(&[
-        "column",
-        "period",
-        "preperiod",
-        "residue",
-        "slope",
-        "intercept",
-        "from_k",
-        "formula",
-        "status",
-    ]);
-    let mut text = String::new();
-    for (c, name) in t.columns.iter().enumerate().skip(1) {
-        let Some(values) = t
-            .rows
-            .iter()
-            .map(|r| cell_number(&r[c]))
-            .collect::<Option<Vec<Q>>>()
-        else {
-            continue;
-        };
-        match fit_periodic_linear(&values, ks[0], &FitOptions::default()) {
-            Some(fit) => {
-                text.push_str(&format!(
-                    "{name}: period {} in {param}, from {param} = {} (OBSERVED on {param} = {}..{})\n",
-                    fit.period,
-                    fit.preperiod,
-                    ks[0],
-                    ks[ks.len() - 1]
-                ));
-                push_fit(&mut table, &mut text, name, &fit, param);
-            }
-            None => {
-                text.push_str(&format!("{name}: no periodic-linear form in {param}\n"));
-            }
-        }
-    }
-    let mut form = None;
-    if let Some(c) = t.columns.iter().position(|c| c == "payoff") {
-        mine_pwl_shapes(t, c, &ks, param, &mut text, &mut table);
-        form = zigzag_form(t, c, &ks, param);
-        if let Some(z) = &form {
-            text.push_str(&format!(
-                "payoff: closed form f(N) = {}  ({param} ≥ {})\n",
-                z.expr, z.from
-            ));
-        }
-    }
-    Ok((text, table, form))
-}
-
-/// The zigzag closed form of the payoff column, when every member from some k on is a zigzag
-/// whose top, peaks and peak distance are affine in k.
-fn zigzag_form(t: &Table, c: usize, ks: &[i64], param: &str) -> Option<ZigzagForm> {
-    let zs: Vec<Option<Zigzag>> = t
-        .rows
-        .iter()
-        .map(|r| match &r[c] {
-            Cell::Text(s) => s.parse::<Pwl>().ok().and_then(|f| zigzag(&f)),
-            _ => None,
-        })
-        .collect();
-    // The members from the first of a final run of zigzags with more than one peak.
-    let start = zs
-        .iter()
-        .rposition(|z| z.as_ref().is_none_or(|z| z.peak_step.is_zero()))
-        .map_or(0, |i| i + 1);
-    let zs: Vec<Zigzag> = zs[start..].iter().flatten().cloned().collect();
-    if zs.len() < 5 {
-        return None;
-    }
-    let line = |values: Vec<Q>| -> Option<(String, i64)> {
-        let fit = fit_periodic_linear(&values, ks[start], &FitOptions::default())?;
-        (fit.period == 1).then(|| {
-            let l = &fit.lines[0];
-            (affine_text(&l.slope, &l.intercept, param), fit.preperiod)
-        })
-    };
-    let (top, a) = line(zs.iter().map(|z| z.top.clone()).collect())?;
-    let (first, b) = line(zs.iter().map(|z| z.first_peak.clone()).collect())?;
-    let (last, c2) = line(zs.iter().map(|z| z.last_peak.clone()).collect())?;
-    let (step, d) = line(zs.iter().map(|z| z.peak_step.clone()).collect())?;
-    Some(ZigzagForm {
-        param: param.to_string(),
-        expr: format!("{top} - min(j in {first}..{last} step {step}: abs(N - j))"),
-        from: a.max(b).max(c2).max(d),
-        to: ks[ks.len() - 1],
-        first,
-        last,
-    })
-}
-
-/// The breakpoint structure of a PWL column along the family: first and last breakpoint and the
-/// step as closed forms in the parameter, and the cycle of values at the breakpoints.
-fn mine_pwl_shapes(
-    t: &Table,
-    c: usize,
-    ks: &[i64],
-    param: &str,
-    text: &mut String,
-    table: &mut Table,
-) {
-    let shapes: Option<Vec<PwlShape>> = t
-        .rows
-        .iter()
-        .map(|r| match &r[c] {
-            Cell::Text(s) => s.parse::<Pwl>().ok().and_then(|f| pwl_shape(&f)),
-            _ => None,
-        })
-        .collect();
-    let Some(shapes) = shapes else {
-        text.push_str("payoff: breakpoints are not an arithmetic progression for every member\n");
-        return;
-    };
-    text.push_str("payoff: breakpoints form an arithmetic progression for every member\n");
-    let firsts: Vec<Q> = shapes.iter().map(|s| s.first.clone()).collect();
-    let lasts: Vec<Q> = shapes.iter().map(|s| s.last.clone()).collect();
-    let steps: Vec<Q> = shapes.iter().map(|s| s.step.clone()).collect();
-    for (name, values) in [
-        ("first_breakpoint", firsts),
-        ("last_breakpoint", lasts),
-        ("breakpoint_step", steps),
-    ] {
-        match fit_periodic_linear(&values, ks[0], &FitOptions::default()) {
-            Some(fit) => {
-                push_fit(table, text, name, &fit, param);
-            }
-            None => text.push_str(&format!("  {name}: no periodic-linear form in {param}\n")),
-        }
-    }
-    let cycles: Vec<String> = shapes
-        .iter()
-        .map(|s| {
-            s.value_cycle
-                .iter()
-                .map(Q::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        })
-        .collect();
-    // The cycle of the last member, and from which member on it holds.
-    let last = &cycles[cycles.len() - 1];
-    let from = cycles.iter().rposition(|c| c != last).map_or(0, |i| i + 1);
-    if cycles.len() - from >= 3 {
-        text.push_str(&format!(
-            "  values at the breakpoints cycle ({last}) from the first, for {param} ≥ {}\n",
-            ks[from]
-        ));
-    } else {
-        text.push_str(&format!(
-            "  the cycle of values at the breakpoints changes with {param}\n"
-        ));
-    }
+    emit_text_or_table(&a.out, &text, &periodic_forms_table(&form, name, status))
 }
 
 /// One member of a family of move sets, with its certified forms summarized.
@@ -1317,23 +1050,5 @@ fn emit_text_or_table(out: &OutputArgs, text: &str, table: &Table) -> anyhow::Re
     match out.format {
         Format::Text => out.emit(|w| w.write_all(text.as_bytes())),
         _ => out.emit_table(table),
-    }
-}
-
-/// One formula line of text and one table row per residue of a fit along the family.
-fn push_fit(table: &mut Table, text: &mut String, name: &str, fit: &PeriodicLinear, param: &str) {
-    for (line, f) in fit.lines.iter().zip(fit.formulas_in(name, param)) {
-        text.push_str(&format!("  {f}\n"));
-        table.push(vec![
-            name.into(),
-            Cell::Int(fit.period as i64),
-            Cell::Int(fit.preperiod),
-            Cell::Int(line.residue as i64),
-            line.slope.clone().into(),
-            line.intercept.clone().into(),
-            Cell::Int(line.from_k),
-            f.into(),
-            "OBSERVED".into(),
-        ]);
     }
 }

@@ -14,7 +14,8 @@ use crate::games::scoring::{
     optimal_line, optimal_move_regions, scoring_nim, solve, solve_table, table_size, tails,
     values_at,
 };
-use crate::num::{Pwl, Q};
+use crate::num::Q;
+use crate::papers::scoring_nim::PWL_COLUMNS;
 
 #[derive(Debug, Subcommand)]
 pub enum ScoringCommand {
@@ -388,17 +389,6 @@ fn limits(a: LimitsArgs) -> anyhow::Result<()> {
 }
 
 /// Columns and cells describing a payoff without a bonus grid.
-const PWL_COLUMNS: [&str; 4] = ["breakpoints", "c_minus", "c_plus", "payoff"];
-
-fn pwl_cells(f: &Pwl) -> Vec<Cell> {
-    vec![
-        Cell::Int(f.breakpoints().len() as i64),
-        f.left_intercept().into(),
-        f.right_intercept().into(),
-        f.to_string().into(),
-    ]
-}
-
 /// Positions formatted per parallel batch in `table`.
 const ROW_CHUNK: usize = 8192;
 
@@ -478,50 +468,12 @@ fn family(a: FamilyArgs) -> anyhow::Result<()> {
 /// The family's rows: parameters, heaps and the payoff (or its values on a bonus grid).
 pub(super) fn family_table(a: &FamilyArgs) -> anyhow::Result<Table> {
     let fam: Family = a.family.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
-    let ranges = a.params.ranges()?;
     let grid = a.bonus.grid()?;
-    let members = fam.members(&ranges)?;
-    // Nim never splits heaps, so every member is reachable from the componentwise maximum of the
-    // sorted members: one solve serves the whole family.
-    let k = fam.heaps().len();
-    let mut hull = vec![0 as HeapSize; k];
-    for m in &members {
-        let mut s = m.heaps.clone();
-        s.sort_unstable_by(|x, y| y.cmp(x));
-        for (h, v) in hull.iter_mut().zip(s) {
-            *h = (*h).max(v);
-        }
-    }
-    let sol = solve_position(&hull, &a.solve)?;
-    let params = fam.params();
-    let mut columns: Vec<String> = params.clone();
-    columns.extend((1..=k).map(|i| format!("h{i}")));
-    match &grid {
-        Some(_) => columns.extend(["bonus".to_string(), "payoff".to_string()]),
-        None => columns.extend(PWL_COLUMNS.iter().map(|c| c.to_string())),
-    }
-    let mut t = Table {
-        columns,
-        rows: Vec::new(),
-    };
-    for m in &members {
-        let f = sol.payoff(&nim_heaps(&m.heaps))?;
-        let mut lead: Vec<Cell> = params.iter().map(|p| Cell::Int(m.params[p])).collect();
-        lead.extend(m.heaps.iter().map(|&h| Cell::from(h)));
-        match &grid {
-            Some(g) => {
-                for n in g.iter() {
-                    let mut row = lead.clone();
-                    let v = f.eval(&n);
-                    row.extend([Cell::from(n), v.into()]);
-                    t.rows.push(row);
-                }
-            }
-            None => {
-                lead.extend(pwl_cells(&f));
-                t.rows.push(lead);
-            }
-        }
-    }
-    Ok(t)
+    Ok(crate::papers::scoring_nim::family_table(
+        &fam,
+        &a.params.ranges()?,
+        grid.as_ref(),
+        a.solve.method(),
+        &a.solve.limits(),
+    )?)
 }

@@ -1,10 +1,11 @@
 //! The miner: patterns in generic sequences of exact values — periods and their window
-//! certificates, periodic-linear closed forms and their certificates, and the shapes of
-//! piecewise-linear functions.
+//! certificates, periodic-linear closed forms and their certificates, the shapes and closed
+//! forms of piecewise-linear functions, and closed forms along families of them.
 //! It knows nothing about games; callers say what recurrence produced the data (its look-back),
 //! which is what turns an observation into a proof.
 
 pub mod certificate;
+pub mod family;
 #[cfg(test)]
 mod fixtures;
 pub mod linear;
@@ -14,6 +15,7 @@ pub mod shape;
 pub mod window;
 
 pub use certificate::{Certificate, Recurrence, Rule, Term};
+pub use family::{BreakpointForms, FamilyForms, QuantityFit, ZigzagForm, mine_family};
 pub use linear::{
     FitOptions, FloorForm, FloorKind, PeriodicLinear, ResidueLine, affine_text, fit_periodic_linear,
 };

@@ -1,14 +1,16 @@
-//! The Candy Nim report: V along Remark 4.5's family [31, 32m, 32m+31], its table, and the
-//! verdicts.
+//! The Candy Nim report: V along Remark 4.5's family [31, 32m, 32m+31], its table, the closed
+//! forms mined along it with their status, and the verdicts. Also the family table that `nimlab
+//! candy family` and `nimlab mine family candy` share with this report.
 
 use std::collections::BTreeMap;
 
+use super::mined::{family_forms, family_forms_table};
 use super::{command, common_commands, param, provenance, verdicts};
 use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
 use crate::family::Family;
 use crate::games::candy::{Candies, table_for, value_with};
-use crate::num::IntRange;
+use crate::num::{IntRange, Q};
 use crate::report::context::{Axis, Report, Series};
 use crate::report::data::{FigureSpec, TableSpec, figure, table};
 use crate::report::files::Files;
@@ -19,6 +21,38 @@ const FAMILY: &str = "31,32m,32m+31";
 
 /// Memory cap of the value tables (the CLI's default).
 const MEMORY: u64 = 4 << 30;
+
+/// The rows of a family of Candy Nim positions (`nimlab candy family`): parameters, heaps, V,
+/// N_L and N_W, with value tables of at most `max_bytes`.
+pub fn family_table(
+    fam: &Family,
+    ranges: &BTreeMap<String, IntRange>,
+    max_bytes: u64,
+) -> Result<Table> {
+    let members = fam.members(ranges)?;
+    let positions: Vec<Vec<Candies>> = members.iter().map(|m| m.heaps.clone()).collect();
+    let values = table_for(&positions, max_bytes)?;
+    let params = fam.params();
+    let mut columns: Vec<String> = params.clone();
+    columns.extend((1..=fam.heaps().len()).map(|i| format!("h{i}")));
+    columns.extend(["v", "n_l", "n_w"].map(String::from));
+    let mut t = Table {
+        columns,
+        rows: Vec::new(),
+    };
+    for m in &members {
+        let v = value_with(values.as_ref(), &m.heaps)?;
+        let mut row: Vec<Cell> = params.iter().map(|p| Cell::Int(m.params[p])).collect();
+        row.extend(m.heaps.iter().map(|&x| Cell::from(x)));
+        row.extend([
+            Cell::Int(v.v),
+            Cell::Int(v.n_l as i64),
+            Cell::Int(v.n_w as i64),
+        ]);
+        t.rows.push(row);
+    }
+    Ok(t)
+}
 
 pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     let name = "candy-nim";
@@ -31,26 +65,16 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         .parse()
         .map_err(|e| Error::invalid(format!("family {FAMILY}: {e}")))?;
     let ranges = BTreeMap::from([("m".to_string(), IntRange::new(1, max_m)?)]);
-    let members = fam.members(&ranges)?;
-    let positions: Vec<Vec<Candies>> = members.iter().map(|m| m.heaps.clone()).collect();
-    let values = table_for(&positions, MEMORY)?;
-    let mut data = Table::new(&["m", "h1", "h2", "h3", "v", "n_l", "n_w"]);
-    let mut first_off = None;
-    for m in &members {
-        let v = value_with(values.as_ref(), &m.heaps)?;
-        let k = m.params["m"];
-        if first_off.is_none() && v.v != 62 * (k - 1) + 98 {
-            first_off = Some((k, v.v));
-        }
-        let mut row = vec![Cell::Int(k)];
-        row.extend(m.heaps.iter().map(|&x| Cell::from(x)));
-        row.extend([
-            Cell::Int(v.v),
-            Cell::Int(v.n_l as i64),
-            Cell::Int(v.n_w as i64),
-        ]);
-        data.push(row);
-    }
+    let data = family_table(&fam, &ranges, MEMORY)?;
+    let v_column = data
+        .columns
+        .iter()
+        .position(|c| c == "v")
+        .ok_or_else(|| Error::invalid("the family table has no column v"))?;
+    let first_off = data.rows.iter().find_map(|r| match (&r[0], &r[v_column]) {
+        (Cell::Int(m), Cell::Int(v)) => (*v != 62 * (m - 1) + 98).then_some((*m, *v)),
+        _ => None,
+    });
     summary.findings.push(match first_off {
         None => format!(
             "Remark 4.5: V([31, 32m, 32m+31]) = 62(m−1) + 98 for every m ≤ {max_m} (the paper checked m < 12)."
@@ -97,20 +121,69 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         },
         &mut files,
     )?];
-    let tables = vec![table(
-        TableSpec {
-            title: "Remark 4.5's family".into(),
-            caption: "V, N_L and N_W of [31, 32m, 32m+31] (first rows; the CSV has every m)."
-                .into(),
-            csv: "family-31-32m.csv".into(),
-            command: family_cmd,
-            show: 12,
-            data,
+    // The closed forms `nimlab mine family candy` finds in the same table.
+    let forms = family_forms(&data)?;
+    let (m0, m1) = forms.range;
+    let values: Vec<String> = forms
+        .fits()
+        .filter(|(name, _)| ["v", "n_l", "n_w"].contains(name))
+        .flat_map(|(name, fit)| fit.formulas_in(name, "m"))
+        .collect();
+    let remark = forms.fits().any(|(name, fit)| {
+        name == "v"
+            && fit.period == 1
+            && fit.lines[0].slope == Q::int(62)
+            && fit.lines[0].intercept == Q::int(36)
+    });
+    summary.findings.push(format!(
+        "Mined from the family's table, OBSERVED on m = {m0}..{m1} only: {}{}.",
+        if values.is_empty() {
+            "no closed form of V, N_L or N_W".to_string()
+        } else {
+            values.join("; ")
         },
-        &mut files,
-    )?];
+        if remark {
+            "; v(m) = 62m+36 is Remark 4.5's 62(m−1) + 98"
+        } else {
+            ""
+        }
+    ));
+    let mined = family_forms_table(&forms);
+    let tables = vec![
+        table(
+            TableSpec {
+                title: "Remark 4.5's family".into(),
+                caption: "V, N_L and N_W of [31, 32m, 32m+31] (first rows; the CSV has every m)."
+                    .into(),
+                csv: "family-31-32m.csv".into(),
+                command: family_cmd,
+                show: 12,
+                data,
+            },
+            &mut files,
+        )?,
+        table(
+            TableSpec {
+                title: "Closed forms mined along [31, 32m, 32m+31]".into(),
+                caption: format!(
+                    "Each column of the family's table (heaps, V, N_L, N_W) as a periodic-linear closed form in m found by the miner in the members m = {m0}..{m1}; every form is OBSERVED on m = {m0}..{m1} only."
+                ),
+                csv: "mined-family.csv".into(),
+                command: format!(
+                    "nimlab mine family candy \"{FAMILY}\" --m {m0}..{m1} --format csv"
+                ),
+                show: 64,
+                data: mined,
+            },
+            &mut files,
+        )?,
+    ];
     progress.done(1);
     let mut reproduce = common_commands(opts, &verdict_table);
+    reproduce.push(command(
+        "The closed forms mined along the family",
+        format!("nimlab mine family candy \"{FAMILY}\" --m {m0}..{m1}"),
+    ));
     reproduce.push(command(
         "V of Remark 7.3's position with an optimal line",
         "nimlab candy value 31 42 53",

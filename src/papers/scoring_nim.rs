@@ -1,15 +1,144 @@
 //! The Scoring Nim report: Figures 2–6 of the paper redrawn from exact payoffs f_N(p), with
-//! their breakpoints, a table of the plotted positions' tails, and the verdicts.
+//! their breakpoints, a table of the plotted positions' tails, the closed forms mined along the
+//! family (2k+1, 2k, 1) with their status, and the verdicts. Also the family tables and the
+//! re-verification of a mined zigzag form that `nimlab scoring family` and `nimlab mine family
+//! scoring` share with this report.
 
-use super::{common_commands, param, provenance, verdicts};
-use crate::error::Result;
+use std::collections::BTreeMap;
+
+use super::mined::{family_forms, family_forms_table};
+use super::{command, common_commands, param, provenance, verdicts};
+use crate::claims::{Finding, Registry, check_registry};
+use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
+use crate::family::Family;
 use crate::games::scoring::{HeapSize, Limits, Method, nim_heaps, scoring_nim, solve};
-use crate::num::{Pwl, Q};
-use crate::report::context::{Axis, Report, Series};
+use crate::miner::ZigzagForm;
+use crate::num::{IntRange, Pwl, Q, QRange};
+use crate::report::context::{Axis, Report, Series, TableSection};
 use crate::report::data::{FigureSpec, MarkSpec, TableSpec, figure, table};
 use crate::report::files::Files;
 use crate::report::{Paper, Progress, ReportOptions};
+
+/// The family whose closed forms are mined (Theorem 6.3 (i)), and its last member.
+const FAMILY: &str = "2k+1,2k,1";
+const FAMILY_MAX_K: i64 = 30;
+
+/// Members beyond the data on which a mined zigzag form is re-verified.
+pub const ZIGZAG_BEYOND: i64 = 4;
+
+/// The columns of a payoff without a bonus grid (`nimlab scoring table` and `family`).
+pub const PWL_COLUMNS: [&str; 4] = ["breakpoints", "c_minus", "c_plus", "payoff"];
+
+/// A payoff's cells under [`PWL_COLUMNS`].
+fn pwl_cells(f: &Pwl) -> Vec<Cell> {
+    vec![
+        Cell::Int(f.breakpoints().len() as i64),
+        f.left_intercept().into(),
+        f.right_intercept().into(),
+        f.to_string().into(),
+    ]
+}
+
+/// The rows of a family of Scoring Nim positions (`nimlab scoring family`): parameters, heaps,
+/// and the payoff under [`PWL_COLUMNS`] or, with a grid, one row per bonus N with its value.
+pub fn family_table(
+    fam: &Family,
+    ranges: &BTreeMap<String, IntRange>,
+    grid: Option<&QRange>,
+    method: Method,
+    limits: &Limits,
+) -> Result<Table> {
+    let members = fam.members(ranges)?;
+    // Nim never splits heaps, so every member is reachable from the componentwise maximum of the
+    // sorted members: one solve serves the whole family.
+    let k = fam.heaps().len();
+    let mut hull = vec![0 as HeapSize; k];
+    for m in &members {
+        let mut s = m.heaps.clone();
+        s.sort_unstable_by(|x, y| y.cmp(x));
+        for (h, v) in hull.iter_mut().zip(s) {
+            *h = (*h).max(v);
+        }
+    }
+    let sol = solve(&scoring_nim(), &nim_heaps(&hull), method, limits)?;
+    let params = fam.params();
+    let mut columns: Vec<String> = params.clone();
+    columns.extend((1..=k).map(|i| format!("h{i}")));
+    match grid {
+        Some(_) => columns.extend(["bonus".to_string(), "payoff".to_string()]),
+        None => columns.extend(PWL_COLUMNS.iter().map(|c| c.to_string())),
+    }
+    let mut t = Table {
+        columns,
+        rows: Vec::new(),
+    };
+    for m in &members {
+        let f = sol.payoff(&nim_heaps(&m.heaps))?;
+        let mut lead: Vec<Cell> = params.iter().map(|p| Cell::Int(m.params[p])).collect();
+        lead.extend(m.heaps.iter().map(|&h| Cell::from(h)));
+        match grid {
+            Some(g) => {
+                for n in g.iter() {
+                    let mut row = lead.clone();
+                    let v = f.eval(&n);
+                    row.extend([Cell::from(n), v.into()]);
+                    t.rows.push(row);
+                }
+            }
+            None => {
+                lead.extend(pwl_cells(&f));
+                t.rows.push(lead);
+            }
+        }
+    }
+    Ok(t)
+}
+
+/// A mined zigzag form re-verified by the claims checker.
+#[derive(Clone, Debug)]
+pub struct ZigzagCheck {
+    /// The parameter's name.
+    pub param: String,
+    /// The members checked: from the form's first to [`ZIGZAG_BEYOND`] past the data.
+    pub from: i64,
+    /// The last member checked.
+    pub to: i64,
+    /// The verdict, with its evidence.
+    pub finding: Finding,
+}
+
+impl ZigzagCheck {
+    /// In words: `re-verified with `nimlab check` on k = 2..34 (4 beyond the data): HOLDS, …`.
+    pub fn text(&self) -> String {
+        format!(
+            "re-verified with `nimlab check` on {} = {}..{} ({ZIGZAG_BEYOND} beyond the data): {}, {}",
+            self.param, self.from, self.to, self.finding.verdict, self.finding.evidence
+        )
+    }
+}
+
+/// Re-verifies a zigzag form of the payoffs of `family` with the claims checker, on the data's
+/// members from the form's first and on [`ZIGZAG_BEYOND`] new ones, at every half-integer N from
+/// two below the first peak to two beyond the last. A finite check: the form stays OBSERVED.
+pub fn verify_zigzag(form: &ZigzagForm, family: &str) -> Result<ZigzagCheck> {
+    let k = &form.param;
+    let to = form.to + ZIGZAG_BEYOND;
+    let toml = format!(
+        "paper = \"mine\"\n[[claim]]\nid = \"zigzag\"\nlabel = \"closed form\"\nstatement = \"\"\n\
+         for = \"{k} in {}..{to}, N in ({})-2..({})+2 step 1/2\"\n\
+         actual = \"payoff(N, [{family}])\"\nexpected = \"{}\"\n",
+        form.from, form.first, form.last, form.expr
+    );
+    let reg = Registry::parse(std::path::Path::new("(closed form)"), &toml)?;
+    let mut v = check_registry(&reg, false, &[], &|| {})?;
+    Ok(ZigzagCheck {
+        param: k.clone(),
+        from: form.from,
+        to,
+        finding: v.remove(0).finding,
+    })
+}
 
 /// The paper's figures: number, position, what the paper calls it.
 const FIGURES: [(u32, [HeapSize; 3], &str); 5] = [
@@ -129,7 +258,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             f.right_intercept().into(),
             f.left_intercept().into(),
         ]);
-        reproduce.push(super::command(
+        reproduce.push(command(
             &format!(
                 "Figure {number}: the pieces and breakpoints of f_N({})",
                 show(&p)
@@ -167,7 +296,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 .join(", ")
         ),
     );
-    let tables = vec![table(
+    let mut tables = vec![table(
         TableSpec {
             title: "The plotted positions".into(),
             caption: "Number of breakpoints and the tail constants c⁺, c⁻ (f_N = c⁺ ± N for large N, c⁻ ± N for very negative N) of each figure's position.".into(),
@@ -178,6 +307,15 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         },
         &mut files,
     )?];
+    let (mined, finding) = mined_family(progress, &mut files)?;
+    tables.extend(mined);
+    summary.findings.push(finding);
+    reproduce.push(command(
+        &format!(
+            "The closed forms mined along ({FAMILY}), the zigzag form re-verified on {ZIGZAG_BEYOND} more members"
+        ),
+        mine_command(),
+    ));
     let report = Report {
         name: name.into(),
         title: "Scoring Nim".into(),
@@ -197,6 +335,12 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                     "solver",
                     "exact PWL payoffs (integer grid with parity check, exact fallback)",
                 ),
+                param(
+                    "mined family",
+                    format!(
+                        "({FAMILY}), 1 ≤ k ≤ {FAMILY_MAX_K}; a zigzag form re-verified on {ZIGZAG_BEYOND} more members"
+                    ),
+                ),
             ],
         ),
         summary,
@@ -206,4 +350,86 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         reproduce,
     };
     Ok(Paper { report, files })
+}
+
+/// `nimlab mine family scoring` on the report's family.
+fn mine_command() -> String {
+    format!("nimlab mine family scoring \"{FAMILY}\" --k 1..{FAMILY_MAX_K}")
+}
+
+/// The closed forms mined along (2k+1, 2k, 1) as `nimlab mine family scoring` finds them: the
+/// table of every form (OBSERVED on the data), the zigzag form of the payoff with its
+/// re-verification, and a finding.
+fn mined_family(progress: &dyn Progress, files: &mut Files) -> Result<(Vec<TableSection>, String)> {
+    progress.stage(&format!("scoring-nim: mining the family ({FAMILY})"));
+    progress.add_work(1);
+    let fam: Family = FAMILY
+        .parse()
+        .map_err(|e| Error::invalid(format!("family {FAMILY}: {e}")))?;
+    let ranges = BTreeMap::from([("k".to_string(), IntRange::new(1, FAMILY_MAX_K)?)]);
+    let data = family_table(&fam, &ranges, None, Method::Auto, &Limits::default())?;
+    let forms = family_forms(&data)?;
+    let (k0, k1) = forms.range;
+    let mut tables = vec![table(
+        TableSpec {
+            title: format!("Closed forms mined along the family ({FAMILY})"),
+            caption: format!(
+                "Each numeric column of the family's table (heaps, number of breakpoints, c⁻ and c⁺ of f_N) and the first breakpoint, last breakpoint and breakpoint step of the payoff, as periodic-linear closed forms in k found by the miner in the members k = {k0}..{k1}; every form is OBSERVED on k = {k0}..{k1} only."
+            ),
+            csv: "mined-family.csv".into(),
+            command: format!("{} --format csv", mine_command()),
+            data: family_forms_table(&forms),
+            show: 64,
+        },
+        files,
+    )?];
+    let finding = match &forms.zigzag {
+        Some(z) => {
+            let check = verify_zigzag(z, FAMILY)?;
+            let form = format!("f_N({FAMILY}) = {}", z.expr);
+            let status = format!("OBSERVED on k = {}..{}", z.from, z.to);
+            let verified = format!(
+                "k = {}..{} ({ZIGZAG_BEYOND} members beyond the data)",
+                check.from, check.to
+            );
+            let mut t = Table::new(&["item", "value"]);
+            for (item, value) in [
+                ("closed form", form.clone()),
+                ("found for", format!("k ≥ {}, every N", z.from)),
+                ("status", status.clone()),
+                ("re-verified on", verified.clone()),
+                (
+                    "at",
+                    "every N from 2 below the first peak to 2 beyond the last, step 1/2".into(),
+                ),
+                ("verdict", check.finding.verdict.to_string()),
+                ("evidence", check.finding.evidence.clone()),
+            ] {
+                t.push(vec![item.into(), value.into()]);
+            }
+            tables.push(table(
+                TableSpec {
+                    title: format!("The zigzag closed form of f_N({FAMILY})"),
+                    caption: format!(
+                        "The payoff of every member from k = {} on is a zigzag, f(N) = top − min_j |N − j| over peaks j in an arithmetic progression, with top, peaks and step affine in k: one closed form in (N, k), found in the data, then re-verified by the claims checker on those members and on {ZIGZAG_BEYOND} the miner did not see. A finite check: the form is not PROVEN here.",
+                        z.from
+                    ),
+                    csv: "mined-zigzag.csv".into(),
+                    command: format!("{}   (its last two lines)", mine_command()),
+                    data: t,
+                    show: 8,
+                },
+                files,
+            )?);
+            format!(
+                "Mined from the payoffs of ({FAMILY}), k = {k0}..{k1}: {form} for k ≥ {}, {status}; the claims checker re-verified it on {verified}: {} ({}).",
+                z.from, check.finding.verdict, check.finding.evidence
+            )
+        }
+        None => format!(
+            "No zigzag closed form of f_N({FAMILY}) was found in the members k = {k0}..{k1}."
+        ),
+    };
+    progress.done(1);
+    Ok((tables, finding))
 }

@@ -1,13 +1,18 @@
 //! The scoring octal games report (Stewart): Table 1 (S = {4,5}) re-derived, the sequence
-//! G_s(n) plotted with its proven preperiod and period marked, and the verdicts.
+//! G_s(n) plotted with its proven preperiod and period marked, the closed forms of G_s for
+//! S = {4,5} and for the paper's (3333, 2222) as `nimlab mine octal` finds them (with their
+//! status), and the verdicts.
 
+use super::mined::periodic_forms_table;
 use super::{command, common_commands, param, provenance, verdicts};
 use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
-use crate::games::scoring::{HeapSequence, HeapSize, Limits, OctalRules, ScoringGame};
+use crate::games::scoring::{
+    HeapSequence, HeapSize, Limits, OctalRules, PeriodReport, RulesError, ScoringGame,
+};
 use crate::miner::PeriodStatus;
 use crate::num::Q;
-use crate::report::context::{Axis, Report, Series, VLine};
+use crate::report::context::{Axis, Report, Series, TableSection, VLine};
 use crate::report::data::{FigureSpec, TableSpec, figure, table};
 use crate::report::files::Files;
 use crate::report::{Paper, Progress, ReportOptions};
@@ -15,7 +20,10 @@ use crate::report::{Paper, Progress, ReportOptions};
 /// The subtraction set of Table 1 and the figure.
 const SET: [HeapSize; 2] = [4, 5];
 
-/// How far `nimlab octal period` looks before giving up (its default).
+/// Stewart's code with points, the other game whose closed form is mined.
+const STEWART: &str = "(3333, 2222)";
+
+/// How far `nimlab octal period` and `nimlab mine octal` look before giving up (their default).
 const PERIOD_SEARCH: HeapSize = 100_000;
 
 pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
@@ -100,7 +108,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         },
         &mut files,
     )?];
-    let tables = vec![table(
+    let mut tables = vec![table(
         TableSpec {
             title: "Table 1: G_s(n) for S = {4,5}".into(),
             caption: "The values of the paper's Table 1, recomputed (n = 0..15).".into(),
@@ -112,10 +120,47 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         &mut files,
     )?];
     progress.done(1);
+    progress.stage("scoring-octal: closed forms of G_s");
+    progress.add_work(1);
+    let stewart_rules: OctalRules = STEWART
+        .parse()
+        .map_err(|e: RulesError| Error::invalid(e.to_string()))?;
+    let stewart = HeapSequence::new(&ScoringGame::single(stewart_rules), 0, &[], Q::zero())?;
+    let stewart_period = stewart.period(PERIOD_SEARCH, &Limits::default())?;
+    let mut mined = Vec::new();
+    for (seq, report, what, id, args) in [
+        (
+            &seq,
+            &period,
+            "S = {4,5}",
+            "4-5",
+            "--subtract 4,5".to_string(),
+        ),
+        (
+            &stewart,
+            &stewart_period,
+            STEWART,
+            "3333-2222",
+            format!("--rules \"{STEWART}\""),
+        ),
+    ] {
+        let (section, line) = mined_forms(seq, report, what, id, &args, &mut files)?;
+        tables.extend(section);
+        mined.push(line);
+    }
+    summary.findings.push(format!(
+        "Closed forms of G_s, as the miner finds them: {}.",
+        mined.join("; ")
+    ));
+    progress.done(1);
     let mut reproduce = common_commands(opts, &verdict_table);
     reproduce.push(command(
         "The least preperiod and period of G_s for S = {4,5}",
         "nimlab octal period --subtract 4,5",
+    ));
+    reproduce.push(command(
+        "The closed forms of G_s for S = {4,5} and for (3333, 2222), with their status",
+        format!("nimlab mine octal --subtract 4,5 && nimlab mine octal --rules \"{STEWART}\""),
     ));
     let report = Report {
         name: name.into(),
@@ -127,6 +172,10 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 param("ruleset", "subtraction set S = {4,5}, p_i = i"),
                 param("sequence", format!("G_s(n), 0 ≤ n ≤ {max_n}, bonus N = 0")),
                 param("period search", format!("up to n = {PERIOD_SEARCH}")),
+                param(
+                    "closed forms",
+                    format!("G_s for S = {{4,5}} and for {STEWART}"),
+                ),
             ],
         ),
         summary,
@@ -136,4 +185,57 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         reproduce,
     };
     Ok(Paper { report, files })
+}
+
+/// The closed form of G_s as `nimlab mine octal {args}` finds it: its table (one line per
+/// residue, PROVEN or OBSERVED as the period is; none without a period) and a summary phrase.
+fn mined_forms(
+    seq: &HeapSequence,
+    report: &PeriodReport,
+    what: &str,
+    id: &str,
+    args: &str,
+    files: &mut Files,
+) -> Result<(Option<TableSection>, String)> {
+    let (Some(p), Some(form)) = (
+        &report.periodicity,
+        seq.periodic_form(report, &Limits::default())?,
+    ) else {
+        return Ok((
+            None,
+            format!(
+                "{what}: no period among the first {} terms, so no closed form",
+                report.terms
+            ),
+        ));
+    };
+    let status = if p.is_proven() { "PROVEN" } else { "OBSERVED" };
+    let values: Vec<String> = form.lines.iter().map(|l| l.intercept.to_string()).collect();
+    let line = format!(
+        "{what}: G_s({}k + i) = c_i for n ≥ {} with (c_0, …, c_{}) = ({}), {status}",
+        p.period,
+        p.preperiod,
+        p.period - 1,
+        values.join(", ")
+    );
+    let section = table(
+        TableSpec {
+            title: format!("Closed forms of G_s for {what}"),
+            caption: format!(
+                "Least period {}, least preperiod {}, {status}: {}. One line per residue i = 0..{}, holding from the k given (the least k with {}k + i ≥ {}).",
+                p.period,
+                p.preperiod,
+                report.argument.trim_end_matches('.'),
+                p.period - 1,
+                p.period,
+                p.preperiod
+            ),
+            csv: format!("mined-{id}.csv"),
+            command: format!("nimlab mine octal {args} --format csv"),
+            data: periodic_forms_table(&form, "G_s", status),
+            show: 64,
+        },
+        files,
+    )?;
+    Ok((Some(section), line))
 }

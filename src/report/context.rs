@@ -142,6 +142,9 @@ pub struct Figure {
     pub vlines: Vec<VLine>,
     /// Axis bounds shared by the SVG and pgfplots.
     pub bounds: Bounds,
+    /// The legend's corner as pgfplots names it (`north west` or `north east`; also used for
+    /// the SVG): the upper corner away from the vertical lines' labels.
+    pub legend: String,
 }
 
 /// An axis: its CSV column and label.

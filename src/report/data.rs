@@ -144,6 +144,20 @@ fn bounds<'a>(all: impl Iterator<Item = &'a (f64, f64)>, vlines: &[VLine]) -> Bo
     }
 }
 
+/// The legend's corner: the vertical lines' labels sit at the top, right of their lines, so
+/// the legend goes to the upper corner of the half holding fewer of them (left on a tie).
+fn legend_corner(b: &Bounds, vlines: &[VLine]) -> &'static str {
+    let left = vlines
+        .iter()
+        .filter(|v| 2 * v.x < b.x_min + b.x_max)
+        .count();
+    if 2 * left > vlines.len() {
+        plot::LEGEND_NORTH_EAST
+    } else {
+        plot::LEGEND_NORTH_WEST
+    }
+}
+
 /// Adds a figure's CSV files and SVG to `files` and returns its context.
 pub fn figure(spec: FigureSpec, files: &mut Files) -> Result<Figure> {
     let what = format!("figure {}", spec.id);
@@ -173,6 +187,7 @@ pub fn figure(spec: FigureSpec, files: &mut Files) -> Result<Figure> {
             .chain(marked.iter().flat_map(|m| &m.1)),
         &spec.vlines,
     );
+    let legend = legend_corner(&b, &spec.vlines).to_string();
     let plot = Plot {
         x_label: spec.x.label.clone(),
         y_label: spec.y_label.clone(),
@@ -180,6 +195,7 @@ pub fn figure(spec: FigureSpec, files: &mut Files) -> Result<Figure> {
         curves,
         marks: marked,
         vlines: spec.vlines.clone(),
+        legend: legend.clone(),
     };
     let svg = format!("{}.svg", spec.id);
     let csv = format!("{}.csv", spec.id);
@@ -210,5 +226,6 @@ pub fn figure(spec: FigureSpec, files: &mut Files) -> Result<Figure> {
         marks,
         vlines: spec.vlines,
         bounds: b,
+        legend,
     })
 }

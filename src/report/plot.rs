@@ -11,6 +11,12 @@ use crate::error::{Error, Result};
 /// Width and height of every figure, in SVG pixels.
 pub const SIZE: (u32, u32) = (720, 420);
 
+/// The legend in the upper left corner (pgfplots' name).
+pub const LEGEND_NORTH_WEST: &str = "north west";
+
+/// The legend in the upper right corner (pgfplots' name).
+pub const LEGEND_NORTH_EAST: &str = "north east";
+
 /// A curve to draw.
 #[derive(Clone, Debug)]
 pub struct Curve {
@@ -37,6 +43,8 @@ pub struct Plot {
     pub marks: Option<(String, Vec<(f64, f64)>)>,
     /// Vertical dashed lines.
     pub vlines: Vec<VLine>,
+    /// The legend's corner: `north east`, or else upper left.
+    pub legend: String,
 }
 
 /// The RGB value of a pgfplots color name, so both renderings use the same colors.
@@ -123,7 +131,11 @@ fn draw(plot: &Plot, out: &mut String) -> std::result::Result<(), Box<dyn std::e
     }
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
+        .position(if plot.legend == LEGEND_NORTH_EAST {
+            SeriesLabelPosition::UpperRight
+        } else {
+            SeriesLabelPosition::UpperLeft
+        })
         .background_style(WHITE.mix(0.85))
         .border_style(RGBColor(160, 160, 160))
         .label_font(("sans-serif", 14))

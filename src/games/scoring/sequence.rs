@@ -23,7 +23,8 @@ use super::ruleset::{HeapSize, UniformTail};
 use super::solver::{Limits, NoProgress, Progress, solve_values, solve_values_reporting};
 use crate::error::{Error, Result};
 use crate::miner::{
-    Periodicity, component_period, observe_period, prove_octal_period, prove_period,
+    PeriodicLinear, Periodicity, ResidueLine, component_period, observe_period, prove_octal_period,
+    prove_period,
 };
 use crate::num::{Q, common_denominator};
 
@@ -302,6 +303,41 @@ impl HeapSequence {
             }
             n = n.saturating_mul(2).min(max_n);
         }
+    }
+
+    /// The sequence as an eventually periodic closed form, `a(Pk + i) = c_i (k ≥ k_i)` with the
+    /// least period P and preperiod n₀ of `report` (a periodic-linear form whose slopes are all
+    /// 0; proven exactly when the period is); `None` when `report` found no period.
+    pub fn periodic_form(
+        &self,
+        report: &PeriodReport,
+        limits: &Limits,
+    ) -> Result<Option<PeriodicLinear>> {
+        let Some(p) = &report.periodicity else {
+            return Ok(None);
+        };
+        let last = p.preperiod + 2 * p.period;
+        let values = self.values(last as HeapSize, limits)?;
+        // Residue i is first seen at the least n ≥ n₀ with n ≡ i (mod P).
+        let lines = (0..p.period)
+            .map(|i| {
+                let n = p.preperiod + (i + p.period - p.preperiod % p.period) % p.period;
+                ResidueLine {
+                    residue: i,
+                    slope: Q::zero(),
+                    intercept: values[n].clone(),
+                    from_k: (n / p.period) as i64,
+                }
+            })
+            .collect();
+        Ok(Some(PeriodicLinear {
+            period: p.period,
+            preperiod: p.preperiod as i64,
+            lines,
+            confirming_periods: 0,
+            first: 0,
+            last: report.terms as i64 - 1,
+        }))
     }
 
     /// When every move in play scores the same c and c + 2N > 0, f_N is a function of the

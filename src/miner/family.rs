@@ -1,0 +1,312 @@
+//! Closed forms along a one-parameter family: each numeric quantity of the members (heap sizes,
+//! values, counts) as a periodic-linear function of the parameter k, the breakpoint structure of
+//! a piecewise-linear quantity, and — when every member from some k on is a [`Zigzag`] whose top,
+//! peaks and peak distance are affine in k — one closed form in (N, k) for the whole family.
+//!
+//! Everything here is OBSERVED on the members given: the data says nothing about the members
+//! beyond it (callers may re-verify a form elsewhere, e.g. with the claims checker).
+
+use super::linear::{FitOptions, PeriodicLinear, affine_text, fit_periodic_linear};
+use super::shape::{PwlShape, Zigzag, pwl_shape, zigzag};
+use crate::num::{Pwl, Q};
+
+/// One quantity along the family and its fit (`None`: no periodic-linear form).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuantityFit {
+    /// The quantity's name.
+    pub name: String,
+    /// Its closed form in the parameter.
+    pub fit: Option<PeriodicLinear>,
+}
+
+/// The breakpoints of the piecewise-linear quantity along the family.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BreakpointForms {
+    /// Some member's breakpoints are not an arithmetic progression.
+    Irregular,
+    /// Every member's breakpoints form an arithmetic progression.
+    Progression {
+        /// `first_breakpoint`, `last_breakpoint` and `breakpoint_step` in the parameter.
+        fits: Vec<QuantityFit>,
+        /// The last member's cycle of values at the breakpoints, and the first parameter value
+        /// from which every member shares it (`None` when fewer than three members do).
+        cycle: Option<(Vec<Q>, i64)>,
+    },
+}
+
+/// A closed form in (N, k) of a family of zigzags: f(N) = top − min_j |N − j| over the peaks j
+/// = first, first + step, …, last, all four affine in k.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ZigzagForm {
+    /// The parameter's name.
+    pub param: String,
+    /// The formula in the claims' expression language (variables N and the parameter).
+    pub expr: String,
+    /// The first member it is found for.
+    pub from: i64,
+    /// The last member of the data.
+    pub to: i64,
+    /// First peak, affine in the parameter.
+    pub first: String,
+    /// Last peak, affine in the parameter.
+    pub last: String,
+}
+
+/// The closed forms of a family's quantities, as [`mine_family`] finds them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FamilyForms {
+    /// The parameter's name.
+    pub param: String,
+    /// The first and last parameter value of the data.
+    pub range: (i64, i64),
+    /// One fit per numeric quantity, in the order given.
+    pub quantities: Vec<QuantityFit>,
+    /// The piecewise-linear quantity's name and the forms of its breakpoints (absent without one).
+    pub breakpoints: Option<(String, BreakpointForms)>,
+    /// The zigzag form of the piecewise-linear quantity, when there is one.
+    pub zigzag: Option<ZigzagForm>,
+}
+
+/// Members the zigzag form must cover (from the first of the final run of zigzags) to be fitted.
+const MIN_ZIGZAGS: usize = 5;
+
+/// Members sharing the final cycle of breakpoint values for the cycle to be reported.
+const MIN_CYCLE_RUN: usize = 3;
+
+/// Fits the quantities of the members k = `first`, `first` + 1, … (every vector one value per
+/// member) and, with `pwl` = (name, one function per member, `None` where a member has none),
+/// the breakpoint structure and zigzag form of that quantity.
+///
+/// # Panics
+///
+/// If a quantity or the functions do not have one entry per member of the first quantity.
+pub fn mine_family(
+    param: &str,
+    first: i64,
+    quantities: &[(String, Vec<Q>)],
+    pwl: Option<(&str, &[Option<Pwl>])>,
+) -> FamilyForms {
+    let members = quantities
+        .first()
+        .map(|(_, v)| v.len())
+        .or(pwl.map(|(_, f)| f.len()))
+        .unwrap_or(0);
+    let fit = |values: &[Q], offset: i64| {
+        assert_eq!(values.len(), members, "one value per member");
+        fit_periodic_linear(values, offset, &FitOptions::default())
+    };
+    let quantities = quantities
+        .iter()
+        .map(|(name, values)| QuantityFit {
+            name: name.clone(),
+            fit: fit(values, first),
+        })
+        .collect();
+    let (breakpoints, zigzag) = match pwl {
+        Some((name, fs)) => {
+            assert_eq!(fs.len(), members, "one function per member");
+            (
+                Some((name.to_string(), breakpoint_forms(fs, first))),
+                zigzag_form(fs, first, param),
+            )
+        }
+        None => (None, None),
+    };
+    FamilyForms {
+        param: param.to_string(),
+        range: (first, first + members as i64 - 1),
+        quantities,
+        breakpoints,
+        zigzag,
+    }
+}
+
+/// First and last breakpoint and the step as closed forms in the parameter, and the cycle of
+/// values at the breakpoints.
+fn breakpoint_forms(fs: &[Option<Pwl>], first: i64) -> BreakpointForms {
+    let Some(shapes) = fs
+        .iter()
+        .map(|f| f.as_ref().and_then(pwl_shape))
+        .collect::<Option<Vec<PwlShape>>>()
+    else {
+        return BreakpointForms::Irregular;
+    };
+    let fit_of = |name: &str, values: Vec<Q>| QuantityFit {
+        name: name.to_string(),
+        fit: fit_periodic_linear(&values, first, &FitOptions::default()),
+    };
+    let fits = vec![
+        fit_of(
+            "first_breakpoint",
+            shapes.iter().map(|s| s.first.clone()).collect(),
+        ),
+        fit_of(
+            "last_breakpoint",
+            shapes.iter().map(|s| s.last.clone()).collect(),
+        ),
+        fit_of(
+            "breakpoint_step",
+            shapes.iter().map(|s| s.step.clone()).collect(),
+        ),
+    ];
+    // The cycle of the last member, and from which member on it holds.
+    let cycle = shapes.last().and_then(|l| {
+        let last = &l.value_cycle;
+        let from = shapes
+            .iter()
+            .rposition(|s| &s.value_cycle != last)
+            .map_or(0, |i| i + 1);
+        (shapes.len() - from >= MIN_CYCLE_RUN).then(|| (last.clone(), first + from as i64))
+    });
+    BreakpointForms::Progression { fits, cycle }
+}
+
+/// The zigzag closed form, when every member from some k on is a zigzag with more than one peak
+/// whose top, peaks and peak distance are affine in k.
+fn zigzag_form(fs: &[Option<Pwl>], first: i64, param: &str) -> Option<ZigzagForm> {
+    let zs: Vec<Option<Zigzag>> = fs.iter().map(|f| f.as_ref().and_then(zigzag)).collect();
+    // The members from the first of a final run of zigzags with more than one peak.
+    let start = zs
+        .iter()
+        .rposition(|z| z.as_ref().is_none_or(|z| z.peak_step.is_zero()))
+        .map_or(0, |i| i + 1);
+    let zs: Vec<Zigzag> = zs[start..].iter().flatten().cloned().collect();
+    if zs.len() < MIN_ZIGZAGS {
+        return None;
+    }
+    let offset = first + start as i64;
+    let line = |values: Vec<Q>| -> Option<(String, i64)> {
+        let fit = fit_periodic_linear(&values, offset, &FitOptions::default())?;
+        (fit.period == 1).then(|| {
+            let l = &fit.lines[0];
+            (affine_text(&l.slope, &l.intercept, param), fit.preperiod)
+        })
+    };
+    let (top, a) = line(zs.iter().map(|z| z.top.clone()).collect())?;
+    let (first_peak, b) = line(zs.iter().map(|z| z.first_peak.clone()).collect())?;
+    let (last_peak, c) = line(zs.iter().map(|z| z.last_peak.clone()).collect())?;
+    let (step, d) = line(zs.iter().map(|z| z.peak_step.clone()).collect())?;
+    Some(ZigzagForm {
+        param: param.to_string(),
+        expr: format!("{top} - min(j in {first_peak}..{last_peak} step {step}: abs(N - j))"),
+        from: a.max(b).max(c).max(d),
+        to: first + fs.len() as i64 - 1,
+        first: first_peak,
+        last: last_peak,
+    })
+}
+
+impl FamilyForms {
+    /// Every fit found, in order: the quantities, then the breakpoint forms.
+    pub fn fits(&self) -> impl Iterator<Item = (&str, &PeriodicLinear)> {
+        let breakpoints = match &self.breakpoints {
+            Some((_, BreakpointForms::Progression { fits, .. })) => &fits[..],
+            _ => &[],
+        };
+        self.quantities
+            .iter()
+            .chain(breakpoints)
+            .filter_map(|q| Some((q.name.as_str(), q.fit.as_ref()?)))
+    }
+
+    /// The forms in words, one formula a line (what `nimlab mine family` prints).
+    pub fn text(&self) -> String {
+        let p = &self.param;
+        let (k0, k1) = self.range;
+        let formulas = |out: &mut String, name: &str, fit: &PeriodicLinear| {
+            for f in fit.formulas_in(name, p) {
+                out.push_str(&format!("  {f}\n"));
+            }
+        };
+        let mut out = String::new();
+        for q in &self.quantities {
+            match &q.fit {
+                Some(fit) => {
+                    out.push_str(&format!(
+                        "{}: period {} in {p}, from {p} = {} (OBSERVED on {p} = {k0}..{k1})\n",
+                        q.name, fit.period, fit.preperiod
+                    ));
+                    formulas(&mut out, &q.name, fit);
+                }
+                None => out.push_str(&format!("{}: no periodic-linear form in {p}\n", q.name)),
+            }
+        }
+        let Some((name, forms)) = &self.breakpoints else {
+            return out;
+        };
+        match forms {
+            BreakpointForms::Irregular => out.push_str(&format!(
+                "{name}: breakpoints are not an arithmetic progression for every member\n"
+            )),
+            BreakpointForms::Progression { fits, cycle } => {
+                out.push_str(&format!(
+                    "{name}: breakpoints form an arithmetic progression for every member\n"
+                ));
+                for q in fits {
+                    match &q.fit {
+                        Some(fit) => formulas(&mut out, &q.name, fit),
+                        None => {
+                            out.push_str(&format!("  {}: no periodic-linear form in {p}\n", q.name))
+                        }
+                    }
+                }
+                out.push_str(&match cycle {
+                    Some((values, from)) => format!(
+                        "  values at the breakpoints cycle ({}) from the first, for {p} ≥ {from}\n",
+                        values
+                            .iter()
+                            .map(Q::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    None => format!("  the cycle of values at the breakpoints changes with {p}\n"),
+                });
+            }
+        }
+        if let Some(z) = &self.zigzag {
+            out.push_str(&format!(
+                "{name}: closed form f(N) = {}  ({p} ≥ {})\n",
+                z.expr, z.from
+            ));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn affine_quantities_are_found_with_their_range() {
+        let v: Vec<Q> = (1..=10).map(|m| Q::int(62 * m + 36)).collect();
+        let forms = mine_family("m", 1, &[("v".to_string(), v)], None);
+        assert_eq!(forms.range, (1, 10));
+        assert_eq!(
+            forms.text(),
+            "v: period 1 in m, from m = 1 (OBSERVED on m = 1..10)\n  v(m) = 62m+36  (m ≥ 1)\n"
+        );
+        assert_eq!(forms.fits().count(), 1);
+    }
+
+    #[test]
+    fn a_family_of_zigzags_gets_one_closed_form() {
+        // F_k(N) = 2 − min_j |N − j|, j = −(2k−2), …, 2k−2 step 2 (Scoring Nim, Def 6.2).
+        let f = |k: i64| -> Option<Pwl> {
+            let pts: Vec<(Q, Q)> = (-(2 * k - 2)..=(2 * k - 2))
+                .map(|x| (Q::int(x), Q::int(if x % 2 == 0 { 2 } else { 1 })))
+                .collect();
+            Pwl::from_points(Q::int(1), pts, Q::int(-1)).ok()
+        };
+        let fs: Vec<Option<Pwl>> = (1..=8).map(f).collect();
+        let forms = mine_family("k", 1, &[], Some(("payoff", &fs)));
+        let z = forms.zigzag.clone().expect("a zigzag form");
+        assert_eq!(z.expr, "2 - min(j in -2k+2..2k-2 step 2: abs(N - j))");
+        assert_eq!((z.from, z.to), (2, 8));
+        assert!(
+            forms
+                .text()
+                .contains("values at the breakpoints cycle (2, 1) from the first, for k ≥ 2")
+        );
+    }
+}
