@@ -150,3 +150,55 @@ fn prop_4_2_and_prop_6_1_are_rediscovered() {
     let v = holds_beyond(&form, "z+t, z+t, z", "z in 1..8, t in 1..6", "-6..4");
     assert!(v.starts_with("HOLDS"), "{v}");
 }
+
+/// The same through `nimlab mine family scoring` with two parameters: the form, the linear
+/// parameter, and the claims checker's verdict beyond the data.
+#[test]
+fn mine_family_scoring_over_two_parameters() {
+    let out = assert_cmd::Command::cargo_bin("nimlab")
+        .unwrap()
+        .args([
+            "mine",
+            "family",
+            "scoring",
+            "2k+2+t,2k+1,1",
+            "--k",
+            "1..6",
+            "--param",
+            "t=0..2",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    for needle in [
+        "payoff: linear in t (it adds 1 per unit of t, at every grid point)",
+        "zigzag with upturned tails",
+        "f(N) = max(2 - min(j in -2k+2..2k-2 step 2: abs(N - j)), abs(N) - (2k-2)) + t",
+        "(beyond the data): HOLDS",
+    ] {
+        assert!(text.contains(needle), "{needle}: {text}");
+    }
+    // Two bent parameters: a clear error naming them, exit code 2.
+    let out = assert_cmd::Command::cargo_bin("nimlab")
+        .unwrap()
+        .args([
+            "mine",
+            "family",
+            "scoring",
+            "2k+1,2m,1",
+            "--k",
+            "1..4",
+            "--m",
+            "1..4",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("over (k, m) have no closed form"), "{err}");
+}

@@ -17,8 +17,8 @@ use crate::miner::{
     Certificate, FitOptions, FloorForm, FloorKind, affine_text, fit_periodic_linear,
 };
 use crate::num::Q;
-use crate::papers::mined::{family_forms, family_forms_table, periodic_forms_table};
-use crate::papers::scoring_nim::verify_zigzag;
+use crate::papers::mined::{family_forms, family_forms_table, grid_forms, periodic_forms_table};
+use crate::papers::scoring_nim::{verify_closed_form, verify_grid_form};
 
 #[derive(Debug, Subcommand)]
 pub enum MineCommand {
@@ -49,7 +49,8 @@ pub enum MineCommand {
         after_help = "Examples:\n  nimlab mine octal --subtract 4,5\n  nimlab mine octal --rules '(3333, 2222)'\n  nimlab mine octal --subtract 4,5 --plus 4\n  nimlab mine octal --subtract 4,5 --certificate gs.json\n  nimlab mine replay gs.json"
     )]
     Octal(OctalArgs),
-    /// Closed forms along a one-parameter family: every numeric column as a function of it.
+    /// Closed forms along a family: every numeric column as a function of its parameter, and the
+    /// payoff's closed form in (N, parameters), re-verified beyond the data.
     #[command(subcommand)]
     Family(FamilyCommand),
     /// Second level: certified forms for a family of move sets, and their coefficients as
@@ -86,8 +87,12 @@ pub struct AcrossCashArgs {
 /// The game whose family is mined.
 #[derive(Debug, Subcommand)]
 pub enum FamilyCommand {
-    /// Scoring Nim: breakpoint count, c±, first and last breakpoints along the family.
-    #[command(after_help = "Examples:\n  nimlab mine family scoring \"2k+1,2k,1\" --k 1..30")]
+    /// Scoring Nim: breakpoint count, c±, first and last breakpoints along the family, and the
+    /// payoff's closed form; with several parameters, the form over the grid (every parameter
+    /// but one adding a constant per step).
+    #[command(
+        after_help = "Examples:\n  nimlab mine family scoring \"2k+1,2k,1\" --k 1..30\n  nimlab mine family scoring \"2k+2+t,2k,1\" --k 1..7 --param t=0..3   # Theorem 6.3 (ii)\n  nimlab mine family scoring \"y+1+t,y\" --y 2..7 --param t=0..4         # Prop 4.2 (ii)"
+    )]
     Scoring(super::scoring::FamilyArgs),
     /// Candy Nim: V, N_L and N_W along the family.
     #[command(after_help = "Examples:\n  nimlab mine family candy \"31,32m,32m+31\" --m 1..64")]
@@ -230,10 +235,18 @@ fn run_mining(cmd: MineCommand) -> anyhow::Result<()> {
         MineCommand::Octal(a) => octal(a),
         MineCommand::Across(AcrossCommand::Cash(a)) => across_cash(a),
         MineCommand::Family(FamilyCommand::Scoring(a)) => {
+            let fam: crate::family::Family =
+                a.family.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+            if fam.params().len() > 1 {
+                return mine_grid(&a, fam.params().len());
+            }
             let forms = family_forms(&super::scoring::family_table(&a)?)?;
             let mut text = forms.text();
-            if let Some(form) = &forms.zigzag {
-                text.push_str(&format!("  {}\n", verify_zigzag(form, &a.family)?.text()));
+            if let Some(form) = &forms.closed {
+                text.push_str(&format!(
+                    "  {}\n",
+                    verify_closed_form(form, &a.family)?.text()
+                ));
             }
             emit_text_or_table(&a.out, &text, &family_forms_table(&forms))
         }
@@ -242,6 +255,65 @@ fn run_mining(cmd: MineCommand) -> anyhow::Result<()> {
             emit_text_or_table(&a.out, &forms.text(), &family_forms_table(&forms))
         }
     }
+}
+
+/// `mine family scoring` over several parameters: the payoffs' closed form on the grid, then
+/// re-verified by the claims checker beyond it.
+fn mine_grid(a: &super::scoring::FamilyArgs, params: usize) -> anyhow::Result<()> {
+    let t = super::scoring::family_table(a)?;
+    let form = grid_forms(&t, params)?;
+    let ranges: Vec<(String, i64, i64)> = a
+        .params
+        .ranges()?
+        .into_iter()
+        .map(|(p, r)| (p, r.start(), r.end()))
+        .collect();
+    let observed = ranges
+        .iter()
+        .map(|(p, lo, hi)| format!("{p} = {lo}..{hi}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut table = Table::new(&["parameter", "role", "step", "from", "formula", "status"]);
+    let status = format!("OBSERVED on {observed}");
+    let mut text = String::new();
+    for l in &form.linear {
+        text.push_str(&format!(
+            "payoff: linear in {} (it adds {} per unit of {}, at every grid point)\n",
+            l.name, l.step, l.name
+        ));
+        table.push(vec![
+            l.name.clone().into(),
+            "linear".into(),
+            l.step.clone().into(),
+            Cell::Int(l.least),
+            form.expr("N").into(),
+            status.clone().into(),
+        ]);
+    }
+    if let Some((p, f)) = &form.shaped {
+        text.push_str(&format!(
+            "payoff: along {p} (the others at their least values) a {} with its numbers affine in {p}, for {p} ≥ {}\n",
+            f.kind, f.from
+        ));
+        table.push(vec![
+            p.clone().into(),
+            "shaped".into(),
+            Cell::Text(String::new()),
+            Cell::Int(f.from),
+            form.expr("N").into(),
+            status.clone().into(),
+        ]);
+    }
+    text.push_str(&format!(
+        "payoff: closed form f(N) = {}  ({status})\n",
+        form.expr("N")
+    ));
+    let (over, finding) = verify_grid_form(&form, &a.family, &ranges)?;
+    text.push_str(&format!(
+        "  re-verified with `nimlab check` on {over} (beyond the data): {}, {}\n",
+        finding.verdict, finding.evidence
+    ));
+    emit_text_or_table(&a.out, &text, &table)
 }
 
 /// One group's sequence: first index and the values in order.
@@ -672,9 +744,7 @@ fn octal(args: OctalArgs) -> anyhow::Result<()> {
         write_certificate(path, &file)?;
     }
     // The values behind the form are computed only now: a refused certificate costs nothing more.
-    let form = seq
-        .periodic_form(&report, &limits)?
-        .ok_or_else(no_period)?;
+    let form = seq.periodic_form(&report, &limits)?.ok_or_else(no_period)?;
     let status = if p.is_proven() { "PROVEN" } else { "OBSERVED" };
     let name = if a.bonus == Q::zero() { "G_s" } else { "f_N" };
     let mut text = format!(

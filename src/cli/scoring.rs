@@ -131,7 +131,7 @@ pub struct FamilyArgs {
     #[arg(value_name = "FAMILY")]
     pub(super) family: String,
     #[command(flatten)]
-    params: ParamArgs,
+    pub(super) params: ParamArgs,
     #[command(flatten)]
     bonus: BonusGridArgs,
     #[command(flatten)]

@@ -1,13 +1,15 @@
 //! Closed forms along a one-parameter family: each numeric quantity of the members (heap sizes,
 //! values, counts) as a periodic-linear function of the parameter k, the breakpoint structure of
-//! a piecewise-linear quantity, and — when every member from some k on is a [`Zigzag`] whose top,
-//! peaks and peak distance are affine in k — one closed form in (N, k) for the whole family.
+//! a piecewise-linear quantity, and — when every member from some k on has one of the forms of
+//! [`super::pwl_form`] (a zigzag, a zigzag with upturned tails, …) with its numbers affine in
+//! k — one closed form in (N, k) for the whole family.
 //!
 //! Everything here is OBSERVED on the members given: the data says nothing about the members
 //! beyond it (callers may re-verify a form elsewhere, e.g. with the claims checker).
 
-use super::linear::{FitOptions, PeriodicLinear, affine_text, fit_periodic_linear};
-use super::shape::{PwlShape, Zigzag, pwl_shape, zigzag};
+use super::linear::{FitOptions, PeriodicLinear, fit_periodic_linear};
+use super::pwl_form::{PwlKind, family_form};
+use super::shape::{PwlShape, pwl_shape};
 use crate::num::{Pwl, Q};
 
 /// One quantity along the family and its fit (`None`: no periodic-linear form).
@@ -34,22 +36,24 @@ pub enum BreakpointForms {
     },
 }
 
-/// A closed form in (N, k) of a family of zigzags: f(N) = top − min_j |N − j| over the peaks j
-/// = first, first + step, …, last, all four affine in k.
+/// A closed form in (N, k) of a family of PWL functions, e.g. a family of zigzags
+/// f(N) = top − min_j |N − j| over the peaks j = first, first + step, …, last, all affine in k.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ZigzagForm {
+pub struct ClosedForm {
     /// The parameter's name.
     pub param: String,
+    /// Which form.
+    pub kind: PwlKind,
     /// The formula in the claims' expression language (variables N and the parameter).
     pub expr: String,
     /// The first member it is found for.
     pub from: i64,
     /// The last member of the data.
     pub to: i64,
-    /// First peak, affine in the parameter.
-    pub first: String,
-    /// Last peak, affine in the parameter.
-    pub last: String,
+    /// Where to check it: N from two below the first breakpoint …
+    pub n_from: String,
+    /// … to two beyond the last, affine in the parameter.
+    pub n_to: String,
 }
 
 /// The closed forms of a family's quantities, as [`mine_family`] finds them.
@@ -63,12 +67,12 @@ pub struct FamilyForms {
     pub quantities: Vec<QuantityFit>,
     /// The piecewise-linear quantity's name and the forms of its breakpoints (absent without one).
     pub breakpoints: Option<(String, BreakpointForms)>,
-    /// The zigzag form of the piecewise-linear quantity, when there is one.
-    pub zigzag: Option<ZigzagForm>,
+    /// The closed form of the piecewise-linear quantity, when there is one.
+    pub closed: Option<ClosedForm>,
 }
 
-/// Members the zigzag form must cover (from the first of the final run of zigzags) to be fitted.
-const MIN_ZIGZAGS: usize = 5;
+/// Members a closed form must cover (from the first of the final run with its kind).
+const MIN_CLOSED: usize = 5;
 
 /// Members sharing the final cycle of breakpoint values for the cycle to be reported.
 const MIN_CYCLE_RUN: usize = 3;
@@ -102,12 +106,12 @@ pub fn mine_family(
             fit: fit(values, first),
         })
         .collect();
-    let (breakpoints, zigzag) = match pwl {
+    let (breakpoints, closed) = match pwl {
         Some((name, fs)) => {
             assert_eq!(fs.len(), members, "one function per member");
             (
                 Some((name.to_string(), breakpoint_forms(fs, first))),
-                zigzag_form(fs, first, param),
+                closed_form(fs, first, param),
             )
         }
         None => (None, None),
@@ -117,7 +121,7 @@ pub fn mine_family(
         range: (first, first + members as i64 - 1),
         quantities,
         breakpoints,
-        zigzag,
+        closed,
     }
 }
 
@@ -161,38 +165,24 @@ fn breakpoint_forms(fs: &[Option<Pwl>], first: i64) -> BreakpointForms {
     BreakpointForms::Progression { fits, cycle }
 }
 
-/// The zigzag closed form, when every member from some k on is a zigzag with more than one peak
-/// whose top, peaks and peak distance are affine in k.
-fn zigzag_form(fs: &[Option<Pwl>], first: i64, param: &str) -> Option<ZigzagForm> {
-    let zs: Vec<Option<Zigzag>> = fs.iter().map(|f| f.as_ref().and_then(zigzag)).collect();
-    // The members from the first of a final run of zigzags with more than one peak.
-    let start = zs
-        .iter()
-        .rposition(|z| z.as_ref().is_none_or(|z| z.peak_step.is_zero()))
-        .map_or(0, |i| i + 1);
-    let zs: Vec<Zigzag> = zs[start..].iter().flatten().cloned().collect();
-    if zs.len() < MIN_ZIGZAGS {
+/// The closed form, when every member from some k on (at least [`MIN_CLOSED`] of them) has a
+/// form of one kind with its numbers affine in k; members without a function end the run.
+fn closed_form(fs: &[Option<Pwl>], first: i64, param: &str) -> Option<ClosedForm> {
+    let start = fs.iter().rposition(Option::is_none).map_or(0, |i| i + 1);
+    let run: Vec<Pwl> = fs[start..].iter().flatten().cloned().collect();
+    let form = family_form(first + start as i64, &run)?;
+    if (form.to - form.from + 1) < MIN_CLOSED as i64 {
         return None;
     }
-    let offset = first + start as i64;
-    let line = |values: Vec<Q>| -> Option<(String, i64)> {
-        let fit = fit_periodic_linear(&values, offset, &FitOptions::default())?;
-        (fit.period == 1).then(|| {
-            let l = &fit.lines[0];
-            (affine_text(&l.slope, &l.intercept, param), fit.preperiod)
-        })
-    };
-    let (top, a) = line(zs.iter().map(|z| z.top.clone()).collect())?;
-    let (first_peak, b) = line(zs.iter().map(|z| z.first_peak.clone()).collect())?;
-    let (last_peak, c) = line(zs.iter().map(|z| z.last_peak.clone()).collect())?;
-    let (step, d) = line(zs.iter().map(|z| z.peak_step.clone()).collect())?;
-    Some(ZigzagForm {
+    let (n_from, n_to) = form.window(param);
+    Some(ClosedForm {
         param: param.to_string(),
-        expr: format!("{top} - min(j in {first_peak}..{last_peak} step {step}: abs(N - j))"),
-        from: a.max(b).max(c).max(d),
-        to: first + fs.len() as i64 - 1,
-        first: first_peak,
-        last: last_peak,
+        kind: form.kind,
+        expr: form.expr("N", param),
+        from: form.from,
+        to: form.to,
+        n_from,
+        n_to,
     })
 }
 
@@ -263,7 +253,7 @@ impl FamilyForms {
                 });
             }
         }
-        if let Some(z) = &self.zigzag {
+        if let Some(z) = &self.closed {
             out.push_str(&format!(
                 "{name}: closed form f(N) = {}  ({p} ≥ {})\n",
                 z.expr, z.from
@@ -300,7 +290,7 @@ mod tests {
         };
         let fs: Vec<Option<Pwl>> = (1..=8).map(f).collect();
         let forms = mine_family("k", 1, &[], Some(("payoff", &fs)));
-        let z = forms.zigzag.clone().expect("a zigzag form");
+        let z = forms.closed.clone().expect("a closed form");
         assert_eq!(z.expr, "2 - min(j in -2k+2..2k-2 step 2: abs(N - j))");
         assert_eq!((z.from, z.to), (2, 8));
         assert!(

@@ -15,7 +15,7 @@ pub mod shape;
 pub mod window;
 
 pub use certificate::{Certificate, Recurrence, Rule, Term};
-pub use family::{BreakpointForms, FamilyForms, QuantityFit, ZigzagForm, mine_family};
+pub use family::{BreakpointForms, ClosedForm, FamilyForms, QuantityFit, mine_family};
 pub use linear::{
     FitOptions, FloorForm, FloorKind, PeriodicLinear, ResidueLine, affine_text, fit_periodic_linear,
 };

@@ -64,6 +64,19 @@ pub enum PwlKind {
     TailedZigzag,
 }
 
+impl std::fmt::Display for PwlKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            PwlKind::Line => "line",
+            PwlKind::Vee => "V (|N − c| + v)",
+            PwlKind::Zigzag => "zigzag (top − min_j |N − j|)",
+            PwlKind::TailedZigzag => {
+                "zigzag with upturned tails (max{top − min_j |N − j|, |N − c| + v})"
+            }
+        })
+    }
+}
+
 fn vee(centre: &Q, base: &Q) -> Pwl {
     Pwl::linear(Q::one(), base - centre).max(&Pwl::linear(-Q::one(), base + centre))
 }
@@ -291,9 +304,32 @@ pub struct FamilyForm {
     pub from: i64,
     /// The last parameter value of the data.
     pub to: i64,
+    /// The first and last breakpoint, affine in the parameter (`None` for lines): where the
+    /// form's shape lies, and so where to look when checking it.
+    pub span: Option<(AffineNumber, AffineNumber)>,
 }
 
 impl FamilyForm {
+    /// N from two below the first breakpoint to two beyond the last, as texts in `param` for a
+    /// range of the claims language (−2..2 for a line).
+    pub fn window(&self, param: &str) -> (String, String) {
+        match &self.span {
+            Some((lo, hi)) => (
+                minus(
+                    &group(&text(&(lo.slope.clone(), lo.intercept.clone()), param)),
+                    &(Q::zero(), Q::int(2)),
+                    param,
+                ),
+                plus(
+                    &group(&text(&(hi.slope.clone(), hi.intercept.clone()), param)),
+                    &(Q::zero(), Q::int(2)),
+                    param,
+                ),
+            ),
+            None => ("-2".to_string(), "2".to_string()),
+        }
+    }
+
     /// The closed form in (`var`, `param`), in the claims language.
     pub fn expr(&self, var: &str, param: &str) -> String {
         let numbers: Vec<Affine> = self
@@ -328,25 +364,45 @@ pub fn family_form(k0: i64, fs: &[Pwl]) -> Option<FamilyForm> {
         .collect();
     let k_start = k0 + start as i64;
     let mut from = k_start;
-    let mut numbers = Vec::new();
-    for (j, &name) in number_names(kind).iter().enumerate() {
-        let values: Vec<Q> = run.iter().map(|v| v[j].clone()).collect();
+    let mut affine = |name: &'static str, values: Vec<Q>| -> Option<AffineNumber> {
         let fit = fit_periodic_linear(&values, k_start, &FitOptions::default())?;
         if fit.period != 1 {
             return None;
         }
         from = from.max(fit.preperiod);
-        numbers.push(AffineNumber {
+        Some(AffineNumber {
             name,
             slope: fit.lines[0].slope.clone(),
             intercept: fit.lines[0].intercept.clone(),
-        });
+        })
+    };
+    let mut numbers = Vec::new();
+    for (j, &name) in number_names(kind).iter().enumerate() {
+        numbers.push(affine(name, run.iter().map(|v| v[j].clone()).collect())?);
     }
+    let span = if kind == PwlKind::Line {
+        None
+    } else {
+        let ends = |last: bool| -> Vec<Q> {
+            fs[start..]
+                .iter()
+                .map(|f| {
+                    let bps = f.breakpoints();
+                    bps[if last { bps.len() - 1 } else { 0 }].0.clone()
+                })
+                .collect()
+        };
+        Some((
+            affine("first_breakpoint", ends(false))?,
+            affine("last_breakpoint", ends(true))?,
+        ))
+    };
     Some(FamilyForm {
         kind,
         numbers,
         from,
         to: k0 + fs.len() as i64 - 1,
+        span,
     })
 }
 
@@ -398,6 +454,24 @@ impl GridForm {
     /// The first value of the shaped parameter the form holds from.
     pub fn from(&self) -> Option<i64> {
         self.shaped.as_ref().map(|(_, f)| f.from)
+    }
+
+    /// Where to check the form: N from two below its first breakpoint to two beyond its last
+    /// (affine in the shaped parameter, if any).
+    pub fn window(&self) -> (String, String) {
+        match (&self.shaped, &self.base) {
+            (Some((p, f)), _) => f.window(p),
+            (None, Some(b)) => {
+                let f = b.to_pwl();
+                match (f.breakpoints().first(), f.breakpoints().last()) {
+                    (Some((lo, _)), Some((hi, _))) => {
+                        ((lo - &Q::int(2)).to_string(), (hi + &Q::int(2)).to_string())
+                    }
+                    _ => ("-2".to_string(), "2".to_string()),
+                }
+            }
+            (None, None) => unreachable!("a grid form has a shaped parameter or a base"),
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 
 use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
-use crate::miner::{FamilyForms, PeriodicLinear, mine_family};
+use crate::miner::{FamilyForms, GridForm, PeriodicLinear, grid_form, mine_family};
 use crate::num::{Pwl, Q};
 
 /// The column of a family table holding piecewise-linear functions (Scoring Nim's payoffs).
@@ -71,6 +71,41 @@ pub fn family_forms(t: &Table) -> Result<FamilyForms> {
         &quantities,
         pwl.as_deref().map(|fs| (PWL_COLUMN, fs)),
     ))
+}
+
+/// The closed form of a family table over its first `params` columns (a rectangular grid of
+/// parameter values): the `payoff` column's [`GridForm`], or why there is none. OBSERVED.
+pub fn grid_forms(t: &Table, params: usize) -> Result<GridForm> {
+    let c = t
+        .columns
+        .iter()
+        .position(|c| c == PWL_COLUMN)
+        .ok_or_else(|| Error::invalid("the family table has no payoff column to mine"))?;
+    let points = t
+        .rows
+        .iter()
+        .map(|r| {
+            let m = r[..params]
+                .iter()
+                .map(|c| match c {
+                    Cell::Int(v) => Ok(*v),
+                    _ => Err(Error::invalid("a parameter column holds a non-integer")),
+                })
+                .collect::<Result<Vec<i64>>>()?;
+            let f = match &r[c] {
+                Cell::Text(s) => s.parse::<Pwl>().ok(),
+                _ => None,
+            }
+            .ok_or_else(|| Error::invalid("a payoff cell is not a piecewise-linear function"))?;
+            Ok((m, f))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    grid_form(&t.columns[..params], &points).ok_or_else(|| {
+        Error::invalid(format!(
+            "the payoffs over ({}) have no closed form the miner knows: it needs every parameter but one to add a constant per step, and a line, V, zigzag or zigzag with upturned tails with numbers affine in the last",
+            t.columns[..params].join(", ")
+        ))
+    })
 }
 
 /// One row per residue of every fit of a family (`nimlab mine family … --format csv`).

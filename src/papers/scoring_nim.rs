@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
 use crate::family::Family;
 use crate::games::scoring::{HeapSize, Limits, Method, nim_heaps, scoring_nim, solve};
-use crate::miner::ZigzagForm;
+use crate::miner::{ClosedForm, GridForm};
 use crate::num::{IntRange, Pwl, Q, QRange};
 use crate::report::context::{Axis, Report, Series, TableSection};
 use crate::report::data::{FigureSpec, MarkSpec, TableSpec, figure, table};
@@ -97,7 +97,7 @@ pub fn family_table(
 
 /// A mined zigzag form re-verified by the claims checker.
 #[derive(Clone, Debug)]
-pub struct ZigzagCheck {
+pub struct ClosedFormCheck {
     /// The parameter's name.
     pub param: String,
     /// The members checked: from the form's first to [`ZIGZAG_BEYOND`] past the data.
@@ -108,7 +108,7 @@ pub struct ZigzagCheck {
     pub finding: Finding,
 }
 
-impl ZigzagCheck {
+impl ClosedFormCheck {
     /// In words: `re-verified with `nimlab check` on k = 2..34 (4 beyond the data): HOLDS, …`.
     pub fn text(&self) -> String {
         format!(
@@ -121,23 +121,51 @@ impl ZigzagCheck {
 /// Re-verifies a zigzag form of the payoffs of `family` with the claims checker, on the data's
 /// members from the form's first and on [`ZIGZAG_BEYOND`] new ones, at every half-integer N from
 /// two below the first peak to two beyond the last. A finite check: the form stays OBSERVED.
-pub fn verify_zigzag(form: &ZigzagForm, family: &str) -> Result<ZigzagCheck> {
+pub fn verify_closed_form(form: &ClosedForm, family: &str) -> Result<ClosedFormCheck> {
     let k = &form.param;
     let to = form.to + ZIGZAG_BEYOND;
     let toml = format!(
         "paper = \"mine\"\n[[claim]]\nid = \"zigzag\"\nlabel = \"closed form\"\nstatement = \"\"\n\
-         for = \"{k} in {}..{to}, N in ({})-2..({})+2 step 1/2\"\n\
+         for = \"{k} in {}..{to}, N in {}..{} step 1/2\"\n\
          actual = \"payoff(N, [{family}])\"\nexpected = \"{}\"\n",
-        form.from, form.first, form.last, form.expr
+        form.from, form.n_from, form.n_to, form.expr
     );
     let reg = Registry::parse(std::path::Path::new("(closed form)"), &toml)?;
     let mut v = check_registry(&reg, false, &[], &|| {})?;
-    Ok(ZigzagCheck {
+    Ok(ClosedFormCheck {
         param: k.clone(),
         from: form.from,
         to,
         finding: v.remove(0).finding,
     })
+}
+
+/// Re-verifies a grid form of the payoffs of `family` with the claims checker: the shaped
+/// parameter from the form's first member to [`ZIGZAG_BEYOND`] past the data, every linear one
+/// two past it, at every half-integer N of the form's window. A finite check: still OBSERVED.
+pub fn verify_grid_form(
+    form: &GridForm,
+    family: &str,
+    ranges: &[(String, i64, i64)],
+) -> Result<(String, Finding)> {
+    let (n_from, n_to) = form.window();
+    let mut over: Vec<String> = ranges
+        .iter()
+        .map(|(p, lo, hi)| match &form.shaped {
+            Some((s, f)) if s == p => format!("{p} in {}..{}", f.from, hi + ZIGZAG_BEYOND),
+            _ => format!("{p} in {lo}..{}", hi + 2),
+        })
+        .collect();
+    over.push(format!("N in {n_from}..{n_to} step 1/2"));
+    let over = over.join(", ");
+    let toml = format!(
+        "paper = \"mine\"\n[[claim]]\nid = \"grid\"\nlabel = \"closed form\"\nstatement = \"\"\n\
+         for = \"{over}\"\nactual = \"payoff(N, [{family}])\"\nexpected = \"{}\"\n",
+        form.expr("N")
+    );
+    let reg = Registry::parse(std::path::Path::new("(closed form)"), &toml)?;
+    let mut v = check_registry(&reg, false, &[], &|| {})?;
+    Ok((over, v.remove(0).finding))
 }
 
 /// The paper's figures: number, position, what the paper calls it.
@@ -383,9 +411,9 @@ fn mined_family(progress: &dyn Progress, files: &mut Files) -> Result<(Vec<Table
         },
         files,
     )?];
-    let finding = match &forms.zigzag {
+    let finding = match &forms.closed {
         Some(z) => {
-            let check = verify_zigzag(z, FAMILY)?;
+            let check = verify_closed_form(z, FAMILY)?;
             let form = format!("f_N({FAMILY}) = {}", z.expr);
             let status = format!("OBSERVED on k = {}..{}", z.from, z.to);
             let verified = format!(
