@@ -13,7 +13,7 @@ use nimlab::report::context::{
 use nimlab::report::data::{FigureSpec, figure};
 use nimlab::report::escape::{escape_latex, escape_markdown, latex_code, markdown_code};
 use nimlab::report::files::{Difference, Files, compare, install};
-use nimlab::report::{NoProgress, Renderer, ReportOptions, render_reports};
+use nimlab::report::{NoProgress, Renderer, ReportOptions, context_json, render_reports};
 
 /// Every character that means something in Markdown or LaTeX, and some mathematics.
 const NASTY: &str = r"a_b % & # $ { } ~ ^ \ | <x> *y* `z` [l](u) ≤ ⊕ 𝔊 −1 n₀ c⁺ --deep";
@@ -162,6 +162,21 @@ fn latex_report_snapshot() {
         .report_latex(&toy_report())
         .unwrap();
     insta::assert_snapshot!("toy_report_tex", tex);
+}
+
+/// The same context as JSON: the data model itself, every special character kept as it is
+/// (JSON needs no Markdown or LaTeX escaping), fields in the order the templates see them.
+#[test]
+fn json_report_is_the_context_itself() {
+    let report = toy_report();
+    let bytes = context_json(&report).unwrap();
+    assert_eq!(bytes, context_json(&report).unwrap(), "deterministic");
+    assert!(bytes.ends_with(b"}\n"));
+    let v: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(v["title"], serde_json::Value::from(report.title.clone()));
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(&keys[..3], ["name", "title", "source"]);
+    insta::assert_snapshot!("toy_report_json", String::from_utf8(bytes).unwrap());
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! Reproducible research reports: one per paper plus an index, rendered from Tera templates
-//! (`templates/`) as Markdown and LaTeX, with CSV data and SVG figures, into `reports/`.
+//! (`templates/`) as Markdown and LaTeX, with the context itself as JSON, CSV data and SVG
+//! figures, into `reports/`.
 //!
 //! Data flows one way: the engines and the claims checker fill serializable context structs
 //! ([`context`], the contract with the templates); renderers are pure functions from contexts to
@@ -9,7 +10,7 @@
 //!
 //! - [`context`]: the structs the templates see;
 //! - [`escape`]: Markdown and LaTeX escaping, registered as Tera filters;
-//! - [`render`]: the Tera renderers (Markdown and LaTeX from the same context);
+//! - [`render`]: the Tera renderers (Markdown and LaTeX from the same context) and its JSON;
 //! - [`plot`]: SVG figures with plotters;
 //! - [`data`]: one data table → its CSV, its SVG and its context;
 //! - [`files`]: the rendered tree in memory, installed atomically or compared with a directory.
@@ -26,7 +27,7 @@ pub mod render;
 use std::path::{Path, PathBuf};
 
 pub use files::{Difference, Files};
-pub use render::Renderer;
+pub use render::{Renderer, context_json};
 
 use crate::error::{Error, Result};
 use context::{Index, IndexEntry, Parameter, Provenance, Report};
@@ -119,6 +120,7 @@ pub fn render_reports(
             renderer.report_latex(r)?.into_bytes(),
         )?;
         progress.done(1);
+        files.insert(&format!("{name}.json"), context_json(r)?)?;
         out.extend_under(name, files)?;
         entries.push(IndexEntry {
             name: r.name.clone(),
@@ -145,6 +147,7 @@ pub fn render_reports(
         reports: entries,
     };
     out.insert("README.md", renderer.index_markdown(&index)?.into_bytes())?;
+    out.insert("index.json", context_json(&index)?)?;
     progress.done(1);
     Ok(out)
 }

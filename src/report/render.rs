@@ -1,7 +1,8 @@
 //! Pure renderers: a context in, the text of a Markdown or LaTeX file out, through the Tera
-//! templates in `templates/` (compiled into the binary). Markdown templates use Tera's usual
-//! `{{ }}` / `{% %}`; LaTeX templates use `<< >>`, `<% %>` and `<# #>`, because `{{`, `{%`
-//! and `{#` are everyday LaTeX.
+//! templates in `templates/` (compiled into the binary), or the context itself as JSON — the
+//! one data model the templates see, for readers who want the numbers rather than the prose.
+//! Markdown templates use Tera's usual `{{ }}` / `{% %}`; LaTeX templates use `<< >>`, `<% %>`
+//! and `<# #>`, because `{{`, `{%` and `{#` are everyday LaTeX.
 
 use tera::{Context, Delimiters, Tera};
 
@@ -102,4 +103,13 @@ impl Renderer {
     pub fn index_markdown(&self, index: &Index) -> Result<String> {
         Renderer::render(&self.md, "index.md", "index", index)
     }
+}
+
+/// A context as pretty-printed JSON with a final newline: fields in declaration order, so two
+/// renders of the same context are byte-identical.
+pub fn context_json(value: &impl serde::Serialize) -> Result<Vec<u8>> {
+    let mut bytes = serde_json::to_vec_pretty(value)
+        .map_err(|e| Error::invalid(format!("the report context does not serialize: {e}")))?;
+    bytes.push(b'\n');
+    Ok(bytes)
 }
