@@ -248,9 +248,25 @@ fn mine_family_rediscovers_eq_5_and_remark_4_5() {
     // Candy Nim: V([31,32m,32m+31]) = 62m + 36 = 62(m−1) + 98 (Remark 4.5's conjecture).
     let out = run_ok(&["mine", "family", "candy", "31,32m,32m+31", "--m", "1..64"]);
     assert!(out.contains("v(m) = 62m+36  (m ≥ 1)"), "{out}");
+    // Two parameters go to the grid miner; (x, 2k, 1) with x < 2k + 2 at k = 2 mixes the two
+    // regimes of Theorem 6.3, so no parameter adds a constant everywhere: a clear refusal.
     run_input_error(
         &[
             "mine", "family", "scoring", "x,2k,1", "--x", "3..5", "--k", "1..2",
+        ],
+        &["over (k, x) have no closed form"],
+    );
+    // Candy families still need one parameter.
+    run_input_error(
+        &[
+            "mine",
+            "family",
+            "candy",
+            "31,32m,32m+k",
+            "--m",
+            "1..3",
+            "--k",
+            "1..2",
         ],
         &["one parameter"],
     );

@@ -16,6 +16,7 @@ use crate::games::cash::{
     corresponding_state, g_thresholds, least_thresholds, threshold_forms, thresholds,
     winner_by_forms,
 };
+use crate::papers::nim_with_cash::{win_condition_table, win_condition_text};
 
 #[derive(Debug, Subcommand)]
 pub enum CashCommand {
@@ -288,121 +289,11 @@ fn state_by_forms(set: &CashSet, a: &StateArgs, full: bool) -> anyhow::Result<()
 fn condition(a: ConditionArgs) -> anyhow::Result<()> {
     let set = a.set.set()?;
     let wc = WinCondition::find(&set, a.start_n, a.set.memory_limit)?;
-    let pr = &wc.proof;
-    let status = format!("PROVEN for n ≥ {}", pr.from);
-    let mut t = Table::new(&[
-        "part",
-        "i",
-        "b_period",
-        "b_residue",
-        "delta",
-        "slope",
-        "intercept",
-        "formula",
-        "status",
-    ]);
-    let none = || Cell::Text(String::new());
-    let mut text = format!("A = {set}: cash period {}. ", wc.cash_period);
-    if wc.boundaries.is_empty() {
-        text.push_str("No state is A-critical (g^I(n) ≤ d < f^I(n) and g^II(n) ≤ e < f^II(n)): Theorems 2.4 and 3.7 decide every state.\n");
-    } else {
-        let q = wc.modulus;
-        text.push_str(&format!(
-            "An A-critical state (n; d, e) — g^I(n) ≤ d < f^I(n) and g^II(n) ≤ e < f^II(n) — is won by Player I iff b† ≥ h_i(b), where i = n mod {q}, b = f^I(n) − 1 − d and b† = f^II(n) − 1 − e:\n"
-        ));
-        for bd in &wc.boundaries {
-            text.push_str(&format!("  {}\n", bd.compact()));
-            let head = bd.head.len();
-            for (f, line) in bd.formulas().into_iter().enumerate() {
-                let (period, residue, slope, intercept) = match f.checked_sub(head) {
-                    None => (
-                        none(),
-                        Cell::Int(f as i64),
-                        Cell::Int(0),
-                        Cell::Int(bd.head[f]),
-                    ),
-                    Some(j) => {
-                        let l = &bd.form.lines[j];
-                        (
-                            Cell::Int(bd.form.period as i64),
-                            Cell::Int(l.residue as i64),
-                            l.slope.clone().into(),
-                            l.intercept.clone().into(),
-                        )
-                    }
-                };
-                t.push(vec![
-                    "boundary".into(),
-                    Cell::Int(bd.residue as i64),
-                    period,
-                    residue,
-                    none(),
-                    slope,
-                    intercept,
-                    line.into(),
-                    status.clone().into(),
-                ]);
-            }
-        }
-        let edge = &wc.edge;
-        if edge.depth > 0 {
-            text.push_str(&format!(
-                "except close to the poor edge: where δ = d − g^I(n) < {}, Player I wins iff b† ≥ b + o_j(δ), with j = n mod {} and (o_j(0), o_j(1), …) (– where no A-critical state occurs):\n",
-                edge.depth, edge.modulus
-            ));
-            let show = |o: &Option<i64>| o.map_or("–".to_string(), |v| v.to_string());
-            for (js, row) in edge.groups() {
-                let js: Vec<String> = js.iter().map(usize::to_string).collect();
-                let row: Vec<String> = row.iter().map(show).collect();
-                text.push_str(&format!(
-                    "  j ∈ {{{}}}: ({})\n",
-                    js.join(", "),
-                    row.join(", ")
-                ));
-            }
-            for (j, row) in edge.offsets.iter().enumerate() {
-                for (delta, o) in row.iter().enumerate() {
-                    let Some(o) = o else { continue };
-                    t.push(vec![
-                        "edge".into(),
-                        Cell::Int(j as i64),
-                        none(),
-                        none(),
-                        Cell::Int(delta as i64),
-                        Cell::Int(1),
-                        Cell::Int(*o),
-                        format!("o_{j}({delta}) = {o}").into(),
-                        status.clone().into(),
-                    ]);
-                }
-            }
-        }
-    }
-    let base = if pr.base_rows == 0 {
-        format!(
-            "no state is A-critical for {} ≤ n < {}",
-            pr.from, pr.step_from
-        )
-    } else {
-        format!(
-            "the win table agrees on every A-critical state with {} ≤ n < {} ({} rows (n, d))",
-            pr.from, pr.step_from, pr.base_rows
-        )
-    };
-    text.push_str(&format!(
-        "{status} (induction on n): {base}; the induction step holds at all {} points (n, b) with {} ≤ n < {}, and every larger n reduces to them (M = {}, band growth σ = {} per M stones, boundary period p = {}, margins B = {}, W = {}). Rich and poor players are decided by Theorems 2.4 and 3.7.\n",
-        pr.step_points,
-        pr.step_from,
-        pr.step_from + pr.window,
-        pr.n_period,
-        pr.band_growth,
-        pr.b_period,
-        pr.small_below,
-        pr.edge_margin
-    ));
     match a.out.format {
-        crate::export::Format::Text => a.out.emit(|w| w.write_all(text.as_bytes())),
-        _ => a.out.emit_table(&t),
+        crate::export::Format::Text => a
+            .out
+            .emit(|w| w.write_all(win_condition_text(&wc).as_bytes())),
+        _ => a.out.emit_table(&win_condition_table(&wc)),
     }
 }
 
