@@ -11,7 +11,9 @@ use nimlab::report::context::{
     Summary, TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
 };
 use nimlab::report::data::{FigureSpec, figure};
-use nimlab::report::escape::{escape_latex, escape_markdown, latex_code, markdown_code};
+use nimlab::report::escape::{
+    escape_latex, escape_latex_prose, escape_markdown, latex_code, markdown_code,
+};
 use nimlab::report::files::{Difference, Files, compare, install};
 use nimlab::report::{NoProgress, Renderer, ReportOptions, context_json, render_reports};
 
@@ -230,6 +232,40 @@ fn latex_escapes_every_special_character() {
     // `--` stays two hyphens, not an en dash.
     assert_eq!(escape_latex("--deep"), "-{}-deep");
     assert_eq!(latex_code("x_1 --y"), r"\texttt{x\_1 -{}-y}");
+}
+
+/// Prose typesets the papers' ASCII scripts and escapes everything else as data does.
+#[test]
+fn latex_prose_typesets_scripts_and_nothing_else() {
+    for (prose, want) in [
+        (
+            "f^I and f^II",
+            r"f\textsuperscript{I} and f\textsuperscript{II}",
+        ),
+        ("W^cash(n; d, e)", r"W\textsuperscript{cash}(n; d, e)"),
+        (
+            "2^k − 1 and 10^18",
+            r"2\textsuperscript{k} \ensuremath{-} 1 and 10\textsuperscript{18}",
+        ),
+        (
+            "f_N(p), h_i(b), G_s",
+            r"f\textsubscript{N}(p), h\textsubscript{i}(b), G\textsubscript{s}",
+        ),
+        (
+            "f_A^⊥ and c^+",
+            r"f\textsubscript{A}\textsuperscript{\ensuremath{\perp}} and c\textsuperscript{+}",
+        ),
+        // Longer names, long scripts and lone signs stay literal.
+        (
+            "least_f1, a_bcd, x^abcde, ^I, _i",
+            r"least\_f1, a\_bcd, x\textasciicircum{}abcde, \textasciicircum{}I, \_i",
+        ),
+    ] {
+        assert_eq!(escape_latex_prose(prose), want, "{prose}");
+    }
+    // Without scripts, prose and data escape alike.
+    let plain = NASTY.replace(['^', '_'], " ");
+    assert_eq!(escape_latex_prose(&plain), escape_latex(&plain));
 }
 
 #[test]

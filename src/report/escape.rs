@@ -194,16 +194,76 @@ pub fn escape_latex(s: &str) -> String {
     out
 }
 
+/// LaTeX for prose (titles, captions, findings): [`escape_latex`], except that the papers'
+/// ASCII scripts are typeset — `f^II`, `2^k`, `c^+` as superscripts after a letter, digit or
+/// `)`, and `f_N`, `h_i`, `G_s` as subscripts after a one-letter name — so the PDF reads
+/// f^{II}(n) where the Markdown keeps `f^II(n)`. Longer names (`least_f1`) stay literal, and
+/// data cells and code use [`escape_latex`] unchanged.
+pub fn escape_latex_prose(s: &str) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    let alnum = |c: Option<&char>| c.is_some_and(|c| c.is_alphanumeric());
+    // The script token at i: a run of 1..=max letters and digits, or one sign.
+    let token = |i: usize, max: usize| -> Option<usize> {
+        let run = chars[i..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .count();
+        match chars.get(i) {
+            Some('+' | '-' | '−' | '⊥' | '*') => Some(1),
+            _ if (1..=max).contains(&run) => Some(run),
+            _ => None,
+        }
+    };
+    let mut out = String::with_capacity(s.len() + s.len() / 4);
+    let mut plain = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let prev = i.checked_sub(1).map(|j| &chars[j]);
+        let script = match c {
+            '^' if alnum(prev) || prev == Some(&')') => token(i + 1, 4)
+                .filter(|&n| !alnum(chars.get(i + 1 + n)) || !chars[i + 1].is_alphanumeric())
+                .map(|n| ("textsuperscript", n)),
+            '_' if prev.is_some_and(|p| p.is_alphabetic())
+                && !alnum(i.checked_sub(2).map(|j| &chars[j])) =>
+            {
+                token(i + 1, 2)
+                    .filter(|&n| chars[i + 1].is_alphanumeric() && !alnum(chars.get(i + 1 + n)))
+                    .map(|n| ("textsubscript", n))
+            }
+            _ => None,
+        };
+        match script {
+            Some((command, n)) => {
+                out.push_str(&escape_latex(&plain));
+                plain.clear();
+                let body: String = chars[i + 1..i + 1 + n].iter().collect();
+                out.push_str(&format!("\\{command}{{{}}}", escape_latex(&body)));
+                i += 1 + n;
+            }
+            None => {
+                plain.push(c);
+                i += 1;
+            }
+        }
+    }
+    out.push_str(&escape_latex(&plain));
+    out
+}
+
 /// LaTeX for a command line: escaped text in `\texttt`, breakable at spaces.
 pub fn latex_code(s: &str) -> String {
     format!(r"\texttt{{{}}}", escape_latex(s))
 }
 
 /// Registers the escaping filters on a Tera instance (the Markdown and the LaTeX renderer get
-/// the same four filters, so a template can only forget to escape, never escape wrongly).
+/// the same filters, so a template can only forget to escape, never escape wrongly).
 pub fn register_filters(tera: &mut Tera) {
     tera.register_filter("md", |s: &str, _: Kwargs, _: &State| escape_markdown(s));
     tera.register_filter("md_code", |s: &str, _: Kwargs, _: &State| markdown_code(s));
     tera.register_filter("tex", |s: &str, _: Kwargs, _: &State| escape_latex(s));
+    tera.register_filter("tex_prose", |s: &str, _: Kwargs, _: &State| {
+        escape_latex_prose(s)
+    });
     tera.register_filter("tex_code", |s: &str, _: Kwargs, _: &State| latex_code(s));
 }
