@@ -576,7 +576,14 @@ fn mine_family_rediscovers_f_k_as_a_closed_form() {
         out.contains("re-verified with `nimlab check` on k = 2..14 (4 beyond the data): HOLDS"),
         "{out}"
     );
-    // A family whose payoffs are not zigzags gets no such form.
+    // (k, k, k) is Prop 6.1's f_N(x, x, z) = z − 1 + |1 + N| with x = z = k: a V, also re-verified.
     let out = run_ok(&["mine", "family", "scoring", "k,k,k", "--k", "1..10"]);
+    assert!(
+        out.contains("closed form f(N) = abs(N + 1) + k-1  (k ≥ 2)"),
+        "{out}"
+    );
+    assert!(out.contains("(4 beyond the data): HOLDS"), "{out}");
+    // A family whose payoffs have none of the miner's shapes gets no form.
+    let out = run_ok(&["mine", "family", "scoring", "2k,k,1", "--k", "1..10"]);
     assert!(!out.contains("closed form"), "{out}");
 }
