@@ -355,3 +355,67 @@ fn mine_across_finds_the_intercept_tables_in_floor_ceil_form() {
         assert!(out.contains(needle), "missing {needle:?} in\n{out}");
     }
 }
+
+/// Between 2 000 and 20 000 stones `cash winner` answers by the proven closed forms and win
+/// condition (falling back to the table when they do not apply); the answers and every
+/// `classify` column agree with the win table and the thresholds computed here.
+#[test]
+fn mid_sized_states_by_closed_forms_agree_with_the_table() {
+    use nimlab::games::cash::{CashSet, CashTable, g_thresholds, thresholds};
+    let n = 2101u64;
+    for set in ["1,4", "1,3,4", "3,5,6,10,11"] {
+        let a: CashSet = set.parse().unwrap();
+        let table = CashTable::solve(&a, n, 1 << 30).unwrap();
+        let th = thresholds(&a, n).unwrap();
+        let (f1, f2) = (th.f1[n as usize], th.f2[n as usize]);
+        let (g1, g2) = g_thresholds(&a, n);
+        // Around every threshold, where the answer changes, and a few states far from them.
+        let mut moneys: Vec<u64> = [f1, f2, g1, g2]
+            .iter()
+            .flat_map(|&x| [x.saturating_sub(2), x.saturating_sub(1), x, x + 1])
+            .chain([0, 5, n / 3, n])
+            .collect();
+        moneys.sort_unstable();
+        moneys.dedup();
+        for &d in &moneys {
+            for &e in moneys.iter().step_by(2) {
+                let line = format!("cash classify --set {set} {n} {d} {e} --format csv");
+                let t = Csv::run(&line);
+                let r = &t.records()[0];
+                let standing = |m: u64, f: u64, g: u64| {
+                    if m >= f {
+                        "rich"
+                    } else if m < g {
+                        "poor"
+                    } else {
+                        "middle class"
+                    }
+                };
+                assert_eq!(
+                    r["winner"],
+                    table.winner(n, d, e).unwrap().to_string(),
+                    "{line}"
+                );
+                assert_eq!(
+                    [
+                        r["f1"],
+                        r["f2"],
+                        r["g1"],
+                        r["g2"],
+                        r["player_i"],
+                        r["player_ii"]
+                    ],
+                    [
+                        f1.to_string().as_str(),
+                        &f2.to_string(),
+                        &g1.to_string(),
+                        &g2.to_string(),
+                        standing(d, f1, g1),
+                        standing(e, f2, g2)
+                    ],
+                    "{line}"
+                );
+            }
+        }
+    }
+}

@@ -12,10 +12,11 @@ use super::args::parse_size;
 use super::output::OutputArgs;
 use crate::export::{Cell, Table, write_rows};
 use crate::games::cash::{
-    Amount, CashPeriodicity, CashSet, CashTable, WinCondition, Winner, classify,
-    corresponding_state, g_thresholds, least_thresholds, threshold_forms, thresholds,
-    winner_by_forms,
+    Amount, CashPeriodicity, CashSet, CashTable, Standing, WinCondition, Winner, classify,
+    corresponding_state, g_thresholds, g_thresholds_big, least_thresholds, threshold_forms,
+    thresholds, winner_by_forms,
 };
+use crate::num::Q;
 use crate::papers::nim_with_cash::{win_condition_table, win_condition_text};
 
 #[derive(Debug, Subcommand)]
@@ -170,22 +171,47 @@ pub fn run(cmd: CashCommand) -> anyhow::Result<()> {
     }
 }
 
-/// Largest n a single-state query solves by table (the table is quadratic in n).
+/// Largest n a single-state query solves by table when closed forms could answer (the table is
+/// quadratic in n)…
+const DIRECT_TABLE: Amount = 2_000;
+
+/// … and the largest it ever solves by table (when no proven closed form applies).
 const MAX_STATE_TABLE: Amount = 20_000;
+
+/// The columns of `cash winner`; `cash classify` adds [`CLASSIFY_COLUMNS`].
+const WINNER_COLUMNS: [&str; 7] = ["set", "n", "d", "e", "winner", "plain_winner", "why"];
+const CLASSIFY_COLUMNS: [&str; 6] = ["f1", "f2", "g1", "g2", "player_i", "player_ii"];
 
 fn state(a: StateArgs, full: bool) -> anyhow::Result<()> {
     let set = a.set.set()?;
-    let Some(n) = a.n.to_u64().filter(|&n| n <= MAX_STATE_TABLE) else {
-        return state_by_forms(&set, &a, full);
+    let row = match a.n.to_u64() {
+        Some(n) if n <= DIRECT_TABLE => state_by_table(&set, &a, n)?,
+        // Closed forms answer at once; the table is the fallback while it is affordable.
+        Some(n) if n <= MAX_STATE_TABLE => match state_by_forms(&set, &a) {
+            Ok(row) => row,
+            Err(_) => state_by_table(&set, &a, n)?,
+        },
+        _ => state_by_forms(&set, &a)?,
     };
-    // Money beyond n is as good as n: no line of play spends more than n.
+    let mut columns = WINNER_COLUMNS.to_vec();
+    let mut row = row;
+    if full {
+        columns.extend(CLASSIFY_COLUMNS);
+    } else {
+        row.truncate(WINNER_COLUMNS.len());
+    }
+    a.out.emit_record(&columns, row)
+}
+
+/// Money beyond n is as good as n: no line of play spends more than n.
+fn state_by_table(set: &CashSet, a: &StateArgs, n: Amount) -> anyhow::Result<Vec<Cell>> {
     let cap = |m: &BigUint| m.to_u64().map_or(n, |m| m.min(n));
     let (d, e) = (cap(&a.d), cap(&a.e));
-    let table = CashTable::solve(&set, n, a.set.memory_limit)?;
-    let th = thresholds(&set, n)?;
+    let table = CashTable::solve(set, n, a.set.memory_limit)?;
+    let th = thresholds(set, n)?;
     let m = n as usize;
     let winner = table.winner(n, d, e).expect("n is in the table");
-    let c = classify(&set, n, d, e, th.f1[m], th.f2[m], th.winner[m]);
+    let c = classify(set, n, d, e, th.f1[m], th.f2[m], th.winner[m]);
     let why = match c.by_theorem {
         Some((w, thm)) => {
             debug_assert_eq!(w, winner, "{thm} disagrees with the table");
@@ -198,8 +224,7 @@ fn state(a: StateArgs, full: bool) -> anyhow::Result<()> {
         }
         None => "A-critical (both middle class): decided by the win table".to_string(),
     };
-    let mut columns = vec!["set", "n", "d", "e", "winner", "plain_winner", "why"];
-    let mut row: Vec<Cell> = vec![
+    Ok(vec![
         set.to_string().into(),
         n.into(),
         a.d.to_string().into(),
@@ -207,29 +232,35 @@ fn state(a: StateArgs, full: bool) -> anyhow::Result<()> {
         winner.to_string().into(),
         th.winner[m].to_string().into(),
         why.into(),
-    ];
-    if full {
-        columns.extend(["f1", "f2", "g1", "g2", "player_i", "player_ii"]);
-        row.extend([
-            c.f1.into(),
-            c.f2.into(),
-            c.g1.into(),
-            c.g2.into(),
-            c.player_i.to_string().into(),
-            c.player_ii.to_string().into(),
-        ]);
-    }
-    a.out.emit_record(&columns, row)
+        c.f1.into(),
+        c.f2.into(),
+        c.g1.into(),
+        c.g2.into(),
+        c.player_i.to_string().into(),
+        c.player_ii.to_string().into(),
+    ])
 }
 
 /// Data used to fit and certify the closed forms for huge n.
 const FORMS_DATA: Amount = 4000;
 
-/// Beyond the table: certified closed forms of f^I, f^II and the theorems that use them.
-fn state_by_forms(set: &CashSet, a: &StateArgs, full: bool) -> anyhow::Result<()> {
-    let forms = threshold_forms(set, FORMS_DATA).with_context(|| {
-        format!("n = {} is beyond the win table (n ≤ {MAX_STATE_TABLE}) and no certified closed form was found", a.n)
-    })?;
+/// By certified closed forms of f^I, f^II, the theorems that use them and, for A-critical
+/// states, the proven win condition; an error where none of them applies to n.
+fn state_by_forms(set: &CashSet, a: &StateArgs) -> anyhow::Result<Vec<Cell>> {
+    let beyond = || {
+        format!(
+            "n = {} is beyond the win table (n ≤ {MAX_STATE_TABLE})",
+            a.n
+        )
+    };
+    let forms = threshold_forms(set, FORMS_DATA)
+        .with_context(|| format!("{} and no certified closed form was found", beyond()))?;
+    if a.n < BigUint::from(forms.certificate.from.max(0) as u64) {
+        anyhow::bail!(
+            "the closed forms of A = {set} hold from n = {} on",
+            forms.certificate.from
+        );
+    }
     let th = thresholds(set, FORMS_DATA)?;
     let (decided, f1, f2) = winner_by_forms(set, &forms, &th.winner, &a.n, &a.d, &a.e);
     let (winner, why) = match decided {
@@ -246,15 +277,23 @@ fn state_by_forms(set: &CashSet, a: &StateArgs, full: bool) -> anyhow::Result<()
             ),
         ),
         None => {
-            let wc = WinCondition::find(set, 200, a.set.memory_limit).with_context(|| {
+            let critical = || {
                 format!(
-                    "({}; {}, {}) is A-critical (f^I = {f1}, f^II = {f2}) and beyond the win table (n ≤ {MAX_STATE_TABLE})",
-                    a.n, a.d, a.e
+                    "({}; {}, {}) is A-critical (f^I = {f1}, f^II = {f2}) and {}",
+                    a.n,
+                    a.d,
+                    a.e,
+                    beyond()
+                )
+            };
+            let wc = WinCondition::find(set, 200, a.set.memory_limit).with_context(critical)?;
+            let winner = wc.critical_winner(&a.n, &a.d, &a.e).with_context(|| {
+                format!(
+                    "{}: the win condition holds from n = {} on",
+                    critical(),
+                    wc.proof.from
                 )
             })?;
-            let winner = wc
-                .critical_winner(&a.n, &a.d, &a.e)
-                .expect("A-critical and beyond the proof's start");
             (
                 winner,
                 format!(
@@ -269,8 +308,18 @@ fn state_by_forms(set: &CashSet, a: &StateArgs, full: bool) -> anyhow::Result<()
             )
         }
     };
-    let mut columns = vec!["set", "n", "d", "e", "winner", "plain_winner", "why"];
-    let mut row: Vec<Cell> = vec![
+    let (g1, g2) = g_thresholds_big(set, &a.n);
+    let q = |x: &BigUint| Q::from_bigint(x.clone().into());
+    let standing = |money: &BigUint, f: &Q, g: &BigUint| {
+        if q(money) >= *f {
+            Standing::Rich
+        } else if money < g {
+            Standing::Poor
+        } else {
+            Standing::MiddleClass
+        }
+    };
+    Ok(vec![
         set.to_string().into(),
         a.n.to_string().into(),
         a.d.to_string().into(),
@@ -278,12 +327,13 @@ fn state_by_forms(set: &CashSet, a: &StateArgs, full: bool) -> anyhow::Result<()
         winner.to_string().into(),
         forms.plain_winner(&th.winner, &a.n).to_string().into(),
         why.into(),
-    ];
-    if full {
-        columns.extend(["f1", "f2"]);
-        row.extend([f1.into(), f2.into()]);
-    }
-    a.out.emit_record(&columns, row)
+        f1.clone().into(),
+        f2.clone().into(),
+        q(&g1).into(),
+        q(&g2).into(),
+        standing(&a.d, &f1, &g1).to_string().into(),
+        standing(&a.e, &f2, &g2).to_string().into(),
+    ])
 }
 
 fn condition(a: ConditionArgs) -> anyhow::Result<()> {
