@@ -310,15 +310,11 @@ fn state_by_forms(set: &CashSet, a: &StateArgs) -> anyhow::Result<Vec<Cell>> {
     };
     let (g1, g2) = g_thresholds_big(set, &a.n);
     let q = |x: &BigUint| Q::from_bigint(x.clone().into());
-    let standing = |money: &BigUint, f: &Q, g: &BigUint| {
-        if q(money) >= *f {
-            Standing::Rich
-        } else if money < g {
-            Standing::Poor
-        } else {
-            Standing::MiddleClass
-        }
-    };
+    let (g1, g2) = (q(&g1), q(&g2));
+    let standings = [
+        Standing::of(&q(&a.d), &f1, &g1),
+        Standing::of(&q(&a.e), &f2, &g2),
+    ];
     Ok(vec![
         set.to_string().into(),
         a.n.to_string().into(),
@@ -327,12 +323,12 @@ fn state_by_forms(set: &CashSet, a: &StateArgs) -> anyhow::Result<Vec<Cell>> {
         winner.to_string().into(),
         forms.plain_winner(&th.winner, &a.n).to_string().into(),
         why.into(),
-        f1.clone().into(),
-        f2.clone().into(),
-        q(&g1).into(),
-        q(&g2).into(),
-        standing(&a.d, &f1, &g1).to_string().into(),
-        standing(&a.e, &f2, &g2).to_string().into(),
+        f1.into(),
+        f2.into(),
+        g1.into(),
+        g2.into(),
+        standings[0].to_string().into(),
+        standings[1].to_string().into(),
     ])
 }
 

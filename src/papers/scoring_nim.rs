@@ -122,22 +122,28 @@ impl ClosedFormCheck {
 /// members from the form's first and on [`ZIGZAG_BEYOND`] new ones, at every half-integer N from
 /// two below the first peak to two beyond the last. A finite check: the form stays OBSERVED.
 pub fn verify_closed_form(form: &ClosedForm, family: &str) -> Result<ClosedFormCheck> {
-    let k = &form.param;
     let to = form.to + ZIGZAG_BEYOND;
+    let over = format!(
+        "{} in {}..{to}, N in {}..{} step 1/2",
+        form.param, form.from, form.n_from, form.n_to
+    );
+    Ok(ClosedFormCheck {
+        param: form.param.clone(),
+        from: form.from,
+        to,
+        finding: check_payoff_form(&over, family, &form.expr)?,
+    })
+}
+
+/// The claims checker's verdict on `payoff(N, [family]) = expr` over the ranges `over`.
+fn check_payoff_form(over: &str, family: &str, expr: &str) -> Result<Finding> {
     let toml = format!(
-        "paper = \"mine\"\n[[claim]]\nid = \"zigzag\"\nlabel = \"closed form\"\nstatement = \"\"\n\
-         for = \"{k} in {}..{to}, N in {}..{} step 1/2\"\n\
-         actual = \"payoff(N, [{family}])\"\nexpected = \"{}\"\n",
-        form.from, form.n_from, form.n_to, form.expr
+        "paper = \"mine\"\n[[claim]]\nid = \"form\"\nlabel = \"closed form\"\nstatement = \"\"\n\
+         for = \"{over}\"\nactual = \"payoff(N, [{family}])\"\nexpected = \"{expr}\"\n"
     );
     let reg = Registry::parse(std::path::Path::new("(closed form)"), &toml)?;
     let mut v = check_registry(&reg, false, &[], &|| {})?;
-    Ok(ClosedFormCheck {
-        param: k.clone(),
-        from: form.from,
-        to,
-        finding: v.remove(0).finding,
-    })
+    Ok(v.remove(0).finding)
 }
 
 /// Re-verifies a grid form of the payoffs of `family` with the claims checker: the shaped
@@ -158,14 +164,8 @@ pub fn verify_grid_form(
         .collect();
     over.push(format!("N in {n_from}..{n_to} step 1/2"));
     let over = over.join(", ");
-    let toml = format!(
-        "paper = \"mine\"\n[[claim]]\nid = \"grid\"\nlabel = \"closed form\"\nstatement = \"\"\n\
-         for = \"{over}\"\nactual = \"payoff(N, [{family}])\"\nexpected = \"{}\"\n",
-        form.expr("N")
-    );
-    let reg = Registry::parse(std::path::Path::new("(closed form)"), &toml)?;
-    let mut v = check_registry(&reg, false, &[], &|| {})?;
-    Ok((over, v.remove(0).finding))
+    let finding = check_payoff_form(&over, family, &form.expr("N"))?;
+    Ok((over, finding))
 }
 
 /// The paper's figures: number, position, what the paper calls it.

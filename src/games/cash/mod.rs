@@ -401,6 +401,20 @@ pub enum Standing {
     MiddleClass,
 }
 
+impl Standing {
+    /// A player's standing with `money` against the thresholds f (rich from it on) and g (poor
+    /// below it).
+    pub fn of<T: PartialOrd>(money: &T, f: &T, g: &T) -> Standing {
+        if money >= f {
+            Standing::Rich
+        } else if money < g {
+            Standing::Poor
+        } else {
+            Standing::MiddleClass
+        }
+    }
+}
+
 impl fmt::Display for Standing {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -466,16 +480,7 @@ pub fn classify(
     w: Winner,
 ) -> Classification {
     let (g1, g2) = g_thresholds(set, n);
-    let standing = |money: Amount, f: Amount, g: Amount| {
-        if money >= f {
-            Standing::Rich
-        } else if money < g {
-            Standing::Poor
-        } else {
-            Standing::MiddleClass
-        }
-    };
-    let (si, sii) = (standing(d, f1, g1), standing(e, f2, g2));
+    let (si, sii) = (Standing::of(&d, &f1, &g1), Standing::of(&e, &f2, &g2));
     let a1 = set.min();
     let by_theorem = decide_by_theorems([d, e, f1, f2, g1, g2], w, || d / a1 > e / a1);
     Classification {

@@ -159,7 +159,7 @@ pub struct EdgeLayer {
 }
 
 /// How the condition was proven.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct WinProof {
     /// The condition holds for every n ≥ this.
     pub from: u64,
@@ -383,18 +383,7 @@ impl WinCondition {
             modulus,
             boundaries,
             edge,
-            proof: WinProof {
-                from: 0,
-                step_from: 0,
-                base_rows: 0,
-                window: 0,
-                step_points: 0,
-                n_period: 0,
-                band_growth: 0,
-                b_period: 0,
-                small_below: 0,
-                edge_margin: 0,
-            },
+            proof: WinProof::default(),
             forms: setting.forms.clone(),
             exact: setting.exact.clone(),
         };
@@ -822,13 +811,10 @@ impl WinCondition {
             Some(m) => {
                 let th = &self.exact;
                 let (f1, f2) = (th.f1[m], th.f2[m]);
-                let (g1, g2) = g_thresholds(&self.set, m as Amount);
                 let cap = |x: &BigUint| x.to_u64().map_or(Amount::MAX, |x| x.min(m as Amount));
-                let (dd, ee) = (cap(d), cap(e));
-                let a1 = self.set.min();
-                let decided = decide_by_theorems([dd, ee, f1, f2, g1, g2], th.winner[m], || {
-                    dd / a1 > ee / a1
-                });
+                let decided =
+                    super::classify(&self.set, m as Amount, cap(d), cap(e), f1, f2, th.winner[m])
+                        .by_theorem;
                 let q = |v: Amount| Q::from_bigint(v.into());
                 (decided, q(f1), q(f2))
             }
