@@ -5,13 +5,16 @@ mod args;
 mod candy;
 mod cash;
 mod check;
+pub mod guard;
 mod mine;
 mod octal;
 mod output;
 mod report;
 mod scoring;
 
-use clap::{Parser, Subcommand};
+use std::time::Duration;
+
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
 const EXAMPLES: &str = "\
@@ -65,6 +68,28 @@ enum Command {
     Report(report::ReportArgs),
 }
 
+/// The memory cap of a run that sets no `--memory-limit`: the default of the commands that have
+/// the option, well under the 24 GiB of the machines nimlab is tested on.
+const DEFAULT_MEMORY_CAP: u64 = 8 << 30;
+
+/// Parses the command line (exiting with clap's message and status 2 on a usage error) and caps
+/// the process's memory at the command's `--memory-limit`, or [`DEFAULT_MEMORY_CAP`].
+pub fn parse() -> Cli {
+    let matches = Cli::command().get_matches();
+    // `--memory-limit` belongs to the innermost subcommand that declares it; clap has parsed it
+    // already (as bytes), so read the typed value rather than the text.
+    let mut cap = DEFAULT_MEMORY_CAP;
+    let mut level = Some(&matches);
+    while let Some(m) = level {
+        if let Ok(Some(&bytes)) = m.try_get_one::<u64>("memory_limit") {
+            cap = bytes;
+        }
+        level = m.subcommand().map(|(_, sub)| sub);
+    }
+    guard::set_memory_cap(cap);
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
 /// How a successful run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
@@ -106,18 +131,87 @@ pub fn run(cli: Cli) -> anyhow::Result<Status> {
     done.map(|()| Status::Success)
 }
 
-/// A progress bar on stderr for long runs (hidden when stderr is not a terminal).
+/// How long a run goes before progress is reported as lines (when stderr is not a terminal).
+const FIRST_PROGRESS_LINE: Duration = Duration::from_secs(3);
+/// How often such a line repeats.
+const PROGRESS_LINE_EVERY: Duration = Duration::from_secs(10);
+
+/// A progress bar on stderr for long runs, with the elapsed time and an estimate of the time
+/// left. On a terminal it redraws in place; otherwise (a log file, a pipe, a batch job) a run
+/// that lasts longer than [`FIRST_PROGRESS_LINE`] prints one plain line every
+/// [`PROGRESS_LINE_EVERY`], so nothing long ever runs silently. Short runs print nothing.
 fn progress_bar(len: u64, what: &str, unit: &str) -> ProgressBar {
     let pb = ProgressBar::new(len);
     pb.set_style(
         ProgressStyle::with_template(&format!(
-            "{{spinner}} {{msg}} [{{bar:30}}] {{pos}}/{{len}} {unit}, {{elapsed}}"
+            "{{spinner}} {{msg}} [{{bar:30}}] {{pos}}/{{len}} {unit}, {{elapsed}} elapsed, \
+             about {{eta}} left"
         ))
         .expect("valid template")
         .progress_chars("=> "),
     );
     pb.set_message(what.to_string());
+    if pb.is_hidden() {
+        report_in_lines(&pb, unit);
+    }
     pb
+}
+
+/// Prints `pb`'s state as a line on stderr now and then until it is finished or dropped.
+fn report_in_lines(pb: &ProgressBar, unit: &str) {
+    let bar = pb.downgrade();
+    let unit = unit.to_string();
+    // Without a thread the line reporter is only missing output; the run itself goes on.
+    let _ = std::thread::Builder::new()
+        .name("progress".into())
+        .spawn(move || {
+            std::thread::sleep(FIRST_PROGRESS_LINE);
+            while let Some(pb) = bar.upgrade() {
+                if pb.is_finished() {
+                    break;
+                }
+                eprintln!("{}", progress_line(&pb, &unit));
+                drop(pb);
+                std::thread::sleep(PROGRESS_LINE_EVERY);
+            }
+        });
+}
+
+/// One plain progress line, e.g. `solving: 1200/5000 positions (24%), 31s elapsed, about 1m 38s left`.
+fn progress_line(pb: &ProgressBar, unit: &str) -> String {
+    let pos = pb.position();
+    let elapsed = pb.elapsed();
+    match pb.length().filter(|&len| len > 0) {
+        Some(len) => {
+            let left = if pos == 0 {
+                "time left unknown".to_string()
+            } else {
+                let secs = elapsed.as_secs_f64() * (len.saturating_sub(pos)) as f64 / pos as f64;
+                format!("about {} left", seconds(secs))
+            };
+            format!(
+                "{}: {pos}/{len} {unit} ({}%), {} elapsed, {left}",
+                pb.message(),
+                pos.saturating_mul(100) / len,
+                seconds(elapsed.as_secs_f64()),
+            )
+        }
+        None => format!(
+            "{}: {pos} {unit}, {} elapsed",
+            pb.message(),
+            seconds(elapsed.as_secs_f64())
+        ),
+    }
+}
+
+/// A duration for people: `42s`, `3m 07s`, `2h 05m`.
+fn seconds(secs: f64) -> String {
+    let s = secs.round() as u64;
+    match s {
+        0..=59 => format!("{s}s"),
+        60..=3599 => format!("{}m {:02}s", s / 60, s % 60),
+        _ => format!("{}h {:02}m", s / 3600, s % 3600 / 60),
+    }
 }
 
 /// A progress bar as the engine's [`Progress`](crate::games::scoring::Progress).
@@ -129,5 +223,38 @@ impl crate::games::scoring::Progress for Bar<'_> {
     }
     fn advance(&self, done: u64) {
         self.0.inc(done);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_lines_state_the_share_done_and_the_time_left() {
+        let pb = ProgressBar::hidden();
+        pb.set_length(200);
+        pb.set_message("solving");
+        assert!(progress_line(&pb, "positions").starts_with("solving: 0/200 positions (0%)"));
+        assert!(progress_line(&pb, "positions").ends_with("time left unknown"));
+        pb.set_position(50);
+        let line = progress_line(&pb, "positions");
+        assert!(
+            line.starts_with("solving: 50/200 positions (25%), "),
+            "{line}"
+        );
+        assert!(line.contains(" left"), "{line}");
+        let open = ProgressBar::hidden();
+        open.set_message("surveying");
+        open.set_length(0);
+        assert!(progress_line(&open, "sets").starts_with("surveying: 0 sets, "));
+    }
+
+    #[test]
+    fn durations_read_naturally() {
+        assert_eq!(seconds(0.4), "0s");
+        assert_eq!(seconds(59.0), "59s");
+        assert_eq!(seconds(187.0), "3m 07s");
+        assert_eq!(seconds(7500.0), "2h 05m");
     }
 }

@@ -1,0 +1,93 @@
+//! The process guards of the `nimlab` binary (`nimlab::cli::guard`): a run that passes its memory
+//! cap, or that the system refuses memory, ends with one clear line and status 2 — never with
+//! Rust's abort (status 134). Each case runs in a child process: this test binary re-executes
+//! itself with one `#[ignore]`d test selected and an environment variable set.
+
+use std::process::Command;
+
+use nimlab::cli::guard::{GuardedAlloc, set_memory_cap};
+
+#[global_allocator]
+static ALLOCATOR: GuardedAlloc = GuardedAlloc;
+
+const CHILD: &str = "NIMLAB_GUARD_CHILD";
+
+/// Runs the ignored test `name` of this binary in a child process; returns (status, stderr).
+fn run_child(name: &str) -> (Option<i32>, String) {
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            name,
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(CHILD, "1")
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+/// Touches every page so that the memory is really used.
+fn fill(bytes: usize) -> Vec<u8> {
+    let mut v = vec![0u8; bytes];
+    for i in (0..bytes).step_by(4096) {
+        v[i] = 1;
+    }
+    v
+}
+
+#[test]
+#[ignore = "run as a child by passing_the_cap_exits_with_status_2"]
+fn child_allocates_past_its_cap() {
+    if std::env::var_os(CHILD).is_none() {
+        return;
+    }
+    set_memory_cap(64 << 20);
+    // Many small allocations, each below the per-thread slack, must be caught too.
+    let mut kept = Vec::new();
+    for _ in 0..100_000 {
+        kept.push(fill(4096));
+    }
+    println!("not reached: {}", kept.len());
+}
+
+#[test]
+fn passing_the_cap_exits_with_status_2() {
+    let (status, stderr) = run_child("child_allocates_past_its_cap");
+    assert_eq!(status, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("error: out of memory") && stderr.contains("memory limit of 64.0 MiB"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("not reached"));
+}
+
+#[test]
+#[ignore = "run as a child by a_refusal_by_the_system_exits_with_status_2"]
+fn child_is_refused_by_the_system() {
+    if std::env::var_os(CHILD).is_none() {
+        return;
+    }
+    let limit = libc::rlimit {
+        rlim_cur: 1 << 30,
+        rlim_max: 1 << 30,
+    };
+    // SAFETY: setting this process's own address-space limit.
+    assert_eq!(unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) }, 0);
+    let v = fill(2 << 30);
+    println!("not reached: {}", v.len());
+}
+
+#[test]
+fn a_refusal_by_the_system_exits_with_status_2() {
+    let (status, stderr) = run_child("child_is_refused_by_the_system");
+    assert_eq!(status, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("error: out of memory: the system refused 2.0 GiB more"),
+        "{stderr}"
+    );
+}
