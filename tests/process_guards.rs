@@ -91,3 +91,21 @@ fn a_refusal_by_the_system_exits_with_status_2() {
         "{stderr}"
     );
 }
+
+#[test]
+fn the_automatic_memory_limit_follows_ulimit() {
+    // 3 heaps up to 30 000 need about 3.4 GiB: within the default 8 GiB, but not under a
+    // 2 GB address-space limit, where `auto` lowers the limit and the table is refused up front.
+    let bin = assert_cmd::cargo::cargo_bin("nimlab");
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 2000000 && exec '{}' candy table --heaps 3 --max-heap 30000",
+            bin.display()
+        ))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("more than the limit of 1."), "{stderr}");
+}

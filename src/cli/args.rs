@@ -45,9 +45,18 @@ pub fn parse_param(s: &str) -> Result<(String, IntRange), String> {
     Ok((name.to_string(), parse_int_range(range)?))
 }
 
-/// Parses a memory size: bytes, or a number with K, M, G (binary units).
+/// The memory limit `auto` stands for: 8 GiB, or less when the system allows less (see
+/// [`super::guard::system_allowance`]).
+pub const AUTO_MEMORY_LIMIT: u64 = 8 << 30;
+
+/// Parses a memory size: bytes, or a number with K, M, G (binary units), or `auto`
+/// ([`AUTO_MEMORY_LIMIT`], lowered to what `ulimit -v` and the free memory allow).
 pub fn parse_size(s: &str) -> Result<u64, String> {
     let t = s.trim();
+    if t.eq_ignore_ascii_case("auto") {
+        return Ok(super::guard::system_allowance()
+            .map_or(AUTO_MEMORY_LIMIT, |b| b.min(AUTO_MEMORY_LIMIT)));
+    }
     let err = || format!("'{s}' is not a memory size (e.g. 512M or 8G)");
     let (digits, mult) = match t.char_indices().last() {
         Some((i, c)) if c.is_ascii_alphabetic() => {
@@ -83,8 +92,9 @@ pub struct SolveArgs {
     /// Payoff algebra.
     #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
     pub method: MethodArg,
-    /// Refuse work estimated to need more memory than this (e.g. 512M, 8G).
-    #[arg(long, value_name = "SIZE", default_value = "8G", value_parser = parse_size)]
+    /// Refuse work estimated to need more memory than this (e.g. 512M, 8G); `auto` is 8G, or
+    /// less when `ulimit -v` or the free memory allow less.
+    #[arg(long, value_name = "SIZE", default_value = "auto", value_parser = parse_size)]
     pub memory_limit: u64,
 }
 
@@ -181,6 +191,8 @@ mod tests {
         assert_eq!(parse_size("8G"), Ok(8 << 30));
         assert_eq!(parse_size("512m"), Ok(512 << 20));
         assert!(parse_size("8X").is_err() && parse_size("0").is_err());
+        let auto = parse_size("auto").unwrap();
+        assert!(auto > 0 && auto <= AUTO_MEMORY_LIMIT);
         assert!(parse_param("k=5..2").is_err());
     }
 }

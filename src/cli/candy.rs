@@ -59,8 +59,9 @@ pub enum CandyCommand {
 /// Memory cap shared by candy commands.
 #[derive(Debug, Clone, Args)]
 pub struct MemoryArgs {
-    /// Refuse tables estimated to need more memory than this (e.g. 512M, 4G).
-    #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = parse_size)]
+    /// Refuse tables estimated to need more memory than this (e.g. 512M, 4G); `auto` is 8G, or
+    /// less when `ulimit -v` or the free memory allow less.
+    #[arg(long, value_name = "SIZE", default_value = "auto", value_parser = parse_size)]
     memory_limit: u64,
 }
 

@@ -57,8 +57,9 @@ pub struct SetArgs {
     /// The move set A, e.g. 1,3,4 (sorted and deduplicated if needed).
     #[arg(long, value_name = "A")]
     set: String,
-    /// Refuse tables estimated to need more memory than this (e.g. 512M, 4G).
-    #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = parse_size)]
+    /// Refuse tables estimated to need more memory than this (e.g. 512M, 4G); `auto` is 8G, or
+    /// less when `ulimit -v` or the free memory allow less.
+    #[arg(long, value_name = "SIZE", default_value = "auto", value_parser = parse_size)]
     memory_limit: u64,
 }
 

@@ -53,6 +53,43 @@ pub fn on_out_of_memory(cleanup: fn()) {
     CLEANUP.store(cleanup as *mut (), Ordering::Relaxed);
 }
 
+/// Share of the memory the system allows that a run may plan to use: the rest is left for the
+/// allocator's own overhead, thread stacks and the program itself.
+const PLANNED_SHARE: f64 = 0.8;
+
+/// The memory a run may plan to use on this system, when the system sets a bound: the address
+/// space left under `ulimit -v` (`RLIMIT_AS` less what the process has mapped already) and the
+/// memory available (`MemAvailable` of `/proc/meminfo`), whichever is smaller, times
+/// [`PLANNED_SHARE`]. `None` when neither is known.
+pub fn system_allowance() -> Option<u64> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `getrlimit` writes into the struct it is given.
+    let address_space = if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0
+        && limit.rlim_cur != libc::RLIM_INFINITY
+    {
+        let mapped = proc_kib("/proc/self/status", "VmSize:").unwrap_or(0) * 1024;
+        Some((limit.rlim_cur as u64).saturating_sub(mapped))
+    } else {
+        None
+    };
+    let available = proc_kib("/proc/meminfo", "MemAvailable:").map(|kib| kib * 1024);
+    let bound = match (address_space, available) {
+        (Some(a), Some(b)) => a.min(b),
+        (a, b) => a.or(b)?,
+    };
+    Some(((bound as f64 * PLANNED_SHARE) as u64).max(1 << 20))
+}
+
+/// The number of KiB on the line of `file` that starts with `key`, e.g. `VmSize:  1234 kB`.
+fn proc_kib(file: &str, key: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let line = text.lines().find(|l| l.starts_with(key))?;
+    line[key.len()..].split_whitespace().next()?.parse().ok()
+}
+
 /// The global allocator of the `nimlab` binary: the system allocator, counted and capped.
 pub struct GuardedAlloc;
 
