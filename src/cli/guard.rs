@@ -71,7 +71,7 @@ pub fn system_allowance() -> Option<u64> {
         && limit.rlim_cur != libc::RLIM_INFINITY
     {
         let mapped = proc_kib("/proc/self/status", "VmSize:").unwrap_or(0) * 1024;
-        Some((limit.rlim_cur as u64).saturating_sub(mapped))
+        Some(limit.rlim_cur.saturating_sub(mapped))
     } else {
         None
     };
