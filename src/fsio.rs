@@ -18,7 +18,7 @@
 //! here ([`track`]); the first registration installs a SIGINT/SIGTERM/SIGHUP handler (a
 //! dedicated thread, so the cleanup is ordinary code, not a signal handler) that removes them
 //! and exits with the conventional status 128 + the signal number. Renames that must not be
-//! cut in half run under [`Tracked::atomically`], which the cleanup waits for.
+//! cut in half run under [`Tracked::commit`], which the cleanup waits for.
 //!
 //! Errors are `io::Error`s that keep their kind (a closed standard output stays `BrokenPipe`,
 //! which the binary treats as a normal end) and name the path in their message.
@@ -207,14 +207,14 @@ fn replace_file(
         tmp.as_file().sync_all()
     })();
     if let Err(e) = written {
-        drop(tmp);
+        // `tracked` deletes the temporary file.
         drop(tracked);
         return Err(context(e, "cannot write", target));
     }
     // The rename and the end of tracking happen together, so a signal either removes the
     // temporary file (and the target is untouched) or comes after the target was replaced.
     tracked
-        .atomically(|| tmp.persist(target).map(drop))
+        .commit(|| tmp.persist(target).map(drop))
         .map_err(|e| context(e.error, "cannot write", target))
 }
 
@@ -259,10 +259,11 @@ fn in_flight() -> MutexGuard<'static, Vec<PathBuf>> {
     IN_FLIGHT.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// A registered in-flight path; dropping it ends the registration (it does not delete the
-/// path: its owner, e.g. a `tempfile` handle, does).
+/// A registered in-flight path. Dropped without [`Tracked::commit`], it deletes the path (with
+/// the signal cleanup held off) and ends the registration: whatever way a run fails, its
+/// temporary is gone.
 #[derive(Debug)]
-#[must_use = "the path is unregistered when this is dropped"]
+#[must_use = "the path is deleted when this is dropped"]
 pub struct Tracked {
     path: PathBuf,
 }
@@ -288,20 +289,25 @@ impl Tracked {
         &self.path
     }
 
-    /// Runs `f` (typically the rename that commits the result) with the signal cleanup held
-    /// off, then ends the registration: a signal is handled before or after `f`, never in the
-    /// middle. The registry's lock is held during `f`, so `f` must not track or drop a
-    /// [`Tracked`] itself.
-    pub fn atomically<R>(self, f: impl FnOnce() -> R) -> R {
+    /// Runs `f` (the rename that commits the result) with the signal cleanup held off: a
+    /// signal is handled before or after `f`, never in the middle. When `f` succeeds the path
+    /// is no longer temporary (it was renamed away) and the registration ends; when it fails
+    /// the path is deleted. The registry's lock is held during `f`, so `f` must not track, hold
+    /// or drop a [`Tracked`] itself.
+    pub fn commit<T, E>(self, f: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
         let mut list = in_flight();
         let out = f();
+        if out.is_err() {
+            let _ = remove_path(&self.path);
+        }
         remove_entry(&mut list, &self.path);
         std::mem::forget(self);
         out
     }
 
-    /// Runs `f` with the signal cleanup held off (the same lock as [`Tracked::atomically`]);
-    /// the path stays registered.
+    /// Runs `f` with the signal cleanup held off (the same lock as [`Tracked::commit`]); the
+    /// path stays registered. Work that adds to or deletes a registered tree runs here, so the
+    /// cleanup never races it.
     pub fn hold<R>(&self, f: impl FnOnce() -> R) -> R {
         let _list = in_flight();
         f()
@@ -310,7 +316,9 @@ impl Tracked {
 
 impl Drop for Tracked {
     fn drop(&mut self) {
-        remove_entry(&mut in_flight(), &self.path);
+        let mut list = in_flight();
+        let _ = remove_path(&self.path);
+        remove_entry(&mut list, &self.path);
     }
 }
 
@@ -536,8 +544,16 @@ mod tests {
         let (tmp, tracked) =
             track(|| tempfile::tempdir_in(dir.path()), |t| t.path().into()).unwrap();
         assert!(in_flight().iter().any(|p| p == tmp.path()));
-        let renamed = tracked.atomically(|| 7);
-        assert_eq!(renamed, 7);
+        let renamed: io::Result<i32> = tracked.commit(|| Ok(7));
+        assert_eq!(renamed.unwrap(), 7);
         assert!(!in_flight().iter().any(|p| p == tmp.path()));
+        assert!(tmp.path().exists(), "a committed path is not deleted");
+        // Dropped uncommitted: deleted and unregistered.
+        let (tmp, tracked) =
+            track(|| tempfile::tempdir_in(dir.path()), |t| t.path().into()).unwrap();
+        let path = tmp.keep();
+        drop(tracked);
+        assert!(!path.exists());
+        assert!(!in_flight().contains(&path));
     }
 }

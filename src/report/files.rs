@@ -187,10 +187,11 @@ pub fn recover(dir: &Path) -> Result<Vec<String>> {
         let old = old_prefix(&name);
         let newest = found
             .iter()
+            // An empty one is only the name reserved before the move aside.
             .filter(|p| {
-                p.is_dir()
-                    && p.file_name()
-                        .is_some_and(|n| n.to_string_lossy().starts_with(&old))
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with(&old))
+                    && fs::read_dir(p).is_ok_and(|mut d| d.next().is_some())
             })
             .max_by_key(|p| fs::metadata(p).and_then(|m| m.modified()).ok())
             .cloned();
@@ -209,11 +210,9 @@ pub fn recover(dir: &Path) -> Result<Vec<String>> {
                 dir.display(),
                 tree.display()
             ));
+            found.retain(|p| *p != aside);
             if tree != aside {
-                found.retain(|p| *p != aside);
                 fs::remove_dir(&aside).map_err(|e| io_error("cannot remove", &aside, e))?;
-            } else {
-                found.retain(|p| *p != aside);
             }
         }
     }
@@ -239,45 +238,46 @@ pub fn install(dir: &Path, files: &Files) -> Result<()> {
     let (parent, name) = split(dir)?;
     fs::create_dir_all(&parent).map_err(|e| io_error("cannot create", &parent, e))?;
     let _lock = ParentLock::acquire(&parent)?;
+    // `tracked` owns the temporary tree: it deletes it unless it is committed.
     let (tmp, tracked) = fsio::track(
         || {
             tempfile::Builder::new()
                 .prefix(&new_prefix(&name))
                 .tempdir_in(&parent)
+                .map(tempfile::TempDir::keep)
         },
-        |t| t.path().to_path_buf(),
+        PathBuf::clone,
     )
     .map_err(|e| io_error("cannot create a temporary directory in", &parent, e))?;
+    // Each file is written with the signal cleanup held off, so the cleanup never races this
+    // thread adding entries to the tree it is deleting.
     for (rel, bytes) in files.iter() {
-        let path = tmp.path().join(rel);
-        if let Some(p) = path.parent() {
-            fs::create_dir_all(p).map_err(|e| io_error("cannot create", p, e))?;
-        }
-        fs::write(&path, bytes).map_err(|e| io_error("cannot write", &path, e))?;
+        let path = tmp.join(rel);
+        tracked.hold(|| {
+            if let Some(p) = path.parent() {
+                fs::create_dir_all(p).map_err(|e| io_error("cannot create", p, e))?;
+            }
+            fs::write(&path, bytes).map_err(|e| io_error("cannot write", &path, e))
+        })?;
     }
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(tmp.path(), fs::Permissions::from_mode(0o755))
-            .map_err(|e| io_error("cannot set permissions of", tmp.path(), e))?;
+        fs::set_permissions(&tmp, fs::Permissions::from_mode(0o755))
+            .map_err(|e| io_error("cannot set permissions of", &tmp, e))?;
     }
     // Checked again under the lock: the target may have changed while the files were written.
     check_target(dir)?;
     if !dir.exists() {
         // Nothing to replace: one rename, and nothing is left to clean up.
         return tracked
-            .atomically(|| fs::rename(tmp.path(), dir))
-            .map(|()| {
-                // The directory is gone from the temporary path; do not try to delete it.
-                let _ = tmp.keep();
-            })
+            .commit(|| fs::rename(&tmp, dir))
             .map_err(|e| io_error("cannot move the new reports to", dir, e));
     }
-    match tracked.hold(|| exchange(tmp.path(), dir)) {
-        // The temporary path now holds the previous tree: dropping `tmp` deletes it, and
-        // `tracked` keeps it registered until then, so a signal deletes it as well.
+    match tracked.hold(|| exchange(&tmp, dir)) {
+        // The temporary path now holds the previous tree: dropping `tracked` deletes it (a
+        // signal before that deletes it as well).
         Ok(true) => {
-            drop(tmp);
             drop(tracked);
             Ok(())
         }
@@ -309,42 +309,37 @@ fn exchange(a: &Path, b: &Path) -> std::io::Result<bool> {
 /// signal cleanup held off; then the previous tree is deleted. Killed in between (SIGKILL, a crash), the
 /// previous tree is where [`recover`] looks for it.
 fn swap_by_two_renames(
-    new: tempfile::TempDir,
+    new: PathBuf,
     tracked: fsio::Tracked,
     dir: &Path,
     parent: &Path,
     name: &str,
 ) -> Result<()> {
+    // `aside` starts as an empty directory (a unique name), then holds the previous tree;
+    // dropping `aside_tracked` deletes it either way.
     let (aside, aside_tracked) = fsio::track(
         || {
             tempfile::Builder::new()
                 .prefix(&old_prefix(name))
                 .tempdir_in(parent)
+                .map(tempfile::TempDir::keep)
         },
-        |t| t.path().to_path_buf(),
+        PathBuf::clone,
     )
     .map_err(|e| io_error("cannot create a temporary directory in", parent, e))?;
-    // One lock holds off the signal cleanup for both renames; `aside` stays registered.
-    let swapped = tracked.atomically(|| {
+    // One lock holds off the signal cleanup for both renames; on failure `tracked` deletes the
+    // new tree.
+    let swapped = tracked.commit(|| {
         // A directory renamed over an empty directory replaces it.
-        fs::rename(dir, aside.path()).map_err(|e| io_error("cannot move aside", dir, e))?;
-        if let Err(e) = fs::rename(new.path(), dir) {
-            let _ = fs::rename(aside.path(), dir);
+        fs::rename(dir, &aside).map_err(|e| io_error("cannot move aside", dir, e))?;
+        if let Err(e) = fs::rename(&new, dir) {
+            let _ = fs::rename(&aside, dir);
             return Err(io_error("cannot move the new reports to", dir, e));
         }
         Ok(())
     });
-    match swapped {
-        Ok(()) => {
-            // The new tree is in place: nothing is left at the temporary path.
-            let _ = new.keep();
-            // `aside` deletes the previous tree when dropped, then it is unregistered.
-            drop(aside);
-            drop(aside_tracked);
-            Ok(())
-        }
-        Err(e) => Err(e),
-    }
+    drop(aside_tracked);
+    swapped
 }
 
 /// How a file differs between a fresh render and a directory.
@@ -441,5 +436,30 @@ mod tests {
             return;
         }
         assert!(a.join("in-b").exists() && b.join("in-a").exists());
+    }
+
+    /// The swap used where `RENAME_EXCHANGE` is not supported.
+    #[test]
+    fn the_two_rename_fallback_replaces_the_tree_and_leaves_nothing() {
+        let parent = tempfile::tempdir().unwrap();
+        let dir = parent.path().join("reports");
+        fs::create_dir(&dir).unwrap();
+        fs::write(dir.join("old.md"), "old").unwrap();
+        let (new, tracked) = fsio::track(
+            || {
+                tempfile::Builder::new()
+                    .prefix(&new_prefix("reports"))
+                    .tempdir_in(parent.path())
+                    .map(tempfile::TempDir::keep)
+            },
+            PathBuf::clone,
+        )
+        .unwrap();
+        fs::write(new.join("new.md"), "new").unwrap();
+        swap_by_two_renames(new, tracked, &dir, parent.path(), "reports").unwrap();
+        assert_eq!(fs::read_to_string(dir.join("new.md")).unwrap(), "new");
+        assert!(!dir.join("old.md").exists());
+        let left: Vec<_> = fs::read_dir(parent.path()).unwrap().collect();
+        assert_eq!(left.len(), 1, "only reports/ is left");
     }
 }
