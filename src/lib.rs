@@ -12,6 +12,8 @@
 //!   the miner to prove what their data shows;
 //! - [`family`]: positions whose heaps are affine in parameters, such as (2k+1, 2k, 1);
 //! - [`claims`]: claim files, an exact expression language and verdicts with evidence;
+//! - [`fsio`]: file output that never clobbers what is not ours (atomic replace, devices written
+//!   through, symlinks followed, `-` for stdio) and the cleanup of temporaries on a signal;
 //! - [`export`]: generic tables rendered as text, CSV, JSON or Markdown (pure functions to bytes);
 //! - [`report`]: research reports (Markdown, LaTeX, CSV, SVG) rendered from templates, generic;
 //! - [`papers`]: the four papers' reports as data (tables, figures, verdicts, mined closed forms)
@@ -23,6 +25,7 @@ pub mod cli;
 pub mod error;
 pub mod export;
 pub mod family;
+pub mod fsio;
 pub mod games;
 pub mod miner;
 pub mod num;

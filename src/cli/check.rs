@@ -1,12 +1,13 @@
 //! `nimlab check`: verdicts for every claim of claim files.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
 use super::output::OutputArgs;
 use crate::claims::{Registry, VerdictKind, builtins, check_registry};
 use crate::export::{Cell, Table};
+use crate::fsio;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -23,7 +24,7 @@ Exit status: 0 when no claim FAILS, 1 when some claim FAILS, 2 on errors in the 
 #[derive(Debug, Args)]
 #[command(after_help = EXAMPLES)]
 pub struct CheckArgs {
-    /// Claim files.
+    /// Claim files; `-` reads one from standard input.
     #[arg(value_name = "FILE", required_unless_present = "list_builtins")]
     files: Vec<PathBuf>,
     /// Check each claim on its deep range (slower).
@@ -50,11 +51,14 @@ pub fn run(a: CheckArgs) -> anyhow::Result<bool> {
         return Ok(true);
     }
     // Every file is parsed and checked before anything is evaluated.
+    if a.files.iter().filter(|f| fsio::is_stdio(f)).count() > 1 {
+        anyhow::bail!("standard input (`-`) can be given only once among the claim files");
+    }
     let registries = a
         .files
         .iter()
-        .map(|f| Registry::load(f))
-        .collect::<Result<Vec<_>, _>>()?;
+        .map(|f| load_registry(f))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     if let Some(missing) = a.only.iter().find(|o| {
         !registries
             .iter()
@@ -99,4 +103,14 @@ pub fn run(a: CheckArgs) -> anyhow::Result<bool> {
     pb.finish_and_clear();
     a.out.emit_table(&t)?;
     Ok(!failed)
+}
+
+/// Reads and parses a claim file; `-` is standard input, named `<stdin>` in messages.
+fn load_registry(path: &Path) -> anyhow::Result<Registry> {
+    if fsio::is_stdio(path) {
+        let src = fsio::read_input_to_string(path)?;
+        Ok(Registry::parse(Path::new(&fsio::input_label(path)), &src)?)
+    } else {
+        Ok(Registry::load(path)?)
+    }
 }

@@ -9,6 +9,7 @@ use clap::{Args, Subcommand};
 
 use super::output::OutputArgs;
 use crate::export::{Cell, Format, Table};
+use crate::fsio;
 use serde::{Deserialize, Serialize};
 
 use crate::games::cash::{CashPeriodicity, CashSet, replay_threshold_certificate, threshold_forms};
@@ -116,7 +117,7 @@ pub struct CashArgs {
 
 #[derive(Debug, Args)]
 pub struct CheckFormulaArgs {
-    /// The CSV file (with a header row).
+    /// The CSV file (with a header row); `-` reads standard input.
     #[arg(long, value_name = "FILE")]
     csv: PathBuf,
     /// Column holding the index n (whole numbers); rows are checked in increasing n.
@@ -141,7 +142,7 @@ pub struct CheckFormulaArgs {
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
     /// A certificate file written by `nimlab mine cash --certificate` or `mine octal
-    /// --certificate`.
+    /// --certificate`; `-` reads standard input.
     #[arg(value_name = "CERT.json")]
     file: PathBuf,
 }
@@ -199,7 +200,7 @@ fn write_certificate(path: &Path, file: &impl Serialize) -> anyhow::Result<()> {
 
 #[derive(Debug, Args)]
 pub struct SequenceArgs {
-    /// The CSV file (with a header row).
+    /// The CSV file (with a header row); `-` reads standard input.
     #[arg(long, value_name = "FILE")]
     csv: PathBuf,
     /// Column holding the index n (consecutive whole numbers within each group).
@@ -326,7 +327,7 @@ struct Series {
 /// A CSV file opened with its header read and the columns `--index`, `--value` and
 /// `--group-by` found.
 struct CsvColumns {
-    reader: csv::Reader<std::fs::File>,
+    reader: csv::Reader<Box<dyn std::io::Read>>,
     header: csv::StringRecord,
     index: usize,
     value: usize,
@@ -339,8 +340,8 @@ fn open_csv(
     value: &str,
     group_by: Option<&str>,
 ) -> anyhow::Result<CsvColumns> {
-    let mut reader =
-        csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
+    // `-` is standard input.
+    let mut reader = csv::Reader::from_reader(fsio::open_input(path)?);
     let header = reader
         .headers()
         .with_context(|| format!("{} has no header row", path.display()))?
@@ -658,8 +659,8 @@ fn cash(a: CashArgs) -> anyhow::Result<()> {
 }
 
 fn replay(a: ReplayArgs) -> anyhow::Result<()> {
-    let path = a.file.display();
-    let text = std::fs::read_to_string(&a.file).with_context(|| format!("cannot read {path}"))?;
+    let path = fsio::input_label(&a.file);
+    let text = fsio::read_input_to_string(&a.file)?;
     let json: serde_json::Value = serde_json::from_str(&text)
         .with_context(|| format!("{path} is not a nimlab certificate (not JSON)"))?;
     let kind = json

@@ -1,14 +1,14 @@
-//! The thin I/O layer: where rendered bytes go. `-o FILE` writes a temporary file beside FILE
-//! and renames it into place only after everything was written, so a failed or interrupted run
-//! never leaves a half-written file.
+//! The thin I/O layer: where rendered bytes go. `-o FILE` goes through [`fsio::write_output`]:
+//! a regular file is replaced atomically (never half-written), a device or FIFO is written
+//! through, a symbolic link is followed, `-` is standard output.
 
-use std::io::{self, BufWriter, Write};
-use std::path::PathBuf;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 
-use anyhow::Context;
 use clap::Args;
 
 use crate::export::{Cell, Format, Table};
+use crate::fsio;
 
 /// Output options shared by tabular commands.
 #[derive(Debug, Clone, Args)]
@@ -16,7 +16,8 @@ pub struct OutputArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Write to FILE (atomically) instead of standard output.
+    /// Write to FILE instead of standard output: a regular file is replaced atomically, a
+    /// device or FIFO written through, a symbolic link followed to its target; `-` is stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
@@ -43,46 +44,11 @@ impl OutputArgs {
         self.emit(|w| w.write_all(&table.render(self.format)))
     }
 
-    /// Runs `write` against the destination; commits the file only when it succeeds.
+    /// Runs `write` against the destination (standard output, or `-o FILE` as
+    /// [`fsio::write_output`] does it: a regular file is committed only when `write` succeeds).
     pub fn emit(&self, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> anyhow::Result<()> {
-        match &self.output {
-            None => {
-                let stdout = io::stdout();
-                let mut w = BufWriter::new(stdout.lock());
-                write(&mut w)?;
-                w.flush()?;
-            }
-            Some(path) => {
-                let dir = match path.parent() {
-                    Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-                    _ => PathBuf::from("."),
-                };
-                let mut builder = tempfile::Builder::new();
-                builder.prefix(".nimlab-").suffix(".tmp");
-                // A finished output file is an ordinary readable file, not tempfile's 0600.
-                #[cfg(unix)]
-                {
-                    use std::os::unix::fs::PermissionsExt;
-                    builder.permissions(std::fs::Permissions::from_mode(0o644));
-                }
-                let tmp = builder.tempfile_in(&dir).with_context(|| {
-                    format!("cannot create a temporary file in {}", dir.display())
-                })?;
-                {
-                    let mut w = BufWriter::new(tmp.as_file());
-                    write(&mut w).with_context(|| format!("writing {}", path.display()))?;
-                    w.flush()
-                        .with_context(|| format!("writing {}", path.display()))?;
-                }
-                tmp.as_file()
-                    .sync_all()
-                    .with_context(|| format!("writing {}", path.display()))?;
-                // PersistError shows its io::Error and also returns it as the source; keep one.
-                tmp.persist(path)
-                    .map_err(|e| e.error)
-                    .with_context(|| format!("cannot write {}", path.display()))?;
-            }
-        }
+        let path = self.output.as_deref().unwrap_or(Path::new(fsio::STDIO));
+        fsio::write_output(path, write)?;
         Ok(())
     }
 }

@@ -1,29 +1,45 @@
 //! `nimlab report`: render (or check) the reports in `reports/`.
+//!
+//! The reports' verdicts come from the claim registries `data/claims/<report>.toml` of the
+//! repository, so a render refuses to run without them: rendered from the wrong directory,
+//! every report would say "not checked yet" and replace the real ones. The repository root is
+//! the current directory or `--root`; the reports go to `ROOT/reports` unless `--dir` says
+//! otherwise (a relative `--dir` is relative to the current directory, like every other path
+//! option).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use clap::Args;
 use indicatif::ProgressBar;
 
 use crate::papers::PAPERS;
-use crate::report::{Progress, ReportOptions, check_reports, write_reports};
+use crate::report::{Progress, ReportOptions, check_reports, files, write_reports};
 
 const EXAMPLES: &str = "\
 Examples:
   nimlab report                       render reports/ from scratch (Markdown, LaTeX, CSV, SVG)
   nimlab report --check               exit 1 when the committed reports/ differ from a fresh render
   nimlab report --deep                larger ranges
+  nimlab report --root ~/nimlab       render that repository's reports (into ~/nimlab/reports)
 
-Run it from the repository's root: claims are read from data/claims/<report>.toml.";
+The claims are read from ROOT/data/claims/<report>.toml, ROOT being the current directory or
+--root; without them nothing is rendered (exit 2). The new tree replaces DIR in one atomic step;
+a DIR that is a symbolic link or not a directory is refused, and what an interrupted run left
+beside DIR (.NAME.new-*, .NAME.old-*) is cleaned up or restored by the next run.";
 
 /// Render the research reports (one per paper and an index) into a directory.
 #[derive(Debug, Args)]
 #[command(after_help = EXAMPLES)]
 pub struct ReportArgs {
-    /// Where the reports go.
-    #[arg(long, value_name = "DIR", default_value = "reports")]
-    dir: PathBuf,
+    /// Where the reports go [default: ROOT/reports]; a relative DIR is relative to the
+    /// current directory.
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// The repository root, holding data/claims/<report>.toml [default: the current
+    /// directory].
+    #[arg(long, value_name = "ROOT")]
+    root: Option<PathBuf>,
     /// Do not write: compare a fresh render with DIR and fail when they differ.
     #[arg(long)]
     check: bool,
@@ -47,33 +63,110 @@ impl Progress for Bar {
     }
 }
 
+/// Where the claim registries live, relative to the repository root.
+const CLAIMS: &str = "data/claims";
+
+/// Whether `dir` holds at least one claim registry (`data/claims/*.toml`).
+fn has_registries(root: &Path) -> bool {
+    std::fs::read_dir(root.join(CLAIMS)).is_ok_and(|entries| {
+        entries
+            .flatten()
+            .any(|e| e.path().extension().is_some_and(|x| x == "toml"))
+    })
+}
+
+/// Refuses a root without the claim registries of every report, naming the directory it
+/// needs (and, from a subdirectory of a repository, the repository's root).
+fn require_registries(root: &Path) -> anyhow::Result<()> {
+    let claims = root.join(CLAIMS);
+    let missing: Vec<String> = PAPERS
+        .iter()
+        .map(|(name, _)| format!("{name}.toml"))
+        .filter(|file| !claims.join(file).is_file())
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let here = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
+    if missing.len() < PAPERS.len() {
+        anyhow::bail!(
+            "{} lacks {}: every report needs its claim registry; nothing was rendered",
+            here.join(CLAIMS).display(),
+            missing.join(", ")
+        );
+    }
+    let hint = match here.ancestors().skip(1).find(|a| has_registries(a)) {
+        Some(repo) => format!(
+            "the repository's root seems to be {0}: run nimlab report there or pass --root {0}",
+            repo.display()
+        ),
+        None => "run nimlab report from the repository root or pass --root DIR".to_string(),
+    };
+    anyhow::bail!(
+        "no {CLAIMS}/*.toml under {}; the reports' verdicts come from those claim registries, so nothing was rendered: {hint}",
+        here.display()
+    )
+}
+
 /// Runs `nimlab report`; returns false when `--check` found differences.
 pub fn run(a: ReportArgs) -> anyhow::Result<bool> {
+    let root = a.root.clone().unwrap_or_else(|| PathBuf::from("."));
+    require_registries(&root)?;
+    // As the user named it, for messages.
+    let shown = match (&a.dir, &a.root) {
+        (Some(dir), _) => dir.clone(),
+        (None, Some(root)) => root.join("reports"),
+        (None, None) => PathBuf::from("reports"),
+    };
+    // The render reads data/claims relative to the current directory and prints those paths in
+    // the reports, so it runs from the root; DIR is fixed before moving there. `absolute` does
+    // not resolve symbolic links, so a linked DIR is still seen (and refused) as one.
+    let dir = std::path::absolute(&shown)
+        .with_context(|| format!("cannot resolve --dir {}", shown.display()))?;
+    std::env::set_current_dir(&root)
+        .with_context(|| format!("cannot change to --root {}", root.display()))?;
     let opts = ReportOptions {
         deep: a.deep,
+        claims: PathBuf::from(CLAIMS),
         ..ReportOptions::default()
     };
-    let bar = Bar(super::progress_bar(0, "rendering", "steps"));
     if a.check {
-        let diffs = check_reports(&a.dir, PAPERS, &opts, &bar);
+        for left in files::leftovers(&dir)? {
+            eprintln!(
+                "note: {} was left by an interrupted run; the next `nimlab report` removes it",
+                left.display()
+            );
+        }
+        let bar = Bar(super::progress_bar(0, "rendering", "steps"));
+        let checked = check_reports(&dir, PAPERS, &opts, &bar);
         bar.0.finish_and_clear();
-        let diffs = diffs.with_context(|| format!("checking {}", a.dir.display()))?;
+        let checked = checked.with_context(|| format!("checking {}", shown.display()))?;
+        let diffs = checked.differences;
         if diffs.is_empty() {
+            eprintln!("{}: {} files up to date", shown.display(), checked.files);
             return Ok(true);
         }
-        eprintln!(
-            "{} differs from a fresh render ({} file(s)); run `nimlab report{}` and commit the result:",
-            a.dir.display(),
+        let mut message = format!(
+            "{} differs from a fresh render ({} of {} file(s)); run `nimlab report{}` and commit the result:\n",
+            shown.display(),
             diffs.len(),
+            checked.files,
             if a.deep { " --deep" } else { "" }
         );
         for d in &diffs {
-            eprintln!("  {d}");
+            message.push_str(&format!("  {d}\n"));
         }
+        eprint!("{message}");
         return Ok(false);
     }
-    let done = write_reports(&a.dir, PAPERS, &opts, &bar);
+    // Refused before minutes of rendering, not after.
+    files::check_target(&dir).with_context(|| format!("--dir {}", shown.display()))?;
+    for note in files::recover(&dir)? {
+        eprintln!("note: {note}");
+    }
+    let bar = Bar(super::progress_bar(0, "rendering", "steps"));
+    let done = write_reports(&dir, PAPERS, &opts, &bar);
     bar.0.finish_and_clear();
-    done.with_context(|| format!("rendering {}", a.dir.display()))?;
+    done.with_context(|| format!("rendering {}", shown.display()))?;
     Ok(true)
 }

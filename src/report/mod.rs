@@ -5,8 +5,8 @@
 //! Data flows one way: the engines and the claims checker fill serializable context structs
 //! ([`context`], the contract with the templates); renderers are pure functions from contexts to
 //! bytes ([`render`], [`escape`], [`plot`], [`data`]); only [`files`] touches the file system,
-//! writing everything to a temporary directory and swapping it into place so an interrupted
-//! render leaves the previous reports intact.
+//! writing everything to a temporary directory and swapping it into place in one atomic step so
+//! an interrupted render leaves the previous reports intact (and the next run cleans up).
 //!
 //! - [`context`]: the structs the templates see;
 //! - [`escape`]: Markdown and LaTeX escaping, registered as Tera filters;
@@ -153,27 +153,40 @@ pub fn render_reports(
 }
 
 /// Renders every report into `dir`, replacing its previous contents atomically: nothing in
-/// `dir` changes unless the whole render succeeded.
+/// `dir` changes unless the whole render succeeded (see [`files::install`]; a `dir` that is a
+/// symbolic link or not a directory is refused before anything is rendered).
 pub fn write_reports(
     dir: &Path,
     builders: &[(&str, Builder)],
     opts: &ReportOptions,
     progress: &dyn Progress,
 ) -> Result<()> {
+    files::check_target(dir)?;
     let files = render_reports(builders, opts, progress)?;
     files::install(dir, &files)
 }
 
-/// Renders every report and compares the result with `dir` byte for byte; returns the
-/// differences (none when `dir` is up to date).
+/// The outcome of [`check_reports`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checked {
+    /// How many files a fresh render has.
+    pub files: usize,
+    /// Every difference with the directory, in path order (none when it is up to date).
+    pub differences: Vec<Difference>,
+}
+
+/// Renders every report and compares the result with `dir` byte for byte.
 pub fn check_reports(
     dir: &Path,
     builders: &[(&str, Builder)],
     opts: &ReportOptions,
     progress: &dyn Progress,
-) -> Result<Vec<Difference>> {
+) -> Result<Checked> {
     let files = render_reports(builders, opts, progress)?;
-    files::compare(dir, &files)
+    Ok(Checked {
+        files: files.len(),
+        differences: files::compare(dir, &files)?,
+    })
 }
 
 /// The command that renders the reports with these options.
