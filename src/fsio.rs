@@ -328,6 +328,17 @@ fn remove_entry(list: &mut Vec<PathBuf>, path: &Path) {
     }
 }
 
+/// Removes every in-flight path now, for a process that is about to end abruptly (out of
+/// memory). Skipped when the registry is locked, i.e. a commit or cleanup is under way on the
+/// thread that ran out: waiting for it would never end.
+pub fn remove_in_flight() {
+    if let Ok(list) = IN_FLIGHT.try_lock() {
+        for path in list.iter() {
+            let _ = remove_path(path);
+        }
+    }
+}
+
 /// Removes a file or a whole directory tree, without following a symbolic link.
 pub fn remove_path(path: &Path) -> io::Result<()> {
     match fs::symlink_metadata(path) {

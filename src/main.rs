@@ -22,6 +22,7 @@ fn main() -> ExitCode {
             "error: internal error, a bug in nimlab (please report it with the command line): {info}"
         );
     }));
+    nimlab::cli::guard::on_out_of_memory(nimlab::fsio::remove_in_flight);
     let cli = nimlab::cli::parse();
     let worker = std::thread::Builder::new()
         .name("nimlab".into())

@@ -67,6 +67,42 @@ fn passing_the_cap_exits_with_status_2() {
 }
 
 #[test]
+#[ignore = "run as a child by running_out_of_memory_removes_temporary_files"]
+fn child_runs_out_with_a_temporary_file() {
+    let Some(path) = std::env::var_os("NIMLAB_GUARD_TEMP") else {
+        return;
+    };
+    nimlab::cli::guard::on_out_of_memory(nimlab::fsio::remove_in_flight);
+    let path = std::path::PathBuf::from(path);
+    let (_file, _tracked) =
+        nimlab::fsio::track(|| std::fs::File::create(&path), |_| path.clone()).unwrap();
+    set_memory_cap(64 << 20);
+    let v = fill(128 << 20);
+    println!("not reached: {}", v.len());
+}
+
+#[test]
+fn running_out_of_memory_removes_temporary_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let temp = dir.path().join(".nimlab-test.tmp");
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "child_runs_out_with_a_temporary_file",
+            "--ignored",
+            "--nocapture",
+        ])
+        .env(CHILD, "1")
+        .env("NIMLAB_GUARD_TEMP", &temp)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("error: out of memory"), "{stderr}");
+    assert!(!temp.exists(), "the temporary file was left behind");
+}
+
+#[test]
 #[ignore = "run as a child by a_refusal_by_the_system_exits_with_status_2"]
 fn child_is_refused_by_the_system() {
     if std::env::var_os(CHILD).is_none() {
