@@ -471,3 +471,18 @@ fn report_files_must_be_plain_relative_paths() {
     files.insert("ok.md", vec![]).unwrap();
     assert!(files.insert("ok.md", vec![]).is_err(), "rendered twice");
 }
+
+/// A registry with no claims at all (found by the issue-14 review: the templates failed on it).
+#[test]
+fn a_registry_without_claims_renders() {
+    let mut r = toy_report();
+    r.verdicts.rows.clear();
+    r.verdicts.csv = None;
+    r.verdicts.note = None;
+    r.summary.attention.clear();
+    let renderer = Renderer::new().unwrap();
+    let md = renderer.report_markdown(&r).unwrap();
+    let tex = renderer.report_latex(&r).unwrap();
+    assert!(md.contains("No claims were checked."), "{md}");
+    assert!(tex.contains("No claims were checked."));
+}
