@@ -296,8 +296,8 @@ impl Family {
         v
     }
 
-    /// All members for the given ranges, the first parameter (alphabetically) varying slowest.
-    pub fn members(&self, ranges: &BTreeMap<String, IntRange>) -> Result<Vec<Member>> {
+    /// The parameters, after checking that `ranges` gives exactly one range to each.
+    fn checked_params(&self, ranges: &BTreeMap<String, IntRange>) -> Result<Vec<String>> {
         let params = self.params();
         for p in &params {
             if !ranges.contains_key(p) {
@@ -311,15 +311,100 @@ impl Family {
                 "a range was given for {extra}, which family '{self}' does not use"
             )));
         }
-        let count = params
+        Ok(params)
+    }
+
+    /// Number of members for the given ranges (`u64::MAX` when it overflows), without listing
+    /// them.
+    pub fn member_count(&self, ranges: &BTreeMap<String, IntRange>) -> Result<u64> {
+        Ok(self
+            .checked_params(ranges)?
             .iter()
-            .try_fold(1u64, |acc, p| acc.checked_mul(ranges[p].len()));
-        if count.is_none_or(|c| c > MAX_MEMBERS) {
+            .try_fold(1u64, |acc, p| acc.checked_mul(ranges[p].len()))
+            .unwrap_or(u64::MAX))
+    }
+
+    /// The largest value of each heap over all members, checking that every heap of every member
+    /// lies in 0..=u32::MAX. An affine heap is extreme at a corner of the parameter box (each
+    /// parameter at the end its coefficient's sign picks), so checking the two extreme corners
+    /// per heap, in exact 128-bit arithmetic, checks every member: instant for any range.
+    pub fn heap_maxima(&self, ranges: &BTreeMap<String, IntRange>) -> Result<Vec<u32>> {
+        self.checked_params(ranges)?;
+        let mut out = Vec::with_capacity(self.heaps.len());
+        for (i, h) in self.heaps.iter().enumerate() {
+            // The corner where the heap is least, then the one where it is largest.
+            let corner = |largest: bool| -> BTreeMap<String, i64> {
+                h.coefficients
+                    .iter()
+                    .map(|(v, &c)| {
+                        let r = ranges[v];
+                        (
+                            v.clone(),
+                            if (c > 0) == largest {
+                                r.end()
+                            } else {
+                                r.start()
+                            },
+                        )
+                    })
+                    .collect()
+            };
+            let value = |at: &BTreeMap<String, i64>| -> Option<i128> {
+                h.coefficients
+                    .iter()
+                    .try_fold(i128::from(h.constant), |acc, (v, &c)| {
+                        acc.checked_add(i128::from(c).checked_mul(i128::from(at[v]))?)
+                    })
+            };
+            let shown = |at: &BTreeMap<String, i64>| {
+                at.iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            for largest in [false, true] {
+                let at = corner(largest);
+                let ok = value(&at).filter(|v| (0..=i128::from(u32::MAX)).contains(v));
+                if ok.is_none() {
+                    let shown = if at.is_empty() {
+                        "every member".to_string()
+                    } else {
+                        shown(&at)
+                    };
+                    return Err(Error::invalid(match value(&at) {
+                        Some(v) => format!(
+                            "at {shown}, heap {} = {h} is {v}; heaps must be between 0 and {}",
+                            i + 1,
+                            u32::MAX
+                        ),
+                        None => format!("at {shown}, heap {} = {h} overflows", i + 1),
+                    }));
+                }
+                if largest {
+                    out.push(ok.expect("checked") as u32);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// All members for the given ranges, the first parameter (alphabetically) varying slowest.
+    pub fn members(&self, ranges: &BTreeMap<String, IntRange>) -> Result<Vec<Member>> {
+        let params = self.checked_params(ranges)?;
+        // Every heap of every member is checked here, before anything is listed.
+        self.heap_maxima(ranges)?;
+        let count = self.member_count(ranges)?;
+        if count > MAX_MEMBERS {
             return Err(Error::invalid(format!(
-                "the parameter ranges give more than {MAX_MEMBERS} members; narrow them"
+                "the parameter ranges give {} members, more than the limit of {MAX_MEMBERS}; narrow them",
+                if count == u64::MAX {
+                    "over 2^64".to_string()
+                } else {
+                    count.to_string()
+                }
             )));
         }
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(count as usize);
         let mut assignment = BTreeMap::new();
         self.members_rec(&params, ranges, &mut assignment, &mut out)?;
         Ok(out)
@@ -431,5 +516,27 @@ mod tests {
         assert!(err.contains("k=1") && err.contains("is -1"), "{err}");
         assert!(f.members(&ranges(&[("k", "1"), ("m", "1")])).is_err());
         assert!(f.members(&ranges(&[])).is_err());
+    }
+
+    #[test]
+    fn huge_parameters_are_refused_at_once_naming_the_member() {
+        let f: Family = "2k+1,2k,1".parse().unwrap();
+        let r = ranges(&[("k", "1..9223372036854775807")]);
+        let err = f.members(&r).unwrap_err().to_string();
+        assert!(
+            err.contains("k=9223372036854775807") && err.contains("heap 1"),
+            "{err}"
+        );
+        let fits = ranges(&[("k", "0..2147483647")]);
+        assert_eq!(f.heap_maxima(&fits).unwrap(), [u32::MAX, u32::MAX - 1, 1]);
+        assert!(f.heap_maxima(&ranges(&[("k", "0..2147483648")])).is_err());
+        let neg: Family = "5-k".parse().unwrap();
+        let err = neg
+            .heap_maxima(&ranges(&[("k", "0..6")]))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("k=6") && err.contains("is -1"), "{err}");
+        let wide = ranges(&[("k", "-9223372036854775808..9223372036854775807")]);
+        assert_eq!(f.member_count(&wide).unwrap(), u64::MAX);
     }
 }

@@ -200,6 +200,141 @@ fn too_large_tables_are_refused_with_a_suggestion() {
     run_input_error(&words(&small(h + 1)), &needles);
 }
 
+/// Runs a command that must be refused as too large (exit 2, naming `needles`) within 5 s.
+fn refused_quickly(line: &str, needles: &[&str]) -> String {
+    let start = std::time::Instant::now();
+    let err = run_input_error(&words(line), needles);
+    let took = start.elapsed();
+    assert!(took.as_secs_f64() < 5.0, "{line}: refused after {took:?}");
+    err
+}
+
+#[test]
+fn oversized_solves_are_refused_before_any_work() {
+    // Issue 14: the per-heap move cache (O(H²)) was counted nowhere, so these ran to gigabytes.
+    for line in [
+        "scoring payoff 10000 4 2 --memory-limit 512M",
+        "scoring payoff 5000 4 2 --memory-limit 512M",
+        "scoring moves 5000 4 2 --memory-limit 512M",
+        "scoring line 5000 4 2 --bonus 1 --memory-limit 512M",
+        "scoring limits 5000 4 2 --memory-limit 512M",
+        "scoring payoff 4294967295 4294967295 4294967295",
+    ] {
+        refused_quickly(line, &["would need", "cached heap moves", "--memory-limit"]);
+    }
+    // A solve that fits runs (the estimate is an estimate, not a refusal of everything).
+    assert!(run_ok(&words("scoring payoff 300 4 2 --memory-limit 512M")).contains("f_N(300,4,2)"));
+}
+
+#[test]
+fn table_sizes_never_overflow_and_refusals_are_instant() {
+    for k in [
+        "9223372036854775807",
+        "18446744073709551616",
+        "65",
+        "4294967296",
+    ] {
+        refused_quickly(
+            &format!("scoring table --max-heap 6 --heaps {k}"),
+            &[&format!("--heaps {k}"), "1 to 64"],
+        );
+    }
+    // The suggestion comes from the cost formula by bisection, not by rebuilding tables.
+    let err = refused_quickly(
+        "scoring table --heaps 2 --max-heap 50000 --format csv --memory-limit 1000000G",
+        &[
+            "1250025000 rows",
+            "limit of 1000000000",
+            "use --max-heap 44720 ",
+        ],
+    );
+    assert!(suggested_max_heap(&err) < 50_000);
+    let err = refused_quickly(
+        "scoring table --heaps 2 --max-heap 100000",
+        &["5000050000 rows", "would need", "use --max-heap"],
+    );
+    assert!(suggested_max_heap(&err) < 100_000);
+    let err = refused_quickly(
+        "scoring table --heaps 2 --max-heap 100000 --memory-limit 64M",
+        &["use --max-heap"],
+    );
+    let h = suggested_max_heap(&err);
+    refused_quickly(
+        &format!(
+            "scoring table --heaps 2 --max-heap {} --memory-limit 64M",
+            h + 1
+        ),
+        &["would need"],
+    );
+    refused_quickly(
+        "scoring table --heaps 64 --max-heap 4294967295",
+        &["over 2^64", "--memory-limit"],
+    );
+    refused_quickly(
+        "scoring table --heaps 3 --max-heap 100 --bonus=-1000000..1000000 --format csv",
+        &["343400171700 rows", "fewer bonus values"],
+    );
+}
+
+#[test]
+fn oversized_families_are_refused_with_the_longest_range_that_fits() {
+    let err = refused_quickly(
+        "mine family scoring 2k+1,2k,1 --k 2..1000000",
+        &["2k+1,2k,1", "would need", "use k = 2.."],
+    );
+    let (_, rest) = err.split_once("use k = 2..").expect("a suggestion");
+    let end: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    let end: i64 = end.parse().expect("a range end");
+    assert!((2..1_000_000).contains(&end), "{err}");
+    refused_quickly(
+        "scoring family 2k+1,2k,1 --k 2..10 --bonus=-1000000..1000000",
+        &["18000009 rows", "would need", "fewer bonus values"],
+    );
+    refused_quickly(
+        "mine family scoring 2k+1,2k,1 --k 2..10 --bonus=-1000000..1000000",
+        &["18000009 rows", "would need"],
+    );
+    refused_quickly(
+        "scoring family x,2k,1 --k 1..100000 --x 1..100000",
+        &["10000000000 rows", "limit of 100000000 rows"],
+    );
+}
+
+#[test]
+fn huge_parameter_values_give_a_clear_refusal() {
+    // Values near 2^31, 2^32, 2^63 and 2^64: each either lists the right heaps or names the
+    // member whose heap leaves 0..=u32::MAX (or the range that does not parse).
+    refused_quickly(
+        "scoring family 2k+1,2k,1 --k 1..9223372036854775807",
+        &["k=9223372036854775807", "is 18446744073709551615"],
+    );
+    refused_quickly(
+        "scoring family 2k+1,2k,1 --k 2147483648",
+        &["k=2147483648", "is 4294967297"],
+    );
+    refused_quickly(
+        "scoring family 2k+1,2k,1 --k -9223372036854775808..9223372036854775807",
+        &["k=-9223372036854775808"],
+    );
+    refused_quickly(
+        "scoring family 2k+1,2k,1 --k 1..18446744073709551616",
+        &["'18446744073709551616'"],
+    );
+    refused_quickly(
+        "scoring family 9223372036854775807k+9223372036854775807k --k 1",
+        &["overflows"],
+    );
+    // 2k at k = 2^31 − 1 is 2^32 − 2, still a heap: the refusal is for size, naming the solve.
+    refused_quickly(
+        "scoring family 2k,1 --k 2147483647",
+        &["would need", "2k,1", "k = 2147483647"],
+    );
+    refused_quickly(
+        "scoring payoff 5 4 2 --bonus=-10..10 --step 1/1000000000000000000000",
+        &["rows", "limit of 1000000000"],
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // 2. -o FILE is atomic
 

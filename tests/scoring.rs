@@ -137,3 +137,112 @@ fn prop_5_5_breakpoint_window_on_whole_tables() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Issue 14: the cost model's arithmetic against big-integer references, at values around 2^31,
+// 2^32, 2^63 and 2^64.
+
+mod sizes {
+    use std::collections::BTreeMap;
+
+    use nimlab::family::Family;
+    use nimlab::games::scoring::{Heap, Method, scoring_nim, solve_cost, table_size};
+    use nimlab::num::IntRange;
+    use num_bigint::{BigInt, BigUint};
+    use proptest::prelude::*;
+
+    /// C(n, r) exactly.
+    fn binomial(n: u128, r: u128) -> BigUint {
+        (0..r).fold(BigUint::from(1u8), |c, j| {
+            c * BigUint::from(n - j) / BigUint::from(j + 1)
+        })
+    }
+
+    /// Values near the machine-integer boundaries, and small ones.
+    fn near_boundaries() -> impl Strategy<Value = u64> {
+        prop_oneof![
+            0u64..20,
+            (0u64..4, prop::sample::select(vec![31u32, 32, 63, 64])).prop_map(
+                |(d, e)| (1u128 << e)
+                    .saturating_sub(u128::from(d))
+                    .min(u128::from(u64::MAX)) as u64
+            ),
+            any::<u64>(),
+        ]
+    }
+
+    fn signed_near_boundaries() -> impl Strategy<Value = i64> {
+        (near_boundaries(), any::<bool>()).prop_map(|(v, neg)| {
+            let v = v.min(i64::MAX as u64) as i64;
+            if neg { -v } else { v }
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn table_sizes_are_exact_or_refused(k in near_boundaries(), h in near_boundaries()) {
+            let (k, h) = (k.min(usize::MAX as u64) as usize, h.min(u64::from(u32::MAX)) as u32);
+            // Keep the reference cheap: one of the two is small.
+            prop_assume!(k <= 64 || h <= 64);
+            let exact = binomial(h as u128 + k as u128, (k as u128).min(u128::from(h)));
+            let expected = u64::try_from(&exact).ok().filter(|&c| c != u64::MAX);
+            prop_assert_eq!(table_size(k, h), expected);
+        }
+
+        #[test]
+        fn range_lengths_never_wrap(a in signed_near_boundaries(), b in signed_near_boundaries()) {
+            let (lo, hi) = (a.min(b), a.max(b));
+            let r = IntRange::new(lo, hi).unwrap();
+            let exact = BigInt::from(hi) - BigInt::from(lo) + 1;
+            let expected = u64::try_from(&exact).unwrap_or(u64::MAX);
+            prop_assert_eq!(r.len(), expected);
+        }
+
+        #[test]
+        fn heap_maxima_match_every_member(
+            a in signed_near_boundaries(),
+            b in signed_near_boundaries(),
+            start in signed_near_boundaries(),
+            len in 0i64..4,
+        ) {
+            // With a = 0 the family has no parameter, and a range for k is an error.
+            prop_assume!(a != 0);
+            let end = start.saturating_add(len);
+            let family: Family = format!("{a}k + {b}").replace("+ -", "- ").parse().unwrap();
+            let ranges: BTreeMap<String, IntRange> =
+                [("k".to_string(), IntRange::new(start, end).unwrap())].into();
+            // The reference: every member's heap in big integers.
+            let values: Vec<BigInt> = (start..=end)
+                .map(|k| BigInt::from(a) * BigInt::from(k) + BigInt::from(b))
+                .collect();
+            let in_range = values
+                .iter()
+                .all(|v| *v >= BigInt::from(0) && *v <= BigInt::from(u32::MAX));
+            match family.heap_maxima(&ranges) {
+                Ok(m) => {
+                    prop_assert!(in_range);
+                    prop_assert_eq!(BigInt::from(m[0]), values.iter().max().unwrap().clone());
+                }
+                Err(e) => {
+                    prop_assert!(!in_range, "{}", e);
+                    prop_assert!(e.to_string().contains("heap 1"), "{}", e);
+                }
+            }
+        }
+
+        #[test]
+        fn solve_costs_saturate_instead_of_wrapping(h in near_boundaries(), copies in 1usize..5) {
+            let h = h.min(u64::from(u32::MAX)) as u32;
+            let heaps = vec![Heap::new(h); copies];
+            let cost = solve_cost(&scoring_nim(), &[heaps], Method::Auto).unwrap();
+            // Equal heaps: the positions are the multisets, C(h + copies, copies).
+            let exact = binomial(u128::from(h) + copies as u128, copies as u128);
+            prop_assert_eq!(cost.positions, u64::try_from(&exact).unwrap_or(u64::MAX));
+            let moves = BigUint::from(h) * BigUint::from(u64::from(h) + 1) / BigUint::from(2u8);
+            prop_assert_eq!(BigUint::from(cost.cached_moves), moves);
+            prop_assert!(cost.bytes >= cost.positions.min(u64::MAX / 200));
+        }
+    }
+}

@@ -7,14 +7,15 @@ use rayon::prelude::*;
 
 use super::args::{BonusGridArgs, ParamArgs, SolveArgs, parse_heap, parse_q};
 use super::output::OutputArgs;
+use crate::error::Error;
 use crate::export::{Cell, Format, Table, write_rows};
 use crate::family::Family;
 use crate::games::scoring::{
-    HeapSize, Interval, Solution, candidates, in_p_minus, in_p_plus, nim_heaps, nim_sum,
-    optimal_line, optimal_move_regions, scoring_nim, solve, solve_table, table_size, tails,
-    values_at,
+    HeapSize, Interval, Limits, MAX_TABLE_HEAPS, Solution, candidates, in_p_minus, in_p_plus,
+    largest_fitting_max_heap, nim_heaps, nim_sum, optimal_line, optimal_move_regions, scoring_nim,
+    solve_many_reporting, solve_table, table_bytes, table_size, tails, values_at,
 };
-use crate::num::Q;
+use crate::num::{Q, QRange};
 use crate::papers::scoring_nim::PWL_COLUMNS;
 
 #[derive(Debug, Subcommand)]
@@ -111,8 +112,8 @@ pub struct LimitsArgs {
 
 #[derive(Debug, Args)]
 pub struct TableArgs {
-    /// Number of heaps k.
-    #[arg(long, value_name = "K")]
+    /// Number of heaps k (1 to 64).
+    #[arg(long, value_name = "K", value_parser = parse_table_heaps)]
     heaps: usize,
     /// Largest heap size H.
     #[arg(long, value_name = "H", value_parser = parse_heap)]
@@ -151,13 +152,89 @@ pub fn run(cmd: ScoringCommand) -> anyhow::Result<()> {
     }
 }
 
+/// Parses `--heaps` of a table: a whole number from 1 to [`MAX_TABLE_HEAPS`].
+fn parse_table_heaps(s: &str) -> Result<usize, String> {
+    let range = format!("1 to {MAX_TABLE_HEAPS}");
+    let t = s.trim();
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("'{s}' is not a number of heaps ({range})"));
+    }
+    match t.parse::<usize>() {
+        Ok(k) if (1..=MAX_TABLE_HEAPS).contains(&k) => Ok(k),
+        _ => Err(format!(
+            "--heaps {t} is out of range: a table has {range} heaps"
+        )),
+    }
+}
+
+/// Solves a position (refused at once when its estimate is over `--memory-limit`), with a
+/// progress bar over the estimated positions.
 fn solve_position(heaps: &[HeapSize], args: &SolveArgs) -> anyhow::Result<Solution> {
-    Ok(solve(
+    let pb = super::progress_bar(0, &format!("solving {}", show_position(heaps)), "steps");
+    let sol = solve_many_reporting(
         &scoring_nim(),
-        &nim_heaps(heaps),
+        &[nim_heaps(heaps)],
         args.method(),
         &args.limits(),
-    )?)
+        &super::Bar(&pb),
+    );
+    pb.finish_and_clear();
+    Ok(sol?)
+}
+
+/// The most rows a streamed table prints: more is days of output, never what was meant.
+const MAX_ROWS: u64 = 1_000_000_000;
+/// Bytes one held table cell costs: the cell (a rational is two big integers on the heap)
+/// and its rendered text.
+const CELL_BYTES: u64 = 192;
+
+/// Bytes of output held in memory for `rows` rows of `columns` cells: all of them for text
+/// (aligned, so rendered whole), one chunk of [`ROW_CHUNK`] rows for the streamed formats.
+fn output_bytes(format: Format, rows: u64, columns: usize) -> u64 {
+    let held = if format == Format::Text {
+        rows
+    } else {
+        rows.min(ROW_CHUNK as u64)
+    };
+    held.saturating_mul(columns as u64 * CELL_BYTES)
+}
+
+/// Refuses `rows` rows of output before any work: more than [`MAX_ROWS`], or more than the
+/// memory limit can hold beside `other_bytes`.
+fn check_output(
+    what: &str,
+    rows: u64,
+    columns: usize,
+    format: Format,
+    other_bytes: u64,
+    limits: &Limits,
+) -> anyhow::Result<()> {
+    if rows > MAX_ROWS {
+        anyhow::bail!(
+            "{what} would print {} rows, more than the limit of {MAX_ROWS}; narrow --bonus or use a larger --step",
+            if rows == u64::MAX {
+                "over 2^64".to_string()
+            } else {
+                rows.to_string()
+            }
+        );
+    }
+    let needed = other_bytes.saturating_add(output_bytes(format, rows, columns));
+    if needed > limits.max_bytes {
+        return Err(Error::TooLarge {
+            what: format!("{what} ({rows} rows)"),
+            needed_bytes: needed,
+            limit_bytes: limits.max_bytes,
+            suggestion: "use --format csv or json (streamed, not held), fewer bonus values, or raise --memory-limit".to_string(),
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// A progress bar over output rows.
+fn rows_bar(rows: u64) -> indicatif::ProgressBar {
+    super::progress_bar(rows, "writing", "rows")
 }
 
 fn show_position(heaps: &[HeapSize]) -> String {
@@ -200,16 +277,30 @@ fn closed(lo: Option<Q>, hi: Option<Q>) -> Interval {
 fn payoff(a: PayoffArgs) -> anyhow::Result<()> {
     let heaps = &a.position.heaps;
     let grid = a.bonus.grid()?;
+    if let Some(g) = &grid {
+        check_output(
+            &format!("the payoff of {} on --bonus {g}", show_position(heaps)),
+            g.len(),
+            2,
+            a.out.format,
+            0,
+            &a.solve.limits(),
+        )?;
+    }
     let sol = solve_position(heaps, &a.solve)?;
     let f = sol.payoff(&nim_heaps(heaps))?;
     let name = format!("f_N{}", show_position(heaps));
     if let Some(grid) = grid {
-        let mut t = Table::new(&["bonus", "payoff"]);
-        for n in grid.iter() {
+        let columns = ["bonus".to_string(), "payoff".to_string()];
+        let pb = rows_bar(grid.len());
+        let rows = grid.iter().map(|n| {
+            pb.inc(1);
             let v = f.eval(&n);
-            t.push(vec![n.into(), v.into()]);
-        }
-        return a.out.emit(|w| w.write_all(&t.render(a.out.format)));
+            vec![n.into(), v.into()]
+        });
+        let written = a.out.emit(|w| write_rows(a.out.format, &columns, rows, w));
+        pb.finish_and_clear();
+        return written;
     }
     let mut t = Table::new(&["lo", "hi", "slope", "intercept"]);
     for p in f.pieces() {
@@ -388,13 +479,86 @@ fn limits(a: LimitsArgs) -> anyhow::Result<()> {
     a.out.emit_record(&columns, row)
 }
 
-/// Columns and cells describing a payoff without a bonus grid.
-/// Positions formatted per parallel batch in `table`.
+/// Rows formatted per parallel batch in `table`.
 const ROW_CHUNK: usize = 8192;
+
+/// Refuses a table before any work when the solve and the rows it buffers need more than
+/// `--memory-limit`, suggesting the largest `--max-heap` that fits (found by bisection over the
+/// cost formula, so the refusal is instant).
+fn check_table(a: &TableArgs, grid: Option<&QRange>, columns: usize) -> anyhow::Result<()> {
+    let game = scoring_nim();
+    let k = a.heaps;
+    let limits = a.solve.limits();
+    let per_position = grid.map_or(1, QRange::len);
+    // Rows are the positions with no empty heap: k heaps of 1..=H, as many as k heaps ≤ H − 1.
+    let rows_at = |h: HeapSize| match h {
+        0 => Some(0),
+        h => table_size(k, h - 1)?.checked_mul(per_position),
+    };
+    let bytes_at = |h: HeapSize| -> Option<u64> {
+        table_size(k, h).filter(|&c| c < u64::from(u32::MAX))?;
+        let rows = rows_at(h).filter(|&r| r <= MAX_ROWS)?;
+        table_bytes(&game, k, h)?.checked_add(output_bytes(a.out.format, rows, columns))
+    };
+    if bytes_at(a.max_heap).is_some_and(|b| b <= limits.max_bytes) {
+        return Ok(());
+    }
+    let fits = largest_fitting_max_heap(a.max_heap, limits.max_bytes, bytes_at);
+    // A table of empty heaps only (H = 0) has no rows: not worth suggesting.
+    let advice = match fits.filter(|&h| h > 0) {
+        Some(h) => format!("use --max-heap {h} or less, fewer heaps"),
+        None => "use fewer heaps".to_string(),
+    };
+    let what = format!(
+        "the table of {k}-heap positions with heaps ≤ {}",
+        a.max_heap
+    );
+    let rows = rows_at(a.max_heap).unwrap_or(u64::MAX);
+    let count = table_size(k, a.max_heap);
+    let shown_count = count.map_or_else(|| "over 2^64".to_string(), |c| c.to_string());
+    let shown_rows = match rows {
+        u64::MAX => "over 2^64".to_string(),
+        r => r.to_string(),
+    };
+    let needed = table_bytes(&game, k, a.max_heap)
+        .and_then(|b| b.checked_add(output_bytes(a.out.format, rows, columns)))
+        .unwrap_or(u64::MAX);
+    // Memory first (the refusal users can act on with --memory-limit), then the hard caps.
+    if needed > limits.max_bytes {
+        return Err(Error::TooLarge {
+            what: format!("{what} ({shown_count} positions, {shown_rows} rows)"),
+            needed_bytes: needed,
+            limit_bytes: limits.max_bytes,
+            suggestion: format!("{advice}, a streamed --format, or raise --memory-limit"),
+        }
+        .into());
+    }
+    if rows > MAX_ROWS {
+        anyhow::bail!(
+            "{what} would print {shown_rows} rows, more than the limit of {MAX_ROWS}; {advice}{}",
+            if grid.is_some() {
+                ", or fewer bonus values"
+            } else {
+                ""
+            }
+        );
+    }
+    anyhow::bail!(
+        "{what} has {shown_count} positions, more than the {} a table can index; {advice}",
+        u32::MAX
+    )
+}
 
 fn table(a: TableArgs) -> anyhow::Result<()> {
     let grid = a.bonus.grid()?;
     let k = a.heaps;
+    let heap_cols: Vec<String> = (1..=k).map(|i| format!("h{i}")).collect();
+    let mut columns = heap_cols.clone();
+    match &grid {
+        Some(_) => columns.extend(["bonus".to_string(), "payoff".to_string()]),
+        None => columns.extend(PWL_COLUMNS.iter().map(|c| c.to_string())),
+    }
+    check_table(&a, grid.as_ref(), columns.len())?;
     let count = table_size(k, a.max_heap).unwrap_or(u64::MAX);
     let pb = super::progress_bar(
         count,
@@ -411,53 +575,62 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
     );
     pb.finish_and_clear();
     let table = solved?;
-    let heap_cols: Vec<String> = (1..=k).map(|i| format!("h{i}")).collect();
-    let mut columns = heap_cols.clone();
-    match &grid {
-        Some(_) => columns.extend(["bonus".to_string(), "payoff".to_string()]),
-        None => columns.extend(PWL_COLUMNS.iter().map(|c| c.to_string())),
-    }
-    let positions: Vec<Vec<HeapSize>> = table
-        .positions()
-        .into_iter()
+    let rows_total = match a.max_heap {
+        0 => 0,
+        h => table_size(k, h - 1)
+            .unwrap_or(u64::MAX)
+            .saturating_mul(grid.as_ref().map_or(1, QRange::len)),
+    };
+    // One job per output row: a position with no empty heap, and a bonus N when on a grid.
+    let jobs = table
+        .positions_iter()
         .filter(|p| p.iter().all(|&h| h > 0))
-        .collect();
-    let row_cells = |p: &Vec<HeapSize>| -> Vec<Vec<Cell>> {
-        let heap_cells: Vec<Cell> = p.iter().map(|&h| Cell::from(h)).collect();
-        match &grid {
-            Some(g) => g
-                .iter()
-                .map(|n| {
-                    let v = table.value(p, &n).expect("position is in the table");
-                    let mut row = heap_cells.clone();
-                    row.extend([Cell::from(n), v.into()]);
-                    row
-                })
-                .collect(),
+        .flat_map(
+            |p| -> Box<dyn Iterator<Item = (Vec<HeapSize>, Option<Q>)> + '_> {
+                match &grid {
+                    Some(g) => Box::new(g.iter().map(move |n| (p.clone(), Some(n)))),
+                    None => Box::new(std::iter::once((p, None))),
+                }
+            },
+        );
+    let row_cells = |(p, n): &(Vec<HeapSize>, Option<Q>)| -> Vec<Cell> {
+        let mut row: Vec<Cell> = p.iter().map(|&h| Cell::from(h)).collect();
+        match n {
+            Some(n) => {
+                let v = table.value(p, n).expect("position is in the table");
+                row.extend([Cell::from(n.clone()), v.into()]);
+            }
             None => {
                 let s = table.summary(p).expect("position is in the table");
-                let mut row = heap_cells;
                 row.extend([
                     Cell::Int(s.breakpoints as i64),
                     s.c_minus.into(),
                     s.c_plus.into(),
                     s.text.into(),
                 ]);
-                vec![row]
             }
         }
+        row
     };
-    // Rows are built in parallel a chunk at a time and streamed in order, so memory stays at
-    // one chunk of text while both cores format.
-    let rows = positions.chunks(ROW_CHUNK).flat_map(|chunk| {
-        chunk
-            .par_iter()
-            .flat_map_iter(row_cells)
-            .collect::<Vec<_>>()
-    });
-    a.out
+    // Rows are built in parallel a chunk of rows at a time and streamed in order, so memory
+    // stays at one chunk of text (whatever the grid's length) while both cores format.
+    let pb = rows_bar(rows_total);
+    let mut jobs = jobs.fuse();
+    let rows = std::iter::from_fn(|| {
+        let chunk: Vec<_> = jobs.by_ref().take(ROW_CHUNK).collect();
+        if chunk.is_empty() {
+            return None;
+        }
+        pb.inc(chunk.len() as u64);
+        Some(chunk.par_iter().map(row_cells).collect::<Vec<_>>())
+    })
+    .flatten();
+    let written = a
+        .out
         .emit(|w| write_rows(a.out.format, &columns, rows, w))
-        .context("writing the table")
+        .context("writing the table");
+    pb.finish_and_clear();
+    written
 }
 
 fn family(a: FamilyArgs) -> anyhow::Result<()> {
@@ -469,11 +642,15 @@ fn family(a: FamilyArgs) -> anyhow::Result<()> {
 pub(super) fn family_table(a: &FamilyArgs) -> anyhow::Result<Table> {
     let fam: Family = a.family.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
     let grid = a.bonus.grid()?;
-    Ok(crate::papers::scoring_nim::family_table(
+    let pb = super::progress_bar(0, &format!("solving the family {fam}"), "steps");
+    let t = crate::papers::scoring_nim::family_table_reporting(
         &fam,
         &a.params.ranges()?,
         grid.as_ref(),
         a.solve.method(),
         &a.solve.limits(),
-    )?)
+        &super::Bar(&pb),
+    );
+    pb.finish_and_clear();
+    Ok(t?)
 }

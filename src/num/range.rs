@@ -59,9 +59,9 @@ impl IntRange {
         self.end
     }
 
-    /// Number of values.
+    /// Number of values; `u64::MAX` for the one range with 2⁶⁴ values (all of i64).
     pub fn len(&self) -> u64 {
-        (self.end as i128 - self.start as i128 + 1) as u64
+        u64::try_from(i128::from(self.end) - i128::from(self.start) + 1).unwrap_or(u64::MAX)
     }
 
     /// Never true: a range holds at least one value.
@@ -221,6 +221,10 @@ mod tests {
             "5..2".parse::<IntRange>(),
             Err(ParseRangeError::Reversed(_))
         ));
+        let all: IntRange = "-9223372036854775808..9223372036854775807".parse().unwrap();
+        assert_eq!(all.len(), u64::MAX);
+        let most: IntRange = "-9223372036854775808..9223372036854775806".parse().unwrap();
+        assert_eq!(most.len(), u64::MAX);
     }
 
     #[test]

@@ -12,7 +12,10 @@ use crate::claims::{Finding, Registry, check_registry};
 use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
 use crate::family::Family;
-use crate::games::scoring::{HeapSize, Limits, Method, nim_heaps, scoring_nim, solve};
+use crate::games::scoring::{
+    HeapSize, Limits, Method, NoProgress, Progress as SolveProgress, nim_heaps, scoring_nim, solve,
+    solve_cost, solve_many_reporting,
+};
 use crate::miner::{ClosedForm, GridForm};
 use crate::num::{IntRange, Pwl, Q, QRange};
 use crate::report::context::{Axis, Report, Series, TableSection};
@@ -49,6 +52,134 @@ pub fn family_table(
     method: Method,
     limits: &Limits,
 ) -> Result<Table> {
+    family_table_reporting(fam, ranges, grid, method, limits, &NoProgress)
+}
+
+/// The most rows a family table may have: it is held whole, and more rows than this are days of
+/// output, never what was meant.
+pub const MAX_FAMILY_ROWS: u64 = 100_000_000;
+
+/// Bytes of one member while listed (its parameter map and heaps), besides `4·heaps`.
+const MEMBER_BYTES: u64 = 160;
+/// Bytes one held table cell costs: the cell (a rational is two big integers on the heap)
+/// and its rendered text.
+const CELL_BYTES: u64 = 192;
+
+/// Estimated peak bytes of [`family_table`] and its row count, from the ranges alone (no
+/// member listed, no move generated): the solve of the members' hull (bounded by the heaps'
+/// maxima, which [`Family::heap_maxima`] also checks for range), the members, and the rows.
+pub fn family_cost(
+    fam: &Family,
+    ranges: &BTreeMap<String, IntRange>,
+    grid: Option<&QRange>,
+    method: Method,
+) -> Result<(u64, u64)> {
+    let count = fam.member_count(ranges)?;
+    let mut hull = fam.heap_maxima(ranges)?;
+    hull.sort_unstable_by(|x, y| y.cmp(x));
+    let solve = solve_cost(&scoring_nim(), &[nim_heaps(&hull)], method)
+        .expect("Nim never splits and bounds its moves");
+    let k = fam.heaps().len() as u64;
+    let rows = count.saturating_mul(grid.map_or(1, QRange::len));
+    let columns = fam.params().len() as u64 + k + if grid.is_some() { 2 } else { 4 };
+    let bytes = solve
+        .bytes
+        .saturating_add(count.saturating_mul(MEMBER_BYTES + 4 * k))
+        .saturating_add(rows.saturating_mul(columns * CELL_BYTES));
+    Ok((bytes, rows))
+}
+
+/// Refuses a family table over the memory limit or [`MAX_FAMILY_ROWS`], before any work,
+/// naming the estimate; for one parameter it suggests the longest range from the same start
+/// that fits.
+fn check_family_cost(
+    fam: &Family,
+    ranges: &BTreeMap<String, IntRange>,
+    grid: Option<&QRange>,
+    method: Method,
+    limits: &Limits,
+) -> Result<()> {
+    let fits = |r: &BTreeMap<String, IntRange>| {
+        family_cost(fam, r, grid, method)
+            .is_ok_and(|(b, rows)| b <= limits.max_bytes && rows <= MAX_FAMILY_ROWS)
+    };
+    let (bytes, rows) = family_cost(fam, ranges, grid, method)?;
+    if bytes <= limits.max_bytes && rows <= MAX_FAMILY_ROWS {
+        return Ok(());
+    }
+    // With one parameter the cost grows with the range's end: bisect for the longest range.
+    let mut suggestion = String::new();
+    if let [(name, range)] = ranges.iter().collect::<Vec<_>>()[..] {
+        let with_end = |end: i64| {
+            let mut r = ranges.clone();
+            r.insert(
+                name.clone(),
+                IntRange::new(range.start(), end).expect("start ≤ end"),
+            );
+            r
+        };
+        if range.end() > range.start() && fits(&with_end(range.start())) {
+            let (mut lo, mut hi) = (range.start(), range.end());
+            while hi - lo > 1 {
+                let mid = lo + (hi - lo) / 2;
+                if fits(&with_end(mid)) {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            suggestion = format!(
+                "use {name} = {}..{lo} (the longest range from {} that fits), ",
+                range.start(),
+                range.start()
+            );
+        }
+    }
+    let what = format!(
+        "the family '{fam}' over {} ({} rows)",
+        ranges
+            .iter()
+            .map(|(p, r)| format!("{p} = {r}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        rows
+    );
+    if rows > MAX_FAMILY_ROWS {
+        return Err(Error::invalid(format!(
+            "{what} is more than the limit of {MAX_FAMILY_ROWS} rows; {suggestion}narrow the ranges{}",
+            if grid.is_some() {
+                " or use fewer bonus values"
+            } else {
+                ""
+            }
+        )));
+    }
+    Err(Error::TooLarge {
+        what,
+        needed_bytes: bytes,
+        limit_bytes: limits.max_bytes,
+        suggestion: format!(
+            "{suggestion}narrow the ranges{}, or raise --memory-limit",
+            if grid.is_some() {
+                ", use fewer bonus values"
+            } else {
+                ""
+            }
+        ),
+    })
+}
+
+/// [`family_table`], refusing oversized requests before any work and reporting the solve's
+/// progress.
+pub fn family_table_reporting(
+    fam: &Family,
+    ranges: &BTreeMap<String, IntRange>,
+    grid: Option<&QRange>,
+    method: Method,
+    limits: &Limits,
+    progress: &dyn SolveProgress,
+) -> Result<Table> {
+    check_family_cost(fam, ranges, grid, method, limits)?;
     let members = fam.members(ranges)?;
     // Nim never splits heaps, so every member is reachable from the componentwise maximum of the
     // sorted members: one solve serves the whole family.
@@ -61,7 +192,13 @@ pub fn family_table(
             *h = (*h).max(v);
         }
     }
-    let sol = solve(&scoring_nim(), &nim_heaps(&hull), method, limits)?;
+    let sol = solve_many_reporting(
+        &scoring_nim(),
+        &[nim_heaps(&hull)],
+        method,
+        limits,
+        progress,
+    )?;
     let params = fam.params();
     let mut columns: Vec<String> = params.clone();
     columns.extend((1..=k).map(|i| format!("h{i}")));

@@ -8,10 +8,11 @@
 use std::collections::HashMap;
 
 use super::{Builtin, BuiltinRun, PointOutcome, heaps_arg};
+use crate::claims::eval::{RED_ZONE, STACK_SEGMENT};
 use crate::claims::value::Value;
 use crate::claims::verdict::Finding;
 use crate::error::{Error, Result};
-use crate::games::scoring::{Heap, Limits, Method, Nim, ScoringGame, solve};
+use crate::games::scoring::{Heap, Limits, Method, Nim, ScoringGame, solve, solve_cost};
 use crate::num::{Pwl, Q};
 
 /// Scoring Nim's builtins.
@@ -31,6 +32,14 @@ pub const BUILTINS: &[Builtin] = &[
         run: last_stone,
     },
 ];
+
+/// Memory the direct minimax may use (its memo), like the engines' solves.
+const NAIVE_BYTES: u64 = 2 << 30;
+/// Bytes of one memo entry: the key (a rational and a heap vector), the value and the map's
+/// overhead.
+const NAIVE_BYTES_PER_POSITION: u64 = 200;
+/// Moves the direct minimax may try for one position (about a minute of work).
+const NAIVE_MOVES: u64 = 500_000_000;
 
 /// Naive fixed-N minimax over sorted heap vectors, memoized across calls.
 #[derive(Default)]
@@ -56,7 +65,38 @@ impl NaiveNim {
         out
     }
 
+    /// Refuses a position whose direct minimax is over the builtin's budget, before any work:
+    /// the memo holds one entry per reachable position (per bonus asked) and every move of
+    /// every one of them is tried.
+    fn check_budget(p: &[u32]) -> Result<()> {
+        let heaps: Vec<Heap> = p.iter().map(|&s| Heap::new(s)).collect();
+        let cost = solve_cost(&ScoringGame::single(Nim), &[heaps], Method::Exact)
+            .expect("Nim never splits and bounds its moves");
+        let needed = cost.positions.saturating_mul(NAIVE_BYTES_PER_POSITION);
+        if needed > NAIVE_BYTES || cost.edges > NAIVE_MOVES {
+            return Err(Error::TooLarge {
+                what: format!(
+                    "the direct minimax of {} (up to {} positions, {} moves to try)",
+                    show(p),
+                    cost.positions,
+                    cost.edges
+                ),
+                needed_bytes: needed,
+                limit_bytes: NAIVE_BYTES,
+                suggestion: format!(
+                    "the builtin tries at most {NAIVE_MOVES} moves; use smaller heaps in `args`"
+                ),
+            });
+        }
+        Ok(())
+    }
+
     fn value(&mut self, n: &Q, p: &[u32]) -> Q {
+        // The recursion is as deep as the position has beans: grow the stack as it goes.
+        stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.value_unguarded(n, p))
+    }
+
+    fn value_unguarded(&mut self, n: &Q, p: &[u32]) -> Q {
         if p.is_empty() {
             return -n.clone();
         }
@@ -76,6 +116,12 @@ impl NaiveNim {
     /// Who can take the last stone on some optimal line from p: bit 1 the player to move,
     /// bit 2 the other.
     fn last_takers(&mut self, n: &Q, p: &[u32], memo: &mut HashMap<Vec<u32>, u8>) -> u8 {
+        stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || {
+            self.last_takers_unguarded(n, p, memo)
+        })
+    }
+
+    fn last_takers_unguarded(&mut self, n: &Q, p: &[u32], memo: &mut HashMap<Vec<u32>, u8>) -> u8 {
         if p.is_empty() {
             return 2;
         }
@@ -102,10 +148,16 @@ fn sorted_heaps(v: &Value) -> Result<Vec<u32>> {
     Ok(p)
 }
 
+/// The exact payoff, after checking that the direct minimax it is compared with fits its budget
+/// (the engine's own solve refuses by its estimate too).
 fn exact_payoff(p: &[u32]) -> Result<Pwl> {
+    NaiveNim::check_budget(p)?;
     let hs: Vec<Heap> = p.iter().map(|&s| Heap::new(s)).collect();
     let game = ScoringGame::single(Nim);
-    solve(&game, &hs, Method::Exact, &Limits::default())?.payoff(&hs)
+    let limits = Limits {
+        max_bytes: NAIVE_BYTES,
+    };
+    solve(&game, &hs, Method::Exact, &limits)?.payoff(&hs)
 }
 
 fn show(p: &[u32]) -> String {
@@ -237,4 +289,23 @@ pub fn last_stone(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
             .push_str(": the claim is about non-integer N");
     }
     Ok(finding)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_direct_minimax_is_budgeted_before_any_work() {
+        assert!(NaiveNim::check_budget(&[5, 4, 2]).is_ok());
+        for p in [&[1_000_000, 5][..], &[u32::MAX, u32::MAX], &[40_000]] {
+            let err = NaiveNim::check_budget(p).unwrap_err().to_string();
+            assert!(
+                err.contains("moves to try") && err.contains("would need"),
+                "{err}"
+            );
+        }
+        let err = exact_payoff(&[u32::MAX, 3]).unwrap_err().to_string();
+        assert!(err.contains("direct minimax"), "{err}");
+    }
 }

@@ -35,10 +35,13 @@ pub use position::{Heap, Move, Ordered, Position, RulesId, ScoringGame};
 pub use ruleset::{HeapMove, HeapSize, Ruleset, UniformTail};
 pub use sequence::{HeapSequence, PeriodCertificate, PeriodProof, PeriodReport, SequenceState};
 pub use solver::{
-    Limits, Method, NoProgress, Payoffs, Progress, Solution, ValueSolution, search_values, solve,
-    solve_many, solve_values, solve_values_reporting,
+    Limits, Method, NoProgress, Payoffs, Progress, Solution, SolveCost, ValueSolution,
+    search_values, solve, solve_cost, solve_many, solve_many_reporting, solve_values,
+    solve_values_reporting,
 };
-pub use table::{HeapTable, solve_table, table_size};
+pub use table::{
+    HeapTable, MAX_TABLE_HEAPS, largest_fitting_max_heap, solve_table, table_bytes, table_size,
+};
 
 /// Scoring Nim (Oginuma–Shinoda): Nim with one point per stone.
 pub fn scoring_nim() -> ScoringGame {

@@ -24,6 +24,12 @@ impl Ruleset for Nim {
             .collect()
     }
 
+    fn moves_up_to(&self, heap: HeapSize) -> Option<u64> {
+        // A heap of h beans has h moves: 1 + 2 + … + heap, below 2^63 for every u32 heap.
+        let h = u64::from(heap);
+        Some(h * (h + 1) / 2)
+    }
+
     fn splits(&self) -> bool {
         false
     }
@@ -81,5 +87,8 @@ mod tests {
             }
         );
         assert!(Nim.heap_moves(0).is_empty());
+        let listed: u64 = (0..=9).map(|h| Nim.heap_moves(h).len() as u64).sum();
+        assert_eq!(Nim.moves_up_to(9), Some(listed));
+        assert_eq!(Nim.moves_up_to(u32::MAX), Some((1u64 << 63) - (1 << 31)));
     }
 }

@@ -62,7 +62,8 @@ impl PartitionIndex {
         let mut idx = vec![u32::MAX; t + 1];
         let mut raw_moves = Vec::new();
         for h in 1..=max_total {
-            let m = game.heap_moves(Heap { size: h, rules })?;
+            // Uncached: the index keeps its own compact copy of the moves.
+            let m = game.heap_moves_uncached(Heap { size: h, rules })?;
             if !m.is_empty() {
                 idx[h as usize] = live.len() as u32;
                 live.push(h);

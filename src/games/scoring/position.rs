@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 use itertools::Itertools;
@@ -112,7 +113,13 @@ pub struct Move {
 pub struct ScoringGame {
     rulesets: Vec<Arc<dyn Ruleset>>,
     cache: Arc<RwLock<HashMap<Heap, Arc<[HeapMove]>>>>,
+    /// Moves held by `cache`, so solves can count its memory (it grows as O(H²) for Nim).
+    cached_moves: Arc<AtomicU64>,
 }
+
+/// Bytes one cached move costs: the [`HeapMove`] (a rational and a vector) with the
+/// allocations behind them, and its share of the cache's map entry (measured for Nim).
+pub(crate) const CACHED_MOVE_BYTES: u64 = 136;
 
 impl ScoringGame {
     /// A game whose heaps follow the given rulesets (heap `rules` indexes this list).
@@ -124,6 +131,7 @@ impl ScoringGame {
         ScoringGame {
             rulesets,
             cache: Arc::default(),
+            cached_moves: Arc::default(),
         }
     }
 
@@ -147,6 +155,24 @@ impl ScoringGame {
         if let Some(m) = self.cache.read().expect("move cache poisoned").get(&heap) {
             return Ok(m.clone());
         }
+        let moves: Arc<[HeapMove]> = self.heap_moves_uncached(heap)?.into();
+        let mut cache = self.cache.write().expect("move cache poisoned");
+        if cache.insert(heap, moves.clone()).is_none() {
+            self.cached_moves
+                .fetch_add(moves.len() as u64, Ordering::Relaxed);
+        }
+        Ok(moves)
+    }
+
+    /// Moves held in the memo of [`heap_moves`](Self::heap_moves) (each costs about
+    /// `CACHED_MOVE_BYTES`).
+    pub fn cached_moves(&self) -> u64 {
+        self.cached_moves.load(Ordering::Relaxed)
+    }
+
+    /// Moves on one heap, checked like [`heap_moves`](Self::heap_moves) but not memoized: for
+    /// callers that keep their own compact copy (dense tables), so the memo does not double it.
+    pub fn heap_moves_uncached(&self, heap: Heap) -> Result<Vec<HeapMove>> {
         let rules = self.rulesets.get(usize::from(heap.rules)).ok_or_else(|| {
             Error::invalid(format!(
                 "heap {} refers to ruleset {}, which does not exist",
@@ -165,11 +191,6 @@ impl ScoringGame {
                 )));
             }
         }
-        let moves: Arc<[HeapMove]> = moves.into();
-        self.cache
-            .write()
-            .expect("move cache poisoned")
-            .insert(heap, moves.clone());
         Ok(moves)
     }
 

@@ -52,6 +52,14 @@ pub trait Ruleset: Send + Sync + fmt::Debug {
         None
     }
 
+    /// An upper bound on the number of moves summed over the heaps of 1, 2, …, `heap` beans —
+    /// what the engine caches and walks for one heap of `heap` beans — when the ruleset can give
+    /// one without listing the moves. It lets a solve refuse oversized work *before* starting it;
+    /// `None` (the default) claims nothing and the solve checks its memory as it goes.
+    fn moves_up_to(&self, _heap: HeapSize) -> Option<u64> {
+        None
+    }
+
     /// True when some move can leave two or more heaps. Rulesets that never split allow dense
     /// tables over all k-heap positions; the default is the conservative answer.
     fn splits(&self) -> bool {

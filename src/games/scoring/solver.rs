@@ -16,7 +16,7 @@ use rayon::prelude::*;
 
 use super::grid::{GRID_LIMIT, GridError, GridFn, GridSummary};
 use super::partition::{PartitionIndex, solve_partition_values};
-use super::position::{Heap, Position, ScoringGame};
+use super::position::{CACHED_MOVE_BYTES, Heap, Ordered, Position, ScoringGame};
 use super::ruleset::HeapSize;
 use crate::error::{Error, Result};
 use crate::num::{Pwl, Q, common_denominator};
@@ -352,12 +352,140 @@ fn bytes_per_position(max_heaps: u64, payoff_bytes: u64) -> u64 {
     120 + 8 * max_heaps + payoff_bytes
 }
 
-/// Breadth-first search from the roots, refusing to grow past `limits`.
+/// Bytes per stored move (a (point id, child) pair), with room for the vector's growth.
+const EDGE_BYTES: u64 = 12;
+
+/// Positions explored between two progress reports.
+const EXPLORE_REPORT: u64 = 4096;
+
+/// Estimated bytes of one payoff of a position with at most `total` beans. A grid payoff is a
+/// window of `i32`s over its breakpoints, which lie within about ±`total` for Nim (observed:
+/// (50,49,48,47) has them on −94..93); an exact payoff holds two rationals per breakpoint.
+fn payoff_bytes(method: Method, total: u64) -> u64 {
+    let window = total.saturating_add(2);
+    match method {
+        Method::Exact => window.saturating_mul(32).saturating_add(96),
+        Method::Auto | Method::Grid => window.saturating_mul(4).saturating_add(48),
+    }
+}
+
+/// What a solve will cost, estimated from its roots before any work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveCost {
+    /// Reachable positions (an upper bound: equal heaps are counted as multisets).
+    pub positions: u64,
+    /// Moves walked and stored, one per (position, move).
+    pub edges: u64,
+    /// Moves the engine's per-heap move cache will hold.
+    pub cached_moves: u64,
+    /// Estimated peak memory in bytes (saturating).
+    pub bytes: u64,
+}
+
+/// C(n + m, m) — the multisets of m elements from n + 1 — as a u64, saturating; m steps.
+pub(crate) fn multisets(n: u64, m: u64) -> u64 {
+    let mut c: u128 = 1;
+    for j in 1..=u128::from(m) {
+        // c = C(n + j − 1, j − 1) < 2^64 and n + j < 2^65, so the product fits in u128, and
+        // C(n + j, j) = C(n + j − 1, j − 1)·(n + j)/j exactly.
+        c = c * (u128::from(n) + j) / j;
+        if c > u128::from(u64::MAX) {
+            return u64::MAX;
+        }
+    }
+    c as u64
+}
+
+/// The cost of solving `roots` (heap lists as given, zeros allowed), when it can be told in
+/// advance: every ruleset met never splits heaps and bounds its moves
+/// ([`Ruleset::moves_up_to`](super::Ruleset::moves_up_to)). Needs no move to be generated, so
+/// it is instant even for heaps of 2³² beans. `None` when it cannot be told.
+pub fn solve_cost(game: &ScoringGame, roots: &[Vec<Heap>], method: Method) -> Option<SolveCost> {
+    if game.splits() {
+        return None;
+    }
+    let moves_up_to = |h: &Heap| {
+        game.rulesets()
+            .get(usize::from(h.rules))?
+            .moves_up_to(h.size)
+    };
+    let mut largest: HashMap<u16, Heap> = HashMap::new();
+    let (mut positions, mut edges, mut max_heaps, mut max_total) = (0u64, 0u64, 0u64, 0u64);
+    for root in roots {
+        let mut heaps: Vec<Heap> = root.iter().copied().filter(|h| h.size > 0).collect();
+        heaps.sort_unstable();
+        // Positions reachable from one root: each group of m equal heaps of size h gives at most
+        // C(h + m, m) multisets, and the root's positions are among the products of those.
+        let mut reach = 1u64;
+        let mut average_moves = 0u64;
+        for group in heaps.chunk_by(|a, b| a == b) {
+            let h = group[0];
+            reach = reach.saturating_mul(multisets(u64::from(h.size), group.len() as u64));
+            // A heap met along the way has on average (moves of 1..=h)/(h + 1) moves.
+            let per_heap = moves_up_to(&h)? / (u64::from(h.size) + 1);
+            average_moves =
+                average_moves.saturating_add(per_heap.saturating_mul(group.len() as u64));
+            let l = largest.entry(h.rules).or_insert(h);
+            l.size = l.size.max(h.size);
+        }
+        positions = positions.saturating_add(reach);
+        edges = edges.saturating_add(reach.saturating_mul(average_moves.max(1)));
+        max_heaps = max_heaps.max(heaps.len() as u64);
+        max_total = max_total.max(heaps.iter().map(|h| u64::from(h.size)).sum());
+    }
+    let mut cached_moves = 0u64;
+    for h in largest.values() {
+        cached_moves = cached_moves.saturating_add(moves_up_to(h)?);
+    }
+    let per_position = bytes_per_position(max_heaps, payoff_bytes(method, max_total));
+    let bytes = cached_moves
+        .saturating_mul(CACHED_MOVE_BYTES)
+        .saturating_add(positions.saturating_mul(per_position))
+        .saturating_add(edges.saturating_mul(EDGE_BYTES));
+    Some(SolveCost {
+        positions,
+        edges,
+        cached_moves,
+        bytes,
+    })
+}
+
+/// The heaps of the roots for messages: `(5,4,2)`, or the first and how many more.
+fn show_roots(roots: &[Vec<Heap>]) -> String {
+    let first = Ordered(roots.first().cloned().unwrap_or_default()).to_string();
+    match roots.len() {
+        0 | 1 => first,
+        n => format!("{first} and {} more positions", n - 1),
+    }
+}
+
+/// Refuses a solve whose estimated cost is over the limit, before any move is generated.
+fn check_cost(cost: &SolveCost, roots: &[Vec<Heap>], limits: &Limits) -> Result<()> {
+    if cost.bytes <= limits.max_bytes {
+        return Ok(());
+    }
+    Err(Error::TooLarge {
+        what: format!(
+            "solving {} (up to {} positions, {} moves, {} cached heap moves)",
+            show_roots(roots),
+            cost.positions,
+            cost.edges,
+            cost.cached_moves
+        ),
+        needed_bytes: cost.bytes,
+        limit_bytes: limits.max_bytes,
+        suggestion: "try smaller heaps or fewer heaps, or raise --memory-limit".to_string(),
+    })
+}
+
+/// Breadth-first search from the roots, refusing to grow past `limits` (positions, moves and
+/// the game's move cache all counted), reporting each explored position to `progress`.
 fn explore(
     game: &ScoringGame,
     roots: &[Position],
     payoff_bytes: u64,
     limits: &Limits,
+    progress: &dyn Progress,
 ) -> Result<Graph> {
     let max_total = roots.iter().map(Position::total).max().unwrap_or(0);
     let max_heaps = roots
@@ -402,6 +530,7 @@ fn explore(
         }
     }
     let mut next = 0usize;
+    let cache_bytes = || game.cached_moves().saturating_mul(CACHED_MOVE_BYTES);
     while next < g.positions.len() {
         let pos = g.positions[next].clone();
         for (points, child) in game.successors(&pos)? {
@@ -409,7 +538,9 @@ fn explore(
                 Some(&id) => id,
                 None => {
                     let id = g.positions.len() as u32;
-                    let bytes = (id as u64 + 1) * per_position + 8 * g.edges.len() as u64;
+                    let bytes = (id as u64 + 1) * per_position
+                        + EDGE_BYTES * g.edges.len() as u64
+                        + cache_bytes();
                     if bytes > limits.max_bytes || id == u32::MAX {
                         return Err(too_large(
                             roots.iter().max_by_key(|r| r.total()).expect("non-empty"),
@@ -425,9 +556,24 @@ fn explore(
             };
             g.edges.push((g.points.id(&points), id));
         }
+        let bytes = g.positions.len() as u64 * per_position
+            + EDGE_BYTES * g.edges.len() as u64
+            + cache_bytes();
+        if bytes > limits.max_bytes || g.edges.len() >= u32::MAX as usize {
+            return Err(too_large(
+                roots.iter().max_by_key(|r| r.total()).expect("non-empty"),
+                g.positions.len() as u64,
+                bytes,
+                limits,
+            ));
+        }
         g.edge_start.push(g.edges.len() as u32);
         next += 1;
+        if (next as u64).is_multiple_of(EXPLORE_REPORT) {
+            progress.advance(EXPLORE_REPORT);
+        }
     }
+    progress.advance(next as u64 % EXPLORE_REPORT);
     Ok(g)
 }
 
@@ -456,16 +602,35 @@ pub fn solve_many(
     method: Method,
     limits: &Limits,
 ) -> Result<Solution> {
+    solve_many_reporting(game, roots, method, limits, &NoProgress)
+}
+
+/// [`solve_many`], refusing at once when [`solve_cost`] is over the limit and reporting
+/// progress: the work is two steps per position (explore, then evaluate).
+pub fn solve_many_reporting(
+    game: &ScoringGame,
+    roots: &[Vec<Heap>],
+    method: Method,
+    limits: &Limits,
+    progress: &dyn Progress,
+) -> Result<Solution> {
+    // The estimate comes first: making the roots canonical already lists their heaps' moves.
+    if let Some(cost) = solve_cost(game, roots, method) {
+        check_cost(&cost, roots, limits)?;
+        progress.start(cost.positions.saturating_mul(2));
+    }
     let roots = canonical_roots(game, roots)?;
-    let window = 16 * (roots.iter().map(Position::total).max().unwrap_or(0) + 2);
-    let g = explore(game, &roots, window, limits)?;
+    let total = roots.iter().map(Position::total).max().unwrap_or(0);
+    let g = explore(game, &roots, payoff_bytes(method, total), limits, progress)?;
+    let n = g.positions.len() as u64;
+    progress.start(2 * n);
     let payoffs = solve_with(
         method,
         &g.points.values,
         g.positions.len(),
         &g.layers(),
         |i, out| g.children(i, out),
-        &|_| {},
+        &|done| progress.advance(done),
     )?;
     Ok(Solution {
         game: game.clone(),
@@ -615,7 +780,7 @@ fn search_values_of(
     bonus: &Q,
     limits: &Limits,
 ) -> Result<ValueSolution> {
-    let g = explore(game, roots, 8, limits)?;
+    let g = explore(game, roots, 8, limits, &NoProgress)?;
     let values = solve_values_with(
         &g.points.values,
         g.positions.len(),

@@ -8,7 +8,7 @@
 use super::grid::GridSummary;
 use super::position::{Heap, ScoringGame};
 use super::ruleset::HeapSize;
-use super::solver::{Limits, Method, Payoffs, PointIds, layers_by, solve_with};
+use super::solver::{Limits, Method, Payoffs, PointIds, layers_by, multisets, solve_with};
 use crate::error::{Error, Result};
 use crate::num::{Pwl, Q};
 
@@ -33,16 +33,69 @@ fn binomials(n_max: usize, r_max: usize) -> Option<Vec<Vec<u64>>> {
     Some(c)
 }
 
-/// Estimated bytes for a grid table: the windows (about the total beans times the heaps) and
-/// per-position overhead.
-fn estimate_bytes(count: u64, k: usize, max_heap: HeapSize, scale: u64) -> u64 {
-    count.saturating_mul(4 * (scale * k as u64 * u64::from(max_heap) + 3) + 64)
+/// The most heaps a table may have: its positions are ranked in 64 bits, and each one is a
+/// k-tuple walked k times per move, so wider tables are never worth building.
+pub const MAX_TABLE_HEAPS: usize = 64;
+
+/// Number of k-heap positions with heaps ≤ H, C(H + k, k), or `None` if it overflows 64 bits.
+/// A product formula (never a table of binomials), so it is instant for any k and H.
+pub fn table_size(k: usize, max_heap: HeapSize) -> Option<u64> {
+    let (h, k) = (u64::from(max_heap), k as u64);
+    // C(h + k, k) = C(h + k, h): run the product over the smaller of the two.
+    let c = if k <= h {
+        multisets(h, k)
+    } else {
+        multisets(k, h)
+    };
+    (c != u64::MAX).then_some(c)
 }
 
-/// Number of k-heap positions with heaps ≤ H, or `None` if it overflows.
-pub fn table_size(k: usize, max_heap: HeapSize) -> Option<u64> {
-    let b = binomials(max_heap as usize + k, k)?;
-    Some(b[max_heap as usize + k][k])
+/// Estimated peak bytes of [`solve_table`] for k heaps ≤ H, `None` when it overflows: per
+/// position a grid payoff (a window of `i32`s over at most the total k·H, as in the solver's
+/// model), its total and layer entry; the moves of every heap size (8 bytes each) and the
+/// binomial table of the ranking.
+pub fn table_bytes(game: &ScoringGame, k: usize, max_heap: HeapSize) -> Option<u64> {
+    let count = table_size(k, max_heap)?;
+    let window = (k as u64)
+        .checked_mul(u64::from(max_heap))?
+        .checked_add(3)?;
+    let per_position = window.checked_mul(4)?.checked_add(64 + 12)?;
+    let moves = game
+        .rulesets()
+        .first()
+        .and_then(|r| r.moves_up_to(max_heap))
+        .unwrap_or_else(|| u64::from(max_heap) * (u64::from(max_heap) + 1) / 2);
+    let binomials = (u64::from(max_heap) + k as u64 + 1).checked_mul(8 * (k as u64 + 1))?;
+    count
+        .checked_mul(per_position)?
+        .checked_add(moves.checked_mul(8)?)?
+        .checked_add((u64::from(max_heap) + 1) * 24)?
+        .checked_add(binomials)
+}
+
+/// The largest H′ < `max_heap` with `bytes(H′)` within `limit`, by bisection (`bytes` must grow
+/// with H′; `None` counts as too large). `None` when not even H′ = 0 fits. Costs O(log H) calls,
+/// so a refusal can suggest a size at once.
+pub fn largest_fitting_max_heap(
+    max_heap: HeapSize,
+    limit: u64,
+    bytes: impl Fn(HeapSize) -> Option<u64>,
+) -> Option<HeapSize> {
+    let fits = |h: HeapSize| bytes(h).is_some_and(|b| b <= limit);
+    if max_heap == 0 || !fits(0) {
+        return None;
+    }
+    // Invariant: fits(lo), and nothing at or above hi needs checking.
+    let (mut lo, mut hi) = (0u32, max_heap);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(lo)
 }
 
 fn rank(binom: &[Vec<u64>], sorted_desc: &[HeapSize]) -> u64 {
@@ -92,14 +145,23 @@ pub fn solve_table(
             game.describe()
         )));
     }
+    if heaps > MAX_TABLE_HEAPS {
+        return Err(Error::invalid(format!(
+            "a table of {heaps} heaps is too wide: at most {MAX_TABLE_HEAPS} heaps"
+        )));
+    }
     let count = table_size(heaps, max_heap).filter(|&c| c < u64::from(u32::MAX));
-    let needed = count.map(|c| estimate_bytes(c, heaps, max_heap, 1));
+    let needed = count.and(table_bytes(game, heaps, max_heap));
     if needed.is_none_or(|b| b > limits.max_bytes) {
-        let fits = (0..max_heap).rev().find(|&h| {
-            table_size(heaps, h).is_some_and(|c| estimate_bytes(c, heaps, h, 1) <= limits.max_bytes)
+        let fits = largest_fitting_max_heap(max_heap, limits.max_bytes, |h| {
+            table_size(heaps, h).filter(|&c| c < u64::from(u32::MAX))?;
+            table_bytes(game, heaps, h)
         });
         return Err(Error::TooLarge {
-            what: format!("the table of all {heaps}-heap positions with heaps ≤ {max_heap}"),
+            what: format!(
+                "the table of all {} {heaps}-heap positions with heaps ≤ {max_heap}",
+                count.map_or_else(|| "over 2^32".to_string(), |c| c.to_string())
+            ),
             needed_bytes: needed.unwrap_or(u64::MAX),
             limit_bytes: limits.max_bytes,
             suggestion: match fits {
@@ -117,7 +179,9 @@ pub fn solve_table(
     let mut point_ids = PointIds::default();
     let mut heap_moves: Vec<Vec<(u32, HeapSize)>> = Vec::with_capacity(max_heap as usize + 1);
     for h in 0..=max_heap {
-        let moves = game.heap_moves(Heap::new(h))?;
+        // Uncached: this compact copy is all the table keeps (the engine's memo would hold the
+        // O(H²) moves a second time, at 17 times the size).
+        let moves = game.heap_moves_uncached(Heap::new(h))?;
         heap_moves.push(
             moves
                 .iter()
@@ -213,9 +277,24 @@ impl HeapTable {
 
     /// Every position as a sorted tuple (largest first), in lexicographic order.
     pub fn positions(&self) -> Vec<Vec<HeapSize>> {
-        let mut out = Vec::new();
-        for_each_tuple(self.heaps, self.max_heap, &mut |t| out.push(t.to_vec()));
-        out
+        self.positions_iter().collect()
+    }
+
+    /// [`positions`](Self::positions) one at a time, so a caller streaming rows never holds
+    /// the whole list.
+    pub fn positions_iter(&self) -> impl Iterator<Item = Vec<HeapSize>> + '_ {
+        let (k, max) = (self.heaps, self.max_heap);
+        std::iter::successors(Some(vec![0; k]), move |t| {
+            // Odometer over a₁ ≥ … ≥ a_k: bump the last entry below its bound (the entry
+            // before it, or H for a₁) and zero everything after it.
+            let i = (0..k)
+                .rev()
+                .find(|&i| t[i] < if i == 0 { max } else { t[i - 1] })?;
+            let mut next = t.clone();
+            next[i] += 1;
+            next[i + 1..].fill(0);
+            Some(next)
+        })
     }
 
     /// The payoffs, indexed by [`index`](Self::index).
@@ -268,5 +347,38 @@ mod tests {
             assert_eq!(unrank(&binom, k, max, r), t);
         });
         assert!(seen.iter().all(|&s| s));
+        let mut listed = Vec::new();
+        for_each_tuple(k, max, &mut |t| listed.push(t.to_vec()));
+        let table = HeapTable {
+            heaps: k,
+            max_heap: max,
+            binom,
+            payoffs: Payoffs::Exact(Vec::new()),
+        };
+        assert_eq!(table.positions(), listed);
+    }
+
+    #[test]
+    fn sizes_by_product_formula_match_the_binomial_table() {
+        for k in 1..=6 {
+            for h in 0..=20u32 {
+                let b = binomials(h as usize + k, k).unwrap();
+                assert_eq!(table_size(k, h), Some(b[h as usize + k][k]), "k={k} H={h}");
+            }
+        }
+        // Wide or tall tables overflow without allocating anything.
+        assert_eq!(table_size(usize::MAX >> 1, 6), None);
+        assert_eq!(table_size(3, u32::MAX), None);
+        assert_eq!(table_size(usize::MAX >> 1, 0), Some(1));
+    }
+
+    #[test]
+    fn the_suggestion_is_the_largest_size_that_fits() {
+        let game = super::super::scoring_nim();
+        let limit = 64 << 20;
+        let fits = |h| table_bytes(&game, 2, h).is_some_and(|b| b <= limit);
+        let h = largest_fitting_max_heap(100_000, limit, |h| table_bytes(&game, 2, h)).unwrap();
+        assert!(fits(h) && !fits(h + 1));
+        assert_eq!(largest_fitting_max_heap(5, 0, |_| Some(1)), None);
     }
 }
