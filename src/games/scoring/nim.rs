@@ -24,6 +24,10 @@ impl Ruleset for Nim {
             .collect()
     }
 
+    fn move_count(&self, heap: HeapSize) -> u64 {
+        u64::from(heap)
+    }
+
     fn splits(&self) -> bool {
         false
     }
