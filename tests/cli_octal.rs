@@ -1215,7 +1215,7 @@ fn check_period_on_brute_force(values: &[Rational64], pre: usize, period: usize,
         assert_eq!(values[n], values[n + period], "{what}: n = {n}");
     }
     // Least: no proper divisor of the period works, and the term before the preperiod differs.
-    for d in (1..period).filter(|d| period % d == 0) {
+    for d in (1..period).filter(|d| period.is_multiple_of(*d)) {
         assert!(
             (pre..values.len() - d).any(|n| values[n] != values[n + d]),
             "{what}: {d} is a smaller period"
@@ -1305,6 +1305,15 @@ fn oversized_octal_work_is_refused_before_it_starts() {
         "octal period --rules 0.054 --points 2,2,2 --memory-limit 1",
         &["would need about", "--memory-limit"],
     );
+    // Single positions with a heap far too large: refused with the estimate, not aborted.
+    for line in [
+        "octal value --rules 0.26 4294967295",
+        "octal outcome --rules 0.26 100000",
+        "octal value --rules nim 4294967295",
+        "octal value --subtract 4,5 --also 0.7 7 4294967295@2",
+    ] {
+        refused_quickly(line, &["would need", "smaller heap"]);
+    }
     // A heap bound far beyond what the table of multisets could hold: refused, not aborted.
     refused_quickly(
         "octal values --rules 0.26 --max-heap 10000000",

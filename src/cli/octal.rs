@@ -358,6 +358,7 @@ fn value(a: ValueArgs) -> anyhow::Result<()> {
     let game = a.rules.game()?;
     let heaps = heaps_of(&game, &a.heaps)?;
     let limits = a.solve.limits();
+    HeapSequence::check_position(&game, &heaps, &limits)?;
     let v = solve_values(&game, std::slice::from_ref(&heaps), &a.bonus, &limits)?;
     let g = v.value(&heaps)?;
     let (class, _, _) = Outcome::of_impartial(&g, &Q::zero());
@@ -380,6 +381,7 @@ fn value(a: ValueArgs) -> anyhow::Result<()> {
 fn outcome(a: OutcomeArgs) -> anyhow::Result<()> {
     let game = a.rules.game()?;
     let heaps = heaps_of(&game, &a.heaps)?;
+    HeapSequence::check_position(&game, &heaps, &a.solve.limits())?;
     let v = solve_values(
         &game,
         std::slice::from_ref(&heaps),

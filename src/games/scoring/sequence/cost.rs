@@ -18,9 +18,12 @@
 //! lower bounds, and for rulesets that break heaps they exceed 2⁶⁴ long before it.
 
 use super::HeapSequence;
+use crate::error::{Error, Result};
 use crate::games::scoring::normal::common_constant_points;
-use crate::games::scoring::position::Heap;
+use crate::games::scoring::position::{Heap, ScoringGame};
 use crate::games::scoring::ruleset::{HeapSize, Ruleset};
+use crate::games::scoring::solver::Limits;
+use crate::num::Q;
 
 /// Totals up to which multisets of live heaps are counted exactly.
 const COUNT_CAP: u64 = 4096;
@@ -168,6 +171,8 @@ fn moves_up_to(rules: &dyn Ruleset, n: HeapSize) -> u64 {
 pub(super) struct CostModel<'a> {
     seq: &'a HeapSequence,
     route_hint: Route,
+    /// Whether `route_hint` is the general solver's route, whatever shortcuts would apply.
+    solver_only: bool,
     /// Cumulative multiset counts of the growing heap's ruleset (splitting rulesets only).
     growing: Vec<u64>,
     /// Positions the fixed heaps reach, at most.
@@ -218,6 +223,7 @@ impl<'a> CostModel<'a> {
         CostModel {
             seq,
             route_hint,
+            solver_only: false,
             growing,
             plus_reach,
             plus_total,
@@ -225,6 +231,20 @@ impl<'a> CostModel<'a> {
             plus_grundy_moves,
             plus_heaps,
         }
+    }
+
+    /// The model of the general solver alone (the ranked table or search), as `octal value`
+    /// and `octal outcome` solve one position.
+    pub(super) fn solver_only(seq: &'a HeapSequence, max_n: HeapSize) -> CostModel<'a> {
+        let mut model = CostModel::new(seq, max_n);
+        let all_same = seq.plus.iter().all(|h| h.rules == seq.rules);
+        model.route_hint = if all_same && seq.ruleset().splits() {
+            Route::Partitions
+        } else {
+            Route::Search
+        };
+        model.solver_only = true;
+        model
     }
 
     /// Multisets of the growing heap's ruleset with at most `t` beans (a lower bound beyond the
@@ -243,7 +263,9 @@ impl<'a> CostModel<'a> {
         let output = terms.saturating_mul(VALUE_BYTES);
         let route = match self.route_hint {
             // Whether the integer recurrence fits depends on n: re-derive it.
-            Route::SingleHeap | Route::Search if self.seq.plus.is_empty() => self.seq.route(n),
+            Route::SingleHeap | Route::Search if self.seq.plus.is_empty() && !self.solver_only => {
+                self.seq.route(n)
+            }
             r => r,
         };
         let (positions, moves, bytes) = match route {
@@ -378,7 +400,7 @@ impl HeapSequence {
 
     /// The common score c of every move in play when the normal-play shadow decides the values
     /// (c + 2N > 0), else `None`.
-    pub(super) fn normal_play_points(&self) -> Option<crate::num::Q> {
+    pub(super) fn normal_play_points(&self) -> Option<Q> {
         let mut heaps = self.plus.clone();
         heaps.push(self.heap(1));
         let c = common_constant_points(&self.game, &heaps)?;
@@ -407,5 +429,39 @@ impl HeapSequence {
     /// The estimated cost of a(0..=max_n).
     pub fn cost(&self, max_n: HeapSize) -> SequenceCost {
         CostModel::new(self, max_n).cost(max_n)
+    }
+
+    /// Refuses, before any work, a position of `game` whose solve by the general solver would
+    /// exceed `limits`: estimated as the sequence of its largest heap plus the others (whose
+    /// terms it reaches anyway), with the largest heap that would fit.
+    pub fn check_position(game: &ScoringGame, heaps: &[Heap], limits: &Limits) -> Result<()> {
+        let Some((at, largest)) = heaps.iter().enumerate().max_by_key(|(_, h)| h.size) else {
+            return Ok(());
+        };
+        let mut plus = heaps.to_vec();
+        plus.remove(at);
+        let seq = HeapSequence::new(game, largest.rules, &plus, Q::zero())?;
+        let model = CostModel::solver_only(&seq, largest.size);
+        let cost = model.cost(largest.size);
+        if cost.bytes <= limits.max_bytes {
+            return Ok(());
+        }
+        let suggestion = match model.largest_within(largest.size, limits.max_bytes, f64::INFINITY) {
+            Some(n) => format!(
+                "use a smaller heap (at most {n} in place of {}), or raise --memory-limit",
+                largest.size
+            ),
+            None => "use smaller heaps, or raise --memory-limit".to_string(),
+        };
+        Err(Error::TooLarge {
+            what: format!(
+                "solving a position with a heap of {} ({})",
+                largest.size,
+                cost.describe()
+            ),
+            needed_bytes: cost.bytes,
+            limit_bytes: limits.max_bytes,
+            suggestion,
+        })
     }
 }
