@@ -100,3 +100,82 @@ fn theorem_12_holds_and_conjecture_14_stays_open() {
     assert_eq!(f[1].verdict, VerdictKind::Open, "{}", f[1].evidence);
     assert!(f[1].evidence.contains("63 sets S"), "{}", f[1].evidence);
 }
+
+/// Runs a claim file that must fail quickly with a message containing every needle.
+fn refused_quickly(src: &str, needles: &[&str]) {
+    let start = std::time::Instant::now();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("c.toml");
+    std::fs::write(&path, src).expect("claim file written");
+    let out = common::nimlab()
+        .args(["check", path.to_str().expect("UTF-8 path")])
+        .output()
+        .expect("nimlab runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        !text.contains("panicked") && !text.contains("overflow"),
+        "{text}"
+    );
+    for needle in needles {
+        assert!(text.contains(needle), "no {needle:?} in {text}");
+    }
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(5),
+        "took {:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn theorem_12_on_a_long_game_neither_overflows_the_stack_nor_runs_away() {
+    // A heap of 20 000 under a subtraction game: 20 000 moves deep. It used to overflow the
+    // stack; the minimax now grows its stack, and this size fits its budget.
+    let f = one(&format!(
+        "{HEAD}[[claim]]\nid = \"t\"\nlabel = \"T12\"\nstatement = \"\"\n\
+         for = \"n in 20000..20000, m in 0..0\"\nbuiltin = \"octal.theorem_12\"\n\
+         args = {{ n = \"n\", m = \"m\", rules = [\"{{1,2}}\"] }}\n"
+    ));
+    assert_eq!(f.verdict, VerdictKind::Holds, "{}", f.evidence);
+    // A breaking ruleset at that size is refused before the minimax starts, with the estimate.
+    refused_quickly(
+        &format!(
+            "{HEAD}[[claim]]\nid = \"t\"\nlabel = \"T12\"\nstatement = \"\"\n\
+             for = \"n in 20000..20000, m in 0..0\"\nbuiltin = \"octal.theorem_12\"\n\
+             args = {{ n = \"n\", m = \"m\", rules = [\"0.26\"] }}\n"
+        ),
+        &["theorem_12", "positions", "use smaller n or m"],
+    );
+}
+
+#[test]
+fn family_builtins_budget_their_arguments_before_building_lists() {
+    refused_quickly(
+        &format!(
+            "{HEAD}[[claim]]\nid = \"c\"\nlabel = \"C16\"\nstatement = \"\"\n\
+             for = \"L in 12..12, m in 1..1\"\nbuiltin = \"octal.conjecture_16\"\n\
+             args = {{ L = \"L\", m = \"m\", o_points = [1, 2, 3], p_points = [1, 2], p_len = 3 }}\n"
+        ),
+        &["instances", "more than the 100000"],
+    );
+    refused_quickly(
+        &format!(
+            "{HEAD}[[claim]]\nid = \"c\"\nlabel = \"C15\"\nstatement = \"\"\n\
+             for = \"L in 2..2, m in 1..1\"\nbuiltin = \"octal.conjecture_15\"\n\
+             args = {{ L = \"L\", m = \"m\", p_len = 1000000000 }}\n"
+        ),
+        &["p_len = 1000000000"],
+    );
+    // An enormous heap bound is refused with the estimate, not by the allocator.
+    refused_quickly(
+        &format!(
+            "{HEAD}[[claim]]\nid = \"p\"\nlabel = \"P\"\nstatement = \"\"\n\
+             for = \"n in 0..3\"\nbuiltin = \"octal.period\"\n\
+             args = {{ n = \"n\", rules = \"0.26\", period = 2, max_heap = 4000000000 }}\n"
+        ),
+        &["`args.max_heap` = 4000000000", "would need", "positions"],
+    );
+}

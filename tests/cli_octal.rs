@@ -488,7 +488,6 @@ fn splitting_game_beyond_the_memory_limit_is_refused_quickly() {
             "octal values --rules 0.24 --max-heap 60 --memory-limit 16M",
             "16 MiB",
         ),
-        ("octal period --rules 0.24 --memory-limit 16M", "16 MiB"),
     ] {
         let start = Instant::now();
         run_input_error(
@@ -1203,4 +1202,230 @@ fn payoff_at_zero_is_the_value_and_matches_the_brute_force() {
             }
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Issue 14: fixed heaps under a breaking ruleset, the cost model before work
+
+/// The least preperiod and least period of the brute-force sequence, read on its whole length
+/// (the claimed period must hold on every term from the claimed preperiod on).
+fn check_period_on_brute_force(values: &[Rational64], pre: usize, period: usize, what: &str) {
+    assert!(pre + 3 * period < values.len(), "{what}: too few terms");
+    for n in pre..values.len() - period {
+        assert_eq!(values[n], values[n + period], "{what}: n = {n}");
+    }
+    // Least: no proper divisor of the period works, and the term before the preperiod differs.
+    for d in (1..period).filter(|d| period.is_multiple_of(*d)) {
+        assert!(
+            (pre..values.len() - d).any(|n| values[n] != values[n + d]),
+            "{what}: {d} is a smaller period"
+        );
+    }
+    if pre > 0 {
+        assert_ne!(
+            values[pre - 1],
+            values[pre - 1 + period],
+            "{what}: preperiod"
+        );
+    }
+}
+
+#[test]
+fn fixed_heaps_that_break_get_proven_periods_checked_by_brute_force() {
+    // These exited 2 with "position (…) is not among the positions solved": the fixed heap's
+    // breaking ruleset has multisets it never reaches (under 0.7, 2 never becomes 1 + 1).
+    let sub13 = Rules::subtraction(&[1, 3]);
+    for (line, rules, plus) in [
+        (
+            "octal period --subtract 1,3 --also 0.7 --plus 2@2",
+            vec![sub13.clone(), Rules::code("0.7", None)],
+            (2u32, 1usize),
+        ),
+        (
+            "octal period --rules 0.23 --also 0.26 --plus 5@2",
+            vec![Rules::code("0.23", None), Rules::code("0.26", None)],
+            (5, 1),
+        ),
+    ] {
+        let c = Csv::run_csv(line);
+        let r = c.record();
+        assert_eq!(r["status"], "PROVEN", "{line}");
+        let (pre, period) = (int(r["preperiod"]) as usize, int(r["period"]) as usize);
+        let mut b = Brute::new(rules, Rational64::zero());
+        let values = b.sequence(&[plus], (pre + 6 * period + 40) as u32);
+        check_period_on_brute_force(&values, pre, period, line);
+    }
+    // mine octal: the closed forms are the brute-force values.
+    let line = "mine octal --subtract 1,3 --also 0.7 --plus 4@2";
+    let c = Csv::run_csv(line);
+    let rows = c.records();
+    let period = int(rows[0]["period"]) as usize;
+    let pre = int(rows[0]["preperiod"]) as usize;
+    assert!(rows.iter().all(|r| r["status"] == "PROVEN"), "{line}");
+    let mut b = Brute::new(vec![sub13, Rules::code("0.7", None)], Rational64::zero());
+    let values = b.sequence(&[(4, 1)], (pre + 6 * period + 40) as u32);
+    check_period_on_brute_force(&values, pre, period, line);
+    for r in &rows {
+        let residue = int(r["residue"]) as usize;
+        let from = int(r["from_k"]) as usize * period + residue;
+        for n in (from..values.len()).step_by(period) {
+            assert_eq!(values[n], q(r["value"]), "{line}: n = {n}");
+        }
+    }
+}
+
+/// Runs a command that must be refused quickly (exit 2) with a message naming the estimate.
+fn refused_quickly(line: &str, needles: &[&str]) {
+    let start = Instant::now();
+    run_input_error(&words(line), needles);
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{line}: refused only after {:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn oversized_octal_work_is_refused_before_it_starts() {
+    // Ran 7 min 42 s, then refused for memory; now the estimate comes first, with a heap that fits.
+    refused_quickly(
+        "octal values --rules 0.77 --also 0.26 --plus 3@2 --max-heap 83",
+        &["positions", "would need about", "--max-heap", "or less"],
+    );
+    // --memory-limit was ignored by the single-heap recurrence and by mine octal.
+    refused_quickly(
+        "octal values --subtract 4,5 --max-heap 100 --memory-limit 1",
+        &["would need about", "1 bytes", "--memory-limit"],
+    );
+    refused_quickly(
+        "mine octal --subtract 4,5 --memory-limit 1",
+        &["would need about", "--memory-limit"],
+    );
+    refused_quickly(
+        "octal period --rules 0.054 --points 2,2,2 --memory-limit 1",
+        &["would need about", "--memory-limit"],
+    );
+    // Single positions with a heap far too large: refused with the estimate, not aborted.
+    for line in [
+        "octal value --rules 0.26 4294967295",
+        "octal outcome --rules 0.26 100000",
+        "octal value --rules nim 4294967295",
+        "octal value --subtract 4,5 --also 0.7 7 4294967295@2",
+    ] {
+        refused_quickly(line, &["would need", "smaller heap"]);
+    }
+    // A heap bound far beyond what the table of multisets could hold: refused, not aborted.
+    refused_quickly(
+        "octal values --rules 0.26 --max-heap 10000000",
+        &["would need over 16 EiB", "--max-heap 104 or less"],
+    );
+}
+
+#[test]
+fn the_suggested_heap_fits() {
+    let err = run_input_error(
+        &words("octal values --rules 0.24 --max-heap 60 --memory-limit 16M"),
+        &["--max-heap"],
+    );
+    let n = err
+        .split("--max-heap ")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .expect("a suggested heap");
+    let line = format!("octal values --rules 0.24 --max-heap {n} --memory-limit 16M");
+    let c = Csv::run_csv(&line);
+    let mut b = Brute::new(vec![Rules::code("0.24", None)], Rational64::zero());
+    let expected = b.sequence(&[], int(n) as u32);
+    assert_eq!(c.sequence(), expected, "{line}");
+}
+
+#[test]
+fn period_searches_stop_at_what_they_can_afford_and_say_why() {
+    // Nim has no finite look-back and n moves per heap: the search stops at the heap the memory
+    // limit affords instead of running until the allocator fails.
+    // A period search no longer refuses outright: it observes on the heaps the limit affords.
+    let c = Csv::run_csv("octal period --rules 0.24 --memory-limit 16M");
+    let r = c.record();
+    assert!(
+        r["argument"].contains("stopped at n ="),
+        "{}",
+        r["argument"]
+    );
+    let err = run_input_error(
+        &words("mine octal --rules NIM --memory-limit 64M"),
+        &["no period found", "stopped at n =", "memory limit"],
+    );
+    assert!(!err.contains("raise --max-heap"), "{err}");
+    // A breaking game with unequal points observes on the multisets that fit, and says so.
+    let c = Csv::run_csv("octal period --rules 0.36 --memory-limit 64M");
+    let r = c.record();
+    assert_eq!(r["status"], "OBSERVED");
+    assert!(
+        r["argument"].contains("stopped at n ="),
+        "{}",
+        r["argument"]
+    );
+    assert!(int(r["terms"]) > 30);
+    // The terms it observed on are the brute force's (the first 31: the brute force keeps every
+    // multiset in a hash map).
+    let mut b = Brute::new(vec![Rules::code("0.36", None)], Rational64::zero());
+    let values = b.sequence(&[], 30);
+    let c = Csv::run_csv("octal values --rules 0.36 --max-heap 30");
+    assert_eq!(c.sequence(), values);
+    let (pre, period) = (int(r["preperiod"]) as usize, int(r["period"]) as usize);
+    for n in pre..values.len() - period {
+        assert_eq!(values[n], values[n + period], "0.36: n = {n}");
+    }
+}
+
+/// Grundy values g(0..=max_n) of an octal code by the plain mex rule (normal play).
+fn grundy(rules: &Rules, max_n: u32) -> Vec<u32> {
+    let mut g: Vec<u32> = Vec::new();
+    for n in 0..=max_n {
+        let options: Vec<u32> = rules
+            .moves(n)
+            .iter()
+            .map(|(_, left)| left.iter().fold(0, |x, &l| x ^ g[l as usize]))
+            .collect();
+        g.push((0..).find(|v| !options.contains(v)).expect("a mex"));
+    }
+    g
+}
+
+#[test]
+fn normal_play_games_use_the_grundy_shadow_everywhere() {
+    // 0.4 (every move scores 1): mine octal proves the period through Grundy values, fast.
+    let start = Instant::now();
+    let c = Csv::run_csv("mine octal --rules 0.4 --max-heap 4000");
+    let rows = c.records();
+    assert!(rows.iter().all(|r| r["status"] == "PROVEN"));
+    let (pre, period) = (
+        int(rows[0]["preperiod"]) as usize,
+        int(rows[0]["period"]) as usize,
+    );
+    // Every move scores 1, so G_s = [g ≠ 0] for the Grundy value g: the negamax confirms that on
+    // the first terms, a plain mex computation gives the rest.
+    let rules = Rules::code("0.4", None);
+    let g = grundy(&rules, pre as u32 + 4 * period as u32 + 40);
+    let values: Vec<Rational64> = g
+        .iter()
+        .map(|&v| Rational64::from(i64::from(v != 0)))
+        .collect();
+    let mut b = Brute::new(vec![rules], Rational64::zero());
+    assert_eq!(b.sequence(&[], 30)[..], values[..=30]);
+    check_period_on_brute_force(&values, pre, period, "0.4");
+    assert!(start.elapsed() < Duration::from_secs(60));
+    // octal values of (054, 2,2,2) far beyond what the multiset table reaches, checked against
+    // the brute force on the first terms.
+    let c = Csv::run_csv("octal values --rules 0.054 --points 2,2,2 --max-heap 3000");
+    let v = c.sequence();
+    let two = Rational64::from(2);
+    let rules = Rules::code("0.054", Some(&[two, two, two]));
+    let expected: Vec<Rational64> = grundy(&rules, 3000)
+        .iter()
+        .map(|&g| if g != 0 { two } else { Rational64::zero() })
+        .collect();
+    assert_eq!(v, expected);
+    let mut b = Brute::new(vec![rules], Rational64::zero());
+    assert_eq!(v[..=30], b.sequence(&[], 30)[..]);
 }

@@ -707,12 +707,17 @@ fn octal(args: OctalArgs) -> anyhow::Result<()> {
     let plus = super::octal::heaps_of(&game, &a.plus)?;
     let seq = HeapSequence::new(&game, 0, &plus, a.bonus.clone())?;
     let limits = a.solve.limits();
-    let report = seq.period(a.max_heap, &limits)?;
+    let report = super::octal::period_with_bar(&seq, &a)?;
     let no_period = || {
         anyhow::anyhow!(
-            "no period found on n ≤ {} ({}); raise --max-heap",
+            "no period found on n ≤ {} ({}){}",
             report.terms - 1,
-            report.argument
+            report.argument,
+            if report.argument.contains("stopped at n =") {
+                ""
+            } else {
+                "; raise --max-heap"
+            }
         )
     };
     let p = report.periodicity.as_ref().ok_or_else(no_period)?;

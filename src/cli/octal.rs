@@ -12,8 +12,8 @@ use super::args::{SolveArgs, parse_heap, parse_int_range, parse_q};
 use super::output::OutputArgs;
 use crate::export::{Cell, Table, write_rows};
 use crate::games::scoring::{
-    Heap, HeapSequence, HeapSize, OctalRules, Outcome, PeriodReport, RulesId, Ruleset, ScoringGame,
-    parse_rules, parse_set, solve, solve_values,
+    Heap, HeapSequence, HeapSize, OctalRules, Outcome, PROGRESS_SECONDS, PeriodReport, Progress,
+    Route, RulesId, Ruleset, ScoringGame, parse_rules, parse_set, solve, solve_values,
 };
 use crate::miner::PeriodStatus;
 use crate::num::{IntRange, Q};
@@ -23,6 +23,55 @@ const MAX_SEQUENCE_HEAP: HeapSize = 10_000_000;
 
 /// Largest subtraction-set range for a survey (2^20 sets).
 const MAX_SURVEY_WIDTH: i64 = 20;
+
+/// A progress bar drawn only once the engine announces long work (see
+/// [`HeapSequence::period_reporting`]): short runs print nothing on stderr.
+pub(super) struct LazyBar {
+    bar: std::sync::OnceLock<indicatif::ProgressBar>,
+    what: &'static str,
+    unit: &'static str,
+}
+
+impl LazyBar {
+    pub(super) fn new(what: &'static str, unit: &'static str) -> LazyBar {
+        LazyBar {
+            bar: std::sync::OnceLock::new(),
+            what,
+            unit,
+        }
+    }
+
+    /// Removes the bar, if one was drawn.
+    pub(super) fn finish(&self) {
+        if let Some(b) = self.bar.get() {
+            b.finish_and_clear();
+        }
+    }
+}
+
+impl Progress for LazyBar {
+    fn start(&self, total: u64) {
+        let bar = self
+            .bar
+            .get_or_init(|| super::progress_bar(total, self.what, self.unit));
+        bar.set_position(0);
+        super::Bar(bar).start(total);
+    }
+
+    fn advance(&self, done: u64) {
+        if let Some(b) = self.bar.get() {
+            super::Bar(b).advance(done);
+        }
+    }
+}
+
+/// The unit a route reports its progress in.
+fn progress_unit(route: Route) -> &'static str {
+    match route {
+        Route::NormalPlay => "moves",
+        _ => "positions",
+    }
+}
 
 #[derive(Debug, Subcommand)]
 pub enum OctalCommand {
@@ -209,7 +258,8 @@ pub struct PeriodArgs {
     /// Bonus N for the last move.
     #[arg(long, value_name = "N", default_value = "0", allow_hyphen_values = true, value_parser = parse_q)]
     pub(super) bonus: Q,
-    /// Give up (and report what was observed) beyond this heap size.
+    /// Give up (and report what was observed) beyond this heap size. The search also stops, and
+    /// says so, at the largest heap whose estimated cost fits --memory-limit and about 30 s.
     #[arg(long, value_name = "N", default_value = "100000", value_parser = parse_heap)]
     pub(super) max_heap: HeapSize,
     #[command(flatten)]
@@ -273,9 +323,15 @@ fn values(a: ValuesArgs) -> anyhow::Result<()> {
     let game = a.rules.game()?;
     let plus = heaps_of(&game, &a.plus)?;
     let seq = HeapSequence::new(&game, 0, &plus, a.bonus.clone())?;
-    let pb = super::progress_bar(0, "solving", "positions");
-    let v = seq.values_reporting(a.max_heap, &a.solve.limits(), &super::Bar(&pb));
-    pb.finish_and_clear();
+    let cost = seq.cost(a.max_heap);
+    let bar = LazyBar::new("solving", progress_unit(cost.route));
+    let progress: &dyn Progress = if cost.seconds() > PROGRESS_SECONDS {
+        &bar
+    } else {
+        &crate::games::scoring::NoProgress
+    };
+    let v = seq.values_reporting(a.max_heap, &a.solve.limits(), progress);
+    bar.finish();
     let v = v?;
     let mut t = Table::new(&["n", "value"]);
     for (n, x) in v.into_iter().enumerate() {
@@ -302,6 +358,7 @@ fn value(a: ValueArgs) -> anyhow::Result<()> {
     let game = a.rules.game()?;
     let heaps = heaps_of(&game, &a.heaps)?;
     let limits = a.solve.limits();
+    HeapSequence::check_position(&game, &heaps, &limits)?;
     let v = solve_values(&game, std::slice::from_ref(&heaps), &a.bonus, &limits)?;
     let g = v.value(&heaps)?;
     let (class, _, _) = Outcome::of_impartial(&g, &Q::zero());
@@ -324,6 +381,7 @@ fn value(a: ValueArgs) -> anyhow::Result<()> {
 fn outcome(a: OutcomeArgs) -> anyhow::Result<()> {
     let game = a.rules.game()?;
     let heaps = heaps_of(&game, &a.heaps)?;
+    HeapSequence::check_position(&game, &heaps, &a.solve.limits())?;
     let v = solve_values(
         &game,
         std::slice::from_ref(&heaps),
@@ -403,12 +461,20 @@ pub(super) fn period_cells(r: &PeriodReport) -> Vec<Cell> {
     ]
 }
 
+/// The period search with a progress bar for long searches.
+pub(super) fn period_with_bar(seq: &HeapSequence, a: &PeriodArgs) -> anyhow::Result<PeriodReport> {
+    let bar = LazyBar::new("period search", "steps");
+    let report = seq.period_reporting(a.max_heap, &a.solve.limits(), &bar);
+    bar.finish();
+    Ok(report?)
+}
+
 fn period(a: PeriodArgs) -> anyhow::Result<()> {
     check_sequence_heap(a.max_heap)?;
     let game = a.rules.game()?;
     let plus = heaps_of(&game, &a.plus)?;
     let seq = HeapSequence::new(&game, 0, &plus, a.bonus.clone())?;
-    let report = seq.period(a.max_heap, &a.solve.limits())?;
+    let report = period_with_bar(&seq, &a)?;
     let mut columns = vec!["rules", "plus", "bonus"];
     columns.extend(PERIOD_COLUMNS);
     let mut row: Vec<Cell> = vec![

@@ -341,6 +341,13 @@ fn period(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         .map(|n| natural(n, "n"))
         .collect::<Result<Vec<usize>>>()?;
 
+    if run.args.contains_key("max_heap") {
+        // A bound given explicitly is honoured or refused with the estimate, never silently
+        // lowered by the prover's budget.
+        let seq = HeapSequence::new(&game, 0, &plus, Q::zero())?;
+        seq.values_within_limits(max_heap, &Limits::default())
+            .map_err(|e| Error::invalid(format!("`args.max_heap` = {max_heap}: {e}")))?;
+    }
     let (seq, report) = prove(&game, &plus, max_heap)?;
     let pp = proven(&report).cloned();
     let mut top = ns.iter().max().map_or(0, |n| n + p);
@@ -488,7 +495,18 @@ fn lemma_set(set: &[HeapSize], is: &[usize], max_heap: HeapSize) -> Result<Lemma
     i_list.sort_unstable();
     i_list.dedup();
     let i_max = i_list.last().copied().unwrap_or(0);
-    let a = values(&seq, k + 2 * i_max * k)?;
+    // The largest heap read is s + 2·i·k ≤ k + 2·i_max·k; refuse it rather than wrap.
+    let top = i_max
+        .checked_mul(2 * k)
+        .and_then(|t| t.checked_add(k))
+        .filter(|&t| HeapSize::try_from(t).is_ok())
+        .ok_or_else(|| {
+            Error::invalid(format!(
+                "i = {i_max}: Lemma 13 would read G_s at heap k + 2ik = {k} + 2·{i_max}·{k}, beyond                  the largest heap {}",
+                HeapSize::MAX
+            ))
+        })?;
+    let a = values(&seq, top)?;
     let kq = Q::int(k as i64);
     let mut checked = 0;
     for &s in set {
@@ -847,8 +865,74 @@ struct Family {
     needs_take: bool,
 }
 
+/// Most instances (games) a family builtin checks: each runs the period prover.
+const MAX_FAMILY_INSTANCES: u64 = 100_000;
+
+/// How many codes of length `len` over `allowed` (non-zero last digit) with `points`, at most:
+/// each non-zero digit takes one of the point values.
+fn code_count(len: usize, allowed: &[u8], points: &Points) -> u64 {
+    let per_point = match points {
+        Points::Index => 1,
+        Points::From(list) => list.len() as u64,
+    };
+    let nonzero = allowed.iter().filter(|&&d| d != 0).count() as u64;
+    let zero = (allowed.len() as u64) - nonzero;
+    let per_digit = zero.saturating_add(nonzero.saturating_mul(per_point));
+    let last = nonzero.saturating_mul(per_point);
+    let mut count = last;
+    for _ in 1..len {
+        count = count.saturating_mul(per_digit);
+    }
+    count
+}
+
+/// Refuses a family whose instances would be too many, before any list is built.
+fn family_budget(fam: &Family, p_codes: u64, groups: &[(i64, Vec<i64>)]) -> Result<()> {
+    let mut total = 0u64;
+    for (l, ms) in groups {
+        let l = natural(*l, "L")?;
+        if !(1..=12).contains(&l) {
+            return Err(Error::invalid(format!(
+                "L = {l}: code lengths 1..12 are supported"
+            )));
+        }
+        let o = code_count(l, fam.digits, &fam.o_points);
+        let per_o = ms.iter().fold(0u64, |acc, &m| {
+            acc.saturating_add(if m > 0 && fam.p.is_some() { p_codes } else { 1 })
+        });
+        total = total.saturating_add(o.saturating_mul(per_o));
+    }
+    if total > MAX_FAMILY_INSTANCES {
+        return Err(Error::invalid(format!(
+            "these arguments make about {total} instances (codes O of the lengths L, point              assignments, heaps m and codes P), more than the {MAX_FAMILY_INSTANCES} a family              builtin checks; use shorter codes, fewer point values or a smaller p_len"
+        )));
+    }
+    Ok(())
+}
+
+/// Codes of length ≤ `len` with their points, refused before building when there would be more
+/// than [`MAX_FAMILY_INSTANCES`].
+fn p_codes(len: usize, allowed: &[u8], points: &Points) -> Result<(Vec<OctalRules>, u64)> {
+    if len > 12 {
+        return Err(Error::invalid(format!(
+            "p_len = {len}: code lengths 1..12 are supported"
+        )));
+    }
+    let count = (1..=len.max(1)).fold(0u64, |acc, l| {
+        acc.saturating_add(code_count(l, allowed, points))
+    });
+    if count > MAX_FAMILY_INSTANCES {
+        return Err(Error::invalid(format!(
+            "p_len = {len} makes about {count} codes P, more than the {MAX_FAMILY_INSTANCES} a              family builtin checks; use a smaller p_len or fewer point values"
+        )));
+    }
+    Ok((codes_up_to(len, allowed, points)?, count))
+}
+
 /// Every instance in the order L, O, m, P.
 fn instances(fam: &Family, groups: &[(i64, Vec<i64>)]) -> Result<(Vec<Instance>, usize)> {
+    let p_count = fam.p.as_ref().map_or(0, |p| p.len() as u64);
+    family_budget(fam, p_count, groups)?;
     let mut out = Vec::new();
     let mut rulesets = 0usize;
     for (l, ms) in groups {
@@ -1015,7 +1099,7 @@ fn conjecture_15(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     let fam = Family {
         digits: &[0, 1, 2, 3],
         o_points: Points::Index,
-        p: Some(codes_up_to(p_len(run)?, &[0, 1, 2, 3], &Points::Index)?),
+        p: Some(p_codes(p_len(run)?, &[0, 1, 2, 3], &Points::Index)?.0),
         needs_take: true,
     };
     let (insts, rulesets) = instances(&fam, &family_args(run)?)?;
@@ -1199,7 +1283,7 @@ fn conjecture_16(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     let fam = Family {
         digits: &[0, 1, 2, 3],
         o_points: Points::From(q_list(run, "o_points")?),
-        p: Some(codes_up_to(p_len(run)?, &[0, 1, 2, 3], &p_points)?),
+        p: Some(p_codes(p_len(run)?, &[0, 1, 2, 3], &p_points)?.0),
         needs_take: false,
     };
     let (insts, rulesets) = instances(&fam, &family_args(run)?)?;
@@ -1249,8 +1333,18 @@ struct Minimax<'g> {
 }
 
 impl Minimax<'_> {
-    /// The final score from here, counted from 0, with Left (or Right) to move.
+    /// The final score from here, counted from 0, with Left (or Right) to move. The recursion
+    /// is as deep as the game is long (a heap of n beans under a subtraction game: n moves), so
+    /// it grows its stack on the heap instead of overflowing.
     fn final_score(&mut self, heaps: &[Heap], left: bool) -> Result<Q> {
+        stacker::maybe_grow(
+            crate::claims::eval::RED_ZONE,
+            crate::claims::eval::STACK_SEGMENT,
+            || self.final_score_node(heaps, left),
+        )
+    }
+
+    fn final_score_node(&mut self, heaps: &[Heap], left: bool) -> Result<Q> {
         let mut key: Vec<Heap> = heaps.iter().copied().filter(|h| h.size > 0).collect();
         key.sort_unstable();
         if let Some(v) = self.memo.get(&(key.clone(), left)) {
@@ -1284,6 +1378,45 @@ impl Minimax<'_> {
     }
 }
 
+/// Most positions (with a player to move) the explicit minimax of Theorem 12 may visit per
+/// game: its memo holds each with its final score (about 200 bytes), so 2·10⁶ stay near 400 MB.
+const MAX_MINIMAX_POSITIONS: u64 = 2_000_000;
+
+/// Refuses heaps whose minimax would be too large, before any work, with the engine's estimate
+/// of the positions reachable from the largest n and m (the minimax visits each twice).
+fn theorem_12_budget(
+    rules: &[String],
+    plus: &[String],
+    ns: &[HeapSize],
+    ms: &[HeapSize],
+) -> Result<()> {
+    let (n, m) = (
+        ns.iter().copied().max().unwrap_or(0),
+        ms.iter().copied().max().unwrap_or(0),
+    );
+    for o in rules {
+        let mut games = vec![(ScoringGame::new(vec![ruleset(o)?]), Vec::new(), None)];
+        for p in plus.iter().filter(|_| m > 0) {
+            games.push((
+                ScoringGame::new(vec![ruleset(o)?, ruleset(p)?]),
+                vec![Heap { size: m, rules: 1 }],
+                Some(p),
+            ));
+        }
+        for (game, fixed, p) in games {
+            let seq = HeapSequence::new(&game, 0, &fixed, Q::zero())?;
+            let positions = seq.cost(n).positions.saturating_mul(2);
+            if positions > MAX_MINIMAX_POSITIONS {
+                return Err(Error::invalid(format!(
+                    "octal.theorem_12: n up to {n}{} under {o} would make the explicit Left/Right                      minimax visit about {positions} positions, more than the {MAX_MINIMAX_POSITIONS}                      it supports; use smaller n or m",
+                    p.map_or(String::new(), |p| format!(" with m = {m} under {p}"))
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// `octal.theorem_12`.
 fn theorem_12(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     let rules = str_list(run, "rules")?;
@@ -1301,6 +1434,7 @@ fn theorem_12(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
             .collect()
     };
     let (ns, ms) = (to_sizes(0, "n")?, to_sizes(1, "m")?);
+    theorem_12_budget(&rules, &plus, &ns, &ms)?;
     let range = run.range_text("no range");
     let mut checked = 0usize;
     for o in &rules {

@@ -27,13 +27,18 @@ pub use analysis::{
 };
 pub use grid::{GRID_LIMIT, GridError, GridFn, GridSummary};
 pub use nim::{Nim, in_p_minus, in_p_plus, nim_sum};
-pub use normal::{common_constant_points, grundy_values, value_from_grundy};
+pub use normal::{
+    common_constant_points, grundy_values, grundy_values_reporting, value_from_grundy,
+};
 pub use octal::{MAX_DIGITS, OctalRules, RulesError, parse_rules, parse_set};
 pub use outcome::Outcome;
 pub use partition::{PartitionIndex, solve_partition_values};
 pub use position::{Heap, Move, Ordered, Position, RulesId, ScoringGame};
 pub use ruleset::{HeapMove, HeapSize, Ruleset, UniformTail};
-pub use sequence::{HeapSequence, PeriodCertificate, PeriodProof, PeriodReport, SequenceState};
+pub use sequence::{
+    HeapSequence, PERIOD_SECONDS, PROGRESS_SECONDS, PeriodCertificate, PeriodProof, PeriodReport,
+    Route, SequenceCost, SequenceState,
+};
 pub use solver::{
     Limits, Method, NoProgress, Payoffs, Progress, Solution, SolveCost, ValueSolution,
     search_values, solve, solve_cost, solve_many, solve_many_reporting, solve_values,

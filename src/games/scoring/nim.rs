@@ -30,6 +30,10 @@ impl Ruleset for Nim {
         Some(h * (h + 1) / 2)
     }
 
+    fn move_count(&self, heap: HeapSize) -> u64 {
+        u64::from(heap)
+    }
+
     fn splits(&self) -> bool {
         false
     }

@@ -351,6 +351,20 @@ impl Ruleset for OctalRules {
         out
     }
 
+    fn move_count(&self, heap: HeapSize) -> u64 {
+        let mut count = 0u64;
+        for (i, &t) in self.digits.iter().enumerate() {
+            let take = i as u64 + 1;
+            let Some(rest) = u64::from(heap).checked_sub(take) else {
+                break;
+            };
+            count += u64::from(t & 1 != 0 && rest == 0)
+                + u64::from(t & 2 != 0 && rest >= 1)
+                + if t & 4 != 0 { rest / 2 } else { 0 };
+        }
+        count
+    }
+
     fn splits(&self) -> bool {
         self.digits.iter().any(|&d| d & 4 != 0)
     }
@@ -455,6 +469,9 @@ mod tests {
         assert_eq!(leaves(3), vec![vec![1], Vec::<HeapSize>::new()]);
         assert_eq!(leaves(6), vec![vec![4], vec![3], vec![2, 1]]);
         assert!(r.splits() && !rules("0.33").splits());
+        for n in 0..40 {
+            assert_eq!(r.move_count(n), r.heap_moves(n).len() as u64, "n = {n}");
+        }
         // Points go with the number of beans removed.
         let p: Vec<Q> = r.heap_moves(6).into_iter().map(|m| m.points).collect();
         assert_eq!(p, [Q::int(2), Q::int(3), Q::int(3)]);

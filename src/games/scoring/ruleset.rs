@@ -40,6 +40,12 @@ pub trait Ruleset: Send + Sync + fmt::Debug {
     /// All moves on a heap of `heap` beans, each listed once.
     fn heap_moves(&self, heap: HeapSize) -> Vec<HeapMove>;
 
+    /// How many moves [`heap_moves`](Self::heap_moves) lists on a heap of `heap`, without
+    /// listing them: cost estimates call it on heaps far too large to enumerate.
+    fn move_count(&self, heap: HeapSize) -> u64 {
+        self.heap_moves(heap).len() as u64
+    }
+
     /// For rulesets whose moves on every heap larger than some size are the same removals
     /// ("taking, no breaking"): that size and those moves. This is the finite look-back that
     /// periodicity proofs need; `None` (the default) claims nothing.

@@ -12,15 +12,21 @@
 //! [`PeriodCertificate`] writes the window argument down so that it can be replayed.
 
 mod certificate;
+mod cost;
 
 pub use certificate::{PeriodCertificate, PeriodProof, SequenceState};
+pub use cost::{Route, SequenceCost};
+
+use cost::CostModel;
 
 use num_traits::ToPrimitive;
 
-use super::normal::{common_constant_points, grundy_values, value_from_grundy};
+use super::normal::{grundy_values, grundy_values_reporting, value_from_grundy};
 use super::position::{Heap, Position, RulesId, ScoringGame};
 use super::ruleset::{HeapSize, UniformTail};
-use super::solver::{Limits, NoProgress, Progress, solve_values, solve_values_reporting};
+use super::solver::{
+    Limits, NoProgress, Progress, search_values, solve_values, solve_values_reporting,
+};
 use crate::error::{Error, Result};
 use crate::miner::{
     PeriodicLinear, Periodicity, ResidueLine, component_period, observe_period, prove_octal_period,
@@ -30,6 +36,15 @@ use crate::num::{Q, common_denominator};
 
 /// Terms computed before the first periodicity check, at least.
 const FIRST_CHECK: usize = 64;
+
+/// How long a period search may work, by the cost model, before it stops at the largest heap it
+/// can afford and reports what it has (OBSERVED, or no period) with the reason. A search with
+/// the default `--max-heap` on a game whose terms grow expensive (breaking heaps, Nim's n moves
+/// per heap) would otherwise run for hours.
+pub const PERIOD_SECONDS: f64 = 30.0;
+
+/// Estimated seconds above which a computation reports its progress.
+pub const PROGRESS_SECONDS: f64 = 2.0;
 
 /// n ↦ f_N(n +_ℓ plus) for a heap under ruleset `rules`.
 #[derive(Clone, Debug)]
@@ -86,22 +101,118 @@ impl HeapSequence {
         self.values_reporting(max_n, limits, &NoProgress)
     }
 
-    /// [`values`](Self::values), reporting progress of long solves.
+    /// [`values`](Self::values), reporting progress of long solves. The cost is estimated first
+    /// ([`cost`](Self::cost)); above `limits` the request is refused at once with the estimate
+    /// and the largest heap that fits.
     pub fn values_reporting(
         &self,
         max_n: HeapSize,
         limits: &Limits,
         progress: &dyn Progress,
     ) -> Result<Vec<Q>> {
-        if self.plus.is_empty()
+        let model = CostModel::new(self, max_n);
+        let cost = model.cost(max_n);
+        if cost.bytes > limits.max_bytes {
+            return Err(self.too_large(&model, &cost, limits));
+        }
+        self.compute_values(max_n, cost.route, limits, progress)
+    }
+
+    /// The refusal [`values_reporting`](Self::values_reporting) would give for a(0..=max_n),
+    /// without computing anything.
+    pub fn values_within_limits(&self, max_n: HeapSize, limits: &Limits) -> Result<()> {
+        let model = CostModel::new(self, max_n);
+        let cost = model.cost(max_n);
+        if cost.bytes > limits.max_bytes {
+            return Err(self.too_large(&model, &cost, limits));
+        }
+        Ok(())
+    }
+
+    /// a(0..=max_n) along `route`, without the up-front check.
+    fn compute_values(
+        &self,
+        max_n: HeapSize,
+        route: Route,
+        limits: &Limits,
+        progress: &dyn Progress,
+    ) -> Result<Vec<Q>> {
+        if route == Route::NormalPlay {
+            return self.normal_play_values(max_n, progress);
+        }
+        if route == Route::SingleHeap
             && let Some(tail) = self.tail()
             && let Some(v) = self.single_heap_values(&tail, max_n)?
         {
             return Ok(v);
         }
+        if route == Route::Search {
+            // The ranked table announces its own exact size; a search only has the estimate.
+            progress.start(CostModel::new(self, max_n).cost(max_n).positions);
+        }
         let roots: Vec<Vec<Heap>> = (0..=max_n).map(|n| self.with(n, &self.plus)).collect();
         let sol = solve_values_reporting(&self.game, &roots, &self.bonus, limits, progress)?;
         roots.iter().map(|r| sol.value(r)).collect()
+    }
+
+    /// The refusal of a request whose estimate exceeds the memory limit.
+    fn too_large(&self, model: &CostModel<'_>, cost: &SequenceCost, limits: &Limits) -> Error {
+        let suggestion = match model.largest_within(cost.max_n, limits.max_bytes, f64::INFINITY) {
+            Some(n) => {
+                format!("use a smaller heap: --max-heap {n} or less, or raise --memory-limit")
+            }
+            None => "raise --memory-limit".to_string(),
+        };
+        Error::TooLarge {
+            what: format!(
+                "the terms n = 0..={} of {} ({})",
+                cost.max_n,
+                self.describe(),
+                cost.describe()
+            ),
+            needed_bytes: cost.bytes,
+            limit_bytes: limits.max_bytes,
+            suggestion,
+        }
+    }
+
+    /// `G_s(n +ℓ 4@2) under {4,5} + 0.7` or `f_N(n) under 0.26 at N = 3`.
+    fn describe(&self) -> String {
+        let plus: String = self
+            .plus
+            .iter()
+            .map(|h| format!(" +ℓ {}@{}", h.size, h.rules + 1))
+            .collect();
+        let rules = self.game.describe();
+        if self.bonus == Q::zero() {
+            format!("G_s(n{plus}) under {rules}")
+        } else {
+            format!("f_N(n{plus}) under {rules} at N = {}", self.bonus)
+        }
+    }
+
+    /// The values from the normal-play shadow (see [`super::normal`]): exact whenever
+    /// [`normal_play_points`](Self::normal_play_points) applies.
+    fn normal_play_values(&self, max_n: HeapSize, progress: &dyn Progress) -> Result<Vec<Q>> {
+        let c = self
+            .normal_play_points()
+            .ok_or_else(|| Error::invalid("the normal-play shadow does not apply"))?;
+        let plus_grundy = self.plus_grundy()?;
+        Ok(
+            grundy_values_reporting(&self.game, self.rules, max_n, progress)?
+                .into_iter()
+                .map(|g| value_from_grundy(g ^ plus_grundy, &c, &self.bonus))
+                .collect(),
+        )
+    }
+
+    /// The Grundy value of the fixed heaps together.
+    fn plus_grundy(&self) -> Result<u32> {
+        let mut g = 0u32;
+        for h in &self.plus {
+            g ^= grundy_values(&self.game, h.rules, h.size)?[h.size as usize];
+        }
+        Ok(g)
     }
 
     /// The terms a(0), a(1), … without an end, computed in doubling blocks (each block solves
@@ -134,6 +245,33 @@ impl HeapSequence {
         v.push(self.heap(n));
         v.extend_from_slice(rest);
         v
+    }
+
+    /// Whether [`single_heap_values`](Self::single_heap_values) runs on machine integers up to
+    /// `max_n`: every point and N share a denominator s that fits, and |f(n)| ≤ |N| + n·max |p|
+    /// (at most n moves) stays within i64 after scaling by s.
+    fn recurrence_fits(&self, tail: &UniformTail, max_n: HeapSize) -> bool {
+        let mut all: Vec<Q> = Vec::new();
+        for n in 0..=max_n.min(tail.above) {
+            match self.game.heap_moves(self.heap(n)) {
+                Ok(moves) => all.extend(moves.iter().map(|m| m.points.clone())),
+                Err(_) => return false,
+            }
+        }
+        all.extend(tail.moves.iter().map(|(_, p)| p.clone()));
+        let Some(scale) =
+            common_denominator(&[all.clone(), vec![self.bonus.clone()]].concat()).to_i64()
+        else {
+            return false;
+        };
+        let s = Q::int(scale);
+        let largest = all
+            .iter()
+            .map(|p| (p * &s).abs())
+            .max()
+            .unwrap_or_else(Q::zero);
+        let bound = (&self.bonus * &s).abs() + &largest * &Q::int(i64::from(max_n) + 1);
+        bound.to_i64().is_some()
     }
 
     /// The recurrence f(n) = max (p − f(n − i)) on machine integers scaled by the common
@@ -202,8 +340,13 @@ impl HeapSequence {
     }
 
     /// The positions reachable from the fixed heaps, in a fixed order; the plus position first.
+    ///
+    /// Found by search, never through the ranked table of every multiset: when the fixed heaps
+    /// follow one breaking ruleset that table also holds multisets they cannot reach (under 0.7
+    /// a heap of 2 never becomes 1 + 1), and [`states`](Self::states) solves only what the
+    /// growing heap plus the fixed heaps reach, so every q listed here must be reachable.
     fn plus_positions(&self, limits: &Limits) -> Result<Vec<Position>> {
-        let sol = solve_values(
+        let sol = search_values(
             &self.game,
             std::slice::from_ref(&self.plus),
             &self.bonus,
@@ -232,76 +375,101 @@ impl HeapSequence {
     /// Least preperiod and period, proven when the ruleset has a finite look-back, computing
     /// terms in doubling blocks up to `max_n`.
     pub fn period(&self, max_n: HeapSize, limits: &Limits) -> Result<PeriodReport> {
-        if let Some(report) = self.period_by_normal_play(max_n)? {
-            return Ok(report);
+        self.period_reporting(max_n, limits, &NoProgress)
+    }
+
+    /// [`period`](Self::period), reporting progress (in terms) when the cost model expects the
+    /// search to take more than [`PROGRESS_SECONDS`]. The search never goes past the largest n
+    /// whose estimated cost fits `limits` and [`PERIOD_SECONDS`]; when that is below `max_n`,
+    /// the report says so.
+    pub fn period_reporting(
+        &self,
+        max_n: HeapSize,
+        limits: &Limits,
+        progress: &dyn Progress,
+    ) -> Result<PeriodReport> {
+        let model = CostModel::new(self, max_n);
+        let Some(reach) = model.largest_within(max_n, limits.max_bytes, PERIOD_SECONDS) else {
+            return Err(self.too_large(&model, &model.cost(0), limits));
+        };
+        let stop = (reach < max_n).then(|| {
+            let next = model.cost(reach + 1);
+            if next.bytes > limits.max_bytes {
+                format!(
+                    "; stopped at n = {reach}: n = {} would exceed the memory limit ({})",
+                    reach + 1,
+                    next.describe()
+                )
+            } else {
+                format!(
+                    "; stopped at n = {reach}, the most a period search affords in about {PERIOD_SECONDS:.0} s ({} for n ≤ {})",
+                    next.describe(),
+                    reach + 1
+                )
+            }
+        });
+        let stop = stop.unwrap_or_default();
+        let slow = model.cost(reach).seconds() > PROGRESS_SECONDS;
+        let progress: &dyn Progress = if slow { progress } else { &NoProgress };
+        if model.cost(reach).route == Route::NormalPlay {
+            return self.period_by_normal_play(reach, &stop, progress);
         }
         let tail = self.tail();
         let order = tail.as_ref().map(|t| t.above as usize);
         let first = order.map_or(FIRST_CHECK, |k| FIRST_CHECK.max(8 * (k + 1)));
-        let mut n = (first as HeapSize).min(max_n);
         let qs = match order {
             Some(_) if !self.plus.is_empty() => self.plus_positions(limits)?,
             _ => Vec::new(),
         };
-        let mut last: Option<Vec<Q>> = None;
-        let mut refused: Option<HeapSize> = None;
+        let Some(k) = order else {
+            // No proof is possible: observe once, on every term the budget affords.
+            progress.start(model.cost(reach).positions);
+            let data = self.compute_values(reach, model.cost(reach).route, limits, progress)?;
+            let terms = data.len();
+            return Ok(PeriodReport {
+                periodicity: observe_period(&data, 3),
+                terms,
+                argument: format!(
+                    "the ruleset breaks heaps or has unbounded moves, so no finite look-back is known; observed only, on n ≤ {reach}{stop}"
+                ),
+            });
+        };
+        progress.start(u64::from(reach) + 1);
+        let mut done = 0u64;
+        let mut n = (first as HeapSize).min(reach);
         loop {
             let terms = n as usize + 1;
-            if let Some(k) = order {
-                let proof = if self.plus.is_empty() {
-                    prove_period(&self.values(n, limits)?, k, k + 1)
-                } else {
-                    let states = self.states(&qs, n, limits)?;
-                    prove_period(&states, k, k + 1).map(|p| {
-                        let column: Vec<&Q> = states.iter().map(|v| &v[0]).collect();
-                        component_period(&column, &p)
-                    })
-                };
-                if let Some(p) = proof {
-                    return Ok(PeriodReport {
-                        periodicity: Some(p),
-                        terms,
-                        argument: self.window_argument(k),
-                    });
-                }
-            }
-            if order.is_none() {
-                // No proof is possible: observe on as many terms as memory allows.
-                match self.values(n, limits) {
-                    Ok(v) => last = Some(v),
-                    Err(Error::TooLarge { .. }) if last.is_some() => {
-                        refused = Some(n);
-                        n = max_n;
-                    }
-                    Err(e) => return Err(e),
-                }
-            }
-            if n >= max_n {
-                let data = match last.take() {
-                    Some(v) => v,
-                    None => self.values(n, limits)?,
-                };
-                let terms = data.len();
-                let observed = observe_period(&data, 3);
-                let n = terms - 1;
+            let (proof, column) = if self.plus.is_empty() {
+                let v = self.values(n, limits)?;
+                (prove_period(&v, k, k + 1), v)
+            } else {
+                let states = self.states(&qs, n, limits)?;
+                let column: Vec<Q> = states.iter().map(|v| v[0].clone()).collect();
+                let proof = prove_period(&states, k, k + 1).map(|p| {
+                    let column: Vec<&Q> = column.iter().collect();
+                    component_period(&column, &p)
+                });
+                (proof, column)
+            };
+            progress.advance(terms as u64 - done);
+            done = terms as u64;
+            if let Some(p) = proof {
                 return Ok(PeriodReport {
-                    periodicity: observed,
+                    periodicity: Some(p),
                     terms,
-                    argument: match order {
-                        Some(k) => {
-                            format!("no window of {k} terms recurs within n ≤ {n}; observed only")
-                        }
-                        None => format!(
-                            "the ruleset breaks heaps or has unbounded moves, so no finite look-back is known; observed only, on n ≤ {n}{}",
-                            match refused {
-                                Some(r) => format!(" (n ≤ {r} would exceed the memory limit)"),
-                                None => String::new(),
-                            }
-                        ),
-                    },
+                    argument: self.window_argument(k),
                 });
             }
-            n = n.saturating_mul(2).min(max_n);
+            if n >= reach {
+                return Ok(PeriodReport {
+                    periodicity: observe_period(&column, 3),
+                    terms,
+                    argument: format!(
+                        "no window of {k} terms recurs within n ≤ {n}; observed only{stop}"
+                    ),
+                });
+            }
+            n = n.saturating_mul(2).min(reach);
         }
     }
 
@@ -342,47 +510,56 @@ impl HeapSequence {
 
     /// When every move in play scores the same c and c + 2N > 0, f_N is a function of the
     /// normal-play Grundy value (see [`super::normal`]), whose period the octal periodicity
-    /// theorem proves. `None` when the reduction does not apply or proves nothing up to `max_n`.
-    fn period_by_normal_play(&self, max_n: HeapSize) -> Result<Option<PeriodReport>> {
-        let mut heaps = self.plus.clone();
-        heaps.push(self.heap(1));
-        let Some(c) = common_constant_points(&self.game, &heaps) else {
-            return Ok(None);
-        };
-        if (&c + &(&self.bonus + &self.bonus)).signum() <= 0 {
-            return Ok(None);
-        }
+    /// theorem proves. Without a proof up to `max_n` the shadow's exact values are observed:
+    /// the general solver would only reach a few dozen heaps of a breaking game.
+    fn period_by_normal_play(
+        &self,
+        max_n: HeapSize,
+        stop: &str,
+        progress: &dyn Progress,
+    ) -> Result<PeriodReport> {
+        let c = self
+            .normal_play_points()
+            .ok_or_else(|| Error::invalid("the normal-play shadow does not apply"))?;
         let k = self.game.rulesets()[usize::from(self.rules)]
             .as_octal()
             .expect("constant points come from octal rules")
             .max_take();
-        let mut plus_grundy = 0u32;
-        for h in &self.plus {
-            plus_grundy ^= grundy_values(&self.game, h.rules, h.size)?[h.size as usize];
-        }
-        let mut n = (FIRST_CHECK.max(8 * (k + 1)) as HeapSize).min(max_n);
+        let plus_grundy = self.plus_grundy()?;
+        let reduction = format!(
+            "every move scores {c}, so f_N = {c} + N where the normal-play Grundy value is non-zero and −N elsewhere (c + 2N > 0)"
+        );
+        // One Grundy computation up to max_n, then the proof on growing prefixes: the periodicity
+        // theorem only reads g(0..=n).
+        let g: Vec<u32> = grundy_values_reporting(&self.game, self.rules, max_n, progress)?
+            .into_iter()
+            .map(|v| v ^ plus_grundy)
+            .collect();
+        let shadow: Vec<Q> = g
+            .iter()
+            .map(|&v| value_from_grundy(v, &c, &self.bonus))
+            .collect();
+        let mut n = (FIRST_CHECK.max(8 * (k + 1)) as HeapSize).min(max_n) as usize;
         loop {
-            let g: Vec<u32> = grundy_values(&self.game, self.rules, n)?
-                .into_iter()
-                .map(|v| v ^ plus_grundy)
-                .collect();
-            let shadow: Vec<Q> = g
-                .iter()
-                .map(|&v| value_from_grundy(v, &c, &self.bonus))
-                .collect();
-            if let Some(p) = prove_octal_period(&g, k, &shadow) {
-                return Ok(Some(PeriodReport {
+            if let Some(p) = prove_octal_period(&g[..=n], k, &shadow[..=n]) {
+                return Ok(PeriodReport {
                     periodicity: Some(p),
-                    terms: n as usize + 1,
+                    terms: n + 1,
                     argument: format!(
-                        "every move scores {c}, so f_N = {c} + N where the normal-play Grundy value is non-zero and −N elsewhere (c + 2N > 0); the Grundy values are periodic by the octal periodicity theorem (checked for n₀ ≤ n < 2n₀ + p + {k})"
+                        "{reduction}; the Grundy values are periodic by the octal periodicity theorem (checked for n₀ ≤ n < 2n₀ + p + {k})"
                     ),
-                }));
+                });
             }
-            if n >= max_n {
-                return Ok(None);
+            if n >= max_n as usize {
+                return Ok(PeriodReport {
+                    periodicity: observe_period(&shadow, 3),
+                    terms: shadow.len(),
+                    argument: format!(
+                        "{reduction}; the octal periodicity theorem proves no period of the Grundy values on n ≤ {max_n}; observed only{stop}"
+                    ),
+                });
             }
-            n = n.saturating_mul(2).min(max_n);
+            n = n.saturating_mul(2).min(max_n as usize);
         }
     }
 

@@ -487,13 +487,23 @@ fn explore(
     limits: &Limits,
     progress: &dyn Progress,
 ) -> Result<Graph> {
-    let max_total = roots.iter().map(Position::total).max().unwrap_or(0);
+    // A heap under a breaking ruleset may become as many heaps as it has beans; others stay one.
     let max_heaps = roots
         .iter()
-        .map(|r| r.heaps().len() as u64)
+        .map(|r| {
+            r.heaps()
+                .iter()
+                .map(|h| {
+                    if game.rulesets()[usize::from(h.rules)].splits() {
+                        u64::from(h.size)
+                    } else {
+                        1
+                    }
+                })
+                .sum::<u64>()
+        })
         .max()
-        .unwrap_or(0)
-        .max(if game.splits() { max_total } else { 0 });
+        .unwrap_or(0);
     let per_position = bytes_per_position(max_heaps, payoff_bytes);
     // Refuse hopeless requests before searching: above its uniform tail a heap loses at most
     // `above` beans per move, so it alone passes through at least (size − above)/above positions.
@@ -760,7 +770,7 @@ pub fn solve_values_reporting(
             .map_err(|_| Error::invalid(format!("{total} beans in all is too many")))?;
         return solve_partition_values(game, rules, total, bonus, limits, progress);
     }
-    search_values_of(game, &roots, bonus, limits)
+    search_values_of(game, &roots, bonus, limits, progress)
 }
 
 /// [`solve_values`] by search from the roots only (a hash map of reachable positions), never
@@ -771,7 +781,13 @@ pub fn search_values(
     bonus: &Q,
     limits: &Limits,
 ) -> Result<ValueSolution> {
-    search_values_of(game, &canonical_roots(game, roots)?, bonus, limits)
+    search_values_of(
+        game,
+        &canonical_roots(game, roots)?,
+        bonus,
+        limits,
+        &NoProgress,
+    )
 }
 
 fn search_values_of(
@@ -779,8 +795,10 @@ fn search_values_of(
     roots: &[Position],
     bonus: &Q,
     limits: &Limits,
+    progress: &dyn Progress,
 ) -> Result<ValueSolution> {
-    let g = explore(game, roots, 8, limits, &NoProgress)?;
+    // Progress counts positions expanded by the search, the bulk of the work.
+    let g = explore(game, roots, 8, limits, progress)?;
     let values = solve_values_with(
         &g.points.values,
         g.positions.len(),
