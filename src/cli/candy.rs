@@ -9,9 +9,9 @@ use super::output::OutputArgs;
 use crate::export::{Cell, Format, Table, write_rows};
 use crate::family::Family;
 use crate::games::candy::{
-    Candies, Contraction, MemoValues, PValues, Reading, Role, Strategy, TableShape,
-    ThreeHeapTable, allocation_cost, allocation_reporting, frak, nim_sum, optimal_line,
-    play_strategy, role, show, standard_form_game, total, value_with,
+    Candies, Contraction, MemoValues, PValues, Reading, Role, Strategy, TableShape, ThreeHeapTable,
+    allocation_cost, allocation_reporting, frak, nim_sum, optimal_line, play_strategy, role, show,
+    standard_form_game, total, value_with,
 };
 use crate::games::scoring::NoProgress;
 use crate::num::IntRange;
@@ -307,7 +307,9 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
         .emit(|w| {
             write_rows(a.out.format, &columns, rows, w)?;
             match missing.borrow_mut().take() {
-                Some(p) => Err(std::io::Error::other(format!("{p} is not in the value table"))),
+                Some(p) => Err(std::io::Error::other(format!(
+                    "{p} is not in the value table"
+                ))),
                 None => Ok(()),
             }
         })
@@ -338,9 +340,12 @@ pub(super) fn family_table(a: &FamilyArgs) -> anyhow::Result<Table> {
             a.memory.memory_limit,
             &super::Bar(pb),
         ),
-        None => {
-            crate::papers::candy_nim::family_table(&fam, &ranges, a.memory.memory_limit, &NoProgress)
-        }
+        None => crate::papers::candy_nim::family_table(
+            &fam,
+            &ranges,
+            a.memory.memory_limit,
+            &NoProgress,
+        ),
     };
     if let Some(pb) = pb {
         pb.finish_and_clear();
@@ -396,7 +401,7 @@ fn allocate(a: AllocateArgs) -> anyhow::Result<()> {
             .find(|&m| allocation_cost(m).bytes <= u128::from(limit));
         return Err(crate::error::Error::TooLarge {
             what: format!(
-                "solving every P-position with at most {n} candies ({} with exactly {n})",
+                "{flag} {n}: solving every P-position with at most {n} candies ({} with exactly {n})",
                 cost.positions
             ),
             needed_bytes: u64::try_from(cost.bytes).unwrap_or(u64::MAX),
@@ -617,7 +622,12 @@ pub struct FrakArgs {
 }
 
 /// The bounds of a range, checked against the values an option allows (named in the error).
-fn bounds<T: TryFrom<i64> + Copy>(r: &IntRange, what: &str, min: i64, max: i64) -> anyhow::Result<(T, T)> {
+fn bounds<T: TryFrom<i64> + Copy>(
+    r: &IntRange,
+    what: &str,
+    min: i64,
+    max: i64,
+) -> anyhow::Result<(T, T)> {
     if r.start() < min || r.end() > max {
         anyhow::bail!(
             "{what} {}..{}: values must be between {min} and {max}",
@@ -643,8 +653,13 @@ fn emit_games(
     rows: impl Iterator<Item = anyhow::Result<Vec<Cell>>>,
 ) -> anyhow::Result<()> {
     let columns: Vec<String> = columns.iter().map(|c| (*c).to_string()).collect();
-    let pb = (games >= GAMES_WORTH_A_BAR)
-        .then(|| super::progress_bar(u64::try_from(games).unwrap_or(u64::MAX), "evaluating", "games"));
+    let pb = (games >= GAMES_WORTH_A_BAR).then(|| {
+        super::progress_bar(
+            u64::try_from(games).unwrap_or(u64::MAX),
+            "evaluating",
+            "games",
+        )
+    });
     let failure = std::cell::RefCell::new(None);
     let rows = rows.map_while(|r| {
         if let Some(pb) = &pb {
@@ -730,7 +745,10 @@ fn frak_family(a: FrakArgs) -> anyhow::Result<()> {
     let mut pairs = 0u128;
     let (mut small, mut middle, mut largest) = (0u64, 0u64, 0u64);
     for b in 0..32u32 {
-        let (lo, hi) = (u64::from(a_lo).max(1 << b), u64::from(a_hi).min((2 << b) - 1));
+        let (lo, hi) = (
+            u64::from(a_lo).max(1 << b),
+            u64::from(a_hi).min((2 << b) - 1),
+        );
         let x_top = u64::from(x_hi).min((1 << b) - 1);
         if lo > hi || u64::from(x_lo) > x_top {
             continue;
@@ -762,9 +780,8 @@ fn frak_family(a: FrakArgs) -> anyhow::Result<()> {
     let rows = (a_lo..=a_hi)
         .flat_map(|av| {
             let x_top = u64::from(x_hi).min(low_power(av) - 1);
-            (m_lo..=m_hi).flat_map(move |m| {
-                (u64::from(x_lo)..=x_top).map(move |x| (av, m, x as Candies))
-            })
+            (m_lo..=m_hi)
+                .flat_map(move |m| (u64::from(x_lo)..=x_top).map(move |x| (av, m, x as Candies)))
         })
         .map(|(av, m, x)| -> anyhow::Result<Vec<Cell>> {
             let g = frak(av, m, x)?;

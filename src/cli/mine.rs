@@ -12,8 +12,7 @@ use crate::export::{Cell, Format, Table};
 use serde::{Deserialize, Serialize};
 
 use crate::games::cash::{
-    CashPeriodicity, CashSet, check_threshold_budget, replay_threshold_certificate,
-    threshold_forms,
+    CashPeriodicity, CashSet, check_threshold_budget, replay_threshold_certificate, threshold_forms,
 };
 use crate::games::scoring::{HeapSequence, Limits, PeriodCertificate};
 use crate::miner::{
@@ -1031,11 +1030,13 @@ fn across_cash(a: AcrossCashArgs) -> anyhow::Result<()> {
     // The cost before the work: each L fits closed forms to 60·(max A)² terms at first, and
     // max A, affine in L, is largest at an end of the range. Refused at once when that L alone
     // would not fit in memory; a progress bar over the terms to fit otherwise.
-    let data_for = |set: &CashSet| 2000u64.max(60u64.saturating_mul(set.max()).saturating_mul(set.max()));
+    let data_for =
+        |set: &CashSet| 2000u64.max(60u64.saturating_mul(set.max()).saturating_mul(set.max()));
     for l in [a.l.start(), a.l.end()] {
         let set = set_at(l)?;
-        check_threshold_budget(&set, data_for(&set), true, a.memory.memory_limit)
-            .with_context(|| format!("--L {}..{}: at L = {l}, A = {set}", a.l.start(), a.l.end()))?;
+        check_threshold_budget(&set, data_for(&set), true, a.memory.memory_limit).with_context(
+            || format!("--L {}..{}: at L = {l}, A = {set}", a.l.start(), a.l.end()),
+        )?;
     }
     // Every L of the range, without overflow at its end.
     let ls = || {
@@ -1046,9 +1047,8 @@ fn across_cash(a: AcrossCashArgs) -> anyhow::Result<()> {
     for l in ls() {
         work += u128::from(data_for(&set_at(l)?));
     }
-    let pb = (work >= ACROSS_TERMS_WORTH_A_BAR).then(|| {
-        super::progress_bar(u64::try_from(work).unwrap_or(u64::MAX), "fitting", "terms")
-    });
+    let pb = (work >= ACROSS_TERMS_WORTH_A_BAR)
+        .then(|| super::progress_bar(u64::try_from(work).unwrap_or(u64::MAX), "fitting", "terms"));
     let mut rows = Vec::new();
     for l in ls() {
         let set = set_at(l)?;

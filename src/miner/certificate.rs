@@ -149,7 +149,10 @@ impl Certificate {
     ) -> Result<Certificate, String> {
         let p = recurrence.period;
         check_extent(&recurrence, 0)?;
-        if fits.iter().any(|f| f.period == 0 || !p.is_multiple_of(f.period)) {
+        if fits
+            .iter()
+            .any(|f| f.period == 0 || !p.is_multiple_of(f.period))
+        {
             return Err(format!(
                 "the fitted periods {:?} do not divide the recurrence's period {p}",
                 fits.iter().map(|f| f.period).collect::<Vec<_>>()
@@ -205,7 +208,8 @@ impl Certificate {
         check_extent(rec, self.from)?;
         let p = rec.period;
         // The induction stands on a full window of base values for every sequence.
-        if self.base.len() != self.formulas.len() || self.base.iter().any(|b| b.len() != rec.lookback)
+        if self.base.len() != self.formulas.len()
+            || self.base.iter().any(|b| b.len() != rec.lookback)
         {
             return Err(format!(
                 "the certificate needs {} base values per sequence (its look-back) for each of its {} formulas",

@@ -109,7 +109,10 @@ pub fn prove_period<T: Eq>(a: &[T], k: usize, r: usize) -> Option<Periodicity> {
     let (p, start) = tail_candidate(a)?;
     let w = start.max(r.saturating_sub(k));
     // A look-back beyond the data can never be checked (and w + p + k may not fit in usize).
-    if w.checked_add(p).and_then(|x| x.checked_add(k)).is_none_or(|end| end > a.len()) {
+    if w.checked_add(p)
+        .and_then(|x| x.checked_add(k))
+        .is_none_or(|end| end > a.len())
+    {
         return None;
     }
     debug_assert!((w..w + k).all(|j| a[j] == a[j + p]));

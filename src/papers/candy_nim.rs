@@ -66,12 +66,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         .parse()
         .map_err(|e| Error::invalid(format!("family {FAMILY}: {e}")))?;
     let ranges = BTreeMap::from([("m".to_string(), IntRange::new(1, max_m)?)]);
-    let data = family_table(
-        &fam,
-        &ranges,
-        MEMORY,
-        &crate::games::scoring::NoProgress,
-    )?;
+    let data = family_table(&fam, &ranges, MEMORY, &crate::games::scoring::NoProgress)?;
     let v_column = data
         .columns
         .iter()

@@ -40,7 +40,11 @@ fn show_bounded(heaps: &[Candies]) -> String {
     if heaps.len() <= 8 {
         show(heaps)
     } else {
-        format!("{}… ({} heaps)", &show(&heaps[..8]).trim_end_matches(']'), heaps.len())
+        format!(
+            "{}… ({} heaps)",
+            &show(&heaps[..8]).trim_end_matches(']'),
+            heaps.len()
+        )
     }
 }
 mod strategy;
@@ -498,7 +502,11 @@ impl CandyTable {
     /// largest heap + 1) tries each move (the sum of its heaps) with a reply per heap.
     pub fn steps(bounds: &[Candies]) -> u128 {
         let k = bounds.len() as u128;
-        let largest = bounds.iter().copied().max().map_or(1, |b| u128::from(b) + 1);
+        let largest = bounds
+            .iter()
+            .copied()
+            .max()
+            .map_or(1, |b| u128::from(b) + 1);
         let moves: u128 = bounds.iter().map(|&b| u128::from(b)).sum::<u128>() / 2;
         let points = Self::points(bounds);
         points.saturating_add((points / largest).saturating_mul(moves.saturating_mul(k)))

@@ -390,7 +390,8 @@ impl Thresholds {
 /// Only for n = u64::MAX with n mod 2a₁ < a₁ (then g^I(n) = 2⁶⁴): use [`g_thresholds_big`].
 pub fn g_thresholds(set: &CashSet, n: Amount) -> (Amount, Amount) {
     let (g1, g2) = g_thresholds_wide(set.min(), n);
-    let fits = |g: u128| Amount::try_from(g).expect("g^I(n), g^II(n) ≤ n + 1 < 2⁶⁴ for n < u64::MAX");
+    let fits =
+        |g: u128| Amount::try_from(g).expect("g^I(n), g^II(n) ≤ n + 1 < 2⁶⁴ for n < u64::MAX");
     (fits(g1), fits(g2))
 }
 
