@@ -903,7 +903,7 @@ mod huge_values {
             .and_then(|t| t.split_whitespace().next())
             .and_then(|t| t.parse().ok())
             .expect("a suggested N");
-        assert!(n % 2 == 0 && n < 100, "{e}");
+        assert!(n.is_multiple_of(2) && n < 100, "{e}");
         refused_quickly("candy allocate --max-candies 60 --memory-limit 1M", &["60"]);
         // The progress bar counts positions: the allocation itself is unchanged.
         let mut memo = MemoValues::new();

@@ -397,7 +397,7 @@ fn allocate(a: AllocateArgs) -> anyhow::Result<()> {
     if cost.bytes > u128::from(limit) {
         let fits = (2..n)
             .rev()
-            .filter(|m| m % 2 == 0)
+            .filter(|m| m.is_multiple_of(2))
             .find(|&m| allocation_cost(m).bytes <= u128::from(limit));
         return Err(crate::error::Error::TooLarge {
             what: format!(
