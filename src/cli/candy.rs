@@ -265,7 +265,11 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
             fits += 1;
         }
         return Err(crate::error::Error::TooLarge {
-            what: format!("the table of all positions of {k} heaps ≤ {h}"),
+            what: if k <= 8 {
+                format!("the table of all positions below {}", show(&vec![h; k]))
+            } else {
+                format!("the table of all positions of {k} heaps ≤ {h}")
+            },
             needed_bytes: needed.map_or(u64::MAX, |b| u64::try_from(b).unwrap_or(u64::MAX)),
             limit_bytes: limit,
             suggestion: format!(
@@ -630,7 +634,7 @@ fn bounds<T: TryFrom<i64> + Copy>(
 ) -> anyhow::Result<(T, T)> {
     if r.start() < min || r.end() > max {
         anyhow::bail!(
-            "{what} {}..{}: values must be between {min} and {max}",
+            "{what} {}..{}: values must be ≥ {min} and at most {max}",
             r.start(),
             r.end()
         );
@@ -681,7 +685,8 @@ fn emit_games(
 }
 
 fn standard(a: StandardArgs) -> anyhow::Result<()> {
-    let (k_lo, k_hi): (u32, u32) = bounds(&a.k, "--k", 1, 31)?;
+    // k above 31 is refused by the largest game, naming k.
+    let (k_lo, k_hi): (u32, u32) = bounds(&a.k, "--k", 1, i64::from(u32::MAX))?;
     let (m_lo, m_hi): (u64, u64) = bounds(&a.m, "--m", 1, i64::from(u32::MAX))?;
     // The largest game decides the table: [2^k − 1, 2^k·m, 2^k(m+1) − 1] grows with k and m.
     let largest = standard_form_game(k_hi, m_hi).with_context(|| {

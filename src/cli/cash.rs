@@ -373,7 +373,8 @@ fn thresholds_cmd(a: ThresholdArgs) -> anyhow::Result<()> {
             "--max-n {n}: the true least thresholds need the win table, supported up to n = {MAX_LEAST_TABLE}; add --defined-only for f and g alone"
         );
     }
-    crate::games::cash::check_threshold_budget(&set, n, false, a.set.memory_limit)?;
+    crate::games::cash::check_threshold_budget(&set, n, false, a.set.memory_limit)
+        .with_context(|| format!("--max-n {n}"))?;
     let th = thresholds(&set, n)?;
     let table = if a.defined_only {
         None

@@ -37,7 +37,7 @@ const STACK_SEGMENT: usize = 4 * 1024 * 1024;
 
 /// Heap bounds as `[h, h, …]`, shortened when there are many (a refusal must stay short).
 fn show_bounded(heaps: &[Candies]) -> String {
-    if heaps.len() <= 8 {
+    if heaps.len() <= 32 {
         show(heaps)
     } else {
         format!(
@@ -527,11 +527,7 @@ impl CandyTable {
         let size = Self::points(bounds);
         if needed > u128::from(max_bytes) || size > u128::from(u32::MAX) {
             return Err(Error::TooLarge {
-                what: format!(
-                    "the table of all {}-heap positions below {}",
-                    bounds.len(),
-                    show_bounded(bounds)
-                ),
+                what: format!("the table of all positions below {}", show_bounded(bounds)),
                 needed_bytes: u64::try_from(needed).unwrap_or(u64::MAX),
                 limit_bytes: max_bytes,
                 suggestion: "use fewer or smaller heaps (3-heap positions use a much smaller table), or raise --memory-limit".to_string(),
