@@ -842,3 +842,150 @@ fn output_file_is_atomic() {
     let stdout = run_ok(&words(line));
     assert_output_file_holds(dir.path(), line, &stdout, "");
 }
+
+/// Issue 14: huge heaps and ranges are refused at once with the estimate, equal heaps of any size
+/// are answered in closed form, and nothing panics or aborts.
+mod huge_values {
+    use super::*;
+    use nimlab::games::candy::{MemoValues, allocation, plain_value};
+    use proptest::prelude::*;
+    use std::time::{Duration, Instant};
+
+    fn refused_quickly(line: &str, needles: &[&str]) {
+        let start = Instant::now();
+        run_input_error(&words(line), needles);
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{line}: took {:?}",
+            start.elapsed()
+        );
+    }
+
+    #[test]
+    fn ranges_are_costed_before_any_list_is_built() {
+        refused_quickly("candy frak --a 1..100000000 --m 1", &["would need", "TiB"]);
+        refused_quickly(
+            "candy frak --a 31 --m 1..4294967296",
+            &["--m", "4294967296"],
+        );
+        refused_quickly("candy frak --a 31 --m 1..4294967295", &["4294967295"]);
+        refused_quickly("candy standard --k 1..31 --m 1..100000000", &["100000000"]);
+        refused_quickly("candy standard --k 1..20 --m 1..4000", &["would need"]);
+        refused_quickly(
+            "mine family candy 31,32m,32m+31 --m 2..1000000 --memory-limit 2G",
+            &["would need", "32000000"],
+        );
+    }
+
+    #[test]
+    fn a_quintillion_heaps_is_refused_not_allocated() {
+        refused_quickly(
+            "candy table --heaps 9223372036854775807 --max-heap 4",
+            &["9223372036854775807 heaps", "would need"],
+        );
+        refused_quickly(
+            "candy table --heaps 9223372036854775807 --max-heap 0",
+            &["--max-heap 0"],
+        );
+        refused_quickly("candy table --heaps 40 --max-heap 1", &["40 heaps"]);
+    }
+
+    #[test]
+    fn allocation_is_costed_against_the_memory_limit() {
+        let e = run_input_error(
+            &words("candy allocate --candies 100"),
+            &["--candies 100", "would need"],
+        );
+        // The suggestion is an even N that fits.
+        let n: u32 = e
+            .split("use --candies ")
+            .nth(1)
+            .and_then(|t| t.split_whitespace().next())
+            .and_then(|t| t.parse().ok())
+            .expect("a suggested N");
+        assert!(n.is_multiple_of(2) && n < 100, "{e}");
+        refused_quickly("candy allocate --max-candies 60 --memory-limit 1M", &["60"]);
+        // The progress bar counts positions: the allocation itself is unchanged.
+        let mut memo = MemoValues::new();
+        let a = allocation(16, &mut memo).unwrap();
+        let t = Csv::run("candy allocate --candies 16 --format csv");
+        assert_eq!(t.records()[0]["min_nw"], a.min_nw.to_string());
+    }
+
+    #[test]
+    fn two_equal_heaps_are_instant_at_any_size() {
+        for h in ["4294967295", "2147483648", "65536"] {
+            let start = Instant::now();
+            let t = Csv::run(&format!("candy value {h} {h} --format csv"));
+            assert!(start.elapsed() < Duration::from_secs(5));
+            // Luca takes a heap, Windsor mirrors: V = 0, two plies.
+            assert_eq!(t.rows.len(), 2);
+            assert_eq!(t.records()[0]["taken"], h);
+        }
+        // The shortcut agrees with plain minimax where that can run.
+        for h in 1..=6u32 {
+            assert_eq!(plain_value(&[h, h]).v, 0);
+            let t = Csv::run(&format!("candy value {h} 0 {h} --format csv"));
+            assert_eq!(t.records()[0]["player"], "Luca");
+            assert_eq!(t.records()[0]["heap"], "1");
+            assert_eq!(t.records()[0]["taken"], h.to_string());
+        }
+    }
+
+    #[test]
+    fn frak_and_standard_stream_the_same_rows_as_before() {
+        // Checked against the reference solver (plain minimax), not against stored numbers.
+        let t = Csv::run("candy frak --a 4..7 --m 1..2 --x 0..3 --format csv");
+        assert_eq!(t.rows.len(), 4 * 2 * 4);
+        for r in t.records() {
+            let heaps: Vec<u32> = ["h1", "h2", "h3"]
+                .iter()
+                .map(|c| r[c].parse().unwrap())
+                .collect();
+            assert_eq!(r["v"], plain_value(&heaps).v.to_string(), "{heaps:?}");
+        }
+        let t = Csv::run("candy standard --k 1..3 --m 1..2 --format csv");
+        assert_eq!(t.rows.len(), 6);
+        for r in t.records() {
+            let heaps: Vec<u32> = ["h1", "h2", "h3"]
+                .iter()
+                .map(|c| r[c].parse().unwrap())
+                .collect();
+            assert_eq!(r["v"], plain_value(&heaps).v.to_string(), "{heaps:?}");
+        }
+    }
+
+    fn near_powers() -> impl Strategy<Value = i128> {
+        (prop::sample::select(vec![31u32, 32, 63, 64]), -3i128..=3)
+            .prop_map(|(e, d)| (1i128 << e) + d)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(12))]
+
+        #[test]
+        fn huge_options_exit_cleanly(v in near_powers()) {
+            for line in [
+                format!("candy value 1 {v} {v}"),
+                format!("candy value {v} {v}"),
+                format!("candy table --heaps {v} --max-heap 3"),
+                format!("candy table --heaps 3 --max-heap {v}"),
+                format!("candy frak --a {v} --m 1"),
+                format!("candy frak --a 5 --m 1..{v}"),
+                format!("candy standard --k 2 --m {v}"),
+                format!("candy allocate --candies {v}"),
+                format!("candy family 7,8m,8m+7 --m {v}"),
+            ] {
+                let start = Instant::now();
+                let out = nimlab().args(words(&line)).timeout(Duration::from_secs(20)).output().unwrap();
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                prop_assert!(
+                    matches!(out.status.code(), Some(0 | 2)),
+                    "{}: {:?} {}", line, out.status, stderr
+                );
+                prop_assert!(!stderr.contains("panicked"), "{}: {}", line, stderr);
+                prop_assert!(start.elapsed() < Duration::from_secs(10), "{}: {:?}", line, start.elapsed());
+            }
+        }
+    }
+}

@@ -419,3 +419,181 @@ fn mid_sized_states_by_closed_forms_agree_with_the_table() {
         }
     }
 }
+
+/// Issue 14: values at and beyond 2⁶³ and 2⁶⁴ give the right numbers or a quick, clear refusal.
+mod huge_values {
+    use super::*;
+    use num_bigint::BigUint;
+    use proptest::prelude::*;
+    use std::time::{Duration, Instant};
+
+    /// Def 3.1 in big integers, independently of nimlab: with i = n mod 2a₁,
+    /// g^I = (n − i)/2 + min(i + 1, a₁), g^II = (n − i)/2 + max(0, i + 1 − a₁).
+    fn def_3_1(a1: u64, n: u64) -> (BigUint, BigUint) {
+        let (a1, n) = (BigUint::from(a1), BigUint::from(n));
+        let i = &n % (&a1 * 2u32);
+        let half = (&n - &i) / 2u32;
+        let next = &i + 1u32;
+        let g2 = if next > a1 {
+            &next - &a1
+        } else {
+            BigUint::from(0u32)
+        };
+        (&half + next.min(a1), half + g2)
+    }
+
+    /// Runs a command that must be refused quickly as an input error naming `needles`.
+    fn refused_quickly(line: &str, needles: &[&str]) {
+        let start = Instant::now();
+        run_input_error(&words(line), needles);
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{line}: took {:?}",
+            start.elapsed()
+        );
+    }
+
+    #[test]
+    fn g_thresholds_do_not_wrap_for_a1_above_2_to_the_63() {
+        // 2·a₁ wrapped to 2, giving g^I = 1 2 2 3 3 4 4 and g^II = 0 0 1 1 2 2 3.
+        let t = Csv::run(
+            "cash thresholds --set 9223372036854775809 --max-n 6 --defined-only --format csv",
+        );
+        for r in t.records() {
+            let n: u64 = r["n"].parse().unwrap();
+            let (g1, g2) = def_3_1(9223372036854775809, n);
+            assert_eq!((r["g1"], r["g2"]), (&*g1.to_string(), &*g2.to_string()));
+        }
+        assert_eq!(t.rows.len(), 7);
+    }
+
+    #[test]
+    fn winner_with_a1_at_2_to_the_63_does_not_panic() {
+        // A remainder by 2·a₁ = 0 panicked; with no move possible II wins.
+        let r = Csv::run("cash winner --set 9223372036854775808 0 0 0 --format csv");
+        assert_eq!(r.records()[0]["winner"], "II");
+        let r = Csv::run("cash classify --set 9223372036854775808 7 5 5 --format csv");
+        let (g1, g2) = def_3_1(9223372036854775808, 7);
+        assert_eq!(r.records()[0]["g1"], g1.to_string());
+        assert_eq!(r.records()[0]["g2"], g2.to_string());
+    }
+
+    #[test]
+    fn a_move_of_2_to_the_64_minus_1_is_refused_not_sliced() {
+        refused_quickly(
+            "cash winner --set 1,18446744073709551615 100000 5 5",
+            &["max A = 18446744073709551615"],
+        );
+        refused_quickly(
+            "mine cash --set 1,18446744073709551615",
+            &["max A = 18446744073709551615"],
+        );
+    }
+
+    #[test]
+    fn table_refusal_counts_rows_exactly() {
+        // (10¹³ + 1)³ exceeds u128; the count was printed wrapped.
+        let rows = (BigUint::from(10_000_000_000_000u64) + 1u32).pow(3);
+        refused_quickly(
+            "cash table --set 1 --max-n 10000000000000",
+            &[&rows.to_string()],
+        );
+        let rows = (BigUint::from(u64::MAX) + 1u32).pow(3);
+        refused_quickly(
+            "cash table --set 1 --max-n 18446744073709551615",
+            &[&rows.to_string()],
+        );
+    }
+
+    #[test]
+    fn confirming_periods_near_2_to_the_64_never_wrap() {
+        let dir = tempfile::tempdir().unwrap();
+        let csv = dir.path().join("f.csv");
+        let csv = csv.to_str().unwrap();
+        run_ok(&words(&format!(
+            "cash thresholds --set 1,4 --max-n 60 --defined-only --format csv -o {csv}"
+        )));
+        // 2 + K wrapped to 1 for K = 2⁶⁴ − 1, so a fit that K = 100 rejects was accepted.
+        for k in [
+            "100",
+            "18446744073709551615",
+            "18446744073709551614",
+            "4294967296",
+        ] {
+            let t = Csv::run(&format!(
+                "mine sequence --csv {csv} --index n --value f1 --confirming-periods {k} --format csv"
+            ));
+            assert_eq!(t.records()[0]["status"], "NONE", "K = {k}");
+        }
+        let t = Csv::run(&format!(
+            "mine sequence --csv {csv} --index n --value f1 --confirming-periods 3 --format csv"
+        ));
+        assert_eq!(t.records()[0]["status"], "OBSERVED");
+    }
+
+    #[test]
+    fn oversized_work_is_refused_before_it_starts() {
+        refused_quickly(
+            "cash thresholds --set 1 --max-n 2000000000 --defined-only",
+            &["n ≤ 2000000000", "would need", "use n ≤"],
+        );
+        refused_quickly(
+            "mine cash --set 1,4 --max-n 100000000000",
+            &["n ≤ 100000000000", "would need"],
+        );
+        refused_quickly(
+            "mine across cash --set 1,L --L 2..1000000",
+            &["L = 1000000", "would need"],
+        );
+    }
+
+    /// Values around 2³¹, 2³², 2⁶³, 2⁶⁴ in the move set and in n.
+    fn near_powers() -> impl Strategy<Value = u64> {
+        (prop::sample::select(vec![31u32, 32, 63, 64]), -3i64..=3).prop_map(|(e, d)| {
+            let base = 1i128 << e;
+            (base + i128::from(d)).clamp(1, i128::from(u64::MAX)) as u64
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(12))]
+
+        #[test]
+        fn thresholds_match_def_3_1_for_any_a1(a1 in near_powers(), n in 0u64..40) {
+            let t = Csv::run(&format!(
+                "cash thresholds --set {a1} --max-n {n} --defined-only --format csv"
+            ));
+            prop_assert_eq!(t.rows.len() as u64, n + 1);
+            for r in t.records() {
+                let k: u64 = r["n"].parse().unwrap();
+                let (g1, g2) = def_3_1(a1, k);
+                prop_assert_eq!(r["g1"], &*g1.to_string());
+                prop_assert_eq!(r["g2"], &*g2.to_string());
+                // No move fits below a₁: nobody needs money.
+                prop_assert_eq!((r["f1"], r["f2"]), ("0", "0"));
+            }
+        }
+
+        #[test]
+        fn huge_options_exit_cleanly(v in near_powers(), a1 in near_powers()) {
+            for line in [
+                format!("cash winner --set {a1} {v} {v} {v}"),
+                format!("cash classify --set 1,{a1} {v} 3 4"),
+                format!("cash table --set {a1} --max-n {v}"),
+                format!("cash thresholds --set 1,{a1} --max-n {v} --defined-only"),
+                format!("cash critical --set 1,{a1} --max-n {v}"),
+                format!("mine cash --set 1,{a1} --max-n {v}"),
+            ] {
+                let start = Instant::now();
+                let out = nimlab().args(words(&line)).timeout(Duration::from_secs(20)).output().unwrap();
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                prop_assert!(
+                    matches!(out.status.code(), Some(0 | 2)),
+                    "{}: {:?} {}", line, out.status, stderr
+                );
+                prop_assert!(!stderr.contains("panicked"), "{}: {}", line, stderr);
+                prop_assert!(start.elapsed() < Duration::from_secs(10), "{}: {:?}", line, start.elapsed());
+            }
+        }
+    }
+}

@@ -9,10 +9,11 @@ use super::output::OutputArgs;
 use crate::export::{Cell, Format, Table, write_rows};
 use crate::family::Family;
 use crate::games::candy::{
-    Candies, CandyTable, Contraction, MemoValues, PValues, Reading, Role, Strategy, ThreeHeapTable,
-    allocation, frak, nim_sum, optimal_line, play_strategy, role, show, standard_form_game,
-    table_for, total, value_with,
+    Candies, Contraction, MemoValues, PValues, Reading, Role, Strategy, TableShape, ThreeHeapTable,
+    allocation_cost, allocation_reporting, frak, nim_sum, optimal_line, play_strategy, role, show,
+    standard_form_game, total, value_with,
 };
+use crate::games::scoring::NoProgress;
 use crate::num::IntRange;
 
 #[derive(Debug, Subcommand)]
@@ -62,7 +63,7 @@ pub struct MemoryArgs {
     /// Refuse tables estimated to need more memory than this (e.g. 512M, 4G); `auto` is 8G, or
     /// less when `ulimit -v` or the free memory allow less.
     #[arg(long, value_name = "SIZE", default_value = "auto", value_parser = parse_size)]
-    memory_limit: u64,
+    pub(super) memory_limit: u64,
 }
 
 #[derive(Debug, Args)]
@@ -115,9 +116,28 @@ pub fn run(cmd: CandyCommand) -> anyhow::Result<()> {
     }
 }
 
+/// Elementary steps a machine does in about three seconds: longer work shows a progress bar.
+const STEPS_WORTH_A_BAR: u128 = 3_000_000_000;
+
+/// Solves the value table of `shape`: refused at once above `max_bytes`, with a progress bar
+/// when its estimate is long.
+fn solve_table(
+    shape: &TableShape,
+    max_bytes: u64,
+) -> anyhow::Result<Box<dyn PValues + Send + Sync>> {
+    if shape.steps() < STEPS_WORTH_A_BAR {
+        return Ok(shape.solve(max_bytes, &NoProgress)?);
+    }
+    let pb = super::progress_bar(0, "solving the value table", "steps");
+    let table = shape.solve(max_bytes, &super::Bar(&pb));
+    pb.finish_and_clear();
+    Ok(table?)
+}
+
 fn value(a: ValueArgs) -> anyhow::Result<()> {
     let heaps = a.heaps;
-    let table = table_for(std::slice::from_ref(&heaps), a.memory.memory_limit)?;
+    let shape = TableShape::covering(std::slice::from_ref(&heaps))?;
+    let table = solve_table(&shape, a.memory.memory_limit)?;
     let v = value_with(table.as_ref(), &heaps)?;
     let line = optimal_line(table.as_ref(), &heaps)?;
     let summary_columns = [
@@ -186,15 +206,10 @@ fn value(a: ValueArgs) -> anyhow::Result<()> {
     }
 }
 
-/// Sorted tuples a₁ ≥ … ≥ a_k ≥ 1 with a₁ ≤ max and nim-sum 0, in increasing lexicographic order.
-fn p_positions(k: usize, max: Candies) -> Vec<Vec<Candies>> {
+/// Sorted tuples a₁ ≥ … ≥ a_k ≥ 1 with a₁ = `largest` and nim-sum 0, in increasing
+/// lexicographic order (one largest heap at a time, so the whole list is never held at once).
+fn p_positions_with_largest(k: usize, largest: Candies) -> Vec<Vec<Candies>> {
     fn rec(buf: &mut Vec<Candies>, k: usize, max: Candies, out: &mut Vec<Vec<Candies>>) {
-        if buf.len() == k {
-            if nim_sum(buf) == 0 {
-                out.push(buf.clone());
-            }
-            return;
-        }
         if buf.len() == k - 1 {
             // The last heap is forced: the nim-sum of the others.
             let last = nim_sum(buf);
@@ -212,9 +227,9 @@ fn p_positions(k: usize, max: Candies) -> Vec<Vec<Candies>> {
         }
     }
     let mut out = Vec::new();
-    if k > 0 {
-        rec(&mut Vec::with_capacity(k), k, max, &mut out);
-    }
+    let mut buf = Vec::with_capacity(k);
+    buf.push(largest);
+    rec(&mut buf, k, largest, &mut out);
     out
 }
 
@@ -224,30 +239,85 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
         anyhow::bail!("--heaps {k}: a P-position with no empty heap needs at least 2 heaps");
     }
     let limit = a.memory.memory_limit;
-    let table: Box<dyn PValues> = if k == 3 {
-        Box::new(ThreeHeapTable::solve(h, h, limit)?)
+    if h == 0 {
+        anyhow::bail!(
+            "--max-heap 0: every heap would be empty; the table lists P-positions with heaps of 1 to H candies, so use --max-heap 1 or more"
+        );
+    }
+    // The box of k heaps ≤ H has (H + 1)^k points: computed, and refused, before any list of
+    // k heaps exists (k itself may be in the quintillions; H ≥ 1 makes this at most 64 steps).
+    let points = (0..k).try_fold(1u128, |acc, _| {
+        acc.checked_mul(u128::from(h) + 1)
+            .filter(|&p| p <= u128::from(u64::MAX))
+    });
+    let needed = if k == 3 {
+        Some(ThreeHeapTable::bytes(h, h))
     } else {
-        Box::new(CandyTable::solve(&vec![h; k], limit)?)
+        points.map(|p| p * 4 + 8 * k as u128)
     };
+    if needed.is_none_or(|b| b > u128::from(limit)) {
+        let mut fits = 2;
+        while fits < 64
+            && (u128::from(h) + 1)
+                .checked_pow(fits + 1)
+                .and_then(|p| p.checked_mul(4))
+                .is_some_and(|b| b <= u128::from(limit))
+        {
+            fits += 1;
+        }
+        return Err(crate::error::Error::TooLarge {
+            what: if k <= 8 {
+                format!("the table of all positions below {}", show(&vec![h; k]))
+            } else {
+                format!("the table of all positions of {k} heaps ≤ {h}")
+            },
+            needed_bytes: needed.map_or(u64::MAX, |b| u64::try_from(b).unwrap_or(u64::MAX)),
+            limit_bytes: limit,
+            suggestion: format!(
+                "use --heaps {fits} or fewer with --max-heap {h}, a smaller --max-heap, or raise --memory-limit"
+            ),
+        }
+        .into());
+    }
     let mut columns: Vec<String> = (1..=k).map(|i| format!("h{i}")).collect();
     columns.extend(["v", "n_l", "n_w"].map(String::from));
-    let positions = p_positions(k, h);
-    let rows = positions.iter().map(|p| {
-        // The box table is indexed in slot order; any order of a P-position is in the box.
-        let v = table
-            .p_value(p)
-            .expect("every P-position ≤ H is in the table");
-        let cv = crate::games::candy::CandyValue::from_v(v, total(p));
-        let mut row: Vec<Cell> = p.iter().map(|&x| x.into()).collect();
-        row.extend([
-            Cell::Int(cv.v),
-            Cell::Int(cv.n_l as i64),
-            Cell::Int(cv.n_w as i64),
-        ]);
-        row
-    });
+    let shape = if k == 3 {
+        TableShape::Three {
+            small: h,
+            middle: h,
+        }
+    } else {
+        TableShape::Box(vec![h; k])
+    };
+    let table = solve_table(&shape, limit)?;
+    let missing = std::cell::RefCell::new(None);
+    let rows = (1..=h)
+        .flat_map(|largest| p_positions_with_largest(k, largest))
+        .map_while(|p| {
+            // Every P-position ≤ H is in the table; a miss is reported, not panicked on.
+            let Some(v) = table.p_value(&p) else {
+                *missing.borrow_mut() = Some(show(&p));
+                return None;
+            };
+            let cv = crate::games::candy::CandyValue::from_v(v, total(&p));
+            let mut row: Vec<Cell> = p.iter().map(|&x| x.into()).collect();
+            row.extend([
+                Cell::Int(cv.v),
+                Cell::Int(cv.n_l as i64),
+                Cell::Int(cv.n_w as i64),
+            ]);
+            Some(row)
+        });
     a.out
-        .emit(|w| write_rows(a.out.format, &columns, rows, w))
+        .emit(|w| {
+            write_rows(a.out.format, &columns, rows, w)?;
+            match missing.borrow_mut().take() {
+                Some(p) => Err(std::io::Error::other(format!(
+                    "{p} is not in the value table"
+                ))),
+                None => Ok(()),
+            }
+        })
         .context("writing the table")
 }
 
@@ -259,11 +329,33 @@ fn family(a: FamilyArgs) -> anyhow::Result<()> {
 /// The family's rows: parameters, heaps, V, N_L and N_W.
 pub(super) fn family_table(a: &FamilyArgs) -> anyhow::Result<Table> {
     let fam: Family = a.family.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
-    Ok(crate::papers::candy_nim::family_table(
-        &fam,
-        &a.params.ranges()?,
-        a.memory.memory_limit,
-    )?)
+    let ranges = a.params.ranges()?;
+    let positions: Vec<Vec<Candies>> = fam.members(&ranges)?.into_iter().map(|m| m.heaps).collect();
+    let shape = TableShape::covering(&positions)?;
+    // Refused here at once, with the estimate, rather than after the members are listed again.
+    if shape.bytes() > u128::from(a.memory.memory_limit) {
+        shape.solve(a.memory.memory_limit, &NoProgress)?;
+    }
+    let pb = (shape.steps() >= STEPS_WORTH_A_BAR)
+        .then(|| super::progress_bar(0, "solving the value table", "steps"));
+    let t = match &pb {
+        Some(pb) => crate::papers::candy_nim::family_table(
+            &fam,
+            &ranges,
+            a.memory.memory_limit,
+            &super::Bar(pb),
+        ),
+        None => crate::papers::candy_nim::family_table(
+            &fam,
+            &ranges,
+            a.memory.memory_limit,
+            &NoProgress,
+        ),
+    };
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
+    }
+    Ok(t?)
 }
 
 #[derive(Debug, Args)]
@@ -274,6 +366,8 @@ pub struct AllocateArgs {
     /// One even N only.
     #[arg(long, value_name = "N", value_parser = parse_heap)]
     candies: Option<Candies>,
+    #[command(flatten)]
+    memory: MemoryArgs,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -302,12 +396,39 @@ fn allocate(a: AllocateArgs) -> anyhow::Result<()> {
     } else {
         (2..=n).step_by(2).collect()
     };
-    let pb = super::progress_bar(evens.len() as u64, "allocating", "totals");
+    // The memo keeps every P-position up to N: its size is known before any is solved.
+    let limit = a.memory.memory_limit;
+    let cost = allocation_cost(n);
+    if cost.bytes > u128::from(limit) {
+        let fits = (2..n)
+            .rev()
+            .filter(|m| m.is_multiple_of(2))
+            .find(|&m| allocation_cost(m).bytes <= u128::from(limit));
+        return Err(crate::error::Error::TooLarge {
+            what: format!(
+                "{flag} {n}: solving every P-position with at most {n} candies ({} with exactly {n})",
+                cost.positions
+            ),
+            needed_bytes: u64::try_from(cost.bytes).unwrap_or(u64::MAX),
+            limit_bytes: limit,
+            suggestion: match fits {
+                Some(m) => format!("use {flag} {m} or less, or raise --memory-limit"),
+                None => "raise --memory-limit".to_string(),
+            },
+        }
+        .into());
+    }
+    // One step per P-position solved, over every N asked for.
+    let positions: u128 = evens.iter().map(|&c| allocation_cost(c).positions).sum();
+    let pb = super::progress_bar(
+        u64::try_from(positions).unwrap_or(u64::MAX),
+        "allocating",
+        "positions",
+    );
     let mut memo = MemoValues::new();
     let mut rows = Vec::new();
     for &c in &evens {
-        rows.push(allocation(c, &mut memo)?);
-        pb.inc(1);
+        rows.push(allocation_reporting(c, &mut memo, &super::Bar(&pb))?);
     }
     pb.finish_and_clear();
     // CSV and JSON list every arrangement; text, read by a person, shows the first few.
@@ -408,8 +529,10 @@ fn strategy(a: StrategyArgs) -> anyhow::Result<()> {
             },
         },
     };
+    // The value table first: it refuses oversized heaps at once, before a long play.
+    let shape = TableShape::covering(std::slice::from_ref(&a.heaps))?;
+    let table = solve_table(&shape, a.memory.memory_limit)?;
     let play = play_strategy(&strategy, &a.heaps)?;
-    let table = table_for(std::slice::from_ref(&a.heaps), a.memory.memory_limit)?;
     let optimum = value_with(table.as_ref(), &a.heaps)?;
     let mut turns = Table::new(&[
         "turn",
@@ -503,91 +626,185 @@ pub struct FrakArgs {
     out: OutputArgs,
 }
 
-/// Values of a range converted to a type, naming the option on failure.
-fn range_values<T: TryFrom<i64>>(r: &IntRange, what: &str, min: i64) -> anyhow::Result<Vec<T>> {
-    if r.start() < min {
-        anyhow::bail!("{what} {}..{}: values must be ≥ {min}", r.start(), r.end());
+/// The bounds of a range, checked against the values an option allows (named in the error).
+fn bounds<T: TryFrom<i64> + Copy>(
+    r: &IntRange,
+    what: &str,
+    min: i64,
+    max: i64,
+) -> anyhow::Result<(T, T)> {
+    if r.start() < min || r.end() > max {
+        anyhow::bail!(
+            "{what} {}..{}: values must be ≥ {min} and at most {max}",
+            r.start(),
+            r.end()
+        );
     }
-    r.iter()
-        .map(|v| T::try_from(v).map_err(|_| anyhow::anyhow!("{what} {v} is too large")))
-        .collect()
+    let convert = |v: i64| {
+        T::try_from(v).map_err(|_| anyhow::anyhow!("{what} {v} is out of range ({min}..{max})"))
+    };
+    Ok((convert(r.start())?, convert(r.end())?))
+}
+
+/// Games written per progress step, and how many make a bar worth showing.
+const GAMES_WORTH_A_BAR: u128 = 1_000_000;
+
+/// Streams `rows` (one per game, `games` in all) to the output, with a progress bar when there
+/// are many; a row that fails stops the output and is reported (nothing half-written remains).
+fn emit_games(
+    out: &OutputArgs,
+    columns: &[&str],
+    games: u128,
+    rows: impl Iterator<Item = anyhow::Result<Vec<Cell>>>,
+) -> anyhow::Result<()> {
+    let columns: Vec<String> = columns.iter().map(|c| (*c).to_string()).collect();
+    let pb = (games >= GAMES_WORTH_A_BAR).then(|| {
+        super::progress_bar(
+            u64::try_from(games).unwrap_or(u64::MAX),
+            "evaluating",
+            "games",
+        )
+    });
+    let failure = std::cell::RefCell::new(None);
+    let rows = rows.map_while(|r| {
+        if let Some(pb) = &pb {
+            pb.inc(1);
+        }
+        r.map_err(|e| *failure.borrow_mut() = Some(e)).ok()
+    });
+    let written = out.emit(|w| {
+        write_rows(out.format, &columns, rows, w)?;
+        match failure.borrow_mut().take() {
+            Some(e) => Err(std::io::Error::other(format!("{e:#}"))),
+            None => Ok(()),
+        }
+    });
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
+    }
+    written
 }
 
 fn standard(a: StandardArgs) -> anyhow::Result<()> {
-    let ks: Vec<u32> = range_values(&a.k, "--k", 1)?;
-    let ms: Vec<u64> = range_values(&a.m, "--m", 1)?;
-    let mut games = Vec::new();
-    for &k in &ks {
-        for &m in &ms {
-            games.push((k, m, standard_form_game(k, m)?.to_vec()));
-        }
-    }
-    let table = table_for(
-        &games.iter().map(|(_, _, g)| g.clone()).collect::<Vec<_>>(),
-        a.memory.memory_limit,
-    )?;
+    // k above 31 is refused by the largest game, naming k.
+    let (k_lo, k_hi): (u32, u32) = bounds(&a.k, "--k", 1, i64::from(u32::MAX))?;
+    let (m_lo, m_hi): (u64, u64) = bounds(&a.m, "--m", 1, i64::from(u32::MAX))?;
+    // The largest game decides the table: [2^k − 1, 2^k·m, 2^k(m+1) − 1] grows with k and m.
+    let largest = standard_form_game(k_hi, m_hi).with_context(|| {
+        format!("--k {k_hi} --m {m_hi}: the largest game of the ranges does not fit")
+    })?;
+    let shape = TableShape::Three {
+        small: largest[0],
+        middle: largest[1],
+    };
+    let table = solve_table(&shape, a.memory.memory_limit)?;
+    let games = u128::from(k_hi - k_lo + 1) * u128::from(m_hi - m_lo + 1);
     let fractal = |reading| Strategy::Fractal {
         f: Contraction::Half,
         reading,
     };
-    let mut t = Table::new(&[
-        "k",
-        "m",
-        "h1",
-        "h2",
-        "h3",
-        "v",
-        "v_flip_flop",
-        "v_fractal_largest",
-        "v_fractal_smallest",
-    ]);
-    for (k, m, g) in &games {
-        let mut row: Vec<Cell> = vec![(*k).into(), Cell::Int(*m as i64)];
-        row.extend(g.iter().map(|&h| Cell::from(h)));
-        row.push(Cell::Int(value_with(table.as_ref(), g)?.v));
-        for s in [
-            Strategy::FlipFlop,
-            fractal(Reading::Largest),
-            fractal(Reading::Smallest),
-        ] {
-            row.push(Cell::Int(play_strategy(&s, g)?.value));
-        }
-        t.push(row);
-    }
-    a.out.emit_table(&t)
+    let rows = (k_lo..=k_hi)
+        .flat_map(|k| (m_lo..=m_hi).map(move |m| (k, m)))
+        .map(|(k, m)| -> anyhow::Result<Vec<Cell>> {
+            let g = standard_form_game(k, m)?;
+            let mut row: Vec<Cell> = vec![k.into(), Cell::Int(m as i64)];
+            row.extend(g.iter().map(|&h| Cell::from(h)));
+            row.push(Cell::Int(value_with(table.as_ref(), &g)?.v));
+            for s in [
+                Strategy::FlipFlop,
+                fractal(Reading::Largest),
+                fractal(Reading::Smallest),
+            ] {
+                row.push(Cell::Int(play_strategy(&s, &g)?.value));
+            }
+            Ok(row)
+        });
+    emit_games(
+        &a.out,
+        &[
+            "k",
+            "m",
+            "h1",
+            "h2",
+            "h3",
+            "v",
+            "v_flip_flop",
+            "v_fractal_largest",
+            "v_fractal_smallest",
+        ],
+        games,
+        rows,
+    )
+}
+
+/// 2^⌊log₂ a⌋ for a ≥ 1: x ranges below it.
+fn low_power(a: Candies) -> u64 {
+    1u64 << (31 - a.leading_zeros())
 }
 
 fn frak_family(a: FrakArgs) -> anyhow::Result<()> {
-    let avals: Vec<Candies> = range_values(&a.a, "--a", 1)?;
-    let ms: Vec<u64> = range_values(&a.m, "--m", 1)?;
-    let xs: Vec<Candies> = range_values(&a.x, "--x", 0)?;
-    let mut games = Vec::new();
-    for &av in &avals {
-        let low = 1u64 << (31 - av.leading_zeros());
-        for &m in &ms {
-            for &x in xs.iter().filter(|&&x| u64::from(x) < low) {
-                games.push((av, m, x, frak(av, m, x)?.to_vec()));
-            }
+    let (a_lo, a_hi): (Candies, Candies) = bounds(&a.a, "--a", 1, i64::from(u32::MAX))?;
+    let (m_lo, m_hi): (u64, u64) = bounds(&a.m, "--m", 1, i64::from(u32::MAX))?;
+    let (x_lo, x_hi): (Candies, Candies) = bounds(&a.x, "--x", 0, i64::from(u32::MAX))?;
+    // Count the games and find the largest, by the ranges alone: the a of one bit length b
+    // share 2^K = 2^(b+1) and the allowed x < 2^b.
+    let mut pairs = 0u128;
+    let (mut small, mut middle, mut largest) = (0u64, 0u64, 0u64);
+    for b in 0..32u32 {
+        let (lo, hi) = (
+            u64::from(a_lo).max(1 << b),
+            u64::from(a_hi).min((2 << b) - 1),
+        );
+        let x_top = u64::from(x_hi).min((1 << b) - 1);
+        if lo > hi || u64::from(x_lo) > x_top {
+            continue;
         }
+        pairs += u128::from(hi - lo + 1) * u128::from(x_top - u64::from(x_lo) + 1);
+        let base = (2u64 << b) * m_hi;
+        small = small.max(hi);
+        // At most 2³²·(2³² − 1) + 2³² − 1 < 2⁶⁴: no overflow, saturating all the same.
+        middle = middle.max(base.saturating_add(x_top));
+        largest = largest.max(base.saturating_add((2u64 << b) - 1));
     }
-    if games.is_empty() {
+    if pairs == 0 {
         anyhow::bail!("no game 𝔊(a, m, x) in these ranges: x must be below 2^⌊log₂ a⌋");
     }
-    let table = table_for(
-        &games.iter().map(|g| g.3.clone()).collect::<Vec<_>>(),
-        a.memory.memory_limit,
-    )?;
-    let mut t = Table::new(&["a", "m", "x", "h1", "h2", "h3", "v", "n_l", "n_w"]);
-    for (av, m, x, g) in &games {
-        let v = value_with(table.as_ref(), g)?;
-        let mut row: Vec<Cell> = vec![(*av).into(), Cell::Int(*m as i64), (*x).into()];
-        row.extend(g.iter().map(|&h| Cell::from(h)));
-        row.extend([
-            Cell::Int(v.v),
-            Cell::Int(v.n_l as i64),
-            Cell::Int(v.n_w as i64),
-        ]);
-        t.push(row);
+    if largest > u64::from(Candies::MAX) {
+        anyhow::bail!(
+            "--a {}..{} --m {m_lo}..{m_hi}: the largest games have heaps up to {largest}, beyond {}; use a smaller --m or --a",
+            a_lo,
+            a_hi,
+            Candies::MAX
+        );
     }
-    a.out.emit_table(&t)
+    let shape = TableShape::Three {
+        small: small as Candies,
+        middle: middle as Candies,
+    };
+    let table = solve_table(&shape, a.memory.memory_limit)?;
+    let games = pairs * u128::from(m_hi - m_lo + 1);
+    let rows = (a_lo..=a_hi)
+        .flat_map(|av| {
+            let x_top = u64::from(x_hi).min(low_power(av) - 1);
+            (m_lo..=m_hi)
+                .flat_map(move |m| (u64::from(x_lo)..=x_top).map(move |x| (av, m, x as Candies)))
+        })
+        .map(|(av, m, x)| -> anyhow::Result<Vec<Cell>> {
+            let g = frak(av, m, x)?;
+            let v = value_with(table.as_ref(), &g)?;
+            let mut row: Vec<Cell> = vec![av.into(), Cell::Int(m as i64), x.into()];
+            row.extend(g.iter().map(|&h| Cell::from(h)));
+            row.extend([
+                Cell::Int(v.v),
+                Cell::Int(v.n_l as i64),
+                Cell::Int(v.n_w as i64),
+            ]);
+            Ok(row)
+        });
+    emit_games(
+        &a.out,
+        &["a", "m", "x", "h1", "h2", "h3", "v", "n_l", "n_w"],
+        games,
+        rows,
+    )
 }

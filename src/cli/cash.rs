@@ -287,7 +287,7 @@ fn state_by_forms(set: &CashSet, a: &StateArgs) -> anyhow::Result<Vec<Cell>> {
                     beyond()
                 )
             };
-            let wc = WinCondition::find(set, 200, a.set.memory_limit).with_context(critical)?;
+            let wc = find_condition(set, 200, a.set.memory_limit).with_context(critical)?;
             let winner = wc.critical_winner(&a.n, &a.d, &a.e).with_context(|| {
                 format!(
                     "{}: the win condition holds from n = {} on",
@@ -333,9 +333,28 @@ fn state_by_forms(set: &CashSet, a: &StateArgs) -> anyhow::Result<Vec<Cell>> {
     ])
 }
 
+/// Elementary steps a machine does in about three seconds: longer work shows a progress bar.
+const STEPS_WORTH_A_BAR: u128 = 3_000_000_000;
+
+/// [`WinCondition::find`], with a progress bar when its estimate is long (many or large moves
+/// make its win tables slow: a 23-element set takes seconds to minutes).
+fn find_condition(set: &CashSet, start_n: Amount, max_bytes: u64) -> anyhow::Result<WinCondition> {
+    if WinCondition::estimated_steps(set, start_n) < STEPS_WORTH_A_BAR {
+        return Ok(WinCondition::find(set, start_n, max_bytes)?);
+    }
+    let pb = super::progress_bar(
+        WinCondition::attempts(start_n),
+        "proving the win condition",
+        "attempts",
+    );
+    let found = WinCondition::find_reporting(set, start_n, max_bytes, &super::Bar(&pb));
+    pb.finish_and_clear();
+    Ok(found?)
+}
+
 fn condition(a: ConditionArgs) -> anyhow::Result<()> {
     let set = a.set.set()?;
-    let wc = WinCondition::find(&set, a.start_n, a.set.memory_limit)?;
+    let wc = find_condition(&set, a.start_n, a.set.memory_limit)?;
     match a.out.format {
         crate::export::Format::Text => a
             .out
@@ -355,6 +374,8 @@ fn thresholds_cmd(a: ThresholdArgs) -> anyhow::Result<()> {
             "--max-n {n}: the true least thresholds need the win table, supported up to n = {MAX_LEAST_TABLE}; add --defined-only for f and g alone"
         );
     }
+    crate::games::cash::check_threshold_budget(&set, n, false, a.set.memory_limit)
+        .with_context(|| format!("--max-n {n}"))?;
     let th = thresholds(&set, n)?;
     let table = if a.defined_only {
         None
@@ -387,10 +408,26 @@ fn thresholds_cmd(a: ThresholdArgs) -> anyhow::Result<()> {
         }
         row
     });
-    a.out
+    // Millions of rows take seconds to write: show how far the writing is.
+    let pb = (n >= ROWS_WORTH_A_BAR)
+        .then(|| super::progress_bar(n.saturating_add(1), "writing thresholds", "rows"));
+    let rows = rows.inspect(|_| {
+        if let Some(pb) = &pb {
+            pb.inc(1);
+        }
+    });
+    let written = a
+        .out
         .emit(|w| write_rows(a.out.format, &columns, rows, w))
-        .context("writing the thresholds")
+        .context("writing the thresholds");
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
+    }
+    written
 }
+
+/// Rows written in about three seconds: more show a progress bar.
+const ROWS_WORTH_A_BAR: Amount = 5_000_000;
 
 /// A least threshold, or empty when no amount suffices (n + 1 means "never").
 fn least_cell(v: Amount, n: Amount) -> Cell {
@@ -404,13 +441,18 @@ fn least_cell(v: Amount, n: Amount) -> Cell {
 /// Largest n for a printed table: (n + 1)³ rows.
 const MAX_PRINTED_TABLE: Amount = 400;
 
+/// (n + 1)³, the rows of `cash table --max-n n`, exactly (it exceeds u128 for n ≥ 2⁴³).
+fn table_rows(n: Amount) -> BigUint {
+    (BigUint::from(n) + 1u32).pow(3)
+}
+
 fn table(a: TableArgs) -> anyhow::Result<()> {
     let set = a.set.set()?;
     let n = a.max_n;
     if n > MAX_PRINTED_TABLE {
         anyhow::bail!(
             "--max-n {n} would print {} rows; at most {MAX_PRINTED_TABLE} is supported (use `cash thresholds` for compact output)",
-            (u128::from(n) + 1).pow(3)
+            table_rows(n)
         );
     }
     let t = CashTable::solve(&set, n, a.set.memory_limit)?;

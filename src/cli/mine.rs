@@ -12,7 +12,9 @@ use crate::export::{Cell, Format, Table};
 use crate::fsio;
 use serde::{Deserialize, Serialize};
 
-use crate::games::cash::{CashPeriodicity, CashSet, replay_threshold_certificate, threshold_forms};
+use crate::games::cash::{
+    CashPeriodicity, CashSet, check_threshold_budget, replay_threshold_certificate, threshold_forms,
+};
 use crate::games::scoring::{HeapSequence, Limits, PeriodCertificate};
 use crate::miner::{
     Certificate, FitOptions, FloorForm, FloorKind, affine_text, fit_periodic_linear,
@@ -82,6 +84,8 @@ pub struct AcrossCashArgs {
     #[arg(long, value_name = "S", default_value_t = 1)]
     step: i64,
     #[command(flatten)]
+    memory: super::candy::MemoryArgs,
+    #[command(flatten)]
     out: OutputArgs,
 }
 
@@ -111,6 +115,8 @@ pub struct CashArgs {
     /// Also write the certificate (JSON) to FILE, atomically.
     #[arg(long, value_name = "FILE")]
     certificate: Option<PathBuf>,
+    #[command(flatten)]
+    memory: super::candy::MemoryArgs,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -618,6 +624,7 @@ fn sequence(a: SequenceArgs) -> anyhow::Result<()> {
 
 fn cash(a: CashArgs) -> anyhow::Result<()> {
     let set: CashSet = a.set.parse().context("--set")?;
+    check_threshold_budget(&set, a.max_n, true, a.memory.memory_limit).context("--max-n")?;
     let forms = threshold_forms(&set, a.max_n)?;
     let from = forms.certificate.from;
     if let Some(path) = &a.certificate {
@@ -1007,6 +1014,9 @@ fn across_formula(name: &str, l0: i64, step: i64, values: &[Q]) -> String {
     }
 }
 
+/// Terms fitted in about three seconds across L: more show a progress bar.
+const ACROSS_TERMS_WORTH_A_BAR: u128 = 2_000_000;
+
 fn across_cash(a: AcrossCashArgs) -> anyhow::Result<()> {
     if a.step < 1 {
         anyhow::bail!("--step {}: must be at least 1", a.step);
@@ -1015,21 +1025,52 @@ fn across_cash(a: AcrossCashArgs) -> anyhow::Result<()> {
     if fam.params() != ["L"] {
         anyhow::bail!("--set {}: the move set must use the one parameter L", a.set);
     }
-    let mut rows = Vec::new();
-    let mut l = a.l.start();
-    while l <= a.l.end() {
+    let set_at = |l: i64| -> anyhow::Result<CashSet> {
         let ranges = [("L".to_string(), crate::num::IntRange::new(l, l)?)]
             .into_iter()
             .collect();
         let member = fam.members(&ranges)?.remove(0);
-        let set = CashSet::new(member.heaps.iter().map(|&h| u64::from(h)).collect())
-            .with_context(|| format!("L = {l}"))?;
+        CashSet::new(member.heaps.iter().map(|&h| u64::from(h)).collect())
+            .with_context(|| format!("L = {l}"))
+    };
+    // The cost before the work: each L fits closed forms to 60·(max A)² terms at first, and
+    // max A, affine in L, is largest at an end of the range. Refused at once when that L alone
+    // would not fit in memory; a progress bar over the terms to fit otherwise.
+    let data_for =
+        |set: &CashSet| 2000u64.max(60u64.saturating_mul(set.max()).saturating_mul(set.max()));
+    for l in [a.l.start(), a.l.end()] {
+        let set = set_at(l)?;
+        check_threshold_budget(&set, data_for(&set), true, a.memory.memory_limit).with_context(
+            || format!("--L {}..{}: at L = {l}, A = {set}", a.l.start(), a.l.end()),
+        )?;
+    }
+    // Every L of the range, without overflow at its end.
+    let ls = || {
+        std::iter::successors(Some(a.l.start()), |&l| l.checked_add(a.step))
+            .take_while(|&l| l <= a.l.end())
+    };
+    let mut work = 0u128;
+    for l in ls() {
+        work += u128::from(data_for(&set_at(l)?));
+    }
+    let pb = (work >= ACROSS_TERMS_WORTH_A_BAR)
+        .then(|| super::progress_bar(u64::try_from(work).unwrap_or(u64::MAX), "fitting", "terms"));
+    let mut rows = Vec::new();
+    for l in ls() {
+        let set = set_at(l)?;
         // Larger sets need longer transients: double the data until the forms are proven.
-        let mut data = 2000u64.max(60 * set.max() * set.max());
+        let mut data = data_for(&set);
+        if let Some(pb) = &pb {
+            pb.inc(data);
+        }
         let forms = loop {
             match threshold_forms(&set, data) {
                 Ok(f) => break f,
-                Err(_) if data < 1 << 22 => data *= 2,
+                Err(_) if data < 1 << 22 => {
+                    data *= 2;
+                    check_threshold_budget(&set, data, true, a.memory.memory_limit)
+                        .with_context(|| format!("L = {l}, A = {set}"))?;
+                }
                 Err(e) => return Err(e).with_context(|| format!("L = {l}, A = {set}")),
             }
         };
@@ -1052,7 +1093,9 @@ fn across_cash(a: AcrossCashArgs) -> anyhow::Result<()> {
             slopes,
             intercepts,
         });
-        l += a.step;
+    }
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
     }
     let mut t = Table::new(&["L", "set", "period", "proven_from", "slopes"]);
     let mut text = String::new();

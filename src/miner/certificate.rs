@@ -86,6 +86,42 @@ pub struct Certificate {
     pub base: Vec<Vec<Q>>,
 }
 
+/// The largest period, look-back, shift or |start| a certificate may state. Data never reaches
+/// this far, and below it every index computation (n = Pk + i, n − shift, k·slope) fits in i64
+/// with room to spare, so a certificate read from a file cannot make the check wrap or panic.
+pub const MAX_CERTIFICATE_INDEX: i64 = 1 << 40;
+
+/// `x` as an i64 index, if it is at most [`MAX_CERTIFICATE_INDEX`] in size.
+fn index(x: usize) -> Option<i64> {
+    i64::try_from(x)
+        .ok()
+        .filter(|&v| v <= MAX_CERTIFICATE_INDEX)
+}
+
+/// Refuses recurrences whose period, look-back or start no data could reach.
+fn check_extent(rec: &Recurrence, from: i64) -> Result<(), String> {
+    if rec.period == 0 || index(rec.period).is_none() {
+        return Err(format!(
+            "the recurrence's period {} is not between 1 and {MAX_CERTIFICATE_INDEX}",
+            rec.period
+        ));
+    }
+    if index(rec.lookback).is_none() {
+        return Err(format!(
+            "the recurrence's look-back {} is beyond {MAX_CERTIFICATE_INDEX}",
+            rec.lookback
+        ));
+    }
+    for (what, v) in [("start", from), ("rules' start", rec.valid_from)] {
+        if v.unsigned_abs() > MAX_CERTIFICATE_INDEX as u64 {
+            return Err(format!(
+                "the certificate's {what} n = {v} is beyond ±{MAX_CERTIFICATE_INDEX}"
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn line_of(formulas: &[Vec<(Q, Q)>], p: usize, t: &Term, i: usize) -> Line {
     // n − shift = Pk + i − shift = P(k + q) + r with r = (i − shift) mod P.
     let d = i as i64 - t.shift as i64;
@@ -112,7 +148,11 @@ impl Certificate {
         data: &[Vec<Q>],
     ) -> Result<Certificate, String> {
         let p = recurrence.period;
-        if fits.iter().any(|f| !p.is_multiple_of(f.period)) {
+        check_extent(&recurrence, 0)?;
+        if fits
+            .iter()
+            .any(|f| f.period == 0 || !p.is_multiple_of(f.period))
+        {
             return Err(format!(
                 "the fitted periods {:?} do not divide the recurrence's period {p}",
                 fits.iter().map(|f| f.period).collect::<Vec<_>>()
@@ -161,12 +201,27 @@ impl Certificate {
         Ok(cert)
     }
 
-    /// Re-checks the whole argument (the base values against the formulas, then every rule
-    /// symbolically). The caller confirms the base values are the true ones.
-    pub fn verify(&self) -> Result<(), String> {
+    /// The checks that need no arithmetic on the formulas: the indices stay in range (see
+    /// [`MAX_CERTIFICATE_INDEX`]), every sequence has its formulas, rules and full window of
+    /// base values, and every term stays within the look-back.
+    pub fn check_shape(&self) -> Result<(), String> {
         let rec = &self.recurrence;
+        check_extent(rec, self.from)?;
         let p = rec.period;
-        if self.formulas.len() != rec.rules.len() || rec.rules.iter().any(|r| r.len() != p) {
+        // The induction stands on a full window of base values for every sequence.
+        if self.base.len() != self.formulas.len()
+            || self.base.iter().any(|b| b.len() != rec.lookback)
+        {
+            return Err(format!(
+                "the certificate needs {} base values per sequence (its look-back) for each of its {} formulas",
+                rec.lookback,
+                self.formulas.len()
+            ));
+        }
+        if self.formulas.len() != rec.rules.len()
+            || rec.rules.iter().any(|r| r.len() != p)
+            || self.formulas.iter().any(|f| f.len() != p)
+        {
             return Err("the certificate's shape does not match its recurrence".to_string());
         }
         if rec.rules.iter().flatten().any(|r| {
@@ -184,6 +239,15 @@ impl Certificate {
         }) {
             return Err("a term reaches beyond the look-back or names no sequence".to_string());
         }
+        Ok(())
+    }
+
+    /// Re-checks the whole argument (the base values against the formulas, then every rule
+    /// symbolically). The caller confirms the base values are the true ones.
+    pub fn verify(&self) -> Result<(), String> {
+        self.check_shape()?;
+        let rec = &self.recurrence;
+        let p = rec.period;
         for (j, vals) in self.base.iter().enumerate() {
             for (off, v) in vals.iter().enumerate() {
                 let n = self.from + off as i64;

@@ -245,7 +245,8 @@ impl Terms<'_> {
 /// `offset + j`), or `None` when no period up to the limit fits with enough confirming periods.
 pub fn fit_periodic_linear(a: &[Q], offset: i64, opts: &FitOptions) -> Option<PeriodicLinear> {
     let len = a.len();
-    let needed = 2 + opts.min_confirming.max(1);
+    // Saturating: a huge requirement is simply never met (2 + K must not wrap to a small K).
+    let needed = opts.min_confirming.max(1).saturating_add(2);
     let small: Option<Vec<i128>> = a
         .iter()
         .map(|q| q.is_integer().then(|| q.to_i64()).flatten().map(i128::from))
@@ -262,7 +263,7 @@ pub fn fit_periodic_linear(a: &[Q], offset: i64, opts: &FitOptions) -> Option<Pe
             .find(|&n| !terms.second_difference_vanishes(n, p))
             .map_or(0, |n| n + 1);
         let confirming = (len - n0) / p;
-        if confirming < needed || (len - n0) * opts.coverage.max(1) < len {
+        if confirming < needed || (len - n0).saturating_mul(opts.coverage.max(1)) < len {
             continue;
         }
         let lines = (0..p)

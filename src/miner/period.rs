@@ -108,7 +108,11 @@ fn tail_candidate<T: Eq>(a: &[T]) -> Option<(usize, usize)> {
 pub fn prove_period<T: Eq>(a: &[T], k: usize, r: usize) -> Option<Periodicity> {
     let (p, start) = tail_candidate(a)?;
     let w = start.max(r.saturating_sub(k));
-    if w + p + k > a.len() {
+    // A look-back beyond the data can never be checked (and w + p + k may not fit in usize).
+    if w.checked_add(p)
+        .and_then(|x| x.checked_add(k))
+        .is_none_or(|end| end > a.len())
+    {
         return None;
     }
     debug_assert!((w..w + k).all(|j| a[j] == a[j + p]));
@@ -133,7 +137,11 @@ pub fn prove_period<T: Eq>(a: &[T], k: usize, r: usize) -> Option<Periodicity> {
 pub fn prove_octal_period<G: Eq, T: Eq>(g: &[G], k: usize, shadow: &[T]) -> Option<Periodicity> {
     assert_eq!(g.len(), shadow.len(), "one shadow term per Grundy value");
     let (p, n0) = tail_candidate(g)?;
-    if 2 * n0 + 2 * p + k > g.len() {
+    let needed = n0
+        .checked_add(p)
+        .and_then(|x| x.checked_mul(2))
+        .and_then(|x| x.checked_add(k));
+    if needed.is_none_or(|end| end > g.len()) {
         return None;
     }
     let d = least_rotation_period(&shadow[n0..n0 + p]);

@@ -9,7 +9,7 @@ use super::{command, common_commands, param, provenance, verdicts};
 use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
 use crate::family::Family;
-use crate::games::candy::{Candies, table_for, value_with};
+use crate::games::candy::{Candies, TableShape, value_with};
 use crate::num::{IntRange, Q};
 use crate::report::context::{Axis, Report, Series};
 use crate::report::data::{FigureSpec, TableSpec, figure, table};
@@ -28,10 +28,11 @@ pub fn family_table(
     fam: &Family,
     ranges: &BTreeMap<String, IntRange>,
     max_bytes: u64,
+    progress: &dyn crate::games::scoring::Progress,
 ) -> Result<Table> {
     let members = fam.members(ranges)?;
     let positions: Vec<Vec<Candies>> = members.iter().map(|m| m.heaps.clone()).collect();
-    let values = table_for(&positions, max_bytes)?;
+    let values = TableShape::covering(&positions)?.solve(max_bytes, progress)?;
     let params = fam.params();
     let mut columns: Vec<String> = params.clone();
     columns.extend((1..=fam.heaps().len()).map(|i| format!("h{i}")));
@@ -65,7 +66,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         .parse()
         .map_err(|e| Error::invalid(format!("family {FAMILY}: {e}")))?;
     let ranges = BTreeMap::from([("m".to_string(), IntRange::new(1, max_m)?)]);
-    let data = family_table(&fam, &ranges, MEMORY)?;
+    let data = family_table(&fam, &ranges, MEMORY, &crate::games::scoring::NoProgress)?;
     let v_column = data
         .columns
         .iter()

@@ -19,6 +19,9 @@ pub const BUILTINS: &[Builtin] = &[Builtin {
     run: fractal_sup,
 }];
 
+/// Largest m whose games `candy.fractal_sup` plays (about m turns of ~100 bytes each).
+const MAX_PLAYED_M: u64 = 1_000_000;
+
 fn fractal_value(f: Contraction, reading: Reading, k: u32, m: u64) -> Result<i64> {
     let g = standard_form_game(k, m)?;
     Ok(play_strategy(&Strategy::Fractal { f, reading }, &g)?.value)
@@ -49,6 +52,13 @@ pub fn fractal_sup(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         if k == 0 || k > 30 || m == 0 {
             return Err(Error::invalid(format!(
                 "𝔊(2^k − 1, m, 0) needs 1 ≤ k ≤ 30 and m ≥ 1, got k = {k}, m = {m}"
+            )));
+        }
+        // Each play lasts about m turns (the flip-flop lowers m by one per turn) and is kept
+        // turn by turn: refused before playing when that is more than a claim check should do.
+        if m > MAX_PLAYED_M {
+            return Err(Error::invalid(format!(
+                "m = {m}: playing 𝔊(2^{k} − 1, {m}, 0) takes about {m} turns per strategy, more than the {MAX_PLAYED_M} a claim may play; use a smaller m"
             )));
         }
         while best.len() < k as usize {

@@ -58,6 +58,10 @@ pub const BUILTINS: &[Builtin] = &[
     },
 ];
 
+/// Memory a builtin may spend on one set's thresholds and fits (claim files carry no
+/// --memory-limit; the win tables of `critical_states` use the same cap).
+const BUILTIN_BYTES: u64 = 1 << 30;
+
 /// Data behind the fits when `args.max_n` is not given (what `nimlab cash` uses for huge n).
 const DEFAULT_MAX_N: i64 = 4000;
 
@@ -168,6 +172,9 @@ struct Certified {
 impl Certified {
     /// Fits on n ≤ max_n, replays the certificate, and tabulates Def 2.3 up to `upto` too.
     fn new(set: &CashSet, max_n: Amount) -> Result<Certified> {
+        // Refused before any work: the fit keeps every n ≤ max_n as exact rationals.
+        crate::games::cash::check_threshold_budget(set, max_n, true, BUILTIN_BYTES)
+            .map_err(|e| Error::invalid(format!("`args.max_n` = {max_n}: {e}")))?;
         let forms = threshold_forms(set, max_n)?;
         replay_threshold_certificate(set, &forms.certificate).map_err(|e| {
             Error::invalid(format!(
@@ -1185,7 +1192,7 @@ fn critical_states(
     if from > max_n {
         return Ok(Critical::Decides(0, 0, 0));
     }
-    let table = CashTable::solve(set, max_n, 1 << 30)?;
+    let table = CashTable::solve(set, max_n, BUILTIN_BYTES)?;
     let mut seen: HashMap<Cs, (Winner, State, usize)> = HashMap::new();
     let mut states = 0usize;
     for n in from..=max_n {

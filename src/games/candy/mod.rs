@@ -24,11 +24,34 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
+use crate::games::scoring::{NoProgress, Progress};
 
 mod allocation;
+
+/// Work between two progress reports (a report per position would cost more than the work).
+const PROGRESS_CHUNK: usize = 1 << 16;
+
+/// Stack left before a recursive solver grows its stack, and the size of each new segment.
+const STACK_RED_ZONE: usize = 64 * 1024;
+const STACK_SEGMENT: usize = 4 * 1024 * 1024;
+
+/// Heap bounds as `[h, h, …]`, shortened when there are many (a refusal must stay short).
+fn show_bounded(heaps: &[Candies]) -> String {
+    if heaps.len() <= 32 {
+        show(heaps)
+    } else {
+        format!(
+            "{}… ({} heaps)",
+            &show(&heaps[..8]).trim_end_matches(']'),
+            heaps.len()
+        )
+    }
+}
 mod strategy;
 
-pub use allocation::{Allocation, allocation, p_partitions};
+pub use allocation::{
+    Allocation, AllocationCost, allocation, allocation_cost, allocation_reporting, p_partitions,
+};
 pub use strategy::{
     Contraction, Reading, Strategy, StrategyPlay, StrategyTurn, play_strategy, standard_form,
 };
@@ -173,6 +196,10 @@ pub fn plain_value(heaps: &[Candies]) -> CandyValue {
         if let Some(&v) = memo.get(&g) {
             return v;
         }
+        // One frame per turn, and a game lasts up to N/2 turns: grow the stack as needed.
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || luca_moves(g, memo))
+    }
+    fn luca_moves(g: Vec<Candies>, memo: &mut HashMap<Vec<Candies>, i64>) -> i64 {
         let mut best: Option<i64> = None;
         for i in 0..g.len() {
             for left in 0..g[i] {
@@ -262,6 +289,12 @@ fn luca_best<T: PValues + ?Sized>(
     table: &T,
     heaps: &[Candies],
 ) -> Result<Option<(i64, usize, Candies)>> {
+    // [x, x] (and zeros): Windsor mirrors every move, so every move has margin 0 and the tie
+    // goes to the first heap, taking all of it. A shortcut, not an optimisation: the loop
+    // below is linear in x, which is 2³² for the largest heaps.
+    if heaps.iter().filter(|&&h| h > 0).count() <= 2 {
+        return Ok(heaps.iter().position(|&h| h > 0).map(|i| (0, i, 0)));
+    }
     let mut best: Option<(i64, usize, Candies)> = None;
     let mut next = heaps.to_vec();
     for i in 0..heaps.len() {
@@ -322,35 +355,95 @@ pub fn table_for(
     positions: &[Vec<Candies>],
     max_bytes: u64,
 ) -> Result<Box<dyn PValues + Send + Sync>> {
-    if positions.is_empty() {
-        return Err(Error::invalid("no position given"));
-    }
-    let nonzero = |p: &Vec<Candies>| p.iter().filter(|&&h| h > 0).count();
-    if positions.iter().all(|p| nonzero(p) <= 2) {
-        return Ok(Box::new(Pairs));
-    }
-    if positions.iter().all(|p| nonzero(p) <= 3) {
-        let (mut small, mut middle) = (0, 0);
-        for p in positions {
-            let mut h = sorted(p.clone());
-            while h.len() < 3 {
-                h.insert(0, 0);
+    TableShape::covering(positions)?.solve(max_bytes, &NoProgress)
+}
+
+/// Which table serves a set of positions, known before anything is solved: what its memory and
+/// time are estimated from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableShape {
+    /// At most two nonzero heaps: nothing to solve ([x, x] has V = 0).
+    Pairs,
+    /// Sorted 3-heap P-positions with smallest heap ≤ `small` and middle heap ≤ `middle`.
+    Three {
+        /// The largest smallest heap.
+        small: Candies,
+        /// The largest middle heap.
+        middle: Candies,
+    },
+    /// The dense box of heaps ≤ `bounds` (sorted decreasingly).
+    Box(Vec<Candies>),
+}
+
+impl TableShape {
+    /// The shape [`table_for`] uses for `positions`.
+    pub fn covering(positions: &[Vec<Candies>]) -> Result<TableShape> {
+        if positions.is_empty() {
+            return Err(Error::invalid("no position given"));
+        }
+        let nonzero = |p: &Vec<Candies>| p.iter().filter(|&&h| h > 0).count();
+        if positions.iter().all(|p| nonzero(p) <= 2) {
+            return Ok(TableShape::Pairs);
+        }
+        if positions.iter().all(|p| nonzero(p) <= 3) {
+            let (mut small, mut middle) = (0, 0);
+            for p in positions {
+                let mut h = sorted(p.clone());
+                while h.len() < 3 {
+                    h.insert(0, 0);
+                }
+                small = small.max(h[0]);
+                middle = middle.max(h[1]);
             }
-            small = small.max(h[0]);
-            middle = middle.max(h[1]);
+            return Ok(TableShape::Three { small, middle });
         }
-        return Ok(Box::new(ThreeHeapTable::solve(small, middle, max_bytes)?));
+        let k = positions.iter().map(Vec::len).max().expect("non-empty");
+        let mut bounds = vec![0 as Candies; k];
+        for p in positions {
+            let mut h = p.clone();
+            h.sort_unstable_by(|a, b| b.cmp(a));
+            for (b, x) in bounds.iter_mut().zip(h) {
+                *b = (*b).max(x);
+            }
+        }
+        Ok(TableShape::Box(bounds))
     }
-    let k = positions.iter().map(Vec::len).max().expect("non-empty");
-    let mut bounds = vec![0 as Candies; k];
-    for p in positions {
-        let mut h = p.clone();
-        h.sort_unstable_by(|a, b| b.cmp(a));
-        for (b, x) in bounds.iter_mut().zip(h) {
-            *b = (*b).max(x);
+
+    /// Estimated bytes of the table.
+    pub fn bytes(&self) -> u128 {
+        match self {
+            TableShape::Pairs => 0,
+            TableShape::Three { small, middle } => ThreeHeapTable::bytes(*small, *middle),
+            TableShape::Box(bounds) => CandyTable::bytes(bounds),
         }
     }
-    Ok(Box::new(SortedBox(CandyTable::solve(&bounds, max_bytes)?)))
+
+    /// Estimated elementary steps of solving it (moves examined, each with its replies).
+    pub fn steps(&self) -> u128 {
+        match self {
+            TableShape::Pairs => 0,
+            TableShape::Three { small, middle } => ThreeHeapTable::work(*small, *middle),
+            TableShape::Box(bounds) => CandyTable::steps(bounds),
+        }
+    }
+
+    /// Solves the table, refusing at once when it would need more than `max_bytes`; `progress`
+    /// learns the work ahead and how far it is.
+    pub fn solve(
+        &self,
+        max_bytes: u64,
+        progress: &dyn Progress,
+    ) -> Result<Box<dyn PValues + Send + Sync>> {
+        Ok(match self {
+            TableShape::Pairs => Box::new(Pairs),
+            TableShape::Three { small, middle } => Box::new(ThreeHeapTable::solve_reporting(
+                *small, *middle, max_bytes, progress,
+            )?),
+            TableShape::Box(bounds) => Box::new(SortedBox(CandyTable::solve_reporting(
+                bounds, max_bytes, progress,
+            )?)),
+        })
+    }
 }
 
 /// Positions of at most two heaps: the only P-positions are pairs [x, x], where Windsor mirrors
@@ -391,16 +484,51 @@ pub struct CandyTable {
 }
 
 impl CandyTable {
+    /// Points in the box of `bounds` (saturating).
+    fn points(bounds: &[Candies]) -> u128 {
+        bounds
+            .iter()
+            .fold(1u128, |acc, &b| acc.saturating_mul(u128::from(b) + 1))
+    }
+
+    /// Estimated bytes of the table of `bounds`: 4 per box point, and the bounds themselves.
+    pub fn bytes(bounds: &[Candies]) -> u128 {
+        Self::points(bounds)
+            .saturating_mul(4)
+            .saturating_add(8 * bounds.len() as u128)
+    }
+
+    /// Estimated steps: every box point is visited; a P-position (about one point in the
+    /// largest heap + 1) tries each move (the sum of its heaps) with a reply per heap.
+    pub fn steps(bounds: &[Candies]) -> u128 {
+        let k = bounds.len() as u128;
+        let largest = bounds
+            .iter()
+            .copied()
+            .max()
+            .map_or(1, |b| u128::from(b) + 1);
+        let moves: u128 = bounds.iter().map(|&b| u128::from(b)).sum::<u128>() / 2;
+        let points = Self::points(bounds);
+        points.saturating_add((points / largest).saturating_mul(moves.saturating_mul(k)))
+    }
+
     /// Solves every P-position in the box of `bounds`. Memory: 4 bytes per box point.
     pub fn solve(bounds: &[Candies], max_bytes: u64) -> Result<CandyTable> {
-        let mut size: u64 = 1;
-        for &b in bounds {
-            size = size.saturating_mul(u64::from(b) + 1);
-        }
-        if size.saturating_mul(4) > max_bytes || size > u64::from(u32::MAX) {
+        Self::solve_reporting(bounds, max_bytes, &NoProgress)
+    }
+
+    /// [`solve`](Self::solve), reporting the box points done to `progress`.
+    pub fn solve_reporting(
+        bounds: &[Candies],
+        max_bytes: u64,
+        progress: &dyn Progress,
+    ) -> Result<CandyTable> {
+        let needed = Self::bytes(bounds);
+        let size = Self::points(bounds);
+        if needed > u128::from(max_bytes) || size > u128::from(u32::MAX) {
             return Err(Error::TooLarge {
-                what: format!("the table of all positions below {}", show(bounds)),
-                needed_bytes: size.saturating_mul(4),
+                what: format!("the table of all positions below {}", show_bounded(bounds)),
+                needed_bytes: u64::try_from(needed).unwrap_or(u64::MAX),
                 limit_bytes: max_bytes,
                 suggestion: "use fewer or smaller heaps (3-heap positions use a much smaller table), or raise --memory-limit".to_string(),
             });
@@ -416,9 +544,14 @@ impl CandyTable {
         for i in (0..k.saturating_sub(1)).rev() {
             stride[i] = stride[i + 1] * (bounds[i + 1] as usize + 1);
         }
-        let mut v = vec![0i32; size as usize];
+        let size = size as usize;
+        progress.start(size as u64);
+        let mut v = vec![0i32; size];
         let mut t = vec![0 as Candies; k];
-        for idx in 0..size as usize {
+        for idx in 0..size {
+            if idx % PROGRESS_CHUNK == PROGRESS_CHUNK - 1 {
+                progress.advance(PROGRESS_CHUNK as u64);
+            }
             if idx > 0 {
                 // Odometer: the last heap varies fastest.
                 let mut j = k - 1;
@@ -508,18 +641,52 @@ impl ThreeHeapTable {
         max_middle: Candies,
         max_bytes: u64,
     ) -> Result<ThreeHeapTable> {
-        let (xs, ys) = (max_small as usize + 1, max_middle as usize + 1);
-        let size = (xs as u64).saturating_mul(ys as u64);
-        if size.saturating_mul(4) > max_bytes || max_middle >= 1 << 30 {
+        Self::solve_reporting(max_small, max_middle, max_bytes, &NoProgress)
+    }
+
+    /// Bytes of the table: 4 per pair (x, y).
+    pub fn bytes(max_small: Candies, max_middle: Candies) -> u128 {
+        (u128::from(max_small) + 1) * (u128::from(max_middle) + 1) * 4
+    }
+
+    /// The work of [`solve`](Self::solve) in the units its progress counts: x + 2y for every
+    /// pair 1 ≤ x ≤ X, x ≤ y ≤ Y (a P-position (x, y, x ⊕ y) has about x + 2y moves, each
+    /// with up to three replies). Exact, by Σ_x [(Y − x + 1)·x + Y(Y + 1) − x(x − 1)].
+    pub fn work(max_small: Candies, max_middle: Candies) -> u128 {
+        let y = u128::from(max_middle);
+        let x = u128::from(max_small.min(max_middle));
+        let s1 = x * (x + 1) / 2;
+        let s2 = x * (x + 1) * (2 * x + 1) / 6;
+        (y + 2) * s1 - 2 * s2 + x * y * (y + 1)
+    }
+
+    /// [`solve`](Self::solve), reporting [`work`](Self::work) done to `progress`.
+    pub fn solve_reporting(
+        max_small: Candies,
+        max_middle: Candies,
+        max_bytes: u64,
+        progress: &dyn Progress,
+    ) -> Result<ThreeHeapTable> {
+        let needed = Self::bytes(max_small, max_middle);
+        if needed > u128::from(max_bytes) || max_middle >= 1 << 30 {
+            // The largest middle heap that fits next to this smallest heap, by formula.
+            let fits = (u128::from(max_bytes) / 4 / (u128::from(max_small) + 1))
+                .saturating_sub(1)
+                .min((1 << 30) - 1);
             return Err(Error::TooLarge {
                 what: format!(
                     "the table of 3-heap P-positions with heaps up to ({max_small}, {max_middle}, …)"
                 ),
-                needed_bytes: size.saturating_mul(4),
+                needed_bytes: u64::try_from(needed).unwrap_or(u64::MAX),
                 limit_bytes: max_bytes,
-                suggestion: "use smaller heaps or raise --memory-limit".to_string(),
+                suggestion: format!(
+                    "keep the middle heap at most {fits} with this smallest heap, use smaller heaps, or raise --memory-limit"
+                ),
             });
         }
+        let (xs, ys) = (max_small as usize + 1, max_middle as usize + 1);
+        progress.start(u64::try_from(Self::work(max_small, max_middle)).unwrap_or(u64::MAX));
+        let mut done = 0u64;
         let mut v = vec![0i32; xs * ys];
         let get = |v: &[i32], mut a: Candies, mut b: Candies, mut c: Candies| -> i64 {
             // Sort three values; a zero heap leaves a mirrored pair with V = 0.
@@ -540,6 +707,11 @@ impl ThreeHeapTable {
         };
         for x in 1..=max_small {
             for y in x..=max_middle {
+                done += u64::from(x) + 2 * u64::from(y);
+                if done >= PROGRESS_CHUNK as u64 {
+                    progress.advance(done);
+                    done = 0;
+                }
                 let z = x ^ y;
                 if z < y {
                     continue;
@@ -629,6 +801,11 @@ impl MemoValues {
         if let Some(&v) = self.memo.get(&g) {
             return v;
         }
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.solve_p(g))
+    }
+
+    /// V of a sorted P-position not yet in the memo.
+    fn solve_p(&mut self, g: Vec<Candies>) -> i64 {
         let mut best: Option<i64> = None;
         let mut next = g.clone();
         for i in 0..g.len() {

@@ -137,7 +137,8 @@ impl fmt::Display for Winner {
 
 /// W_A(0..=max_n) of the plain game (normal play subtraction game A).
 pub fn plain_winners(a: &CashSet, max_n: Amount) -> Vec<Winner> {
-    let mut w = Vec::with_capacity(max_n as usize + 1);
+    // The capacity is a hint only: a max_n beyond usize reserves nothing up front.
+    let mut w = Vec::with_capacity(usize::try_from(max_n).map_or(0, |n| n.saturating_add(1)));
     for n in 0..=max_n {
         let wins = a
             .elements()
@@ -148,6 +149,10 @@ pub fn plain_winners(a: &CashSet, max_n: Amount) -> Vec<Winner> {
     }
     w
 }
+
+/// Stack left before a recursive solver grows its stack, and the size of each new segment.
+pub(crate) const STACK_RED_ZONE: usize = 64 * 1024;
+pub(crate) const STACK_SEGMENT: usize = 4 * 1024 * 1024;
 
 /// The literal recursion (Lemma 1.12) with a memo: I wins iff some legal move leads to a state
 /// the next mover loses. Exponential-free but O(n·d·e) states; for tests.
@@ -162,11 +167,13 @@ pub fn cash_winner_naive(a: &CashSet, n: Amount, d: Amount, e: Amount) -> Winner
         if let Some(&w) = memo.get(&(n, d, e)) {
             return w;
         }
-        let wins = a
-            .elements()
-            .iter()
-            .filter(|&&x| x <= n && x <= d)
-            .any(|&x| go(a, n - x, e, d - x, memo) == Winner::II);
+        // One frame per move: deep for large n, so grow the stack instead of overflowing it.
+        let wins = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
+            a.elements()
+                .iter()
+                .filter(|&&x| x <= n && x <= d)
+                .any(|&x| go(a, n - x, e, d - x, memo) == Winner::II)
+        });
         let w = if wins { Winner::I } else { Winner::II };
         memo.insert((n, d, e), w);
         w
@@ -276,6 +283,47 @@ pub struct Thresholds {
     pub f2: Vec<Amount>,
 }
 
+/// Bytes [`thresholds`] keeps per n: W_A(n) and f^I(n), f^II(n).
+const THRESHOLD_BYTES_PER_N: u64 = 17;
+
+/// Bytes [`threshold_forms`] needs per n of data: the thresholds, and f^I, f^II again as exact
+/// rationals for the fit (a `Q` is two big integers, 64 bytes, plus a heap digit each).
+const FORMS_BYTES_PER_N: u64 = THRESHOLD_BYTES_PER_N + 2 * 112;
+
+/// Refuses, before any work, thresholds or closed forms on n ≤ `max_n` that would need more
+/// than `max_bytes` (`forms`: also the exact data [`threshold_forms`] fits). The suggestion is
+/// the largest n that fits, by formula.
+pub fn check_threshold_budget(
+    set: &CashSet,
+    max_n: Amount,
+    forms: bool,
+    max_bytes: u64,
+) -> Result<()> {
+    let per_n = if forms {
+        FORMS_BYTES_PER_N
+    } else {
+        THRESHOLD_BYTES_PER_N
+    };
+    let needed = u128::from(max_n).saturating_add(1) * u128::from(per_n);
+    if needed <= u128::from(max_bytes) {
+        return Ok(());
+    }
+    let fits = (max_bytes / per_n).saturating_sub(1);
+    Err(Error::TooLarge {
+        what: format!(
+            "{} of A = {set} for n ≤ {max_n}",
+            if forms {
+                "fitting closed forms to the thresholds"
+            } else {
+                "the thresholds"
+            }
+        ),
+        needed_bytes: u64::try_from(needed).unwrap_or(u64::MAX),
+        limit_bytes: max_bytes,
+        suggestion: format!("use n ≤ {fits} or raise --memory-limit"),
+    })
+}
+
 /// Def 2.1 + Def 2.3 for every n ≤ max_n, in O(max_n·|A|) time and 17 bytes per n.
 pub fn thresholds(set: &CashSet, max_n: Amount) -> Result<Thresholds> {
     let len = usize::try_from(max_n)
@@ -333,8 +381,23 @@ impl Thresholds {
 
 /// g^I(n), g^II(n) of Def 3.1: with i = n mod 2a₁, (n − i)/2 + min(i + 1, a₁) and
 /// (n − i)/2 + max(0, i − a₁ + 1).
+///
+/// The arithmetic is in u128: 2a₁ overflows u64 once a₁ ≥ 2⁶³, and g^I(n) ≤ n + 1 exceeds it
+/// at n = u64::MAX. Both values are at most n + 1; the caller's n indexes a table, so
+/// n < u64::MAX in practice.
+///
+/// # Panics
+/// Only for n = u64::MAX with n mod 2a₁ < a₁ (then g^I(n) = 2⁶⁴): use [`g_thresholds_big`].
 pub fn g_thresholds(set: &CashSet, n: Amount) -> (Amount, Amount) {
-    let a1 = set.min();
+    let (g1, g2) = g_thresholds_wide(set.min(), n);
+    let fits =
+        |g: u128| Amount::try_from(g).expect("g^I(n), g^II(n) ≤ n + 1 < 2⁶⁴ for n < u64::MAX");
+    (fits(g1), fits(g2))
+}
+
+/// Def 3.1 in u128, where nothing overflows: 2a₁ < 2⁶⁵ and every value is at most n + 1.
+fn g_thresholds_wide(a1: Amount, n: Amount) -> (u128, u128) {
+    let (a1, n) = (u128::from(a1), u128::from(n));
     let i = n % (2 * a1);
     let half = (n - i) / 2;
     (half + (i + 1).min(a1), half + (i + 1).saturating_sub(a1))
@@ -554,8 +617,17 @@ pub struct ThresholdForms {
 
 /// Fits f^I and f^II on n ≤ max_n and proves the fits for all n, or says why it cannot.
 pub fn threshold_forms(set: &CashSet, max_n: Amount) -> Result<ThresholdForms> {
+    let kmax = usize::try_from(set.max())
+        .ok()
+        .filter(|&k| k <= usize::try_from(max_n).unwrap_or(usize::MAX))
+        .ok_or_else(|| {
+            Error::invalid(format!(
+                "max A = {} is beyond the data (n ≤ {max_n}): proving the plain game's period \
+                 needs a window of max A terms to recur, so use n well above max A",
+                set.max()
+            ))
+        })?;
     let th = thresholds(set, max_n)?;
-    let kmax = set.max() as usize;
     let plain = prove_period(&th.winner, kmax, kmax).ok_or_else(|| {
         Error::invalid(format!(
             "W_A of A = {set} shows no recurring window of {kmax} terms up to n = {max_n}; raise --max-n"
@@ -778,22 +850,42 @@ fn threshold_rules(
     rules
 }
 
+/// Memory a replay may spend on recomputing thresholds: a certificate nimlab writes needs a few
+/// thousand n, so this only stops files that claim absurd starts or periods.
+const REPLAY_BYTES: u64 = 1 << 30;
+
 /// Replays a certificate for A: rebuilds Def 2.3's recurrence for A (after proving the plain
 /// game's period by the window argument) and demands it be the certificate's, recomputes the
 /// base values, and re-checks the whole argument.
 pub fn replay_threshold_certificate(set: &CashSet, cert: &Certificate) -> Result<()> {
     let rec = &cert.recurrence;
-    let kmax = set.max() as usize;
-    if rec.period == 0 || rec.lookback != kmax || rec.valid_from < kmax as i64 {
-        return Err(Error::invalid(format!(
+    let kmax = set.max();
+    let not_def_2_3 = || {
+        Error::invalid(format!(
             "the certificate's recurrence (period {}, look-back {}, from n = {}) is not Def 2.3's \
              for A = {set} (look-back {kmax})",
             rec.period, rec.lookback, rec.valid_from
+        ))
+    };
+    if rec.period == 0
+        || u64::try_from(rec.lookback) != Ok(kmax)
+        || i128::from(rec.valid_from) < i128::from(kmax)
+    {
+        return Err(not_def_2_3());
+    }
+    if cert.from < 0 {
+        return Err(Error::invalid(format!(
+            "the certificate starts at n = {}, but thresholds start at n = 0",
+            cert.from
         )));
     }
-    let from = rec.valid_from as usize;
-    let horizon = (cert.from + rec.lookback as i64).max(0) as usize;
+    // The shape first: it bounds every index used below (see MAX_CERTIFICATE_INDEX).
+    cert.check_shape()
+        .map_err(|why| Error::invalid(format!("the certificate does not check: {why}")))?;
+    let (kmax, from) = (rec.lookback, rec.valid_from as usize);
+    let horizon = cert.from as usize + rec.lookback;
     let end = horizon.max(from + rec.period + kmax) as Amount;
+    check_threshold_budget(set, end, false, REPLAY_BYTES)?;
     let th = thresholds(set, end)?;
     // W_A(n) depends on the kmax values before n: equal windows P apart prove period P.
     if (from - kmax..from).any(|n| th.winner[n] != th.winner[n + rec.period]) {

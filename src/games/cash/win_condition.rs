@@ -48,6 +48,7 @@ use super::{
     decide_by_theorems, g_thresholds, threshold_forms, thresholds,
 };
 use crate::error::{Error, Result};
+use crate::games::scoring::{NoProgress, Progress};
 use crate::miner::{FitOptions, PeriodicLinear, fit_periodic_linear};
 use crate::num::Q;
 
@@ -265,10 +266,75 @@ impl Setting {
     }
 }
 
+/// The largest win table solved so far. A table for n ≤ N holds the same thresholds for every
+/// n ≤ N as a smaller one, so the search (many shapes, each proof needing a table up to its own
+/// start) solves a table only when it needs more rows than any before: the costly part of the
+/// search, quadratic in n, is paid about once instead of once per attempted shape.
+struct Tables<'a> {
+    set: &'a CashSet,
+    max_bytes: u64,
+    largest: Option<CashTable>,
+}
+
+impl<'a> Tables<'a> {
+    fn new(set: &'a CashSet, max_bytes: u64) -> Tables<'a> {
+        Tables {
+            set,
+            max_bytes,
+            largest: None,
+        }
+    }
+
+    /// A table covering every n ≤ `n`.
+    fn upto(&mut self, n: Amount) -> Result<&CashTable> {
+        if self.largest.as_ref().is_none_or(|t| t.max_n() < n) {
+            self.largest = Some(CashTable::solve(self.set, n, self.max_bytes)?);
+        }
+        Ok(self.largest.as_ref().expect("just solved"))
+    }
+}
+
 impl WinCondition {
     /// Finds and proves the win condition of A: reads the boundaries off a win table from
     /// `start_n` on, doubling it (up to n = 6000) until they fit and the proof closes.
     pub fn find(set: &CashSet, start_n: Amount, max_bytes: u64) -> Result<WinCondition> {
+        Self::find_reporting(set, start_n, max_bytes, &NoProgress)
+    }
+
+    /// The number of attempts (table size × statement shape) [`find`](Self::find) makes at
+    /// most from `start_n`: the length of its progress bar.
+    pub fn attempts(start_n: Amount) -> u64 {
+        let mut sizes = 1u64;
+        let mut n = start_n.max(100);
+        while n < MAX_TABLE {
+            n = (2 * n).min(MAX_TABLE);
+            sizes += 1;
+        }
+        // Up to three moduli per edge depth (fewer when some coincide).
+        let shapes = 3 * (MAX_EDGE_DEPTH as u64 + 1);
+        sizes * shapes
+    }
+
+    /// Roughly how many elementary steps [`find`](Self::find) may take from `start_n` (its win
+    /// tables cost about n²/2 entries × |A| moves × log₂ n each, and grow by doubling to 6000):
+    /// what decides whether a progress bar is worth showing.
+    pub fn estimated_steps(set: &CashSet, start_n: Amount) -> u128 {
+        let n = u128::from(start_n.max(MAX_TABLE));
+        let log = u128::from(128 - n.leading_zeros());
+        // The doubling series sums to at most 4/3 of the largest table.
+        n * n / 2 * 4 / 3 * set.elements().len() as u128 * log
+    }
+
+    /// [`find`](Self::find), reporting each attempt to `progress` (its total is
+    /// [`attempts`](Self::attempts)).
+    pub fn find_reporting(
+        set: &CashSet,
+        start_n: Amount,
+        max_bytes: u64,
+        progress: &dyn Progress,
+    ) -> Result<WinCondition> {
+        progress.start(Self::attempts(start_n));
+        let mut tables = Tables::new(set, max_bytes);
         let setting = Setting::new(set)?;
         let lcm = |x: usize, y: usize| x / x.gcd(&y) * y;
         let m = setting.cash_period;
@@ -286,18 +352,19 @@ impl WinCondition {
             .collect();
         let mut n_max = start_n.max(100);
         loop {
-            let table = CashTable::solve(set, n_max, max_bytes)?;
             let ex = Exact::new(set, n_max as usize)?;
             let mut attempt = Ok(None);
             for &(q, depth) in &shapes {
-                attempt = match fit_boundaries(set, &setting, q, (depth, edge_modulus), &table, &ex)
-                {
+                let table = tables.upto(n_max)?;
+                let fitted = fit_boundaries(set, &setting, q, (depth, edge_modulus), table, &ex);
+                attempt = match fitted {
                     Ok(Some((boundaries, edge))) => {
-                        Self::prove_in(set, &setting, q, boundaries, edge, max_bytes)
+                        Self::prove_in(set, &setting, q, boundaries, edge, &mut tables)
                     }
                     Ok(None) => Ok(None),
                     Err(e) => Err(e),
                 };
+                progress.advance(1);
                 if matches!(attempt, Ok(Some(_))) {
                     break;
                 }
@@ -361,7 +428,8 @@ impl WinCondition {
                 edge.depth
             )));
         }
-        Self::prove_in(set, &setting, modulus, boundaries, edge, max_bytes)?.ok_or_else(|| {
+        let mut tables = Tables::new(set, max_bytes);
+        Self::prove_in(set, &setting, modulus, boundaries, edge, &mut tables)?.ok_or_else(|| {
             Error::invalid(format!(
                 "A = {set}: the proof's window lies beyond n = {MAX_TABLE}"
             ))
@@ -375,7 +443,7 @@ impl WinCondition {
         modulus: usize,
         boundaries: Vec<Boundary>,
         edge: EdgeLayer,
-        max_bytes: u64,
+        tables: &mut Tables,
     ) -> Result<Option<WinCondition>> {
         let mut wc = WinCondition {
             set: set.clone(),
@@ -391,10 +459,10 @@ impl WinCondition {
         let Some(plan) = wc.plan(setting.cash_from)? else {
             return Ok(None);
         };
-        let table = CashTable::solve(set, (plan.step_from as Amount).max(1) - 1, max_bytes)?;
+        let table = tables.upto((plan.step_from as Amount).max(1) - 1)?;
         // The recursion at the window refers to f^I, f^II, W_A there: exact values.
         let ex = Exact::new(set, plan.step_from + plan.window)?;
-        let (from, base_rows) = wc.check_base(&table, &ex, plan.step_from)?;
+        let (from, base_rows) = wc.check_base(table, &ex, plan.step_from)?;
         let step_points = wc.check_step(&ex, plan.step_from, plan.window)?;
         wc.proof = WinProof {
             from: from as u64,
@@ -710,7 +778,8 @@ fn fit_boundaries(
     table: &CashTable,
     ex: &Exact,
 ) -> Result<Option<(Vec<Boundary>, EdgeLayer)>> {
-    let n_max = table.max_n() as usize;
+    // The table may reach further than the exact thresholds (it is shared between attempts).
+    let n_max = (table.max_n() as usize).min(ex.f1.len() - 1);
     // Per residue: h(b) as known exactly (Some) and lower bounds from clipped observations.
     let mut exact: Vec<Vec<Option<i64>>> = vec![Vec::new(); m];
     let mut lower: Vec<Vec<i64>> = vec![Vec::new(); m];
