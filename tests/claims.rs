@@ -2140,7 +2140,7 @@ fn exact_numbers_are_capped_and_refusals_are_fast() {
         "let x = (2^65536)^15 in x * x / 3",
         "let x = (7^65536)^5 in x * x",
         "let x = (2^65536)^15 in (x + 1/3) * (x + 1/7)",
-        "let x = 2^40000 + 1/3 in x * x",
+        "let x = 2^10000 + 1/3 in x * x",
         "((1/3)^65536)^8",
         "(1/3)^65536",
         "2^(10^30)",
@@ -2178,9 +2178,9 @@ fn exact_numbers_are_capped_and_refusals_are_fast() {
         ev("(7^65536)^5 / 7^65536"),
         Value::Num(Q::from_bigint(BigInt::from(7).pow(4 * 65536u32)))
     );
-    let small = BigInt::from(7).pow(10000u32);
+    let small = BigInt::from(7).pow(2000u32);
     assert_eq!(
-        ev("7^(-10000) + 1/2"),
+        ev("7^(-2000) + 1/2"),
         Value::Num(Q::from_ratio(
             BigRational::new(BigInt::one(), small.clone()) + BigRational::new(1.into(), 2.into())
         ))

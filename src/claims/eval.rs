@@ -28,7 +28,7 @@ pub const MAX_RANGE_POINTS: u64 = 2_000_000;
 pub const MAX_STEPS: u64 = 10_000_000_000;
 
 /// Steps between two progress reports.
-const PROGRESS_EVERY: u64 = 1 << 16;
+const PROGRESS_EVERY: u64 = 1 << 10;
 
 /// Stack left before a recursion step grows the stack (see `stacker`).
 pub(crate) const RED_ZONE: usize = 128 * 1024;
@@ -120,6 +120,9 @@ pub type Env = Vec<(String, Value)>;
 /// checked once per distinct combination of argument kinds, not once per call).
 type CallKinds = HashMap<(String, Vec<Ty>), Result<Ty, ExprError>>;
 
+/// Costs of calls by function and the bounds of their arguments (as `f64` bit patterns).
+type CallCosts = HashMap<(String, Vec<Option<(u64, u64)>>), Cost>;
+
 /// The user functions of one claim file, checked in order (each may call earlier ones only, so
 /// evaluation always terminates).
 #[derive(Debug, Default)]
@@ -129,7 +132,7 @@ pub struct Definitions {
     costs: HashMap<String, Cost>,
     call_kinds: Mutex<CallKinds>,
     /// Costs of calls whose bodies' ranges depend on the arguments, by the arguments' bounds.
-    call_costs: Mutex<HashMap<(String, Vec<Option<(u64, u64)>>), Cost>>,
+    call_costs: Mutex<CallCosts>,
 }
 
 impl Clone for Definitions {
@@ -751,24 +754,22 @@ impl<'a> Evaluator<'a> {
         if !call_free(b) {
             return Ok(None);
         }
-        if rest.is_empty() {
-            if let Domain::Interval { from, to, step } = &b.domain {
-                let lo = self.eval(from, env)?;
-                let hi = self.eval(to, env)?;
-                let by = match step {
-                    Some(s) => self.eval(s, env)?,
-                    None => Value::int(1),
-                };
-                let step_span = step.as_ref().map_or(b.span, |s| s.span);
-                return range_count(
-                    num(&lo, from.span)?,
-                    num(&hi, to.span)?,
-                    num(&by, step_span)?,
-                    b.span,
-                    step_span,
-                )
-                .map(Some);
-            }
+        if let (true, Domain::Interval { from, to, step }) = (rest.is_empty(), &b.domain) {
+            let lo = self.eval(from, env)?;
+            let hi = self.eval(to, env)?;
+            let by = match step {
+                Some(s) => self.eval(s, env)?,
+                None => Value::int(1),
+            };
+            let step_span = step.as_ref().map_or(b.span, |s| s.span);
+            return range_count(
+                num(&lo, from.span)?,
+                num(&hi, to.span)?,
+                num(&by, step_span)?,
+                b.span,
+                step_span,
+            )
+            .map(Some);
         }
         let mut total = 0u64;
         for x in self.binder_points(b, env)? {

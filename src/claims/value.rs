@@ -103,11 +103,11 @@ impl fmt::Display for Value {
 /// whose result could be larger is refused before it runs.
 pub const MAX_BITS: u64 = 1 << 20;
 
-/// The most bits a fraction may have, numerator and denominator together: 2^16, about 19,700
+/// The most bits a fraction may have, numerator and denominator together: 2^14, about 4,900
 /// decimal digits. Fractions are kept reduced, and num-bigint's gcd takes time quadratic in
-/// the size of its arguments (seconds at 2^20 bits), so they have a smaller cap than integers,
+/// the size of its arguments (seconds at 2^20 bits, milliseconds at 2^14), so they have a smaller cap than integers,
 /// which take paths without a gcd.
-pub const MAX_FRACTION_BITS: u64 = 1 << 16;
+pub const MAX_FRACTION_BITS: u64 = 1 << 14;
 
 /// The most elements a list may have.
 pub const MAX_LIST_LEN: usize = 10_000_000;
@@ -215,7 +215,7 @@ fn within_fraction_cap(estimate: u64, what: &str) -> Result<(), String> {
     if estimate > MAX_FRACTION_BITS {
         return Err(format!(
             "{what} is too large: as a fraction it would have about {estimate} bits, more than \
-             the limit of {MAX_FRACTION_BITS} bits (about 19,700 digits) on exact fractions; \
+             the limit of {MAX_FRACTION_BITS} bits (about 4,900 digits) on exact fractions; \
              refusing to compute it"
         ));
     }

@@ -644,7 +644,7 @@ pub fn check_formula_rows(
     let scope: Vec<(String, Option<(f64, f64)>)> =
         names.iter().map(|n| (n.clone(), None)).collect();
     let per_row = cost::of_expr(&defs, &e, &scope);
-    let steps = per_row.steps * rows.len() as f64;
+    let steps = per_row.least * rows.len() as f64;
     if steps > MAX_STEPS as f64 {
         return Err(ExprError::new(
             e.span,
