@@ -1919,3 +1919,359 @@ fn syntax_errors_name_missing_closers_and_separators() {
         assert!(e.message.contains(wanted), "{src}: {}", e.message);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// 6. Sizes: claims are estimated before they run, numbers and messages stay bounded
+
+#[test]
+fn every_shipped_claim_is_within_the_step_limit_with_and_without_deep() {
+    let limit = nimlab::claims::eval::MAX_STEPS as f64;
+    let mut largest = (0.0f64, String::new());
+    for entry in std::fs::read_dir("data/claims").unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "toml") {
+            continue;
+        }
+        let reg = Registry::load(&path).unwrap();
+        for c in &reg.claims {
+            for deep in [false, true] {
+                let e = nimlab::claims::estimate(&reg, c, deep);
+                assert!(
+                    e.least <= limit,
+                    "{}: {} deep={deep}: {e:?}",
+                    path.display(),
+                    c.id
+                );
+                if e.least > largest.0 {
+                    largest = (e.least, format!("{} {} deep={deep}", path.display(), c.id));
+                }
+            }
+        }
+        assert!(nimlab::claims::plan(&reg, true, &[]).is_ok());
+    }
+    // The limit leaves room: the largest shipped claim is well below it.
+    assert!(largest.0 * 2.0 <= limit, "{largest:?}");
+}
+
+/// The estimate is an upper bound on the steps taken, and close for plain nested ranges.
+#[test]
+fn estimates_bound_the_steps_taken() {
+    use nimlab::claims::value::Value as V;
+    for (range, holds) in [
+        ("a in 1..30, b in 1..40", "a + b > 0"),
+        ("a in 0..12, b in a..12, c in b..12", "a <= b and b <= c"),
+        (
+            "k in 1..20",
+            "all(j in 1..k: j <= k) and count(j in 1..2k: j > k) == k",
+        ),
+        ("k in 1..6", "sum(j in 1..2^k: 1) == 2^k"),
+        ("x in [1, 2, 3]", "x > 0"),
+        ("L in 2..12 step 2, n in 0..30, d in 0..n", "min(d, n) == d"),
+    ] {
+        let src = claim_file(&format!("for = \"{range}\"\nholds = \"{holds}\""));
+        let reg = parse(&src);
+        let claim = &reg.claims[0];
+        let estimate = nimlab::claims::estimate(&reg, claim, false);
+        assert!(!estimate.open_ended, "{range}: {estimate:?}");
+        let steps = std::sync::atomic::AtomicU64::new(0);
+        let verdicts = nimlab::claims::check_registry_progress(&reg, false, &[], &|n| {
+            steps.fetch_add(n, Ordering::Relaxed);
+        })
+        .unwrap();
+        assert_eq!(verdicts[0].finding.verdict, VerdictKind::Holds, "{range}");
+        // The progress reported adds up to the estimate (the bar ends full) …
+        let reported = steps.load(Ordering::Relaxed) as f64;
+        assert_eq!(
+            reported,
+            estimate.least.floor().max(1.0),
+            "{range}: {estimate:?}"
+        );
+        // … and the evaluation itself took no more than estimated.
+        let mut engines = Engines::new();
+        let mut evaluator = Evaluator::new(&reg.definitions, &mut engines);
+        let binders = nimlab::claims::expr::parse_binders(range).unwrap();
+        let body = parse_expr(holds).unwrap();
+        evaluator
+            .each_point(&binders, &mut Vec::new(), &mut |ev, env| {
+                Ok(ev.eval(&body, env)? == V::Bool(true))
+            })
+            .unwrap();
+        assert!(
+            evaluator.steps() as f64 <= estimate.steps,
+            "{range}: took {} steps, estimated {estimate:?}",
+            evaluator.steps()
+        );
+    }
+}
+
+#[test]
+fn nested_ranges_multiply_and_are_refused_before_evaluation() {
+    for (body, needle) in [
+        (
+            "for = \"a in 1..1000000, b in 1..1000000\"\nholds = \"a + b > 0\"",
+            "1.0e12 points",
+        ),
+        (
+            "for = \"a in 1..1000000\"\nholds = \"all(b in 1..1000000: a + b > 0)\"",
+            "evaluation steps",
+        ),
+        (
+            "for = \"a in 1..20000, b in a..20000, c in b..20000\"\nholds = \"a <= c\"",
+            "evaluation steps",
+        ),
+        (
+            "for = \"a in 1..100\"\nholds = \"sum(j in 1..10^6: count(i in 1..10^6: i == j)) > 0\"",
+            "evaluation steps",
+        ),
+    ] {
+        let src = claim_file(body);
+        let reg = parse(&src);
+        let started = std::time::Instant::now();
+        let e = check_claim(&reg, &reg.claims[0], false)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            started.elapsed().as_secs_f64() < 1.0,
+            "{body}: slow refusal"
+        );
+        assert!(e.contains(needle) && e.contains("limit of"), "{body}: {e}");
+        // Located: the file, the line of `for`, and a caret.
+        let line = src[..src.find("for = ").unwrap()].matches('\n').count() + 1;
+        assert!(e.starts_with(&format!("t.toml:{line}:")), "{e}");
+        assert!(e.contains('^') && e.contains("claim `c`"), "{e}");
+    }
+    // Deep ranges are sized when --deep is in force.
+    let src = claim_file(
+        "for = \"a in 1..10\"\ndeep = \"a in 1..1000000\"\n\
+         holds = \"all(b in 1..1000000: a + b > 0)\"",
+    );
+    let reg = parse(&src);
+    assert!(check_claim(&reg, &reg.claims[0], false).is_ok());
+    let e = check_claim(&reg, &reg.claims[0], true)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("`deep`") && e.starts_with("t.toml:9:"), "{e}");
+}
+
+#[test]
+fn ranges_known_only_while_running_are_stopped_at_the_step_limit() {
+    let reg = parse(&claim_file(
+        "holds = \"all(x in breakpoints([1, 2]): x == x)\"",
+    ));
+    assert!(nimlab::claims::estimate(&reg, &reg.claims[0], false).open_ended);
+    // The evaluator counts its steps and stops at its limit with a located error.
+    let e =
+        parse_expr("all(x in list(j in 1..1000: j): all(y in list(j in 1..1000: j): x + y > 0))")
+            .unwrap();
+    let defs = Definitions::new();
+    let mut engines = Engines::new();
+    let mut evaluator = Evaluator::new(&defs, &mut engines).with_step_limit(50_000);
+    let err = evaluator.eval(&e, &mut Vec::new()).unwrap_err();
+    assert!(err.message.contains("stopped after 50000 steps"), "{err}");
+    assert_eq!(evaluator.steps(), 50_001);
+}
+
+/// A search pruned by `if` is sized by its cheaper branches: it is not refused for the work
+/// of branches it may never take, while nested ranges without a choice are.
+#[test]
+fn pruned_searches_are_sized_by_their_cheaper_branch() {
+    let pruned = claim_file(
+        "for = \"a in 1..1000\"\n\
+         holds = \"if a > 0 then true else all(b in 1..1000000: all(c in 1..1000000: b != c or b == c))\"",
+    );
+    assert_eq!(finding(&pruned, false).verdict, VerdictKind::Holds);
+    let reg = parse(&pruned);
+    let c = nimlab::claims::estimate(&reg, &reg.claims[0], false);
+    assert!(c.least < 1e5 && c.steps > 1e14, "{c:?}");
+}
+
+#[test]
+fn nested_user_functions_are_checked_in_linear_time_and_sized() {
+    // F_k calls F_{k-1} twice: 2^k calls. Checking must not be exponential; evaluating F_60
+    // would be, so the claim is refused with its estimate.
+    let mut defines = vec!["\"F0(x) = x + 1\"".to_string()];
+    for k in 1..=60 {
+        defines.push(format!("\"F{k}(x) = F{}(x) + F{}(x)\"", k - 1, k - 1));
+    }
+    let src = format!(
+        "paper = \"t\"\ndefine = [{}]\n[[claim]]\nid = \"c\"\nlabel = \"C\"\nstatement = \"s\"\n\
+         holds = \"F60(1) > 0\"\n",
+        defines.join(", ")
+    );
+    let started = std::time::Instant::now();
+    let reg = parse(&src);
+    assert!(
+        started.elapsed().as_secs_f64() < 2.0,
+        "type checking is slow"
+    );
+    let e = check_claim(&reg, &reg.claims[0], false)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("evaluation steps") && e.contains("e18"), "{e}");
+    // A small one runs and gives the right value: F_k(x) = 2^k (x + 1).
+    let src = src.replace("F60(1) > 0", "F10(1) == 2^11");
+    assert_eq!(finding(&src, false).verdict, VerdictKind::Holds);
+}
+
+#[test]
+fn long_chains_of_user_functions_do_not_overflow_the_stack() {
+    let mut defines = vec!["\"G0(x) = x\"".to_string()];
+    for k in 1..=3000 {
+        defines.push(format!("\"G{k}(x) = G{}(x) + 1\"", k - 1));
+    }
+    let src = format!(
+        "paper = \"t\"\ndefine = [{}]\n[[claim]]\nid = \"c\"\nlabel = \"C\"\nstatement = \"s\"\n\
+         actual = \"G3000(0)\"\nexpected = \"3000\"\n",
+        defines.join(", ")
+    );
+    assert_eq!(finding(&src, false).verdict, VerdictKind::Holds);
+}
+
+/// Exact numbers are capped at MAX_BITS: every operation that could go past it is refused
+/// before it runs, at once, with the estimate; everything below is exact.
+#[test]
+fn exact_numbers_are_capped_and_refusals_are_fast() {
+    let cap = nimlab::claims::value::MAX_BITS;
+    let fraction_cap = nimlab::claims::value::MAX_FRACTION_BITS;
+    for src in [
+        "(3^160)^65536 * 2",
+        "2^(2^20 + 1)",
+        "let x = (2^65536)^15 in x * x",
+        "let x = (2^65536)^15 in x * x / 3",
+        "let x = (7^65536)^5 in x * x",
+        "let x = (2^65536)^15 in (x + 1/3) * (x + 1/7)",
+        "let x = 2^10000 + 1/3 in x * x",
+        "((1/3)^65536)^8",
+        "(1/3)^65536",
+        "2^(10^30)",
+        "(-2)^(-(10^30))",
+    ] {
+        let started = std::time::Instant::now();
+        let e = ev_err(src);
+        assert!(
+            started.elapsed().as_secs_f64() < 2.0,
+            "{src}: refused after {:?}",
+            started.elapsed()
+        );
+        assert!(e.message.contains("too large"), "{src}: {e}");
+        assert!(
+            e.message.contains(&cap.to_string())
+                || e.message.contains(&fraction_cap.to_string())
+                || e.message.contains("at most 65536"),
+            "{src}: {e}"
+        );
+        assert!(e.message.len() < 400, "{src}: {} bytes", e.message.len());
+    }
+    // Right below the cap, exact: compare with num-bigint directly.
+    let big = BigInt::from(7).pow(5 * 65536u32);
+    assert_eq!(ev("(7^65536)^5 * 5"), Value::Num(Q::from_bigint(&big * 5)));
+    assert_eq!(
+        ev("(7^65536)^5 + (7^65536)^5 - 7^(65536)"),
+        Value::Num(Q::from_bigint(&big + &big - BigInt::from(7).pow(65536u32)))
+    );
+    assert_eq!(
+        ev("(7^65536)^5 % 10"),
+        Value::Num(Q::from_bigint(&big % 10))
+    );
+    assert_eq!(ev("(2^65536 - 1) / 3 * 3"), ev("2^65536 - 1"));
+    assert_eq!(
+        ev("(7^65536)^5 / 7^65536"),
+        Value::Num(Q::from_bigint(BigInt::from(7).pow(4 * 65536u32)))
+    );
+    let small = BigInt::from(7).pow(2000u32);
+    assert_eq!(
+        ev("7^(-2000) + 1/2"),
+        Value::Num(Q::from_ratio(
+            BigRational::new(BigInt::one(), small.clone()) + BigRational::new(1.into(), 2.into())
+        ))
+    );
+    // Fractions have the smaller cap: a 2^20-bit integer plus a third is refused, fast.
+    assert!(
+        ev_err("(7^65536)^5 + 1/3")
+            .message
+            .contains("as a fraction")
+    );
+    assert!(ev_err("(7^65536)^5 / 3").message.contains("as a fraction"));
+    assert_eq!(ev("(-1)^(10^30 + 1)"), int(-1));
+    assert_eq!(ev("1^(10^30)"), int(1));
+    assert_eq!(ev("0^(10^30)"), int(0));
+    assert_eq!(ev("(2/3)^3"), Value::Num(q("8/27")));
+    assert_eq!(ev("2^(-3)"), Value::Num(q("1/8")));
+}
+
+#[test]
+fn huge_values_are_shown_as_excerpts() {
+    let v = ev("list(j in 1..100000: j)");
+    let shown = v.short().to_string();
+    assert!(
+        shown.contains("(99976 more elements)") && shown.len() < 400,
+        "{shown}"
+    );
+    let n = ev("7^5000");
+    let shown = n.short().to_string();
+    let digits = n.to_string().len();
+    assert!(
+        shown.contains(&format!("({} more digits)", digits - 60)),
+        "{shown}"
+    );
+    assert!(shown.starts_with(&n.to_string()[..60]), "{shown}");
+    // An error echoing a huge value stays short.
+    for src in [
+        "list(j in 1..100000: j) + 1",
+        "not (7^400000)",
+        "ilog2(-(7^300000))",
+        "list(j in 1..2000000: j)[0]",
+        "frak(7^300000, 1, 1)",
+        "payoff(1, list(j in 1..100000: 2^40))",
+    ] {
+        match evaluate(src) {
+            Ok(v) => panic!("{src}: {}", v.short()),
+            Err(e) => assert!(e.message.len() < 500, "{src}: {} bytes", e.message.len()),
+        }
+    }
+}
+
+#[test]
+fn evaluation_errors_are_located_with_a_caret() {
+    let src = "paper = \"t\"\ndefine = [\"Inv(x) = 1/x\"]\n[[claim]]\nid = \"c\"\nlabel = \"C\"\n\
+               statement = \"s\"\nfor = \"k in -2..2\"\nholds = \"Inv(k) > -5\"\n";
+    let reg = parse(src);
+    let e = check_claim(&reg, &reg.claims[0], false)
+        .unwrap_err()
+        .to_string();
+    // The division is in the define on line 2: the caret is under the divisor.
+    let (at, _) = location_of(src, "1/x", 2);
+    assert!(e.starts_with(&at), "{e}");
+    assert!(
+        e.contains("k = 0") && e.contains("claim `c`") && e.contains('^'),
+        "{e}"
+    );
+    // In the claim's own string.
+    let src = claim_file("for = \"k in -2..2\"\nholds = \"6/k != 1/2\"");
+    let reg = parse(&src);
+    let e = check_claim(&reg, &reg.claims[0], false).unwrap_err();
+    let e = e.to_string();
+    let (at, _) = location_of(&src, "6/k", 2);
+    assert!(e.starts_with(&at), "{e}");
+    // A builtin's refusal is shown at the claim's `builtin` line.
+    let src = claim_file("builtin = \"octal.no_such\"");
+    assert!(parse_err(&src).contains("unknown builtin"));
+}
+
+#[test]
+fn huge_claim_files_give_short_messages() {
+    let long_id = "x".repeat(1 << 20);
+    let src = format!(
+        "paper = \"t\"\n[[claim]]\nid = \"{long_id}\"\nlabel = \"C\"\nstatement = \"s\"\n\
+         holds = \"1/0 == 1\"\n"
+    );
+    let reg = parse(&src);
+    let e = check_claim(&reg, &reg.claims[0], false)
+        .unwrap_err()
+        .to_string();
+    assert!(e.len() < 2000, "{} bytes", e.len());
+    let long_line = format!("{}{}", " ".repeat(1 << 20), "1/0 == 1");
+    let src = claim_file(&format!("holds = \"{long_line}\""));
+    let e = parse_err(&src);
+    assert!(e.len() < 2000, "{} bytes", e.len());
+}

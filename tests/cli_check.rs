@@ -1089,3 +1089,88 @@ fn list_builtins() {
         assert!(!err.contains("unknown builtin"), "{name}: {err}");
     }
 }
+
+/// Claims too large to check are refused at once, exit 2, with the estimate and the file and
+/// line of the claim; errors stay a few lines long however large the values involved.
+#[test]
+fn oversized_claims_are_refused_at_once_with_a_located_estimate() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut defines = vec![toml_str("F0(x) = x + 1")];
+    for k in 1..=50 {
+        defines.push(toml_str(&format!(
+            "F{k}(x) = F{}(x) + F{}(x)",
+            k - 1,
+            k - 1
+        )));
+    }
+    for (name, src, needle) in [
+        (
+            "nested",
+            file(
+                "p",
+                &[claim(
+                    "c",
+                    "C",
+                    "for = \"a in 1..1000000, b in 1..1000000\"\nholds = \"a + b > 0\"",
+                )],
+            ),
+            "evaluation steps",
+        ),
+        (
+            "aggregate",
+            file(
+                "p",
+                &[claim(
+                    "c",
+                    "C",
+                    "for = \"a in 1..1000000\"\nholds = \"all(b in 1..1000000: a + b > 0)\"",
+                )],
+            ),
+            "evaluation steps",
+        ),
+        (
+            "power",
+            file("p", &[claim("c", "C", "holds = \"(3^160)^65536 * 2 > 0\"")]),
+            "too large",
+        ),
+        (
+            "defines",
+            format!(
+                "paper = \"p\"\ndefine = [{}]\n{}",
+                defines.join(", "),
+                claim("c", "C", "holds = \"F50(1) > 0\"")
+            ),
+            "evaluation steps",
+        ),
+        (
+            "huge_value",
+            file(
+                "p",
+                &[claim("c", "C", "holds = \"ilog2(-((7^65536)^4)) == 1\"")],
+            ),
+            "digits",
+        ),
+    ] {
+        let path = write(dir.path(), &format!("{name}.toml"), &src);
+        let started = std::time::Instant::now();
+        let (code, _, err) = check(&[path.to_str().unwrap()]);
+        assert!(
+            started.elapsed().as_secs_f64() < 5.0,
+            "{name}: {:?}",
+            started.elapsed()
+        );
+        assert_eq!(code, 2, "{name}: {err}");
+        assert!(err.contains(needle), "{name}: {err}");
+        assert!(err.len() < 2000, "{name}: {} bytes", err.len());
+        // Located: `file:line:col:`, the claim, and a caret line.
+        let prefix = format!("{}:", path.display());
+        assert!(
+            err.contains(&prefix) && err.contains("claim `c`"),
+            "{name}: {err}"
+        );
+        assert!(
+            err.lines().any(|l| l.trim_end().ends_with('^')),
+            "{name}: {err}"
+        );
+    }
+}

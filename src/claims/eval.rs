@@ -6,20 +6,29 @@
 //! computation. Evaluation is exact throughout: numbers are rationals over big integers.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive, Zero};
 
+use super::cost::{self, Cost};
 use super::engines::{Engines, winner_name};
 use super::expr::{BinOp, Binder, CmpOp, Domain, Expr, ExprError, ExprKind, FunctionDef, Span};
-use super::value::{Ty, Value, modulo, pow, to_int_in};
+use super::value::{MAX_LIST_LEN, Ty, Value, add, div, modulo, mul, pow, short_q, to_int_in};
 use crate::games::candy::Candies;
 use crate::games::cash::CashSet;
 use crate::num::Q;
 
 /// The most points one range may have.
 pub const MAX_RANGE_POINTS: u64 = 2_000_000;
+
+/// The most evaluation steps (expression nodes evaluated) one claim may take. Ranges multiply:
+/// `for = "a in 1..10^6, b in 1..10^6"` is 10^12 points, each a few steps, so claims are
+/// estimated before they run ([`super::cost`]) and counted while they run.
+pub const MAX_STEPS: u64 = 10_000_000_000;
+
+/// Steps between two progress reports.
+const PROGRESS_EVERY: u64 = 1 << 10;
 
 /// Stack left before a recursion step grows the stack (see `stacker`).
 pub(crate) const RED_ZONE: usize = 128 * 1024;
@@ -106,11 +115,35 @@ type Scope = Vec<(String, Ty)>;
 /// A scope during evaluation: names with their values (innermost last).
 pub type Env = Vec<(String, Value)>;
 
+/// The kind a user function returns for given kinds of arguments, or the error its body has
+/// then; remembered so that functions calling functions are checked in linear time (a body is
+/// checked once per distinct combination of argument kinds, not once per call).
+type CallKinds = HashMap<(String, Vec<Ty>), Result<Ty, ExprError>>;
+
+/// Costs of calls by function and the bounds of their arguments (as `f64` bit patterns).
+type CallCosts = HashMap<(String, Vec<Option<(u64, u64)>>), Cost>;
+
 /// The user functions of one claim file, checked in order (each may call earlier ones only, so
 /// evaluation always terminates).
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Definitions {
     functions: HashMap<String, (FunctionDef, Ty)>,
+    /// Each function's estimated cost of one call (see [`super::cost`]).
+    costs: HashMap<String, Cost>,
+    call_kinds: Mutex<CallKinds>,
+    /// Costs of calls whose bodies' ranges depend on the arguments, by the arguments' bounds.
+    call_costs: Mutex<CallCosts>,
+}
+
+impl Clone for Definitions {
+    fn clone(&self) -> Definitions {
+        Definitions {
+            functions: self.functions.clone(),
+            costs: self.costs.clone(),
+            call_kinds: Mutex::default(),
+            call_costs: Mutex::default(),
+        }
+    }
 }
 
 impl Definitions {
@@ -129,8 +162,49 @@ impl Definitions {
         }
         let mut scope: Scope = def.params.iter().map(|p| (p.clone(), Ty::Any)).collect();
         let ty = self.check(&def.body, &mut scope)?;
+        let cost = cost::of_expr(self, &def.body, &[]);
+        self.costs.insert(def.name.clone(), cost);
         self.functions.insert(def.name.clone(), (def, ty));
         Ok(())
+    }
+
+    /// The user function of this name.
+    pub(crate) fn function(&self, name: &str) -> Option<&FunctionDef> {
+        self.functions.get(name).map(|(def, _)| def)
+    }
+
+    /// The estimated cost of one call of the user function `name` (zero for a builtin).
+    pub(crate) fn call_cost(&self, name: &str) -> Cost {
+        self.costs.get(name).copied().unwrap_or_default()
+    }
+
+    /// The cost of a call of `name` with arguments in `args` (intervals), computed by `cost`
+    /// once per distinct `args`.
+    pub(crate) fn call_cost_with(
+        &self,
+        name: &str,
+        args: &[Option<(f64, f64)>],
+        cost: impl FnOnce() -> Cost,
+    ) -> Cost {
+        let key = (
+            name.to_string(),
+            args.iter()
+                .map(|a| a.map(|(lo, hi)| (lo.to_bits(), hi.to_bits())))
+                .collect(),
+        );
+        if let Some(c) = self
+            .call_costs
+            .lock()
+            .ok()
+            .and_then(|m| m.get(&key).copied())
+        {
+            return c;
+        }
+        let c = cost();
+        if let Ok(mut m) = self.call_costs.lock() {
+            m.insert(key, c);
+        }
+        c
     }
 
     /// Checks that every name in `e` is bound or defined, every call has the right number and
@@ -375,7 +449,23 @@ impl Definitions {
             for (p, a) in def.params.iter().zip(args) {
                 inner.push((p.clone(), self.check(a, scope)?));
             }
-            return self.check(&def.body, &mut inner).map_err(|e| {
+            let key = (name.to_string(), inner.iter().map(|(_, t)| *t).collect());
+            let known = self
+                .call_kinds
+                .lock()
+                .ok()
+                .and_then(|m| m.get(&key).cloned());
+            let result = match known {
+                Some(r) => r,
+                None => {
+                    let r = self.check(&def.body, &mut inner);
+                    if let Ok(mut m) = self.call_kinds.lock() {
+                        m.insert(key, r.clone());
+                    }
+                    r
+                }
+            };
+            return result.map_err(|e| {
                 ExprError::new(name_span, format!("in `{name}` called here: {}", e.message))
             });
         }
@@ -428,10 +518,20 @@ impl Definitions {
     }
 }
 
+/// Receives progress, in evaluation steps.
+pub type ProgressFn<'a> = &'a (dyn Fn(u64) + Sync);
+
 /// Evaluates checked expressions against the engines.
 pub struct Evaluator<'a> {
     defs: &'a Definitions,
     engines: &'a mut Engines,
+    /// Steps taken (expression nodes evaluated).
+    steps: u64,
+    /// Steps allowed.
+    step_limit: u64,
+    /// Steps not yet reported.
+    unreported: u64,
+    progress: Option<ProgressFn<'a>>,
 }
 
 fn num(v: &Value, span: Span) -> Result<&Q, ExprError> {
@@ -439,7 +539,7 @@ fn num(v: &Value, span: Span) -> Result<&Q, ExprError> {
         Value::Num(q) => Ok(q),
         other => Err(ExprError::new(
             span,
-            format!("expected a number, found {other}"),
+            format!("expected a number, found {}", other.short()),
         )),
     }
 }
@@ -449,7 +549,7 @@ fn boolean(v: &Value, span: Span) -> Result<bool, ExprError> {
         Value::Bool(b) => Ok(*b),
         other => Err(ExprError::new(
             span,
-            format!("expected a truth value, found {other}"),
+            format!("expected a truth value, found {}", other.short()),
         )),
     }
 }
@@ -459,7 +559,7 @@ fn list(v: &Value, span: Span) -> Result<&[Value], ExprError> {
         Value::List(items) => Ok(items),
         other => Err(ExprError::new(
             span,
-            format!("expected a list, found {other}"),
+            format!("expected a list, found {}", other.short()),
         )),
     }
 }
@@ -469,9 +569,24 @@ fn string(v: &Value, span: Span) -> Result<&str, ExprError> {
         Value::Str(s) => Ok(s),
         other => Err(ExprError::new(
             span,
-            format!("expected a string, found {other}"),
+            format!("expected a string, found {}", other.short()),
         )),
     }
+}
+
+/// A list of at most [`MAX_LIST_LEN`] elements.
+fn capped_list(items: Vec<Value>, span: Span) -> Result<Value, ExprError> {
+    if items.len() > MAX_LIST_LEN {
+        return Err(list_too_long(items.len(), span));
+    }
+    Ok(Value::List(items.into()))
+}
+
+fn list_too_long(len: usize, span: Span) -> ExprError {
+    ExprError::new(
+        span,
+        format!("this list would have {len} elements; at most {MAX_LIST_LEN} are allowed"),
+    )
 }
 
 /// A list of non-negative integers below `2^bits`, as `what` needs them.
@@ -501,26 +616,7 @@ pub fn range_points(
     span: Span,
     step_span: Span,
 ) -> Result<Vec<Q>, ExprError> {
-    if step.signum() <= 0 {
-        return Err(ExprError::new(
-            step_span,
-            format!("the step must be positive, got {step}"),
-        ));
-    }
-    if to < from {
-        return Ok(Vec::new());
-    }
-    let count = ((to - from) / step.clone()).floor() + BigInt::from(1);
-    if count > BigInt::from(MAX_RANGE_POINTS) {
-        return Err(ExprError::new(
-            span,
-            format!(
-                "the range {from}..{to} step {step} has {count} points; at most \
-                 {MAX_RANGE_POINTS} are allowed"
-            ),
-        ));
-    }
-    let count = count.to_u64().expect("bounded above");
+    let count = range_count(from, to, step, span, step_span)?;
     let mut out = Vec::with_capacity(count as usize);
     let mut x = from.clone();
     for _ in 0..count {
@@ -530,15 +626,166 @@ pub fn range_points(
     Ok(out)
 }
 
+/// The number of points of a range `from..to step step`, or an error when the step is not
+/// positive or there are more than [`MAX_RANGE_POINTS`].
+pub fn range_count(
+    from: &Q,
+    to: &Q,
+    step: &Q,
+    span: Span,
+    step_span: Span,
+) -> Result<u64, ExprError> {
+    if step.signum() <= 0 {
+        return Err(ExprError::new(
+            step_span,
+            format!("the step must be positive, got {}", short_q(step)),
+        ));
+    }
+    if to < from {
+        return Ok(0);
+    }
+    let count = div(
+        &add(to, from, true).map_err(|m| ExprError::new(span, m))?,
+        step,
+    )
+    .map_err(|m| ExprError::new(span, m))?
+    .floor()
+        + BigInt::from(1);
+    if count > BigInt::from(MAX_RANGE_POINTS) {
+        return Err(ExprError::new(
+            span,
+            format!(
+                "the range {}..{} step {} has {} points; at most {MAX_RANGE_POINTS} are allowed",
+                short_q(from),
+                short_q(to),
+                short_q(step),
+                short_q(&Q::from_bigint(count))
+            ),
+        ));
+    }
+    Ok(count.to_u64().expect("bounded above"))
+}
+
 impl<'a> Evaluator<'a> {
     /// An evaluator for one claim file's definitions.
     pub fn new(defs: &'a Definitions, engines: &'a mut Engines) -> Evaluator<'a> {
-        Evaluator { defs, engines }
+        Evaluator {
+            defs,
+            engines,
+            steps: 0,
+            step_limit: MAX_STEPS,
+            unreported: 0,
+            progress: None,
+        }
+    }
+
+    /// Reports progress (in evaluation steps) to `progress` as the evaluation goes.
+    pub fn with_progress(mut self, progress: ProgressFn<'a>) -> Evaluator<'a> {
+        self.progress = Some(progress);
+        self
+    }
+
+    /// Stops evaluation after `limit` steps (instead of [`MAX_STEPS`]).
+    pub fn with_step_limit(mut self, limit: u64) -> Evaluator<'a> {
+        self.step_limit = limit;
+        self
+    }
+
+    /// The steps taken so far.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Reports the steps not yet reported.
+    pub fn flush_progress(&mut self) {
+        if let Some(p) = self.progress {
+            p(self.unreported);
+        }
+        self.unreported = 0;
     }
 
     /// The engines, for builtins that need more than the expression calls.
     pub fn engines(&mut self) -> &mut Engines {
         self.engines
+    }
+
+    /// Checks the bounds of an interval binder under `env` (a positive step, not too many
+    /// points) without listing its points; a list binder is not checked.
+    pub fn check_binder_size(&mut self, b: &Binder, env: &mut Env) -> Result<(), ExprError> {
+        let Domain::Interval { from, to, step } = &b.domain else {
+            return Ok(());
+        };
+        let lo = self.eval(from, env)?;
+        let hi = self.eval(to, env)?;
+        let by = match step {
+            Some(s) => self.eval(s, env)?,
+            None => Value::int(1),
+        };
+        let step_span = step.as_ref().map_or(b.span, |s| s.span);
+        range_count(
+            num(&lo, from.span)?,
+            num(&hi, to.span)?,
+            num(&by, step_span)?,
+            b.span,
+            step_span,
+        )
+        .map(|_| ())
+    }
+
+    /// The number of points of `binders` under `env`, found by listing the points of all but
+    /// the last binder and counting the last one's; `None` when that would list more than
+    /// `budget` points or a bound calls a function (whose cost is unknown).
+    pub fn count_points(
+        &mut self,
+        binders: &[Binder],
+        env: &mut Env,
+        budget: &mut u64,
+    ) -> Result<Option<u64>, ExprError> {
+        let call_free = |b: &Binder| match &b.domain {
+            Domain::Interval { from, to, step } => [Some(from), Some(to), step.as_ref()]
+                .into_iter()
+                .flatten()
+                .all(|e| !e.calls_anything()),
+            Domain::Members(list) => !list.calls_anything(),
+        };
+        let Some((b, rest)) = binders.split_first() else {
+            return Ok(Some(1));
+        };
+        if !call_free(b) {
+            return Ok(None);
+        }
+        if let (true, Domain::Interval { from, to, step }) = (rest.is_empty(), &b.domain) {
+            let lo = self.eval(from, env)?;
+            let hi = self.eval(to, env)?;
+            let by = match step {
+                Some(s) => self.eval(s, env)?,
+                None => Value::int(1),
+            };
+            let step_span = step.as_ref().map_or(b.span, |s| s.span);
+            return range_count(
+                num(&lo, from.span)?,
+                num(&hi, to.span)?,
+                num(&by, step_span)?,
+                b.span,
+                step_span,
+            )
+            .map(Some);
+        }
+        let mut total = 0u64;
+        for x in self.binder_points(b, env)? {
+            if *budget == 0 {
+                return Ok(None);
+            }
+            *budget -= 1;
+            env.push((b.name.clone(), x));
+            let n = self.count_points(rest, env, budget);
+            env.pop();
+            match n? {
+                Some(n) => total = total.saturating_add(n),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(total))
     }
 
     /// The points of one binder under `env`.
@@ -591,6 +838,22 @@ impl<'a> Evaluator<'a> {
 
     /// The value of `e` in `env`.
     pub fn eval(&mut self, e: &Expr, env: &mut Env) -> Result<Value, ExprError> {
+        self.steps += 1;
+        self.unreported += 1;
+        if self.steps > self.step_limit {
+            return Err(ExprError::new(
+                e.span,
+                format!(
+                    "evaluation stopped after {} steps, the limit for one claim (see \
+                     data/claims/README.md; some of its ranges or branches could only be sized \
+                     while it ran): narrow its ranges",
+                    self.step_limit
+                ),
+            ));
+        }
+        if self.unreported >= PROGRESS_EVERY {
+            self.flush_progress();
+        }
         stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.eval_node(e, env))
     }
 
@@ -624,20 +887,21 @@ impl<'a> Evaluator<'a> {
             K::Binary(op, a, b) => {
                 let (va, vb) = (self.eval(a, env)?, self.eval(b, env)?);
                 if let (BinOp::Add, Value::List(x), Value::List(y)) = (op, &va, &vb) {
+                    let len = x.len().saturating_add(y.len());
+                    if len > MAX_LIST_LEN {
+                        return Err(list_too_long(len, e.span));
+                    }
                     return Ok(Value::List(x.iter().chain(y.iter()).cloned().collect()));
                 }
                 let (x, y) = (num(&va, a.span)?, num(&vb, b.span)?);
                 let err = |m: String| ExprError::new(e.span, m);
                 Value::Num(match op {
-                    BinOp::Add => x + y,
-                    BinOp::Sub => x - y,
-                    BinOp::Mul => x * y,
-                    BinOp::Div => {
-                        if y.is_zero() {
-                            return Err(ExprError::new(b.span, format!("division of {x} by 0")));
-                        }
-                        x / y
-                    }
+                    BinOp::Add => add(x, y, false).map_err(err)?,
+                    BinOp::Sub => add(x, y, true).map_err(err)?,
+                    BinOp::Mul => mul(x, y).map_err(err)?,
+                    BinOp::Div => div(x, y).map_err(|m| {
+                        ExprError::new(if y.is_zero() { b.span } else { e.span }, m)
+                    })?,
                     BinOp::Mod => modulo(x, y).map_err(err)?,
                     BinOp::Pow => pow(x, y).map_err(err)?,
                     BinOp::Xor => Q::from_bigint(xor_of(&[x.clone(), y.clone()]).map_err(err)?),
@@ -722,13 +986,20 @@ impl<'a> Evaluator<'a> {
                     }
                 }
                 "count" => count += u64::from(boolean(&v, body.span)?),
-                "list" => items.push(v),
+                "list" => {
+                    if items.len() >= MAX_LIST_LEN {
+                        return Err(list_too_long(items.len() + 1, body.span));
+                    }
+                    items.push(v)
+                }
                 _ => {
                     let x = num(&v, body.span)?.clone();
                     acc = Some(match acc.take() {
                         None => x,
                         Some(a) => match name {
-                            "sum" => a + x,
+                            "sum" => {
+                                add(&a, &x, false).map_err(|m| ExprError::new(body.span, m))?
+                            }
                             "min" => a.min(x),
                             _ => a.max(x),
                         },
@@ -784,7 +1055,7 @@ impl<'a> Evaluator<'a> {
                 if !q.is_integer() || q.signum() <= 0 {
                     return Err(ExprError::new(
                         at(0),
-                        format!("ilog2 needs a positive integer, got {q}"),
+                        format!("ilog2 needs a positive integer, got {}", short_q(q)),
                     ));
                 }
                 Value::int(q.numer().bits() - 1)
@@ -795,7 +1066,7 @@ impl<'a> Evaluator<'a> {
                 if !a.is_integer() || !b.is_integer() {
                     return Err(ExprError::new(
                         span,
-                        format!("gcd of {a} and {b}: integers only"),
+                        format!("gcd of {} and {}: integers only", short_q(a), short_q(b)),
                     ));
                 }
                 Value::int(num_integer::Integer::gcd(a.numer(), b.numer()))
@@ -814,18 +1085,32 @@ impl<'a> Evaluator<'a> {
             "xor" => Value::int(xor_of(&numbers(v)?).map_err(err(0))?),
             "len" => Value::int(list(&v[0], at(0))?.len()),
             "concat" => {
-                let mut items = Vec::new();
-                for x in list(&v[0], at(0))? {
+                let parts = list(&v[0], at(0))?;
+                let mut len = 0usize;
+                for x in parts {
+                    len = len.saturating_add(list(x, at(0))?.len());
+                }
+                if len > MAX_LIST_LEN {
+                    return Err(list_too_long(len, span));
+                }
+                let mut items = Vec::with_capacity(len);
+                for x in parts {
                     items.extend(list(x, at(0))?.iter().cloned());
                 }
-                Value::List(items.into())
+                capped_list(items, span)?
             }
             "sort" => {
                 let mut items = list(&v[0], at(0))?.to_vec();
                 items.sort();
                 Value::List(items.into())
             }
-            "sum" => Value::Num(numbers(v)?.into_iter().fold(Q::zero(), |a, b| a + b)),
+            "sum" => {
+                let mut total = Q::zero();
+                for x in numbers(v)? {
+                    total = add(&total, &x, false).map_err(|m| ExprError::new(span, m))?;
+                }
+                Value::Num(total)
+            }
             "payoff" => {
                 let p = heaps(&v[1], at(1))?;
                 let n = num(&v[0], at(0))?.clone();

@@ -19,7 +19,31 @@ pub struct Span {
     pub end: usize,
 }
 
+/// A claim file holds many expressions; the loader moves each one's spans into a band of its
+/// own (`source · 2^SOURCE_SHIFT` + offset) so that an error found during evaluation, possibly
+/// inside a user function's body, still says which string of the file it belongs to.
+pub const SOURCE_SHIFT: u32 = 32;
+
 impl Span {
+    /// The number of the source string the span belongs to (0: not from a claim file).
+    pub fn source(self) -> usize {
+        ((self.start as u64) >> SOURCE_SHIFT) as usize
+    }
+
+    /// The byte offset of the start in its own source string.
+    pub fn local_start(self) -> usize {
+        ((self.start as u64) & ((1u64 << SOURCE_SHIFT) - 1)) as usize
+    }
+
+    /// The span moved into source band `source`.
+    fn in_source(self, source: usize) -> Span {
+        let base = ((source as u64) << SOURCE_SHIFT) as usize;
+        Span {
+            start: base + self.start,
+            end: base + self.end,
+        }
+    }
+
     fn of(p: &Pair<'_, Rule>) -> Span {
         let s = p.as_span();
         Span {
@@ -50,7 +74,12 @@ impl ExprError {
 
 impl fmt::Display for ExprError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "column {}: {}", self.span.start + 1, self.message)
+        write!(
+            f,
+            "column {}: {}",
+            self.span.local_start() + 1,
+            self.message
+        )
     }
 }
 
@@ -121,6 +150,23 @@ pub struct Binder {
     pub domain: Domain,
 }
 
+impl Binder {
+    /// Moves every span of the binder into source band `source` (see [`SOURCE_SHIFT`]).
+    pub fn move_to_source(&mut self, source: usize) {
+        self.span = self.span.in_source(source);
+        match &mut self.domain {
+            Domain::Interval { from, to, step } => {
+                from.move_to_source(source);
+                to.move_to_source(source);
+                if let Some(s) = step {
+                    s.move_to_source(source);
+                }
+            }
+            Domain::Members(list) => list.move_to_source(source),
+        }
+    }
+}
+
 /// An expression with its span.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Expr {
@@ -179,6 +225,46 @@ impl Expr {
         }
     }
 
+    /// Moves every span of the expression into source band `source` (see [`SOURCE_SHIFT`]).
+    pub fn move_to_source(&mut self, source: usize) {
+        stacker::maybe_grow(super::eval::RED_ZONE, super::eval::STACK_SEGMENT, || {
+            self.move_here(source)
+        })
+    }
+
+    fn move_here(&mut self, source: usize) {
+        use ExprKind as K;
+        self.span = self.span.in_source(source);
+        match &mut self.kind {
+            K::Int(_) | K::Bool(_) | K::Str(_) | K::Var(_) => {}
+            K::List(items) | K::Call(_, items) => {
+                items.iter_mut().for_each(|e| e.move_to_source(source))
+            }
+            K::Neg(x) | K::Not(x) => x.move_to_source(source),
+            K::Binary(_, a, b) => {
+                a.move_to_source(source);
+                b.move_to_source(source);
+            }
+            K::Compare(first, rest) => {
+                first.move_to_source(source);
+                rest.iter_mut().for_each(|(_, e)| e.move_to_source(source));
+            }
+            K::If(c, a, b) => {
+                for x in [c, a, b] {
+                    x.move_to_source(source);
+                }
+            }
+            K::Let(_, v, body) => {
+                v.move_to_source(source);
+                body.move_to_source(source);
+            }
+            K::Aggregate(_, binders, body) => {
+                binders.iter_mut().for_each(|b| b.move_to_source(source));
+                body.move_to_source(source);
+            }
+        }
+    }
+
     /// Whether the name `var` occurs in the expression (bound or free).
     pub fn mentions(&self, var: &str) -> bool {
         stacker::maybe_grow(super::eval::RED_ZONE, super::eval::STACK_SEGMENT, || {
@@ -226,6 +312,14 @@ pub struct FunctionDef {
     pub params: Vec<String>,
     /// The body.
     pub body: Expr,
+}
+
+impl FunctionDef {
+    /// Moves every span of the definition into source band `source` (see [`SOURCE_SHIFT`]).
+    pub fn move_to_source(&mut self, source: usize) {
+        self.span = self.span.in_source(source);
+        self.body.move_to_source(source);
+    }
 }
 
 #[derive(pest_derive::Parser)]

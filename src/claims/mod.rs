@@ -4,9 +4,11 @@
 //!
 //! - [`expr`]: the expression language's grammar and syntax tree;
 //! - [`value`], [`eval`]: checking names, arities and kinds, then exact evaluation;
+//! - [`cost`]: sizing a claim's work before it runs;
 //! - [`engines`]: the game engines behind the expression language's calls, with caches.
 
 pub mod builtins;
+pub mod cost;
 pub mod engines;
 pub mod eval;
 pub mod expr;
@@ -16,4 +18,7 @@ pub mod verdict;
 
 pub use eval::evaluate;
 pub use registry::{Claim, Registry};
-pub use verdict::{Finding, Verdict, VerdictKind, check_claim, check_formula_rows, check_registry};
+pub use verdict::{
+    Finding, Verdict, VerdictKind, check_claim, check_formula_rows, check_registry,
+    check_registry_progress, estimate, plan,
+};

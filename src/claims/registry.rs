@@ -4,14 +4,18 @@
 //! error names the file, the line and the column, shows the line with a caret under the fault
 //! and says what was expected there.
 
+use std::cell::RefCell;
 use std::ops::Range;
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::Deserialize;
 use toml::Spanned;
 
 use super::eval::Definitions;
-use super::expr::{Binder, Domain, Expr, ExprError, parse_binders, parse_expr, parse_function};
+use super::expr::{
+    Binder, Domain, Expr, ExprError, Span, parse_binders, parse_expr, parse_function,
+};
 use super::value::Ty;
 use crate::error::{Error, Result};
 
@@ -158,6 +162,19 @@ pub struct BuiltinCheck {
     pub deep: Option<Quantifiers>,
 }
 
+/// Where a claim is in its file (byte offsets), for messages.
+#[derive(Clone, Debug, Default)]
+pub struct ClaimPlace {
+    /// The claim's table.
+    pub table: usize,
+    /// Its `for` string.
+    pub range: Option<usize>,
+    /// Its `deep` string.
+    pub deep: Option<usize>,
+    /// Its `builtin` name (or `args`), where builtin errors are shown.
+    pub builtin: Option<usize>,
+}
+
 /// One claim.
 #[derive(Clone, Debug)]
 pub struct Claim {
@@ -171,6 +188,18 @@ pub struct Claim {
     pub open: bool,
     /// How it is checked.
     pub check: Check,
+    /// Where it is in the file.
+    pub place: ClaimPlace,
+}
+
+/// One string of a claim file holding expressions, for locating errors found while they are
+/// evaluated (see [`super::expr::SOURCE_SHIFT`]).
+#[derive(Clone, Debug)]
+struct SourceString {
+    /// The TOML string's span in the file, quotes included.
+    span: Range<usize>,
+    /// Its text.
+    text: String,
 }
 
 /// A checked claim file.
@@ -186,6 +215,24 @@ pub struct Registry {
     pub definitions: Definitions,
     /// The claims, in file order.
     pub claims: Vec<Claim>,
+    /// The file's text.
+    src: Arc<str>,
+    /// The strings holding expressions; the expressions of string `i` have spans in band
+    /// `i + 1`.
+    sources: Vec<SourceString>,
+}
+
+/// The longest excerpt of a user's text (a claim id, a line of the file) echoed in a message.
+const SHOWN_CHARS: usize = 100;
+
+/// `text`, cut to [`SHOWN_CHARS`] characters.
+pub(crate) fn excerpt(text: &str) -> String {
+    let count = text.chars().count();
+    if count <= SHOWN_CHARS {
+        return text.to_string();
+    }
+    let cut: String = text.chars().take(SHOWN_CHARS).collect();
+    format!("{cut}… ({} more characters)", count - SHOWN_CHARS)
 }
 
 /// Where a TOML string's text starts in the file, when offsets inside it map one to one
@@ -208,43 +255,80 @@ fn line_col(src: &str, at: usize) -> (usize, usize, &str) {
 
 /// A file error at a byte offset, with the line and a caret.
 fn located(path: &Path, src: &str, at: usize, width: usize, message: &str) -> Error {
+    Error::invalid(located_text(path, src, at, width, message))
+}
+
+/// The text of [`located`]: `path:line:col: message`, the line, and a caret under the fault.
+/// A long line is shown as a window around the column.
+fn located_text(path: &Path, src: &str, at: usize, width: usize, message: &str) -> String {
+    const BEFORE: usize = 50;
+    const WINDOW: usize = 100;
     let (line, col, text) = line_col(src, at);
     let gutter = line.to_string().len();
-    Error::invalid(format!(
-        "{}:{line}:{col}: {message}\n{:gutter$} |\n{line} | {text}\n{:gutter$} | {}{}",
+    let skip = (col - 1).saturating_sub(BEFORE);
+    let mut shown: String = text.chars().skip(skip).take(WINDOW).collect();
+    let mut caret_col = col - 1 - skip;
+    if skip > 0 {
+        shown.insert(0, '…');
+        caret_col += 1;
+    }
+    if text.chars().count() > skip + WINDOW {
+        shown.push('…');
+    }
+    let width = width.clamp(1, WINDOW);
+    format!(
+        "{}:{line}:{col}: {message}\n{:gutter$} |\n{line} | {shown}\n{:gutter$} | {}{}",
         path.display(),
         "",
         "",
-        " ".repeat(col - 1),
-        "^".repeat(width.max(1)),
-    ))
+        " ".repeat(caret_col),
+        "^".repeat(width),
+    )
+}
+
+/// The file offset and width of an expression error in the TOML string at `span` holding
+/// `text`, when offsets inside it map one to one; else the string's start.
+fn error_place(src: &str, span: &Range<usize>, text: &str, e: &ExprError) -> (usize, usize, bool) {
+    match text_start(src, span, text) {
+        Some(start) => {
+            let local = e.span.local_start();
+            let width = e.span.end.saturating_sub(e.span.start);
+            let width = text[local.min(text.len())..].chars().take(width).count();
+            (start + local, width, true)
+        }
+        None => (span.start, 1, false),
+    }
 }
 
 struct Loader<'a> {
     path: &'a Path,
     src: &'a str,
+    sources: RefCell<Vec<SourceString>>,
 }
 
 impl Loader<'_> {
     fn expr_error(&self, field: &Spanned<String>, e: &ExprError) -> Error {
         let span = field.span();
-        match text_start(self.src, &span, field.get_ref()) {
-            Some(start) => {
-                let width = e.span.end.saturating_sub(e.span.start);
-                let width = field.get_ref()[e.span.start.min(field.get_ref().len())..]
-                    .chars()
-                    .take(width)
-                    .count();
-                located(self.path, self.src, start + e.span.start, width, &e.message)
-            }
-            None => located(
+        match error_place(self.src, &span, field.get_ref(), e) {
+            (at, width, true) => located(self.path, self.src, at, width, &e.message),
+            (at, _, false) => located(
                 self.path,
                 self.src,
-                span.start,
+                at,
                 1,
                 &format!("in this string, at {e}"),
             ),
         }
+    }
+
+    /// Registers a string holding expressions; returns its source band.
+    fn source(&self, field: &Spanned<String>) -> usize {
+        let mut sources = self.sources.borrow_mut();
+        sources.push(SourceString {
+            span: field.span(),
+            text: field.get_ref().clone(),
+        });
+        sources.len()
     }
 
     fn error_at(&self, span: Range<usize>, message: &str) -> Error {
@@ -252,11 +336,17 @@ impl Loader<'_> {
     }
 
     fn expr(&self, field: &Spanned<String>) -> Result<Expr> {
-        parse_expr(field.get_ref()).map_err(|e| self.expr_error(field, &e))
+        let mut e = parse_expr(field.get_ref()).map_err(|e| self.expr_error(field, &e))?;
+        e.move_to_source(self.source(field));
+        Ok(e)
     }
 
     fn quantifiers(&self, field: &Spanned<String>, defs: &Definitions) -> Result<Quantifiers> {
-        let binders = parse_binders(field.get_ref()).map_err(|e| self.expr_error(field, &e))?;
+        let mut binders = parse_binders(field.get_ref()).map_err(|e| self.expr_error(field, &e))?;
+        let band = self.source(field);
+        for b in &mut binders {
+            b.move_to_source(band);
+        }
         defs.check_binders(&binders, &[])
             .map_err(|e| self.expr_error(field, &e))?;
         // Ranges whose bounds are constants are sized now, so a range with too many points or
@@ -272,7 +362,7 @@ impl Loader<'_> {
                 Domain::Members(_) => false,
             };
             if constant {
-                ev.binder_points(b, &mut Vec::new())
+                ev.check_binder_size(b, &mut Vec::new())
                     .map_err(|e| self.expr_error(field, &e))?;
             }
         }
@@ -442,7 +532,11 @@ impl Loader<'_> {
                         .map_err(|e| {
                             self.error_at(
                                 at.clone(),
-                                &format!("claim `{}`: in `args.{key}` = \"{text}\", {e}", c.id),
+                                &format!(
+                                    "claim `{}`: in `args.{key}` = \"{}\", {e}",
+                                    excerpt(&c.id),
+                                    excerpt(text)
+                                ),
                             )
                         })?;
                     exprs.push(((*key).to_string(), e));
@@ -480,12 +574,25 @@ impl Loader<'_> {
                 ));
             }
         };
+        let table = &self.src[at.start.min(self.src.len())..at.end.min(self.src.len())];
+        let key_at = |key: &str| {
+            table
+                .match_indices(key)
+                .find(|(i, _)| table[..*i].ends_with('\n') || *i == 0)
+                .map(|(i, _)| at.start + i)
+        };
         Ok(Claim {
             id: c.id.clone(),
             label: c.label.clone(),
             statement: c.statement.clone(),
             open: c.open,
             check,
+            place: ClaimPlace {
+                table: at.start,
+                range: fields.range.map(|r| r.span().start),
+                deep: fields.deep.map(|r| r.span().start),
+                builtin: key_at("builtin").or_else(|| key_at("args")),
+            },
         })
     }
 }
@@ -497,10 +604,15 @@ impl Registry {
             let at = e.span().map_or(0, |s| s.start);
             located(path, src, at, 1, e.message())
         })?;
-        let loader = Loader { path, src };
+        let loader = Loader {
+            path,
+            src,
+            sources: RefCell::new(Vec::new()),
+        };
         let mut definitions = Definitions::new();
         for d in &raw.define {
-            let f = parse_function(d.get_ref()).map_err(|e| loader.expr_error(d, &e))?;
+            let mut f = parse_function(d.get_ref()).map_err(|e| loader.expr_error(d, &e))?;
+            f.move_to_source(loader.source(d));
             definitions
                 .define(f)
                 .map_err(|e| loader.expr_error(d, &e))?;
@@ -509,9 +621,10 @@ impl Registry {
         for c in &raw.claim {
             let claim = loader.claim(c, &definitions)?;
             if claims.iter().any(|d| d.id == claim.id) {
-                return Err(
-                    loader.error_at(c.span(), &format!("claim id `{}` is used twice", claim.id))
-                );
+                return Err(loader.error_at(
+                    c.span(),
+                    &format!("claim id `{}` is used twice", excerpt(&claim.id)),
+                ));
             }
             claims.push(claim);
         }
@@ -521,7 +634,44 @@ impl Registry {
             title: raw.title.unwrap_or_default(),
             definitions,
             claims,
+            src: Arc::from(src),
+            sources: loader.sources.into_inner(),
         })
+    }
+
+    /// An error found while checking `claim`, located in the file: `path:line:col:`, the
+    /// claim, `context` (the point, say), the message, and the line with a caret under the
+    /// expression at fault. An error with no place in the file (an engine's refusal) is shown at
+    /// `fallback` (an offset), else at the claim's table.
+    pub fn located_error(
+        &self,
+        claim: &Claim,
+        context: &str,
+        span: Option<Span>,
+        fallback: Option<usize>,
+        message: &str,
+    ) -> Error {
+        let message = format!(
+            "claim `{}` ({}){context}: {message}",
+            excerpt(&claim.id),
+            excerpt(&claim.label)
+        );
+        let source = span.map_or(0, |s| s.source());
+        if let (Some(s), Some(string)) = (
+            span,
+            source.checked_sub(1).and_then(|i| self.sources.get(i)),
+        ) {
+            let e = ExprError::new(s, "");
+            let (at, width, exact) = error_place(&self.src, &string.span, &string.text, &e);
+            let message = if exact {
+                message
+            } else {
+                format!("{message} (in this string, column {})", s.local_start() + 1)
+            };
+            return Error::invalid(located_text(&self.path, &self.src, at, width, &message));
+        }
+        let at = fallback.unwrap_or(claim.place.table);
+        Error::invalid(located_text(&self.path, &self.src, at, 1, &message))
     }
 
     /// Reads, parses and checks a claim file.

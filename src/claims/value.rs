@@ -1,11 +1,18 @@
 //! Run-time values of claim expressions: exact rationals (integers are rationals with
 //! denominator 1), booleans, strings and lists.
+//!
+//! Exact arithmetic has no natural limit, so every operation that can grow a number estimates
+//! the size of its result first and refuses one above [`MAX_BITS`]: big-integer products and
+//! (above all) the gcd that keeps a rational reduced take time that grows with the square of
+//! the size, and one line of a claim file must not run for minutes. Integer operands take a
+//! path that skips the gcd altogether. Values echoed in messages are cut to an excerpt
+//! ([`Value::short`]) so that an error about a huge list or number stays a line long.
 
 use std::fmt;
 use std::sync::Arc;
 
 use num_bigint::BigInt;
-use num_traits::{Signed, ToPrimitive};
+use num_traits::{Signed, ToPrimitive, Zero};
 
 use crate::num::Q;
 
@@ -23,7 +30,7 @@ pub enum Value {
 }
 
 /// The static kind of a value, for checking calls before evaluation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ty {
     /// A number.
     Num,
@@ -92,34 +99,239 @@ impl fmt::Display for Value {
     }
 }
 
+/// The most bits an exact integer may have: 2^20, about 315,000 decimal digits. An operation
+/// whose result could be larger is refused before it runs.
+pub const MAX_BITS: u64 = 1 << 20;
+
+/// The most bits a fraction may have, numerator and denominator together: 2^14, about 4,900
+/// decimal digits. Fractions are kept reduced, and num-bigint's gcd takes time quadratic in
+/// the size of its arguments (seconds at 2^20 bits, milliseconds at 2^14), so they have a smaller cap than integers,
+/// which take paths without a gcd.
+pub const MAX_FRACTION_BITS: u64 = 1 << 14;
+
+/// The most elements a list may have.
+pub const MAX_LIST_LEN: usize = 10_000_000;
+
+/// Digits of a number shown in messages before it is cut.
+const SHOWN_DIGITS: usize = 60;
+/// Elements of a list shown in messages before it is cut.
+const SHOWN_ELEMENTS: usize = 24;
+/// Numbers this large (in bits) are described by their size alone: printing them in decimal
+/// takes time quadratic in their size.
+const DESCRIBED_BITS: u64 = 1 << 16;
+
+/// The size of `q` in bits: numerator and denominator together.
+pub fn bits(q: &Q) -> u64 {
+    q.numer().bits() + q.denom().bits()
+}
+
+/// A number in decimal, cut to an excerpt when it is long.
+fn short_number(n: &BigInt, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    if n.bits() > DESCRIBED_BITS {
+        let digits = (n.bits() as f64 * std::f64::consts::LOG10_2).ceil() as u64;
+        let sign = if n.is_negative() { "-" } else { "" };
+        return write!(f, "{sign}(a number of about {digits} digits)");
+    }
+    let text = n.to_string();
+    let (sign, digits) = text.split_at(usize::from(text.starts_with('-')));
+    if digits.len() <= SHOWN_DIGITS {
+        return f.write_str(&text);
+    }
+    write!(
+        f,
+        "{sign}{}… ({} more digits)",
+        &digits[..SHOWN_DIGITS],
+        digits.len() - SHOWN_DIGITS
+    )
+}
+
+/// A value as messages show it: long numbers and lists cut to an excerpt.
+pub struct Short<'a>(&'a Value);
+
+impl fmt::Display for Short<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Value::Num(q) => {
+                short_number(q.numer(), f)?;
+                if !q.is_integer() {
+                    f.write_str("/")?;
+                    short_number(q.denom(), f)?;
+                }
+                Ok(())
+            }
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Str(s) if s.chars().count() > SHOWN_DIGITS => {
+                let cut: String = s.chars().take(SHOWN_DIGITS).collect();
+                write!(
+                    f,
+                    "\"{cut}…\" ({} more characters)",
+                    s.chars().count() - SHOWN_DIGITS
+                )
+            }
+            Value::Str(s) => write!(f, "\"{s}\""),
+            Value::List(items) => {
+                f.write_str("[")?;
+                for (i, v) in items.iter().take(SHOWN_ELEMENTS).enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{}", v.short())?;
+                }
+                if items.len() > SHOWN_ELEMENTS {
+                    write!(f, ", … ({} more elements)", items.len() - SHOWN_ELEMENTS)?;
+                }
+                f.write_str("]")
+            }
+        }
+    }
+}
+
+impl Value {
+    /// The value as messages show it: numbers of more than 60 digits and lists of more than 24
+    /// elements are cut to an excerpt saying how much was left out.
+    pub fn short(&self) -> Short<'_> {
+        Short(self)
+    }
+}
+
+/// A rational number as messages show it (see [`Value::short`]).
+pub fn short_q(q: &Q) -> String {
+    Value::Num(q.clone()).short().to_string()
+}
+
+/// Refuses an integer result estimated at `estimate` bits.
+fn within_cap(estimate: u64, what: &str) -> Result<(), String> {
+    if estimate > MAX_BITS {
+        return Err(format!(
+            "{what} is too large: it would have about {estimate} bits, more than the limit of \
+             {MAX_BITS} bits (about 315,000 digits) on exact integers; refusing to compute it"
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses a fraction result estimated at `estimate` bits (numerator and denominator).
+fn within_fraction_cap(estimate: u64, what: &str) -> Result<(), String> {
+    if estimate > MAX_FRACTION_BITS {
+        return Err(format!(
+            "{what} is too large: as a fraction it would have about {estimate} bits, more than \
+             the limit of {MAX_FRACTION_BITS} bits (about 4,900 digits) on exact fractions; \
+             refusing to compute it"
+        ));
+    }
+    Ok(())
+}
+
+/// log₂ |n| for n ≠ 0, from its leading bits.
+fn log2(n: &BigInt) -> f64 {
+    let bits = n.bits();
+    let shift = bits.saturating_sub(64);
+    let top = (n.magnitude() >> shift).to_f64().unwrap_or(f64::MAX);
+    top.log2() + shift as f64
+}
+
+/// `a + b` or `a - b`, refused when the result could exceed the caps.
+pub fn add(a: &Q, b: &Q, subtract: bool) -> Result<Q, String> {
+    if a.is_integer() && b.is_integer() {
+        within_cap(a.numer().bits().max(b.numer().bits()) + 1, "the sum")?;
+        // Integers skip the reduction (a gcd with 1, quadratic in num-bigint).
+        return Ok(Q::from_bigint(if subtract {
+            a.numer() - b.numer()
+        } else {
+            a.numer() + b.numer()
+        }));
+    }
+    let numer = (a.numer().bits() + b.denom().bits()).max(b.numer().bits() + a.denom().bits());
+    within_fraction_cap(numer + 1 + a.denom().bits() + b.denom().bits(), "the sum")?;
+    Ok(if subtract { a - b } else { a + b })
+}
+
+/// `a · b`, refused when the result could exceed the caps.
+pub fn mul(a: &Q, b: &Q) -> Result<Q, String> {
+    if a.is_integer() && b.is_integer() {
+        within_cap(bits(a) + bits(b), "the product")?;
+        return Ok(Q::from_bigint(a.numer() * b.numer()));
+    }
+    within_fraction_cap(bits(a) + bits(b), "the product")?;
+    Ok(a * b)
+}
+
+/// `a / b` for `b ≠ 0`, refused when the result could exceed the caps.
+pub fn div(a: &Q, b: &Q) -> Result<Q, String> {
+    if b.is_zero() {
+        return Err(format!("division of {} by 0", short_q(a)));
+    }
+    if a.is_integer() && b.is_integer() && a.numer().bits() <= MAX_BITS {
+        // An exact quotient needs no gcd.
+        let (q, r) = num_integer::Integer::div_rem(a.numer(), b.numer());
+        if r.is_zero() {
+            return Ok(Q::from_bigint(q));
+        }
+    }
+    within_fraction_cap(bits(a) + bits(b), "the quotient")?;
+    Ok(a / b)
+}
+
 /// `a` raised to an integer power `e` (negative exponents invert; 0^negative is an error).
 pub fn pow(a: &Q, e: &Q) -> Result<Q, String> {
     if !e.is_integer() {
-        return Err(format!("the exponent must be an integer, got {e}"));
-    }
-    let e = e.numer();
-    let Some(mag) = e.abs().to_u32().filter(|&m| m <= 1 << 16) else {
-        return Err(format!("the exponent {e} is too large (at most 65536)"));
-    };
-    let bits = a.numer().bits() + a.denom().bits();
-    if bits.saturating_mul(u64::from(mag)) > 1 << 24 {
         return Err(format!(
-            "{a}^{e} would have more than 16 million bits; refusing to compute it"
+            "the exponent must be an integer, got {}",
+            short_q(e)
         ));
     }
+    let e = e.numer();
     if a.is_zero() && e.is_negative() {
         return Err("0 cannot be raised to a negative power".to_string());
     }
-    let r = a.as_ratio().pow(mag as i32);
-    let q = Q::from_ratio(r);
-    Ok(if e.is_negative() { Q::one() / q } else { q })
+    // 0, 1 and -1 stay small under any power.
+    if a.is_zero() || a.numer().magnitude() == a.denom().magnitude() {
+        let odd = e.bit(0);
+        return Ok(if a.is_zero() {
+            if e.is_zero() { Q::one() } else { Q::zero() }
+        } else if a.signum() < 0 && odd {
+            -Q::one()
+        } else {
+            Q::one()
+        });
+    }
+    let Some(mag) = e.magnitude().to_u32().filter(|&m| m <= 1 << 16) else {
+        return Err(format!(
+            "the exponent {} is too large (at most 65536)",
+            Value::int(e.clone()).short()
+        ));
+    };
+    // |p/q|^k has about k·log₂|p| + k·log₂ q bits.
+    let estimate = f64::from(mag) * (log2(a.numer()) + log2(a.denom())) + 2.0;
+    let what = format!("{}^{}", short_q(a), Value::int(e.clone()).short());
+    let estimate = estimate.min(u64::MAX as f64) as u64;
+    if a.is_integer() && !e.is_negative() {
+        within_cap(estimate, &what)?;
+    } else {
+        within_fraction_cap(estimate, &what)?;
+    }
+    let mag = i32::try_from(mag).expect("at most 65536");
+    let q = Q::from_ratio(a.as_ratio().pow(mag));
+    // The reciprocal of a reduced fraction is reduced: no gcd.
+    Ok(if e.is_negative() {
+        Q::from_ratio(q.as_ratio().recip())
+    } else {
+        q
+    })
 }
 
 /// The floor modulus a − b⌊a/b⌋ (the sign of b), for rationals.
 pub fn modulo(a: &Q, b: &Q) -> Result<Q, String> {
     if b.is_zero() {
-        return Err(format!("{a} mod 0 is undefined"));
+        return Err(format!("{} mod 0 is undefined", short_q(a)));
     }
+    if a.is_integer() && b.is_integer() {
+        return Ok(Q::from_bigint(num_integer::Integer::mod_floor(
+            a.numer(),
+            b.numer(),
+        )));
+    }
+    within_fraction_cap(bits(a) + bits(b), "the remainder")?;
     let k = Q::from_bigint((a / b).floor());
     Ok(a - &(b * &k))
 }
@@ -127,10 +339,13 @@ pub fn modulo(a: &Q, b: &Q) -> Result<Q, String> {
 /// An integer value as a machine integer in `lo..=hi`, or a message naming the value.
 pub fn to_int_in(q: &Q, what: &str, lo: i128, hi: i128) -> Result<i128, String> {
     if !q.is_integer() {
-        return Err(format!("{what} must be an integer, got {q}"));
+        return Err(format!("{what} must be an integer, got {}", short_q(q)));
     }
     match q.numer().to_i128() {
         Some(v) if (lo..=hi).contains(&v) => Ok(v),
-        _ => Err(format!("{what} must lie in {lo}..={hi}, got {q}")),
+        _ => Err(format!(
+            "{what} must lie in {lo}..={hi}, got {}",
+            short_q(q)
+        )),
     }
 }

@@ -7,8 +7,9 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::builtins::BuiltinRun;
+use super::cost::{self, Cost};
 use super::engines::Engines;
-use super::eval::{Definitions, Env, Evaluator};
+use super::eval::{Definitions, Env, Evaluator, MAX_STEPS, ProgressFn};
 use super::expr::ExprError;
 use super::registry::{Assertion, Check, Claim, ExprCheck, Quantifiers, Registry};
 use super::value::Value;
@@ -85,7 +86,10 @@ fn show_point(point: &[(String, Value)]) -> String {
     if point.is_empty() {
         return String::new();
     }
-    let parts: Vec<String> = point.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+    let parts: Vec<String> = point
+        .iter()
+        .map(|(n, v)| format!("{n} = {}", v.short()))
+        .collect();
     format!(" at {}", parts.join(", "))
 }
 
@@ -93,26 +97,184 @@ fn plural(n: u64, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
-/// An evaluation error, with the file, the claim and the point where it happened.
-fn claim_error(path: &std::path::Path, claim: &Claim, env: &Env, e: ExprError) -> Error {
-    Error::invalid(format!(
-        "{}: claim `{}` ({}){}: {e}",
-        path.display(),
-        claim.id,
-        claim.label,
-        show_point(env)
+/// An evaluation error, with the file, line and column, the claim and the point where it
+/// happened, and a caret under the expression at fault.
+fn claim_error(reg: &Registry, claim: &Claim, env: &Env, e: ExprError) -> Error {
+    reg.located_error(claim, &show_point(env), Some(e.span), None, &e.message)
+}
+
+/// The range a check runs on: the deep one under `--deep`, when it has one.
+fn range_in_force(check: &ExprCheck, deep: bool) -> &Quantifiers {
+    match (&check.deep, deep) {
+        (Some(d), true) => d,
+        _ => &check.range,
+    }
+}
+
+fn expr_check_cost(defs: &Definitions, check: &ExprCheck, deep: bool) -> Cost {
+    let range = range_in_force(check, deep);
+    cost::of_points(defs, &range.binders, &[], &|vars| {
+        let mut c = check
+            .filter
+            .as_ref()
+            .map_or_else(Cost::default, |f| cost::of_expr(defs, f, vars));
+        match &check.assertion {
+            Assertion::Holds(h) => c = c.plus(cost::of_expr(defs, h, vars)),
+            Assertion::Equal {
+                actual,
+                expected,
+                correction,
+            } => {
+                c = c
+                    .plus(cost::of_expr(defs, actual, vars))
+                    .plus(cost::of_expr(defs, expected, vars));
+                // A failing claim is checked again with its correction.
+                if let Some((_, corrected)) = correction {
+                    c = c
+                        .plus(cost::of_expr(defs, actual, vars))
+                        .plus(cost::of_expr(defs, corrected, vars));
+                }
+            }
+        }
+        c
+    })
+}
+
+/// The estimated evaluation steps of checking `claim` (see [`cost`]): an upper bound unless
+/// some range could only be sized while running. A builtin's own work in the engines is not
+/// counted here; builtins size their arguments themselves.
+pub fn estimate(reg: &Registry, claim: &Claim, deep: bool) -> Cost {
+    let c = static_estimate(reg, claim, deep);
+    match &claim.check {
+        Check::Expr(check) => refined(reg, range_in_force(check, deep), c),
+        _ => c,
+    }
+}
+
+fn static_estimate(reg: &Registry, claim: &Claim, deep: bool) -> Cost {
+    let defs = &reg.definitions;
+    match &claim.check {
+        Check::Expr(c) => expr_check_cost(defs, c, deep),
+        Check::Readings(readings) => readings.iter().fold(Cost::default(), |acc, (_, c)| {
+            acc.plus(expr_check_cost(defs, c, deep))
+        }),
+        Check::Builtin(b) => {
+            let range = match (deep, &b.deep) {
+                (true, Some(d)) => Some(d),
+                _ => b.range.as_ref(),
+            };
+            let binders = range.map(|q| q.binders.clone()).unwrap_or_default();
+            cost::of_points(defs, &binders, &[], &|vars| {
+                b.exprs.iter().fold(Cost::steps(1.0), |c, (_, e)| {
+                    c.plus(cost::of_expr(defs, e, vars))
+                })
+            })
+        }
+    }
+}
+
+/// Points [`refined`] may list to count a range's points exactly.
+const COUNTING_BUDGET: f64 = 100_000.0;
+
+/// The estimate `c` of a check over `range`, with the points of the range's first binders
+/// counted exactly instead of bounded, when that is cheap. Interval bounds overcount ranges
+/// such as `a in 0..63, b in a..63, c in b..63` (sorted tuples) by the factorial of their
+/// depth. The result is still an upper bound: the bodies' cost per point is the bound over all
+/// points, and the ranges' own cost is kept as it was.
+fn refined(reg: &Registry, range: &Quantifiers, c: Cost) -> Cost {
+    let binders = &range.binders;
+    // The longest prefix whose points can be listed within the budget; the binder after it is
+    // counted without listing.
+    let listed = (1..binders.len())
+        .take_while(|&j| cost::upper_points(&binders[..j]).is_some_and(|u| u <= COUNTING_BUDGET))
+        .last();
+    let Some(listed) = listed else {
+        return c;
+    };
+    let counted = &binders[..=listed];
+    let Some(upper) = cost::upper_points(counted).filter(|&u| u >= 1.0) else {
+        return c;
+    };
+    let mut engines = Engines::new();
+    let mut ev = Evaluator::new(&reg.definitions, &mut engines);
+    let mut budget = COUNTING_BUDGET as u64;
+    let Ok(Some(exact)) = ev.count_points(counted, &mut Vec::new(), &mut budget) else {
+        return c;
+    };
+    let ranges = cost::of_points(&reg.definitions, binders, &[], &|_| Cost::default());
+    let ratio = (exact as f64 / upper).min(1.0);
+    let bodies = Cost {
+        steps: (c.steps - ranges.steps).max(0.0),
+        least: (c.least - ranges.least).max(0.0),
+        open_ended: c.open_ended,
+    };
+    ranges.plus(bodies.scaled(ratio))
+}
+
+/// Refuses a claim whose estimate is above [`MAX_STEPS`], naming the estimate and where its
+/// range is; returns the estimate otherwise.
+fn sized(reg: &Registry, claim: &Claim, deep: bool) -> Result<Cost> {
+    let c = estimate(reg, claim, deep);
+    if c.least <= MAX_STEPS as f64 {
+        return Ok(c);
+    }
+    let (field, at) = match (deep, claim.place.deep, claim.place.range) {
+        (true, Some(d), _) => ("`deep`", Some(d)),
+        (_, _, Some(r)) => ("`for`", Some(r)),
+        _ => ("expression", None),
+    };
+    let points = match &claim.check {
+        Check::Expr(check) => {
+            let range = range_in_force(check, deep);
+            match cost::upper_points(&range.binders) {
+                Some(n) => format!(
+                    " (its {field} range alone has up to {} points)",
+                    cost::show(n)
+                ),
+                None => String::new(),
+            }
+        }
+        _ => String::new(),
+    };
+    Err(reg.located_error(
+        claim,
+        "",
+        None,
+        at,
+        &format!(
+            "checking it would take at least about {} evaluation steps{points}, more than the limit of \
+             {MAX_STEPS} (ranges multiply: nested ranges and the ranges of aggregates such as \
+             all(j in a..b: …) count as their product); narrow {field} or the ranges inside its \
+             expressions, or split the claim",
+            cost::show(c.least)
+        ),
     ))
+}
+
+/// The steps a progress bar plans for a claim estimated at `c`.
+fn planned_steps(c: &Cost) -> u64 {
+    c.least.clamp(1.0, MAX_STEPS as f64) as u64
+}
+
+/// The estimated steps of the claims chosen by `only` (all when empty), after refusing any
+/// claim above the limit: the length of a progress bar.
+pub fn plan(reg: &Registry, deep: bool, only: &[String]) -> Result<u64> {
+    let mut total = 0u64;
+    for c in chosen(reg, only)? {
+        total = total.saturating_add(planned_steps(&sized(reg, c, deep)?));
+    }
+    Ok(total)
 }
 
 struct Runner<'a> {
     ev: Evaluator<'a>,
     claim: &'a Claim,
-    path: &'a std::path::Path,
+    reg: &'a Registry,
 }
 
 impl Runner<'_> {
     fn located(&self, e: ExprError, env: &Env) -> Error {
-        claim_error(self.path, self.claim, env, e)
+        claim_error(self.reg, self.claim, env, e)
     }
 
     fn sweep(&mut self, check: &ExprCheck, range: &Quantifiers) -> Result<Sweep> {
@@ -123,15 +285,15 @@ impl Runner<'_> {
         let mut error: Option<Error> = None;
         let binders = range.binders.clone();
         let claim = self.claim;
-        let path = self.path;
+        let reg = self.reg;
         let result = self.ev.each_point(&binders, &mut env, &mut |ev, env| {
-            let at_point = |e: ExprError, env: &Env| claim_error(path, claim, env, e);
+            let at_point = |e: ExprError, env: &Env| claim_error(reg, claim, env, e);
             // A user function may return anything: a truth value is demanded here.
             let truth = |v: Value, at: &super::expr::Expr| match v {
                 Value::Bool(b) => Ok(b),
                 other => Err(ExprError::new(
                     at.span,
-                    format!("expected a truth value, found {other}"),
+                    format!("expected a truth value, found {}", other.short()),
                 )),
             };
             if let Some(f) = &check.filter {
@@ -220,10 +382,7 @@ impl Runner<'_> {
     }
 
     fn expr_finding(&mut self, check: &ExprCheck, deep: bool) -> Result<Finding> {
-        let range = match (&check.deep, deep) {
-            (Some(d), true) => d,
-            _ => &check.range,
-        };
+        let range = range_in_force(check, deep);
         let range_text = if range.text.is_empty() {
             "single evaluation".to_string()
         } else {
@@ -256,8 +415,10 @@ impl Runner<'_> {
             Sweep::Failed { point, values } => {
                 let mut evidence = match values {
                     Some((expected, actual)) => format!(
-                        "fails{}: expected {expected}, actual {actual}",
-                        show_point(&point)
+                        "fails{}: expected {}, actual {}",
+                        show_point(&point),
+                        expected.short(),
+                        actual.short()
                     ),
                     None => format!("false{}", show_point(&point)),
                 };
@@ -286,7 +447,9 @@ impl Runner<'_> {
                             "; the correction `{text}` fails too{}{}",
                             show_point(&point),
                             values.map_or(String::new(), |(x, a)| format!(
-                                ": expected {x}, actual {a}"
+                                ": expected {}, actual {}",
+                                x.short(),
+                                a.short()
                             ))
                         ),
                     });
@@ -318,13 +481,15 @@ impl Runner<'_> {
                     range,
                     deep,
                 };
+                let (reg, claim) = (self.reg, self.claim);
                 let mut f = super::builtins::run(&b.name, &mut run).map_err(|e| {
-                    Error::invalid(format!(
-                        "{}: claim `{}` ({}): {e}",
-                        self.path.display(),
-                        self.claim.id,
-                        self.claim.label
-                    ))
+                    reg.located_error(
+                        claim,
+                        &format!(" (builtin `{}`)", b.name),
+                        None,
+                        claim.place.builtin,
+                        &e.to_string(),
+                    )
                 })?;
                 if self.claim.open && f.verdict == VerdictKind::Holds {
                     f.verdict = VerdictKind::Open;
@@ -354,43 +519,103 @@ impl Runner<'_> {
     }
 }
 
-/// Checks one claim of the registry.
+/// Checks one claim of the registry (refused at once when its estimate is above the limit).
 pub fn check_claim(reg: &Registry, claim: &Claim, deep: bool) -> Result<Finding> {
+    let estimate = sized(reg, claim, deep)?;
+    check_sized_claim(reg, claim, deep, estimate, &|_| {})
+}
+
+/// Checks a claim already sized, reporting progress in evaluation steps; when it is done the
+/// steps reported add up to at least its estimate.
+fn check_sized_claim(
+    reg: &Registry,
+    claim: &Claim,
+    deep: bool,
+    estimate: Cost,
+    progress: ProgressFn<'_>,
+) -> Result<Finding> {
+    // The progress reported for a claim stays within its planned steps, and reaches them when
+    // the claim is done, so that the bar ends full whatever branches the claim took.
+    let planned = planned_steps(&estimate);
+    let reported = std::sync::atomic::AtomicU64::new(0);
+    let report = |n: u64| {
+        use std::sync::atomic::Ordering::Relaxed;
+        let before = reported
+            .fetch_update(Relaxed, Relaxed, |r| Some(r.saturating_add(n).min(planned)))
+            .unwrap_or(planned);
+        progress(planned.min(before.saturating_add(n)) - before);
+    };
     let mut engines = Engines::new();
     let mut runner = Runner {
-        ev: Evaluator::new(&reg.definitions, &mut engines),
+        ev: Evaluator::new(&reg.definitions, &mut engines).with_progress(&report),
         claim,
-        path: &reg.path,
+        reg,
     };
-    runner.finding(deep)
+    let f = runner.finding(deep);
+    runner.ev.flush_progress();
+    report(planned);
+    f
+}
+
+/// The claims `only` names (all when empty), in file order; an error when one names none.
+fn chosen<'r>(reg: &'r Registry, only: &[String]) -> Result<Vec<&'r Claim>> {
+    if let Some(missing) = only
+        .iter()
+        .find(|o| !reg.claims.iter().any(|c| &c.label == *o || &c.id == *o))
+    {
+        return Err(Error::invalid(format!(
+            "no claim in `{}` has the label or id \"{}\"",
+            reg.paper,
+            super::registry::excerpt(missing)
+        )));
+    }
+    Ok(reg
+        .claims
+        .iter()
+        .filter(|c| only.is_empty() || only.iter().any(|o| o == &c.label || o == &c.id))
+        .collect())
 }
 
 /// Checks the claims of a registry (those whose label or id `only` names, when given), in
-/// parallel, returning the verdicts in file order. `done` is called after each claim.
+/// parallel, returning the verdicts in file order. `done` is called after each claim. Every
+/// claim is sized first: one above the limit is refused before any is evaluated.
 pub fn check_registry(
     reg: &Registry,
     deep: bool,
     only: &[String],
     done: &(dyn Fn() + Sync),
 ) -> Result<Vec<Verdict>> {
-    let chosen: Vec<&Claim> = reg
-        .claims
+    check_claims(reg, deep, only, &|_| {}, done)
+}
+
+/// As [`check_registry`], reporting progress in evaluation steps (their total is
+/// [`plan`]'s estimate) instead of claims.
+pub fn check_registry_progress(
+    reg: &Registry,
+    deep: bool,
+    only: &[String],
+    progress: ProgressFn<'_>,
+) -> Result<Vec<Verdict>> {
+    check_claims(reg, deep, only, progress, &|| {})
+}
+
+fn check_claims(
+    reg: &Registry,
+    deep: bool,
+    only: &[String],
+    progress: ProgressFn<'_>,
+    done: &(dyn Fn() + Sync),
+) -> Result<Vec<Verdict>> {
+    let chosen = chosen(reg, only)?;
+    let estimates = chosen
         .iter()
-        .filter(|c| only.is_empty() || only.iter().any(|o| o == &c.label || o == &c.id))
-        .collect();
-    if let Some(missing) = only
-        .iter()
-        .find(|o| !reg.claims.iter().any(|c| &c.label == *o || &c.id == *o))
-    {
-        return Err(Error::invalid(format!(
-            "no claim in `{}` has the label or id \"{missing}\"",
-            reg.paper
-        )));
-    }
+        .map(|c| sized(reg, c, deep))
+        .collect::<Result<Vec<_>>>()?;
     chosen
         .par_iter()
-        .map(|c| {
-            let f = check_claim(reg, c, deep);
+        .zip(estimates)
+        .map(|(c, estimate)| {
+            let f = check_sized_claim(reg, c, deep, estimate, progress);
             done();
             Ok(Verdict {
                 paper: reg.paper.clone(),
@@ -416,6 +641,22 @@ pub fn check_formula_rows(
     let e = super::expr::parse_expr(formula)?;
     let defs = Definitions::new();
     defs.check_with_untyped(&e, names)?;
+    let scope: Vec<(String, Option<(f64, f64)>)> =
+        names.iter().map(|n| (n.clone(), None)).collect();
+    let per_row = cost::of_expr(&defs, &e, &scope);
+    let steps = per_row.least * rows.len() as f64;
+    if steps > MAX_STEPS as f64 {
+        return Err(ExprError::new(
+            e.span,
+            format!(
+                "checking this formula on {} rows would take about {} evaluation steps, more \
+                 than the limit of {MAX_STEPS}; narrow the ranges inside it or check fewer rows \
+                 (--from)",
+                rows.len(),
+                cost::show(steps)
+            ),
+        ));
+    }
     let mut engines = Engines::new();
     let mut ev = Evaluator::new(&defs, &mut engines);
     for (values, actual) in rows {
@@ -432,8 +673,10 @@ pub fn check_formula_rows(
                 verdict: VerdictKind::Fails,
                 range: range.to_string(),
                 evidence: format!(
-                    "fails{}: expected {expected}, actual {actual}",
-                    show_point(&shown)
+                    "fails{}: expected {}, actual {}",
+                    show_point(&shown),
+                    expected.short(),
+                    actual.short()
                 ),
             });
         }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::output::OutputArgs;
-use crate::claims::{Registry, VerdictKind, builtins, check_registry};
+use crate::claims::{Registry, VerdictKind, builtins, check_registry_progress, plan};
 use crate::export::{Cell, Table};
 use crate::fsio;
 
@@ -66,29 +66,32 @@ pub fn run(a: CheckArgs) -> anyhow::Result<bool> {
     }) {
         anyhow::bail!("no claim in the files given has the label or id \"{missing}\"");
     }
-    let total: usize = registries
-        .iter()
-        .flat_map(|r| &r.claims)
-        .filter(|c| a.only.is_empty() || a.only.iter().any(|o| o == &c.label || o == &c.id))
-        .count();
-    let pb = super::progress_bar(total as u64, "checking", "claims");
+    // Every claim is sized before any is evaluated: one too large is refused at once, and the
+    // others' estimates (in evaluation steps) are the progress bar's length.
+    let only_in = |reg: &Registry| -> Vec<String> {
+        a.only
+            .iter()
+            .filter(|o| reg.claims.iter().any(|c| &c.label == *o || &c.id == *o))
+            .cloned()
+            .collect()
+    };
+    let mut total = 0u64;
+    for reg in &registries {
+        let only = only_in(reg);
+        if a.only.is_empty() || !only.is_empty() {
+            total = total.saturating_add(plan(reg, a.deep, &only)?);
+        }
+    }
+    let pb = super::progress_bar(total, "checking claims", "steps");
     let mut t = Table::new(&["paper", "label", "verdict", "range", "evidence"]);
     let mut failed = false;
     for reg in &registries {
         // --only filters each file; a label no file has is an error.
-        let only: Vec<String> = if a.only.is_empty() {
-            Vec::new()
-        } else {
-            a.only
-                .iter()
-                .filter(|o| reg.claims.iter().any(|c| &c.label == *o || &c.id == *o))
-                .cloned()
-                .collect()
-        };
+        let only = only_in(reg);
         if !a.only.is_empty() && only.is_empty() {
             continue;
         }
-        let verdicts = check_registry(reg, a.deep, &only, &|| pb.inc(1))?;
+        let verdicts = check_registry_progress(reg, a.deep, &only, &|n| pb.inc(n))?;
         for v in verdicts {
             failed |= v.finding.verdict == VerdictKind::Fails;
             t.push(vec![

@@ -448,14 +448,26 @@ fn read_series(a: &SequenceArgs) -> anyhow::Result<Vec<Series>> {
     Ok(out)
 }
 
-/// A formula error with the formula and a caret under the fault.
+/// A formula error with the formula and a caret under the fault (a long formula is shown as a
+/// window around the fault).
 fn formula_error(formula: &str, e: &crate::claims::expr::ExprError) -> anyhow::Error {
-    let col = formula[..e.span.start.min(formula.len())].chars().count();
+    let at = e.span.local_start().min(formula.len());
+    let col = formula.get(..at).map_or(0, |s| s.chars().count());
+    let skip = col.saturating_sub(50);
+    let mut shown: String = formula.chars().skip(skip).take(100).collect();
+    let mut caret = col - skip;
+    if skip > 0 {
+        shown.insert(0, '…');
+        caret += 1;
+    }
+    if formula.chars().count() > skip + 100 {
+        shown.push('…');
+    }
     anyhow::anyhow!(
-        "--formula, column {}: {}\n  {formula}\n  {}^",
+        "--formula, column {}: {}\n  {shown}\n  {}^",
         col + 1,
         e.message,
-        " ".repeat(col)
+        " ".repeat(caret)
     )
 }
 

@@ -3,6 +3,13 @@
 //!
 //! A builtin receives its `args` (some of them expressions, evaluated at every point of the
 //! claim's range) and returns a [`Finding`]; it must never report more than it checked.
+//!
+//! Arguments come from claim files, so they can be anything: a builtin reads them with the
+//! checked readers here ([`BuiltinRun::int_in`], [`int_in_range`], [`heaps_at_most`]), whose
+//! errors name the argument, the value and the allowed range, and declares the cost its
+//! arguments imply with [`within`] / [`within_memory`] before it starts the work, so that
+//! a huge argument is refused at once with the estimate rather than ending in an abort. The
+//! checker shows any error of a builtin at the claim's line in the file, with a caret.
 
 use super::eval::{Env, Evaluator};
 use super::expr::Expr;
@@ -50,9 +57,79 @@ pub struct BuiltinRun<'r, 'e> {
 fn show_point(point: &Env) -> String {
     point
         .iter()
-        .map(|(n, v)| format!("{n} = {v}"))
+        .map(|(n, v)| format!("{n} = {}", v.short()))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// Refuses work whose estimate (in `unit`s: "positions", "steps") is above `limit`, before
+/// it starts: the message names `what`, the estimate, the limit and how to make it fit.
+pub fn within(what: &str, estimate: f64, limit: f64, unit: &str, suggestion: &str) -> Result<()> {
+    if estimate <= limit {
+        return Ok(());
+    }
+    let show = |x: f64| {
+        if x < 1e6 {
+            format!("{x:.0}")
+        } else if x.is_finite() {
+            format!("{x:.1e}")
+        } else {
+            "more than 10^308".to_string()
+        }
+    };
+    Err(Error::invalid(format!(
+        "{what} would take about {} {unit}, more than the limit of {}; {suggestion}",
+        show(estimate),
+        show(limit)
+    )))
+}
+
+/// Refuses work whose estimated memory is above `limit_bytes`, before it allocates.
+pub fn within_memory(
+    what: &str,
+    needed_bytes: u64,
+    limit_bytes: u64,
+    suggestion: &str,
+) -> Result<()> {
+    if needed_bytes <= limit_bytes {
+        return Ok(());
+    }
+    Err(Error::TooLarge {
+        what: what.to_string(),
+        needed_bytes,
+        limit_bytes,
+        suggestion: suggestion.to_string(),
+    })
+}
+
+/// A whole number from an evaluated argument, in `lo..=hi`; the error names `what`, the value
+/// (cut to an excerpt) and the range.
+pub fn int_in_range(v: &Value, what: &str, lo: i64, hi: i64) -> Result<i64> {
+    match v {
+        Value::Num(q) if q.is_integer() => {
+            q.to_i64().filter(|n| (lo..=hi).contains(n)).ok_or_else(|| {
+                Error::invalid(format!("{what} must lie in {lo}..={hi}, got {}", v.short()))
+            })
+        }
+        other => Err(Error::invalid(format!(
+            "{what} must be a whole number in {lo}..={hi}, got {}",
+            other.short()
+        ))),
+    }
+}
+
+/// Heap sizes from a list value, each at most `max`.
+pub fn heaps_at_most(v: &Value, max: u32) -> Result<Vec<u32>> {
+    let Value::List(items) = v else {
+        return Err(Error::invalid(format!(
+            "expected a list of heap sizes, got {}",
+            v.short()
+        )));
+    };
+    items
+        .iter()
+        .map(|x| int_in_range(x, "a heap size", 0, i64::from(max)).map(|h| h as u32))
+        .collect()
 }
 
 impl BuiltinRun<'_, '_> {
@@ -68,6 +145,25 @@ impl BuiltinRun<'_, '_> {
             .get(key)
             .and_then(|v| v.as_str())
             .ok_or_else(|| Error::invalid(format!("`args.{key}` must be given as a string")))
+    }
+
+    /// An integer argument in `lo..=hi`, with a default; the error names `args.key`, the value
+    /// and the range.
+    pub fn int_in(&self, key: &str, default: i64, lo: i64, hi: i64) -> Result<i64> {
+        let n = match self.args.get(key) {
+            None => default,
+            Some(v) => v.as_integer().ok_or_else(|| {
+                Error::invalid(format!(
+                    "`args.{key}` must be a whole number in {lo}..={hi}"
+                ))
+            })?,
+        };
+        if !(lo..=hi).contains(&n) {
+            return Err(Error::invalid(format!(
+                "`args.{key}` = {n} is out of range: it must lie in {lo}..={hi}"
+            )));
+        }
+        Ok(n)
     }
 
     /// An integer argument, with a default.
@@ -99,7 +195,10 @@ impl BuiltinRun<'_, '_> {
                 exprs.iter().map(|(_, e)| ev.eval(e, env)).collect();
             let outcome = match values {
                 Ok(v) => check(ev, &v),
-                Err(e) => Err(Error::invalid(format!("at {}: {e}", show_point(env)))),
+                Err(e) => Err(Error::invalid(format!(
+                    "at {}: in an `args` expression, {e}",
+                    show_point(env)
+                ))),
             };
             match outcome {
                 Ok(PointOutcome::Pass) => {
@@ -167,32 +266,22 @@ fn all() -> impl Iterator<Item = &'static Builtin> {
 
 /// Heap sizes from a list value.
 pub(crate) fn heaps_arg(v: &Value) -> Result<Vec<u32>> {
-    let Value::List(items) = v else {
-        return Err(Error::invalid(format!(
-            "expected a list of heap sizes, got {v}"
-        )));
-    };
-    items
-        .iter()
-        .map(|x| match x {
-            Value::Num(q) => q
-                .to_i64()
-                .and_then(|n| u32::try_from(n).ok())
-                .filter(|_| q.is_integer())
-                .ok_or_else(|| Error::invalid(format!("heap size {q} is not a whole number"))),
-            other => Err(Error::invalid(format!("heap size {other} is not a number"))),
-        })
-        .collect()
+    heaps_at_most(v, u32::MAX)
 }
 
 /// A whole number from a value.
 pub(crate) fn int_value(v: &Value, what: &str) -> Result<i64> {
     match v {
-        Value::Num(q) if q.is_integer() => q
-            .to_i64()
-            .ok_or_else(|| Error::invalid(format!("{what} = {q} is too large"))),
+        Value::Num(q) if q.is_integer() => q.to_i64().ok_or_else(|| {
+            Error::invalid(format!(
+                "{what} = {} is too large (at most {})",
+                v.short(),
+                i64::MAX
+            ))
+        }),
         other => Err(Error::invalid(format!(
-            "{what} must be a whole number, got {other}"
+            "{what} must be a whole number, got {}",
+            other.short()
         ))),
     }
 }
