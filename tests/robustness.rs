@@ -563,11 +563,9 @@ fn env_number(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-// This harness runs every command of the tool; the engines' own refusals and guards are being
-// fixed on other branches of issue 14, and until they are merged some runs still fail (listed in
-// the branch's report). Run it with `cargo test --release --test robustness -- --ignored`.
+// Every command of the tool, under `ulimit -v` and a time limit (issue 14). More cases:
+// `NIMLAB_ROBUSTNESS_CASES=2000 cargo test --release --test robustness`.
 #[test]
-#[ignore = "needs the engine fixes of issue 14's other branches; run with --ignored"]
 fn extreme_invocations_end_with_exit_0_1_or_2_and_short_errors() {
     let bin = assert_cmd::cargo::cargo_bin("nimlab");
     let scratch = tempfile::tempdir().expect("a scratch directory");
