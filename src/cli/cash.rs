@@ -224,21 +224,29 @@ fn state_by_table(set: &CashSet, a: &StateArgs, n: Amount) -> anyhow::Result<Vec
         }
         None => "A-critical (both middle class): decided by the win table".to_string(),
     };
+    // The same cell types as the closed-forms path, so a column has one JSON type whatever n:
+    // n, d and e of any size as text, thresholds as exact numbers.
+    let q = |v: Amount| Cell::from(Q::from_bigint(v.into()));
     Ok(vec![
-        set.to_string().into(),
-        n.into(),
+        set_cell(set),
+        a.n.to_string().into(),
         a.d.to_string().into(),
         a.e.to_string().into(),
         winner.to_string().into(),
         th.winner[m].to_string().into(),
         why.into(),
-        c.f1.into(),
-        c.f2.into(),
-        c.g1.into(),
-        c.g2.into(),
+        q(c.f1),
+        q(c.f2),
+        q(c.g1),
+        q(c.g2),
         c.player_i.to_string().into(),
         c.player_ii.to_string().into(),
     ])
+}
+
+/// A move set as a cell: `{1,3,4}` in text and CSV, an array in JSON.
+pub(super) fn set_cell(set: &CashSet) -> Cell {
+    Cell::list("{", ",", "}", set.elements().iter().copied())
 }
 
 /// Data used to fit and certify the closed forms for huge n.
@@ -316,7 +324,7 @@ fn state_by_forms(set: &CashSet, a: &StateArgs) -> anyhow::Result<Vec<Cell>> {
         Standing::of(&q(&a.e), &f2, &g2),
     ];
     Ok(vec![
-        set.to_string().into(),
+        set_cell(set),
         a.n.to_string().into(),
         a.d.to_string().into(),
         a.e.to_string().into(),

@@ -1063,10 +1063,10 @@ fn across_cash(a: AcrossCashArgs) -> anyhow::Result<()> {
         ));
         t.push(vec![
             Cell::Int(r.l),
-            r.set.to_string().into(),
+            super::cash::set_cell(&r.set),
             Cell::Int(r.period as i64),
             Cell::Int(r.from),
-            slopes.into(),
+            Cell::list("", ",", "", r.slopes.iter().cloned()),
         ]);
     }
     let l0 = a.l.start();

@@ -298,6 +298,34 @@ fn show(game: &ScoringGame, heaps: &[Heap]) -> String {
     format!("{body} under {}", game.describe())
 }
 
+/// A position as a cell: its text (`7 +ℓ 5 under 0.26`), and in JSON its heap sizes, the
+/// (1-based) ruleset of each heap and the game.
+fn position_cell(game: &ScoringGame, heaps: &[Heap]) -> Cell {
+    Cell::record(
+        vec![
+            ("heaps", Cell::list("", ",", "", heaps.iter().map(|h| h.size))),
+            (
+                "rulesets",
+                Cell::list("", ",", "", heaps.iter().map(|h| h.rules as u64 + 1)),
+            ),
+            ("game", game.describe().into()),
+        ],
+        show(game, heaps),
+    )
+}
+
+/// Heaps added with `--plus` as a cell: `3@1,4@2` in text, objects `{size, ruleset}` in JSON.
+fn plus_cell(plus: &[Heap]) -> Cell {
+    let heaps = plus.iter().map(|h| {
+        let ruleset = h.rules as u64 + 1;
+        Cell::record(
+            vec![("size", h.size.into()), ("ruleset", ruleset.into())],
+            format!("{}@{ruleset}", h.size),
+        )
+    });
+    Cell::list("", ",", "", heaps)
+}
+
 fn value(a: ValueArgs) -> anyhow::Result<()> {
     let game = a.rules.game()?;
     let heaps = heaps_of(&game, &a.heaps)?;
@@ -307,7 +335,7 @@ fn value(a: ValueArgs) -> anyhow::Result<()> {
     let (class, _, _) = Outcome::of_impartial(&g, &Q::zero());
     let mut columns = vec!["position", "bonus", "value", "outcome", "positions_solved"];
     let mut row: Vec<Cell> = vec![
-        show(&game, &heaps).into(),
+        position_cell(&game, &heaps),
         a.bonus.clone().into(),
         g.into(),
         class.to_string().into(),
@@ -316,7 +344,7 @@ fn value(a: ValueArgs) -> anyhow::Result<()> {
     if a.payoff {
         let sol = solve(&game, &heaps, a.solve.method(), &limits)?;
         columns.push("payoff");
-        row.push(sol.payoff(&heaps)?.to_string().into());
+        row.push(Cell::from(&sol.payoff(&heaps)?));
     }
     a.out.emit_record(&columns, row)
 }
@@ -343,7 +371,7 @@ fn outcome(a: OutcomeArgs) -> anyhow::Result<()> {
             "outcome",
         ],
         vec![
-            show(&game, &heaps).into(),
+            position_cell(&game, &heaps),
             a.score.into(),
             a.bonus.into(),
             g.into(),
@@ -373,11 +401,14 @@ pub(super) fn period_cells(r: &PeriodReport) -> Vec<Cell> {
                 PeriodStatus::Proven {
                     window_start,
                     window_len,
-                } => (
-                    "PROVEN",
-                    format!("{window_start}..{}", window_start + window_len - 1).into(),
-                    none(),
-                ),
+                } => {
+                    let end = window_start + window_len - 1;
+                    let window = Cell::record(
+                        vec![("start", (*window_start).into()), ("end", end.into())],
+                        format!("{window_start}..{end}"),
+                    );
+                    ("PROVEN", window, none())
+                }
                 PeriodStatus::Observed { periods_seen } => {
                     ("OBSERVED", none(), Cell::Int(*periods_seen as i64))
                 }
@@ -413,10 +444,7 @@ fn period(a: PeriodArgs) -> anyhow::Result<()> {
     columns.extend(PERIOD_COLUMNS);
     let mut row: Vec<Cell> = vec![
         game.describe().into(),
-        plus.iter()
-            .map(|h| format!("{}@{}", h.size, h.rules + 1))
-            .join(",")
-            .into(),
+        plus_cell(&plus),
         a.bonus.into(),
     ];
     row.extend(period_cells(&report));
@@ -492,7 +520,7 @@ fn survey(a: SurveyArgs) -> anyhow::Result<()> {
     let rows = results.iter().map(|(set, r)| {
         let cells = period_cells(r);
         vec![
-            format!("{{{}}}", set.iter().join(",")).into(),
+            Cell::list("{", ",", "}", set.iter().copied()),
             Cell::Int(i64::from(*set.last().expect("non-empty"))),
             cells[0].clone(),
             cells[1].clone(),

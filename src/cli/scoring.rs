@@ -10,7 +10,7 @@ use super::output::OutputArgs;
 use crate::export::{Cell, Format, Table, write_rows};
 use crate::family::Family;
 use crate::games::scoring::{
-    HeapSize, Interval, Solution, candidates, in_p_minus, in_p_plus, nim_heaps, nim_sum,
+    HeapSize, Interval, Ordered, Solution, candidates, in_p_minus, in_p_plus, nim_heaps, nim_sum,
     optimal_line, optimal_move_regions, scoring_nim, solve, solve_table, table_size, tails,
     values_at,
 };
@@ -171,6 +171,21 @@ fn show_position(heaps: &[HeapSize]) -> String {
     )
 }
 
+/// A position as a cell: `(5,4,2)` in text and CSV, `[5,4,2]` in JSON.
+fn position_cell(heaps: &[HeapSize]) -> Cell {
+    Cell::list("(", ",", ")", heaps.iter().copied())
+}
+
+/// A position reached by play as a cell, like [`position_cell`]. Scoring Nim has one ruleset; a
+/// heap under another one (`5@1`) keeps its text, so nothing is dropped.
+fn ordered_cell(p: &Ordered) -> Cell {
+    if p.0.iter().all(|h| h.rules == 0) {
+        Cell::list("(", ",", ")", p.0.iter().map(|h| h.size))
+    } else {
+        p.to_string().into()
+    }
+}
+
 /// `c + s·N` written the way the papers write it: `-3 + N`, `2 - N`, `5`.
 fn line_formula(slope: &Q, intercept: &Q) -> String {
     let n_term = match slope.to_i64() {
@@ -255,7 +270,7 @@ fn moves(a: MovesArgs) -> anyhow::Result<()> {
         for (mv, value, optimal) in values_at(&sol, &heaps, n)? {
             if optimal || a.all {
                 t.push(vec![
-                    mv.result.to_string().into(),
+                    ordered_cell(&mv.result),
                     Cell::Int(mv.taken as i64),
                     mv.points.into(),
                     value.into(),
@@ -269,11 +284,7 @@ fn moves(a: MovesArgs) -> anyhow::Result<()> {
     let regions = optimal_move_regions(&cands);
     let mut t = Table::new(&["interval", "lo", "lo_closed", "hi", "hi_closed", "moves"]);
     for r in &regions {
-        let moves: Vec<String> = r
-            .moves
-            .iter()
-            .map(|&i| cands[i].mv.result.to_string())
-            .collect();
+        let moves = r.moves.iter().map(|&i| ordered_cell(&cands[i].mv.result));
         let iv = &r.interval;
         t.push(vec![
             iv.to_string().into(),
@@ -281,7 +292,7 @@ fn moves(a: MovesArgs) -> anyhow::Result<()> {
             iv.lo_closed.into(),
             iv.hi.clone().into(),
             iv.hi_closed.into(),
-            moves.join(" ").into(),
+            Cell::list("", " ", "", moves),
         ]);
     }
     if a.out.format == Format::Text {
@@ -327,17 +338,25 @@ fn line(a: LineArgs) -> anyhow::Result<()> {
         t.push(vec![
             Cell::Int(p.ply as i64),
             player.into(),
-            p.from.to_string().into(),
-            p.to.to_string().into(),
+            ordered_cell(&p.from),
+            ordered_cell(&p.to),
             Cell::Int(p.taken as i64),
             p.points.clone().into(),
             p.payoff_before.clone().into(),
         ]);
     }
     match a.out.format {
-        Format::Json => a.out.emit(|w| {
-            serde_json::to_writer_pretty(&mut *w, &line)?;
-            writeln!(w)
+        // One row: the line's totals with its plies nested.
+        Format::Json => a.out.emit_table(&{
+            let mut row = Table::new(&["bonus", "first_score", "second_score", "payoff", "plies"]);
+            row.push(vec![
+                line.bonus.clone().into(),
+                line.first_score.clone().into(),
+                line.second_score.clone().into(),
+                line.payoff.clone().into(),
+                t.clone().into_cell(),
+            ]);
+            row
         }),
         Format::Csv | Format::Md => a.out.emit_table(&t),
         Format::Text => a.out.emit(|w| {
@@ -373,8 +392,8 @@ fn limits(a: LimitsArgs) -> anyhow::Result<()> {
         "last_breakpoint",
     ];
     let row: Vec<Cell> = vec![
-        show_position(heaps).into(),
-        Cell::Int(stones as i64),
+        position_cell(heaps),
+        stones.into(),
         nim_sum(heaps).into(),
         in_p_plus(heaps).into(),
         in_p_minus(heaps).into(),
@@ -422,6 +441,7 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
         .into_iter()
         .filter(|p| p.iter().all(|&h| h > 0))
         .collect();
+    let json = a.out.format == Format::Json;
     let row_cells = |p: &Vec<HeapSize>| -> Vec<Vec<Cell>> {
         let heap_cells: Vec<Cell> = p.iter().map(|&h| Cell::from(h)).collect();
         match &grid {
@@ -436,12 +456,18 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
                 .collect(),
             None => {
                 let s = table.summary(p).expect("position is in the table");
+                // JSON gets the payoff's parts; the other formats its text, built fast.
+                let payoff = if json {
+                    Cell::from(&table.payoff(p).expect("position is in the table"))
+                } else {
+                    s.text.into()
+                };
                 let mut row = heap_cells;
                 row.extend([
                     Cell::Int(s.breakpoints as i64),
                     s.c_minus.into(),
                     s.c_plus.into(),
-                    s.text.into(),
+                    payoff,
                 ]);
                 vec![row]
             }
