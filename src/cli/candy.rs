@@ -77,8 +77,8 @@ pub struct ValueArgs {
 
 #[derive(Debug, Args)]
 pub struct TableArgs {
-    /// Number of heaps k.
-    #[arg(long, value_name = "K")]
+    /// Number of heaps k (at least 2: a P-position with no empty heap needs two).
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = super::args::ranged(2, super::args::MAX_TABLE_HEAPS))]
     heaps: usize,
     /// Largest heap H.
     #[arg(long, value_name = "H", value_parser = parse_heap)]
@@ -384,11 +384,8 @@ fn contraction(s: &str) -> anyhow::Result<Contraction> {
             let values = list
                 .split(',')
                 .map(|v| {
-                    v.trim().parse::<u32>().map_err(|_| {
-                        anyhow::anyhow!(
-                            "--f: '{}' is not a whole number (write half, identity, or f(1),f(2),…)",
-                            v.trim()
-                        )
+                    crate::num::parse_whole(v, 0, u32::MAX).map_err(|e| {
+                        anyhow::anyhow!("--f: {e} (write half, identity, or f(1),f(2),…)")
                     })
                 })
                 .collect::<anyhow::Result<Vec<u32>>>()?;

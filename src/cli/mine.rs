@@ -11,7 +11,10 @@ use super::output::OutputArgs;
 use crate::export::{Cell, Format, Table};
 use serde::{Deserialize, Serialize};
 
-use crate::games::cash::{CashPeriodicity, CashSet, replay_threshold_certificate, threshold_forms};
+use crate::games::cash::{
+    CashPeriodicity, CashSet, replay_threshold_certificate, threshold_forms,
+    threshold_forms_advising,
+};
 use crate::games::scoring::{HeapSequence, Limits, PeriodCertificate};
 use crate::miner::{
     Certificate, FitOptions, FloorForm, FloorKind, affine_text, fit_periodic_linear,
@@ -69,6 +72,10 @@ pub enum AcrossCommand {
     Cash(AcrossCashArgs),
 }
 
+/// Most confirming periods `mine sequence` accepts: far beyond any data, and small enough that
+/// the 2 + K periods a fit needs are counted without overflow.
+const MAX_CONFIRMING_PERIODS: usize = u32::MAX as usize;
+
 #[derive(Debug, Args)]
 pub struct AcrossCashArgs {
     /// The move set with one parameter, e.g. "1,L".
@@ -78,7 +85,7 @@ pub struct AcrossCashArgs {
     #[arg(long = "L", value_name = "RANGE", value_parser = super::args::parse_int_range)]
     l: crate::num::IntRange,
     /// Step through the range.
-    #[arg(long, value_name = "S", default_value_t = 1)]
+    #[arg(long, value_name = "S", default_value_t = 1, allow_negative_numbers = true, value_parser = super::args::ranged(1, i64::MAX))]
     step: i64,
     #[command(flatten)]
     out: OutputArgs,
@@ -105,7 +112,7 @@ pub struct CashArgs {
     #[arg(long, value_name = "A")]
     set: String,
     /// Compute f^I, f^II for n ≤ this before fitting.
-    #[arg(long, value_name = "N", default_value_t = 2000)]
+    #[arg(long, value_name = "N", default_value_t = 2000, allow_negative_numbers = true, value_parser = super::args::ranged(0, u64::MAX))]
     max_n: u64,
     /// Also write the certificate (JSON) to FILE, atomically.
     #[arg(long, value_name = "FILE")]
@@ -129,7 +136,7 @@ pub struct CheckFormulaArgs {
     #[arg(long, value_name = "EXPR")]
     formula: String,
     /// Check only the rows with index ≥ this (formulas that hold from some n₀ on).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = super::args::ranged(i64::MIN, i64::MAX))]
     from: Option<i64>,
     /// Check each value of this column separately.
     #[arg(long, value_name = "COLUMN")]
@@ -212,7 +219,7 @@ pub struct SequenceArgs {
     #[arg(long, value_name = "COLUMN")]
     group_by: Option<String>,
     /// Full periods of data required beyond the two that determine the lines.
-    #[arg(long, value_name = "K", default_value_t = 3)]
+    #[arg(long, value_name = "K", default_value_t = 3, allow_negative_numbers = true, value_parser = super::args::ranged(0, MAX_CONFIRMING_PERIODS))]
     confirming_periods: usize,
     #[command(flatten)]
     out: OutputArgs,
@@ -617,7 +624,7 @@ fn sequence(a: SequenceArgs) -> anyhow::Result<()> {
 
 fn cash(a: CashArgs) -> anyhow::Result<()> {
     let set: CashSet = a.set.parse().context("--set")?;
-    let forms = threshold_forms(&set, a.max_n)?;
+    let forms = threshold_forms_advising(&set, a.max_n, "; raise --max-n")?;
     let from = forms.certificate.from;
     if let Some(path) = &a.certificate {
         let file = CashCertificateFile {

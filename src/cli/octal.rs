@@ -298,26 +298,22 @@ fn show(game: &ScoringGame, heaps: &[Heap]) -> String {
     format!("{body} under {}", game.describe())
 }
 
-/// A position as a cell: its text (`7 +ℓ 5 under 0.26`), and in JSON its heap sizes, the
-/// (1-based) ruleset of each heap and the game.
+/// A position as a cell: its text (`7 +ℓ 5 under 0.26`), and in JSON its heaps (see
+/// [`heaps_cell`]) and the game.
 fn position_cell(game: &ScoringGame, heaps: &[Heap]) -> Cell {
     Cell::record(
         vec![
-            ("heaps", Cell::list("", ",", "", heaps.iter().map(|h| h.size))),
-            (
-                "rulesets",
-                Cell::list("", ",", "", heaps.iter().map(|h| h.rules as u64 + 1)),
-            ),
+            ("heaps", heaps_cell(heaps)),
             ("game", game.describe().into()),
         ],
         show(game, heaps),
     )
 }
 
-/// Heaps added with `--plus` as a cell: `3@1,4@2` in text, objects `{size, ruleset}` in JSON.
-fn plus_cell(plus: &[Heap]) -> Cell {
-    let heaps = plus.iter().map(|h| {
-        let ruleset = h.rules as u64 + 1;
+/// Heaps as a cell: `3@1,4@2` in text, objects `{size, ruleset}` (rulesets from 1) in JSON.
+fn heaps_cell(heaps: &[Heap]) -> Cell {
+    let heaps = heaps.iter().map(|h| {
+        let ruleset = u64::from(h.rules) + 1;
         Cell::record(
             vec![("size", h.size.into()), ("ruleset", ruleset.into())],
             format!("{}@{ruleset}", h.size),
@@ -442,11 +438,7 @@ fn period(a: PeriodArgs) -> anyhow::Result<()> {
     let report = seq.period(a.max_heap, &a.solve.limits())?;
     let mut columns = vec!["rules", "plus", "bonus"];
     columns.extend(PERIOD_COLUMNS);
-    let mut row: Vec<Cell> = vec![
-        game.describe().into(),
-        plus_cell(&plus),
-        a.bonus.into(),
-    ];
+    let mut row: Vec<Cell> = vec![game.describe().into(), heaps_cell(&plus), a.bonus.into()];
     row.extend(period_cells(&report));
     a.out.emit_record(&columns, row)
 }

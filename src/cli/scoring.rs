@@ -112,10 +112,10 @@ pub struct LimitsArgs {
 #[derive(Debug, Args)]
 pub struct TableArgs {
     /// Number of heaps k.
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = super::args::ranged(1, super::args::MAX_TABLE_HEAPS))]
     heaps: usize,
     /// Largest heap size H.
-    #[arg(long, value_name = "H", value_parser = parse_heap)]
+    #[arg(long, value_name = "H", allow_negative_numbers = true, value_parser = parse_heap)]
     max_heap: HeapSize,
     #[command(flatten)]
     bonus: BonusGridArgs,

@@ -65,12 +65,11 @@ pub fn family_forms(t: &Table) -> Result<FamilyForms> {
             Some((name.clone(), values?))
         })
         .collect();
-    let pwl: Option<Vec<Option<Pwl>>> = t.columns.iter().position(|c| c == PWL_COLUMN).map(|c| {
-        t.rows
-            .iter()
-            .map(|r| pwl_of(&r[c]))
-            .collect()
-    });
+    let pwl: Option<Vec<Option<Pwl>>> = t
+        .columns
+        .iter()
+        .position(|c| c == PWL_COLUMN)
+        .map(|c| t.rows.iter().map(|r| pwl_of(&r[c])).collect());
     Ok(mine_family(
         param,
         first,
@@ -98,7 +97,9 @@ pub fn grid_forms(t: &Table, params: usize) -> Result<GridForm> {
                     _ => Err(Error::invalid("a parameter column holds a non-integer")),
                 })
                 .collect::<Result<Vec<i64>>>()?;
-            let f = pwl_of(&r[c]).ok_or_else(|| Error::invalid("a payoff cell is not a piecewise-linear function"))?;
+            let f = pwl_of(&r[c]).ok_or_else(|| {
+                Error::invalid("a payoff cell is not a piecewise-linear function")
+            })?;
             Ok((m, f))
         })
         .collect::<Result<Vec<_>>>()?;
