@@ -67,7 +67,7 @@ pub struct MemoryArgs {
 #[derive(Debug, Args)]
 pub struct ValueArgs {
     /// Heap sizes (any order, 0 allowed).
-    #[arg(required = true, value_name = "HEAP", value_parser = parse_heap)]
+    #[arg(required = true, value_name = "HEAP", allow_negative_numbers = true, value_parser = parse_heap)]
     heaps: Vec<Candies>,
     #[command(flatten)]
     memory: MemoryArgs,
@@ -361,7 +361,7 @@ pub struct StrategyArgs {
     #[arg(value_enum)]
     strategy: StrategyName,
     /// A 3-heap P-position in standard form [2^k−1, 2^k·m, 2^k(m+1)−1].
-    #[arg(required = true, value_name = "HEAP", value_parser = parse_heap)]
+    #[arg(required = true, value_name = "HEAP", allow_negative_numbers = true, value_parser = parse_heap)]
     heaps: Vec<Candies>,
     /// Fractal only: f on exponents — `half` (⌊a/2⌋, Theorem 4.8), `identity`, or f(1),f(2),…
     /// (f(a) = a beyond the list).

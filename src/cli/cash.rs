@@ -109,13 +109,13 @@ pub struct StateArgs {
     #[command(flatten)]
     set: SetArgs,
     /// Stones n (any size).
-    #[arg(value_name = "N", value_parser = parse_big)]
+    #[arg(value_name = "N", allow_negative_numbers = true, value_parser = parse_big)]
     n: BigUint,
     /// Dollars of the player to move (any size; money ≥ n is as good as infinite).
-    #[arg(value_name = "D", value_parser = parse_big)]
+    #[arg(value_name = "D", allow_negative_numbers = true, value_parser = parse_big)]
     d: BigUint,
     /// Dollars of the other player (any size).
-    #[arg(value_name = "E", value_parser = parse_big)]
+    #[arg(value_name = "E", allow_negative_numbers = true, value_parser = parse_big)]
     e: BigUint,
     #[command(flatten)]
     out: OutputArgs,
