@@ -394,7 +394,7 @@ mod tests {
         ]);
         assert_eq!(
             String::from_utf8(t.render(Format::Csv)).unwrap(),
-            "set,arrangements,payoff,big\n\"{1,3,4}\",\"[3,3];[2,2,1,1]\",[1] (0,2) [-1],18446744073709551615\n"
+            "set,arrangements,payoff,big\n\"{1,3,4}\",\"[3,3];[2,2,1,1]\",\"[1] (0,2) [-1]\",18446744073709551615\n"
         );
         let json: Value = serde_json::from_slice(&t.render(Format::Json)).unwrap();
         assert_eq!(

@@ -140,19 +140,20 @@ fn shorten_word(word: &str) -> String {
     if count <= MAX_MESSAGE_WORD {
         return word.to_string();
     }
+    // Closing brackets, quotes and punctuation are kept: they end the sentence around the value.
+    let close: String = word
+        .chars()
+        .rev()
+        .take_while(|c| matches!(c, ']' | ')' | '}' | '\'' | '`' | '"' | ':' | '.' | ';'))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
     let sep = [',', ';'].into_iter().find(|&c| word.contains(c));
     match sep {
         Some(sep) => {
             let parts: Vec<&str> = word.split(sep).collect();
             let head: Vec<&str> = parts.iter().take(LIST_HEAD).copied().collect();
-            let close: String = word
-                .chars()
-                .rev()
-                .take_while(|c| matches!(c, ']' | ')' | '}' | '\'' | '`' | '"' | ':' | '.'))
-                .collect::<Vec<_>>()
-                .into_iter()
-                .rev()
-                .collect();
             let head = head.join(&sep.to_string());
             // A list of long elements is cut by characters too.
             let head = if head.chars().count() > MAX_MESSAGE_WORD {
@@ -167,7 +168,10 @@ fn shorten_word(word: &str) -> String {
         }
         None => {
             let head: String = word.chars().take(MAX_MESSAGE_WORD / 2).collect();
-            format!("{head}… ({} more characters)", count - MAX_MESSAGE_WORD / 2)
+            format!(
+                "{head}… ({} more characters){close}",
+                count - MAX_MESSAGE_WORD / 2
+            )
         }
     }
 }
@@ -258,7 +262,7 @@ mod tests {
         let many = format!("{} end", "ab ".repeat(10_000));
         let short = shorten_message(&many);
         assert!(
-            short.len() < 2 * MAX_MESSAGE_LINE && short.ends_with("ab end"),
+            short.len() < 2 * MAX_MESSAGE_LINE && short.ends_with(" end"),
             "{short}"
         );
     }

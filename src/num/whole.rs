@@ -107,10 +107,7 @@ mod tests {
         let e = |t: &str| parse_whole::<u32>(t, 1, 64).unwrap_err().to_string();
         assert_eq!(e("abc"), "'abc' is not a whole number from 1 to 64");
         assert_eq!(e("0"), "'0' is too small, not a whole number from 1 to 64");
-        assert_eq!(
-            e("-1"),
-            "'-1' is too small, not a whole number from 1 to 64"
-        );
+        assert_eq!(e("-1"), "'-1' is negative, not a whole number from 1 to 64");
         assert_eq!(
             e("65"),
             "'65' is too large, not a whole number from 1 to 64"

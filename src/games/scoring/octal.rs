@@ -439,7 +439,7 @@ mod tests {
         assert_eq!(parse_rules("0.26").unwrap().name(), "0.26");
         assert_eq!(parse_rules("(33, 12)").unwrap().name(), "0.33");
         assert_eq!(parse_rules("(33, 22)").unwrap().name(), "(33, 2,2)");
-        assert!(parse_set("4,x").unwrap_err().to_string().contains("`x`"));
+        assert!(parse_set("4,x").unwrap_err().to_string().contains("'x'"));
         assert!(parse_set("4,0").is_err() && parse_set("{}").is_err());
     }
 
