@@ -410,7 +410,7 @@ fn ranges_and_sets_name_the_bad_element_and_the_range() {
             "octal period --subtract 1,99999999999999999999",
             &[
                 "--subtract",
-                "'99999999999999999999' is too large",
+                "`99999999999999999999` is too large",
                 "4294967295",
             ],
         ),

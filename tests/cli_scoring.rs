@@ -151,7 +151,10 @@ fn bad_input_exits_2_naming_the_value() {
         ("scoring table --heaps 2 --max-heap 3 --bonus x", &["'x'"]),
         ("scoring payoff 5 4 2 --format xml", &["'xml'", "csv"]),
         ("scoring payoff 5 --memory-limit 8X", &["'8X'"]),
-        ("scoring table --heaps 0 --max-heap 3", &["--heaps 0"]),
+        (
+            "scoring table --heaps 0 --max-heap 3",
+            &["--heaps", "'0'", "from 1"],
+        ),
     ];
     for (line, needles) in cases {
         run_input_error(&words(line), needles);

@@ -77,8 +77,9 @@ pub struct ValueArgs {
 
 #[derive(Debug, Args)]
 pub struct TableArgs {
-    /// Number of heaps k (at least 2: a P-position with no empty heap needs two).
-    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = super::args::ranged(2, super::args::MAX_TABLE_HEAPS))]
+    /// Number of heaps k (at least 2: a P-position with no empty heap needs two; 0 and 1 are
+    /// refused with that reason).
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = super::args::ranged(0, super::args::MAX_TABLE_HEAPS))]
     heaps: usize,
     /// Largest heap H.
     #[arg(long, value_name = "H", value_parser = parse_heap)]

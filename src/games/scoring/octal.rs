@@ -269,8 +269,11 @@ pub fn parse_set(s: &str) -> Result<Vec<HeapSize>, RulesError> {
         .map(|e| {
             crate::num::parse_whole(e, 1, HeapSize::MAX).map_err(|err| {
                 bad(format!(
-                    "`{}`: {err} (subtraction sets hold beans removed, ≥ 1)",
-                    crate::num::excerpt(s)
+                    "`{}`: `{}` {} a positive whole number from 1 to {} (subtraction sets hold beans removed)",
+                    crate::num::excerpt(s),
+                    err.text.trim(),
+                    err.problem,
+                    err.max
                 ))
             })
         })
@@ -439,7 +442,7 @@ mod tests {
         assert_eq!(parse_rules("0.26").unwrap().name(), "0.26");
         assert_eq!(parse_rules("(33, 12)").unwrap().name(), "0.33");
         assert_eq!(parse_rules("(33, 22)").unwrap().name(), "(33, 2,2)");
-        assert!(parse_set("4,x").unwrap_err().to_string().contains("'x'"));
+        assert!(parse_set("4,x").unwrap_err().to_string().contains("`x`"));
         assert!(parse_set("4,0").is_err() && parse_set("{}").is_err());
     }
 
