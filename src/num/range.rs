@@ -28,7 +28,7 @@ pub enum ParseRangeError {
         /// The whole range text (shortened when very long).
         range: String,
         /// What is wrong with the endpoint, naming it and the allowed range.
-        error: super::WholeError,
+        error: Box<super::WholeError>,
     },
     /// A single value that is not a number.
     #[error(transparent)]
@@ -118,7 +118,7 @@ impl FromStr for IntRange {
         let parse = |v: &str| {
             super::parse_whole(v, i64::MIN, i64::MAX).map_err(|error| ParseRangeError::Whole {
                 range: super::excerpt(s),
-                error,
+                error: Box::new(error),
             })
         };
         let (start, end) = (parse(a)?, parse(b)?);
