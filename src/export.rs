@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use serde_json::Value;
 
-use crate::num::Q;
+use crate::num::{Pwl, Q};
 
 /// Output format of a tabular command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -21,36 +21,113 @@ pub enum Format {
     Md,
 }
 
-/// One table cell. Exact rationals are written as `p/q` strings in every format.
+/// One table cell. CSV, text and Markdown write every cell as flat text; JSON writes the same
+/// cell typed, so that jq can use it directly:
+///
+/// - whole numbers ([`Cell::Int`], [`Cell::UInt`]) are JSON numbers, written exactly;
+/// - exact rationals ([`Cell::Rational`]) are JSON strings `"p/q"` (or `"n"`) in every row, so a
+///   column has one JSON type and no reader rounds a value through a float;
+/// - lists are JSON arrays and values with named parts JSON objects, whose flat text is what
+///   CSV and text print (e.g. `{1,3,4}`, `[3,2,1];[1,1,1,1,1,1]`, `[1] (0,2) [-1]`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Cell {
     /// An integer (a JSON number).
     Int(i64),
+    /// A whole number that may exceed `i64` (a JSON number).
+    UInt(u64),
     /// An exact rational (a JSON string).
     Rational(Q),
     /// Text (a JSON string); empty text is a JSON null.
     Text(String),
     /// A yes/no value.
     Bool(bool),
+    /// A list (a JSON array of its items).
+    List(List),
+    /// A value with named parts (a JSON object of its fields).
+    Record(Record),
+}
+
+/// A list cell: flat, its items' flat texts between `open` and `close`, separated by `sep`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct List {
+    /// The items, in order.
+    pub items: Vec<Cell>,
+    /// Written before the first item in flat text (e.g. `{`), possibly empty.
+    pub open: &'static str,
+    /// Written between items in flat text (e.g. `,` or `;`).
+    pub sep: &'static str,
+    /// Written after the last item in flat text.
+    pub close: &'static str,
+}
+
+/// A record cell: named fields for JSON, and the flat text the other formats print.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// The fields, in order (JSON object keys).
+    pub fields: Vec<(String, Cell)>,
+    /// The cell as CSV, text and Markdown show it.
+    pub flat: String,
 }
 
 impl Cell {
-    fn text(&self) -> String {
+    /// A list cell whose flat text is `open item sep item … close`.
+    pub fn list<T: Into<Cell>>(
+        open: &'static str,
+        sep: &'static str,
+        close: &'static str,
+        items: impl IntoIterator<Item = T>,
+    ) -> Cell {
+        Cell::List(List {
+            items: items.into_iter().map(Into::into).collect(),
+            open,
+            sep,
+            close,
+        })
+    }
+
+    /// A record cell with its fields and its flat text.
+    pub fn record(fields: Vec<(&str, Cell)>, flat: impl Into<String>) -> Cell {
+        Cell::Record(Record {
+            fields: fields
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+            flat: flat.into(),
+        })
+    }
+
+    /// The cell as CSV, text and Markdown write it.
+    pub fn text(&self) -> String {
         match self {
             Cell::Int(n) => n.to_string(),
+            Cell::UInt(n) => n.to_string(),
             Cell::Rational(q) => q.to_string(),
             Cell::Text(s) => s.clone(),
             Cell::Bool(b) => b.to_string(),
+            Cell::List(l) => {
+                let items: Vec<String> = l.items.iter().map(Cell::text).collect();
+                format!("{}{}{}", l.open, items.join(l.sep), l.close)
+            }
+            Cell::Record(r) => r.flat.clone(),
         }
     }
 
-    fn json(&self) -> Value {
+    /// The cell as JSON writes it.
+    pub fn json(&self) -> Value {
         match self {
             Cell::Int(n) => Value::from(*n),
+            Cell::UInt(n) => Value::from(*n),
             Cell::Rational(q) => Value::from(q.to_string()),
             Cell::Text(s) if s.is_empty() => Value::Null,
             Cell::Text(s) => Value::from(s.clone()),
             Cell::Bool(b) => Value::from(*b),
+            Cell::List(l) => Value::Array(l.items.iter().map(Cell::json).collect()),
+            Cell::Record(r) => Value::Object(
+                r.fields
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.json()))
+                    .collect(),
+            ),
         }
     }
 }
@@ -61,15 +138,18 @@ impl From<i64> for Cell {
     }
 }
 impl From<u64> for Cell {
-    /// Beyond i64, the value is kept exactly as a rational.
     fn from(v: u64) -> Cell {
         match i64::try_from(v) {
             Ok(i) => Cell::Int(i),
-            Err(_) => Cell::Rational(Q::from_bigint(v.into())),
+            Err(_) => Cell::UInt(v),
         }
     }
 }
-
+impl From<usize> for Cell {
+    fn from(v: usize) -> Cell {
+        Cell::from(v as u64)
+    }
+}
 impl From<u32> for Cell {
     fn from(n: u32) -> Cell {
         Cell::Int(n.into())
@@ -78,6 +158,29 @@ impl From<u32> for Cell {
 impl From<Q> for Cell {
     fn from(q: Q) -> Cell {
         Cell::Rational(q)
+    }
+}
+impl From<&Pwl> for Cell {
+    /// `{"left_slope", "knots": [[x, y], …], "right_slope"}` (the [`Pwl`]'s own serde form) in
+    /// JSON; `[left] (x,y) … [right]` elsewhere.
+    fn from(f: &Pwl) -> Cell {
+        // A line is stored (and printed) with its anchor at x = 0.
+        let knots = if f.breakpoints().is_empty() {
+            vec![(Q::zero(), f.eval(&Q::zero()))]
+        } else {
+            f.breakpoints().to_vec()
+        };
+        let knots = knots
+            .into_iter()
+            .map(|(x, y)| Cell::list("(", ",", ")", [x, y]));
+        Cell::record(
+            vec![
+                ("left_slope", f.left_slope().clone().into()),
+                ("knots", Cell::list("", " ", "", knots)),
+                ("right_slope", f.right_slope().clone().into()),
+            ],
+            f.to_string(),
+        )
     }
 }
 impl From<String> for Cell {
@@ -117,6 +220,20 @@ impl Table {
             columns: columns.iter().map(|c| c.to_string()).collect(),
             rows: Vec::new(),
         }
+    }
+
+    /// The table as one cell, for a table nested in a row (e.g. the line of play of a value):
+    /// a JSON array of row objects; flat, its rows (cells joined by `,`) joined by `; `.
+    pub fn into_cell(self) -> Cell {
+        let columns = self.columns;
+        let rows = self.rows.into_iter().map(|row| {
+            let flat = row.iter().map(Cell::text).collect::<Vec<_>>().join(",");
+            Cell::Record(Record {
+                fields: columns.iter().cloned().zip(row).collect(),
+                flat,
+            })
+        });
+        Cell::list("", "; ", "", rows)
     }
 
     /// Appends a row.
@@ -258,5 +375,43 @@ mod tests {
             String::from_utf8(t.render(Format::Text)).unwrap(),
             "n   value  note\n1   -3/2   a, b\n10  4\n"
         );
+    }
+
+    #[test]
+    fn lists_and_records_are_json_structures_and_flat_text_elsewhere() {
+        let f: Pwl = "[1] (0,2) [-1]".parse().unwrap();
+        let mut t = Table::new(&["set", "arrangements", "payoff", "big"]);
+        t.push(vec![
+            Cell::list("{", ",", "}", [1u64, 3, 4]),
+            Cell::list(
+                "",
+                ";",
+                "",
+                [vec![3u32, 3], vec![2, 2, 1, 1]].map(|a| Cell::list("[", ",", "]", a)),
+            ),
+            Cell::from(&f),
+            Cell::from(u64::MAX),
+        ]);
+        assert_eq!(
+            String::from_utf8(t.render(Format::Csv)).unwrap(),
+            "set,arrangements,payoff,big\n\"{1,3,4}\",\"[3,3];[2,2,1,1]\",\"[1] (0,2) [-1]\",18446744073709551615\n"
+        );
+        let json: Value = serde_json::from_slice(&t.render(Format::Json)).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!([{
+                "set": [1, 3, 4],
+                "arrangements": [[3, 3], [2, 2, 1, 1]],
+                "payoff": {"left_slope": "1", "knots": [["0", "2"]], "right_slope": "-1"},
+                "big": 18446744073709551615u64
+            }])
+        );
+        // The payoff's JSON is the Pwl's own serde form, so it reads back exactly.
+        let back: Pwl = serde_json::from_value(json[0]["payoff"].clone()).unwrap();
+        assert_eq!(back, f);
+        let line = Pwl::linear(Q::int(2), Q::frac(-1, 2));
+        let back: Pwl = serde_json::from_value(Cell::from(&line).json()).unwrap();
+        assert_eq!(back, line);
+        assert_eq!(Cell::from(&line).text(), line.to_string());
     }
 }

@@ -34,6 +34,19 @@ fn json_str<'a>(v: &'a Value, key: &str) -> &'a str {
 }
 
 /// `[7,16,23]` → [7, 16, 23]; `[]` → [].
+/// Heaps in a JSON array.
+fn json_heaps(v: &Value) -> Vec<u32> {
+    v.as_array()
+        .unwrap_or_else(|| panic!("{v} is not a JSON array of heaps"))
+        .iter()
+        .map(|h| {
+            h.as_u64()
+                .and_then(|h| u32::try_from(h).ok())
+                .expect("a heap")
+        })
+        .collect()
+}
+
 fn heaps_of(cell: &str) -> Vec<u32> {
     let inner = cell
         .strip_prefix('[')
@@ -157,7 +170,7 @@ fn cli_value(heaps: &[u32]) -> (String, i64, i64, i64) {
         "candy value {} --format json",
         space_separated(heaps)
     ));
-    let v = &json["value"];
+    let v = &json[0];
     assert_eq!(json_int(v, "candies"), total(heaps), "{heaps:?}");
     assert_eq!(
         json_int(v, "nim_sum"),
@@ -410,8 +423,8 @@ fn json_has_the_csv_columns_and_cells() {
     ] {
         let csv = Csv::run(&format!("{line} --format csv"));
         let json = run_json(&format!("{line} --format json"));
-        // `strategy` wraps its turns in an object with the summary.
-        let rows = json
+        // `strategy` gives one row, the summary, with its turns nested: they match the CSV.
+        let rows = json[0]
             .get("turns")
             .unwrap_or(&json)
             .as_array()
@@ -629,7 +642,7 @@ fn flip_flop_value_is_m_times_2_to_the_k_plus_1_minus_2() {
         }
     }
     // The strategy command agrees: [7,16,23] = 𝔊(7, 2, 0), two turns of 14 then [7,7].
-    let ff = run_json("candy strategy flip-flop 7 16 23 --format json");
+    let ff = run_json("candy strategy flip-flop 7 16 23 --format json")[0].clone();
     assert_eq!(
         (json_int(&ff, "v_strategy"), json_int(&ff, "v_optimal")),
         (28, 32)
@@ -645,13 +658,13 @@ fn flip_flop_value_is_m_times_2_to_the_k_plus_1_minus_2() {
 
 #[test]
 fn fractal_largest_reading_reproduces_figure_2() {
-    let play = run_json("candy strategy fractal 7 16 23 --format json");
+    let play = run_json("candy strategy fractal 7 16 23 --format json")[0].clone();
     let turns = play["turns"].as_array().expect("turns");
     // Flip-flop to H = [7,8,15], then 15 → 1 and Windsor 8 → 6: V_T = 12, leaving [1,6,7].
-    assert_eq!(json_str(&turns[1], "before"), "[7,8,15]");
+    assert_eq!(turns[1]["before"], serde_json::json!([7, 8, 15]));
     assert_eq!(json_int(&turns[1], "turn_value"), 12);
     assert_eq!(
-        decreasing(&heaps_of(json_str(&turns[1], "after_windsor"))),
+        decreasing(&json_heaps(&turns[1]["after_windsor"])),
         [7, 6, 1]
     );
     let sum: i64 = turns.iter().map(|t| json_int(t, "turn_value")).sum();
@@ -661,24 +674,25 @@ fn fractal_largest_reading_reproduces_figure_2() {
         (32, 32)
     );
     // Step (3) as written (smallest heap 7 → 1) gives V_T = 0 and [1,8,9], total 20.
-    let play = run_json("candy strategy fractal 7 16 23 --reading smallest --format json");
+    let play =
+        run_json("candy strategy fractal 7 16 23 --reading smallest --format json")[0].clone();
     let turns = play["turns"].as_array().expect("turns");
     assert_eq!(json_int(&turns[1], "turn_value"), 0);
     assert_eq!(
-        decreasing(&heaps_of(json_str(&turns[1], "after_windsor"))),
+        decreasing(&json_heaps(&turns[1]["after_windsor"])),
         [9, 8, 1]
     );
     assert_eq!(json_int(&play, "v_strategy"), 20);
 
     // Prop 4.4's strategy on [31,32,63]: a first turn of 60 − 4 = 56, 98 in all.
-    let play = run_json("candy strategy fractal 31 32 63 --format json");
+    let play = run_json("candy strategy fractal 31 32 63 --format json")[0].clone();
     let first = &play["turns"][0];
     assert_eq!(json_int(first, "turn_value"), 56);
     assert_eq!(json_str(first, "semiratio"), "15");
     assert_eq!(json_int(&play, "v_strategy"), 98);
 
     // f = ⌊a/2⌋ is not optimal at [63,128,191]: 340 < V = 344.
-    let play = run_json("candy strategy fractal 63 128 191 --format json");
+    let play = run_json("candy strategy fractal 63 128 191 --format json")[0].clone();
     assert_eq!(
         (json_int(&play, "v_strategy"), json_int(&play, "v_optimal")),
         (340, 344)

@@ -450,7 +450,7 @@ fn octal_calls_match_the_octal_commands() {
 fn candy_calls_match_the_candy_commands() {
     let mut claims = Vec::new();
     let v = run_json("candy value 31 42 53 --format json");
-    let v = &v["value"];
+    let v = &v[0];
     assert_eq!(v["v"], 96, "the README's example");
     claims.push((
         "Remark 4.5".into(),

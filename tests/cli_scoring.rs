@@ -151,7 +151,10 @@ fn bad_input_exits_2_naming_the_value() {
         ("scoring table --heaps 2 --max-heap 3 --bonus x", &["'x'"]),
         ("scoring payoff 5 4 2 --format xml", &["'xml'", "csv"]),
         ("scoring payoff 5 --memory-limit 8X", &["'8X'"]),
-        ("scoring table --heaps 0 --max-heap 3", &["--heaps 0"]),
+        (
+            "scoring table --heaps 0 --max-heap 3",
+            &["--heaps", "'0'", "from 1"],
+        ),
     ];
     for (line, needles) in cases {
         run_input_error(&words(line), needles);
@@ -593,18 +596,24 @@ fn section_2_moves_and_line_of_5_4_2() {
     // The N = 3 line: the first player scores 8, the second 6 (3 stones and the bonus).
     let line = run_ok(&words("scoring line 5 4 2 --bonus 3 --format json"));
     let line: Value = serde_json::from_str(&line).expect("JSON output parses");
+    // One row: the totals, with the plies nested.
+    let line = &line[0];
     let scores = [&line["first_score"], &line["second_score"], &line["payoff"]];
     assert_eq!(scores, ["8", "6", "2"]);
     let plies = line["plies"].as_array().expect("a list of plies");
-    assert_eq!(plies[0]["to"], "(1,4,2)");
-    assert_eq!(plies[plies.len() - 1]["to"], "(0,0,0)");
+    assert_eq!(plies[0]["to"], serde_json::json!([1, 4, 2]));
+    assert_eq!(plies[plies.len() - 1]["to"], serde_json::json!([0, 0, 0]));
     // Every payoff on the way is the minimax value of the position.
     for ply in plies {
-        let from = ply["from"].as_str().expect("a position");
-        let heaps: Vec<u32> = from
-            .trim_matches(['(', ')'])
-            .split(',')
-            .map(|h| h.parse().expect("a heap"))
+        let heaps: Vec<u32> = ply["from"]
+            .as_array()
+            .expect("a position")
+            .iter()
+            .map(|h| {
+                h.as_u64()
+                    .and_then(|h| u32::try_from(h).ok())
+                    .expect("a heap")
+            })
             .collect();
         let two_f = naive_doubled(&heaps, 6, &mut HashMap::new());
         assert_eq!(ply["payoff_before"], halves(two_f), "{ply}");

@@ -1,26 +1,34 @@
 //! Value parsers and argument groups shared by subcommands. Each parser names the bad value.
 
 use std::collections::BTreeMap;
+use std::fmt::Display;
 
 use clap::{Args, ValueEnum};
 
 use crate::games::scoring::{HeapSize, Limits, Method};
-use crate::num::{IntRange, Q, QRange};
+use crate::num::{IntRange, Q, QRange, excerpt, parse_whole};
+
+/// A clap value parser for whole numbers in `min..=max`. Its error names the value and the
+/// range, and clap's names the option: `invalid value 'abc' for '--heaps <K>': 'abc' is not a
+/// whole number from 1 to 10000`.
+pub fn ranged<T>(
+    min: T,
+    max: T,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static
+where
+    T: Copy + Display + TryFrom<i128> + Send + Sync + 'static,
+    i128: TryFrom<T>,
+{
+    move |s: &str| parse_whole(s, min, max).map_err(|e| e.to_string())
+}
+
+/// Most heaps a table command accepts: a position is stored heap by heap, and no table of more
+/// heaps is one anyone reads (the number of positions is limited separately, by memory).
+pub const MAX_TABLE_HEAPS: usize = 10_000;
 
 /// Parses a heap size.
 pub fn parse_heap(s: &str) -> Result<HeapSize, String> {
-    let t = s.trim();
-    if t.starts_with('-') && t[1..].bytes().all(|b| b.is_ascii_digit()) && t.len() > 1 {
-        return Err(format!(
-            "heap '{s}' is negative; heaps are whole numbers ≥ 0"
-        ));
-    }
-    if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
-        return t
-            .parse()
-            .map_err(|_| format!("heap '{s}' is too large (at most {})", HeapSize::MAX));
-    }
-    Err(format!("heap '{s}' is not a whole number ≥ 0"))
+    parse_whole(s, 0, HeapSize::MAX).map_err(|e| format!("heap {e}"))
 }
 
 /// Parses an exact rational.
@@ -49,7 +57,7 @@ pub fn parse_param(s: &str) -> Result<(String, IntRange), String> {
 /// [`super::guard::system_allowance`]).
 pub const AUTO_MEMORY_LIMIT: u64 = 8 << 30;
 
-/// Parses a memory size: bytes, or a number with K, M, G (binary units), or `auto`
+/// Parses a memory size: bytes, or a whole number with K, M, G (binary units), or `auto`
 /// ([`AUTO_MEMORY_LIMIT`], lowered to what `ulimit -v` and the free memory allow).
 pub fn parse_size(s: &str) -> Result<u64, String> {
     let t = s.trim();
@@ -57,7 +65,13 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
         return Ok(super::guard::system_allowance()
             .map_or(AUTO_MEMORY_LIMIT, |b| b.min(AUTO_MEMORY_LIMIT)));
     }
-    let err = || format!("'{s}' is not a memory size (e.g. 512M or 8G)");
+    let err = || {
+        format!(
+            "'{}' is not a memory size from 1 to {} bytes (bytes, or a whole number with K, M or G, e.g. 512M or 8G; or auto)",
+            excerpt(s),
+            u64::MAX
+        )
+    };
     let (digits, mult) = match t.char_indices().last() {
         Some((i, c)) if c.is_ascii_alphabetic() => {
             let unit = match c.to_ascii_uppercase() {
@@ -70,7 +84,7 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
         }
         _ => (t, 1),
     };
-    let n: u64 = digits.trim().parse().map_err(|_| err())?;
+    let n: u64 = parse_whole(digits, 0, u64::MAX).map_err(|_| err())?;
     n.checked_mul(mult).filter(|&b| b > 0).ok_or_else(err)
 }
 
@@ -188,6 +202,14 @@ mod tests {
         assert!(parse_heap("-3").unwrap_err().contains("negative"));
         assert!(parse_heap("x").unwrap_err().contains("'x'"));
         assert!(parse_heap("99999999999").unwrap_err().contains("too large"));
+        assert_eq!(
+            parse_heap("x").unwrap_err(),
+            "heap 'x' is not a whole number from 0 to 4294967295"
+        );
+        assert_eq!(
+            ranged(1usize, 10)("11"),
+            Err("'11' is too large, not a whole number from 1 to 10".to_string())
+        );
         assert_eq!(parse_size("8G"), Ok(8 << 30));
         assert_eq!(parse_size("512m"), Ok(512 << 20));
         assert!(parse_size("8X").is_err() && parse_size("0").is_err());

@@ -69,7 +69,7 @@ pub struct MemoryArgs {
 #[derive(Debug, Args)]
 pub struct ValueArgs {
     /// Heap sizes (any order, 0 allowed).
-    #[arg(required = true, value_name = "HEAP", value_parser = parse_heap)]
+    #[arg(required = true, value_name = "HEAP", allow_negative_numbers = true, value_parser = parse_heap)]
     heaps: Vec<Candies>,
     #[command(flatten)]
     memory: MemoryArgs,
@@ -79,8 +79,9 @@ pub struct ValueArgs {
 
 #[derive(Debug, Args)]
 pub struct TableArgs {
-    /// Number of heaps k.
-    #[arg(long, value_name = "K")]
+    /// Number of heaps k (at least 2: a P-position with no empty heap needs two; 0 and 1 are
+    /// refused with that reason).
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = super::args::ranged(0, super::args::MAX_TABLE_HEAPS))]
     heaps: usize,
     /// Largest heap H.
     #[arg(long, value_name = "H", value_parser = parse_heap)]
@@ -144,7 +145,7 @@ fn value(a: ValueArgs) -> anyhow::Result<()> {
         "position", "to_move", "candies", "nim_sum", "v", "n_l", "n_w",
     ];
     let summary: Vec<Cell> = vec![
-        show(&heaps).into(),
+        heaps_cell(&heaps),
         role(&heaps).to_string().into(),
         Cell::Int(total(&heaps) as i64),
         nim_sum(&heaps).into(),
@@ -172,7 +173,7 @@ fn value(a: ValueArgs) -> anyhow::Result<()> {
             p.player.to_string().into(),
             Cell::Int(p.heap as i64 + 1),
             p.taken.into(),
-            show(&p.after).into(),
+            heaps_cell(&p.after),
             Cell::Int(luca as i64),
             Cell::Int(windsor as i64),
         ]);
@@ -191,19 +192,20 @@ fn value(a: ValueArgs) -> anyhow::Result<()> {
         }
         // One table per format: the line, each ply carrying the running totals.
         Format::Csv | Format::Md => a.out.emit_table(&plies),
+        // One row: the value with its optimal line nested.
         Format::Json => {
-            let mut s = Table::new(&summary_columns);
-            s.push(summary);
-            let obj = serde_json::json!({
-                "value": serde_json::from_slice::<serde_json::Value>(&s.render(Format::Json))?[0],
-                "line": serde_json::from_slice::<serde_json::Value>(&plies.render(Format::Json))?,
-            });
-            a.out.emit(|w| {
-                serde_json::to_writer_pretty(&mut *w, &obj)?;
-                writeln!(w)
-            })
+            let mut columns = summary_columns.to_vec();
+            columns.push("line");
+            let mut row = summary;
+            row.push(plies.into_cell());
+            a.out.emit_record(&columns, row)
         }
     }
+}
+
+/// Heaps as a cell: `[3,2,1]` in text and CSV (as [`show`] writes them), an array in JSON.
+fn heaps_cell(heaps: &[Candies]) -> Cell {
+    Cell::list("[", ",", "]", heaps.iter().copied())
 }
 
 /// Sorted tuples a₁ ≥ … ≥ a_k ≥ 1 with a₁ = `largest` and nim-sum 0, in increasing
@@ -437,12 +439,12 @@ fn allocate(a: AllocateArgs) -> anyhow::Result<()> {
     } else {
         usize::MAX
     };
-    let arrangements = |v: &[Vec<Candies>]| -> String {
-        let head = v.iter().take(shown).map(|p| show(p)).join(";");
+    let arrangements = |v: &[Vec<Candies>]| -> Cell {
         if v.len() > shown {
-            format!("{head};… ({} in all)", v.len())
+            let head = v.iter().take(shown).map(|p| show(p)).join(";");
+            format!("{head};… ({} in all)", v.len()).into()
         } else {
-            head
+            Cell::list("", ";", "", v.iter().map(|p| heaps_cell(p)))
         }
     };
     let mut t = Table::new(&["candies", "min_nw", "argmin", "max_nw", "argmax"]);
@@ -450,9 +452,9 @@ fn allocate(a: AllocateArgs) -> anyhow::Result<()> {
         t.push(vec![
             r.candies.into(),
             Cell::Int(r.min_nw as i64),
-            arrangements(&r.argmin).into(),
+            arrangements(&r.argmin),
             Cell::Int(r.max_nw as i64),
-            arrangements(&r.argmax).into(),
+            arrangements(&r.argmax),
         ]);
     }
     a.out.emit_table(&t)
@@ -482,7 +484,7 @@ pub struct StrategyArgs {
     #[arg(value_enum)]
     strategy: StrategyName,
     /// A 3-heap P-position in standard form [2^k−1, 2^k·m, 2^k(m+1)−1].
-    #[arg(required = true, value_name = "HEAP", value_parser = parse_heap)]
+    #[arg(required = true, value_name = "HEAP", allow_negative_numbers = true, value_parser = parse_heap)]
     heaps: Vec<Candies>,
     /// Fractal only: f on exponents — `half` (⌊a/2⌋, Theorem 4.8), `identity`, or f(1),f(2),…
     /// (f(a) = a beyond the list).
@@ -505,11 +507,8 @@ fn contraction(s: &str) -> anyhow::Result<Contraction> {
             let values = list
                 .split(',')
                 .map(|v| {
-                    v.trim().parse::<u32>().map_err(|_| {
-                        anyhow::anyhow!(
-                            "--f: '{}' is not a whole number (write half, identity, or f(1),f(2),…)",
-                            v.trim()
-                        )
+                    crate::num::parse_whole(v, 0, u32::MAX).map_err(|e| {
+                        anyhow::anyhow!("--f: {e} (write half, identity, or f(1),f(2),…)")
                     })
                 })
                 .collect::<anyhow::Result<Vec<u32>>>()?;
@@ -547,30 +546,31 @@ fn strategy(a: StrategyArgs) -> anyhow::Result<()> {
     for (i, t) in play.turns.iter().enumerate() {
         turns.push(vec![
             Cell::Int(i as i64 + 1),
-            show(&t.before).into(),
-            show(&t.after_luca).into(),
-            show(&t.after_windsor).into(),
+            heaps_cell(&t.before),
+            heaps_cell(&t.after_luca),
+            heaps_cell(&t.after_windsor),
             t.luca_took.into(),
             t.windsor_took.into(),
             Cell::Int(t.value),
             t.semiratio.clone().into(),
         ]);
     }
+    let summary: [(&str, Cell); 6] = [
+        ("position", heaps_cell(&a.heaps)),
+        ("strategy", strategy.to_string().into()),
+        ("v_strategy", Cell::Int(play.value)),
+        ("v_optimal", Cell::Int(optimum.v)),
+        (
+            "n_l_strategy",
+            Cell::Int((total(&a.heaps) as i64 + play.value) / 2),
+        ),
+        ("n_l_optimal", optimum.n_l.into()),
+    ];
     match a.out.format {
         Format::Text => {
             let mut s = Table::new(&["quantity", "value"]);
-            for (q, v) in [
-                ("position", show(&a.heaps)),
-                ("strategy", strategy.to_string()),
-                ("v_strategy", play.value.to_string()),
-                ("v_optimal", optimum.v.to_string()),
-                (
-                    "n_l_strategy",
-                    ((total(&a.heaps) as i64 + play.value) / 2).to_string(),
-                ),
-                ("n_l_optimal", optimum.n_l.to_string()),
-            ] {
-                s.push(vec![q.into(), v.into()]);
+            for (q, v) in summary {
+                s.push(vec![q.into(), v]);
             }
             a.out.emit(|w| {
                 w.write_all(&s.render(Format::Text))?;
@@ -579,18 +579,12 @@ fn strategy(a: StrategyArgs) -> anyhow::Result<()> {
             })
         }
         Format::Csv | Format::Md => a.out.emit_table(&turns),
+        // One row: the comparison with the turns nested.
         Format::Json => {
-            let obj = serde_json::json!({
-                "position": a.heaps,
-                "strategy": strategy.to_string(),
-                "v_strategy": play.value,
-                "v_optimal": optimum.v,
-                "turns": serde_json::from_slice::<serde_json::Value>(&turns.render(Format::Json))?,
-            });
-            a.out.emit(|w| {
-                serde_json::to_writer_pretty(&mut *w, &obj)?;
-                writeln!(w)
-            })
+            let (mut columns, mut row): (Vec<&str>, Vec<Cell>) = summary.into_iter().unzip();
+            columns.push("turns");
+            row.push(turns.into_cell());
+            a.out.emit_record(&columns, row)
         }
     }
 }

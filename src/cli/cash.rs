@@ -30,9 +30,7 @@ pub enum CashCommand {
     #[command(after_help = "Examples:\n  nimlab cash classify --set 1,4 20 7 9")]
     Classify(StateArgs),
     /// f^I, f^II (Def 2.1/2.3), g^I, g^II (Def 3.1) and the true least thresholds for n ≤ N.
-    #[command(
-        after_help = "Examples:\n  nimlab cash thresholds --set 3,5,6,10,11 --max-n 300 --format csv\n  nimlab cash thresholds --set 1,4 --max-n 40 --defined-only --max-n 10000000"
-    )]
+    #[command(after_help = THRESHOLDS_HELP)]
     Thresholds(ThresholdArgs),
     /// The A-critical states (both players middle class) with their corresponding states
     /// (i; b, b†) of Def 4.3, and whether the corresponding state decides the winner on the data.
@@ -50,6 +48,27 @@ pub enum CashCommand {
     #[command(after_help = "Examples:\n  nimlab cash table --set 1,3,4 --max-n 30 --format csv")]
     Table(TableArgs),
 }
+
+const THRESHOLDS_HELP: &str = "\
+Columns:
+  n, winner       stones, and W(n): who wins the plain subtraction game (I = the player to move)
+  f1, f2          f^I(n), f^II(n) as Def 2.1/2.3 define them
+  g1, g2          g^I(n), g^II(n) of Def 3.1
+  least_f1        the true least threshold of player I, found by search in the win table:
+                    if W(n) = I, the least d with which I wins (n; d, ∞);
+                    if W(n) = II, the least d with which I wins (n; d, least_f2 − 1)
+                    (empty when least_f2 = 0: II wins without money, n < min A)
+  least_f2        the true least threshold of player II:
+                    if W(n) = II, the least e with which II wins (n; ∞, e);
+                    if W(n) = I, the least e with which II wins (n; least_f1 − 1, e)
+                    (0 when least_f1 = 0)
+  (n; d, e) is the state with n stones, d dollars for I (to move) and e for II; ∞ is any amount
+  ≥ n (no line of play spends more than n). The least columns need the win table (n ≤ 20000);
+  --defined-only leaves them out. Where least_f differs from f, Def 2.1/2.3 is not sharp.
+
+Examples:
+  nimlab cash thresholds --set 3,5,6,10,11 --max-n 300 --format csv
+  nimlab cash thresholds --set 1,4 --max-n 10000000 --defined-only";
 
 /// The move set A.
 #[derive(Debug, Clone, Args)]
@@ -72,28 +91,18 @@ impl SetArgs {
 /// Parses a whole number of any size (stones or dollars of a single state).
 fn parse_big(s: &str) -> Result<BigUint, String> {
     let t = s.trim();
+    let quoted = crate::num::excerpt(s);
     if t.starts_with('-') {
         return Err(format!(
-            "'{s}' is negative; stones and dollars are whole numbers ≥ 0"
+            "'{quoted}' is negative; stones and dollars are whole numbers ≥ 0 (of any size)"
         ));
     }
     t.parse::<BigUint>()
-        .map_err(|_| format!("'{s}' is not a whole number ≥ 0"))
+        .map_err(|_| format!("'{quoted}' is not a whole number ≥ 0 (of any size)"))
 }
 
 fn parse_amount(s: &str) -> Result<Amount, String> {
-    let t = s.trim();
-    if t.starts_with('-') {
-        return Err(format!(
-            "'{s}' is negative; stones and dollars are whole numbers ≥ 0"
-        ));
-    }
-    t.parse::<Amount>().map_err(|_| {
-        format!(
-            "'{s}' is not a whole number ≥ 0 that fits in 64 bits (at most {})",
-            Amount::MAX
-        )
-    })
+    crate::num::parse_whole(s, 0, Amount::MAX).map_err(|e| e.to_string())
 }
 
 #[derive(Debug, Args)]
@@ -101,13 +110,13 @@ pub struct StateArgs {
     #[command(flatten)]
     set: SetArgs,
     /// Stones n (any size).
-    #[arg(value_name = "N", value_parser = parse_big)]
+    #[arg(value_name = "N", allow_negative_numbers = true, value_parser = parse_big)]
     n: BigUint,
     /// Dollars of the player to move (any size; money ≥ n is as good as infinite).
-    #[arg(value_name = "D", value_parser = parse_big)]
+    #[arg(value_name = "D", allow_negative_numbers = true, value_parser = parse_big)]
     d: BigUint,
     /// Dollars of the other player (any size).
-    #[arg(value_name = "E", value_parser = parse_big)]
+    #[arg(value_name = "E", allow_negative_numbers = true, value_parser = parse_big)]
     e: BigUint,
     #[command(flatten)]
     out: OutputArgs,
@@ -225,21 +234,29 @@ fn state_by_table(set: &CashSet, a: &StateArgs, n: Amount) -> anyhow::Result<Vec
         }
         None => "A-critical (both middle class): decided by the win table".to_string(),
     };
+    // The same cell types as the closed-forms path, so a column has one JSON type whatever n:
+    // n, d and e of any size as text, thresholds as exact numbers.
+    let q = |v: Amount| Cell::from(Q::from_bigint(v.into()));
     Ok(vec![
-        set.to_string().into(),
-        n.into(),
+        set_cell(set),
+        a.n.to_string().into(),
         a.d.to_string().into(),
         a.e.to_string().into(),
         winner.to_string().into(),
         th.winner[m].to_string().into(),
         why.into(),
-        c.f1.into(),
-        c.f2.into(),
-        c.g1.into(),
-        c.g2.into(),
+        q(c.f1),
+        q(c.f2),
+        q(c.g1),
+        q(c.g2),
         c.player_i.to_string().into(),
         c.player_ii.to_string().into(),
     ])
+}
+
+/// A move set as a cell: `{1,3,4}` in text and CSV, an array in JSON.
+pub(super) fn set_cell(set: &CashSet) -> Cell {
+    Cell::list("{", ",", "}", set.elements().iter().copied())
 }
 
 /// Data used to fit and certify the closed forms for huge n.
@@ -317,7 +334,7 @@ fn state_by_forms(set: &CashSet, a: &StateArgs) -> anyhow::Result<Vec<Cell>> {
         Standing::of(&q(&a.e), &f2, &g2),
     ];
     Ok(vec![
-        set.to_string().into(),
+        set_cell(set),
         a.n.to_string().into(),
         a.d.to_string().into(),
         a.e.to_string().into(),
@@ -363,6 +380,24 @@ fn condition(a: ConditionArgs) -> anyhow::Result<()> {
     }
 }
 
+/// A win table too large for the memory limit, advised in the terms of a command with `--max-n`.
+fn max_n_suggestion(e: crate::error::Error) -> crate::error::Error {
+    match e {
+        crate::error::Error::TooLarge {
+            what,
+            needed_bytes,
+            limit_bytes,
+            ..
+        } => crate::error::Error::TooLarge {
+            what,
+            needed_bytes,
+            limit_bytes,
+            suggestion: "use a smaller --max-n or raise --memory-limit".to_string(),
+        },
+        other => other,
+    }
+}
+
 /// Largest n for the threshold columns that need the win table.
 const MAX_LEAST_TABLE: Amount = 20_000;
 
@@ -380,7 +415,7 @@ fn thresholds_cmd(a: ThresholdArgs) -> anyhow::Result<()> {
     let table = if a.defined_only {
         None
     } else {
-        Some(CashTable::solve(&set, n, a.set.memory_limit)?)
+        Some(CashTable::solve(&set, n, a.set.memory_limit).map_err(max_n_suggestion)?)
     };
     let mut columns: Vec<String> = ["n", "winner", "f1", "f2", "g1", "g2"]
         .map(String::from)
@@ -455,7 +490,7 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
             table_rows(n)
         );
     }
-    let t = CashTable::solve(&set, n, a.set.memory_limit)?;
+    let t = CashTable::solve(&set, n, a.set.memory_limit).map_err(max_n_suggestion)?;
     let columns: Vec<String> = ["n", "d", "e", "winner"].map(String::from).to_vec();
     let rows = (0..=n).flat_map(|k| {
         let t = &t;
@@ -495,7 +530,7 @@ fn critical(a: CriticalArgs) -> anyhow::Result<()> {
             "A = {set} is not cash-periodic ({which}(n, {step}) grows by {growth} per period along n ≡ {residue}), so corresponding states (Def 4.3) do not apply"
         ),
     };
-    let table = CashTable::solve(&set, n_max, a.set.memory_limit)?;
+    let table = CashTable::solve(&set, n_max, a.set.memory_limit).map_err(max_n_suggestion)?;
     // Each corresponding state (i, b, b†) → the first winner seen and the state it came from.
     let mut seen: BTreeMap<Cs, (Winner, State)> = BTreeMap::new();
     let mut conflict = None;

@@ -13,7 +13,8 @@ use crate::fsio;
 use serde::{Deserialize, Serialize};
 
 use crate::games::cash::{
-    CashPeriodicity, CashSet, check_threshold_budget, replay_threshold_certificate, threshold_forms,
+    CashPeriodicity, CashSet, check_threshold_budget, replay_threshold_certificate,
+    threshold_forms, threshold_forms_advising,
 };
 use crate::games::scoring::{HeapSequence, Limits, PeriodCertificate};
 use crate::miner::{
@@ -72,6 +73,10 @@ pub enum AcrossCommand {
     Cash(AcrossCashArgs),
 }
 
+/// Most confirming periods `mine sequence` accepts: far beyond any data, and small enough that
+/// the 2 + K periods a fit needs are counted without overflow.
+const MAX_CONFIRMING_PERIODS: usize = u32::MAX as usize;
+
 #[derive(Debug, Args)]
 pub struct AcrossCashArgs {
     /// The move set with one parameter, e.g. "1,L".
@@ -81,7 +86,7 @@ pub struct AcrossCashArgs {
     #[arg(long = "L", value_name = "RANGE", value_parser = super::args::parse_int_range)]
     l: crate::num::IntRange,
     /// Step through the range.
-    #[arg(long, value_name = "S", default_value_t = 1)]
+    #[arg(long, value_name = "S", default_value_t = 1, allow_negative_numbers = true, value_parser = super::args::ranged(1, i64::MAX))]
     step: i64,
     #[command(flatten)]
     memory: super::candy::MemoryArgs,
@@ -110,7 +115,7 @@ pub struct CashArgs {
     #[arg(long, value_name = "A")]
     set: String,
     /// Compute f^I, f^II for n ≤ this before fitting.
-    #[arg(long, value_name = "N", default_value_t = 2000)]
+    #[arg(long, value_name = "N", default_value_t = 2000, allow_negative_numbers = true, value_parser = super::args::ranged(0, u64::MAX))]
     max_n: u64,
     /// Also write the certificate (JSON) to FILE, atomically.
     #[arg(long, value_name = "FILE")]
@@ -136,7 +141,7 @@ pub struct CheckFormulaArgs {
     #[arg(long, value_name = "EXPR")]
     formula: String,
     /// Check only the rows with index ≥ this (formulas that hold from some n₀ on).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = super::args::ranged(i64::MIN, i64::MAX))]
     from: Option<i64>,
     /// Check each value of this column separately.
     #[arg(long, value_name = "COLUMN")]
@@ -219,7 +224,7 @@ pub struct SequenceArgs {
     #[arg(long, value_name = "COLUMN")]
     group_by: Option<String>,
     /// Full periods of data required beyond the two that determine the lines.
-    #[arg(long, value_name = "K", default_value_t = 3)]
+    #[arg(long, value_name = "K", default_value_t = 3, allow_negative_numbers = true, value_parser = super::args::ranged(0, MAX_CONFIRMING_PERIODS))]
     confirming_periods: usize,
     #[command(flatten)]
     out: OutputArgs,
@@ -637,7 +642,7 @@ fn sequence(a: SequenceArgs) -> anyhow::Result<()> {
 fn cash(a: CashArgs) -> anyhow::Result<()> {
     let set: CashSet = a.set.parse().context("--set")?;
     check_threshold_budget(&set, a.max_n, true, a.memory.memory_limit).context("--max-n")?;
-    let forms = threshold_forms(&set, a.max_n)?;
+    let forms = threshold_forms_advising(&set, a.max_n, "; raise --max-n")?;
     let from = forms.certificate.from;
     if let Some(path) = &a.certificate {
         let file = CashCertificateFile {
@@ -1124,10 +1129,10 @@ fn across_cash(a: AcrossCashArgs) -> anyhow::Result<()> {
         ));
         t.push(vec![
             Cell::Int(r.l),
-            r.set.to_string().into(),
+            super::cash::set_cell(&r.set),
             Cell::Int(r.period as i64),
             Cell::Int(r.from),
-            slopes.into(),
+            Cell::list("", ",", "", r.slopes.iter().cloned()),
         ]);
     }
     let l0 = a.l.start();

@@ -5,6 +5,7 @@ mod args;
 mod candy;
 mod cash;
 mod check;
+mod completions;
 pub mod guard;
 mod mine;
 mod octal;
@@ -37,9 +38,17 @@ Examples:
   nimlab mine sequence --csv f.csv --index n --value f1   periodic-linear closed form of a column
   nimlab check data/claims/candy-nim.toml     a verdict for every claim of the paper";
 
+/// The version with the commit it was built from (see build.rs), e.g. `0.1.0 (commit 5a4243d1b2c3)`.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("NIMLAB_COMMIT"),
+    ")"
+);
+
 /// Exact values, closed forms and verdicts for scoring variants of Nim.
 #[derive(Debug, Parser)]
-#[command(name = "nimlab", version, about, after_help = EXAMPLES)]
+#[command(name = "nimlab", version = VERSION, about, after_help = EXAMPLES)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -66,6 +75,10 @@ enum Command {
     Check(check::CheckArgs),
     /// Render the research reports (Markdown, LaTeX, CSV, SVG) into reports/, or check them.
     Report(report::ReportArgs),
+    /// Shell completions (bash, zsh, fish, elvish or powershell) on standard output.
+    Completions(completions::CompletionsArgs),
+    /// The manual page (roff) on standard output, or one page per command into a directory.
+    Man(completions::ManArgs),
 }
 
 /// The memory cap of a run that sets no `--memory-limit`: the default of the commands that have
@@ -99,8 +112,96 @@ pub enum Status {
     ClaimsFail,
 }
 
-/// Runs a parsed command line.
+/// Runs a parsed command line. An error message that would echo a huge input (a list of a
+/// million heaps, a long expression) is cut to a readable excerpt.
 pub fn run(cli: Cli) -> anyhow::Result<Status> {
+    run_command(cli).map_err(|e| {
+        let message = format!("{e:#}");
+        if message.len() <= MAX_MESSAGE_LINE {
+            e
+        } else {
+            anyhow::anyhow!(shorten_message(&message))
+        }
+    })
+}
+
+/// Longest line of an error message shown whole.
+const MAX_MESSAGE_LINE: usize = 2000;
+
+/// Longest word (a run without spaces, e.g. a list `[1,2,3,…]`) shown whole.
+const MAX_MESSAGE_WORD: usize = 80;
+
+/// Elements of a long list shown before `… (N more)`.
+const LIST_HEAD: usize = 8;
+
+/// A message with every overlong word cut to an excerpt (a list to its first elements and how
+/// many more) and every line still too long cut in the middle, keeping its end (which says what
+/// to do).
+fn shorten_message(message: &str) -> String {
+    message
+        .lines()
+        .map(|line| {
+            let words: Vec<String> = line.split(' ').map(shorten_word).collect();
+            let line = words.join(" ");
+            let chars: Vec<char> = line.chars().collect();
+            if chars.len() <= MAX_MESSAGE_LINE {
+                return line;
+            }
+            let (head, tail) = (MAX_MESSAGE_LINE / 2, MAX_MESSAGE_LINE / 4);
+            format!(
+                "{} … ({} more characters) … {}",
+                chars[..head].iter().collect::<String>(),
+                chars.len() - head - tail,
+                chars[chars.len() - tail..].iter().collect::<String>()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A word of a message, or its excerpt when it is too long.
+fn shorten_word(word: &str) -> String {
+    let count = word.chars().count();
+    if count <= MAX_MESSAGE_WORD {
+        return word.to_string();
+    }
+    // Closing brackets, quotes and punctuation are kept: they end the sentence around the value.
+    let close: String = word
+        .chars()
+        .rev()
+        .take_while(|c| matches!(c, ']' | ')' | '}' | '\'' | '`' | '"' | ':' | '.' | ';'))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    let sep = [',', ';'].into_iter().find(|&c| word.contains(c));
+    match sep {
+        Some(sep) => {
+            let parts: Vec<&str> = word.split(sep).collect();
+            let head: Vec<&str> = parts.iter().take(LIST_HEAD).copied().collect();
+            let head = head.join(&sep.to_string());
+            // A list of long elements is cut by characters too.
+            let head = if head.chars().count() > MAX_MESSAGE_WORD {
+                head.chars().take(MAX_MESSAGE_WORD).collect()
+            } else {
+                head
+            };
+            format!(
+                "{head}{sep}… ({} more){close}",
+                parts.len().saturating_sub(LIST_HEAD)
+            )
+        }
+        None => {
+            let head: String = word.chars().take(MAX_MESSAGE_WORD / 2).collect();
+            format!(
+                "{head}… ({} more characters){close}",
+                count - MAX_MESSAGE_WORD / 2
+            )
+        }
+    }
+}
+
+fn run_command(cli: Cli) -> anyhow::Result<Status> {
     let done = match cli.command {
         Command::Scoring(cmd) => scoring::run(cmd),
         Command::Octal(cmd) => octal::run(cmd),
@@ -120,6 +221,8 @@ pub fn run(cli: Cli) -> anyhow::Result<Status> {
                 Status::ClaimsFail
             });
         }
+        Command::Completions(args) => completions::completions(args),
+        Command::Man(args) => completions::man(args),
         Command::Check(args) => {
             return Ok(if check::run(args)? {
                 Status::Success
@@ -256,5 +359,33 @@ mod tests {
         assert_eq!(seconds(59.0), "59s");
         assert_eq!(seconds(187.0), "3m 07s");
         assert_eq!(seconds(7500.0), "2h 05m");
+    }
+
+    #[test]
+    fn huge_values_in_messages_are_cut_to_excerpts() {
+        let list: Vec<String> = (1..=200_000).rev().map(|h| h.to_string()).collect();
+        let message = format!(
+            "the table of all positions below [{}] would need 9 TiB; use smaller heaps",
+            list.join(",")
+        );
+        let short = shorten_message(&message);
+        assert_eq!(
+            short,
+            "the table of all positions below [200000,199999,199998,199997,199996,199995,199994,199993,… (199992 more)] would need 9 TiB; use smaller heaps"
+        );
+        let word = "3".repeat(100_000);
+        let short = shorten_message(&format!("--rules: `0.{word}`: too long"));
+        assert!(short.len() < 200, "{short}");
+        assert!(
+            short.contains("more characters") && short.ends_with(": too long"),
+            "{short}"
+        );
+        // Many short words: the line is cut in the middle, its end kept.
+        let many = format!("{} end", "ab ".repeat(10_000));
+        let short = shorten_message(&many);
+        assert!(
+            short.len() < 2 * MAX_MESSAGE_LINE && short.ends_with(" end"),
+            "{short}"
+        );
     }
 }

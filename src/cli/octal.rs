@@ -354,6 +354,30 @@ fn show(game: &ScoringGame, heaps: &[Heap]) -> String {
     format!("{body} under {}", game.describe())
 }
 
+/// A position as a cell: its text (`7 +ℓ 5 under 0.26`), and in JSON its heaps (see
+/// [`heaps_cell`]) and the game.
+fn position_cell(game: &ScoringGame, heaps: &[Heap]) -> Cell {
+    Cell::record(
+        vec![
+            ("heaps", heaps_cell(heaps)),
+            ("game", game.describe().into()),
+        ],
+        show(game, heaps),
+    )
+}
+
+/// Heaps as a cell: `3@1,4@2` in text, objects `{size, ruleset}` (rulesets from 1) in JSON.
+fn heaps_cell(heaps: &[Heap]) -> Cell {
+    let heaps = heaps.iter().map(|h| {
+        let ruleset = u64::from(h.rules) + 1;
+        Cell::record(
+            vec![("size", h.size.into()), ("ruleset", ruleset.into())],
+            format!("{}@{ruleset}", h.size),
+        )
+    });
+    Cell::list("", ",", "", heaps)
+}
+
 fn value(a: ValueArgs) -> anyhow::Result<()> {
     let game = a.rules.game()?;
     let heaps = heaps_of(&game, &a.heaps)?;
@@ -364,7 +388,7 @@ fn value(a: ValueArgs) -> anyhow::Result<()> {
     let (class, _, _) = Outcome::of_impartial(&g, &Q::zero());
     let mut columns = vec!["position", "bonus", "value", "outcome", "positions_solved"];
     let mut row: Vec<Cell> = vec![
-        show(&game, &heaps).into(),
+        position_cell(&game, &heaps),
         a.bonus.clone().into(),
         g.into(),
         class.to_string().into(),
@@ -373,7 +397,7 @@ fn value(a: ValueArgs) -> anyhow::Result<()> {
     if a.payoff {
         let sol = solve(&game, &heaps, a.solve.method(), &limits)?;
         columns.push("payoff");
-        row.push(sol.payoff(&heaps)?.to_string().into());
+        row.push(Cell::from(&sol.payoff(&heaps)?));
     }
     a.out.emit_record(&columns, row)
 }
@@ -401,7 +425,7 @@ fn outcome(a: OutcomeArgs) -> anyhow::Result<()> {
             "outcome",
         ],
         vec![
-            show(&game, &heaps).into(),
+            position_cell(&game, &heaps),
             a.score.into(),
             a.bonus.into(),
             g.into(),
@@ -431,11 +455,14 @@ pub(super) fn period_cells(r: &PeriodReport) -> Vec<Cell> {
                 PeriodStatus::Proven {
                     window_start,
                     window_len,
-                } => (
-                    "PROVEN",
-                    format!("{window_start}..{}", window_start + window_len - 1).into(),
-                    none(),
-                ),
+                } => {
+                    let end = window_start + window_len - 1;
+                    let window = Cell::record(
+                        vec![("start", (*window_start).into()), ("end", end.into())],
+                        format!("{window_start}..{end}"),
+                    );
+                    ("PROVEN", window, none())
+                }
                 PeriodStatus::Observed { periods_seen } => {
                     ("OBSERVED", none(), Cell::Int(*periods_seen as i64))
                 }
@@ -477,14 +504,7 @@ fn period(a: PeriodArgs) -> anyhow::Result<()> {
     let report = period_with_bar(&seq, &a)?;
     let mut columns = vec!["rules", "plus", "bonus"];
     columns.extend(PERIOD_COLUMNS);
-    let mut row: Vec<Cell> = vec![
-        game.describe().into(),
-        plus.iter()
-            .map(|h| format!("{}@{}", h.size, h.rules + 1))
-            .join(",")
-            .into(),
-        a.bonus.into(),
-    ];
+    let mut row: Vec<Cell> = vec![game.describe().into(), heaps_cell(&plus), a.bonus.into()];
     row.extend(period_cells(&report));
     a.out.emit_record(&columns, row)
 }
@@ -558,7 +578,7 @@ fn survey(a: SurveyArgs) -> anyhow::Result<()> {
     let rows = results.iter().map(|(set, r)| {
         let cells = period_cells(r);
         vec![
-            format!("{{{}}}", set.iter().join(",")).into(),
+            Cell::list("{", ",", "}", set.iter().copied()),
             Cell::Int(i64::from(*set.last().expect("non-empty"))),
             cells[0].clone(),
             cells[1].clone(),

@@ -11,9 +11,9 @@ use crate::error::Error;
 use crate::export::{Cell, Format, Table, write_rows};
 use crate::family::Family;
 use crate::games::scoring::{
-    HeapSize, Interval, Limits, MAX_TABLE_HEAPS, Solution, candidates, in_p_minus, in_p_plus,
-    largest_fitting_max_heap, nim_heaps, nim_sum, optimal_line, optimal_move_regions, scoring_nim,
-    solve_many_reporting, solve_table, table_bytes, table_size, tails, values_at,
+    HeapSize, Interval, Limits, MAX_TABLE_HEAPS, Ordered, Solution, candidates, in_p_minus,
+    in_p_plus, largest_fitting_max_heap, nim_heaps, nim_sum, optimal_line, optimal_move_regions,
+    scoring_nim, solve_many_reporting, solve_table, table_bytes, table_size, tails, values_at,
 };
 use crate::num::{Q, QRange};
 use crate::papers::scoring_nim::PWL_COLUMNS;
@@ -112,11 +112,11 @@ pub struct LimitsArgs {
 
 #[derive(Debug, Args)]
 pub struct TableArgs {
-    /// Number of heaps k (1 to 64).
-    #[arg(long, value_name = "K", value_parser = parse_table_heaps)]
+    /// Number of heaps k.
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = super::args::ranged(1, MAX_TABLE_HEAPS))]
     heaps: usize,
     /// Largest heap size H.
-    #[arg(long, value_name = "H", value_parser = parse_heap)]
+    #[arg(long, value_name = "H", allow_negative_numbers = true, value_parser = parse_heap)]
     max_heap: HeapSize,
     #[command(flatten)]
     bonus: BonusGridArgs,
@@ -149,21 +149,6 @@ pub fn run(cmd: ScoringCommand) -> anyhow::Result<()> {
         ScoringCommand::Limits(a) => limits(a),
         ScoringCommand::Table(a) => table(a),
         ScoringCommand::Family(a) => family(a),
-    }
-}
-
-/// Parses `--heaps` of a table: a whole number from 1 to [`MAX_TABLE_HEAPS`].
-fn parse_table_heaps(s: &str) -> Result<usize, String> {
-    let range = format!("1 to {MAX_TABLE_HEAPS}");
-    let t = s.trim();
-    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("'{s}' is not a number of heaps ({range})"));
-    }
-    match t.parse::<usize>() {
-        Ok(k) if (1..=MAX_TABLE_HEAPS).contains(&k) => Ok(k),
-        _ => Err(format!(
-            "--heaps {t} is out of range: a table has {range} heaps"
-        )),
     }
 }
 
@@ -246,6 +231,21 @@ fn show_position(heaps: &[HeapSize]) -> String {
             .collect::<Vec<_>>()
             .join(",")
     )
+}
+
+/// A position as a cell: `(5,4,2)` in text and CSV, `[5,4,2]` in JSON.
+fn position_cell(heaps: &[HeapSize]) -> Cell {
+    Cell::list("(", ",", ")", heaps.iter().copied())
+}
+
+/// A position reached by play as a cell, like [`position_cell`]. Scoring Nim has one ruleset; a
+/// heap under another one (`5@1`) keeps its text, so nothing is dropped.
+fn ordered_cell(p: &Ordered) -> Cell {
+    if p.0.iter().all(|h| h.rules == 0) {
+        Cell::list("(", ",", ")", p.0.iter().map(|h| h.size))
+    } else {
+        p.to_string().into()
+    }
 }
 
 /// `c + s·N` written the way the papers write it: `-3 + N`, `2 - N`, `5`.
@@ -346,7 +346,7 @@ fn moves(a: MovesArgs) -> anyhow::Result<()> {
         for (mv, value, optimal) in values_at(&sol, &heaps, n)? {
             if optimal || a.all {
                 t.push(vec![
-                    mv.result.to_string().into(),
+                    ordered_cell(&mv.result),
                     Cell::Int(mv.taken as i64),
                     mv.points.into(),
                     value.into(),
@@ -360,11 +360,7 @@ fn moves(a: MovesArgs) -> anyhow::Result<()> {
     let regions = optimal_move_regions(&cands);
     let mut t = Table::new(&["interval", "lo", "lo_closed", "hi", "hi_closed", "moves"]);
     for r in &regions {
-        let moves: Vec<String> = r
-            .moves
-            .iter()
-            .map(|&i| cands[i].mv.result.to_string())
-            .collect();
+        let moves = r.moves.iter().map(|&i| ordered_cell(&cands[i].mv.result));
         let iv = &r.interval;
         t.push(vec![
             iv.to_string().into(),
@@ -372,7 +368,7 @@ fn moves(a: MovesArgs) -> anyhow::Result<()> {
             iv.lo_closed.into(),
             iv.hi.clone().into(),
             iv.hi_closed.into(),
-            moves.join(" ").into(),
+            Cell::list("", " ", "", moves),
         ]);
     }
     if a.out.format == Format::Text {
@@ -418,17 +414,25 @@ fn line(a: LineArgs) -> anyhow::Result<()> {
         t.push(vec![
             Cell::Int(p.ply as i64),
             player.into(),
-            p.from.to_string().into(),
-            p.to.to_string().into(),
+            ordered_cell(&p.from),
+            ordered_cell(&p.to),
             Cell::Int(p.taken as i64),
             p.points.clone().into(),
             p.payoff_before.clone().into(),
         ]);
     }
     match a.out.format {
-        Format::Json => a.out.emit(|w| {
-            serde_json::to_writer_pretty(&mut *w, &line)?;
-            writeln!(w)
+        // One row: the line's totals with its plies nested.
+        Format::Json => a.out.emit_table(&{
+            let mut row = Table::new(&["bonus", "first_score", "second_score", "payoff", "plies"]);
+            row.push(vec![
+                line.bonus.clone().into(),
+                line.first_score.clone().into(),
+                line.second_score.clone().into(),
+                line.payoff.clone().into(),
+                t.clone().into_cell(),
+            ]);
+            row
         }),
         Format::Csv | Format::Md => a.out.emit_table(&t),
         Format::Text => a.out.emit(|w| {
@@ -464,8 +468,8 @@ fn limits(a: LimitsArgs) -> anyhow::Result<()> {
         "last_breakpoint",
     ];
     let row: Vec<Cell> = vec![
-        show_position(heaps).into(),
-        Cell::Int(stones as i64),
+        position_cell(heaps),
+        stones.into(),
         nim_sum(heaps).into(),
         in_p_plus(heaps).into(),
         in_p_minus(heaps).into(),
@@ -593,6 +597,7 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
                 }
             },
         );
+    let json = a.out.format == Format::Json;
     let row_cells = |(p, n): &(Vec<HeapSize>, Option<Q>)| -> Vec<Cell> {
         let mut row: Vec<Cell> = p.iter().map(|&h| Cell::from(h)).collect();
         match n {
@@ -602,11 +607,17 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
             }
             None => {
                 let s = table.summary(p).expect("position is in the table");
+                // JSON gets the payoff's parts; the other formats its text, built fast.
+                let payoff = if json {
+                    Cell::from(&table.payoff(p).expect("position is in the table"))
+                } else {
+                    s.text.into()
+                };
                 row.extend([
                     Cell::Int(s.breakpoints as i64),
                     s.c_minus.into(),
                     s.c_plus.into(),
-                    s.text.into(),
+                    payoff,
                 ]);
             }
         }

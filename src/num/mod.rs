@@ -5,7 +5,9 @@
 mod pwl;
 mod range;
 mod rational;
+mod whole;
 
 pub use pwl::{Piece, Pwl, PwlError};
 pub use range::{IntRange, ParseRangeError, QRange};
 pub use rational::{ParseQError, Q, common_denominator};
+pub use whole::{WholeError, excerpt, parse_whole};

@@ -22,6 +22,14 @@ pub enum ParseRangeError {
         /// What was expected.
         kind: &'static str,
     },
+    /// An integer endpoint that is malformed or beyond 64 bits.
+    #[error("in range '{range}': {error}")]
+    Whole {
+        /// The whole range text (shortened when very long).
+        range: String,
+        /// What is wrong with the endpoint, naming it and the allowed range.
+        error: Box<super::WholeError>,
+    },
     /// A single value that is not a number.
     #[error(transparent)]
     Value(#[from] super::rational::ParseQError),
@@ -108,10 +116,9 @@ impl FromStr for IntRange {
     fn from_str(s: &str) -> Result<IntRange, ParseRangeError> {
         let (a, b) = split_range(s)?;
         let parse = |v: &str| {
-            v.parse::<i64>().map_err(|_| ParseRangeError::Endpoint {
-                range: s.to_string(),
-                value: v.to_string(),
-                kind: "an integer",
+            super::parse_whole(v, i64::MIN, i64::MAX).map_err(|error| ParseRangeError::Whole {
+                range: super::excerpt(s),
+                error: Box::new(error),
             })
         };
         let (start, end) = (parse(a)?, parse(b)?);

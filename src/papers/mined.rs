@@ -14,9 +14,18 @@ const PWL_COLUMN: &str = "payoff";
 fn cell_number(c: &Cell) -> Option<Q> {
     match c {
         Cell::Int(i) => Some(Q::int(*i)),
+        Cell::UInt(u) => Some(Q::from_bigint((*u).into())),
         Cell::Rational(q) => Some(q.clone()),
         Cell::Text(t) => t.parse().ok(),
-        Cell::Bool(_) => None,
+        Cell::Bool(_) | Cell::List(_) | Cell::Record(_) => None,
+    }
+}
+
+/// A piecewise-linear function in a table cell (a payoff record, or its text), if it holds one.
+fn pwl_of(c: &Cell) -> Option<Pwl> {
+    match c {
+        Cell::Record(_) | Cell::Text(_) => c.text().parse().ok(),
+        _ => None,
     }
 }
 
@@ -56,15 +65,11 @@ pub fn family_forms(t: &Table) -> Result<FamilyForms> {
             Some((name.clone(), values?))
         })
         .collect();
-    let pwl: Option<Vec<Option<Pwl>>> = t.columns.iter().position(|c| c == PWL_COLUMN).map(|c| {
-        t.rows
-            .iter()
-            .map(|r| match &r[c] {
-                Cell::Text(s) => s.parse().ok(),
-                _ => None,
-            })
-            .collect()
-    });
+    let pwl: Option<Vec<Option<Pwl>>> = t
+        .columns
+        .iter()
+        .position(|c| c == PWL_COLUMN)
+        .map(|c| t.rows.iter().map(|r| pwl_of(&r[c])).collect());
     Ok(mine_family(
         param,
         first,
@@ -92,11 +97,9 @@ pub fn grid_forms(t: &Table, params: usize) -> Result<GridForm> {
                     _ => Err(Error::invalid("a parameter column holds a non-integer")),
                 })
                 .collect::<Result<Vec<i64>>>()?;
-            let f = match &r[c] {
-                Cell::Text(s) => s.parse::<Pwl>().ok(),
-                _ => None,
-            }
-            .ok_or_else(|| Error::invalid("a payoff cell is not a piecewise-linear function"))?;
+            let f = pwl_of(&r[c]).ok_or_else(|| {
+                Error::invalid("a payoff cell is not a piecewise-linear function")
+            })?;
             Ok((m, f))
         })
         .collect::<Result<Vec<_>>>()?;

@@ -39,7 +39,7 @@ fn pwl_cells(f: &Pwl) -> Vec<Cell> {
         Cell::Int(f.breakpoints().len() as i64),
         f.left_intercept().into(),
         f.right_intercept().into(),
-        f.to_string().into(),
+        Cell::from(f),
     ]
 }
 

@@ -48,12 +48,7 @@ pub fn table(spec: TableSpec, files: &mut Files) -> Result<TableSection> {
 }
 
 fn cell_text(c: &Cell) -> String {
-    match c {
-        Cell::Int(n) => n.to_string(),
-        Cell::Rational(q) => q.to_string(),
-        Cell::Text(s) => s.clone(),
-        Cell::Bool(b) => b.to_string(),
-    }
+    c.text()
 }
 
 /// Points marked on a figure, from their own table.
@@ -104,6 +99,7 @@ fn column(t: &Table, name: &str, what: &str) -> Result<usize> {
 fn number(c: &Cell) -> Option<f64> {
     match c {
         Cell::Int(n) => Some(*n as f64),
+        Cell::UInt(n) => Some(*n as f64),
         Cell::Rational(q) => Some(q.to_f64_lossy()),
         _ => None,
     }

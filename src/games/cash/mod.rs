@@ -100,17 +100,8 @@ impl FromStr for CashSet {
         let elements = body
             .split(',')
             .map(|e| {
-                let e = e.trim();
-                if e.starts_with('-') {
-                    return Err(Error::invalid(format!(
-                        "'{e}' in A is negative: move sizes are ≥ 1"
-                    )));
-                }
-                e.parse::<Amount>().map_err(|_| {
-                    Error::invalid(format!(
-                        "'{e}' in A is not a whole number (or is too large)"
-                    ))
-                })
+                crate::num::parse_whole(e, 1, Amount::MAX)
+                    .map_err(|err| Error::invalid(err.at("in A").to_string()))
             })
             .collect::<Result<Vec<_>>>()?;
         CashSet::new(elements)
@@ -207,7 +198,8 @@ impl CashTable {
                 what: format!("the win table of A = {set} for n ≤ {max_n}"),
                 needed_bytes: needed.unwrap_or(u64::MAX),
                 limit_bytes: max_bytes,
-                suggestion: "use a smaller --max-n or raise --memory-limit".to_string(),
+                // Callers whose n is an option name it (only they know which).
+                suggestion: "use a smaller n or raise --memory-limit".to_string(),
             });
         }
         let mut t: Vec<u32> = Vec::with_capacity(entries.expect("checked") as usize);
@@ -617,6 +609,17 @@ pub struct ThresholdForms {
 
 /// Fits f^I and f^II on n ≤ max_n and proves the fits for all n, or says why it cannot.
 pub fn threshold_forms(set: &CashSet, max_n: Amount) -> Result<ThresholdForms> {
+    threshold_forms_advising(set, max_n, "")
+}
+
+/// [`threshold_forms`], whose error when the data up to `max_n` is too short ends with
+/// `more_data`: how the caller's user can give more (e.g. `; raise --max-n` from a command that
+/// has that option; only the caller knows).
+pub fn threshold_forms_advising(
+    set: &CashSet,
+    max_n: Amount,
+    more_data: &str,
+) -> Result<ThresholdForms> {
     let kmax = usize::try_from(set.max())
         .ok()
         .filter(|&k| k <= usize::try_from(max_n).unwrap_or(usize::MAX))
@@ -630,7 +633,7 @@ pub fn threshold_forms(set: &CashSet, max_n: Amount) -> Result<ThresholdForms> {
     let th = thresholds(set, max_n)?;
     let plain = prove_period(&th.winner, kmax, kmax).ok_or_else(|| {
         Error::invalid(format!(
-            "W_A of A = {set} shows no recurring window of {kmax} terms up to n = {max_n}; raise --max-n"
+            "W_A of A = {set} shows no recurring window of {kmax} terms up to n = {max_n}{more_data}"
         ))
     })?;
     let as_q = |v: &[Amount]| -> Vec<Q> { v.iter().map(|&x| Q::from_bigint(x.into())).collect() };
@@ -638,7 +641,7 @@ pub fn threshold_forms(set: &CashSet, max_n: Amount) -> Result<ThresholdForms> {
     let fit = |j: usize| {
         fit_periodic_linear(&data[j], 0, &FitOptions::default()).ok_or_else(|| {
             Error::invalid(format!(
-                "f^{} of A = {set} has no periodic-linear form with 3 confirming periods up to n = {max_n}; raise --max-n",
+                "f^{} of A = {set} has no periodic-linear form with 3 confirming periods up to n = {max_n}{more_data}",
                 if j == 0 { "I" } else { "II" }
             ))
         })

@@ -267,10 +267,13 @@ pub fn parse_set(s: &str) -> Result<Vec<HeapSize>, RulesError> {
     }
     body.split(',')
         .map(|e| {
-            let e = e.trim();
-            e.parse::<HeapSize>().ok().filter(|&v| v > 0).ok_or_else(|| {
+            crate::num::parse_whole(e, 1, HeapSize::MAX).map_err(|err| {
                 bad(format!(
-                    "`{s}`: `{e}` is not a positive whole number (subtraction sets hold beans removed, ≥ 1)"
+                    "`{}`: `{}` {} a positive whole number from 1 to {} (subtraction sets hold beans removed)",
+                    crate::num::excerpt(s),
+                    err.text.trim(),
+                    err.problem,
+                    err.max
                 ))
             })
         })
