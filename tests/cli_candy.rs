@@ -895,10 +895,10 @@ mod huge_values {
     fn a_quintillion_heaps_is_refused_not_allocated() {
         refused_quickly(
             "candy table --heaps 9223372036854775807 --max-heap 4",
-            &["9223372036854775807 heaps", "would need"],
+            &["9223372036854775807", "--heaps", "0 to 10000"],
         );
         refused_quickly(
-            "candy table --heaps 9223372036854775807 --max-heap 0",
+            "candy table --heaps 3 --max-heap 0",
             &["--max-heap 0"],
         );
         refused_quickly("candy table --heaps 40 --max-heap 1", &["40 heaps"]);

@@ -513,17 +513,21 @@ mod huge_values {
         run_ok(&words(&format!(
             "cash thresholds --set 1,4 --max-n 60 --defined-only --format csv -o {csv}"
         )));
-        // 2 + K wrapped to 1 for K = 2⁶⁴ − 1, so a fit that K = 100 rejects was accepted.
-        for k in [
-            "100",
-            "18446744073709551615",
-            "18446744073709551614",
-            "4294967296",
-        ] {
+        // 2 + K wrapped to 1 for K = 2⁶⁴ − 1, so a fit that K = 100 rejects was accepted. Now
+        // K is at most 2³² − 1, where the sum cannot wrap, and larger K are refused.
+        for k in ["100", "4294967295"] {
             let t = Csv::run(&format!(
                 "mine sequence --csv {csv} --index n --value f1 --confirming-periods {k} --format csv"
             ));
             assert_eq!(t.records()[0]["status"], "NONE", "K = {k}");
+        }
+        for k in ["18446744073709551615", "18446744073709551614", "4294967296"] {
+            run_input_error(
+                &words(&format!(
+                    "mine sequence --csv {csv} --index n --value f1 --confirming-periods {k}"
+                )),
+                &[k, "--confirming-periods", "0 to 4294967295"],
+            );
         }
         let t = Csv::run(&format!(
             "mine sequence --csv {csv} --index n --value f1 --confirming-periods 3 --format csv"

@@ -452,7 +452,8 @@ fn a_huge_input_gives_a_short_message() {
         stderr.len(),
         &stderr[..300]
     );
-    assert!(stderr.contains("more)"), "{stderr}");
+    // Cut to an excerpt, whichever layer did it.
+    assert!(stderr.contains('…'), "{stderr}");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -239,7 +239,7 @@ fn table_sizes_never_overflow_and_refusals_are_instant() {
     ] {
         refused_quickly(
             &format!("scoring table --max-heap 6 --heaps {k}"),
-            &[&format!("--heaps {k}"), "1 to 64"],
+            &[k, "--heaps", "1 to 64"],
         );
     }
     // The suggestion comes from the cost formula by bisection, not by rebuilding tables.
