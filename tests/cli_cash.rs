@@ -588,15 +588,7 @@ mod huge_values {
                 format!("cash critical --set 1,{a1} --max-n {v}"),
                 format!("mine cash --set 1,{a1} --max-n {v}"),
             ] {
-                let start = Instant::now();
-                let out = nimlab().args(words(&line)).timeout(Duration::from_secs(20)).output().unwrap();
-                let stderr = String::from_utf8_lossy(&out.stderr);
-                prop_assert!(
-                    matches!(out.status.code(), Some(0 | 2)),
-                    "{}: {:?} {}", line, out.status, stderr
-                );
-                prop_assert!(!stderr.contains("panicked"), "{}: {}", line, stderr);
-                prop_assert!(start.elapsed() < Duration::from_secs(10), "{}: {:?}", line, start.elapsed());
+                exits_cleanly_and_quickly(&line).map_err(TestCaseError::fail)?;
             }
         }
     }

@@ -715,6 +715,20 @@ impl<'a> Evaluator<'a> {
         let Domain::Interval { from, to, step } = &b.domain else {
             return Ok(());
         };
+        let (lo, hi, by, step_span) = self.interval_bounds(b, from, to, step, env)?;
+        range_count(&lo, &hi, &by, b.span, step_span).map(|_| ())
+    }
+
+    /// The evaluated bounds of an interval binder — first, last, step (1 when omitted) — and
+    /// the span that errors about the step point at.
+    fn interval_bounds(
+        &mut self,
+        b: &Binder,
+        from: &Expr,
+        to: &Expr,
+        step: &Option<Expr>,
+        env: &mut Env,
+    ) -> Result<(Q, Q, Q, Span), ExprError> {
         let lo = self.eval(from, env)?;
         let hi = self.eval(to, env)?;
         let by = match step {
@@ -722,14 +736,12 @@ impl<'a> Evaluator<'a> {
             None => Value::int(1),
         };
         let step_span = step.as_ref().map_or(b.span, |s| s.span);
-        range_count(
-            num(&lo, from.span)?,
-            num(&hi, to.span)?,
-            num(&by, step_span)?,
-            b.span,
+        Ok((
+            num(&lo, from.span)?.clone(),
+            num(&hi, to.span)?.clone(),
+            num(&by, step_span)?.clone(),
             step_span,
-        )
-        .map(|_| ())
+        ))
     }
 
     /// The number of points of `binders` under `env`, found by listing the points of all but
@@ -755,21 +767,8 @@ impl<'a> Evaluator<'a> {
             return Ok(None);
         }
         if let (true, Domain::Interval { from, to, step }) = (rest.is_empty(), &b.domain) {
-            let lo = self.eval(from, env)?;
-            let hi = self.eval(to, env)?;
-            let by = match step {
-                Some(s) => self.eval(s, env)?,
-                None => Value::int(1),
-            };
-            let step_span = step.as_ref().map_or(b.span, |s| s.span);
-            return range_count(
-                num(&lo, from.span)?,
-                num(&hi, to.span)?,
-                num(&by, step_span)?,
-                b.span,
-                step_span,
-            )
-            .map(Some);
+            let (lo, hi, by, step_span) = self.interval_bounds(b, from, to, step, env)?;
+            return range_count(&lo, &hi, &by, b.span, step_span).map(Some);
         }
         let mut total = 0u64;
         for x in self.binder_points(b, env)? {
@@ -797,20 +796,8 @@ impl<'a> Evaluator<'a> {
             }
             Domain::Interval { from, to, step } => (from, to, step),
         };
-        let lo = self.eval(from, env)?;
-        let hi = self.eval(to, env)?;
-        let by = match step {
-            Some(s) => self.eval(s, env)?,
-            None => Value::int(1),
-        };
-        let step_span = step.as_ref().map_or(b.span, |s| s.span);
-        let points = range_points(
-            num(&lo, from.span)?,
-            num(&hi, to.span)?,
-            num(&by, step_span)?,
-            b.span,
-            step_span,
-        )?;
+        let (lo, hi, by, step_span) = self.interval_bounds(b, from, to, step, env)?;
+        let points = range_points(&lo, &hi, &by, b.span, step_span)?;
         Ok(points.into_iter().map(Value::Num).collect())
     }
 

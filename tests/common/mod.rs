@@ -26,6 +26,25 @@ pub fn nimlab() -> Command {
 }
 
 /// A command line split on whitespace.
+/// Runs `line` (with a 20 s timeout); `Err` with the reason unless it exits 0 or 2, without a
+/// panic, in under 10 s: what every extreme input must do (issue 14).
+pub fn exits_cleanly_and_quickly(line: &str) -> Result<(), String> {
+    let start = std::time::Instant::now();
+    let out = nimlab()
+        .args(words(line))
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .map_err(|e| format!("{line}: {e}"))?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !matches!(out.status.code(), Some(0 | 2)) || stderr.contains("panicked") {
+        return Err(format!("{line}: {:?} {stderr}", out.status));
+    }
+    if start.elapsed() >= std::time::Duration::from_secs(10) {
+        return Err(format!("{line}: took {:?}", start.elapsed()));
+    }
+    Ok(())
+}
+
 pub fn words(line: &str) -> Vec<&str> {
     line.split_whitespace().collect()
 }
