@@ -53,6 +53,9 @@ pub struct HeapSequence {
     rules: RulesId,
     plus: Vec<Heap>,
     bonus: Q,
+    /// [`Self::scale_and_largest`] over every heap up to the uniform tail, computed once: cost
+    /// estimates ask whether the integer recurrence fits many times per sequence.
+    tail_scale: std::sync::OnceLock<Option<(i128, i128)>>,
 }
 
 /// The period of a sequence with the reason it is proven, or why it is only observed.
@@ -82,6 +85,7 @@ impl HeapSequence {
             rules,
             plus: plus.to_vec(),
             bonus,
+            tail_scale: std::sync::OnceLock::new(),
         })
     }
 
@@ -251,27 +255,43 @@ impl HeapSequence {
     /// `max_n`: every point and N share a denominator s that fits, and |f(n)| ≤ |N| + n·max |p|
     /// (at most n moves) stays within i64 after scaling by s.
     fn recurrence_fits(&self, tail: &UniformTail, max_n: HeapSize) -> bool {
-        let mut all: Vec<Q> = Vec::new();
-        for n in 0..=max_n.min(tail.above) {
-            match self.game.heap_moves(self.heap(n)) {
-                Ok(moves) => all.extend(moves.iter().map(|m| m.points.clone())),
-                Err(_) => return false,
-            }
-        }
-        all.extend(tail.moves.iter().map(|(_, p)| p.clone()));
-        let Some(scale) =
-            common_denominator(&[all.clone(), vec![self.bonus.clone()]].concat()).to_i64()
-        else {
+        let scaled = if max_n >= tail.above {
+            *self
+                .tail_scale
+                .get_or_init(|| self.scale_and_largest(tail, tail.above))
+        } else {
+            self.scale_and_largest(tail, max_n)
+        };
+        let Some((bonus, largest)) = scaled else {
             return false;
         };
+        // |N·s| + (n + 1)·max |p·s| ≤ i64::MAX, in i128 (both factors are below 2^64).
+        largest
+            .checked_mul(i128::from(max_n) + 1)
+            .and_then(|b| b.checked_add(bonus))
+            .is_some_and(|bound| bound <= i128::from(i64::MAX))
+    }
+
+    /// With s the common denominator of N and every move's points on heaps up to `small` (and
+    /// the tail's): |N·s| and the largest |p·s|, as integers; `None` when s or either value does
+    /// not fit i64 (so the recurrence cannot run on machine integers) or a move cannot be listed.
+    fn scale_and_largest(&self, tail: &UniformTail, small: HeapSize) -> Option<(i128, i128)> {
+        let mut all: Vec<Q> = Vec::new();
+        for n in 0..=small {
+            let moves = self.game.heap_moves(self.heap(n)).ok()?;
+            all.extend(moves.iter().map(|m| m.points.clone()));
+        }
+        all.extend(tail.moves.iter().map(|(_, p)| p.clone()));
+        let scale =
+            common_denominator(&[all.clone(), vec![self.bonus.clone()]].concat()).to_i64()?;
         let s = Q::int(scale);
         let largest = all
             .iter()
             .map(|p| (p * &s).abs())
             .max()
             .unwrap_or_else(Q::zero);
-        let bound = (&self.bonus * &s).abs() + &largest * &Q::int(i64::from(max_n) + 1);
-        bound.to_i64().is_some()
+        let bonus = (&self.bonus * &s).abs();
+        Some((i128::from(bonus.to_i64()?), i128::from(largest.to_i64()?)))
     }
 
     /// The recurrence f(n) = max (p − f(n − i)) on machine integers scaled by the common
@@ -529,18 +549,20 @@ impl HeapSequence {
         let reduction = format!(
             "every move scores {c}, so f_N = {c} + N where the normal-play Grundy value is non-zero and −N elsewhere (c + 2N > 0)"
         );
-        // One Grundy computation up to max_n, then the proof on growing prefixes: the periodicity
-        // theorem only reads g(0..=n).
-        let g: Vec<u32> = grundy_values_reporting(&self.game, self.rules, max_n, progress)?
-            .into_iter()
-            .map(|v| v ^ plus_grundy)
-            .collect();
-        let shadow: Vec<Q> = g
-            .iter()
-            .map(|&v| value_from_grundy(v, &c, &self.bonus))
-            .collect();
+        // The proof on doubling prefixes g(0..=n), the values computed afresh for each (the
+        // periodicity theorem only reads the prefix; the last computation dominates): most
+        // periods are proven long before `max_n`, which is only the bound of the search.
         let mut n = (FIRST_CHECK.max(8 * (k + 1)) as HeapSize).min(max_n) as usize;
         loop {
+            let g: Vec<u32> =
+                grundy_values_reporting(&self.game, self.rules, n as HeapSize, progress)?
+                    .into_iter()
+                    .map(|v| v ^ plus_grundy)
+                    .collect();
+            let shadow: Vec<Q> = g
+                .iter()
+                .map(|&v| value_from_grundy(v, &c, &self.bonus))
+                .collect();
             if let Some(p) = prove_octal_period(&g[..=n], k, &shadow[..=n]) {
                 return Ok(PeriodReport {
                     periodicity: Some(p),

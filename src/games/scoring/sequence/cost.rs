@@ -356,6 +356,9 @@ impl<'a> CostModel<'a> {
             let c = self.cost(n);
             c.bytes <= max_bytes && c.seconds() <= max_seconds
         };
+        if fits(max_n) {
+            return Some(max_n);
+        }
         if !fits(0) {
             return None;
         }
