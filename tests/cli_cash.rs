@@ -425,7 +425,6 @@ mod huge_values {
     use super::*;
     use num_bigint::BigUint;
     use proptest::prelude::*;
-    use std::time::{Duration, Instant};
 
     /// Def 3.1 in big integers, independently of nimlab: with i = n mod 2a₁,
     /// g^I = (n − i)/2 + min(i + 1, a₁), g^II = (n − i)/2 + max(0, i + 1 − a₁).
@@ -440,17 +439,6 @@ mod huge_values {
             BigUint::from(0u32)
         };
         (&half + next.min(a1), half + g2)
-    }
-
-    /// Runs a command that must be refused quickly as an input error naming `needles`.
-    fn refused_quickly(line: &str, needles: &[&str]) {
-        let start = Instant::now();
-        run_input_error(&words(line), needles);
-        assert!(
-            start.elapsed() < Duration::from_secs(5),
-            "{line}: took {:?}",
-            start.elapsed()
-        );
     }
 
     #[test]

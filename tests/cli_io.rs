@@ -16,12 +16,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command as StdCommand, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
-use nimlab::report::{Files, files};
+mod common;
 
-fn nimlab() -> Command {
-    Command::cargo_bin("nimlab").expect("the nimlab binary is built")
-}
+use common::{dir_entries as names_in, nimlab};
+use nimlab::report::{Files, files};
 
 /// A small table, as text.
 const SMALL: &[&str] = &["candy", "value", "3", "5", "6"];
@@ -42,16 +40,6 @@ fn stdout_of(args: &[&str]) -> Vec<u8> {
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// The names in a directory, sorted.
-fn names_in(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
 }
 
 /// The temporary files `-o` may leave in `dir` (none, if it works).

@@ -1274,17 +1274,6 @@ fn fixed_heaps_that_break_get_proven_periods_checked_by_brute_force() {
     }
 }
 
-/// Runs a command that must be refused quickly (exit 2) with a message naming the estimate.
-fn refused_quickly(line: &str, needles: &[&str]) {
-    let start = Instant::now();
-    run_input_error(&words(line), needles);
-    assert!(
-        start.elapsed() < Duration::from_secs(5),
-        "{line}: refused only after {:?}",
-        start.elapsed()
-    );
-}
-
 #[test]
 fn oversized_octal_work_is_refused_before_it_starts() {
     // Ran 7 min 42 s, then refused for memory; now the estimate comes first, with a heap that fits.

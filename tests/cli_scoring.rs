@@ -203,15 +203,6 @@ fn too_large_tables_are_refused_with_a_suggestion() {
     run_input_error(&words(&small(h + 1)), &needles);
 }
 
-/// Runs a command that must be refused as too large (exit 2, naming `needles`) within 5 s.
-fn refused_quickly(line: &str, needles: &[&str]) -> String {
-    let start = std::time::Instant::now();
-    let err = run_input_error(&words(line), needles);
-    let took = start.elapsed();
-    assert!(took.as_secs_f64() < 5.0, "{line}: refused after {took:?}");
-    err
-}
-
 #[test]
 fn oversized_solves_are_refused_before_any_work() {
     // Issue 14: the per-heap move cache (O(H²)) was counted nowhere, so these ran to gigabytes.

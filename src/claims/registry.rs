@@ -227,12 +227,7 @@ const SHOWN_CHARS: usize = 100;
 
 /// `text`, cut to [`SHOWN_CHARS`] characters.
 pub(crate) fn excerpt(text: &str) -> String {
-    let count = text.chars().count();
-    if count <= SHOWN_CHARS {
-        return text.to_string();
-    }
-    let cut: String = text.chars().take(SHOWN_CHARS).collect();
-    format!("{cut}… ({} more characters)", count - SHOWN_CHARS)
+    crate::num::cut_text(text, SHOWN_CHARS, SHOWN_CHARS)
 }
 
 /// Where a TOML string's text starts in the file, when offsets inside it map one to one

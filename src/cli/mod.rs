@@ -242,8 +242,13 @@ const PROGRESS_LINE_EVERY: Duration = Duration::from_secs(10);
 /// A progress bar on stderr for long runs, with the elapsed time and an estimate of the time
 /// left. On a terminal it redraws in place; otherwise (a log file, a pipe, a batch job) a run
 /// that lasts longer than [`FIRST_PROGRESS_LINE`] prints one plain line every
-/// [`PROGRESS_LINE_EVERY`], so nothing long ever runs silently. Short runs print nothing.
+/// [`PROGRESS_LINE_EVERY`], so nothing long ever runs silently. Short runs print nothing, and
+/// so does every run when the environment sets `NIMLAB_PROGRESS=never` (scripts and tests that
+/// want stderr for errors alone).
 fn progress_bar(len: u64, what: &str, unit: &str) -> ProgressBar {
+    if std::env::var_os("NIMLAB_PROGRESS").is_some_and(|v| v == "never") {
+        return ProgressBar::hidden();
+    }
     let pb = ProgressBar::new(len);
     pb.set_style(
         ProgressStyle::with_template(&format!(

@@ -8,6 +8,6 @@ mod rational;
 mod whole;
 
 pub use pwl::{Piece, Pwl, PwlError};
-pub use range::{IntRange, ParseRangeError, QRange};
+pub use range::{IntRange, ParseRangeError, QRange, last_fitting};
 pub use rational::{ParseQError, Q, common_denominator};
-pub use whole::{WholeError, excerpt, parse_whole};
+pub use whole::{WholeError, cut_text, excerpt, parse_whole};

@@ -208,6 +208,31 @@ impl fmt::Display for QRange {
     }
 }
 
+/// The largest x in `lo..=hi` with `fits(x)`, for a `fits` that holds up to some point and
+/// fails beyond it (a cost that grows with x against a limit); `None` when `fits(lo)` fails or
+/// the range is empty. Bisection: about log₂(hi − lo) calls, so a refusal can suggest the
+/// largest request that fits at once, from a cost formula.
+pub fn last_fitting(lo: i64, hi: i64, fits: impl Fn(i64) -> bool) -> Option<i64> {
+    if lo > hi || !fits(lo) {
+        return None;
+    }
+    if fits(hi) {
+        return Some(hi);
+    }
+    // Invariant: fits(lo) and not fits(hi). In i128, where hi − lo cannot overflow; every
+    // midpoint lies between two i64 values.
+    let (mut lo, mut hi) = (i128::from(lo), i128::from(hi));
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if fits(mid as i64) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(lo as i64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -243,5 +268,19 @@ mod tests {
         let h = QRange::parse_with_step("0..1", Q::frac(2, 3)).unwrap();
         assert_eq!(h.iter().count(), 2);
         assert!(QRange::parse_with_step("0..1", Q::zero()).is_err());
+    }
+
+    #[test]
+    fn last_fitting_finds_the_boundary_of_a_monotone_condition() {
+        for limit in [-5i64, 0, 1, 7, 99, 100, 1000] {
+            let expected = (0..=100).filter(|&x| x <= limit).max();
+            assert_eq!(
+                last_fitting(0, 100, |x| x <= limit),
+                expected,
+                "limit {limit}"
+            );
+        }
+        assert_eq!(last_fitting(3, 2, |_| true), None);
+        assert_eq!(last_fitting(i64::MIN, i64::MAX, |x| x < 0), Some(-1));
     }
 }

@@ -36,12 +36,18 @@ const ECHO_CHARS: usize = 40;
 
 /// `text`, or its first characters and how many more there were.
 pub fn excerpt(text: &str) -> String {
+    cut_text(text, ECHO_CHARS, ECHO_CHARS - 8)
+}
+
+/// `text` when it has at most `longest` characters, otherwise its first `kept` characters and
+/// `… (N more characters)`: how every message echoes a user's text.
+pub fn cut_text(text: &str, longest: usize, kept: usize) -> String {
     let count = text.chars().count();
-    if count <= ECHO_CHARS {
+    if count <= longest {
         return text.to_string();
     }
-    let head: String = text.chars().take(ECHO_CHARS - 8).collect();
-    format!("{head}… ({} more characters)", count - (ECHO_CHARS - 8))
+    let head: String = text.chars().take(kept).collect();
+    format!("{head}… ({} more characters)", count - kept)
 }
 
 /// Parses a whole number (an optional sign and decimal digits, surrounding spaces ignored) in

@@ -17,7 +17,7 @@ use crate::games::scoring::{
     solve_cost, solve_many_reporting,
 };
 use crate::miner::{ClosedForm, GridForm};
-use crate::num::{IntRange, Pwl, Q, QRange};
+use crate::num::{IntRange, Pwl, Q, QRange, last_fitting};
 use crate::report::context::{Axis, Report, Series, TableSection};
 use crate::report::data::{FigureSpec, MarkSpec, TableSpec, figure, table};
 use crate::report::files::Files;
@@ -118,16 +118,11 @@ fn check_family_cost(
             );
             r
         };
-        if range.end() > range.start() && fits(&with_end(range.start())) {
-            let (mut lo, mut hi) = (range.start(), range.end());
-            while hi - lo > 1 {
-                let mid = lo + (hi - lo) / 2;
-                if fits(&with_end(mid)) {
-                    lo = mid;
-                } else {
-                    hi = mid;
-                }
-            }
+        // Ends below the refused one only.
+        if range.end() > range.start()
+            && let Some(lo) =
+                last_fitting(range.start(), range.end() - 1, |end| fits(&with_end(end)))
+        {
             suggestion = format!(
                 "use {name} = {}..{lo} (the longest range from {} that fits), ",
                 range.start(),

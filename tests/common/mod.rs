@@ -21,8 +21,12 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
+/// The binary, with progress lines off: a slow machine must not turn a test's quiet run into
+/// one that writes to stderr.
 pub fn nimlab() -> Command {
-    Command::cargo_bin("nimlab").expect("the nimlab binary is built")
+    let mut cmd = Command::cargo_bin("nimlab").expect("the nimlab binary is built");
+    cmd.env("NIMLAB_PROGRESS", "never");
+    cmd
 }
 
 /// A command line split on whitespace.
@@ -43,6 +47,19 @@ pub fn exits_cleanly_and_quickly(line: &str) -> Result<(), String> {
         return Err(format!("{line}: took {:?}", start.elapsed()));
     }
     Ok(())
+}
+
+/// Runs `line`, which must be refused as an input error (exit 2, naming `needles`) within 5 s:
+/// a refusal for size comes from an estimate, before any work (issue 14). Returns the message.
+pub fn refused_quickly(line: &str, needles: &[&str]) -> String {
+    let start = std::time::Instant::now();
+    let err = run_input_error(&words(line), needles);
+    let took = start.elapsed();
+    assert!(
+        took.as_secs_f64() < 5.0,
+        "{line}: refused only after {took:?}"
+    );
+    err
 }
 
 pub fn words(line: &str) -> Vec<&str> {
@@ -271,6 +288,7 @@ pub fn assert_output_file_holds(dir: &Path, line: &str, stdout: &str, stderr: &s
 /// `| head -1`) and waits for the command. Returns the line and how the command ended.
 pub fn first_line_then_close_pipe(line: &str) -> (String, Output) {
     let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("nimlab"))
+        .env("NIMLAB_PROGRESS", "never")
         .args(words(line))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

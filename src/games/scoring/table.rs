@@ -10,7 +10,7 @@ use super::position::{Heap, ScoringGame};
 use super::ruleset::HeapSize;
 use super::solver::{Limits, Method, Payoffs, PointIds, layers_by, multisets, solve_with};
 use crate::error::{Error, Result};
-use crate::num::{Pwl, Q};
+use crate::num::{Pwl, Q, last_fitting};
 
 /// Payoffs of every k-heap position with heaps ≤ H.
 #[derive(Debug, Clone)]
@@ -81,21 +81,9 @@ pub fn largest_fitting_max_heap(
     limit: u64,
     bytes: impl Fn(HeapSize) -> Option<u64>,
 ) -> Option<HeapSize> {
-    let fits = |h: HeapSize| bytes(h).is_some_and(|b| b <= limit);
-    if max_heap == 0 || !fits(0) {
-        return None;
-    }
-    // Invariant: fits(lo), and nothing at or above hi needs checking.
-    let (mut lo, mut hi) = (0u32, max_heap);
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if fits(mid) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    Some(lo)
+    // Sizes below the refused `max_heap` only; every one is a u32.
+    let fits = |h: i64| bytes(h as HeapSize).is_some_and(|b| b <= limit);
+    last_fitting(0, i64::from(max_heap) - 1, fits).map(|h| h as HeapSize)
 }
 
 fn rank(binom: &[Vec<u64>], sorted_desc: &[HeapSize]) -> u64 {

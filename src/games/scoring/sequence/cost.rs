@@ -23,7 +23,7 @@ use crate::games::scoring::normal::common_constant_points;
 use crate::games::scoring::position::{Heap, ScoringGame};
 use crate::games::scoring::ruleset::{HeapSize, Ruleset};
 use crate::games::scoring::solver::Limits;
-use crate::num::Q;
+use crate::num::{Q, last_fitting};
 
 /// Totals up to which multisets of live heaps are counted exactly.
 const COUNT_CAP: u64 = 4096;
@@ -352,26 +352,12 @@ impl<'a> CostModel<'a> {
         max_bytes: u64,
         max_seconds: f64,
     ) -> Option<HeapSize> {
-        let fits = |n: HeapSize| {
-            let c = self.cost(n);
+        // Every n in 0..=max_n is a HeapSize.
+        let fits = |n: i64| {
+            let c = self.cost(n as HeapSize);
             c.bytes <= max_bytes && c.seconds() <= max_seconds
         };
-        if fits(max_n) {
-            return Some(max_n);
-        }
-        if !fits(0) {
-            return None;
-        }
-        let (mut lo, mut hi) = (0u64, u64::from(max_n) + 1);
-        while hi - lo > 1 {
-            let mid = lo + (hi - lo) / 2;
-            if fits(mid as HeapSize) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        Some(lo as HeapSize)
+        last_fitting(0, i64::from(max_n), fits).map(|n| n as HeapSize)
     }
 }
 
