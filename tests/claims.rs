@@ -5,7 +5,7 @@
 //! Tests marked `#[ignore]` do not run on their own: `child_probe` is a helper that the
 //! stack-overflow tests start in a child process (a stack overflow aborts the whole process, so it
 //! must never happen in this one). A known bug, while it is not fixed, is reproduced by a test
-//! marked `#[ignore = "BUG: …"]`; `cargo test --test claims -- --ignored` runs those.
+//! marked `#[ignore = "BUG: …"]`; `cargo test --test tests claims:: -- --ignored` runs those.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -834,7 +834,7 @@ fn survives_in_child(src: &str) -> Output {
     let out = Command::new(exe)
         .args([
             "--exact",
-            "child_probe",
+            "claims::child_probe",
             "--include-ignored",
             "--test-threads",
             "1",

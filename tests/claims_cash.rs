@@ -1,6 +1,6 @@
 //! Verdicts of the `cash.*` builtins (NIM with Cash) on small claim files and on the registry.
 
-mod common;
+use crate::common;
 
 use common::one_finding as one;
 use nimlab::claims::{Finding, Registry, VerdictKind, check_claim};

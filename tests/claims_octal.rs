@@ -1,6 +1,6 @@
 //! Verdicts of the `octal.*` builtins (Stewart's scoring octal games) on small claim files.
 
-mod common;
+use crate::common;
 
 use common::{check_findings as check, one_finding as one};
 use nimlab::claims::VerdictKind;

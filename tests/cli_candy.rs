@@ -4,7 +4,7 @@
 //!
 //! Command lines are written as one string split on whitespace (see [`words`]).
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, HashMap};
 

@@ -1,7 +1,7 @@
 //! The `nimlab cash` and `nimlab mine` commands end to end: exact headers, the paper's examples,
 //! certified closed forms for huge n, certificates replayed and tampering rejected, input errors.
 
-mod common;
+use crate::common;
 use common::*;
 
 #[test]

@@ -3,9 +3,9 @@
 //! caret, and the output formats.
 //!
 //! Tests marked `#[ignore = "BUG: …"]`, when there are any, reproduce a known bug that is not
-//! fixed yet; `cargo test --test cli_check -- --ignored` runs them.
+//! fixed yet; `cargo test --test tests cli_check:: -- --ignored` runs them.
 
-mod common;
+use crate::common;
 use common::*;
 
 use std::fs;

@@ -5,7 +5,7 @@
 //! `Cli::command()`, so a new command or option is covered (or the test says it must be listed).
 //! Also: shell completions, the man page and `--version`.
 
-mod common;
+use crate::common;
 
 use std::any::TypeId;
 use std::collections::BTreeSet;

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command as StdCommand, Output, Stdio};
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 
 use common::{dir_entries as names_in, nimlab};
 use nimlab::report::{Files, files};

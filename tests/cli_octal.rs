@@ -5,7 +5,7 @@
 //! Command lines are written as one string split on whitespace (see [`words`]); arguments that
 //! contain spaces or are empty are passed as slices.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};

@@ -3,7 +3,7 @@
 //!
 //! Command lines are written as one string split on whitespace (see [`words`]).
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::fs;

@@ -3,7 +3,7 @@
 //! tampered field — a value, the period, a shorter order, a different game — is REJECTED with
 //! exit status 2.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

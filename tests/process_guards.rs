@@ -17,7 +17,7 @@ fn run_child(name: &str) -> (Option<i32>, String) {
     let out = Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
-            name,
+            &format!("process_guards::{name}"),
             "--ignored",
             "--nocapture",
             "--test-threads=1",
@@ -88,7 +88,7 @@ fn running_out_of_memory_removes_temporary_files() {
     let out = Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
-            "child_runs_out_with_a_temporary_file",
+            "process_guards::child_runs_out_with_a_temporary_file",
             "--ignored",
             "--nocapture",
         ])

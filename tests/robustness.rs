@@ -564,7 +564,7 @@ fn env_number(name: &str, default: u64) -> u64 {
 }
 
 // Every command of the tool, under `ulimit -v` and a time limit (issue 14). More cases:
-// `NIMLAB_ROBUSTNESS_CASES=2000 cargo test --release --test robustness`.
+// `NIMLAB_ROBUSTNESS_CASES=2000 cargo test --release --test tests robustness::`.
 #[test]
 fn extreme_invocations_end_with_exit_0_1_or_2_and_short_errors() {
     let bin = assert_cmd::cargo::cargo_bin("nimlab");

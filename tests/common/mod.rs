@@ -1,15 +1,10 @@
-//! Helpers shared by the command-line tests (`tests/cli_*.rs`): running `nimlab`, parsing its
-//! CSV and JSON output, comparing the two formats, `-o FILE` runs and closed pipes.
+//! Helpers shared by the command-line tests (`cli_*` and the other end-to-end modules): running
+//! `nimlab`, parsing its CSV and JSON output, comparing the two formats, `-o FILE` runs and
+//! closed pipes. Helpers that only one module needs stay in that module (for `Csv`, as an extra
+//! `impl Csv` block there).
 //!
-//! Each test file is its own crate and includes this module with `mod common;`, so what one of
-//! them does not call would be reported as dead code there; hence the allow below. Helpers that
-//! only one file needs stay in that file (for `Csv`, as an extra `impl Csv` block there).
-//!
-//! `assert_cli_snapshot` deliberately stays in each test file: insta names and places a snapshot
-//! after the module and the file the assertion is written in, and the `.snap` files under
-//! `tests/snapshots/` are named after the test files.
-
-#![allow(dead_code)]
+//! `assert_cli_snapshot` deliberately stays in each test module: insta names and places a
+//! snapshot after the module the assertion is written in.
 
 use std::collections::HashMap;
 use std::fs;

@@ -1,0 +1,25 @@
+//! nimlab's integration tests, one binary with a module per theme (one link of the whole
+//! dependency tree instead of one per file). `cargo test --test tests <module>::` runs one theme.
+
+mod common;
+
+mod candy;
+mod cash;
+mod cash_win_condition;
+mod claims;
+mod claims_cash;
+mod claims_octal;
+mod cli_candy;
+mod cli_cash;
+mod cli_check;
+mod cli_conventions;
+mod cli_io;
+mod cli_octal;
+mod cli_scoring;
+mod mine_octal_cert;
+mod mine_pwl_forms;
+mod octal;
+mod process_guards;
+mod report;
+mod robustness;
+mod scoring;
