@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::num::{Pwl, Q};
 
 /// Output format of a tabular command.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Format {
     /// Aligned columns for reading.
     #[default]
@@ -19,6 +19,31 @@ pub enum Format {
     Json,
     /// A Markdown (GitHub) table.
     Md,
+}
+
+impl Format {
+    /// Every format, in the order a help text lists them.
+    pub const ALL: [Format; 4] = [Format::Text, Format::Csv, Format::Json, Format::Md];
+
+    /// The format's name as a front end spells it (`text`, `csv`, `json`, `md`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Csv => "csv",
+            Format::Json => "json",
+            Format::Md => "md",
+        }
+    }
+
+    /// What the format is, in a few words for a help text.
+    pub fn description(self) -> &'static str {
+        match self {
+            Format::Text => "Aligned columns for reading",
+            Format::Csv => "Comma-separated values with a header row",
+            Format::Json => "A JSON array of objects, one per row",
+            Format::Md => "A Markdown (GitHub) table",
+        }
+    }
 }
 
 /// One table cell. CSV, text and Markdown write every cell as flat text; JSON writes the same
@@ -345,6 +370,14 @@ pub fn write_rows<W: Write + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_format_is_listed_once_with_its_name() {
+        let names = Format::ALL.map(Format::name);
+        assert_eq!(names, ["text", "csv", "json", "md"]);
+        assert_eq!(Format::ALL[0], Format::default());
+        assert!(Format::ALL.iter().all(|f| !f.description().ends_with('.')));
+    }
 
     #[test]
     fn renders_each_format_exactly() {

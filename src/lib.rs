@@ -21,6 +21,7 @@
 //! - [`cli`]: the `nimlab` command line on top.
 
 pub mod claims;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod error;
 pub mod export;

@@ -10,6 +10,18 @@ use clap::Args;
 use crate::export::{Cell, Format, Table};
 use crate::fsio;
 
+/// The command line's spelling of the library's [`Format`]: clap stays out of the library, so
+/// the mapping lives here, read from [`Format::name`] and [`Format::description`].
+impl clap::ValueEnum for Format {
+    fn value_variants<'a>() -> &'a [Format] {
+        &Format::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()).help(self.description()))
+    }
+}
+
 /// Output options shared by tabular commands.
 #[derive(Debug, Clone, Args)]
 pub struct OutputArgs {
