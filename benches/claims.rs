@@ -9,7 +9,8 @@ use std::path::Path;
 
 use common::{repeats, time};
 use nimlab::claims::{Registry, VerdictKind, check_registry};
-use nimlab::report::{NoProgress, ReportOptions, render_reports};
+use nimlab::progress::Silent;
+use nimlab::report::{ReportOptions, render_reports};
 
 fn main() {
     let repeats = repeats(3);
@@ -18,7 +19,7 @@ fn main() {
         .iter()
         .map(|n| Registry::load(Path::new(&format!("data/claims/{n}.toml"))).unwrap())
         .collect();
-    let check = |reg: &Registry| check_registry(reg, false, &[], &|| {}).unwrap();
+    let check = |reg: &Registry| check_registry(reg, false, &[], &Silent).unwrap();
     for reg in &registries {
         let (t, v) = time(repeats, || check(reg));
         let fails = v
@@ -40,13 +41,9 @@ fn main() {
         t.as_secs_f64()
     );
     let (t, files) = time(repeats, || {
-        render_reports(
-            nimlab::papers::PAPERS,
-            &ReportOptions::default(),
-            &NoProgress,
-        )
-        .unwrap()
-        .len()
+        render_reports(nimlab::papers::PAPERS, &ReportOptions::default(), &Silent)
+            .unwrap()
+            .len()
     });
     println!(
         "report (all four, in memory, {files} files): median {:.2} s",

@@ -13,6 +13,7 @@ use std::time::Instant;
 
 use common::{median, repeats};
 use nimlab::games::scoring::{Limits, Method, Payoffs, scoring_nim, solve_table};
+use nimlab::progress::Silent;
 
 const DEFAULT_RUNS: &[(usize, u32)] = &[
     (3, 16),
@@ -52,7 +53,7 @@ fn main() {
         let mut table = None;
         for _ in 0..repeats {
             let start = Instant::now();
-            let t = solve_table(&game, k, h, Method::Auto, &limits, &|_| {})
+            let t = solve_table(&game, k, h, Method::Auto, &limits, &Silent)
                 .expect("benchmark tables fit");
             solve_times.push(start.elapsed());
             let start = Instant::now();

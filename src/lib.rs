@@ -31,6 +31,7 @@ pub mod games;
 pub mod miner;
 pub mod num;
 pub mod papers;
+pub mod progress;
 pub mod report;
 
 pub use error::{Error, Result};

@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use nimlab::claims::engines::Engines;
 use nimlab::claims::eval::{Definitions, Evaluator};
@@ -19,6 +19,7 @@ use nimlab::claims::value::Value;
 use nimlab::claims::{Finding, Registry, VerdictKind, check_claim, check_registry, evaluate};
 use nimlab::games::cash::{CashSet, cash_winner_naive, thresholds};
 use nimlab::num::Q;
+use nimlab::progress::{Progress, Silent};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -1643,15 +1644,22 @@ fn three_claims() -> Registry {
     )
 }
 
+/// Progress that adds up the work reported as done.
+#[derive(Default)]
+struct Tally(AtomicU64);
+
+impl Progress for Tally {
+    fn advance(&self, n: u64) {
+        self.0.fetch_add(n, Ordering::Relaxed);
+    }
+}
+
 #[test]
 fn check_registry_keeps_file_order_and_selects_by_label_or_id() {
     let reg = three_claims();
-    let calls = AtomicUsize::new(0);
-    let done = || {
-        calls.fetch_add(1, Ordering::Relaxed);
-    };
+    let done = Tally::default();
     let all = check_registry(&reg, false, &[], &done).unwrap();
-    assert_eq!(calls.load(Ordering::Relaxed), 3);
+    assert_eq!(done.0.load(Ordering::Relaxed), 3);
     let ids: Vec<&str> = all.iter().map(|v| v.id.as_str()).collect();
     assert_eq!(ids, ["one", "two", "three"]);
     let kinds: Vec<VerdictKind> = all.iter().map(|v| v.finding.verdict).collect();
@@ -1662,10 +1670,10 @@ fn check_registry_keeps_file_order_and_selects_by_label_or_id() {
     assert!(all.iter().all(|v| v.paper == "t"));
     assert_eq!(all[1].finding.evidence, "false at k = 200");
 
-    let some = check_registry(&reg, false, &["Lemma 3".into(), "one".into()], &|| {}).unwrap();
+    let some = check_registry(&reg, false, &["Lemma 3".into(), "one".into()], &Silent).unwrap();
     let ids: Vec<&str> = some.iter().map(|v| v.id.as_str()).collect();
     assert_eq!(ids, ["one", "three"]);
-    let e = check_registry(&reg, false, &["Lemma 9".into()], &|| {}).unwrap_err();
+    let e = check_registry(&reg, false, &["Lemma 9".into()], &Silent).unwrap_err();
     assert!(e.to_string().contains("Lemma 9"), "{e}");
 }
 
@@ -1973,14 +1981,11 @@ fn estimates_bound_the_steps_taken() {
         let claim = &reg.claims[0];
         let estimate = nimlab::claims::estimate(&reg, claim, false);
         assert!(!estimate.open_ended, "{range}: {estimate:?}");
-        let steps = std::sync::atomic::AtomicU64::new(0);
-        let verdicts = nimlab::claims::check_registry_progress(&reg, false, &[], &|n| {
-            steps.fetch_add(n, Ordering::Relaxed);
-        })
-        .unwrap();
+        let steps = Tally::default();
+        let verdicts = nimlab::claims::check_registry_progress(&reg, false, &[], &steps).unwrap();
         assert_eq!(verdicts[0].finding.verdict, VerdictKind::Holds, "{range}");
         // The progress reported adds up to the estimate (the bar ends full) …
-        let reported = steps.load(Ordering::Relaxed) as f64;
+        let reported = steps.0.load(Ordering::Relaxed) as f64;
         assert_eq!(
             reported,
             estimate.least.floor().max(1.0),

@@ -61,7 +61,7 @@ fn holds_beyond(form: &GridForm, family: &str, ranges: &str, n_range: &str) -> S
         form.expr("N")
     );
     let reg = nimlab::claims::Registry::parse(std::path::Path::new("(mined)"), &toml).unwrap();
-    let v = nimlab::claims::check_registry(&reg, false, &[], &|| {}).unwrap();
+    let v = nimlab::claims::check_registry(&reg, false, &[], &nimlab::progress::Silent).unwrap();
     format!("{} {}", v[0].finding.verdict, v[0].finding.evidence)
 }
 

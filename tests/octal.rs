@@ -431,7 +431,7 @@ fn breaking_games_through_the_partition_index_match_the_search() {
                 16,
                 &bonus,
                 &Limits::default(),
-                &nimlab::games::scoring::NoProgress,
+                &nimlab::progress::Silent,
             )
             .unwrap();
             let positions = table.solved();

@@ -6,6 +6,7 @@ use std::fs;
 use std::path::Path;
 
 use nimlab::export::{Cell, Table};
+use nimlab::progress::Silent;
 use nimlab::report::context::{
     Axis, Bounds, Command, Figure, Index, IndexEntry, Marks, Parameter, Provenance, Report, Series,
     Summary, TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
@@ -15,7 +16,7 @@ use nimlab::report::escape::{
     escape_latex, escape_latex_prose, escape_markdown, latex_code, markdown_code,
 };
 use nimlab::report::files::{Difference, Files, compare, install};
-use nimlab::report::{NoProgress, Renderer, ReportOptions, context_json, render_reports};
+use nimlab::report::{Renderer, ReportOptions, context_json, render_reports};
 
 /// Every character that means something in Markdown or LaTeX, and some mathematics.
 const NASTY: &str = r"a_b % & # $ { } ~ ^ \ | <x> *y* `z` [l](u) ≤ ⊕ 𝔊 −1 n₀ c⁺ --deep";
@@ -305,8 +306,8 @@ fn no_claims(dir: &Path) -> ReportOptions {
 fn two_renders_are_byte_identical() {
     let empty = tempfile::tempdir().unwrap();
     let opts = no_claims(empty.path());
-    let a = render_reports(nimlab::papers::PAPERS, &opts, &NoProgress).unwrap();
-    let b = render_reports(nimlab::papers::PAPERS, &opts, &NoProgress).unwrap();
+    let a = render_reports(nimlab::papers::PAPERS, &opts, &Silent).unwrap();
+    let b = render_reports(nimlab::papers::PAPERS, &opts, &Silent).unwrap();
     assert_eq!(a, b);
     let names: Vec<&str> = a.iter().map(|(p, _)| p).collect();
     for r in ["scoring-nim", "scoring-octal", "candy-nim", "nim-with-cash"] {
@@ -424,9 +425,7 @@ fn a_failing_render_writes_nothing() {
         only: vec!["no-such-paper".into()],
         ..ReportOptions::default()
     };
-    assert!(
-        nimlab::report::write_reports(&dir, nimlab::papers::PAPERS, &opts, &NoProgress).is_err()
-    );
+    assert!(nimlab::report::write_reports(&dir, nimlab::papers::PAPERS, &opts, &Silent).is_err());
     assert_eq!(
         fs::read_to_string(dir.join("README.md")).unwrap(),
         "previous\n"

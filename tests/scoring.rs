@@ -121,7 +121,7 @@ fn prop_5_5_breakpoint_window_on_whole_tables() {
             h,
             nimlab::games::scoring::Method::Auto,
             &nimlab::games::scoring::Limits::default(),
-            &|_| {},
+            &nimlab::progress::Silent,
         )
         .unwrap();
         for p in table.positions() {

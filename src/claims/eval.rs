@@ -18,6 +18,7 @@ use super::value::{MAX_LIST_LEN, Ty, Value, add, div, modulo, mul, pow, short_q,
 use crate::games::candy::Candies;
 use crate::games::cash::CashSet;
 use crate::num::Q;
+use crate::progress::Progress;
 
 /// The most points one range may have.
 pub const MAX_RANGE_POINTS: u64 = 2_000_000;
@@ -518,9 +519,6 @@ impl Definitions {
     }
 }
 
-/// Receives progress, in evaluation steps.
-pub type ProgressFn<'a> = &'a (dyn Fn(u64) + Sync);
-
 /// Evaluates checked expressions against the engines.
 pub struct Evaluator<'a> {
     defs: &'a Definitions,
@@ -531,7 +529,7 @@ pub struct Evaluator<'a> {
     step_limit: u64,
     /// Steps not yet reported.
     unreported: u64,
-    progress: Option<ProgressFn<'a>>,
+    progress: Option<&'a dyn Progress>,
 }
 
 fn num(v: &Value, span: Span) -> Result<&Q, ExprError> {
@@ -680,7 +678,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Reports progress (in evaluation steps) to `progress` as the evaluation goes.
-    pub fn with_progress(mut self, progress: ProgressFn<'a>) -> Evaluator<'a> {
+    pub fn with_progress(mut self, progress: &'a dyn Progress) -> Evaluator<'a> {
         self.progress = Some(progress);
         self
     }
@@ -699,7 +697,7 @@ impl<'a> Evaluator<'a> {
     /// Reports the steps not yet reported.
     pub fn flush_progress(&mut self) {
         if let Some(p) = self.progress {
-            p(self.unreported);
+            p.advance(self.unreported);
         }
         self.unreported = 0;
     }

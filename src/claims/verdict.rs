@@ -9,12 +9,13 @@ use serde::Serialize;
 use super::builtins::BuiltinRun;
 use super::cost::{self, Cost};
 use super::engines::Engines;
-use super::eval::{Definitions, Env, Evaluator, MAX_STEPS, ProgressFn};
+use super::eval::{Definitions, Env, Evaluator, MAX_STEPS};
 use super::expr::ExprError;
 use super::registry::{Assertion, Check, Claim, ExprCheck, Quantifiers, Registry};
 use super::value::Value;
 use crate::error::{Error, Result};
 use crate::miner::{FitOptions, fit_periodic_linear};
+use crate::progress::{Progress, Silent};
 
 /// The five verdicts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -522,7 +523,7 @@ impl Runner<'_> {
 /// Checks one claim of the registry (refused at once when its estimate is above the limit).
 pub fn check_claim(reg: &Registry, claim: &Claim, deep: bool) -> Result<Finding> {
     let estimate = sized(reg, claim, deep)?;
-    check_sized_claim(reg, claim, deep, estimate, &|_| {})
+    check_sized_claim(reg, claim, deep, estimate, &Silent)
 }
 
 /// Checks a claim already sized, reporting progress in evaluation steps; when it is done the
@@ -532,18 +533,15 @@ fn check_sized_claim(
     claim: &Claim,
     deep: bool,
     estimate: Cost,
-    progress: ProgressFn<'_>,
+    progress: &dyn Progress,
 ) -> Result<Finding> {
     // The progress reported for a claim stays within its planned steps, and reaches them when
     // the claim is done, so that the bar ends full whatever branches the claim took.
     let planned = planned_steps(&estimate);
-    let reported = std::sync::atomic::AtomicU64::new(0);
-    let report = |n: u64| {
-        use std::sync::atomic::Ordering::Relaxed;
-        let before = reported
-            .fetch_update(Relaxed, Relaxed, |r| Some(r.saturating_add(n).min(planned)))
-            .unwrap_or(planned);
-        progress(planned.min(before.saturating_add(n)) - before);
+    let report = Capped {
+        to: progress,
+        planned,
+        reported: std::sync::atomic::AtomicU64::new(0),
     };
     let mut engines = Engines::new();
     let mut runner = Runner {
@@ -553,8 +551,28 @@ fn check_sized_claim(
     };
     let f = runner.finding(deep);
     runner.ev.flush_progress();
-    report(planned);
+    report.advance(planned);
     f
+}
+
+/// Passes a claim's progress on to `to`, never more than its `planned` steps in all.
+struct Capped<'a> {
+    to: &'a dyn Progress,
+    planned: u64,
+    reported: std::sync::atomic::AtomicU64,
+}
+
+impl Progress for Capped<'_> {
+    fn advance(&self, n: u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let planned = self.planned;
+        let before = self
+            .reported
+            .fetch_update(Relaxed, Relaxed, |r| Some(r.saturating_add(n).min(planned)))
+            .unwrap_or(planned);
+        self.to
+            .advance(planned.min(before.saturating_add(n)) - before);
+    }
 }
 
 /// The claims `only` names (all when empty), in file order; an error when one names none.
@@ -577,15 +595,15 @@ fn chosen<'r>(reg: &'r Registry, only: &[String]) -> Result<Vec<&'r Claim>> {
 }
 
 /// Checks the claims of a registry (those whose label or id `only` names, when given), in
-/// parallel, returning the verdicts in file order. `done` is called after each claim. Every
-/// claim is sized first: one above the limit is refused before any is evaluated.
+/// parallel, returning the verdicts in file order. `progress` advances by one after each
+/// claim. Every claim is sized first: one above the limit is refused before any is evaluated.
 pub fn check_registry(
     reg: &Registry,
     deep: bool,
     only: &[String],
-    done: &(dyn Fn() + Sync),
+    progress: &dyn Progress,
 ) -> Result<Vec<Verdict>> {
-    check_claims(reg, deep, only, &|_| {}, done)
+    check_claims(reg, deep, only, &Silent, progress)
 }
 
 /// As [`check_registry`], reporting progress in evaluation steps (their total is
@@ -594,17 +612,17 @@ pub fn check_registry_progress(
     reg: &Registry,
     deep: bool,
     only: &[String],
-    progress: ProgressFn<'_>,
+    progress: &dyn Progress,
 ) -> Result<Vec<Verdict>> {
-    check_claims(reg, deep, only, progress, &|| {})
+    check_claims(reg, deep, only, progress, &Silent)
 }
 
 fn check_claims(
     reg: &Registry,
     deep: bool,
     only: &[String],
-    progress: ProgressFn<'_>,
-    done: &(dyn Fn() + Sync),
+    steps: &dyn Progress,
+    claims: &dyn Progress,
 ) -> Result<Vec<Verdict>> {
     let chosen = chosen(reg, only)?;
     let estimates = chosen
@@ -615,8 +633,8 @@ fn check_claims(
         .par_iter()
         .zip(estimates)
         .map(|(c, estimate)| {
-            let f = check_sized_claim(reg, c, deep, estimate, progress);
-            done();
+            let f = check_sized_claim(reg, c, deep, estimate, steps);
+            claims.advance(1);
             Ok(Verdict {
                 paper: reg.paper.clone(),
                 id: c.id.clone(),

@@ -13,8 +13,8 @@ use crate::games::candy::{
     allocation_cost, allocation_reporting, frak, nim_sum, optimal_line, play_strategy, role, show,
     standard_form_game, total, value_with,
 };
-use crate::games::scoring::NoProgress;
 use crate::num::IntRange;
+use crate::progress::Silent;
 
 #[derive(Debug, Subcommand)]
 pub enum CandyCommand {
@@ -127,7 +127,7 @@ fn solve_table(
     max_bytes: u64,
 ) -> anyhow::Result<Box<dyn PValues + Send + Sync>> {
     if shape.steps() < STEPS_WORTH_A_BAR {
-        return Ok(shape.solve(max_bytes, &NoProgress)?);
+        return Ok(shape.solve(max_bytes, &Silent)?);
     }
     let pb = super::progress_bar(0, "solving the value table", "steps");
     let table = shape.solve(max_bytes, &super::Bar(&pb));
@@ -336,7 +336,7 @@ pub(super) fn family_table(a: &FamilyArgs) -> anyhow::Result<Table> {
     let shape = TableShape::covering(&positions)?;
     // Refused here at once, with the estimate, rather than after the members are listed again.
     if shape.bytes() > u128::from(a.memory.memory_limit) {
-        shape.solve(a.memory.memory_limit, &NoProgress)?;
+        shape.solve(a.memory.memory_limit, &Silent)?;
     }
     let pb = (shape.steps() >= STEPS_WORTH_A_BAR)
         .then(|| super::progress_bar(0, "solving the value table", "steps"));
@@ -347,12 +347,9 @@ pub(super) fn family_table(a: &FamilyArgs) -> anyhow::Result<Table> {
             a.memory.memory_limit,
             &super::Bar(pb),
         ),
-        None => crate::papers::candy_nim::family_table(
-            &fam,
-            &ranges,
-            a.memory.memory_limit,
-            &NoProgress,
-        ),
+        None => {
+            crate::papers::candy_nim::family_table(&fam, &ranges, a.memory.memory_limit, &Silent)
+        }
     };
     if let Some(pb) = pb {
         pb.finish_and_clear();

@@ -91,7 +91,7 @@ pub fn run(a: CheckArgs) -> anyhow::Result<bool> {
         if !a.only.is_empty() && only.is_empty() {
             continue;
         }
-        let verdicts = check_registry_progress(reg, a.deep, &only, &|n| pb.inc(n))?;
+        let verdicts = check_registry_progress(reg, a.deep, &only, &super::Bar(&pb))?;
         for v in verdicts {
             failed |= v.finding.verdict == VerdictKind::Fails;
             t.push(vec![

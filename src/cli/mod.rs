@@ -18,6 +18,8 @@ use std::time::Duration;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::progress::Progress;
+
 const EXAMPLES: &str = "\
 Examples:
   nimlab scoring payoff 5 4 2                 exact payoff f_N(5,4,2) as a PWL function of N
@@ -322,15 +324,22 @@ fn seconds(secs: f64) -> String {
     }
 }
 
-/// A progress bar as the engine's [`Progress`](crate::games::scoring::Progress).
+/// A progress bar as the library's [`Progress`]: the total is its length, finished work its
+/// position, and a stage its message.
 struct Bar<'a>(&'a ProgressBar);
 
-impl crate::games::scoring::Progress for Bar<'_> {
+impl Progress for Bar<'_> {
     fn start(&self, total: u64) {
         self.0.set_length(total);
     }
-    fn advance(&self, done: u64) {
-        self.0.inc(done);
+    fn add_work(&self, n: u64) {
+        self.0.inc_length(n);
+    }
+    fn advance(&self, n: u64) {
+        self.0.inc(n);
+    }
+    fn stage(&self, what: &str) {
+        self.0.set_message(what.to_string());
     }
 }
 

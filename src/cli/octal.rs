@@ -12,11 +12,12 @@ use super::args::{SolveArgs, parse_heap, parse_int_range, parse_q};
 use super::output::OutputArgs;
 use crate::export::{Cell, Table, write_rows};
 use crate::games::scoring::{
-    Heap, HeapSequence, HeapSize, OctalRules, Outcome, PROGRESS_SECONDS, PeriodReport, Progress,
-    Route, RulesId, Ruleset, ScoringGame, parse_rules, parse_set, solve, solve_values,
+    Heap, HeapSequence, HeapSize, OctalRules, Outcome, PROGRESS_SECONDS, PeriodReport, Route,
+    RulesId, Ruleset, ScoringGame, parse_rules, parse_set, solve, solve_values,
 };
 use crate::miner::PeriodStatus;
 use crate::num::{IntRange, Q};
+use crate::progress::Progress;
 
 /// Largest heap a sequence command accepts: memory grows linearly with it.
 const MAX_SEQUENCE_HEAP: HeapSize = 10_000_000;
@@ -328,7 +329,7 @@ fn values(a: ValuesArgs) -> anyhow::Result<()> {
     let progress: &dyn Progress = if cost.seconds() > PROGRESS_SECONDS {
         &bar
     } else {
-        &crate::games::scoring::NoProgress
+        &crate::progress::Silent
     };
     let v = seq.values_reporting(a.max_heap, &a.solve.limits(), progress);
     bar.finish();

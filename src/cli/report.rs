@@ -11,10 +11,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use clap::Args;
-use indicatif::ProgressBar;
 
 use crate::papers::PAPERS;
-use crate::report::{Progress, ReportOptions, check_reports, files, write_reports};
+use crate::report::{ReportOptions, check_reports, files, write_reports};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -46,21 +45,6 @@ pub struct ReportArgs {
     /// Use the deep ranges (slower).
     #[arg(long)]
     deep: bool,
-}
-
-/// The progress bar as the report layer's [`Progress`].
-struct Bar(ProgressBar);
-
-impl Progress for Bar {
-    fn stage(&self, what: &str) {
-        self.0.set_message(what.to_string());
-    }
-    fn add_work(&self, n: u64) {
-        self.0.inc_length(n);
-    }
-    fn done(&self, n: u64) {
-        self.0.inc(n);
-    }
 }
 
 /// Where the claim registries live, relative to the repository root.
@@ -137,9 +121,9 @@ pub fn run(a: ReportArgs) -> anyhow::Result<bool> {
                 left.display()
             );
         }
-        let bar = Bar(super::progress_bar(0, "rendering", "steps"));
-        let checked = check_reports(&dir, PAPERS, &opts, &bar);
-        bar.0.finish_and_clear();
+        let bar = super::progress_bar(0, "rendering", "steps");
+        let checked = check_reports(&dir, PAPERS, &opts, &super::Bar(&bar));
+        bar.finish_and_clear();
         let checked = checked.with_context(|| format!("checking {}", shown.display()))?;
         let diffs = checked.differences;
         if diffs.is_empty() {
@@ -164,9 +148,9 @@ pub fn run(a: ReportArgs) -> anyhow::Result<bool> {
     for note in files::recover(&dir)? {
         eprintln!("note: {note}");
     }
-    let bar = Bar(super::progress_bar(0, "rendering", "steps"));
-    let done = write_reports(&dir, PAPERS, &opts, &bar);
-    bar.0.finish_and_clear();
+    let bar = super::progress_bar(0, "rendering", "steps");
+    let done = write_reports(&dir, PAPERS, &opts, &super::Bar(&bar));
+    bar.finish_and_clear();
     done.with_context(|| format!("rendering {}", shown.display()))?;
     Ok(true)
 }

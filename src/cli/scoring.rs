@@ -575,7 +575,7 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
         a.max_heap,
         a.solve.method(),
         &a.solve.limits(),
-        &|n| pb.inc(n),
+        &super::Bar(&pb),
     );
     pb.finish_and_clear();
     let table = solved?;

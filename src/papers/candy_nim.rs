@@ -11,10 +11,11 @@ use crate::export::{Cell, Table};
 use crate::family::Family;
 use crate::games::candy::{Candies, TableShape, value_with};
 use crate::num::{IntRange, Q};
+use crate::progress::Progress;
 use crate::report::context::{Axis, Report, Series};
 use crate::report::data::{FigureSpec, TableSpec, figure, table};
 use crate::report::files::Files;
-use crate::report::{Paper, Progress, ReportOptions};
+use crate::report::{Paper, ReportOptions};
 
 /// Remark 4.5's family.
 const FAMILY: &str = "31,32m,32m+31";
@@ -28,7 +29,7 @@ pub fn family_table(
     fam: &Family,
     ranges: &BTreeMap<String, IntRange>,
     max_bytes: u64,
-    progress: &dyn crate::games::scoring::Progress,
+    progress: &dyn Progress,
 ) -> Result<Table> {
     let members = fam.members(ranges)?;
     let positions: Vec<Vec<Candies>> = members.iter().map(|m| m.heaps.clone()).collect();
@@ -66,7 +67,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         .parse()
         .map_err(|e| Error::invalid(format!("family {FAMILY}: {e}")))?;
     let ranges = BTreeMap::from([("m".to_string(), IntRange::new(1, max_m)?)]);
-    let data = family_table(&fam, &ranges, MEMORY, &crate::games::scoring::NoProgress)?;
+    let data = family_table(&fam, &ranges, MEMORY, &crate::progress::Silent)?;
     let v_column = data
         .columns
         .iter()
@@ -179,7 +180,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             &mut files,
         )?,
     ];
-    progress.done(1);
+    progress.advance(1);
     let mut reproduce = common_commands(opts, &verdict_table);
     reproduce.push(command(
         "The closed forms mined along the family",

@@ -17,9 +17,10 @@ use std::path::Path;
 use crate::claims::{Registry, VerdictKind, check_registry};
 use crate::error::Result;
 use crate::export::{Cell, Format, Table};
+use crate::progress::Progress;
 use crate::report::context::{Command, Summary, VerdictCount, VerdictRow, Verdicts};
 use crate::report::files::Files;
-use crate::report::{Builder, Progress, ReportOptions};
+use crate::report::{Builder, ReportOptions};
 pub use crate::report::{param, provenance, report_command};
 
 /// The reports, in the order the index lists them.
@@ -82,7 +83,7 @@ pub fn verdicts(
     progress.stage(&format!("{name}: checking claims"));
     let reg = Registry::load(&path)?;
     progress.add_work(reg.claims.len() as u64);
-    let found = check_registry(&reg, opts.deep, &[], &|| progress.done(1))?;
+    let found = check_registry(&reg, opts.deep, &[], progress)?;
     let mut table = Table::new(&["paper", "label", "verdict", "range", "evidence"]);
     let mut rows = Vec::new();
     for v in found {

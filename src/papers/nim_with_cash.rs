@@ -11,10 +11,11 @@ use crate::games::cash::{
     replay_threshold_certificate, threshold_forms, thresholds,
 };
 use crate::num::Q;
+use crate::progress::Progress;
 use crate::report::context::{Axis, Report, Series};
 use crate::report::data::{FigureSpec, TableSpec, figure, table};
 use crate::report::files::Files;
-use crate::report::{Paper, Progress, ReportOptions};
+use crate::report::{Paper, ReportOptions};
 
 /// The Appendix's set.
 const SET: [Amount; 5] = [3, 5, 6, 10, 11];
@@ -106,7 +107,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         },
         &mut files,
     )?];
-    progress.done(1);
+    progress.advance(1);
     let certified = certified_forms_table(&forms);
     summary.findings.push(format!(
         "A = {{3,5,6,10,11}}: f^I and f^II are periodic-linear with period {} and per-period slopes {slopes} on different residues, PROVEN for every n ≥ {from} by a certificate that this report replays (table below); compare the verdict of the Appendix.",

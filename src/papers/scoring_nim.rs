@@ -13,15 +13,15 @@ use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
 use crate::family::Family;
 use crate::games::scoring::{
-    HeapSize, Limits, Method, NoProgress, Progress as SolveProgress, nim_heaps, scoring_nim, solve,
-    solve_cost, solve_many_reporting,
+    HeapSize, Limits, Method, nim_heaps, scoring_nim, solve, solve_cost, solve_many_reporting,
 };
 use crate::miner::{ClosedForm, GridForm};
 use crate::num::{IntRange, Pwl, Q, QRange, last_fitting};
+use crate::progress::{Progress, Silent};
 use crate::report::context::{Axis, Report, Series, TableSection};
 use crate::report::data::{FigureSpec, MarkSpec, TableSpec, figure, table};
 use crate::report::files::Files;
-use crate::report::{Paper, Progress, ReportOptions};
+use crate::report::{Paper, ReportOptions};
 
 /// The family whose closed forms are mined (Theorem 6.3 (i)), and its last member.
 const FAMILY: &str = "2k+1,2k,1";
@@ -52,7 +52,7 @@ pub fn family_table(
     method: Method,
     limits: &Limits,
 ) -> Result<Table> {
-    family_table_reporting(fam, ranges, grid, method, limits, &NoProgress)
+    family_table_reporting(fam, ranges, grid, method, limits, &Silent)
 }
 
 /// The most rows a family table may have: it is held whole, and more rows than this are days of
@@ -172,7 +172,7 @@ pub fn family_table_reporting(
     grid: Option<&QRange>,
     method: Method,
     limits: &Limits,
-    progress: &dyn SolveProgress,
+    progress: &dyn Progress,
 ) -> Result<Table> {
     check_family_cost(fam, ranges, grid, method, limits)?;
     let members = fam.members(ranges)?;
@@ -274,7 +274,7 @@ fn check_payoff_form(over: &str, family: &str, expr: &str) -> Result<Finding> {
          for = \"{over}\"\nactual = \"payoff(N, [{family}])\"\nexpected = \"{expr}\"\n"
     );
     let reg = Registry::parse(std::path::Path::new("(closed form)"), &toml)?;
-    let mut v = check_registry(&reg, false, &[], &|| {})?;
+    let mut v = check_registry(&reg, false, &[], &Silent)?;
     Ok(v.remove(0).finding)
 }
 
@@ -439,7 +439,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 ),
             });
         }
-        progress.done(1);
+        progress.advance(1);
     }
     summary.findings.insert(
         0,
@@ -590,6 +590,6 @@ fn mined_family(progress: &dyn Progress, files: &mut Files) -> Result<(Vec<Table
             "No zigzag closed form of f_N({FAMILY}) was found in the members k = {k0}..{k1}."
         ),
     };
-    progress.done(1);
+    progress.advance(1);
     Ok((tables, finding))
 }

@@ -12,10 +12,11 @@ use crate::games::scoring::{
 };
 use crate::miner::PeriodStatus;
 use crate::num::Q;
+use crate::progress::Progress;
 use crate::report::context::{Axis, Report, Series, TableSection, VLine};
 use crate::report::data::{FigureSpec, TableSpec, figure, table};
 use crate::report::files::Files;
-use crate::report::{Paper, Progress, ReportOptions};
+use crate::report::{Paper, ReportOptions};
 
 /// The subtraction set of Table 1 and the figure.
 const SET: [HeapSize; 2] = [4, 5];
@@ -119,7 +120,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         },
         &mut files,
     )?];
-    progress.done(1);
+    progress.advance(1);
     progress.stage("scoring-octal: closed forms of G_s");
     progress.add_work(1);
     let stewart_rules: OctalRules = STEWART
@@ -152,7 +153,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         "Closed forms of G_s, as the miner finds them: {}.",
         mined.join("; ")
     ));
-    progress.done(1);
+    progress.advance(1);
     let mut reproduce = common_commands(opts, &verdict_table);
     reproduce.push(command(
         "The least preperiod and period of G_s for S = {4,5}",

@@ -30,6 +30,7 @@ pub use files::{Difference, Files};
 pub use render::{Renderer, context_json};
 
 use crate::error::{Error, Result};
+use crate::progress::Progress;
 use context::{Index, IndexEntry, Parameter, Provenance, Report};
 
 /// Options of a render.
@@ -63,21 +64,6 @@ pub struct Paper {
 
 /// A report builder: options and progress in, a paper out.
 pub type Builder = fn(&ReportOptions, &dyn Progress) -> Result<Paper>;
-
-/// Progress of a render (a progress bar in the CLI). Work is announced as it becomes known.
-pub trait Progress: Sync {
-    /// A new stage, in words.
-    fn stage(&self, _what: &str) {}
-    /// `n` more units of work are coming.
-    fn add_work(&self, _n: u64) {}
-    /// `n` units of work are done.
-    fn done(&self, _n: u64) {}
-}
-
-/// No progress reporting.
-pub struct NoProgress;
-
-impl Progress for NoProgress {}
 
 /// Renders the reports `builders` make (those in `opts.only`, or all) and the index, in memory.
 pub fn render_reports(
@@ -114,12 +100,12 @@ pub fn render_reports(
             &format!("{name}.md"),
             renderer.report_markdown(r)?.into_bytes(),
         )?;
-        progress.done(1);
+        progress.advance(1);
         files.insert(
             &format!("{name}.tex"),
             renderer.report_latex(r)?.into_bytes(),
         )?;
-        progress.done(1);
+        progress.advance(1);
         files.insert(&format!("{name}.json"), context_json(r)?)?;
         out.extend_under(name, files)?;
         entries.push(IndexEntry {
@@ -148,7 +134,7 @@ pub fn render_reports(
     };
     out.insert("README.md", renderer.index_markdown(&index)?.into_bytes())?;
     out.insert("index.json", context_json(&index)?)?;
-    progress.done(1);
+    progress.advance(1);
     Ok(out)
 }
 

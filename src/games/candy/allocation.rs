@@ -99,7 +99,7 @@ pub fn allocation_cost(candies: Candies) -> AllocationCost {
 
 /// The allocation problem for one even N, sharing `memo` across calls.
 pub fn allocation(candies: Candies, memo: &mut MemoValues) -> Result<Allocation> {
-    allocation_reporting(candies, memo, &crate::games::scoring::NoProgress)
+    allocation_reporting(candies, memo, &crate::progress::Silent)
 }
 
 /// [`allocation`], advancing `progress` by one per P-position solved (N's P-positions number
@@ -107,7 +107,7 @@ pub fn allocation(candies: Candies, memo: &mut MemoValues) -> Result<Allocation>
 pub fn allocation_reporting(
     candies: Candies,
     memo: &mut MemoValues,
-    progress: &dyn crate::games::scoring::Progress,
+    progress: &dyn crate::progress::Progress,
 ) -> Result<Allocation> {
     if candies == 0 || candies % 2 == 1 {
         return Err(Error::invalid(format!(

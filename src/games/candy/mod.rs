@@ -24,7 +24,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::games::scoring::{NoProgress, Progress};
+use crate::progress::{Progress, Silent};
 
 mod allocation;
 
@@ -355,7 +355,7 @@ pub fn table_for(
     positions: &[Vec<Candies>],
     max_bytes: u64,
 ) -> Result<Box<dyn PValues + Send + Sync>> {
-    TableShape::covering(positions)?.solve(max_bytes, &NoProgress)
+    TableShape::covering(positions)?.solve(max_bytes, &Silent)
 }
 
 /// Which table serves a set of positions, known before anything is solved: what its memory and
@@ -514,7 +514,7 @@ impl CandyTable {
 
     /// Solves every P-position in the box of `bounds`. Memory: 4 bytes per box point.
     pub fn solve(bounds: &[Candies], max_bytes: u64) -> Result<CandyTable> {
-        Self::solve_reporting(bounds, max_bytes, &NoProgress)
+        Self::solve_reporting(bounds, max_bytes, &Silent)
     }
 
     /// [`solve`](Self::solve), reporting the box points done to `progress`.
@@ -641,7 +641,7 @@ impl ThreeHeapTable {
         max_middle: Candies,
         max_bytes: u64,
     ) -> Result<ThreeHeapTable> {
-        Self::solve_reporting(max_small, max_middle, max_bytes, &NoProgress)
+        Self::solve_reporting(max_small, max_middle, max_bytes, &Silent)
     }
 
     /// Bytes of the table: 4 per pair (x, y).

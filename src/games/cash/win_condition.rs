@@ -48,9 +48,9 @@ use super::{
     decide_by_theorems, g_thresholds, threshold_forms, thresholds,
 };
 use crate::error::{Error, Result};
-use crate::games::scoring::{NoProgress, Progress};
 use crate::miner::{FitOptions, PeriodicLinear, fit_periodic_linear};
 use crate::num::Q;
+use crate::progress::{Progress, Silent};
 
 /// One residue's boundary: I wins an A-critical state with b, b† iff b† ≥ h(b).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -298,7 +298,7 @@ impl WinCondition {
     /// Finds and proves the win condition of A: reads the boundaries off a win table from
     /// `start_n` on, doubling it (up to n = 6000) until they fit and the proof closes.
     pub fn find(set: &CashSet, start_n: Amount, max_bytes: u64) -> Result<WinCondition> {
-        Self::find_reporting(set, start_n, max_bytes, &NoProgress)
+        Self::find_reporting(set, start_n, max_bytes, &Silent)
     }
 
     /// The number of attempts (table size × statement shape) [`find`](Self::find) makes at

@@ -40,9 +40,8 @@ pub use sequence::{
     Route, SequenceCost, SequenceState,
 };
 pub use solver::{
-    Limits, Method, NoProgress, Payoffs, Progress, Solution, SolveCost, ValueSolution,
-    search_values, solve, solve_cost, solve_many, solve_many_reporting, solve_values,
-    solve_values_reporting,
+    Limits, Method, Payoffs, Solution, SolveCost, ValueSolution, search_values, solve, solve_cost,
+    solve_many, solve_many_reporting, solve_values, solve_values_reporting,
 };
 pub use table::{
     HeapTable, MAX_TABLE_HEAPS, largest_fitting_max_heap, solve_table, table_bytes, table_size,

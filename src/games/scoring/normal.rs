@@ -10,13 +10,13 @@
 use super::octal::OctalRules;
 use super::position::{Heap, ScoringGame};
 use super::ruleset::{HeapSize, Ruleset};
-use super::solver::{NoProgress, Progress};
 use crate::error::{Error, Result};
 use crate::num::Q;
+use crate::progress::{Progress, Silent};
 
 /// Sprague–Grundy values g(0..=max_n) of single heaps under ruleset `rules` (normal play).
 pub fn grundy_values(game: &ScoringGame, rules: u16, max_n: HeapSize) -> Result<Vec<u32>> {
-    grundy_values_reporting(game, rules, max_n, &NoProgress)
+    grundy_values_reporting(game, rules, max_n, &Silent)
 }
 
 /// [`grundy_values`], reporting the moves examined to `progress` (the work of heap n grows

@@ -15,9 +15,10 @@ use std::sync::Arc;
 
 use super::position::{Heap, Position, RulesId, ScoringGame};
 use super::ruleset::HeapSize;
-use super::solver::{Limits, PointIds, Progress, ValueSolution, layers_by, solve_values_with};
+use super::solver::{Limits, PointIds, ValueSolution, layers_by, solve_values_with};
 use crate::error::{Error, Result};
 use crate::num::Q;
+use crate::progress::Progress;
 
 /// The index of all positions of one ruleset with total ≤ T.
 pub struct PartitionIndex {
@@ -279,7 +280,7 @@ pub fn solve_partition_values(
         &layers,
         children,
         bonus,
-        &|n| progress.advance(n),
+        progress,
     );
     Ok(ValueSolution::from_partitions(
         game.clone(),

@@ -24,15 +24,14 @@ use num_traits::ToPrimitive;
 use super::normal::{grundy_values, grundy_values_reporting, value_from_grundy};
 use super::position::{Heap, Position, RulesId, ScoringGame};
 use super::ruleset::{HeapSize, UniformTail};
-use super::solver::{
-    Limits, NoProgress, Progress, search_values, solve_values, solve_values_reporting,
-};
+use super::solver::{Limits, search_values, solve_values, solve_values_reporting};
 use crate::error::{Error, Result};
 use crate::miner::{
     PeriodicLinear, Periodicity, ResidueLine, component_period, observe_period, prove_octal_period,
     prove_period,
 };
 use crate::num::{Q, common_denominator};
+use crate::progress::{Progress, Silent};
 
 /// Terms computed before the first periodicity check, at least.
 const FIRST_CHECK: usize = 64;
@@ -102,7 +101,7 @@ impl HeapSequence {
 
     /// a(0..=max_n).
     pub fn values(&self, max_n: HeapSize, limits: &Limits) -> Result<Vec<Q>> {
-        self.values_reporting(max_n, limits, &NoProgress)
+        self.values_reporting(max_n, limits, &Silent)
     }
 
     /// [`values`](Self::values), reporting progress of long solves. The cost is estimated first
@@ -395,7 +394,7 @@ impl HeapSequence {
     /// Least preperiod and period, proven when the ruleset has a finite look-back, computing
     /// terms in doubling blocks up to `max_n`.
     pub fn period(&self, max_n: HeapSize, limits: &Limits) -> Result<PeriodReport> {
-        self.period_reporting(max_n, limits, &NoProgress)
+        self.period_reporting(max_n, limits, &Silent)
     }
 
     /// [`period`](Self::period), reporting progress (in terms) when the cost model expects the
@@ -430,7 +429,7 @@ impl HeapSequence {
         });
         let stop = stop.unwrap_or_default();
         let slow = model.cost(reach).seconds() > PROGRESS_SECONDS;
-        let progress: &dyn Progress = if slow { progress } else { &NoProgress };
+        let progress: &dyn Progress = if slow { progress } else { &Silent };
         if model.cost(reach).route == Route::NormalPlay {
             return self.period_by_normal_play(reach, &stop, progress);
         }

@@ -20,6 +20,7 @@ use super::position::{CACHED_MOVE_BYTES, Heap, Ordered, Position, ScoringGame};
 use super::ruleset::HeapSize;
 use crate::error::{Error, Result};
 use crate::num::{Pwl, Q, common_denominator};
+use crate::progress::{Progress, Silent};
 
 /// Resource limits for a solve.
 #[derive(Clone, Copy, Debug)]
@@ -141,7 +142,7 @@ pub(crate) fn evaluate_layers<A, C>(
     n: usize,
     layers: &[Vec<u32>],
     children: C,
-    progress: &(dyn Fn(u64) + Sync),
+    progress: &dyn Progress,
 ) -> Result<Vec<A::Fn>, GridError>
 where
     A: Algebra,
@@ -175,7 +176,7 @@ where
         for (&i, f) in layer.iter().zip(computed) {
             done[i as usize] = Some(f?);
         }
-        progress(layer.len() as u64);
+        progress.advance(layer.len() as u64);
     }
     Ok(done
         .into_iter()
@@ -221,7 +222,7 @@ pub(crate) fn solve_on_grid<C>(
     n: usize,
     layers: &[Vec<u32>],
     children: C,
-    progress: &(dyn Fn(u64) + Sync),
+    progress: &dyn Progress,
 ) -> Result<Payoffs, GridError>
 where
     C: Fn(&[i64], u32, &mut Vec<(i64, u32)>) + Sync,
@@ -268,7 +269,7 @@ pub(crate) fn solve_with<C>(
     n: usize,
     layers: &[Vec<u32>],
     children: C,
-    progress: &(dyn Fn(u64) + Sync),
+    progress: &dyn Progress,
 ) -> Result<Payoffs>
 where
     C: Fn(u32, &mut Vec<(u32, u32)>) + Sync,
@@ -612,7 +613,7 @@ pub fn solve_many(
     method: Method,
     limits: &Limits,
 ) -> Result<Solution> {
-    solve_many_reporting(game, roots, method, limits, &NoProgress)
+    solve_many_reporting(game, roots, method, limits, &Silent)
 }
 
 /// [`solve_many`], refusing at once when [`solve_cost`] is over the limit and reporting
@@ -640,7 +641,7 @@ pub fn solve_many_reporting(
         g.positions.len(),
         &g.layers(),
         |i, out| g.children(i, out),
-        &|done| progress.advance(done),
+        progress,
     )?;
     Ok(Solution {
         game: game.clone(),
@@ -735,23 +736,7 @@ pub fn solve_values(
     bonus: &Q,
     limits: &Limits,
 ) -> Result<ValueSolution> {
-    solve_values_reporting(game, roots, bonus, limits, &NoProgress)
-}
-
-/// Where long solves report how far they are (a progress bar, a log, or nothing).
-pub trait Progress: Sync {
-    /// The work ahead, in positions.
-    fn start(&self, total: u64);
-    /// Positions finished since the last call.
-    fn advance(&self, done: u64);
-}
-
-/// Reports nothing.
-pub struct NoProgress;
-
-impl Progress for NoProgress {
-    fn start(&self, _: u64) {}
-    fn advance(&self, _: u64) {}
+    solve_values_reporting(game, roots, bonus, limits, &Silent)
 }
 
 /// [`solve_values`], reporting progress on the ranked-table path (the long one).
@@ -781,13 +766,7 @@ pub fn search_values(
     bonus: &Q,
     limits: &Limits,
 ) -> Result<ValueSolution> {
-    search_values_of(
-        game,
-        &canonical_roots(game, roots)?,
-        bonus,
-        limits,
-        &NoProgress,
-    )
+    search_values_of(game, &canonical_roots(game, roots)?, bonus, limits, &Silent)
 }
 
 fn search_values_of(
@@ -805,7 +784,7 @@ fn search_values_of(
         &g.layers(),
         |i, out| g.children(i, out),
         bonus,
-        &|_| {},
+        &Silent,
     );
     Ok(ValueSolution {
         game: game.clone(),
@@ -831,7 +810,7 @@ pub(crate) fn solve_values_with<C>(
     layers: &[Vec<u32>],
     children: C,
     bonus: &Q,
-    progress: &(dyn Fn(u64) + Sync),
+    progress: &dyn Progress,
 ) -> FixedValues
 where
     C: Fn(u32, &mut Vec<(u32, u32)>) + Sync,

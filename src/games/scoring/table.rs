@@ -11,6 +11,7 @@ use super::ruleset::HeapSize;
 use super::solver::{Limits, Method, Payoffs, PointIds, layers_by, multisets, solve_with};
 use crate::error::{Error, Result};
 use crate::num::{Pwl, Q, last_fitting};
+use crate::progress::Progress;
 
 /// Payoffs of every k-heap position with heaps ≤ H.
 #[derive(Debug, Clone)]
@@ -113,14 +114,14 @@ fn for_each_tuple(k: usize, max: HeapSize, f: &mut dyn FnMut(&[HeapSize])) {
 }
 
 /// Solves every k-heap position with heaps ≤ `max_heap` of a single non-splitting ruleset.
-/// `progress` receives the number of positions finished after each layer.
+/// `progress` advances by the positions finished after each layer.
 pub fn solve_table(
     game: &ScoringGame,
     heaps: usize,
     max_heap: HeapSize,
     method: Method,
     limits: &Limits,
-    progress: &(dyn Fn(u64) + Sync),
+    progress: &dyn Progress,
 ) -> Result<HeapTable> {
     if heaps == 0 {
         return Err(Error::invalid(
