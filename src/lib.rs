@@ -1,3 +1,4 @@
+#![deny(rustdoc::broken_intra_doc_links)]
 //! nimlab — exact values, closed forms and verdicts for scoring variants of Nim.
 //!
 //! Modules, from the bottom up (each uses only those above it):

@@ -1,7 +1,7 @@
 //! Sizing a claim before it runs: an upper bound on the evaluation steps (expression nodes
 //! evaluated) its ranges and expressions will take.
 //!
-//! Each range is capped at [`MAX_RANGE_POINTS`](super::eval::MAX_RANGE_POINTS) points, but
+//! Each range is capped at [`MAX_RANGE_POINTS`] points, but
 //! ranges multiply: two nested ranges of 10^6 points each are 10^12 points, days of work. So
 //! the checker multiplies out the `for` ranges, the ranges of the aggregates inside the
 //! expressions (`all(j in 1..n: …)`) and the bodies of the user functions they call, and

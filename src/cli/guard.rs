@@ -60,7 +60,7 @@ const PLANNED_SHARE: f64 = 0.8;
 /// The memory a run may plan to use on this system, when the system sets a bound: the address
 /// space left under `ulimit -v` (`RLIMIT_AS` less what the process has mapped already) and the
 /// memory available (`MemAvailable` of `/proc/meminfo`), whichever is smaller, times
-/// [`PLANNED_SHARE`]. `None` when neither is known.
+/// `PLANNED_SHARE`. `None` when neither is known.
 pub fn system_allowance() -> Option<u64> {
     let mut limit = libc::rlimit {
         rlim_cur: 0,

@@ -88,7 +88,7 @@ enum Command {
 const DEFAULT_MEMORY_CAP: u64 = 8 << 30;
 
 /// Parses the command line (exiting with clap's message and status 2 on a usage error) and caps
-/// the process's memory at the command's `--memory-limit`, or [`DEFAULT_MEMORY_CAP`].
+/// the process's memory at the command's `--memory-limit`, or `DEFAULT_MEMORY_CAP`.
 pub fn parse() -> Cli {
     let matches = Cli::command().get_matches();
     // `--memory-limit` belongs to the innermost subcommand that declares it; clap has parsed it

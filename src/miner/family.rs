@@ -1,7 +1,7 @@
 //! Closed forms along a one-parameter family: each numeric quantity of the members (heap sizes,
 //! values, counts) as a periodic-linear function of the parameter k, the breakpoint structure of
 //! a piecewise-linear quantity, and — when every member from some k on has one of the forms of
-//! [`super::pwl_form`] (a zigzag, a zigzag with upturned tails, …) with its numbers affine in
+//! [`super::pwl_form`](mod@super::pwl_form) (a zigzag, a zigzag with upturned tails, …) with its numbers affine in
 //! k — one closed form in (N, k) for the whole family.
 //!
 //! Everything here is OBSERVED on the members given: the data says nothing about the members
