@@ -269,6 +269,41 @@ fn the_3333_2222_table_and_its_period_5() {
     assert_eq!((p.preperiod, p.period), (0, 5));
 }
 
+/// A period search the memory limit cuts short says where it stopped, as a field and in words;
+/// one that reaches the heap asked for, or proves its period first, has no such field.
+#[test]
+fn period_reports_say_where_a_search_stopped_short() {
+    let nim = ScoringGame::single("0.24".parse::<OctalRules>().unwrap());
+    let small = Limits {
+        max_bytes: 16 << 20,
+    };
+    let r = HeapSequence::new(&nim, 0, &[], Q::zero())
+        .unwrap()
+        .period(1_000_000, &small)
+        .unwrap();
+    let n = r
+        .stopped_at
+        .expect("16 MiB cannot hold a million heaps of Nim");
+    assert!(n < 1_000_000);
+    assert!(
+        r.argument.contains(&format!("stopped at n = {n}")),
+        "{}",
+        r.argument
+    );
+    let reached = HeapSequence::new(&nim, 0, &[], Q::zero())
+        .unwrap()
+        .period(20, &Limits::default())
+        .unwrap();
+    assert_eq!(reached.stopped_at, None, "{}", reached.argument);
+    let table = ScoringGame::single("(3333, 2222)".parse::<OctalRules>().unwrap());
+    let r = HeapSequence::new(&table, 0, &[], Q::zero())
+        .unwrap()
+        .period(1000, &Limits::default())
+        .unwrap();
+    assert!(r.periodicity.unwrap().is_proven());
+    assert_eq!(r.stopped_at, None);
+}
+
 /// Stewart's spelling with one digit and a non-digit point reads back what `Display` prints.
 #[test]
 fn one_digit_codes_with_rational_points_round_trip() {

@@ -737,7 +737,7 @@ fn octal(args: OctalArgs) -> anyhow::Result<()> {
             "no period found on n ≤ {} ({}){}",
             report.terms - 1,
             report.argument,
-            if report.argument.contains("stopped at n =") {
+            if report.stopped_at.is_some() {
                 ""
             } else {
                 "; raise --max-heap"

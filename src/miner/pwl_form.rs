@@ -180,9 +180,14 @@ fn is_zero(n: &Affine) -> bool {
     n.0.is_zero() && n.1.is_zero()
 }
 
-/// Whether the text of n starts with a minus sign.
-fn leads_negative(n: &Affine, param: &str) -> bool {
-    text(n, param).starts_with('-')
+/// Whether the text of n starts with a minus sign: [`affine_text`] writes the slope's term
+/// first, and the constant alone only when there is no slope.
+fn leads_negative(n: &Affine) -> bool {
+    if n.0.is_zero() {
+        n.1 < Q::zero()
+    } else {
+        n.0 < Q::zero()
+    }
 }
 
 fn negated(n: &Affine) -> Affine {
@@ -202,7 +207,7 @@ fn group(t: &str) -> String {
 fn plus(a: &str, n: &Affine, param: &str) -> String {
     if is_zero(n) {
         a.to_string()
-    } else if leads_negative(n, param) {
+    } else if leads_negative(n) {
         format!("{a} - {}", group(&text(&negated(n), param)))
     } else {
         format!("{a} + {}", text(n, param))
@@ -213,7 +218,7 @@ fn plus(a: &str, n: &Affine, param: &str) -> String {
 fn minus(a: &str, n: &Affine, param: &str) -> String {
     if is_zero(n) {
         a.to_string()
-    } else if leads_negative(n, param) {
+    } else if leads_negative(n) {
         format!("{a} + {}", text(&negated(n), param))
     } else {
         format!("{a} - {}", group(&text(n, param)))
@@ -549,6 +554,28 @@ mod tests {
 
     fn f(s: &str) -> Pwl {
         s.parse().unwrap()
+    }
+
+    #[test]
+    fn a_leading_minus_is_read_off_the_numbers_as_the_text_shows_it() {
+        let qs = [
+            Q::frac(-3, 2),
+            Q::int(-1),
+            Q::zero(),
+            Q::frac(1, 3),
+            Q::int(2),
+        ];
+        for slope in &qs {
+            for constant in &qs {
+                let n = (slope.clone(), constant.clone());
+                assert_eq!(
+                    leads_negative(&n),
+                    text(&n, "k").starts_with('-'),
+                    "{}",
+                    text(&n, "k")
+                );
+            }
+        }
     }
 
     #[test]

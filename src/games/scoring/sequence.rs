@@ -66,6 +66,10 @@ pub struct PeriodReport {
     pub terms: usize,
     /// How the claim is backed, in words.
     pub argument: String,
+    /// Where a search that found no proof stopped short of the largest heap asked for, because
+    /// the memory limit or the time budget allowed no more (the argument says which); `None`
+    /// when it reached that heap or proved the period first.
+    pub stopped_at: Option<HeapSize>,
 }
 
 impl HeapSequence {
@@ -428,10 +432,11 @@ impl HeapSequence {
             }
         });
         let stop = stop.unwrap_or_default();
+        let stopped_at = (reach < max_n).then_some(reach);
         let slow = model.cost(reach).seconds() > PROGRESS_SECONDS;
         let progress: &dyn Progress = if slow { progress } else { &Silent };
         if model.cost(reach).route == Route::NormalPlay {
-            return self.period_by_normal_play(reach, &stop, progress);
+            return self.period_by_normal_play(reach, &stop, stopped_at, progress);
         }
         let tail = self.tail();
         let order = tail.as_ref().map(|t| t.above as usize);
@@ -451,6 +456,7 @@ impl HeapSequence {
                 argument: format!(
                     "the ruleset breaks heaps or has unbounded moves, so no finite look-back is known; observed only, on n ≤ {reach}{stop}"
                 ),
+                stopped_at,
             });
         };
         progress.start(u64::from(reach) + 1);
@@ -477,6 +483,7 @@ impl HeapSequence {
                     periodicity: Some(p),
                     terms,
                     argument: self.window_argument(k),
+                    stopped_at: None,
                 });
             }
             if n >= reach {
@@ -486,6 +493,7 @@ impl HeapSequence {
                     argument: format!(
                         "no window of {k} terms recurs within n ≤ {n}; observed only{stop}"
                     ),
+                    stopped_at,
                 });
             }
             n = n.saturating_mul(2).min(reach);
@@ -530,11 +538,13 @@ impl HeapSequence {
     /// When every move in play scores the same c and c + 2N > 0, f_N is a function of the
     /// normal-play Grundy value (see [`super::normal`]), whose period the octal periodicity
     /// theorem proves. Without a proof up to `max_n` the shadow's exact values are observed:
-    /// the general solver would only reach a few dozen heaps of a breaking game.
+    /// the general solver would only reach a few dozen heaps of a breaking game. `stop` says in
+    /// words why `max_n` is short of the heap asked for, and `stopped_at` is then `max_n`.
     fn period_by_normal_play(
         &self,
         max_n: HeapSize,
         stop: &str,
+        stopped_at: Option<HeapSize>,
         progress: &dyn Progress,
     ) -> Result<PeriodReport> {
         let c = self
@@ -569,6 +579,7 @@ impl HeapSequence {
                     argument: format!(
                         "{reduction}; the Grundy values are periodic by the octal periodicity theorem (checked for n₀ ≤ n < 2n₀ + p + {k})"
                     ),
+                    stopped_at: None,
                 });
             }
             if n >= max_n as usize {
@@ -578,6 +589,7 @@ impl HeapSequence {
                     argument: format!(
                         "{reduction}; the octal periodicity theorem proves no period of the Grundy values on n ≤ {max_n}; observed only{stop}"
                     ),
+                    stopped_at,
                 });
             }
             n = n.saturating_mul(2).min(max_n as usize);
