@@ -84,12 +84,13 @@ impl Cost {
 }
 
 /// The values a number may take: `[lo, hi]`, or `None` when unknown.
-type Interval = Option<(f64, f64)>;
+pub type Interval = Option<(f64, f64)>;
 
 /// Names in scope with the intervals of their values (innermost last).
 pub type Bounds = [(String, Interval)];
 
-fn checked(lo: f64, hi: f64) -> Interval {
+/// `[lo, hi]`, or `None` when that is not an interval (a bound is NaN, or `lo > hi`).
+pub fn checked(lo: f64, hi: f64) -> Interval {
     (!lo.is_nan() && !hi.is_nan() && lo <= hi).then_some((lo, hi))
 }
 
@@ -159,32 +160,7 @@ fn bounds_here(e: &Expr, vars: &mut Vec<(String, Interval)>) -> Interval {
             for a in args {
                 each.push(bounds(a, vars)?);
             }
-            match (name.as_str(), &each[..]) {
-                ("floor", [(lo, hi)]) => checked(lo.floor(), hi.floor()),
-                ("ceil", [(lo, hi)]) => checked(lo.ceil(), hi.ceil()),
-                ("abs", [(lo, hi)]) => {
-                    let top = lo.abs().max(hi.abs());
-                    checked(
-                        if *lo <= 0.0 && *hi >= 0.0 {
-                            0.0
-                        } else {
-                            lo.abs().min(hi.abs())
-                        },
-                        top,
-                    )
-                }
-                ("ilog2", [(_, hi)]) => checked(0.0, hi.max(1.0).log2().floor()),
-                ("mod", [_, (d0, d1)]) if *d0 > 0.0 => checked(0.0, *d1),
-                ("min", xs) if !xs.is_empty() => checked(
-                    xs.iter().map(|x| x.0).fold(f64::INFINITY, f64::min),
-                    xs.iter().map(|x| x.1).fold(f64::INFINITY, f64::min),
-                ),
-                ("max", xs) if !xs.is_empty() => checked(
-                    xs.iter().map(|x| x.0).fold(f64::NEG_INFINITY, f64::max),
-                    xs.iter().map(|x| x.1).fold(f64::NEG_INFINITY, f64::max),
-                ),
-                _ => None,
-            }
+            super::functions::lookup(name)?.bounds(&each)
         }
         K::Aggregate(name, binders, body) => {
             let depth = vars.len();

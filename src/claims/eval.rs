@@ -9,14 +9,16 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use num_bigint::BigInt;
-use num_traits::{Signed, ToPrimitive, Zero};
+use num_traits::ToPrimitive;
 
 use super::cost::{self, Cost};
-use super::engines::{Engines, winner_name};
+use super::engines::Engines;
 use super::expr::{BinOp, Binder, CmpOp, Domain, Expr, ExprError, ExprKind, FunctionDef, Span};
-use super::value::{MAX_LIST_LEN, Ty, Value, add, div, modulo, mul, pow, short_q, to_int_in};
-use crate::games::candy::Candies;
-use crate::games::cash::CashSet;
+use super::functions::{self, Args, Params};
+use super::value::{
+    MAX_LIST_LEN, Ty, Value, add, boolean, div, list, list_too_long, modulo, mul, num, pow,
+    short_q, xor,
+};
 use crate::num::Q;
 use crate::progress::Progress;
 
@@ -36,64 +38,6 @@ pub(crate) const RED_ZONE: usize = 128 * 1024;
 /// Size of each stack segment grown.
 pub(crate) const STACK_SEGMENT: usize = 4 * 1024 * 1024;
 
-/// How a built-in function takes its arguments.
-#[derive(Clone, Copy)]
-enum Params {
-    /// Exactly these kinds.
-    Fixed(&'static [Ty]),
-    /// Any number of numbers, or one list of numbers.
-    NumsOrList,
-}
-
-/// Built-in functions: name, parameters, result.
-const FUNCTIONS: &[(&str, Params, Ty)] = {
-    use Params::{Fixed, NumsOrList};
-    use Ty::{Any, Bool, List, Num, Str};
-    &[
-        ("floor", Fixed(&[Num]), Num),
-        ("ceil", Fixed(&[Num]), Num),
-        ("abs", Fixed(&[Num]), Num),
-        ("ilog2", Fixed(&[Num]), Num),
-        ("is_int", Fixed(&[Num]), Bool),
-        ("mod", Fixed(&[Num, Num]), Num),
-        ("gcd", Fixed(&[Num, Num]), Num),
-        ("min", NumsOrList, Num),
-        ("max", NumsOrList, Num),
-        ("xor", NumsOrList, Num),
-        ("len", Fixed(&[List]), Num),
-        ("sort", Fixed(&[List]), List),
-        ("concat", Fixed(&[List]), List),
-        ("sum", Fixed(&[List]), Num),
-        ("payoff", Fixed(&[Num, List]), Num),
-        ("cplus", Fixed(&[List]), Num),
-        ("cminus", Fixed(&[List]), Num),
-        ("breakpoints", Fixed(&[List]), List),
-        ("in_pplus", Fixed(&[List]), Bool),
-        ("in_pminus", Fixed(&[List]), Bool),
-        ("gs", Fixed(&[Str, Any]), Num),
-        ("gs_mixed", Fixed(&[Str, Num, Str, Num]), Num),
-        ("candy_v", Fixed(&[List]), Num),
-        ("candy_nl", Fixed(&[List]), Num),
-        ("candy_nw", Fixed(&[List]), Num),
-        ("frak", Fixed(&[Num, Num, Num]), List),
-        ("flipflop_v", Fixed(&[List]), Num),
-        ("fractal_v", Fixed(&[List]), Num),
-        ("fractal_small_v", Fixed(&[List]), Num),
-        ("alloc_min_nw", Fixed(&[Num]), Num),
-        ("alloc_max_nw", Fixed(&[Num]), Num),
-        ("alloc_argmin", Fixed(&[Num]), List),
-        ("alloc_argmax", Fixed(&[Num]), List),
-        ("winner", Fixed(&[List, Num]), Str),
-        ("cash_winner", Fixed(&[List, Num, Num, Num]), Str),
-        ("f1", Fixed(&[List, Num]), Num),
-        ("f2", Fixed(&[List, Num]), Num),
-        ("g1", Fixed(&[List, Num]), Num),
-        ("g2", Fixed(&[List, Num]), Num),
-        ("least_f1", Fixed(&[List, Num]), Num),
-        ("least_f2", Fixed(&[List, Num]), Num),
-    ]
-};
-
 /// Aggregates over ranges: name, kind of the body, result.
 const AGGREGATES: &[(&str, Ty, Ty)] = &[
     ("sum", Ty::Num, Ty::Num),
@@ -104,11 +48,6 @@ const AGGREGATES: &[(&str, Ty, Ty)] = &[
     ("count", Ty::Bool, Ty::Num),
     ("list", Ty::Any, Ty::List),
 ];
-
-/// The names of the built-in functions, for `--help`-style listings.
-pub fn function_names() -> impl Iterator<Item = &'static str> {
-    FUNCTIONS.iter().map(|f| f.0)
-}
 
 /// A scope during checking: names with their kinds.
 type Scope = Vec<(String, Ty)>;
@@ -155,7 +94,7 @@ impl Definitions {
 
     /// Adds a function after checking its body against the functions defined so far.
     pub fn define(&mut self, def: FunctionDef) -> Result<(), ExprError> {
-        if FUNCTIONS.iter().any(|f| f.0 == def.name) || self.functions.contains_key(&def.name) {
+        if functions::lookup(&def.name).is_some() || self.functions.contains_key(&def.name) {
             return Err(ExprError::new(
                 def.span,
                 format!("`{}` is already defined", def.name),
@@ -470,26 +409,24 @@ impl Definitions {
                 ExprError::new(name_span, format!("in `{name}` called here: {}", e.message))
             });
         }
-        let Some(&(_, params, result)) = FUNCTIONS.iter().find(|f| f.0 == name) else {
-            return Err(ExprError::new(
-                name_span,
-                format!("unknown function `{name}`"),
-            ));
+        let Some(function) = functions::lookup(name) else {
+            return Err(unknown_function(name_span, name));
         };
-        match params {
-            Params::Fixed(kinds) => {
-                if args.len() != kinds.len() {
+        let signature = function.signature();
+        match signature.params {
+            Params::Fixed(params) => {
+                if args.len() != params.len() {
                     return Err(ExprError::new(
                         name_span,
                         format!(
                             "`{name}` takes {} argument(s), {} given",
-                            kinds.len(),
+                            params.len(),
                             args.len()
                         ),
                     ));
                 }
-                for (a, &k) in args.iter().zip(kinds) {
-                    self.expect(a, scope, k)?;
+                for (a, p) in args.iter().zip(params) {
+                    self.expect(a, scope, p.ty)?;
                 }
             }
             Params::NumsOrList => match args {
@@ -515,8 +452,13 @@ impl Definitions {
                 }
             },
         }
-        Ok(result)
+        Ok(signature.result)
     }
+}
+
+/// The refusal of a call of a function that is neither defined nor registered.
+fn unknown_function(span: Span, name: &str) -> ExprError {
+    ExprError::new(span, format!("unknown function `{name}`"))
 }
 
 /// Evaluates checked expressions against the engines.
@@ -530,80 +472,6 @@ pub struct Evaluator<'a> {
     /// Steps not yet reported.
     unreported: u64,
     progress: Option<&'a dyn Progress>,
-}
-
-fn num(v: &Value, span: Span) -> Result<&Q, ExprError> {
-    match v {
-        Value::Num(q) => Ok(q),
-        other => Err(ExprError::new(
-            span,
-            format!("expected a number, found {}", other.short()),
-        )),
-    }
-}
-
-fn boolean(v: &Value, span: Span) -> Result<bool, ExprError> {
-    match v {
-        Value::Bool(b) => Ok(*b),
-        other => Err(ExprError::new(
-            span,
-            format!("expected a truth value, found {}", other.short()),
-        )),
-    }
-}
-
-fn list(v: &Value, span: Span) -> Result<&[Value], ExprError> {
-    match v {
-        Value::List(items) => Ok(items),
-        other => Err(ExprError::new(
-            span,
-            format!("expected a list, found {}", other.short()),
-        )),
-    }
-}
-
-fn string(v: &Value, span: Span) -> Result<&str, ExprError> {
-    match v {
-        Value::Str(s) => Ok(s),
-        other => Err(ExprError::new(
-            span,
-            format!("expected a string, found {}", other.short()),
-        )),
-    }
-}
-
-/// A list of at most [`MAX_LIST_LEN`] elements.
-fn capped_list(items: Vec<Value>, span: Span) -> Result<Value, ExprError> {
-    if items.len() > MAX_LIST_LEN {
-        return Err(list_too_long(items.len(), span));
-    }
-    Ok(Value::List(items.into()))
-}
-
-fn list_too_long(len: usize, span: Span) -> ExprError {
-    ExprError::new(
-        span,
-        format!("this list would have {len} elements; at most {MAX_LIST_LEN} are allowed"),
-    )
-}
-
-/// A list of non-negative integers below `2^bits`, as `what` needs them.
-fn naturals(v: &Value, span: Span, what: &str, max: u64) -> Result<Vec<u64>, ExprError> {
-    list(v, span)?
-        .iter()
-        .map(|x| {
-            let q = num(x, span)?;
-            to_int_in(q, what, 0, i128::from(max))
-                .map(|n| n as u64)
-                .map_err(|m| ExprError::new(span, m))
-        })
-        .collect()
-}
-
-fn natural(v: &Value, span: Span, what: &str, max: u64) -> Result<u64, ExprError> {
-    to_int_in(num(v, span)?, what, 0, i128::from(max))
-        .map(|n| n as u64)
-        .map_err(|m| ExprError::new(span, m))
 }
 
 /// The values of a range `from..to step step`, inclusive, with at most [`MAX_RANGE_POINTS`].
@@ -889,7 +757,7 @@ impl<'a> Evaluator<'a> {
                     })?,
                     BinOp::Mod => modulo(x, y).map_err(err)?,
                     BinOp::Pow => pow(x, y).map_err(err)?,
-                    BinOp::Xor => Q::from_bigint(xor_of(&[x.clone(), y.clone()]).map_err(err)?),
+                    BinOp::Xor => Q::from_bigint(xor(&[x.clone(), y.clone()]).map_err(err)?),
                     BinOp::And | BinOp::Or => unreachable!("handled above"),
                 })
             }
@@ -1008,255 +876,21 @@ impl<'a> Evaluator<'a> {
         })
     }
 
+    /// A call of the registered function `name` (a user function is evaluated in place).
     fn call(
         &mut self,
         span: Span,
         name: &str,
         args: &[Expr],
-        v: &[Value],
+        values: &[Value],
     ) -> Result<Value, ExprError> {
-        let at = |i: usize| args.get(i).map_or(span, |a| a.span);
-        let engine_err = |e: crate::Error| ExprError::new(span, format!("{name}: {e}"));
-        let err = |i: usize| move |m: String| ExprError::new(at(i), m);
-        let numbers = |v: &[Value]| -> Result<Vec<Q>, ExprError> {
-            match v {
-                [Value::List(items)] => items.iter().map(|x| num(x, at(0)).cloned()).collect(),
-                _ => v
-                    .iter()
-                    .enumerate()
-                    .map(|(i, x)| num(x, at(i)).cloned())
-                    .collect(),
-            }
+        let name_span = Span {
+            start: span.start,
+            end: span.start + name.len(),
         };
-        const HEAP: u64 = u32::MAX as u64;
-        const MONEY: u64 = 1 << 62;
-        Ok(match name {
-            "floor" => Value::int(num(&v[0], at(0))?.floor()),
-            "ceil" => Value::int(num(&v[0], at(0))?.ceil()),
-            "abs" => Value::Num(num(&v[0], at(0))?.abs()),
-            "is_int" => Value::Bool(num(&v[0], at(0))?.is_integer()),
-            "ilog2" => {
-                let q = num(&v[0], at(0))?;
-                if !q.is_integer() || q.signum() <= 0 {
-                    return Err(ExprError::new(
-                        at(0),
-                        format!("ilog2 needs a positive integer, got {}", short_q(q)),
-                    ));
-                }
-                Value::int(q.numer().bits() - 1)
-            }
-            "mod" => Value::Num(modulo(num(&v[0], at(0))?, num(&v[1], at(1))?).map_err(err(1))?),
-            "gcd" => {
-                let (a, b) = (num(&v[0], at(0))?, num(&v[1], at(1))?);
-                if !a.is_integer() || !b.is_integer() {
-                    return Err(ExprError::new(
-                        span,
-                        format!("gcd of {} and {}: integers only", short_q(a), short_q(b)),
-                    ));
-                }
-                Value::int(num_integer::Integer::gcd(a.numer(), b.numer()))
-            }
-            "min" | "max" => {
-                let xs = numbers(v)?;
-                let best = if name == "min" {
-                    xs.into_iter().min()
-                } else {
-                    xs.into_iter().max()
-                };
-                Value::Num(best.ok_or_else(|| {
-                    ExprError::new(at(0), format!("{name} of an empty list is undefined"))
-                })?)
-            }
-            "xor" => Value::int(xor_of(&numbers(v)?).map_err(err(0))?),
-            "len" => Value::int(list(&v[0], at(0))?.len()),
-            "concat" => {
-                let parts = list(&v[0], at(0))?;
-                let mut len = 0usize;
-                for x in parts {
-                    len = len.saturating_add(list(x, at(0))?.len());
-                }
-                if len > MAX_LIST_LEN {
-                    return Err(list_too_long(len, span));
-                }
-                let mut items = Vec::with_capacity(len);
-                for x in parts {
-                    items.extend(list(x, at(0))?.iter().cloned());
-                }
-                capped_list(items, span)?
-            }
-            "sort" => {
-                let mut items = list(&v[0], at(0))?.to_vec();
-                items.sort();
-                Value::List(items.into())
-            }
-            "sum" => {
-                let mut total = Q::zero();
-                for x in numbers(v)? {
-                    total = add(&total, &x, false).map_err(|m| ExprError::new(span, m))?;
-                }
-                Value::Num(total)
-            }
-            "payoff" => {
-                let p = heaps(&v[1], at(1))?;
-                let n = num(&v[0], at(0))?.clone();
-                Value::Num(self.engines.payoff(&p).map_err(engine_err)?.eval(&n))
-            }
-            "cplus" | "cminus" => {
-                let p = heaps(&v[0], at(0))?;
-                let f = self.engines.payoff(&p).map_err(engine_err)?;
-                Value::Num(if name == "cplus" {
-                    f.right_intercept()
-                } else {
-                    f.left_intercept()
-                })
-            }
-            "breakpoints" => {
-                let p = heaps(&v[0], at(0))?;
-                let f = self.engines.payoff(&p).map_err(engine_err)?;
-                Value::List(
-                    f.breakpoints()
-                        .iter()
-                        .map(|(x, _)| Value::Num(x.clone()))
-                        .collect(),
-                )
-            }
-            "in_pplus" | "in_pminus" => {
-                let p = heaps(&v[0], at(0))?;
-                Value::Bool(if name == "in_pplus" {
-                    crate::games::scoring::in_p_plus(&p)
-                } else {
-                    crate::games::scoring::in_p_minus(&p)
-                })
-            }
-            "gs" => {
-                let rules = string(&v[0], at(0))?;
-                match &v[1] {
-                    Value::List(_) => {
-                        let p = heaps(&v[1], at(1))?;
-                        Value::Num(self.engines.gs_sum(rules, &p).map_err(engine_err)?)
-                    }
-                    x => {
-                        let n = natural(x, at(1), "a heap size", HEAP)? as u32;
-                        Value::Num(self.engines.gs(rules, n).map_err(engine_err)?)
-                    }
-                }
-            }
-            "gs_mixed" => {
-                let (r1, r2) = (string(&v[0], at(0))?, string(&v[2], at(2))?);
-                let n = natural(&v[1], at(1), "a heap size", HEAP)? as u32;
-                let m = natural(&v[3], at(3), "a heap size", HEAP)? as u32;
-                Value::Num(self.engines.gs_mixed(r1, n, r2, m).map_err(engine_err)?)
-            }
-            "candy_v" | "candy_nl" | "candy_nw" => {
-                let p = heaps(&v[0], at(0))?;
-                let c = self.engines.candy(&p).map_err(engine_err)?;
-                match name {
-                    "candy_v" => Value::int(c.v),
-                    "candy_nl" => Value::int(c.n_l),
-                    _ => Value::int(c.n_w),
-                }
-            }
-            "frak" => {
-                let a = natural(&v[0], at(0), "a", HEAP)? as u32;
-                let m = natural(&v[1], at(1), "m", HEAP)?;
-                let x = natural(&v[2], at(2), "x", HEAP)? as u32;
-                let g = crate::games::candy::frak(a, m, x).map_err(engine_err)?;
-                Value::List(g.iter().map(|&h| Value::int(h)).collect())
-            }
-            "flipflop_v" | "fractal_v" | "fractal_small_v" => {
-                let p = heaps(&v[0], at(0))?;
-                let s = Engines::strategy(name.trim_end_matches("_v"));
-                Value::int(self.engines.strategy_value(&s, &p).map_err(engine_err)?)
-            }
-            "alloc_min_nw" | "alloc_max_nw" | "alloc_argmin" | "alloc_argmax" => {
-                let n = natural(&v[0], at(0), "the number of candies", 200)? as u32;
-                let a = self.engines.allocation(n).map_err(engine_err)?;
-                let positions = |ps: &[Vec<Candies>]| {
-                    let mut items: Vec<Value> = ps
-                        .iter()
-                        .map(|p| Value::List(p.iter().map(|&h| Value::int(h)).collect()))
-                        .collect();
-                    items.sort();
-                    Value::List(items.into())
-                };
-                match name {
-                    "alloc_min_nw" => Value::int(a.min_nw),
-                    "alloc_max_nw" => Value::int(a.max_nw),
-                    "alloc_argmin" => positions(&a.argmin),
-                    _ => positions(&a.argmax),
-                }
-            }
-            "winner" | "f1" | "f2" | "g1" | "g2" | "least_f1" | "least_f2" => {
-                let set = CashSet::new(naturals(&v[0], at(0), "a move size", MONEY)?)
-                    .map_err(|e| ExprError::new(at(0), e.to_string()))?;
-                let n = natural(&v[1], at(1), "the number of stones", 1 << 31)?;
-                match name {
-                    "g1" | "g2" => {
-                        let (g1, g2) = crate::games::cash::g_thresholds(&set, n);
-                        Value::int(if name == "g1" { g1 } else { g2 })
-                    }
-                    "least_f1" | "least_f2" => {
-                        let (l1, l2) = self.engines.least(&set, n).map_err(engine_err)?;
-                        if name == "least_f2" {
-                            Value::int(l2)
-                        } else {
-                            Value::int(l1.ok_or_else(|| {
-                                ExprError::new(
-                                    span,
-                                    format!(
-                                        "least_f1 is undefined at n = {n}: II wins with no money \
-                                         at all (n < min A)"
-                                    ),
-                                )
-                            })?)
-                        }
-                    }
-                    _ => {
-                        let th = self.engines.thresholds(&set, n).map_err(engine_err)?;
-                        let i = n as usize;
-                        match name {
-                            "winner" => Value::Str(Arc::from(winner_name(th.winner[i]))),
-                            "f1" => Value::int(th.f1[i]),
-                            _ => Value::int(th.f2[i]),
-                        }
-                    }
-                }
-            }
-            "cash_winner" => {
-                let set = CashSet::new(naturals(&v[0], at(0), "a move size", MONEY)?)
-                    .map_err(|e| ExprError::new(at(0), e.to_string()))?;
-                let n = natural(&v[1], at(1), "the number of stones", 1 << 16)?;
-                let d = natural(&v[2], at(2), "money", MONEY)?;
-                let e = natural(&v[3], at(3), "money", MONEY)?;
-                let w = self
-                    .engines
-                    .cash_winner(&set, n, d, e)
-                    .map_err(engine_err)?;
-                Value::Str(Arc::from(winner_name(w)))
-            }
-            other => unreachable!("`{other}` passed the name check"),
-        })
+        let function = functions::lookup(name).ok_or_else(|| unknown_function(name_span, name))?;
+        function.call(&Args::new(name, span, args, values), self.engines)
     }
-}
-
-/// Heap sizes from a list value.
-fn heaps(v: &Value, span: Span) -> Result<Vec<u32>, ExprError> {
-    Ok(naturals(v, span, "a heap size", u64::from(u32::MAX))?
-        .into_iter()
-        .map(|h| h as u32)
-        .collect())
-}
-
-/// The nim-sum of non-negative integers.
-fn xor_of(xs: &[Q]) -> Result<BigInt, String> {
-    let mut acc = BigInt::zero();
-    for x in xs {
-        if !x.is_integer() || x.numer().is_negative() {
-            return Err(format!("⊕ needs non-negative integers, got {x}"));
-        }
-        acc ^= x.numer();
-    }
-    Ok(acc)
 }
 
 /// Parses, checks and evaluates a closed expression (no free names) with fresh engines.

@@ -4,14 +4,16 @@
 //!
 //! - [`expr`]: the expression language's grammar and syntax tree;
 //! - [`value`], [`eval`]: checking names, arities and kinds, then exact evaluation;
+//! - [`functions`]: the functions expressions call, one file per game, registered in one place;
 //! - [`cost`]: sizing a claim's work before it runs;
-//! - [`engines`]: the game engines behind the expression language's calls, with caches.
+//! - [`engines`]: the caches of the game engines behind the functions.
 
 pub mod builtins;
 pub mod cost;
 pub mod engines;
 pub mod eval;
 pub mod expr;
+pub mod functions;
 pub mod registry;
 pub mod value;
 pub mod verdict;

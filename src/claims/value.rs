@@ -14,6 +14,7 @@ use std::sync::Arc;
 use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive, Zero};
 
+use super::expr::{ExprError, Span};
 use crate::num::Q;
 
 /// A value.
@@ -348,4 +349,96 @@ pub fn to_int_in(q: &Q, what: &str, lo: i128, hi: i128) -> Result<i128, String> 
             short_q(q)
         )),
     }
+}
+
+/// The nim-sum of non-negative integers.
+pub fn xor(xs: &[Q]) -> Result<BigInt, String> {
+    let mut acc = BigInt::zero();
+    for x in xs {
+        if !x.is_integer() || x.numer().is_negative() {
+            return Err(format!("⊕ needs non-negative integers, got {x}"));
+        }
+        acc ^= x.numer();
+    }
+    Ok(acc)
+}
+
+/// `v` as a number, or an error at `span` showing what it is instead.
+pub(crate) fn num(v: &Value, span: Span) -> Result<&Q, ExprError> {
+    match v {
+        Value::Num(q) => Ok(q),
+        other => Err(ExprError::new(
+            span,
+            format!("expected a number, found {}", other.short()),
+        )),
+    }
+}
+
+/// `v` as a truth value, or an error at `span`.
+pub(crate) fn boolean(v: &Value, span: Span) -> Result<bool, ExprError> {
+    match v {
+        Value::Bool(b) => Ok(*b),
+        other => Err(ExprError::new(
+            span,
+            format!("expected a truth value, found {}", other.short()),
+        )),
+    }
+}
+
+/// `v` as a list, or an error at `span`.
+pub(crate) fn list(v: &Value, span: Span) -> Result<&[Value], ExprError> {
+    match v {
+        Value::List(items) => Ok(items),
+        other => Err(ExprError::new(
+            span,
+            format!("expected a list, found {}", other.short()),
+        )),
+    }
+}
+
+/// `v` as a string, or an error at `span`.
+pub(crate) fn string(v: &Value, span: Span) -> Result<&str, ExprError> {
+    match v {
+        Value::Str(s) => Ok(s),
+        other => Err(ExprError::new(
+            span,
+            format!("expected a string, found {}", other.short()),
+        )),
+    }
+}
+
+/// A list of at most [`MAX_LIST_LEN`] elements.
+pub(crate) fn capped_list(items: Vec<Value>, span: Span) -> Result<Value, ExprError> {
+    if items.len() > MAX_LIST_LEN {
+        return Err(list_too_long(items.len(), span));
+    }
+    Ok(Value::List(items.into()))
+}
+
+/// The refusal of a list of `len` elements.
+pub(crate) fn list_too_long(len: usize, span: Span) -> ExprError {
+    ExprError::new(
+        span,
+        format!("this list would have {len} elements; at most {MAX_LIST_LEN} are allowed"),
+    )
+}
+
+/// `v` as a list of integers in `0..=max`, as `what` needs them.
+pub(crate) fn naturals(v: &Value, span: Span, what: &str, max: u64) -> Result<Vec<u64>, ExprError> {
+    list(v, span)?
+        .iter()
+        .map(|x| {
+            let q = num(x, span)?;
+            to_int_in(q, what, 0, i128::from(max))
+                .map(|n| n as u64)
+                .map_err(|m| ExprError::new(span, m))
+        })
+        .collect()
+}
+
+/// `v` as an integer in `0..=max`, as `what` needs it.
+pub(crate) fn natural(v: &Value, span: Span, what: &str, max: u64) -> Result<u64, ExprError> {
+    to_int_in(num(v, span)?, what, 0, i128::from(max))
+        .map(|n| n as u64)
+        .map_err(|m| ExprError::new(span, m))
 }

@@ -15,6 +15,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::{Builtin, BuiltinRun, finding};
+use crate::claims::functions::cash::CashCache;
 use crate::claims::verdict::{Finding, VerdictKind};
 use crate::error::{Error, Result};
 use crate::games::cash::{
@@ -385,7 +386,7 @@ pub fn wins_by(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
                 )));
             }
         };
-        let engines = run.ev.engines();
+        let engines = run.ev.engines().cache::<CashCache>();
         let w = engines.cash_winner(&set, n, d, e)?;
         // Def 1.10(1): the other player's money replaced by ∞ (money ≥ n).
         let normally = match player {

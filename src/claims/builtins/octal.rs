@@ -14,6 +14,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use super::{Builtin, BuiltinRun, PointOutcome, finding, int_value};
+use crate::claims::functions::octal::OctalCache;
 use crate::claims::verdict::{Finding, VerdictKind};
 use crate::error::{Error, Result};
 use crate::games::scoring::{
@@ -1461,12 +1462,15 @@ fn theorem_12(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
                 let (heaps, g, at) = match p {
                     None => (
                         vec![Heap::new(n)],
-                        run.ev.engines().gs(o, n)?,
+                        run.ev.engines().cache::<OctalCache>().gs(o, n)?,
                         format!("O = {o}, n = {n}"),
                     ),
                     Some(p) => (
                         vec![Heap::new(n), Heap { size: m, rules: 1 }],
-                        run.ev.engines().gs_mixed(o, n, p, m)?,
+                        run.ev
+                            .engines()
+                            .cache::<OctalCache>()
+                            .gs_mixed(o, n, p, m)?,
                         format!("O = {o}, n = {n}, P = {p}, m = {m}"),
                     ),
                 };

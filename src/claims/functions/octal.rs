@@ -1,0 +1,154 @@
+//! Stewart's scoring octal games (*Impartial scoring play games*) in claim expressions: G_s of
+//! a heap or a sum of heaps under one ruleset, and of a heap under one ruleset plus a heap
+//! under another.
+//!
+//! Values come from the scoring solver ([`crate::games::scoring`]); [`OctalCache`] keeps each
+//! ruleset's sequence of single-heap values (regrown by doubling) and every sum solved so far.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::scoring::limits;
+use super::{Args, Function, Group, Signature, any, num, string};
+use crate::claims::engines::Engines;
+use crate::claims::expr::ExprError;
+use crate::claims::value::{Ty, Value};
+use crate::error::{Error, Result};
+use crate::games::scoring::{
+    Heap, HeapSequence, HeapSize, Ruleset, ScoringGame, parse_rules, solve_values,
+};
+use crate::num::Q;
+
+/// The octal games' functions.
+pub const GROUP: Group = Group {
+    title: "Scoring octal games (Stewart)",
+    note: "`rules` is a ruleset such as `\"{4,5}\"`, `\"0.3333\"`, `\"(3333,2222)\"`",
+    functions: &[&Gs, &GsMixed],
+};
+
+/// The largest heap `gs` tabulates (its sequences are computed from 0 up).
+const MAX_GS_HEAP: HeapSize = 100_000;
+
+/// Rulesets parsed, sequences and sums solved so far.
+#[derive(Default)]
+pub struct OctalCache {
+    rulesets: HashMap<String, ScoringGame>,
+    sequences: HashMap<String, Vec<Q>>,
+    sums: HashMap<(String, Vec<HeapSize>), Q>,
+    mixed: HashMap<(String, HeapSize, String, HeapSize), Q>,
+}
+
+/// A ruleset from its text, the error naming it.
+fn parse(rules: &str) -> Result<Arc<dyn Ruleset>> {
+    parse_rules(rules).map_err(|e| Error::invalid(format!("ruleset \"{rules}\": {e}")))
+}
+
+impl OctalCache {
+    fn ruleset(&mut self, rules: &str) -> Result<&ScoringGame> {
+        if !self.rulesets.contains_key(rules) {
+            let game = ScoringGame::new(vec![parse(rules)?]);
+            self.rulesets.insert(rules.to_string(), game);
+        }
+        Ok(&self.rulesets[rules])
+    }
+
+    /// Stewart's G_s of one heap of n under `rules`.
+    pub fn gs(&mut self, rules: &str, n: HeapSize) -> Result<Q> {
+        if n > MAX_GS_HEAP {
+            return Err(Error::invalid(format!(
+                "heap {n} is beyond the {MAX_GS_HEAP} that gs tabulates"
+            )));
+        }
+        let have = self.sequences.get(rules).map_or(0, Vec::len);
+        if (n as usize) >= have {
+            let game = self.ruleset(rules)?.clone();
+            let upto = (n.max(15) as usize).max(2 * have) as HeapSize;
+            let seq = HeapSequence::new(&game, 0, &[], Q::zero())?;
+            let values = seq.values(upto, &limits())?;
+            self.sequences.insert(rules.to_string(), values);
+        }
+        Ok(self.sequences[rules][n as usize].clone())
+    }
+
+    /// G_s of a sum of heaps under one ruleset.
+    pub fn gs_sum(&mut self, rules: &str, heaps: &[HeapSize]) -> Result<Q> {
+        let mut sizes = heaps.to_vec();
+        sizes.sort_unstable_by(|a, b| b.cmp(a));
+        let key = (rules.to_string(), sizes);
+        if let Some(v) = self.sums.get(&key) {
+            return Ok(v.clone());
+        }
+        let game = self.ruleset(rules)?.clone();
+        let hs: Vec<Heap> = key.1.iter().map(|&s| Heap::new(s)).collect();
+        let v =
+            solve_values(&game, std::slice::from_ref(&hs), &Q::zero(), &limits())?.value(&hs)?;
+        self.sums.insert(key, v.clone());
+        Ok(v)
+    }
+
+    /// G_s(n +_ℓ m) with n under `r1` and m under `r2`.
+    pub fn gs_mixed(&mut self, r1: &str, n: HeapSize, r2: &str, m: HeapSize) -> Result<Q> {
+        let key = (r1.to_string(), n, r2.to_string(), m);
+        if let Some(v) = self.mixed.get(&key) {
+            return Ok(v.clone());
+        }
+        let game = ScoringGame::new(vec![parse(r1)?, parse(r2)?]);
+        let hs = vec![Heap { size: n, rules: 0 }, Heap { size: m, rules: 1 }];
+        let v =
+            solve_values(&game, std::slice::from_ref(&hs), &Q::zero(), &limits())?.value(&hs)?;
+        self.mixed.insert(key, v.clone());
+        Ok(v)
+    }
+}
+
+/// `gs(rules, n)`: a heap when `n` is a number, a sum of heaps when it is a list.
+struct Gs;
+
+impl Function for Gs {
+    fn signature(&self) -> &Signature {
+        const S: Signature = Signature::new(
+            "gs",
+            &[string("rules"), any("n")],
+            Ty::Num,
+            "Stewart's G_s of a heap n, or of a sum of heaps when n is a list (`gs(rules, [n, m])`)",
+        );
+        &S
+    }
+
+    fn call(&self, args: &Args<'_>, engines: &mut Engines) -> Result<Value, ExprError> {
+        let rules = args.string(0)?;
+        let cache = engines.cache::<OctalCache>();
+        Ok(Value::Num(match args.value(1) {
+            Value::List(_) => {
+                let p = args.heaps(1)?;
+                args.engine(cache.gs_sum(rules, &p))?
+            }
+            _ => {
+                let n = args.heap(1)?;
+                args.engine(cache.gs(rules, n))?
+            }
+        }))
+    }
+}
+
+/// `gs_mixed(r1, n, r2, m)`.
+struct GsMixed;
+
+impl Function for GsMixed {
+    fn signature(&self) -> &Signature {
+        const S: Signature = Signature::new(
+            "gs_mixed",
+            &[string("r1"), num("n"), string("r2"), num("m")],
+            Ty::Num,
+            "G_s(n +_ℓ m) with n under r1 and m under r2",
+        );
+        &S
+    }
+
+    fn call(&self, args: &Args<'_>, engines: &mut Engines) -> Result<Value, ExprError> {
+        let (r1, r2) = (args.string(0)?, args.string(2)?);
+        let (n, m) = (args.heap(1)?, args.heap(3)?);
+        let v = engines.cache::<OctalCache>().gs_mixed(r1, n, r2, m);
+        Ok(Value::Num(args.engine(v)?))
+    }
+}
