@@ -3,10 +3,12 @@
 //! given a verdict with its evidence (SPEC §5).
 //!
 //! - [`expr`]: the expression language's grammar and syntax tree;
+//! - [`registry`]: claim files, read and checked; [`build`]: the same claims built as values;
 //! - [`value`], [`eval`]: checking names, arities and kinds, then exact evaluation;
 //! - [`cost`]: sizing a claim's work before it runs;
 //! - [`engines`]: the game engines behind the expression language's calls, with caches.
 
+pub mod build;
 pub mod builtins;
 pub mod cost;
 pub mod engines;
@@ -16,8 +18,9 @@ pub mod registry;
 pub mod value;
 pub mod verdict;
 
+pub use build::ClaimBuilder;
 pub use eval::evaluate;
-pub use registry::{Claim, Registry};
+pub use registry::{Claim, Quantifiers, Registry};
 pub use verdict::{
     Finding, Verdict, VerdictKind, check_claim, check_formula_rows, check_registry,
     check_registry_progress, estimate, plan,
