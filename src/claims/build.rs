@@ -13,6 +13,8 @@
 //! negation of `3` and `-3/4` is `(-3) / 4`, so a tree built from a value equals the tree parsed
 //! from the value's printed form.
 
+use std::ops::{Add, Mul, Neg, Sub};
+
 use num_bigint::BigInt;
 
 use super::eval::Definitions;
@@ -37,7 +39,7 @@ impl Expr {
     pub fn int(n: impl Into<BigInt>) -> Expr {
         let n: BigInt = n.into();
         if n < BigInt::from(0) {
-            Expr::neg(node(ExprKind::Int(-n)))
+            -node(ExprKind::Int(-n))
         } else {
             node(ExprKind::Int(n))
         }
@@ -59,29 +61,9 @@ impl Expr {
         node(ExprKind::Var(name.into()))
     }
 
-    /// `-x`.
-    pub fn neg(x: Expr) -> Expr {
-        node(ExprKind::Neg(Box::new(x)))
-    }
-
     /// `a op b`.
     pub fn binary(op: BinOp, a: Expr, b: Expr) -> Expr {
         node(ExprKind::Binary(op, Box::new(a), Box::new(b)))
-    }
-
-    /// `a + b`.
-    pub fn add(a: Expr, b: Expr) -> Expr {
-        Expr::binary(BinOp::Add, a, b)
-    }
-
-    /// `a - b`.
-    pub fn sub(a: Expr, b: Expr) -> Expr {
-        Expr::binary(BinOp::Sub, a, b)
-    }
-
-    /// `a * b`.
-    pub fn mul(a: Expr, b: Expr) -> Expr {
-        Expr::binary(BinOp::Mul, a, b)
     }
 
     /// `f(args…)`.
@@ -97,6 +79,42 @@ impl Expr {
     /// `name(binders…: body)`, e.g. `min(j in a..b step s: abs(N - j))`.
     pub fn aggregate(name: impl Into<String>, binders: Vec<Binder>, body: Expr) -> Expr {
         node(ExprKind::Aggregate(name.into(), binders, Box::new(body)))
+    }
+}
+
+/// `-x`.
+impl Neg for Expr {
+    type Output = Expr;
+
+    fn neg(self) -> Expr {
+        node(ExprKind::Neg(Box::new(self)))
+    }
+}
+
+/// `a + b`.
+impl Add for Expr {
+    type Output = Expr;
+
+    fn add(self, b: Expr) -> Expr {
+        Expr::binary(BinOp::Add, self, b)
+    }
+}
+
+/// `a - b`.
+impl Sub for Expr {
+    type Output = Expr;
+
+    fn sub(self, b: Expr) -> Expr {
+        Expr::binary(BinOp::Sub, self, b)
+    }
+}
+
+/// `a * b`.
+impl Mul for Expr {
+    type Output = Expr;
+
+    fn mul(self, b: Expr) -> Expr {
+        Expr::binary(BinOp::Mul, self, b)
     }
 }
 
@@ -344,5 +362,218 @@ impl ClaimBuilder {
             })),
             place: ClaimPlace::default(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::claims::expr::{parse_binders, parse_expr};
+    use crate::claims::{Registry, VerdictKind, check_registry};
+
+    /// F_k(N) of Scoring Nim's Def 6.2 against the payoffs of (2k+1, 2k, 1), with a wrong
+    /// correction: the claim as a file states it.
+    const FILE: &str = r#"
+paper = "test"
+[[claim]]
+id = "zigzag"
+label = "Theorem 6.3 (i)"
+statement = "f_N(2k+1, 2k, 1) = F_k(N)"
+for = "k in 2..5, N in -2k..2k step 1/2"
+deep = "k in 2..7, N in -2k..2k step 1/2"
+where = "N != 0"
+actual = "payoff(N, [2k+1, 2k, 1])"
+expected = "2 - min(j in -2k+2..2k-2 step 2: abs(N - j))"
+correction = "abs(N)"
+"#;
+
+    fn k() -> Expr {
+        Expr::var("k")
+    }
+
+    /// `2k`, as the parser reads it.
+    fn two_k() -> Expr {
+        Expr::int(2) * k()
+    }
+
+    /// The same claim, built as values.
+    fn built() -> Claim {
+        let n_range = |to_k: i64| {
+            Quantifiers::new(
+                format!("k in 2..{to_k}, N in -2k..2k step 1/2"),
+                vec![
+                    Binder::interval("k", Expr::int(2), Expr::int(to_k), None),
+                    Binder::interval("N", -two_k(), two_k(), Some(Expr::rational(&Q::frac(1, 2)))),
+                ],
+            )
+        };
+        let heaps = Expr::list(vec![two_k() + Expr::int(1), two_k(), Expr::int(1)]);
+        let peaks = Binder::interval(
+            "j",
+            -two_k() + Expr::int(2),
+            two_k() - Expr::int(2),
+            Some(Expr::int(2)),
+        );
+        let zigzag = Expr::int(2)
+            - Expr::aggregate(
+                "min",
+                vec![peaks],
+                Expr::call("abs", vec![Expr::var("N") - Expr::var("j")]),
+            );
+        Claim::builder("zigzag", "Theorem 6.3 (i)", "f_N(2k+1, 2k, 1) = F_k(N)")
+            .over(n_range(5))
+            .deep(n_range(7))
+            // A condition given by a user is parsed, as any user input is.
+            .filter(parse_expr("N != 0").unwrap())
+            .equal(Expr::call("payoff", vec![Expr::var("N"), heaps]), zigzag)
+            .correction("abs(N)", Expr::call("abs", vec![Expr::var("N")]))
+            .build(&Definitions::new())
+            .unwrap()
+    }
+
+    #[test]
+    fn a_claim_built_as_values_equals_the_same_claim_read_from_a_file() {
+        let parsed = Registry::parse(Path::new("test.toml"), FILE).unwrap();
+        let built = built();
+        assert_eq!(parsed.claims[0].unplaced(), built.unplaced());
+        // Unplaced, a parsed claim differs from the file's only in its places.
+        assert_ne!(parsed.claims[0], parsed.claims[0].unplaced());
+        // A registry of built claims is checked as the file is, with the same findings.
+        let reg = Registry::from_claims("test", "", Definitions::new(), vec![built]).unwrap();
+        let from_values = check_registry(&reg, false, &[], &|| {}).unwrap();
+        let from_file = check_registry(&parsed, false, &[], &|| {}).unwrap();
+        assert_eq!(from_values, from_file);
+        assert_eq!(from_values[0].finding.verdict, VerdictKind::Holds);
+    }
+
+    #[test]
+    fn numbers_are_built_as_the_parser_reads_their_text() {
+        for q in [
+            Q::int(0),
+            Q::int(7),
+            Q::int(-7),
+            Q::frac(1, 2),
+            Q::frac(-3, 4),
+        ] {
+            assert_eq!(
+                Expr::rational(&q),
+                parse_expr(&q.to_string()).unwrap().unplaced(),
+                "{q}"
+            );
+        }
+        let b = Binder::interval(
+            "N",
+            Expr::int(-3),
+            Expr::int(3),
+            Some(Expr::rational(&Q::frac(1, 2))),
+        );
+        assert_eq!(
+            vec![b],
+            parse_binders("N in -3..3 step 1/2")
+                .unwrap()
+                .iter()
+                .map(Binder::unplaced)
+                .collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn a_built_claim_is_checked_as_a_file_would_be() {
+        let builder = || Claim::builder("c", "a label", "");
+        let one_to_three = || {
+            Quantifiers::new(
+                "k in 1..3",
+                vec![Binder::interval("k", Expr::int(1), Expr::int(3), None)],
+            )
+        };
+        let defs = Definitions::new();
+        // A kind error names the claim and the part at fault.
+        let e = builder()
+            .over(one_to_three())
+            .holds(k() + Expr::int(1))
+            .build(&defs)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("claim `c`: holds: expected a truth value"),
+            "{e}"
+        );
+        // An unknown function, and a variable no range binds.
+        let e = builder()
+            .equal(Expr::call("nope", vec![]), Expr::int(1))
+            .build(&defs)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("claim `c`: actual:"), "{e}");
+        let e = builder()
+            .equal(k(), Expr::int(1))
+            .build(&defs)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("claim `c`: actual:"), "{e}");
+        // `deep` binds the variables of the range, in order.
+        let other = Quantifiers::new(
+            "m in 1..3",
+            vec![Binder::interval("m", Expr::int(1), Expr::int(3), None)],
+        );
+        let e = builder()
+            .over(one_to_three())
+            .deep(other)
+            .equal(k(), k())
+            .build(&defs)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("`deep` must bind the same variables as `for` (k)"),
+            "{e}"
+        );
+        // A step ≤ 0 is refused before the claim runs, and a claim needs a check.
+        let e = builder()
+            .over(Quantifiers::new(
+                "k in 1..3 step 0",
+                vec![Binder::interval(
+                    "k",
+                    Expr::int(1),
+                    Expr::int(3),
+                    Some(Expr::int(0)),
+                )],
+            ))
+            .equal(k(), k())
+            .build(&defs)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("claim `c`: range:"), "{e}");
+        assert!(builder().build(&defs).is_err());
+        // Two claims with one id are refused, as in a file.
+        let claim = builder()
+            .over(one_to_three())
+            .equal(k(), k())
+            .build(&defs)
+            .unwrap();
+        let e = Registry::from_claims("p", "", Definitions::new(), vec![claim.clone(), claim])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("claim id `c` is used twice"), "{e}");
+    }
+
+    #[test]
+    fn errors_of_a_built_registry_name_the_claim_and_no_file() {
+        // payoff of a position far beyond any memory limit: the engine refuses at run time.
+        let heaps = Expr::list(vec![Expr::int(1_000_000_000), Expr::int(1_000_000_000)]);
+        let claim = Claim::builder("big", "too big", "")
+            .equal(
+                Expr::call("payoff", vec![Expr::int(0), heaps]),
+                Expr::int(0),
+            )
+            .build(&Definitions::new())
+            .unwrap();
+        let reg = Registry::from_claims("p", "", Definitions::new(), vec![claim]).unwrap();
+        let e = check_registry(&reg, false, &[], &|| {})
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("claim `big` (too big)"), "{e}");
+        assert!(!e.contains(" | "), "no file line is shown: {e}");
     }
 }

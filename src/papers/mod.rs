@@ -3,8 +3,8 @@
 //! and fills the generic [`Report`] context that [`crate::report`] renders. This file holds what
 //! they share (the verdict table from a claim registry, provenance, the summary counts). The
 //! report layer itself names no game; this module is where the papers meet it. The tables the
-//! reports and the CLI print alike (family tables, mined and certified closed forms) are
-//! [`crate::tables`]', which both call.
+//! reports and the CLI print alike (family tables, mined and certified closed forms) live in
+//! [`crate::tables`], which both call.
 
 mod candy_nim;
 mod nim_with_cash;

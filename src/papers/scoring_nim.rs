@@ -1,7 +1,7 @@
 //! The Scoring Nim report: Figures 2–6 of the paper redrawn from exact payoffs f_N(p), with
 //! their breakpoints, a table of the plotted positions' tails, the closed forms mined along the
 //! family (2k+1, 2k, 1) with their status (the family table, its mining and the zigzag form's
-//! re-verification are [`crate::tables`]'), and the verdicts.
+//! re-verification live in [`crate::tables`]), and the verdicts.
 
 use std::collections::BTreeMap;
 

@@ -113,3 +113,27 @@ pub fn family_table(
         members,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::scoring::NoProgress;
+
+    #[test]
+    fn each_member_keeps_its_value_and_the_table_shows_it() {
+        let fam: Family = "31,32m,32m+31".parse().unwrap();
+        let ranges = BTreeMap::from([("m".to_string(), IntRange::new(1, 4).unwrap())]);
+        let t = family_table(&fam, &ranges, 1 << 30, &NoProgress).unwrap();
+        // Each value is the one the member's own value table gives.
+        for m in &t.members {
+            let own = TableShape::covering(std::slice::from_ref(&m.heaps))
+                .unwrap()
+                .solve(1 << 30, &NoProgress)
+                .unwrap();
+            assert_eq!(m.value, value_with(own.as_ref(), &m.heaps).unwrap());
+        }
+        let table = t.table();
+        assert_eq!(table.columns, ["m", "h1", "h2", "h3", "v", "n_l", "n_w"]);
+        Column::assert_renders_as(&t.typed_columns(), &table);
+    }
+}

@@ -185,3 +185,46 @@ pub fn win_condition_text(wc: &WinCondition) -> String {
     ));
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::cash::thresholds;
+
+    #[test]
+    fn a_threshold_row_shows_the_thresholds_at_its_n() {
+        let set = CashSet::new(vec![3, 5, 6, 10, 11]).unwrap();
+        let th = thresholds(&set, 40).unwrap();
+        for n in [0, 7, 40] {
+            let row = threshold_row(&set, &th, n);
+            assert_eq!(row.len(), THRESHOLD_COLUMNS.len());
+            let m = n as usize;
+            let (g1, g2) = g_thresholds(&set, n);
+            assert_eq!(
+                row,
+                [
+                    Cell::from(n),
+                    Cell::Text(th.winner[m].to_string()),
+                    Cell::from(th.f1[m]),
+                    Cell::from(th.f2[m]),
+                    Cell::from(g1),
+                    Cell::from(g2),
+                ]
+            );
+        }
+    }
+
+    #[test]
+    fn the_certified_forms_table_has_a_line_per_residue_of_each_sequence() {
+        let set = CashSet::new(vec![1, 4]).unwrap();
+        let forms = crate::games::cash::threshold_forms(&set, 400).unwrap();
+        let t = certified_forms_table(&forms);
+        assert_eq!(t.rows.len(), forms.f1.lines.len() + forms.f2.lines.len());
+        assert!(t.rows.iter().all(|r| r[7] == Cell::from("PROVEN")));
+        assert!(
+            t.rows
+                .iter()
+                .all(|r| r[6] == Cell::Int(forms.certificate.from))
+        );
+    }
+}

@@ -47,6 +47,29 @@ impl Column {
         }
     }
 
+    /// The cells a table shows for the column, to check that typed columns and rendered tables
+    /// agree.
+    #[cfg(test)]
+    pub(super) fn cells(&self) -> Vec<Cell> {
+        match self {
+            Column::Int(v) => v.iter().map(|&i| Cell::Int(i)).collect(),
+            Column::Exact(v) => v.iter().cloned().map(Cell::Rational).collect(),
+            Column::Pwl(v) => v.iter().map(Cell::from).collect(),
+        }
+    }
+
+    /// The typed columns `typed` and the rendered `table` agree, column by column and row by
+    /// row.
+    #[cfg(test)]
+    pub(super) fn assert_renders_as(typed: &[(String, Column)], table: &Table) {
+        let names: Vec<&String> = typed.iter().map(|(n, _)| n).collect();
+        assert_eq!(names, table.columns.iter().collect::<Vec<_>>());
+        for (c, (name, column)) in typed.iter().enumerate() {
+            let shown: Vec<&Cell> = table.rows.iter().map(|r| &r[c]).collect();
+            assert_eq!(column.cells().iter().collect::<Vec<_>>(), shown, "{name}");
+        }
+    }
+
     /// The number of rows.
     fn len(&self) -> usize {
         match self {
@@ -224,9 +247,20 @@ fn bonus_binder(from: Expr, to: Expr) -> Binder {
 /// members from the form's first and on [`ZIGZAG_BEYOND`] new ones, at every half-integer N from
 /// two below the first peak to two beyond the last. A finite check: the form stays OBSERVED.
 pub fn verify_closed_form(form: &ClosedForm, family: &Family) -> Result<ClosedFormCheck> {
+    let over = closed_form_range(form);
+    Ok(ClosedFormCheck {
+        param: form.param.clone(),
+        from: form.from,
+        to: form.to + ZIGZAG_BEYOND,
+        finding: check_payoff_form(over, family, family_expr(&form.form, "N", &form.param))?,
+    })
+}
+
+/// Where [`verify_closed_form`] checks a form: `k in from..to+4, N in lo..hi step 1/2`.
+fn closed_form_range(form: &ClosedForm) -> Quantifiers {
     let to = form.to + ZIGZAG_BEYOND;
     let (n_from, n_to) = family_window(&form.form, &form.param);
-    let over = Quantifiers::new(
+    Quantifiers::new(
         format!(
             "{} in {}..{to}, N in {}..{} step 1/2",
             form.param, form.from, form.n_from, form.n_to
@@ -235,13 +269,7 @@ pub fn verify_closed_form(form: &ClosedForm, family: &Family) -> Result<ClosedFo
             Binder::interval(&form.param, Expr::int(form.from), Expr::int(to), None),
             bonus_binder(n_from, n_to),
         ],
-    );
-    Ok(ClosedFormCheck {
-        param: form.param.clone(),
-        from: form.from,
-        to,
-        finding: check_payoff_form(over, family, family_expr(&form.form, "N", &form.param))?,
-    })
+    )
 }
 
 /// Re-verifies a grid form of the payoffs of `family` with the claims checker: the shaped
@@ -253,6 +281,14 @@ pub fn verify_grid_form(
     family: &Family,
     ranges: &[(String, i64, i64)],
 ) -> Result<(String, Finding)> {
+    let over = grid_form_range(form, ranges);
+    let shown = over.text.clone();
+    let finding = check_payoff_form(over, family, grid_expr(form, "N"))?;
+    Ok((shown, finding))
+}
+
+/// Where [`verify_grid_form`] checks a form over the data's `ranges` (name, first, last).
+fn grid_form_range(form: &GridForm, ranges: &[(String, i64, i64)]) -> Quantifiers {
     let (n_from, n_to) = form.window();
     let mut text = Vec::new();
     let mut binders = Vec::new();
@@ -267,10 +303,7 @@ pub fn verify_grid_form(
     text.push(format!("N in {n_from}..{n_to} step 1/2"));
     let (lo, hi) = grid_window(form);
     binders.push(bonus_binder(lo, hi));
-    let over = Quantifiers::new(text.join(", "), binders);
-    let shown = over.text.clone();
-    let finding = check_payoff_form(over, family, grid_expr(form, "N"))?;
-    Ok((shown, finding))
+    Quantifiers::new(text.join(", "), binders)
 }
 
 /// The claims checker's verdict on `payoff(N, [family]) = expected` over the range `over`, a
@@ -297,14 +330,14 @@ fn check_payoff_form(over: Quantifiers, family: &Family, expected: Expr) -> Resu
 fn heap_expr(h: &crate::family::Affine) -> Expr {
     let terms = h.coefficients().iter().map(|(v, &c)| match c {
         1 => Expr::var(v),
-        -1 => Expr::neg(Expr::var(v)),
-        _ => Expr::mul(Expr::int(c), Expr::var(v)),
+        -1 => -Expr::var(v),
+        _ => Expr::int(c) * Expr::var(v),
     });
-    let sum = terms.reduce(Expr::add);
+    let sum = terms.reduce(|a, b| a + b);
     match (sum, h.constant()) {
         (None, c) => Expr::int(c),
         (Some(s), 0) => s,
-        (Some(s), c) => Expr::add(s, Expr::int(c)),
+        (Some(s), c) => s + Expr::int(c),
     }
 }
 
@@ -349,21 +382,17 @@ fn affine_expr(n: &Affine, param: &str) -> Expr {
     let term = if *slope == Q::one() {
         k
     } else if *slope == -Q::one() {
-        Expr::neg(k)
+        -k
     } else if slope.is_integer() {
-        let times = Expr::mul(Expr::int(slope.abs().numer().clone()), k);
-        if slope.signum() < 0 {
-            Expr::neg(times)
-        } else {
-            times
-        }
+        let times = Expr::int(slope.abs().numer().clone()) * k;
+        if slope.signum() < 0 { -times } else { times }
     } else {
-        Expr::mul(Expr::rational(slope), k)
+        Expr::rational(slope) * k
     };
     match constant.signum() {
         0 => term,
-        1 => Expr::add(term, Expr::rational(constant)),
-        _ => Expr::sub(term, Expr::rational(&-constant.clone())),
+        1 => term + Expr::rational(constant),
+        _ => term - Expr::rational(&-constant.clone()),
     }
 }
 
@@ -373,7 +402,7 @@ fn chain_add(a: Expr, n: Expr) -> Expr {
         ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), l, r) => {
             Expr::binary(op, chain_add(a, *l), *r)
         }
-        _ => Expr::add(a, n),
+        _ => a + n,
     }
 }
 
@@ -382,7 +411,7 @@ fn plus(a: Expr, n: &Affine, param: &str) -> Expr {
     if is_zero(n) {
         a
     } else if leads_negative(n) {
-        Expr::sub(a, affine_expr(&negated(n), param))
+        a - affine_expr(&negated(n), param)
     } else {
         chain_add(a, affine_expr(n, param))
     }
@@ -395,7 +424,7 @@ fn minus(a: Expr, n: &Affine, param: &str) -> Expr {
     } else if leads_negative(n) {
         chain_add(a, affine_expr(&negated(n), param))
     } else {
-        Expr::sub(a, affine_expr(n, param))
+        a - affine_expr(n, param)
     }
 }
 
@@ -414,14 +443,14 @@ fn form_expr(kind: PwlKind, n: &[Affine], var: &str, param: &str) -> Expr {
             Expr::aggregate(
                 "min",
                 vec![Binder::interval("j", t(1), t(2), Some(t(3)))],
-                abs(Expr::sub(Expr::var(var), Expr::var("j"))),
+                abs(Expr::var(var) - Expr::var("j")),
             )
         };
-        Expr::sub(t(0), dip)
+        t(0) - dip
     };
     let v = |c: &Affine, b: &Affine| plus(abs(minus(Expr::var(var), c, param)), b, param);
     match kind {
-        PwlKind::Line => plus(Expr::mul(t(0), Expr::var(var)), &n[1], param),
+        PwlKind::Line => plus(t(0) * Expr::var(var), &n[1], param),
         PwlKind::Vee => v(&n[0], &n[1]),
         PwlKind::Zigzag => zig(),
         PwlKind::TailedZigzag => Expr::call("max", vec![zig(), v(&n[4], &n[5])]),
@@ -455,7 +484,7 @@ pub fn grid_expr(form: &GridForm, var: &str) -> Expr {
         e = if l.step == Q::one() {
             chain_add(e, offset)
         } else {
-            Expr::add(e, Expr::mul(Expr::rational(&l.step), offset))
+            e + Expr::rational(&l.step) * offset
         };
     }
     e
@@ -489,5 +518,262 @@ pub fn grid_window(form: &GridForm) -> (Expr, Expr) {
             }
         }
         (None, None) => unreachable!("a grid form has a shaped parameter or a base"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::claims::VerdictKind;
+    use crate::claims::expr::{parse_binders, parse_expr};
+    use crate::games::scoring::{Limits, Method};
+    use crate::miner::{AffineNumber, LinearParameter};
+    use crate::num::IntRange;
+    use crate::tables::scoring::{ScoringFamily, family_table};
+
+    fn parsed(text: &str) -> Expr {
+        parse_expr(text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"))
+            .unplaced()
+    }
+
+    fn parsed_binders(text: &str) -> Vec<Binder> {
+        parse_binders(text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"))
+            .iter()
+            .map(Binder::unplaced)
+            .collect()
+    }
+
+    fn family(text: &str, ranges: &[(&str, i64, i64)]) -> (Family, ScoringFamily) {
+        let fam: Family = text.parse().unwrap();
+        let ranges: BTreeMap<String, IntRange> = ranges
+            .iter()
+            .map(|&(p, lo, hi)| (p.to_string(), IntRange::new(lo, hi).unwrap()))
+            .collect();
+        let t = family_table(&fam, &ranges, None, Method::Auto, &Limits::default()).unwrap();
+        (fam, t)
+    }
+
+    /// The forms of Scoring Nim's Theorem 6.3 and Prop 4.2 as the miner finds them: the trees
+    /// checked are the trees the claims parser reads from the formulas and ranges printed.
+    #[test]
+    fn the_formula_checked_is_the_formula_printed_on_real_mined_forms() {
+        for (text, last) in [
+            ("2k+1,2k,1", 12),
+            ("2k+3,2k,1", 10),
+            ("k+2,k", 9),
+            ("4k+1,4k,1", 8),
+            ("2k,2k-1,1", 10),
+        ] {
+            let (fam, t) = family(text, &[("k", 1, last)]);
+            let forms = family_forms(&t.typed_columns()).unwrap();
+            let z = forms.closed.expect("a closed form");
+            assert_eq!(
+                family_expr(&z.form, "N", "k"),
+                parsed(&z.expr),
+                "{}",
+                z.expr
+            );
+            let (lo, hi) = family_window(&z.form, "k");
+            assert_eq!((lo, hi), (parsed(&z.n_from), parsed(&z.n_to)));
+            let over = closed_form_range(&z);
+            assert_eq!(over.binders, parsed_binders(&over.text), "{}", over.text);
+            let check = verify_closed_form(&z, &fam).unwrap();
+            assert_eq!(
+                check.finding.verdict,
+                VerdictKind::Holds,
+                "{}",
+                check.text()
+            );
+        }
+        for (text, shaped, linear) in [
+            ("2k+2+t,2k,1", ("k", 1, 7), ("t", 0, 3)),
+            ("y+1+t,y", ("y", 2, 7), ("t", 0, 4)),
+        ] {
+            let (fam, t) = family(text, &[shaped, linear]);
+            let form = grid_forms(&t.typed_columns(), 2).unwrap();
+            assert_eq!(grid_expr(&form, "N"), parsed(&form.expr("N")));
+            let (lo, hi) = form.window();
+            assert_eq!(grid_window(&form), (parsed(&lo), parsed(&hi)));
+            let ranges: Vec<(String, i64, i64)> = t
+                .params
+                .iter()
+                .map(|p| {
+                    let (_, lo, hi) = [shaped, linear].into_iter().find(|r| r.0 == p).unwrap();
+                    (p.clone(), lo, hi)
+                })
+                .collect();
+            let over = grid_form_range(&form, &ranges);
+            assert_eq!(over.binders, parsed_binders(&over.text), "{}", over.text);
+            let (_, finding) = verify_grid_form(&form, &fam, &ranges).unwrap();
+            assert_eq!(finding.verdict, VerdictKind::Holds, "{text}");
+        }
+    }
+
+    /// The numbers a form's members may take: integer slopes of both signs and integer or
+    /// half-integer intercepts.
+    fn numbers(seed: &mut u64, names: &[&'static str]) -> Vec<AffineNumber> {
+        let intercepts = [
+            Q::int(-3),
+            Q::frac(-5, 2),
+            Q::int(-1),
+            Q::zero(),
+            Q::one(),
+            Q::frac(3, 2),
+            Q::int(4),
+        ];
+        names
+            .iter()
+            .map(|&name| {
+                *seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let r = *seed >> 33;
+                AffineNumber {
+                    name,
+                    slope: Q::int((r % 7) as i64 - 3),
+                    intercept: intercepts[(r / 7 % 7) as usize].clone(),
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_kind_of_form_is_built_as_its_text_parses() {
+        let names: [(PwlKind, &[&'static str]); 4] = [
+            (PwlKind::Line, &["slope", "constant"]),
+            (PwlKind::Vee, &["centre", "base"]),
+            (
+                PwlKind::Zigzag,
+                &["top", "first_peak", "last_peak", "peak_step"],
+            ),
+            (
+                PwlKind::TailedZigzag,
+                &[
+                    "top",
+                    "first_peak",
+                    "last_peak",
+                    "peak_step",
+                    "centre",
+                    "base",
+                ],
+            ),
+        ];
+        let mut seed = 15;
+        for (kind, names) in names {
+            for _ in 0..200 {
+                let mut n = numbers(&mut seed, names);
+                let span = numbers(&mut seed, &["first_breakpoint", "last_breakpoint"]);
+                let form = FamilyForm {
+                    kind,
+                    numbers: n.clone(),
+                    from: 1,
+                    to: 9,
+                    span: Some((span[0].clone(), span[1].clone())),
+                };
+                let text = form.expr("N", "k");
+                assert_eq!(family_expr(&form, "N", "k"), parsed(&text), "{text}");
+                let (lo, hi) = form.window("k");
+                assert_eq!(family_window(&form, "k"), (parsed(&lo), parsed(&hi)));
+                // Over a grid: the form along k plus linear parameters of every kind of step.
+                let steps = [Q::one(), Q::int(2), Q::int(-1), Q::frac(1, 2), Q::zero()];
+                let linear = |i: usize| LinearParameter {
+                    name: ["s", "t"][i % 2].to_string(),
+                    step: steps[(seed as usize + i) % steps.len()].clone(),
+                    least: [0, 2, -1][(seed as usize / 7 + i) % 3],
+                };
+                let grid = GridForm {
+                    linear: vec![linear(0), linear(1)],
+                    shaped: Some(("k".to_string(), form.clone())),
+                    base: None,
+                };
+                let text = grid.expr("N");
+                assert_eq!(grid_expr(&grid, "N"), parsed(&text), "{text}");
+                // A single form (numbers constant in k) as the base of a grid.
+                n.iter_mut().for_each(|x| x.slope = Q::zero());
+                let values: Vec<Q> = n.iter().map(|x| x.intercept.clone()).collect();
+                let base = match kind {
+                    PwlKind::Line => PwlForm::Line {
+                        slope: values[0].clone(),
+                        constant: values[1].clone(),
+                    },
+                    _ => PwlForm::Vee {
+                        centre: values[0].clone(),
+                        base: values[1].clone(),
+                    },
+                };
+                let grid = GridForm {
+                    linear: vec![linear(0)],
+                    shaped: None,
+                    base: Some(base),
+                };
+                let text = grid.expr("N");
+                assert_eq!(grid_expr(&grid, "N"), parsed(&text), "{text}");
+                let (lo, hi) = grid.window();
+                assert_eq!(grid_window(&grid), (parsed(&lo), parsed(&hi)));
+            }
+        }
+    }
+
+    #[test]
+    fn a_slope_that_is_not_an_integer_is_checked_as_found() {
+        // The miner prints (1/2)k + 1 as `1/2k+1`, which the claims parser reads as 1/(2k) + 1:
+        // the tree checked is the number found.
+        let n = (Q::frac(1, 2), Q::one());
+        let half_k = Expr::rational(&Q::frac(1, 2)) * Expr::var("k");
+        assert_eq!(affine_expr(&n, "k"), half_k + Expr::int(1));
+        let text = crate::miner::affine_text(&n.0, &n.1, "k");
+        assert_ne!(affine_expr(&n, "k"), parsed(&text));
+    }
+
+    #[test]
+    fn a_wrong_form_fails_its_re_verification() {
+        let (fam, t) = family("2k+1,2k,1", &[("k", 1, 12)]);
+        let mut z = family_forms(&t.typed_columns()).unwrap().closed.unwrap();
+        // One more at the top of every zigzag: f_N is one less than that everywhere.
+        let top = z.form.numbers.iter_mut().find(|n| n.name == "top").unwrap();
+        top.intercept = &top.intercept + &Q::one();
+        let check = verify_closed_form(&z, &fam).unwrap();
+        assert_eq!(check.finding.verdict, VerdictKind::Fails);
+        assert!(
+            check.finding.evidence.starts_with("fails at k = "),
+            "{}",
+            check.text()
+        );
+    }
+
+    #[test]
+    fn a_family_needs_one_parameter_with_consecutive_values() {
+        let columns = vec![
+            ("k".to_string(), Column::Int(vec![1, 2, 4])),
+            ("v".to_string(), Column::Int(vec![5, 6, 7])),
+        ];
+        let e = family_forms(&columns).unwrap_err().to_string();
+        assert!(
+            e.contains("consecutive values (one row each); k does not"),
+            "{e}"
+        );
+        let e = family_forms(&[("k".to_string(), Column::Exact(vec![Q::zero()]))])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not an integer parameter"), "{e}");
+        assert!(family_forms(&[]).is_err());
+        assert!(family_forms(&[("k".to_string(), Column::Int(vec![]))]).is_err());
+        // A payoff column of values (a bonus grid) is a quantity with no function per member.
+        let columns = vec![
+            ("k".to_string(), Column::Int(vec![1, 2, 3, 4, 5])),
+            ("payoff".to_string(), Column::Exact(vec![Q::one(); 5])),
+        ];
+        let forms = family_forms(&columns).unwrap();
+        assert_eq!(forms.fits().count(), 1);
+        assert_eq!(
+            forms.breakpoints.map(|(name, _)| name),
+            Some("payoff".to_string())
+        );
+        let e = grid_forms(&columns, 1).unwrap_err().to_string();
+        assert!(e.contains("not a piecewise-linear function"), "{e}");
     }
 }

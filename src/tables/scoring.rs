@@ -311,3 +311,98 @@ pub fn family_table_reporting(
         members,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::scoring::solve;
+
+    fn ranges(k: (i64, i64)) -> BTreeMap<String, IntRange> {
+        BTreeMap::from([("k".to_string(), IntRange::new(k.0, k.1).unwrap())])
+    }
+
+    #[test]
+    fn each_member_keeps_its_payoff_and_the_table_shows_it() {
+        let fam: Family = "2k+1,2k,1".parse().unwrap();
+        let t = family_table(
+            &fam,
+            &ranges((1, 5)),
+            None,
+            Method::Auto,
+            &Limits::default(),
+        )
+        .unwrap();
+        assert_eq!(t.members.len(), 5);
+        // Each payoff is the one a solve of the member alone gives.
+        for m in &t.members {
+            let heaps = nim_heaps(&m.heaps);
+            let alone = solve(&scoring_nim(), &heaps, Method::Auto, &Limits::default())
+                .unwrap()
+                .payoff(&heaps)
+                .unwrap();
+            assert_eq!(m.payoff, alone, "{:?}", m.heaps);
+        }
+        let table = t.table();
+        assert_eq!(
+            table.columns,
+            [
+                "k",
+                "h1",
+                "h2",
+                "h3",
+                "breakpoints",
+                "c_minus",
+                "c_plus",
+                "payoff"
+            ]
+        );
+        Column::assert_renders_as(&t.typed_columns(), &table);
+        // On a bonus grid: one row per member and bonus value, its value f_N.
+        let grid = QRange::new(Q::int(-1), Q::one(), Q::one()).unwrap();
+        let g = family_table(
+            &fam,
+            &ranges((2, 3)),
+            Some(&grid),
+            Method::Auto,
+            &Limits::default(),
+        )
+        .unwrap();
+        let table = g.table();
+        assert_eq!(table.columns, ["k", "h1", "h2", "h3", "bonus", "payoff"]);
+        assert_eq!(table.rows.len(), 2 * 3);
+        assert_eq!(
+            table.rows[4][5],
+            Cell::from(g.members[1].payoff.eval(&Q::zero()))
+        );
+        Column::assert_renders_as(&g.typed_columns(), &table);
+    }
+
+    #[test]
+    fn oversized_families_are_refused_before_any_work() {
+        let fam: Family = "2k+1,2k,1".parse().unwrap();
+        let (bytes, rows) = family_cost(&fam, &ranges((1, 10)), None, Method::Auto).unwrap();
+        assert_eq!(rows, 10);
+        let small = Limits {
+            max_bytes: bytes - 1,
+        };
+        let e = family_table(&fam, &ranges((1, 10)), None, Method::Auto, &small)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("use k = 1.."),
+            "a shorter range is suggested: {e}"
+        );
+        // More rows than MAX_FAMILY_ROWS on a grid.
+        let grid = QRange::new(Q::zero(), Q::int(100_000_000), Q::frac(1, 2)).unwrap();
+        let e = family_table(
+            &fam,
+            &ranges((1, 2)),
+            Some(&grid),
+            Method::Auto,
+            &Limits::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("rows"), "{e}");
+    }
+}
