@@ -44,6 +44,16 @@ pub struct Affine {
 }
 
 impl Affine {
+    /// The constant term c₀.
+    pub fn constant(&self) -> i64 {
+        self.constant
+    }
+
+    /// The non-zero coefficients cᵥ, by parameter name.
+    pub fn coefficients(&self) -> &BTreeMap<String, i64> {
+        &self.coefficients
+    }
+
     /// Value at an assignment; `None` on overflow or a missing parameter.
     pub fn eval(&self, at: &BTreeMap<String, i64>) -> Option<i64> {
         self.coefficients

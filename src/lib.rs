@@ -16,9 +16,11 @@
 //! - [`fsio`]: file output that never clobbers what is not ours (atomic replace, devices written
 //!   through, symlinks followed, `-` for stdio) and the cleanup of temporaries on a signal;
 //! - [`export`]: generic tables rendered as text, CSV, JSON or Markdown (pure functions to bytes);
+//! - [`tables`]: the typed tables every front end shares (family tables with their payoffs and
+//!   values, cash thresholds, certified and mined closed forms, mined forms re-verified);
 //! - [`report`]: research reports (Markdown, LaTeX, CSV, SVG) rendered from templates, generic;
 //! - [`papers`]: the four papers' reports as data (tables, figures, verdicts, mined closed forms)
-//!   for [`report`], and the tables the CLI prints alike;
+//!   for [`report`];
 //! - [`cli`]: the `nimlab` command line on top.
 
 pub mod claims;
@@ -34,6 +36,7 @@ pub mod num;
 pub mod papers;
 pub mod progress;
 pub mod report;
+pub mod tables;
 
 pub use error::{Error, Result};
 pub use num::{Pwl, Q};

@@ -11,7 +11,7 @@ use pest::Parser;
 use pest::iterators::Pair;
 
 /// A byte range of the source text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Span {
     /// First byte.
     pub start: usize,
@@ -153,16 +153,29 @@ pub struct Binder {
 impl Binder {
     /// Moves every span of the binder into source band `source` (see [`SOURCE_SHIFT`]).
     pub fn move_to_source(&mut self, source: usize) {
-        self.span = self.span.in_source(source);
+        self.map_spans(&|s| s.in_source(source));
+    }
+
+    /// The binder with every span cleared: what it says, not where it was written (to compare
+    /// a parsed binder with one built as a value).
+    pub fn unplaced(&self) -> Binder {
+        let mut b = self.clone();
+        b.map_spans(&|_| Span::default());
+        b
+    }
+
+    /// Replaces every span of the binder by `f` of it.
+    fn map_spans(&mut self, f: &dyn Fn(Span) -> Span) {
+        self.span = f(self.span);
         match &mut self.domain {
             Domain::Interval { from, to, step } => {
-                from.move_to_source(source);
-                to.move_to_source(source);
+                from.map_spans(f);
+                to.map_spans(f);
                 if let Some(s) = step {
-                    s.move_to_source(source);
+                    s.map_spans(f);
                 }
             }
-            Domain::Members(list) => list.move_to_source(source),
+            Domain::Members(list) => list.map_spans(f),
         }
     }
 }
@@ -227,40 +240,51 @@ impl Expr {
 
     /// Moves every span of the expression into source band `source` (see [`SOURCE_SHIFT`]).
     pub fn move_to_source(&mut self, source: usize) {
+        self.map_spans(&|s| s.in_source(source));
+    }
+
+    /// The expression with every span cleared: what it says, not where it was written (to
+    /// compare a parsed expression with one built as a value).
+    pub fn unplaced(&self) -> Expr {
+        let mut e = self.clone();
+        e.map_spans(&|_| Span::default());
+        e
+    }
+
+    /// Replaces every span of the expression by `f` of it.
+    fn map_spans(&mut self, f: &dyn Fn(Span) -> Span) {
         stacker::maybe_grow(super::eval::RED_ZONE, super::eval::STACK_SEGMENT, || {
-            self.move_here(source)
+            self.map_spans_here(f)
         })
     }
 
-    fn move_here(&mut self, source: usize) {
+    fn map_spans_here(&mut self, f: &dyn Fn(Span) -> Span) {
         use ExprKind as K;
-        self.span = self.span.in_source(source);
+        self.span = f(self.span);
         match &mut self.kind {
             K::Int(_) | K::Bool(_) | K::Str(_) | K::Var(_) => {}
-            K::List(items) | K::Call(_, items) => {
-                items.iter_mut().for_each(|e| e.move_to_source(source))
-            }
-            K::Neg(x) | K::Not(x) => x.move_to_source(source),
+            K::List(items) | K::Call(_, items) => items.iter_mut().for_each(|e| e.map_spans(f)),
+            K::Neg(x) | K::Not(x) => x.map_spans(f),
             K::Binary(_, a, b) => {
-                a.move_to_source(source);
-                b.move_to_source(source);
+                a.map_spans(f);
+                b.map_spans(f);
             }
             K::Compare(first, rest) => {
-                first.move_to_source(source);
-                rest.iter_mut().for_each(|(_, e)| e.move_to_source(source));
+                first.map_spans(f);
+                rest.iter_mut().for_each(|(_, e)| e.map_spans(f));
             }
             K::If(c, a, b) => {
                 for x in [c, a, b] {
-                    x.move_to_source(source);
+                    x.map_spans(f);
                 }
             }
             K::Let(_, v, body) => {
-                v.move_to_source(source);
-                body.move_to_source(source);
+                v.map_spans(f);
+                body.map_spans(f);
             }
             K::Aggregate(_, binders, body) => {
-                binders.iter_mut().for_each(|b| b.move_to_source(source));
-                body.move_to_source(source);
+                binders.iter_mut().for_each(|b| b.map_spans(f));
+                body.map_spans(f);
             }
         }
     }

@@ -3,11 +3,13 @@
 //! given a verdict with its evidence (SPEC §5).
 //!
 //! - [`expr`]: the expression language's grammar and syntax tree;
+//! - [`registry`]: claim files, read and checked; [`build`]: the same claims built as values;
 //! - [`value`], [`eval`]: checking names, arities and kinds, then exact evaluation;
 //! - [`functions`]: the functions expressions call, one file per game, registered in one place;
 //! - [`cost`]: sizing a claim's work before it runs;
 //! - [`engines`]: the caches of the game engines behind the functions.
 
+pub mod build;
 pub mod builtins;
 pub mod cost;
 pub mod engines;
@@ -18,8 +20,9 @@ pub mod registry;
 pub mod value;
 pub mod verdict;
 
+pub use build::ClaimBuilder;
 pub use eval::evaluate;
-pub use registry::{Claim, Registry};
+pub use registry::{Claim, Quantifiers, Registry};
 pub use verdict::{
     Finding, Verdict, VerdictKind, check_claim, check_formula_rows, check_registry,
     check_registry_progress, estimate, plan,

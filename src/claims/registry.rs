@@ -98,7 +98,7 @@ raw_with_check! {
 }
 
 /// A quantifier list with its source text (the verdict table's `range` column).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Quantifiers {
     /// As written.
     pub text: String,
@@ -107,7 +107,7 @@ pub struct Quantifiers {
 }
 
 /// What must hold at every point.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Assertion {
     /// A truth-valued expression.
     Holds(Expr),
@@ -124,7 +124,7 @@ pub enum Assertion {
 }
 
 /// An expression check over a range.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ExprCheck {
     /// The default range (empty quantifiers: a single evaluation).
     pub range: Quantifiers,
@@ -137,7 +137,7 @@ pub struct ExprCheck {
 }
 
 /// How a claim is checked.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Check {
     /// By an expression.
     Expr(Box<ExprCheck>),
@@ -148,7 +148,7 @@ pub enum Check {
 }
 
 /// A builtin check with its arguments.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BuiltinCheck {
     /// The builtin's name.
     pub name: String,
@@ -162,8 +162,9 @@ pub struct BuiltinCheck {
     pub deep: Option<Quantifiers>,
 }
 
-/// Where a claim is in its file (byte offsets), for messages.
-#[derive(Clone, Debug, Default)]
+/// Where a claim is in its file (byte offsets), for messages; all `0`/`None` for a claim
+/// built as a value.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ClaimPlace {
     /// The claim's table.
     pub table: usize,
@@ -175,8 +176,9 @@ pub struct ClaimPlace {
     pub builtin: Option<usize>,
 }
 
-/// One claim.
-#[derive(Clone, Debug)]
+/// One claim, read from a claim file ([`Registry::parse`]) or built as a value
+/// ([`Claim::builder`]).
+#[derive(Clone, Debug, PartialEq)]
 pub struct Claim {
     /// Unique in its file.
     pub id: String,
@@ -215,7 +217,7 @@ pub struct Registry {
     pub definitions: Definitions,
     /// The claims, in file order.
     pub claims: Vec<Claim>,
-    /// The file's text.
+    /// The file's text (empty for a registry built from values).
     src: Arc<str>,
     /// The strings holding expressions; the expressions of string `i` have spans in band
     /// `i + 1`.
@@ -295,6 +297,68 @@ fn error_place(src: &str, span: &Range<usize>, text: &str, e: &ExprError) -> (us
     }
 }
 
+/// Checks a quantifier list as a claim's range: every bound is a number, no variable is bound
+/// twice, and ranges whose bounds are constants are sized now, so that a range with too many
+/// points or a step ≤ 0 is an error of the claim, not of the run. Shared by the loader and
+/// [`Claim::builder`].
+pub(super) fn check_quantifiers(
+    binders: &[Binder],
+    defs: &Definitions,
+) -> std::result::Result<(), ExprError> {
+    defs.check_binders(binders, &[])?;
+    let mut engines = super::engines::Engines::new();
+    let mut ev = super::eval::Evaluator::new(defs, &mut engines);
+    for b in binders {
+        let constant = match &b.domain {
+            Domain::Interval { from, to, step } => [Some(from), Some(to), step.as_ref()]
+                .into_iter()
+                .flatten()
+                .all(|e| !binders.iter().any(|o| e.mentions(&o.name)) && !e.calls_anything()),
+            Domain::Members(_) => false,
+        };
+        if constant {
+            ev.check_binder_size(b, &mut Vec::new())?;
+        }
+    }
+    Ok(())
+}
+
+/// Checks the names, arities and kinds of an expression with the variables `bound`, and that
+/// its kind fits `want`. Shared by the loader and [`Claim::builder`].
+pub(super) fn check_typed(
+    e: &Expr,
+    defs: &Definitions,
+    bound: &[String],
+    want: Option<Ty>,
+) -> std::result::Result<(), ExprError> {
+    let ty = defs.check_with(e, bound)?;
+    match want.filter(|&w| !ty.fits(w)) {
+        Some(want) => Err(ExprError::new(
+            e.span,
+            format!("expected {} here, found {}", want.name(), ty.name()),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Refuses a `deep` range that does not bind the variables of `for` in order.
+pub(super) fn same_variables(
+    range: Option<&Quantifiers>,
+    deep: &Quantifiers,
+) -> std::result::Result<(), String> {
+    let names =
+        |q: &Quantifiers| -> Vec<String> { q.binders.iter().map(|b| b.name.clone()).collect() };
+    let bound = range.map(names).unwrap_or_default();
+    if names(deep) == bound {
+        Ok(())
+    } else {
+        Err(format!(
+            "`deep` must bind the same variables as `for` ({}), in order",
+            bound.join(", ")
+        ))
+    }
+}
+
 struct Loader<'a> {
     path: &'a Path,
     src: &'a str,
@@ -342,25 +406,7 @@ impl Loader<'_> {
         for b in &mut binders {
             b.move_to_source(band);
         }
-        defs.check_binders(&binders, &[])
-            .map_err(|e| self.expr_error(field, &e))?;
-        // Ranges whose bounds are constants are sized now, so a range with too many points or
-        // a step ≤ 0 is an error of the file, not of the run.
-        let mut engines = super::engines::Engines::new();
-        let mut ev = super::eval::Evaluator::new(defs, &mut engines);
-        for b in &binders {
-            let constant = match &b.domain {
-                Domain::Interval { from, to, step } => [Some(from), Some(to), step.as_ref()]
-                    .into_iter()
-                    .flatten()
-                    .all(|e| !binders.iter().any(|o| e.mentions(&o.name)) && !e.calls_anything()),
-                Domain::Members(_) => false,
-            };
-            if constant {
-                ev.check_binder_size(b, &mut Vec::new())
-                    .map_err(|e| self.expr_error(field, &e))?;
-            }
-        }
+        check_quantifiers(&binders, defs).map_err(|e| self.expr_error(field, &e))?;
         Ok(Quantifiers {
             text: field.get_ref().clone(),
             binders,
@@ -373,19 +419,7 @@ impl Loader<'_> {
         deep: &Quantifiers,
         field: &Spanned<String>,
     ) -> Result<()> {
-        let names =
-            |q: &Quantifiers| -> Vec<String> { q.binders.iter().map(|b| b.name.clone()).collect() };
-        let bound = range.map(names).unwrap_or_default();
-        if names(deep) != bound {
-            return Err(self.error_at(
-                field.span(),
-                &format!(
-                    "`deep` must bind the same variables as `for` ({}), in order",
-                    bound.join(", ")
-                ),
-            ));
-        }
-        Ok(())
+        same_variables(range, deep).map_err(|m| self.error_at(field.span(), &m))
     }
 
     fn typed(
@@ -396,16 +430,7 @@ impl Loader<'_> {
         want: Option<Ty>,
     ) -> Result<Expr> {
         let e = self.expr(field)?;
-        let ty = defs
-            .check_with(&e, bound)
-            .map_err(|err| self.expr_error(field, &err))?;
-        if let Some(want) = want.filter(|&w| !ty.fits(w)) {
-            let err = ExprError::new(
-                e.span,
-                format!("expected {} here, found {}", want.name(), ty.name()),
-            );
-            return Err(self.expr_error(field, &err));
-        }
+        check_typed(&e, defs, bound, want).map_err(|err| self.expr_error(field, &err))?;
         Ok(e)
     }
 
@@ -634,6 +659,35 @@ impl Registry {
         })
     }
 
+    /// A registry of claims built as values ([`Claim::builder`]) with user functions
+    /// `definitions`; refused when two claims share an id. Errors found while checking its
+    /// claims name the claim but no place in a file.
+    pub fn from_claims(
+        paper: impl Into<String>,
+        title: impl Into<String>,
+        definitions: Definitions,
+        claims: Vec<Claim>,
+    ) -> Result<Registry> {
+        let paper = paper.into();
+        for (i, c) in claims.iter().enumerate() {
+            if claims[..i].iter().any(|d| d.id == c.id) {
+                return Err(Error::invalid(format!(
+                    "claim id `{}` is used twice",
+                    excerpt(&c.id)
+                )));
+            }
+        }
+        Ok(Registry {
+            path: std::path::PathBuf::from(format!("({paper})")),
+            paper,
+            title: title.into(),
+            definitions,
+            claims,
+            src: Arc::from(""),
+            sources: Vec::new(),
+        })
+    }
+
     /// An error found while checking `claim`, located in the file: `path:line:col:`, the
     /// claim, `context` (the point, say), the message, and the line with a caret under the
     /// expression at fault. An error with no place in the file (an engine's refusal) is shown at
@@ -651,6 +705,10 @@ impl Registry {
             excerpt(&claim.id),
             excerpt(&claim.label)
         );
+        if self.src.is_empty() {
+            // Built from values: there is no file to point into.
+            return Error::invalid(message);
+        }
         let source = span.map_or(0, |s| s.source());
         if let (Some(s), Some(string)) = (
             span,

@@ -15,6 +15,7 @@ use crate::games::candy::{
 };
 use crate::num::IntRange;
 use crate::progress::Silent;
+use crate::tables::candy::CandyFamily;
 
 #[derive(Debug, Subcommand)]
 pub enum CandyCommand {
@@ -325,11 +326,11 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
 
 fn family(a: FamilyArgs) -> anyhow::Result<()> {
     let t = family_table(&a)?;
-    a.out.emit_table(&t)
+    a.out.emit_table(&t.table())
 }
 
-/// The family's rows: parameters, heaps, V, N_L and N_W.
-pub(super) fn family_table(a: &FamilyArgs) -> anyhow::Result<Table> {
+/// The family's members: parameters, heaps, V, N_L and N_W.
+pub(super) fn family_table(a: &FamilyArgs) -> anyhow::Result<CandyFamily> {
     let fam: Family = a.family.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
     let ranges = a.params.ranges()?;
     let positions: Vec<Vec<Candies>> = fam.members(&ranges)?.into_iter().map(|m| m.heaps).collect();
@@ -341,15 +342,13 @@ pub(super) fn family_table(a: &FamilyArgs) -> anyhow::Result<Table> {
     let pb = (shape.steps() >= STEPS_WORTH_A_BAR)
         .then(|| super::progress_bar(0, "solving the value table", "steps"));
     let t = match &pb {
-        Some(pb) => crate::papers::candy_nim::family_table(
+        Some(pb) => crate::tables::candy::family_table(
             &fam,
             &ranges,
             a.memory.memory_limit,
             &super::Bar(pb),
         ),
-        None => {
-            crate::papers::candy_nim::family_table(&fam, &ranges, a.memory.memory_limit, &Silent)
-        }
+        None => crate::tables::candy::family_table(&fam, &ranges, a.memory.memory_limit, &Silent),
     };
     if let Some(pb) = pb {
         pb.finish_and_clear();

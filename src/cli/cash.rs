@@ -17,7 +17,9 @@ use crate::games::cash::{
     thresholds, winner_by_forms,
 };
 use crate::num::Q;
-use crate::papers::nim_with_cash::{win_condition_table, win_condition_text};
+use crate::tables::cash::{
+    THRESHOLD_COLUMNS, threshold_row, win_condition_table, win_condition_text,
+};
 
 #[derive(Debug, Subcommand)]
 pub enum CashCommand {
@@ -417,25 +419,14 @@ fn thresholds_cmd(a: ThresholdArgs) -> anyhow::Result<()> {
     } else {
         Some(CashTable::solve(&set, n, a.set.memory_limit).map_err(max_n_suggestion)?)
     };
-    let mut columns: Vec<String> = ["n", "winner", "f1", "f2", "g1", "g2"]
-        .map(String::from)
-        .to_vec();
+    let mut columns: Vec<String> = THRESHOLD_COLUMNS.map(String::from).to_vec();
     if table.is_some() {
         columns.extend(["least_f1", "least_f2"].map(String::from));
     }
     let rows = (0..=n).map(|k| {
-        let m = k as usize;
-        let (g1, g2) = g_thresholds(&set, k);
-        let mut row: Vec<Cell> = vec![
-            k.into(),
-            th.winner[m].to_string().into(),
-            th.f1[m].into(),
-            th.f2[m].into(),
-            g1.into(),
-            g2.into(),
-        ];
+        let mut row = threshold_row(&set, &th, k);
         if let Some(t) = &table {
-            let (l1, l2) = least_thresholds(t, k, th.winner[m]).expect("k ≤ max_n");
+            let (l1, l2) = least_thresholds(t, k, th.winner[k as usize]).expect("k ≤ max_n");
             row.extend([
                 l1.map_or(Cell::Text(String::new()), |v| least_cell(v, k)),
                 least_cell(l2, k),

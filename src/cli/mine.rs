@@ -21,8 +21,11 @@ use crate::miner::{
     Certificate, FitOptions, FloorForm, FloorKind, affine_text, fit_periodic_linear,
 };
 use crate::num::Q;
-use crate::papers::mined::{family_forms, family_forms_table, grid_forms, periodic_forms_table};
-use crate::papers::scoring_nim::{verify_closed_form, verify_grid_form};
+use crate::tables::cash::certified_forms_table;
+use crate::tables::mined::{
+    family_forms, family_forms_table, grid_forms, periodic_forms_table, verify_closed_form,
+    verify_grid_form,
+};
 
 #[derive(Debug, Subcommand)]
 pub enum MineCommand {
@@ -250,20 +253,17 @@ fn run_mining(cmd: MineCommand) -> anyhow::Result<()> {
             let fam: crate::family::Family =
                 a.family.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
             if fam.params().len() > 1 {
-                return mine_grid(&a, fam.params().len());
+                return mine_grid(&a, &fam);
             }
-            let forms = family_forms(&super::scoring::family_table(&a)?)?;
+            let forms = family_forms(&super::scoring::family_table(&a)?.typed_columns())?;
             let mut text = forms.text();
             if let Some(form) = &forms.closed {
-                text.push_str(&format!(
-                    "  {}\n",
-                    verify_closed_form(form, &a.family)?.text()
-                ));
+                text.push_str(&format!("  {}\n", verify_closed_form(form, &fam)?.text()));
             }
             emit_text_or_table(&a.out, &text, &family_forms_table(&forms))
         }
         MineCommand::Family(FamilyCommand::Candy(a)) => {
-            let forms = family_forms(&super::candy::family_table(&a)?)?;
+            let forms = family_forms(&super::candy::family_table(&a)?.typed_columns())?;
             emit_text_or_table(&a.out, &forms.text(), &family_forms_table(&forms))
         }
     }
@@ -271,9 +271,9 @@ fn run_mining(cmd: MineCommand) -> anyhow::Result<()> {
 
 /// `mine family scoring` over several parameters: the payoffs' closed form on the grid, then
 /// re-verified by the claims checker beyond it.
-fn mine_grid(a: &super::scoring::FamilyArgs, params: usize) -> anyhow::Result<()> {
+fn mine_grid(a: &super::scoring::FamilyArgs, fam: &crate::family::Family) -> anyhow::Result<()> {
     let t = super::scoring::family_table(a)?;
-    let form = grid_forms(&t, params)?;
+    let form = grid_forms(&t.typed_columns(), fam.params().len())?;
     let ranges: Vec<(String, i64, i64)> = a
         .params
         .ranges()?
@@ -320,7 +320,7 @@ fn mine_grid(a: &super::scoring::FamilyArgs, params: usize) -> anyhow::Result<()
         "payoff: closed form f(N) = {}  ({status})\n",
         form.expr("N")
     ));
-    let (over, finding) = verify_grid_form(&form, &a.family, &ranges)?;
+    let (over, finding) = verify_grid_form(&form, fam, &ranges)?;
     text.push_str(&format!(
         "  re-verified with `nimlab check` on {over} (beyond the data): {}, {}\n",
         finding.verdict, finding.evidence
@@ -653,7 +653,7 @@ fn cash(a: CashArgs) -> anyhow::Result<()> {
         };
         write_certificate(path, &file)?;
     }
-    let t = crate::papers::nim_with_cash::certified_forms_table(&forms);
+    let t = certified_forms_table(&forms);
     let mut text = format!(
         "A = {set}: the plain game is periodic with period {} from n = {} (PROVEN by a window of {})\n",
         forms.plain_period.period,

@@ -16,7 +16,7 @@ use crate::games::scoring::{
     scoring_nim, solve_many_reporting, solve_table, table_bytes, table_size, tails, values_at,
 };
 use crate::num::{Q, QRange};
-use crate::papers::scoring_nim::PWL_COLUMNS;
+use crate::tables::scoring::{PWL_COLUMNS, ScoringFamily};
 
 #[derive(Debug, Subcommand)]
 pub enum ScoringCommand {
@@ -646,15 +646,15 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
 
 fn family(a: FamilyArgs) -> anyhow::Result<()> {
     let t = family_table(&a)?;
-    a.out.emit(|w| w.write_all(&t.render(a.out.format)))
+    a.out.emit(|w| w.write_all(&t.table().render(a.out.format)))
 }
 
-/// The family's rows: parameters, heaps and the payoff (or its values on a bonus grid).
-pub(super) fn family_table(a: &FamilyArgs) -> anyhow::Result<Table> {
+/// The family's members with their payoffs (listed on a bonus grid when one is given).
+pub(super) fn family_table(a: &FamilyArgs) -> anyhow::Result<ScoringFamily> {
     let fam: Family = a.family.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
     let grid = a.bonus.grid()?;
     let pb = super::progress_bar(0, &format!("solving the family {fam}"), "steps");
-    let t = crate::papers::scoring_nim::family_table_reporting(
+    let t = crate::tables::scoring::family_table_reporting(
         &fam,
         &a.params.ranges()?,
         grid.as_ref(),

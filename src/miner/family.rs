@@ -8,7 +8,7 @@
 //! beyond it (callers may re-verify a form elsewhere, e.g. with the claims checker).
 
 use super::linear::{FitOptions, PeriodicLinear, fit_periodic_linear};
-use super::pwl_form::{PwlKind, family_form};
+use super::pwl_form::{FamilyForm, PwlKind, family_form};
 use super::shape::{PwlShape, pwl_shape};
 use crate::num::{Pwl, Q};
 
@@ -46,6 +46,8 @@ pub struct ClosedForm {
     pub kind: PwlKind,
     /// The formula in the claims' expression language (variables N and the parameter).
     pub expr: String,
+    /// The form itself, its numbers affine in the parameter (what `expr` and the window print).
+    pub form: FamilyForm,
     /// The first member it is found for.
     pub from: i64,
     /// The last member of the data.
@@ -183,6 +185,7 @@ fn closed_form(fs: &[Option<Pwl>], first: i64, param: &str) -> Option<ClosedForm
         to: form.to,
         n_from,
         n_to,
+        form,
     })
 }
 

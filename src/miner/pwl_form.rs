@@ -120,7 +120,7 @@ impl PwlForm {
     }
 
     /// The numbers of the form, in the order [`FamilyForm`] names them.
-    fn numbers(&self) -> Vec<Q> {
+    pub fn numbers(&self) -> Vec<Q> {
         let z = |z: &Zigzag| {
             vec![
                 z.top.clone(),

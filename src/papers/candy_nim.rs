@@ -1,60 +1,26 @@
-//! The Candy Nim report: V along Remark 4.5's family [31, 32m, 32m+31], its table, the closed
-//! forms mined along it with their status, and the verdicts. Also the family table that `nimlab
-//! candy family` and `nimlab mine family candy` share with this report.
+//! The Candy Nim report: V along Remark 4.5's family [31, 32m, 32m+31], its table (built by
+//! [`crate::tables::candy`], as `nimlab candy family` prints it), the closed forms mined along it
+//! with their status, and the verdicts.
 
 use std::collections::BTreeMap;
 
-use super::mined::{family_forms, family_forms_table};
 use super::{command, common_commands, param, provenance, verdicts};
 use crate::error::{Error, Result};
-use crate::export::{Cell, Table};
 use crate::family::Family;
-use crate::games::candy::{Candies, TableShape, value_with};
 use crate::num::{IntRange, Q};
 use crate::progress::Progress;
 use crate::report::context::{Axis, Report, Series};
 use crate::report::data::{FigureSpec, TableSpec, figure, table};
 use crate::report::files::Files;
 use crate::report::{Paper, ReportOptions};
+use crate::tables::candy::family_table;
+use crate::tables::mined::{family_forms, family_forms_table};
 
 /// Remark 4.5's family.
 const FAMILY: &str = "31,32m,32m+31";
 
 /// Memory cap of the value tables (the CLI's default).
 const MEMORY: u64 = 4 << 30;
-
-/// The rows of a family of Candy Nim positions (`nimlab candy family`): parameters, heaps, V,
-/// N_L and N_W, with value tables of at most `max_bytes`.
-pub fn family_table(
-    fam: &Family,
-    ranges: &BTreeMap<String, IntRange>,
-    max_bytes: u64,
-    progress: &dyn Progress,
-) -> Result<Table> {
-    let members = fam.members(ranges)?;
-    let positions: Vec<Vec<Candies>> = members.iter().map(|m| m.heaps.clone()).collect();
-    let values = TableShape::covering(&positions)?.solve(max_bytes, progress)?;
-    let params = fam.params();
-    let mut columns: Vec<String> = params.clone();
-    columns.extend((1..=fam.heaps().len()).map(|i| format!("h{i}")));
-    columns.extend(["v", "n_l", "n_w"].map(String::from));
-    let mut t = Table {
-        columns,
-        rows: Vec::new(),
-    };
-    for m in &members {
-        let v = value_with(values.as_ref(), &m.heaps)?;
-        let mut row: Vec<Cell> = params.iter().map(|p| Cell::Int(m.params[p])).collect();
-        row.extend(m.heaps.iter().map(|&x| Cell::from(x)));
-        row.extend([
-            Cell::Int(v.v),
-            Cell::Int(v.n_l as i64),
-            Cell::Int(v.n_w as i64),
-        ]);
-        t.rows.push(row);
-    }
-    Ok(t)
-}
 
 pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     let name = "candy-nim";
@@ -68,14 +34,9 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         .map_err(|e| Error::invalid(format!("family {FAMILY}: {e}")))?;
     let ranges = BTreeMap::from([("m".to_string(), IntRange::new(1, max_m)?)]);
     let data = family_table(&fam, &ranges, MEMORY, &crate::progress::Silent)?;
-    let v_column = data
-        .columns
-        .iter()
-        .position(|c| c == "v")
-        .ok_or_else(|| Error::invalid("the family table has no column v"))?;
-    let first_off = data.rows.iter().find_map(|r| match (&r[0], &r[v_column]) {
-        (Cell::Int(m), Cell::Int(v)) => (*v != 62 * (m - 1) + 98).then_some((*m, *v)),
-        _ => None,
+    let first_off = data.members.iter().find_map(|m| {
+        let (k, v) = (m.params[0], m.value.v);
+        (v != 62 * (k - 1) + 98).then_some((k, v))
     });
     summary.findings.push(match first_off {
         None => format!(
@@ -117,14 +78,14 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                     color: "red".into(),
                 },
             ],
-            data: data.clone(),
+            data: data.table(),
             marks: None,
             vlines: Vec::new(),
         },
         &mut files,
     )?];
     // The closed forms `nimlab mine family candy` finds in the same table.
-    let forms = family_forms(&data)?;
+    let forms = family_forms(&data.typed_columns())?;
     let (m0, m1) = forms.range;
     let values: Vec<String> = forms
         .fits()
@@ -160,7 +121,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 csv: "family-31-32m.csv".into(),
                 command: family_cmd,
                 show: 12,
-                data,
+                data: data.table(),
             },
             &mut files,
         )?,

@@ -3,13 +3,12 @@
 //! and fills the generic [`Report`](crate::report::context::Report) context that [`crate::report`] renders. This file holds what
 //! they share (the verdict table from a claim registry, provenance, the summary counts). The
 //! report layer itself names no game; this module is where the papers meet it. The tables the
-//! reports and the CLI print alike (family tables, mined and certified closed forms) are built
-//! here once, in the paper's file or in [`mined`], and the CLI calls them.
+//! reports and the CLI print alike (family tables, mined and certified closed forms) live in
+//! [`crate::tables`], which both call.
 
-pub mod candy_nim;
-pub mod mined;
-pub mod nim_with_cash;
-pub mod scoring_nim;
+mod candy_nim;
+mod nim_with_cash;
+mod scoring_nim;
 mod scoring_octal;
 
 use std::path::Path;

@@ -5,10 +5,10 @@
 
 use super::{command, common_commands, param, provenance, verdicts};
 use crate::error::Result;
-use crate::export::{Cell, Table};
+use crate::export::Table;
 use crate::games::cash::{
-    Amount, CashSet, ThresholdForms, WinCondition, Winner, g_thresholds,
-    replay_threshold_certificate, threshold_forms, thresholds,
+    Amount, CashSet, WinCondition, Winner, replay_threshold_certificate, threshold_forms,
+    thresholds,
 };
 use crate::num::Q;
 use crate::progress::Progress;
@@ -16,6 +16,9 @@ use crate::report::context::{Axis, Report, Series};
 use crate::report::data::{FigureSpec, TableSpec, figure, table};
 use crate::report::files::Files;
 use crate::report::{Paper, ReportOptions};
+use crate::tables::cash::{
+    THRESHOLD_COLUMNS, certified_forms_table, threshold_row, win_condition_table,
+};
 
 /// The Appendix's set.
 const SET: [Amount; 5] = [3, 5, 6, 10, 11];
@@ -29,18 +32,9 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     let max_n: Amount = if opts.deep { 2000 } else { 300 };
     let set = CashSet::new(SET.to_vec())?;
     let th = thresholds(&set, max_n)?;
-    let mut data = Table::new(&["n", "winner", "f1", "f2", "g1", "g2"]);
+    let mut data = Table::new(&THRESHOLD_COLUMNS);
     for n in 0..=max_n {
-        let m = n as usize;
-        let (g1, g2) = g_thresholds(&set, n);
-        data.push(vec![
-            n.into(),
-            Cell::Text(th.winner[m].to_string()),
-            th.f1[m].into(),
-            th.f2[m].into(),
-            g1.into(),
-            g2.into(),
-        ]);
+        data.push(threshold_row(&set, &th, n));
     }
     let first_wins = th.winner.iter().filter(|&&w| w == Winner::I).count();
     summary.findings.push(format!(
@@ -129,14 +123,23 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     // The win condition on A-critical states, found and proven for all n (the proof runs as the
     // report renders): for {1,4} it is Lemma 5.6; {3,4,8} needs more than Def 4.3's state.
     progress.stage("nim-with-cash: win conditions");
-    for (set_text, label) in [
+    let lemma_5_6: &[Amount] = &[1, 4];
+    for (elements, label) in [
         (
-            "1,4",
+            lemma_5_6,
             "the paper's Lemma 5.6 for L = 4, in Def 4.3's coordinates",
         ),
-        ("3,4,8", "beyond Def 4.3"),
+        (&[3, 4, 8], "beyond Def 4.3"),
     ] {
-        let set: CashSet = set_text.parse()?;
+        let set = CashSet::new(elements.to_vec())?;
+        let joined = |sep: &str| {
+            elements
+                .iter()
+                .map(Amount::to_string)
+                .collect::<Vec<_>>()
+                .join(sep)
+        };
+        let (set_text, slug) = (joined(","), joined("-"));
         let wc = WinCondition::find(&set, 100, 1 << 30)?;
         let what = if wc.modulus == wc.cash_period && wc.edge.depth == 0 {
             let forms: Vec<String> = wc.boundaries.iter().map(|b| b.compact()).collect();
@@ -167,7 +170,6 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             wc.proof.step_from,
             wc.proof.step_from + wc.proof.window,
         ));
-        let slug = set_text.replace(',', "-");
         tables.push(table(
             TableSpec {
                 title: format!("The win condition on A-critical states for A = {set}"),
@@ -223,163 +225,4 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         reproduce,
     };
     Ok(Paper { report, files })
-}
-
-/// The certified forms as the table `nimlab mine cash --format csv` prints: one row per
-/// sequence and residue, each PROVEN from the certificate's first n.
-pub fn certified_forms_table(forms: &ThresholdForms) -> Table {
-    let from = forms.certificate.from;
-    let mut t = Table::new(&[
-        "sequence",
-        "period",
-        "residue",
-        "slope",
-        "intercept",
-        "formula",
-        "proven_from",
-        "status",
-    ]);
-    for (name, fit) in [("f1", &forms.f1), ("f2", &forms.f2)] {
-        for (line, formula) in fit.lines.iter().zip(fit.formulas(name)) {
-            t.push(vec![
-                name.into(),
-                Cell::Int(fit.period as i64),
-                Cell::Int(line.residue as i64),
-                line.slope.clone().into(),
-                line.intercept.clone().into(),
-                formula.into(),
-                Cell::Int(from),
-                "PROVEN".into(),
-            ]);
-        }
-    }
-    t
-}
-
-/// The win condition as `nimlab cash condition --format csv` prints it: one row per line of each
-/// boundary (its head values first) and one per offset of the edge layer, all with the proof's
-/// status.
-pub fn win_condition_table(wc: &WinCondition) -> Table {
-    let status = format!("PROVEN for n ≥ {}", wc.proof.from);
-    let mut t = Table::new(&[
-        "part",
-        "i",
-        "b_period",
-        "b_residue",
-        "delta",
-        "slope",
-        "intercept",
-        "formula",
-        "status",
-    ]);
-    let none = || Cell::Text(String::new());
-    for bd in &wc.boundaries {
-        let head = bd.head.len();
-        for (f, line) in bd.formulas().into_iter().enumerate() {
-            let (period, residue, slope, intercept) = match f.checked_sub(head) {
-                None => (
-                    none(),
-                    Cell::Int(f as i64),
-                    Cell::Int(0),
-                    Cell::Int(bd.head[f]),
-                ),
-                Some(j) => {
-                    let l = &bd.form.lines[j];
-                    (
-                        Cell::Int(bd.form.period as i64),
-                        Cell::Int(l.residue as i64),
-                        l.slope.clone().into(),
-                        l.intercept.clone().into(),
-                    )
-                }
-            };
-            t.push(vec![
-                "boundary".into(),
-                Cell::Int(bd.residue as i64),
-                period,
-                residue,
-                none(),
-                slope,
-                intercept,
-                line.into(),
-                status.clone().into(),
-            ]);
-        }
-    }
-    for (j, row) in wc.edge.offsets.iter().enumerate() {
-        for (delta, o) in row.iter().enumerate() {
-            let Some(o) = o else { continue };
-            t.push(vec![
-                "edge".into(),
-                Cell::Int(j as i64),
-                none(),
-                none(),
-                Cell::Int(delta as i64),
-                Cell::Int(1),
-                Cell::Int(*o),
-                format!("o_{j}({delta}) = {o}").into(),
-                status.clone().into(),
-            ]);
-        }
-    }
-    t
-}
-
-/// The win condition in words, one boundary a line, then the edge layer and the proof (what
-/// `nimlab cash condition` prints).
-pub fn win_condition_text(wc: &WinCondition) -> String {
-    let pr = &wc.proof;
-    let status = format!("PROVEN for n ≥ {}", pr.from);
-    let mut text = format!("A = {}: cash period {}. ", wc.set, wc.cash_period);
-    if wc.boundaries.is_empty() {
-        text.push_str("No state is A-critical (g^I(n) ≤ d < f^I(n) and g^II(n) ≤ e < f^II(n)): Theorems 2.4 and 3.7 decide every state.\n");
-    } else {
-        text.push_str(&format!(
-            "An A-critical state (n; d, e) — g^I(n) ≤ d < f^I(n) and g^II(n) ≤ e < f^II(n) — is won by Player I iff b† ≥ h_i(b), where i = n mod {}, b = f^I(n) − 1 − d and b† = f^II(n) − 1 − e:\n",
-            wc.modulus
-        ));
-        for bd in &wc.boundaries {
-            text.push_str(&format!("  {}\n", bd.compact()));
-        }
-        let edge = &wc.edge;
-        if edge.depth > 0 {
-            text.push_str(&format!(
-                "except close to the poor edge: where δ = d − g^I(n) < {}, Player I wins iff b† ≥ b + o_j(δ), with j = n mod {} and (o_j(0), o_j(1), …) (– where no A-critical state occurs):\n",
-                edge.depth, edge.modulus
-            ));
-            let show = |o: &Option<i64>| o.map_or("–".to_string(), |v| v.to_string());
-            for (js, row) in edge.groups() {
-                let js: Vec<String> = js.iter().map(usize::to_string).collect();
-                let row: Vec<String> = row.iter().map(show).collect();
-                text.push_str(&format!(
-                    "  j ∈ {{{}}}: ({})\n",
-                    js.join(", "),
-                    row.join(", ")
-                ));
-            }
-        }
-    }
-    let base = if pr.base_rows == 0 {
-        format!(
-            "no state is A-critical for {} ≤ n < {}",
-            pr.from, pr.step_from
-        )
-    } else {
-        format!(
-            "the win table agrees on every A-critical state with {} ≤ n < {} ({} rows (n, d))",
-            pr.from, pr.step_from, pr.base_rows
-        )
-    };
-    text.push_str(&format!(
-        "{status} (induction on n): {base}; the induction step holds at all {} points (n, b) with {} ≤ n < {}, and every larger n reduces to them (M = {}, band growth σ = {} per M stones, boundary period p = {}, margins B = {}, W = {}). Rich and poor players are decided by Theorems 2.4 and 3.7.\n",
-        pr.step_points,
-        pr.step_from,
-        pr.step_from + pr.window,
-        pr.n_period,
-        pr.band_growth,
-        pr.b_period,
-        pr.small_below,
-        pr.edge_margin
-    ));
-    text
 }

@@ -1,304 +1,27 @@
 //! The Scoring Nim report: Figures 2–6 of the paper redrawn from exact payoffs f_N(p), with
 //! their breakpoints, a table of the plotted positions' tails, the closed forms mined along the
-//! family (2k+1, 2k, 1) with their status, and the verdicts. Also the family tables and the
-//! re-verification of a mined zigzag form that `nimlab scoring family` and `nimlab mine family
-//! scoring` share with this report.
+//! family (2k+1, 2k, 1) with their status (the family table, its mining and the zigzag form's
+//! re-verification live in [`crate::tables`]), and the verdicts.
 
 use std::collections::BTreeMap;
 
-use super::mined::{family_forms, family_forms_table};
 use super::{command, common_commands, param, provenance, verdicts};
-use crate::claims::{Finding, Registry, check_registry};
 use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
 use crate::family::Family;
-use crate::games::scoring::{
-    HeapSize, Limits, Method, nim_heaps, scoring_nim, solve, solve_cost, solve_many_reporting,
-};
-use crate::miner::{ClosedForm, GridForm};
-use crate::num::{IntRange, Pwl, Q, QRange, last_fitting};
-use crate::progress::{Progress, Silent};
+use crate::games::scoring::{HeapSize, Limits, Method, nim_heaps, scoring_nim, solve};
+use crate::num::{IntRange, Pwl, Q};
+use crate::progress::Progress;
 use crate::report::context::{Axis, Report, Series, TableSection};
 use crate::report::data::{FigureSpec, MarkSpec, TableSpec, figure, table};
 use crate::report::files::Files;
 use crate::report::{Paper, ReportOptions};
+use crate::tables::mined::{ZIGZAG_BEYOND, family_forms, family_forms_table, verify_closed_form};
+use crate::tables::scoring::family_table;
 
 /// The family whose closed forms are mined (Theorem 6.3 (i)), and its last member.
 const FAMILY: &str = "2k+1,2k,1";
 const FAMILY_MAX_K: i64 = 30;
-
-/// Members beyond the data on which a mined zigzag form is re-verified.
-pub const ZIGZAG_BEYOND: i64 = 4;
-
-/// The columns of a payoff without a bonus grid (`nimlab scoring table` and `family`).
-pub const PWL_COLUMNS: [&str; 4] = ["breakpoints", "c_minus", "c_plus", "payoff"];
-
-/// A payoff's cells under [`PWL_COLUMNS`].
-fn pwl_cells(f: &Pwl) -> Vec<Cell> {
-    vec![
-        Cell::Int(f.breakpoints().len() as i64),
-        f.left_intercept().into(),
-        f.right_intercept().into(),
-        Cell::from(f),
-    ]
-}
-
-/// The rows of a family of Scoring Nim positions (`nimlab scoring family`): parameters, heaps,
-/// and the payoff under [`PWL_COLUMNS`] or, with a grid, one row per bonus N with its value.
-pub fn family_table(
-    fam: &Family,
-    ranges: &BTreeMap<String, IntRange>,
-    grid: Option<&QRange>,
-    method: Method,
-    limits: &Limits,
-) -> Result<Table> {
-    family_table_reporting(fam, ranges, grid, method, limits, &Silent)
-}
-
-/// The most rows a family table may have: it is held whole, and more rows than this are days of
-/// output, never what was meant.
-pub const MAX_FAMILY_ROWS: u64 = 100_000_000;
-
-/// Bytes of one member while listed (its parameter map and heaps), besides `4·heaps`.
-const MEMBER_BYTES: u64 = 160;
-/// Bytes one held table cell costs: the cell (a rational is two big integers on the heap)
-/// and its rendered text.
-const CELL_BYTES: u64 = 192;
-
-/// Estimated peak bytes of [`family_table`] and its row count, from the ranges alone (no
-/// member listed, no move generated): the solve of the members' hull (bounded by the heaps'
-/// maxima, which [`Family::heap_maxima`] also checks for range), the members, and the rows.
-pub fn family_cost(
-    fam: &Family,
-    ranges: &BTreeMap<String, IntRange>,
-    grid: Option<&QRange>,
-    method: Method,
-) -> Result<(u64, u64)> {
-    let count = fam.member_count(ranges)?;
-    let mut hull = fam.heap_maxima(ranges)?;
-    hull.sort_unstable_by(|x, y| y.cmp(x));
-    let solve = solve_cost(&scoring_nim(), &[nim_heaps(&hull)], method)
-        .expect("Nim never splits and bounds its moves");
-    let k = fam.heaps().len() as u64;
-    let rows = count.saturating_mul(grid.map_or(1, QRange::len));
-    let columns = fam.params().len() as u64 + k + if grid.is_some() { 2 } else { 4 };
-    let bytes = solve
-        .bytes
-        .saturating_add(count.saturating_mul(MEMBER_BYTES + 4 * k))
-        .saturating_add(rows.saturating_mul(columns * CELL_BYTES));
-    Ok((bytes, rows))
-}
-
-/// Refuses a family table over the memory limit or [`MAX_FAMILY_ROWS`], before any work,
-/// naming the estimate; for one parameter it suggests the longest range from the same start
-/// that fits.
-fn check_family_cost(
-    fam: &Family,
-    ranges: &BTreeMap<String, IntRange>,
-    grid: Option<&QRange>,
-    method: Method,
-    limits: &Limits,
-) -> Result<()> {
-    let fits = |r: &BTreeMap<String, IntRange>| {
-        family_cost(fam, r, grid, method)
-            .is_ok_and(|(b, rows)| b <= limits.max_bytes && rows <= MAX_FAMILY_ROWS)
-    };
-    let (bytes, rows) = family_cost(fam, ranges, grid, method)?;
-    if bytes <= limits.max_bytes && rows <= MAX_FAMILY_ROWS {
-        return Ok(());
-    }
-    // With one parameter the cost grows with the range's end: bisect for the longest range.
-    let mut suggestion = String::new();
-    if let [(name, range)] = ranges.iter().collect::<Vec<_>>()[..] {
-        let with_end = |end: i64| {
-            let mut r = ranges.clone();
-            r.insert(
-                name.clone(),
-                IntRange::new(range.start(), end).expect("start ≤ end"),
-            );
-            r
-        };
-        // Ends below the refused one only.
-        if range.end() > range.start()
-            && let Some(lo) =
-                last_fitting(range.start(), range.end() - 1, |end| fits(&with_end(end)))
-        {
-            suggestion = format!(
-                "use {name} = {}..{lo} (the longest range from {} that fits), ",
-                range.start(),
-                range.start()
-            );
-        }
-    }
-    let what = format!(
-        "the family '{fam}' over {} ({} rows)",
-        ranges
-            .iter()
-            .map(|(p, r)| format!("{p} = {r}"))
-            .collect::<Vec<_>>()
-            .join(", "),
-        rows
-    );
-    if rows > MAX_FAMILY_ROWS {
-        return Err(Error::invalid(format!(
-            "{what} is more than the limit of {MAX_FAMILY_ROWS} rows; {suggestion}narrow the ranges{}",
-            if grid.is_some() {
-                " or use fewer bonus values"
-            } else {
-                ""
-            }
-        )));
-    }
-    Err(Error::TooLarge {
-        what,
-        needed_bytes: bytes,
-        limit_bytes: limits.max_bytes,
-        suggestion: format!(
-            "{suggestion}narrow the ranges{}, or raise --memory-limit",
-            if grid.is_some() {
-                ", use fewer bonus values"
-            } else {
-                ""
-            }
-        ),
-    })
-}
-
-/// [`family_table`], refusing oversized requests before any work and reporting the solve's
-/// progress.
-pub fn family_table_reporting(
-    fam: &Family,
-    ranges: &BTreeMap<String, IntRange>,
-    grid: Option<&QRange>,
-    method: Method,
-    limits: &Limits,
-    progress: &dyn Progress,
-) -> Result<Table> {
-    check_family_cost(fam, ranges, grid, method, limits)?;
-    let members = fam.members(ranges)?;
-    // Nim never splits heaps, so every member is reachable from the componentwise maximum of the
-    // sorted members: one solve serves the whole family.
-    let k = fam.heaps().len();
-    let mut hull = vec![0 as HeapSize; k];
-    for m in &members {
-        let mut s = m.heaps.clone();
-        s.sort_unstable_by(|x, y| y.cmp(x));
-        for (h, v) in hull.iter_mut().zip(s) {
-            *h = (*h).max(v);
-        }
-    }
-    let sol = solve_many_reporting(
-        &scoring_nim(),
-        &[nim_heaps(&hull)],
-        method,
-        limits,
-        progress,
-    )?;
-    let params = fam.params();
-    let mut columns: Vec<String> = params.clone();
-    columns.extend((1..=k).map(|i| format!("h{i}")));
-    match grid {
-        Some(_) => columns.extend(["bonus".to_string(), "payoff".to_string()]),
-        None => columns.extend(PWL_COLUMNS.iter().map(|c| c.to_string())),
-    }
-    let mut t = Table {
-        columns,
-        rows: Vec::new(),
-    };
-    for m in &members {
-        let f = sol.payoff(&nim_heaps(&m.heaps))?;
-        let mut lead: Vec<Cell> = params.iter().map(|p| Cell::Int(m.params[p])).collect();
-        lead.extend(m.heaps.iter().map(|&h| Cell::from(h)));
-        match grid {
-            Some(g) => {
-                for n in g.iter() {
-                    let mut row = lead.clone();
-                    let v = f.eval(&n);
-                    row.extend([Cell::from(n), v.into()]);
-                    t.rows.push(row);
-                }
-            }
-            None => {
-                lead.extend(pwl_cells(&f));
-                t.rows.push(lead);
-            }
-        }
-    }
-    Ok(t)
-}
-
-/// A mined zigzag form re-verified by the claims checker.
-#[derive(Clone, Debug)]
-pub struct ClosedFormCheck {
-    /// The parameter's name.
-    pub param: String,
-    /// The members checked: from the form's first to [`ZIGZAG_BEYOND`] past the data.
-    pub from: i64,
-    /// The last member checked.
-    pub to: i64,
-    /// The verdict, with its evidence.
-    pub finding: Finding,
-}
-
-impl ClosedFormCheck {
-    /// In words: `re-verified with `nimlab check` on k = 2..34 (4 beyond the data): HOLDS, …`.
-    pub fn text(&self) -> String {
-        format!(
-            "re-verified with `nimlab check` on {} = {}..{} ({ZIGZAG_BEYOND} beyond the data): {}, {}",
-            self.param, self.from, self.to, self.finding.verdict, self.finding.evidence
-        )
-    }
-}
-
-/// Re-verifies a zigzag form of the payoffs of `family` with the claims checker, on the data's
-/// members from the form's first and on [`ZIGZAG_BEYOND`] new ones, at every half-integer N from
-/// two below the first peak to two beyond the last. A finite check: the form stays OBSERVED.
-pub fn verify_closed_form(form: &ClosedForm, family: &str) -> Result<ClosedFormCheck> {
-    let to = form.to + ZIGZAG_BEYOND;
-    let over = format!(
-        "{} in {}..{to}, N in {}..{} step 1/2",
-        form.param, form.from, form.n_from, form.n_to
-    );
-    Ok(ClosedFormCheck {
-        param: form.param.clone(),
-        from: form.from,
-        to,
-        finding: check_payoff_form(&over, family, &form.expr)?,
-    })
-}
-
-/// The claims checker's verdict on `payoff(N, [family]) = expr` over the ranges `over`.
-fn check_payoff_form(over: &str, family: &str, expr: &str) -> Result<Finding> {
-    let toml = format!(
-        "paper = \"mine\"\n[[claim]]\nid = \"form\"\nlabel = \"closed form\"\nstatement = \"\"\n\
-         for = \"{over}\"\nactual = \"payoff(N, [{family}])\"\nexpected = \"{expr}\"\n"
-    );
-    let reg = Registry::parse(std::path::Path::new("(closed form)"), &toml)?;
-    let mut v = check_registry(&reg, false, &[], &Silent)?;
-    Ok(v.remove(0).finding)
-}
-
-/// Re-verifies a grid form of the payoffs of `family` with the claims checker: the shaped
-/// parameter from the form's first member to [`ZIGZAG_BEYOND`] past the data, every linear one
-/// two past it, at every half-integer N of the form's window. A finite check: still OBSERVED.
-pub fn verify_grid_form(
-    form: &GridForm,
-    family: &str,
-    ranges: &[(String, i64, i64)],
-) -> Result<(String, Finding)> {
-    let (n_from, n_to) = form.window();
-    let mut over: Vec<String> = ranges
-        .iter()
-        .map(|(p, lo, hi)| match &form.shaped {
-            Some((s, f)) if s == p => format!("{p} in {}..{}", f.from, hi + ZIGZAG_BEYOND),
-            _ => format!("{p} in {lo}..{}", hi + 2),
-        })
-        .collect();
-    over.push(format!("N in {n_from}..{n_to} step 1/2"));
-    let over = over.join(", ");
-    let finding = check_payoff_form(&over, family, &form.expr("N"))?;
-    Ok((over, finding))
-}
 
 /// The paper's figures: number, position, what the paper calls it.
 const FIGURES: [(u32, [HeapSize; 3], &str); 5] = [
@@ -528,7 +251,7 @@ fn mined_family(progress: &dyn Progress, files: &mut Files) -> Result<(Vec<Table
         .map_err(|e| Error::invalid(format!("family {FAMILY}: {e}")))?;
     let ranges = BTreeMap::from([("k".to_string(), IntRange::new(1, FAMILY_MAX_K)?)]);
     let data = family_table(&fam, &ranges, None, Method::Auto, &Limits::default())?;
-    let forms = family_forms(&data)?;
+    let forms = family_forms(&data.typed_columns())?;
     let (k0, k1) = forms.range;
     let mut tables = vec![table(
         TableSpec {
@@ -545,7 +268,7 @@ fn mined_family(progress: &dyn Progress, files: &mut Files) -> Result<(Vec<Table
     )?];
     let finding = match &forms.closed {
         Some(z) => {
-            let check = verify_closed_form(z, FAMILY)?;
+            let check = verify_closed_form(z, &fam)?;
             let form = format!("f_N({FAMILY}) = {}", z.expr);
             let status = format!("OBSERVED on k = {}..{}", z.from, z.to);
             let verified = format!(

@@ -3,7 +3,6 @@
 //! S = {4,5} and for the paper's (3333, 2222) as `nimlab mine octal` finds them (with their
 //! status), and the verdicts.
 
-use super::mined::periodic_forms_table;
 use super::{command, common_commands, param, provenance, verdicts};
 use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
@@ -17,6 +16,7 @@ use crate::report::context::{Axis, Report, Series, TableSection, VLine};
 use crate::report::data::{FigureSpec, TableSpec, figure, table};
 use crate::report::files::Files;
 use crate::report::{Paper, ReportOptions};
+use crate::tables::mined::periodic_forms_table;
 
 /// The subtraction set of Table 1 and the figure.
 const SET: [HeapSize; 2] = [4, 5];

@@ -1,0 +1,779 @@
+//! Mined closed forms as tables, shared by the reports and `nimlab mine`: the miner's forms of a
+//! family ([`family_forms`], read from the family table's typed columns) and over a grid of
+//! parameters ([`grid_forms`]), of an eventually periodic sequence, each with its status, in the
+//! columns `nimlab mine … --format csv` prints.
+//!
+//! A mined form of a payoff is OBSERVED on its data only. [`verify_closed_form`] and
+//! [`verify_grid_form`] re-verify it beyond the data with the claims checker: the claim
+//! `payoff(N, [family]) = form` over the data's members and a few new ones is built as a value
+//! ([`Claim::builder`]), its expression as a syntax tree made from the form's exact numbers —
+//! the same tree the claims parser reads from the formula the miner prints (tested below), so
+//! the formula shown and the formula checked cannot differ.
+
+use crate::claims::eval::Definitions;
+use crate::claims::expr::BinOp;
+use crate::claims::expr::{Binder, Expr, ExprKind};
+use crate::claims::{Claim, Finding, Quantifiers, Registry, check_registry};
+use crate::error::{Error, Result};
+use crate::export::{Cell, Table};
+use crate::family::Family;
+use crate::miner::{
+    ClosedForm, FamilyForm, FamilyForms, GridForm, PeriodicLinear, PwlForm, PwlKind, grid_form,
+    mine_family,
+};
+use crate::num::{Pwl, Q};
+
+/// The column of a family table holding piecewise-linear functions (Scoring Nim's payoffs).
+const PWL_COLUMN: &str = "payoff";
+
+/// One column of a family table, typed: what the miner reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Column {
+    /// Integers (parameters, heaps, counts).
+    Int(Vec<i64>),
+    /// Exact rationals.
+    Exact(Vec<Q>),
+    /// Piecewise-linear functions of the bonus N.
+    Pwl(Vec<Pwl>),
+}
+
+impl Column {
+    /// The column's values as exact numbers, if it holds numbers.
+    fn numbers(&self) -> Option<Vec<Q>> {
+        match self {
+            Column::Int(v) => Some(v.iter().map(|&i| Q::int(i)).collect()),
+            Column::Exact(v) => Some(v.clone()),
+            Column::Pwl(_) => None,
+        }
+    }
+
+    /// The cells a table shows for the column, to check that typed columns and rendered tables
+    /// agree.
+    #[cfg(test)]
+    pub(super) fn cells(&self) -> Vec<Cell> {
+        match self {
+            Column::Int(v) => v.iter().map(|&i| Cell::Int(i)).collect(),
+            Column::Exact(v) => v.iter().cloned().map(Cell::Rational).collect(),
+            Column::Pwl(v) => v.iter().map(Cell::from).collect(),
+        }
+    }
+
+    /// The typed columns `typed` and the rendered `table` agree, column by column and row by
+    /// row.
+    #[cfg(test)]
+    pub(super) fn assert_renders_as(typed: &[(String, Column)], table: &Table) {
+        let names: Vec<&String> = typed.iter().map(|(n, _)| n).collect();
+        assert_eq!(names, table.columns.iter().collect::<Vec<_>>());
+        for (c, (name, column)) in typed.iter().enumerate() {
+            let shown: Vec<&Cell> = table.rows.iter().map(|r| &r[c]).collect();
+            assert_eq!(column.cells().iter().collect::<Vec<_>>(), shown, "{name}");
+        }
+    }
+
+    /// The number of rows.
+    fn len(&self) -> usize {
+        match self {
+            Column::Int(v) => v.len(),
+            Column::Exact(v) => v.len(),
+            Column::Pwl(v) => v.len(),
+        }
+    }
+}
+
+/// The closed forms of a family table's typed columns (e.g.
+/// [`super::scoring::ScoringFamily::typed_columns`]): the first column is the one parameter
+/// (consecutive integers, one row each), every other column of exact numbers is a quantity, and
+/// a `payoff` column of piecewise-linear functions gets its breakpoint and zigzag forms (a
+/// `payoff` column of values on a bonus grid has no function in any row). All OBSERVED.
+pub fn family_forms(columns: &[(String, Column)]) -> Result<FamilyForms> {
+    let (param, first_column) = columns
+        .first()
+        .ok_or_else(|| Error::invalid("an empty family"))?;
+    let Column::Int(ks) = first_column else {
+        return Err(Error::invalid(
+            "the family's first column is not an integer parameter",
+        ));
+    };
+    if ks.windows(2).any(|w| w[1] != w[0] + 1) {
+        return Err(Error::invalid(format!(
+            "mining a family needs one parameter taking consecutive values (one row each); {param} does not"
+        )));
+    }
+    let first = *ks
+        .first()
+        .ok_or_else(|| Error::invalid("a family without members"))?;
+    let quantities: Vec<(String, Vec<Q>)> = columns[1..]
+        .iter()
+        .filter_map(|(name, c)| Some((name.clone(), c.numbers()?)))
+        .collect();
+    let pwl: Option<Vec<Option<Pwl>>> =
+        columns
+            .iter()
+            .find(|(name, _)| name == PWL_COLUMN)
+            .map(|(_, c)| match c {
+                Column::Pwl(fs) => fs.iter().cloned().map(Some).collect(),
+                other => vec![None; other.len()],
+            });
+    Ok(mine_family(
+        param,
+        first,
+        &quantities,
+        pwl.as_deref().map(|fs| (PWL_COLUMN, fs)),
+    ))
+}
+
+/// The closed form of a family table over its first `params` typed columns (a rectangular grid
+/// of parameter values): the `payoff` column's [`GridForm`], or why there is none. OBSERVED.
+pub fn grid_forms(columns: &[(String, Column)], params: usize) -> Result<GridForm> {
+    let (_, payoff) = columns
+        .iter()
+        .find(|(name, _)| name == PWL_COLUMN)
+        .ok_or_else(|| Error::invalid("the family table has no payoff column to mine"))?;
+    let names: Vec<String> = columns[..params].iter().map(|(n, _)| n.clone()).collect();
+    let values = columns[..params]
+        .iter()
+        .map(|(_, c)| match c {
+            Column::Int(v) => Ok(v),
+            _ => Err(Error::invalid("a parameter column holds a non-integer")),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let Column::Pwl(fs) = payoff else {
+        return Err(Error::invalid(
+            "a payoff cell is not a piecewise-linear function",
+        ));
+    };
+    let points: Vec<(Vec<i64>, Pwl)> = fs
+        .iter()
+        .enumerate()
+        .map(|(row, f)| (values.iter().map(|v| v[row]).collect(), f.clone()))
+        .collect();
+    grid_form(&names, &points).ok_or_else(|| {
+        Error::invalid(format!(
+            "the payoffs over ({}) have no closed form the miner knows: it needs every parameter but one to add a constant per step, and a line, V, zigzag or zigzag with upturned tails with numbers affine in the last",
+            names.join(", ")
+        ))
+    })
+}
+
+/// One row per residue of every fit of a family (`nimlab mine family … --format csv`).
+pub fn family_forms_table(forms: &FamilyForms) -> Table {
+    let mut t = Table::new(&[
+        "column",
+        "period",
+        "preperiod",
+        "residue",
+        "slope",
+        "intercept",
+        "from_k",
+        "formula",
+        "status",
+    ]);
+    for (name, fit) in forms.fits() {
+        for (line, f) in fit.lines.iter().zip(fit.formulas_in(name, &forms.param)) {
+            t.push(vec![
+                name.into(),
+                Cell::Int(fit.period as i64),
+                Cell::Int(fit.preperiod),
+                Cell::Int(line.residue as i64),
+                line.slope.clone().into(),
+                line.intercept.clone().into(),
+                Cell::Int(line.from_k),
+                f.into(),
+                "OBSERVED".into(),
+            ]);
+        }
+    }
+    t
+}
+
+/// One row per residue of an eventually periodic sequence `name` (`nimlab mine octal --format
+/// csv`), each with `status` (PROVEN or OBSERVED, as its period is).
+pub fn periodic_forms_table(form: &PeriodicLinear, name: &str, status: &str) -> Table {
+    let mut t = Table::new(&[
+        "residue",
+        "period",
+        "preperiod",
+        "value",
+        "from_k",
+        "formula",
+        "status",
+    ]);
+    for (line, f) in form.lines.iter().zip(form.formulas(name)) {
+        t.push(vec![
+            Cell::Int(line.residue as i64),
+            Cell::Int(form.period as i64),
+            Cell::Int(form.preperiod),
+            line.intercept.clone().into(),
+            Cell::Int(line.from_k),
+            f.into(),
+            status.into(),
+        ]);
+    }
+    t
+}
+
+/// Members beyond the data on which a mined zigzag form is re-verified.
+pub const ZIGZAG_BEYOND: i64 = 4;
+
+/// A mined zigzag form re-verified by the claims checker.
+#[derive(Clone, Debug)]
+pub struct ClosedFormCheck {
+    /// The parameter's name.
+    pub param: String,
+    /// The members checked: from the form's first to [`ZIGZAG_BEYOND`] past the data.
+    pub from: i64,
+    /// The last member checked.
+    pub to: i64,
+    /// The verdict, with its evidence.
+    pub finding: Finding,
+}
+
+impl ClosedFormCheck {
+    /// In words: `re-verified with `nimlab check` on k = 2..34 (4 beyond the data): HOLDS, …`.
+    pub fn text(&self) -> String {
+        format!(
+            "re-verified with `nimlab check` on {} = {}..{} ({ZIGZAG_BEYOND} beyond the data): {}, {}",
+            self.param, self.from, self.to, self.finding.verdict, self.finding.evidence
+        )
+    }
+}
+
+/// `N in from..to step 1/2`, as a value.
+fn bonus_binder(from: Expr, to: Expr) -> Binder {
+    Binder::interval("N", from, to, Some(Expr::rational(&Q::frac(1, 2))))
+}
+
+/// Re-verifies a zigzag form of the payoffs of `family` with the claims checker, on the data's
+/// members from the form's first and on [`ZIGZAG_BEYOND`] new ones, at every half-integer N from
+/// two below the first peak to two beyond the last. A finite check: the form stays OBSERVED.
+pub fn verify_closed_form(form: &ClosedForm, family: &Family) -> Result<ClosedFormCheck> {
+    let over = closed_form_range(form);
+    Ok(ClosedFormCheck {
+        param: form.param.clone(),
+        from: form.from,
+        to: form.to + ZIGZAG_BEYOND,
+        finding: check_payoff_form(over, family, family_expr(&form.form, "N", &form.param))?,
+    })
+}
+
+/// Where [`verify_closed_form`] checks a form: `k in from..to+4, N in lo..hi step 1/2`.
+fn closed_form_range(form: &ClosedForm) -> Quantifiers {
+    let to = form.to + ZIGZAG_BEYOND;
+    let (n_from, n_to) = family_window(&form.form, &form.param);
+    Quantifiers::new(
+        format!(
+            "{} in {}..{to}, N in {}..{} step 1/2",
+            form.param, form.from, form.n_from, form.n_to
+        ),
+        vec![
+            Binder::interval(&form.param, Expr::int(form.from), Expr::int(to), None),
+            bonus_binder(n_from, n_to),
+        ],
+    )
+}
+
+/// Re-verifies a grid form of the payoffs of `family` with the claims checker: the shaped
+/// parameter from the form's first member to [`ZIGZAG_BEYOND`] past the data, every linear one
+/// two past it, at every half-integer N of the form's window; returns the range checked in
+/// words and the finding. A finite check: still OBSERVED.
+pub fn verify_grid_form(
+    form: &GridForm,
+    family: &Family,
+    ranges: &[(String, i64, i64)],
+) -> Result<(String, Finding)> {
+    let over = grid_form_range(form, ranges);
+    let shown = over.text.clone();
+    let finding = check_payoff_form(over, family, grid_expr(form, "N"))?;
+    Ok((shown, finding))
+}
+
+/// Where [`verify_grid_form`] checks a form over the data's `ranges` (name, first, last).
+fn grid_form_range(form: &GridForm, ranges: &[(String, i64, i64)]) -> Quantifiers {
+    let (n_from, n_to) = form.window();
+    let mut text = Vec::new();
+    let mut binders = Vec::new();
+    for (p, lo, hi) in ranges {
+        let (from, to) = match &form.shaped {
+            Some((s, f)) if s == p => (f.from, hi + ZIGZAG_BEYOND),
+            _ => (*lo, hi + 2),
+        };
+        text.push(format!("{p} in {from}..{to}"));
+        binders.push(Binder::interval(p, Expr::int(from), Expr::int(to), None));
+    }
+    text.push(format!("N in {n_from}..{n_to} step 1/2"));
+    let (lo, hi) = grid_window(form);
+    binders.push(bonus_binder(lo, hi));
+    Quantifiers::new(text.join(", "), binders)
+}
+
+/// The claims checker's verdict on `payoff(N, [family]) = expected` over the range `over`, a
+/// claim built as a value.
+fn check_payoff_form(over: Quantifiers, family: &Family, expected: Expr) -> Result<Finding> {
+    let defs = Definitions::new();
+    let actual = Expr::call(
+        "payoff",
+        vec![
+            Expr::var("N"),
+            Expr::list(family.heaps().iter().map(heap_expr).collect()),
+        ],
+    );
+    let claim = Claim::builder("form", "closed form", "")
+        .over(over)
+        .equal(actual, expected)
+        .build(&defs)?;
+    let reg = Registry::from_claims("mine", "", defs, vec![claim])?;
+    let mut v = check_registry(&reg, false, &[], &crate::progress::Silent)?;
+    Ok(v.remove(0).finding)
+}
+
+/// A heap of a family, c₀ + Σ cᵥ·v, as an expression.
+fn heap_expr(h: &crate::family::Affine) -> Expr {
+    let terms = h.coefficients().iter().map(|(v, &c)| match c {
+        1 => Expr::var(v),
+        -1 => -Expr::var(v),
+        _ => Expr::int(c) * Expr::var(v),
+    });
+    let sum = terms.reduce(|a, b| a + b);
+    match (sum, h.constant()) {
+        (None, c) => Expr::int(c),
+        (Some(s), 0) => s,
+        (Some(s), c) => s + Expr::int(c),
+    }
+}
+
+// The syntax trees of the miner's formulas. The miner prints a form's numbers, each affine in
+// the parameter, with the rules of `miner::pwl_form` (`2k-1`, `a - (2k-1)`, `a + 2k-1`, …);
+// each function below builds the tree the claims parser reads from that text, from the numbers
+// themselves. One exception: a slope that is not an integer prints as `1/2k`, which the parser
+// reads as 1/(2k); the tree here says (1/2)·k, what the miner found.
+
+/// A number of a form: slope in the parameter and value at 0.
+type Affine = (Q, Q);
+
+fn affine_of(n: &crate::miner::AffineNumber) -> Affine {
+    (n.slope.clone(), n.intercept.clone())
+}
+
+/// Whether the number prints with a leading minus sign.
+fn leads_negative((slope, constant): &Affine) -> bool {
+    if slope.is_zero() {
+        constant.signum() < 0
+    } else {
+        slope.signum() < 0
+    }
+}
+
+fn negated((slope, constant): &Affine) -> Affine {
+    (-slope.clone(), -constant.clone())
+}
+
+fn is_zero((slope, constant): &Affine) -> bool {
+    slope.is_zero() && constant.is_zero()
+}
+
+/// The number as the parser reads `affine_text(slope, constant, param)`: `c`, `k`, `-k`, `2k`,
+/// `-2k`, then `+c` or `-c`.
+fn affine_expr(n: &Affine, param: &str) -> Expr {
+    let (slope, constant) = n;
+    if slope.is_zero() {
+        return Expr::rational(constant);
+    }
+    let k = Expr::var(param);
+    let term = if *slope == Q::one() {
+        k
+    } else if *slope == -Q::one() {
+        -k
+    } else if slope.is_integer() {
+        let times = Expr::int(slope.abs().numer().clone()) * k;
+        if slope.signum() < 0 { -times } else { times }
+    } else {
+        Expr::rational(slope) * k
+    };
+    match constant.signum() {
+        0 => term,
+        1 => term + Expr::rational(constant),
+        _ => term - Expr::rational(&-constant.clone()),
+    }
+}
+
+/// `a + n` written without brackets, as text: the sum's first term joins `a`'s chain.
+fn chain_add(a: Expr, n: Expr) -> Expr {
+    match n.kind {
+        ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), l, r) => {
+            Expr::binary(op, chain_add(a, *l), *r)
+        }
+        _ => a + n,
+    }
+}
+
+/// `a + n`, written `a − (|n|)` when n reads negative and left out when n = 0.
+fn plus(a: Expr, n: &Affine, param: &str) -> Expr {
+    if is_zero(n) {
+        a
+    } else if leads_negative(n) {
+        a - affine_expr(&negated(n), param)
+    } else {
+        chain_add(a, affine_expr(n, param))
+    }
+}
+
+/// `a − (n)`, written `a + |n|` when n reads negative and left out when n = 0.
+fn minus(a: Expr, n: &Affine, param: &str) -> Expr {
+    if is_zero(n) {
+        a
+    } else if leads_negative(n) {
+        chain_add(a, affine_expr(&negated(n), param))
+    } else {
+        a - affine_expr(n, param)
+    }
+}
+
+fn abs(x: Expr) -> Expr {
+    Expr::call("abs", vec![x])
+}
+
+/// The expression of a form of `kind` whose numbers are affine in `param` (as
+/// `miner::pwl_form` prints it).
+fn form_expr(kind: PwlKind, n: &[Affine], var: &str, param: &str) -> Expr {
+    let t = |i: usize| affine_expr(&n[i], param);
+    let zig = || {
+        let dip = if is_zero(&n[3]) {
+            abs(minus(Expr::var(var), &n[1], param))
+        } else {
+            Expr::aggregate(
+                "min",
+                vec![Binder::interval("j", t(1), t(2), Some(t(3)))],
+                abs(Expr::var(var) - Expr::var("j")),
+            )
+        };
+        t(0) - dip
+    };
+    let v = |c: &Affine, b: &Affine| plus(abs(minus(Expr::var(var), c, param)), b, param);
+    match kind {
+        PwlKind::Line => plus(t(0) * Expr::var(var), &n[1], param),
+        PwlKind::Vee => v(&n[0], &n[1]),
+        PwlKind::Zigzag => zig(),
+        PwlKind::TailedZigzag => Expr::call("max", vec![zig(), v(&n[4], &n[5])]),
+    }
+}
+
+/// [`FamilyForm::expr`] as a syntax tree.
+pub fn family_expr(form: &FamilyForm, var: &str, param: &str) -> Expr {
+    let numbers: Vec<Affine> = form.numbers.iter().map(affine_of).collect();
+    form_expr(form.kind, &numbers, var, param)
+}
+
+/// [`PwlForm::expr`] as a syntax tree.
+pub fn pwl_form_expr(form: &PwlForm, var: &str) -> Expr {
+    let numbers: Vec<Affine> = form.numbers().into_iter().map(|q| (Q::zero(), q)).collect();
+    form_expr(form.kind(), &numbers, var, "k")
+}
+
+/// [`GridForm::expr`] as a syntax tree.
+pub fn grid_expr(form: &GridForm, var: &str) -> Expr {
+    let mut e = match (&form.shaped, &form.base) {
+        (Some((p, f)), _) => family_expr(f, var, p),
+        (None, Some(b)) => pwl_form_expr(b, var),
+        (None, None) => unreachable!("a grid form has a shaped parameter or a base"),
+    };
+    for l in &form.linear {
+        if l.step.is_zero() {
+            continue;
+        }
+        let offset = affine_expr(&(Q::one(), Q::int(-l.least)), &l.name);
+        e = if l.step == Q::one() {
+            chain_add(e, offset)
+        } else {
+            e + Expr::rational(&l.step) * offset
+        };
+    }
+    e
+}
+
+/// [`FamilyForm::window`] as syntax trees: N from two below the first breakpoint to two beyond
+/// the last (−2..2 for a line).
+pub fn family_window(form: &FamilyForm, param: &str) -> (Expr, Expr) {
+    let two = (Q::zero(), Q::int(2));
+    match &form.span {
+        Some((lo, hi)) => (
+            minus(affine_expr(&affine_of(lo), param), &two, param),
+            plus(affine_expr(&affine_of(hi), param), &two, param),
+        ),
+        None => (Expr::int(-2), Expr::int(2)),
+    }
+}
+
+/// [`GridForm::window`] as syntax trees.
+pub fn grid_window(form: &GridForm) -> (Expr, Expr) {
+    match (&form.shaped, &form.base) {
+        (Some((p, f)), _) => family_window(f, p),
+        (None, Some(b)) => {
+            let f = b.to_pwl();
+            match (f.breakpoints().first(), f.breakpoints().last()) {
+                (Some((lo, _)), Some((hi, _))) => (
+                    Expr::rational(&(lo - &Q::int(2))),
+                    Expr::rational(&(hi + &Q::int(2))),
+                ),
+                _ => (Expr::int(-2), Expr::int(2)),
+            }
+        }
+        (None, None) => unreachable!("a grid form has a shaped parameter or a base"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::claims::VerdictKind;
+    use crate::claims::expr::{parse_binders, parse_expr};
+    use crate::games::scoring::{Limits, Method};
+    use crate::miner::{AffineNumber, LinearParameter};
+    use crate::num::IntRange;
+    use crate::tables::scoring::{ScoringFamily, family_table};
+
+    fn parsed(text: &str) -> Expr {
+        parse_expr(text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"))
+            .unplaced()
+    }
+
+    fn parsed_binders(text: &str) -> Vec<Binder> {
+        parse_binders(text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"))
+            .iter()
+            .map(Binder::unplaced)
+            .collect()
+    }
+
+    fn family(text: &str, ranges: &[(&str, i64, i64)]) -> (Family, ScoringFamily) {
+        let fam: Family = text.parse().unwrap();
+        let ranges: BTreeMap<String, IntRange> = ranges
+            .iter()
+            .map(|&(p, lo, hi)| (p.to_string(), IntRange::new(lo, hi).unwrap()))
+            .collect();
+        let t = family_table(&fam, &ranges, None, Method::Auto, &Limits::default()).unwrap();
+        (fam, t)
+    }
+
+    /// The forms of Scoring Nim's Theorem 6.3 and Prop 4.2 as the miner finds them: the trees
+    /// checked are the trees the claims parser reads from the formulas and ranges printed.
+    #[test]
+    fn the_formula_checked_is_the_formula_printed_on_real_mined_forms() {
+        for (text, last) in [
+            ("2k+1,2k,1", 12),
+            ("2k+3,2k,1", 10),
+            ("k+2,k", 9),
+            ("4k+1,4k,1", 8),
+            ("2k,2k-1,1", 10),
+        ] {
+            let (fam, t) = family(text, &[("k", 1, last)]);
+            let forms = family_forms(&t.typed_columns()).unwrap();
+            let z = forms.closed.expect("a closed form");
+            assert_eq!(
+                family_expr(&z.form, "N", "k"),
+                parsed(&z.expr),
+                "{}",
+                z.expr
+            );
+            let (lo, hi) = family_window(&z.form, "k");
+            assert_eq!((lo, hi), (parsed(&z.n_from), parsed(&z.n_to)));
+            let over = closed_form_range(&z);
+            assert_eq!(over.binders, parsed_binders(&over.text), "{}", over.text);
+            let check = verify_closed_form(&z, &fam).unwrap();
+            assert_eq!(
+                check.finding.verdict,
+                VerdictKind::Holds,
+                "{}",
+                check.text()
+            );
+        }
+        for (text, shaped, linear) in [
+            ("2k+2+t,2k,1", ("k", 1, 7), ("t", 0, 3)),
+            ("y+1+t,y", ("y", 2, 7), ("t", 0, 4)),
+        ] {
+            let (fam, t) = family(text, &[shaped, linear]);
+            let form = grid_forms(&t.typed_columns(), 2).unwrap();
+            assert_eq!(grid_expr(&form, "N"), parsed(&form.expr("N")));
+            let (lo, hi) = form.window();
+            assert_eq!(grid_window(&form), (parsed(&lo), parsed(&hi)));
+            let ranges: Vec<(String, i64, i64)> = t
+                .params
+                .iter()
+                .map(|p| {
+                    let (_, lo, hi) = [shaped, linear].into_iter().find(|r| r.0 == p).unwrap();
+                    (p.clone(), lo, hi)
+                })
+                .collect();
+            let over = grid_form_range(&form, &ranges);
+            assert_eq!(over.binders, parsed_binders(&over.text), "{}", over.text);
+            let (_, finding) = verify_grid_form(&form, &fam, &ranges).unwrap();
+            assert_eq!(finding.verdict, VerdictKind::Holds, "{text}");
+        }
+    }
+
+    /// The numbers a form's members may take: integer slopes of both signs and integer or
+    /// half-integer intercepts.
+    fn numbers(seed: &mut u64, names: &[&'static str]) -> Vec<AffineNumber> {
+        let intercepts = [
+            Q::int(-3),
+            Q::frac(-5, 2),
+            Q::int(-1),
+            Q::zero(),
+            Q::one(),
+            Q::frac(3, 2),
+            Q::int(4),
+        ];
+        names
+            .iter()
+            .map(|&name| {
+                *seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let r = *seed >> 33;
+                AffineNumber {
+                    name,
+                    slope: Q::int((r % 7) as i64 - 3),
+                    intercept: intercepts[(r / 7 % 7) as usize].clone(),
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_kind_of_form_is_built_as_its_text_parses() {
+        let names: [(PwlKind, &[&'static str]); 4] = [
+            (PwlKind::Line, &["slope", "constant"]),
+            (PwlKind::Vee, &["centre", "base"]),
+            (
+                PwlKind::Zigzag,
+                &["top", "first_peak", "last_peak", "peak_step"],
+            ),
+            (
+                PwlKind::TailedZigzag,
+                &[
+                    "top",
+                    "first_peak",
+                    "last_peak",
+                    "peak_step",
+                    "centre",
+                    "base",
+                ],
+            ),
+        ];
+        let mut seed = 15;
+        for (kind, names) in names {
+            for _ in 0..200 {
+                let mut n = numbers(&mut seed, names);
+                let span = numbers(&mut seed, &["first_breakpoint", "last_breakpoint"]);
+                let form = FamilyForm {
+                    kind,
+                    numbers: n.clone(),
+                    from: 1,
+                    to: 9,
+                    span: Some((span[0].clone(), span[1].clone())),
+                };
+                let text = form.expr("N", "k");
+                assert_eq!(family_expr(&form, "N", "k"), parsed(&text), "{text}");
+                let (lo, hi) = form.window("k");
+                assert_eq!(family_window(&form, "k"), (parsed(&lo), parsed(&hi)));
+                // Over a grid: the form along k plus linear parameters of every kind of step.
+                let steps = [Q::one(), Q::int(2), Q::int(-1), Q::frac(1, 2), Q::zero()];
+                let linear = |i: usize| LinearParameter {
+                    name: ["s", "t"][i % 2].to_string(),
+                    step: steps[(seed as usize + i) % steps.len()].clone(),
+                    least: [0, 2, -1][(seed as usize / 7 + i) % 3],
+                };
+                let grid = GridForm {
+                    linear: vec![linear(0), linear(1)],
+                    shaped: Some(("k".to_string(), form.clone())),
+                    base: None,
+                };
+                let text = grid.expr("N");
+                assert_eq!(grid_expr(&grid, "N"), parsed(&text), "{text}");
+                // A single form (numbers constant in k) as the base of a grid.
+                n.iter_mut().for_each(|x| x.slope = Q::zero());
+                let values: Vec<Q> = n.iter().map(|x| x.intercept.clone()).collect();
+                let base = match kind {
+                    PwlKind::Line => PwlForm::Line {
+                        slope: values[0].clone(),
+                        constant: values[1].clone(),
+                    },
+                    _ => PwlForm::Vee {
+                        centre: values[0].clone(),
+                        base: values[1].clone(),
+                    },
+                };
+                let grid = GridForm {
+                    linear: vec![linear(0)],
+                    shaped: None,
+                    base: Some(base),
+                };
+                let text = grid.expr("N");
+                assert_eq!(grid_expr(&grid, "N"), parsed(&text), "{text}");
+                let (lo, hi) = grid.window();
+                assert_eq!(grid_window(&grid), (parsed(&lo), parsed(&hi)));
+            }
+        }
+    }
+
+    #[test]
+    fn a_slope_that_is_not_an_integer_is_checked_as_found() {
+        // The miner prints (1/2)k + 1 as `1/2k+1`, which the claims parser reads as 1/(2k) + 1:
+        // the tree checked is the number found.
+        let n = (Q::frac(1, 2), Q::one());
+        let half_k = Expr::rational(&Q::frac(1, 2)) * Expr::var("k");
+        assert_eq!(affine_expr(&n, "k"), half_k + Expr::int(1));
+        let text = crate::miner::affine_text(&n.0, &n.1, "k");
+        assert_ne!(affine_expr(&n, "k"), parsed(&text));
+    }
+
+    #[test]
+    fn a_wrong_form_fails_its_re_verification() {
+        let (fam, t) = family("2k+1,2k,1", &[("k", 1, 12)]);
+        let mut z = family_forms(&t.typed_columns()).unwrap().closed.unwrap();
+        // One more at the top of every zigzag: f_N is one less than that everywhere.
+        let top = z.form.numbers.iter_mut().find(|n| n.name == "top").unwrap();
+        top.intercept = &top.intercept + &Q::one();
+        let check = verify_closed_form(&z, &fam).unwrap();
+        assert_eq!(check.finding.verdict, VerdictKind::Fails);
+        assert!(
+            check.finding.evidence.starts_with("fails at k = "),
+            "{}",
+            check.text()
+        );
+    }
+
+    #[test]
+    fn a_family_needs_one_parameter_with_consecutive_values() {
+        let columns = vec![
+            ("k".to_string(), Column::Int(vec![1, 2, 4])),
+            ("v".to_string(), Column::Int(vec![5, 6, 7])),
+        ];
+        let e = family_forms(&columns).unwrap_err().to_string();
+        assert!(
+            e.contains("consecutive values (one row each); k does not"),
+            "{e}"
+        );
+        let e = family_forms(&[("k".to_string(), Column::Exact(vec![Q::zero()]))])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not an integer parameter"), "{e}");
+        assert!(family_forms(&[]).is_err());
+        assert!(family_forms(&[("k".to_string(), Column::Int(vec![]))]).is_err());
+        // A payoff column of values (a bonus grid) is a quantity with no function per member.
+        let columns = vec![
+            ("k".to_string(), Column::Int(vec![1, 2, 3, 4, 5])),
+            ("payoff".to_string(), Column::Exact(vec![Q::one(); 5])),
+        ];
+        let forms = family_forms(&columns).unwrap();
+        assert_eq!(forms.fits().count(), 1);
+        assert_eq!(
+            forms.breakpoints.map(|(name, _)| name),
+            Some("payoff".to_string())
+        );
+        let e = grid_forms(&columns, 1).unwrap_err().to_string();
+        assert!(e.contains("not a piecewise-linear function"), "{e}");
+    }
+}

@@ -1,0 +1,20 @@
+//! The tables every front end shares: what `nimlab` prints and what the reports show are the
+//! same rows, built here once from the engines' typed results.
+//!
+//! - [`scoring`]: a family of Scoring Nim positions with their exact payoffs (a [`crate::Pwl`]
+//!   each, or the values on a bonus grid), and the cost of computing it;
+//! - [`candy`]: a family of Candy Nim positions with V, N_L and N_W;
+//! - [`cash`]: NIM with Cash's thresholds f and g, the certified closed forms of f^I and f^II,
+//!   and the proven win condition on A-critical states;
+//! - [`mined`]: the miner's closed forms as tables (along a family, over a grid of parameters,
+//!   of an eventually periodic sequence), mined from the typed family tables, and a mined form
+//!   re-verified by the claims checker as a claim built from values (no claim text).
+//!
+//! A typed table keeps its values (integers, exact rationals, piecewise-linear functions) until
+//! output: the miner reads them as they are, and [`crate::export::Table`] renders them as text,
+//! CSV, JSON or Markdown only when printed.
+
+pub mod candy;
+pub mod cash;
+pub mod mined;
+pub mod scoring;

@@ -1,0 +1,408 @@
+//! A family of Scoring Nim positions with their exact payoffs: `nimlab scoring family`, the
+//! rows `nimlab mine family scoring` mines, and the Scoring Nim report's mined family. One solve
+//! of the members' componentwise maximum serves every member (Nim never splits a heap, so every
+//! member is reachable from it), and each member keeps its payoff f_N as a [`Pwl`]; the table
+//! shows the payoff under [`PWL_COLUMNS`], or its values on a bonus grid.
+
+use std::collections::BTreeMap;
+
+use super::mined::Column;
+use crate::error::{Error, Result};
+use crate::export::{Cell, Table};
+use crate::family::Family;
+use crate::games::scoring::{
+    HeapSize, Limits, Method, nim_heaps, scoring_nim, solve_cost, solve_many_reporting,
+};
+use crate::num::{IntRange, Pwl, Q, QRange, last_fitting};
+use crate::progress::{Progress, Silent};
+
+/// The columns of a payoff without a bonus grid (`nimlab scoring table` and `family`).
+pub const PWL_COLUMNS: [&str; 4] = ["breakpoints", "c_minus", "c_plus", "payoff"];
+
+/// The columns of a payoff's values on a bonus grid.
+const GRID_COLUMNS: [&str; 2] = ["bonus", "payoff"];
+
+/// One member of a family with its payoff.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScoringMember {
+    /// The parameters' values, in the order of [`ScoringFamily::params`].
+    pub params: Vec<i64>,
+    /// The heap sizes, in the family's order.
+    pub heaps: Vec<HeapSize>,
+    /// f_N of the position, as a function of the bonus N.
+    pub payoff: Pwl,
+}
+
+/// A family of Scoring Nim positions with their payoffs, as [`family_table`] computes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScoringFamily {
+    /// The parameters' names, sorted.
+    pub params: Vec<String>,
+    /// The number of heaps of every member.
+    pub heap_count: usize,
+    /// The bonus values the table lists each payoff at; `None`: the payoff itself.
+    pub grid: Option<QRange>,
+    /// The members, in the order the family lists them.
+    pub members: Vec<ScoringMember>,
+}
+
+impl ScoringFamily {
+    /// The table's column names: the parameters, `h1`, `h2`, …, then [`PWL_COLUMNS`] or, with
+    /// a grid, `bonus` and `payoff`.
+    pub fn columns(&self) -> Vec<String> {
+        let mut columns = self.params.clone();
+        columns.extend((1..=self.heap_count).map(|i| format!("h{i}")));
+        let payoff: &[&str] = match self.grid {
+            Some(_) => &GRID_COLUMNS,
+            None => &PWL_COLUMNS,
+        };
+        columns.extend(payoff.iter().map(|c| c.to_string()));
+        columns
+    }
+
+    /// The rows in order, one per member or, with a grid, one per member and bonus value.
+    pub fn rows(&self) -> impl Iterator<Item = Vec<Cell>> + '_ {
+        self.members.iter().flat_map(move |m| {
+            let mut lead: Vec<Cell> = m.params.iter().map(|&p| Cell::Int(p)).collect();
+            lead.extend(m.heaps.iter().map(|&h| Cell::from(h)));
+            let rows: Vec<Vec<Cell>> = match &self.grid {
+                Some(g) => g
+                    .iter()
+                    .map(|n| {
+                        let mut row = lead.clone();
+                        let v = m.payoff.eval(&n);
+                        row.extend([Cell::from(n), v.into()]);
+                        row
+                    })
+                    .collect(),
+                None => {
+                    let f = &m.payoff;
+                    lead.extend([
+                        Cell::Int(f.breakpoints().len() as i64),
+                        f.left_intercept().into(),
+                        f.right_intercept().into(),
+                        Cell::from(f),
+                    ]);
+                    vec![lead]
+                }
+            };
+            rows
+        })
+    }
+
+    /// The table as `nimlab scoring family` prints it.
+    pub fn table(&self) -> Table {
+        Table {
+            columns: self.columns(),
+            rows: self.rows().collect(),
+        }
+    }
+
+    /// The table's columns typed, as the miner reads them ([`super::mined::family_forms`]):
+    /// the same columns and rows as [`ScoringFamily::table`], each value as it is.
+    pub fn typed_columns(&self) -> Vec<(String, Column)> {
+        let rows: Vec<(&ScoringMember, Option<Q>)> = match &self.grid {
+            Some(g) => self
+                .members
+                .iter()
+                .flat_map(|m| g.iter().map(move |n| (m, Some(n))))
+                .collect(),
+            None => self.members.iter().map(|m| (m, None)).collect(),
+        };
+        let names = self.columns();
+        let mut columns: Vec<Column> = Vec::new();
+        for p in 0..self.params.len() {
+            columns.push(Column::Int(rows.iter().map(|(m, _)| m.params[p]).collect()));
+        }
+        for h in 0..self.heap_count {
+            columns.push(Column::Int(
+                rows.iter().map(|(m, _)| i64::from(m.heaps[h])).collect(),
+            ));
+        }
+        match &self.grid {
+            Some(_) => {
+                let at = |(m, n): &(&ScoringMember, Option<Q>)| {
+                    let n = n.clone().expect("a bonus value in every row of a grid");
+                    (m.payoff.eval(&n), n)
+                };
+                columns.push(Column::Exact(rows.iter().map(|r| at(r).1).collect()));
+                columns.push(Column::Exact(rows.iter().map(|r| at(r).0).collect()));
+            }
+            None => {
+                let fs = || rows.iter().map(|(m, _)| &m.payoff);
+                columns.push(Column::Int(
+                    fs().map(|f| f.breakpoints().len() as i64).collect(),
+                ));
+                columns.push(Column::Exact(fs().map(Pwl::left_intercept).collect()));
+                columns.push(Column::Exact(fs().map(Pwl::right_intercept).collect()));
+                columns.push(Column::Pwl(fs().cloned().collect()));
+            }
+        }
+        names.into_iter().zip(columns).collect()
+    }
+}
+
+/// The members of a family of Scoring Nim positions with their payoffs (`nimlab scoring
+/// family`); with a grid, the table lists each payoff's values on it.
+pub fn family_table(
+    fam: &Family,
+    ranges: &BTreeMap<String, IntRange>,
+    grid: Option<&QRange>,
+    method: Method,
+    limits: &Limits,
+) -> Result<ScoringFamily> {
+    family_table_reporting(fam, ranges, grid, method, limits, &Silent)
+}
+
+/// The most rows a family table may have: it is held whole, and more rows than this are days of
+/// output, never what was meant.
+pub const MAX_FAMILY_ROWS: u64 = 100_000_000;
+
+/// Bytes of one member while listed (its parameter map and heaps), besides `4·heaps`.
+const MEMBER_BYTES: u64 = 160;
+/// Bytes one held table cell costs: the cell (a rational is two big integers on the heap)
+/// and its rendered text.
+const CELL_BYTES: u64 = 192;
+
+/// Estimated peak bytes of [`family_table`] (with its table rendered) and its row count, from the ranges alone (no
+/// member listed, no move generated): the solve of the members' hull (bounded by the heaps'
+/// maxima, which [`Family::heap_maxima`] also checks for range), the members, and the rows.
+pub fn family_cost(
+    fam: &Family,
+    ranges: &BTreeMap<String, IntRange>,
+    grid: Option<&QRange>,
+    method: Method,
+) -> Result<(u64, u64)> {
+    let count = fam.member_count(ranges)?;
+    let mut hull = fam.heap_maxima(ranges)?;
+    hull.sort_unstable_by(|x, y| y.cmp(x));
+    let solve = solve_cost(&scoring_nim(), &[nim_heaps(&hull)], method)
+        .expect("Nim never splits and bounds its moves");
+    let k = fam.heaps().len() as u64;
+    let rows = count.saturating_mul(grid.map_or(1, QRange::len));
+    let columns = fam.params().len() as u64 + k + if grid.is_some() { 2 } else { 4 };
+    let bytes = solve
+        .bytes
+        .saturating_add(count.saturating_mul(MEMBER_BYTES + 4 * k))
+        .saturating_add(rows.saturating_mul(columns * CELL_BYTES));
+    Ok((bytes, rows))
+}
+
+/// Refuses a family table over the memory limit or [`MAX_FAMILY_ROWS`], before any work,
+/// naming the estimate; for one parameter it suggests the longest range from the same start
+/// that fits.
+fn check_family_cost(
+    fam: &Family,
+    ranges: &BTreeMap<String, IntRange>,
+    grid: Option<&QRange>,
+    method: Method,
+    limits: &Limits,
+) -> Result<()> {
+    let fits = |r: &BTreeMap<String, IntRange>| {
+        family_cost(fam, r, grid, method)
+            .is_ok_and(|(b, rows)| b <= limits.max_bytes && rows <= MAX_FAMILY_ROWS)
+    };
+    let (bytes, rows) = family_cost(fam, ranges, grid, method)?;
+    if bytes <= limits.max_bytes && rows <= MAX_FAMILY_ROWS {
+        return Ok(());
+    }
+    // With one parameter the cost grows with the range's end: bisect for the longest range.
+    let mut suggestion = String::new();
+    if let [(name, range)] = ranges.iter().collect::<Vec<_>>()[..] {
+        let with_end = |end: i64| {
+            let mut r = ranges.clone();
+            r.insert(
+                name.clone(),
+                IntRange::new(range.start(), end).expect("start ≤ end"),
+            );
+            r
+        };
+        // Ends below the refused one only.
+        if range.end() > range.start()
+            && let Some(lo) =
+                last_fitting(range.start(), range.end() - 1, |end| fits(&with_end(end)))
+        {
+            suggestion = format!(
+                "use {name} = {}..{lo} (the longest range from {} that fits), ",
+                range.start(),
+                range.start()
+            );
+        }
+    }
+    let what = format!(
+        "the family '{fam}' over {} ({} rows)",
+        ranges
+            .iter()
+            .map(|(p, r)| format!("{p} = {r}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        rows
+    );
+    if rows > MAX_FAMILY_ROWS {
+        return Err(Error::invalid(format!(
+            "{what} is more than the limit of {MAX_FAMILY_ROWS} rows; {suggestion}narrow the ranges{}",
+            if grid.is_some() {
+                " or use fewer bonus values"
+            } else {
+                ""
+            }
+        )));
+    }
+    Err(Error::TooLarge {
+        what,
+        needed_bytes: bytes,
+        limit_bytes: limits.max_bytes,
+        suggestion: format!(
+            "{suggestion}narrow the ranges{}, or raise --memory-limit",
+            if grid.is_some() {
+                ", use fewer bonus values"
+            } else {
+                ""
+            }
+        ),
+    })
+}
+
+/// [`family_table`], refusing oversized requests before any work and reporting the solve's
+/// progress.
+pub fn family_table_reporting(
+    fam: &Family,
+    ranges: &BTreeMap<String, IntRange>,
+    grid: Option<&QRange>,
+    method: Method,
+    limits: &Limits,
+    progress: &dyn Progress,
+) -> Result<ScoringFamily> {
+    check_family_cost(fam, ranges, grid, method, limits)?;
+    let members = fam.members(ranges)?;
+    // Nim never splits heaps, so every member is reachable from the componentwise maximum of the
+    // sorted members: one solve serves the whole family.
+    let k = fam.heaps().len();
+    let mut hull = vec![0 as HeapSize; k];
+    for m in &members {
+        let mut s = m.heaps.clone();
+        s.sort_unstable_by(|x, y| y.cmp(x));
+        for (h, v) in hull.iter_mut().zip(s) {
+            *h = (*h).max(v);
+        }
+    }
+    let sol = solve_many_reporting(
+        &scoring_nim(),
+        &[nim_heaps(&hull)],
+        method,
+        limits,
+        progress,
+    )?;
+    let params = fam.params();
+    let members = members
+        .into_iter()
+        .map(|m| {
+            Ok(ScoringMember {
+                payoff: sol.payoff(&nim_heaps(&m.heaps))?,
+                params: params.iter().map(|p| m.params[p]).collect(),
+                heaps: m.heaps,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(ScoringFamily {
+        params,
+        heap_count: k,
+        grid: grid.cloned(),
+        members,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::scoring::solve;
+
+    fn ranges(k: (i64, i64)) -> BTreeMap<String, IntRange> {
+        BTreeMap::from([("k".to_string(), IntRange::new(k.0, k.1).unwrap())])
+    }
+
+    #[test]
+    fn each_member_keeps_its_payoff_and_the_table_shows_it() {
+        let fam: Family = "2k+1,2k,1".parse().unwrap();
+        let t = family_table(
+            &fam,
+            &ranges((1, 5)),
+            None,
+            Method::Auto,
+            &Limits::default(),
+        )
+        .unwrap();
+        assert_eq!(t.members.len(), 5);
+        // Each payoff is the one a solve of the member alone gives.
+        for m in &t.members {
+            let heaps = nim_heaps(&m.heaps);
+            let alone = solve(&scoring_nim(), &heaps, Method::Auto, &Limits::default())
+                .unwrap()
+                .payoff(&heaps)
+                .unwrap();
+            assert_eq!(m.payoff, alone, "{:?}", m.heaps);
+        }
+        let table = t.table();
+        assert_eq!(
+            table.columns,
+            [
+                "k",
+                "h1",
+                "h2",
+                "h3",
+                "breakpoints",
+                "c_minus",
+                "c_plus",
+                "payoff"
+            ]
+        );
+        Column::assert_renders_as(&t.typed_columns(), &table);
+        // On a bonus grid: one row per member and bonus value, its value f_N.
+        let grid = QRange::new(Q::int(-1), Q::one(), Q::one()).unwrap();
+        let g = family_table(
+            &fam,
+            &ranges((2, 3)),
+            Some(&grid),
+            Method::Auto,
+            &Limits::default(),
+        )
+        .unwrap();
+        let table = g.table();
+        assert_eq!(table.columns, ["k", "h1", "h2", "h3", "bonus", "payoff"]);
+        assert_eq!(table.rows.len(), 2 * 3);
+        assert_eq!(
+            table.rows[4][5],
+            Cell::from(g.members[1].payoff.eval(&Q::zero()))
+        );
+        Column::assert_renders_as(&g.typed_columns(), &table);
+    }
+
+    #[test]
+    fn oversized_families_are_refused_before_any_work() {
+        let fam: Family = "2k+1,2k,1".parse().unwrap();
+        let (bytes, rows) = family_cost(&fam, &ranges((1, 10)), None, Method::Auto).unwrap();
+        assert_eq!(rows, 10);
+        let small = Limits {
+            max_bytes: bytes - 1,
+        };
+        let e = family_table(&fam, &ranges((1, 10)), None, Method::Auto, &small)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("use k = 1.."),
+            "a shorter range is suggested: {e}"
+        );
+        // More rows than MAX_FAMILY_ROWS on a grid.
+        let grid = QRange::new(Q::zero(), Q::int(100_000_000), Q::frac(1, 2)).unwrap();
+        let e = family_table(
+            &fam,
+            &ranges((1, 2)),
+            Some(&grid),
+            Method::Auto,
+            &Limits::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("rows"), "{e}");
+    }
+}
