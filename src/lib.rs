@@ -4,6 +4,8 @@
 //! Modules, from the bottom up (each uses only those above it):
 //!
 //! - [`num`]: exact rationals ([`Q`]), piecewise-linear functions ([`Pwl`]) and ranges;
+//! - [`progress`]: how long work reports how far it is ([`progress::Progress`]; a front end
+//!   shows it, [`progress::Silent`] ignores it);
 //! - [`miner`]: generic pattern finding on sequences of exact values — least periods (proven by
 //!   window arguments or observed), periodic-linear closed forms (also along one-parameter
 //!   families), and certificates that prove them against a min/max-plus recurrence. It knows no
@@ -21,7 +23,9 @@
 //! - [`report`]: research reports (Markdown, LaTeX, CSV, SVG) rendered from templates, generic;
 //! - [`papers`]: the four papers' reports as data (tables, figures, verdicts, mined closed forms)
 //!   for [`report`];
-//! - [`cli`]: the `nimlab` command line on top.
+//! - `cli`: the `nimlab` command line on top, behind the `cli` feature (on by default). Without
+//!   it the library builds with none of the command line's dependencies (clap, indicatif,
+//!   anyhow): `cargo build --lib --no-default-features`.
 
 pub mod claims;
 #[cfg(feature = "cli")]
