@@ -1,10 +1,10 @@
 //! The four papers' reports as data: each file here asks the engines and the claims checker for
 //! its numbers (the paper's tables re-derived, its figures' data, the verdict of every claim)
-//! and fills the generic [`Report`](crate::report::context::Report) context that [`crate::report`] renders. This file holds what
-//! they share (the verdict table from a claim registry, provenance, the summary counts). The
-//! report layer itself names no game; this module is where the papers meet it. The tables the
-//! reports and the CLI print alike (family tables, mined and certified closed forms) live in
-//! [`crate::tables`], which both call.
+//! and fills the generic [`Report`](crate::report::context::Report) context that
+//! [`crate::report`] renders. This file holds what they share (the verdict table from a claim
+//! registry, provenance, the summary counts). The report layer itself names no game; this
+//! module is where the papers meet it. The tables the reports and the CLI print alike (family
+//! tables, mined and certified closed forms) live in [`crate::tables`], which both call.
 
 mod candy_nim;
 mod nim_with_cash;

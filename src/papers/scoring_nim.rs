@@ -82,6 +82,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     progress.add_work(FIGURES.len() as u64);
     let mut figures = Vec::new();
     let mut tails = Table::new(&["figure", "position", "breakpoints", "c_plus", "c_minus"]);
+    let mut breakpoints_per_figure = Vec::new();
     let mut reproduce = common_commands(opts, &verdict_table);
     for (number, p, what) in FIGURES {
         let heaps = nim_heaps(&p);
@@ -134,6 +135,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             },
             &mut files,
         )?);
+        breakpoints_per_figure.push(format!("({}): {}", show(&p), f.breakpoints().len()));
         tails.push(vec![
             Cell::Int(i64::from(number)),
             Cell::Text(format!("({})", show(&p))),
@@ -168,15 +170,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         0,
         format!(
             "Figures 2–6 redrawn from exact payoffs: breakpoints per figure {}.",
-            tails
-                .rows
-                .iter()
-                .map(|r| match (&r[1], &r[2]) {
-                    (Cell::Text(p), Cell::Int(b)) => format!("{p}: {b}"),
-                    _ => String::new(),
-                })
-                .collect::<Vec<_>>()
-                .join(", ")
+            breakpoints_per_figure.join(", ")
         ),
     );
     let mut tables = vec![table(
