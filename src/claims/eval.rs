@@ -4,6 +4,10 @@
 //! arguments and infers the kind (number, truth value, string, list) of every node, so a claim
 //! file with a typo fails at once with the column of the typo rather than after an hour of
 //! computation. Evaluation is exact throughout: numbers are rationals over big integers.
+//!
+//! A call goes to a function the claim file `define`s (its body evaluated here) or else to the
+//! registered function of that name ([`super::functions`]), whose signature the checker reads
+//! and which evaluates itself against the engines' caches.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

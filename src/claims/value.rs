@@ -7,6 +7,10 @@
 //! the size, and one line of a claim file must not run for minutes. Integer operands take a
 //! path that skips the gcd altogether. Values echoed in messages are cut to an excerpt
 //! ([`Value::short`]) so that an error about a huge list or number stays a line long.
+//!
+//! The readers at the end (`num`, `list`, `natural`, …) take a value where a number, a list
+//! or a bounded integer is needed, and otherwise name what they found, at the expression's
+//! place in the claim file.
 
 use std::fmt;
 use std::sync::Arc;

@@ -300,6 +300,48 @@ mod tests {
         assert!(lookup("nope").is_none());
     }
 
+    /// The checker reads each function's arity from its signature.
+    #[test]
+    fn every_function_is_checked_against_its_signature() {
+        for f in all() {
+            let s = f.signature();
+            let (call, message) = match s.params {
+                Params::Fixed(params) => {
+                    let args = vec!["0"; params.len() + 1].join(", ");
+                    let given = params.len() + 1;
+                    (
+                        format!("{}({args})", s.name),
+                        format!(
+                            "`{}` takes {} argument(s), {given} given",
+                            s.name,
+                            params.len()
+                        ),
+                    )
+                }
+                Params::NumsOrList => (
+                    format!("{}()", s.name),
+                    format!("`{}` needs at least one argument", s.name),
+                ),
+            };
+            let e = crate::claims::evaluate(&call).unwrap_err();
+            assert_eq!(e.message, message, "{call}");
+            assert_eq!((e.span.start, e.span.end), (0, s.name.len()), "{call}");
+        }
+    }
+
+    /// A claim file cannot `define` a registered name.
+    #[test]
+    fn registered_names_cannot_be_defined() {
+        for f in all() {
+            let name = f.signature().name;
+            let def = crate::claims::expr::parse_function(&format!("{name}(x) = x")).unwrap();
+            let e = crate::claims::eval::Definitions::new()
+                .define(def)
+                .unwrap_err();
+            assert_eq!(e.message, format!("`{name}` is already defined"));
+        }
+    }
+
     #[test]
     fn docs_are_one_line() {
         for f in all() {
