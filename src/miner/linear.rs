@@ -143,7 +143,7 @@ impl fmt::Display for PeriodicLinear {
     }
 }
 
-/// `sk + c` written compactly: `10k+5`, `k`, `-k-1`, `3`, `1/2k+1/3`.
+/// `sk + c` written compactly: `10k+5`, `k`, `-k-1`, `3`, `k/2+1/3`, `-3k/2`.
 pub fn affine_text(slope: &Q, constant: &Q, var: &str) -> String {
     let zero = Q::zero();
     let mut s = if *slope == zero {
@@ -152,8 +152,19 @@ pub fn affine_text(slope: &Q, constant: &Q, var: &str) -> String {
         var.to_string()
     } else if *slope == Q::int(-1) {
         format!("-{var}")
-    } else {
+    } else if slope.is_integer() {
         format!("{slope}{var}")
+    } else {
+        // `3k/2`, not `3/2k`: the claims language reads a number written against a name as one
+        // product, so `3/2k` would mean 3/(2k).
+        let sign = if *slope < zero { "-" } else { "" };
+        let numer = slope.abs().numer().clone();
+        let times = if numer == 1.into() {
+            String::new()
+        } else {
+            numer.to_string()
+        };
+        format!("{sign}{times}{var}/{}", slope.denom())
     };
     if s.is_empty() {
         s = constant.to_string();

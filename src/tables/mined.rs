@@ -344,8 +344,7 @@ fn heap_expr(h: &crate::family::Affine) -> Expr {
 // The syntax trees of the miner's formulas. The miner prints a form's numbers, each affine in
 // the parameter, with the rules of `miner::pwl_form` (`2k-1`, `a - (2k-1)`, `a + 2k-1`, …);
 // each function below builds the tree the claims parser reads from that text, from the numbers
-// themselves. One exception: a slope that is not an integer prints as `1/2k`, which the parser
-// reads as 1/(2k); the tree here says (1/2)·k, what the miner found.
+// themselves.
 
 /// A number of a form: slope in the parameter and value at 0.
 type Affine = (Q, Q);
@@ -372,7 +371,7 @@ fn is_zero((slope, constant): &Affine) -> bool {
 }
 
 /// The number as the parser reads `affine_text(slope, constant, param)`: `c`, `k`, `-k`, `2k`,
-/// `-2k`, then `+c` or `-c`.
+/// `-2k`, `k/2`, `-3k/2`, then `+c` or `-c`.
 fn affine_expr(n: &Affine, param: &str) -> Expr {
     let (slope, constant) = n;
     if slope.is_zero() {
@@ -387,7 +386,15 @@ fn affine_expr(n: &Affine, param: &str) -> Expr {
         let times = Expr::int(slope.abs().numer().clone()) * k;
         if slope.signum() < 0 { -times } else { times }
     } else {
-        Expr::rational(slope) * k
+        // `-3k/2` reads as (−(3·k)) / 2.
+        let numer = slope.abs().numer().clone();
+        let times = if numer == 1.into() {
+            k
+        } else {
+            Expr::int(numer) * k
+        };
+        let signed = if slope.signum() < 0 { -times } else { times };
+        Expr::binary(BinOp::Div, signed, Expr::int(slope.denom().clone()))
     };
     match constant.signum() {
         0 => term,
@@ -719,14 +726,23 @@ mod tests {
     }
 
     #[test]
-    fn a_slope_that_is_not_an_integer_is_checked_as_found() {
-        // The miner prints (1/2)k + 1 as `1/2k+1`, which the claims parser reads as 1/(2k) + 1:
-        // the tree checked is the number found.
-        let n = (Q::frac(1, 2), Q::one());
-        let half_k = Expr::rational(&Q::frac(1, 2)) * Expr::var("k");
-        assert_eq!(affine_expr(&n, "k"), half_k + Expr::int(1));
-        let text = crate::miner::affine_text(&n.0, &n.1, "k");
-        assert_ne!(affine_expr(&n, "k"), parsed(&text));
+    fn a_slope_that_is_not_an_integer_is_printed_and_checked_as_found() {
+        // Printed `3/2k`, the claims parser would read 3/(2k): the miner writes `3k/2`.
+        for (slope, constant, text) in [
+            (Q::frac(1, 2), Q::one(), "k/2+1"),
+            (Q::frac(-1, 2), Q::zero(), "-k/2"),
+            (Q::frac(3, 2), Q::frac(-1, 3), "3k/2-1/3"),
+            (Q::frac(-5, 4), Q::int(2), "-5k/4+2"),
+        ] {
+            let n = (slope, constant);
+            assert_eq!(crate::miner::affine_text(&n.0, &n.1, "k"), text);
+            assert_eq!(affine_expr(&n, "k"), parsed(text), "{text}");
+            for k in -3..=3 {
+                let found = &(&n.0 * &Q::int(k)) + &n.1;
+                let read = crate::claims::evaluate(&format!("let k = {k} in {text}")).unwrap();
+                assert_eq!(read.to_string(), found.to_string(), "{text} at k = {k}");
+            }
+        }
     }
 
     #[test]
