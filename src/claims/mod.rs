@@ -5,20 +5,23 @@
 //! - [`expr`]: the expression language's grammar and syntax tree;
 //! - [`value`], [`eval`]: checking names, arities and kinds, then exact evaluation;
 //! - [`cost`]: sizing a claim's work before it runs;
-//! - [`engines`]: the game engines behind the expression language's calls, with caches.
+//! - [`engines`]: the game engines behind the expression language's calls, with caches;
+//! - [`finding`]: typed findings (counterexamples, corrections, proofs, readings), their merge
+//!   and their rendering; [`verdict`]: checking a claim into one.
 
 pub mod builtins;
 pub mod cost;
 pub mod engines;
 pub mod eval;
 pub mod expr;
+pub mod finding;
 pub mod registry;
 pub mod value;
 pub mod verdict;
 
 pub use eval::evaluate;
+pub use finding::{ClaimRef, Counterexample, Finding, Labelled, MergeError, VerdictKind};
 pub use registry::{Claim, Registry};
 pub use verdict::{
-    Finding, Verdict, VerdictKind, check_claim, check_formula_rows, check_registry,
-    check_registry_progress, estimate, plan,
+    check_claim, check_formula_rows, check_registry, check_registry_progress, estimate, plan,
 };

@@ -245,7 +245,11 @@ impl ClosedFormCheck {
     pub fn text(&self) -> String {
         format!(
             "re-verified with `nimlab check` on {} = {}..{} ({ZIGZAG_BEYOND} beyond the data): {}, {}",
-            self.param, self.from, self.to, self.finding.verdict, self.finding.evidence
+            self.param,
+            self.from,
+            self.to,
+            self.finding.verdict,
+            self.finding.evidence()
         )
     }
 }
@@ -275,7 +279,7 @@ fn check_payoff_form(over: &str, family: &str, expr: &str) -> Result<Finding> {
     );
     let reg = Registry::parse(std::path::Path::new("(closed form)"), &toml)?;
     let mut v = check_registry(&reg, false, &[], &|| {})?;
-    Ok(v.remove(0).finding)
+    Ok(v.remove(0))
 }
 
 /// Re-verifies a grid form of the payoffs of `family` with the claims checker: the shaped
@@ -563,7 +567,7 @@ fn mined_family(progress: &dyn Progress, files: &mut Files) -> Result<(Vec<Table
                     "every N from 2 below the first peak to 2 beyond the last, step 1/2".into(),
                 ),
                 ("verdict", check.finding.verdict.to_string()),
-                ("evidence", check.finding.evidence.clone()),
+                ("evidence", check.finding.evidence()),
             ] {
                 t.push(vec![item.into(), value.into()]);
             }
@@ -583,7 +587,9 @@ fn mined_family(progress: &dyn Progress, files: &mut Files) -> Result<(Vec<Table
             )?);
             format!(
                 "Mined from the payoffs of ({FAMILY}), k = {k0}..{k1}: {form} for k ≥ {}, {status}; the claims checker re-verified it on {verified}: {} ({}).",
-                z.from, check.finding.verdict, check.finding.evidence
+                z.from,
+                check.finding.verdict,
+                check.finding.evidence()
             )
         }
         None => format!(
