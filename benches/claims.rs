@@ -23,7 +23,7 @@ fn main() {
         let (t, v) = time(repeats, || check(reg));
         let fails = v
             .iter()
-            .filter(|v| v.finding.verdict == VerdictKind::Fails)
+            .filter(|v| v.verdict == VerdictKind::Fails)
             .count();
         println!(
             "check {:<14} {:>3} claims ({fails} FAIL): median {:.2} s",

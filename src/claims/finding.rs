@@ -990,3 +990,227 @@ impl<'de> Deserialize<'de> for Value {
         d.deserialize_any(ValueVisitor)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn claim(id: &str) -> ClaimRef {
+        ClaimRef {
+            paper: "t".into(),
+            id: id.into(),
+            label: id.to_uppercase(),
+            statement: "s".into(),
+        }
+    }
+
+    fn sweep() -> Wording {
+        Wording::Sweep {
+            unit: Unit::Point,
+            asserted: Asserted::Holds,
+        }
+    }
+
+    /// HOLDS on `range` with `checked` points.
+    fn holds(range: &str, checked: u64) -> Finding {
+        let mut f = Finding::new(
+            VerdictKind::Holds,
+            vec![RangePart::described(range)],
+            sweep(),
+        );
+        f.points = Some(Points {
+            checked,
+            skipped: 1,
+        });
+        f.about(&claim("a"))
+    }
+
+    /// FAILS on `range` at k.
+    fn fails(range: &str, k: i64) -> Finding {
+        let mut f = Finding::new(
+            VerdictKind::Fails,
+            vec![RangePart::described(range)],
+            sweep(),
+        );
+        f.points = Some(Points {
+            checked: 2,
+            skipped: 0,
+        });
+        f.counterexample = Some(Counterexample {
+            point: vec![("k".into(), Value::from(k))],
+            expected: vec![Labelled::new("k > 0", true)],
+            actual: vec![Labelled::new("k > 0", false)],
+        });
+        f.about(&claim("a"))
+    }
+
+    fn proven(range: &str) -> Finding {
+        let mut f = Sentence::new()
+            .text("by ")
+            .piece(Piece::Proof)
+            .finding(VerdictKind::Proven, vec![RangePart::described(range)]);
+        f.proof = Some(Proof::CertifiedForms {
+            set: vec![1, 3, 4],
+            period: 7,
+            from: 0,
+        });
+        f.about(&claim("a"))
+    }
+
+    fn open(range: &str) -> Finding {
+        let mut f = holds(range, 0);
+        f.verdict = VerdictKind::Open;
+        f
+    }
+
+    #[test]
+    fn holds_and_holds_sum_their_points_over_the_union_of_their_ranges() {
+        let m = holds("k in 1..3", 3).merge(holds("k in 4..9", 6)).unwrap();
+        assert_eq!(m.verdict, VerdictKind::Holds);
+        assert_eq!(
+            m.points,
+            Some(Points {
+                checked: 9,
+                skipped: 2
+            })
+        );
+        assert_eq!(m.range_text(), "k in 1..3; k in 4..9");
+        assert_eq!(
+            m.evidence(),
+            "true at all 9 points (2 points excluded by `where`)"
+        );
+        // A range already covered is not listed twice.
+        let again = m.clone().merge(holds("k in 4..9", 6)).unwrap();
+        assert_eq!(again.range_text(), "k in 1..3; k in 4..9");
+    }
+
+    #[test]
+    fn any_fails_gives_fails_at_the_first_counterexample_in_the_enumeration_order() {
+        for m in [
+            holds("k in 1..3", 3).merge(fails("k in 4..9", 5)).unwrap(),
+            fails("k in 4..9", 5).merge(holds("k in 1..3", 3)).unwrap(),
+        ] {
+            assert_eq!(m.verdict, VerdictKind::Fails);
+            assert_eq!(m.evidence(), "false at k = 5");
+        }
+        for m in [
+            fails("k in 10..20", 12)
+                .merge(fails("k in 4..9", 5))
+                .unwrap(),
+            fails("k in 4..9", 5)
+                .merge(fails("k in 10..20", 12))
+                .unwrap(),
+        ] {
+            assert_eq!(m.evidence(), "false at k = 5");
+            assert_eq!(m.points.unwrap().checked, 4);
+        }
+    }
+
+    #[test]
+    fn a_proof_outranks_a_finite_check_which_outranks_no_check() {
+        let m = holds("k in 1..3", 3).merge(proven("every k")).unwrap();
+        assert_eq!(m.verdict, VerdictKind::Proven);
+        assert_eq!(
+            m.evidence(),
+            "by PROVEN by forms of period 7 certified from n = 0"
+        );
+        let m = open("k in 4..6").merge(holds("k in 1..3", 3)).unwrap();
+        assert_eq!(m.verdict, VerdictKind::Holds);
+    }
+
+    #[test]
+    fn merging_is_associative() {
+        let all = [
+            holds("k in 1..3", 3),
+            holds("k in 4..6", 3),
+            fails("k in 7..9", 8),
+            fails("k in 10..12", 10),
+            proven("every k"),
+            open("k in 13..14"),
+        ];
+        for a in &all {
+            for b in &all {
+                for c in &all {
+                    let left = a
+                        .clone()
+                        .merge(b.clone())
+                        .unwrap()
+                        .merge(c.clone())
+                        .unwrap();
+                    let right = a
+                        .clone()
+                        .merge(b.clone().merge(c.clone()).unwrap())
+                        .unwrap();
+                    assert_eq!(left, right, "{a:?}\n{b:?}\n{c:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn findings_of_different_claims_or_readings_do_not_merge() {
+        let other = holds("k in 1..3", 3).about(&claim("b"));
+        let e = holds("k in 1..3", 3).merge(other).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "cannot merge findings of different claims: `a` (A) of t and `b` (B) of t"
+        );
+        let mut read = Finding::new(
+            VerdictKind::Ambiguous,
+            vec![RangePart::described("k in 1..3")],
+            Wording::Sentence(vec![Piece::Readings]),
+        );
+        read.readings = vec![Reading {
+            name: "literal".into(),
+            finding: holds("k in 1..3", 3),
+        }];
+        let read = read.about(&claim("a"));
+        let e = read.clone().merge(holds("k in 4..6", 3)).unwrap_err();
+        assert!(matches!(e, MergeError::DifferentReadings { .. }), "{e}");
+        // Readings merge one by one.
+        let m = read.clone().merge(read).unwrap();
+        assert_eq!(m.readings[0].finding.points.unwrap().checked, 6);
+        assert_eq!(
+            m.evidence(),
+            "reading \"literal\": HOLDS (true at all 6 points (2 points excluded by `where`))"
+        );
+    }
+
+    #[test]
+    fn values_serialize_exactly_and_strings_stay_strings() {
+        let v = Value::from(vec![
+            Value::from(Q::frac(-7, 3)),
+            Value::from("3"),
+            Value::from(true),
+            Value::from(vec![]),
+        ]);
+        let json = serde_json::to_string(&v).unwrap();
+        assert_eq!(json, r#"["-7/3",{"str":"3"},true,[]]"#);
+        assert_eq!(serde_json::from_str::<Value>(&json).unwrap(), v);
+        let e = serde_json::from_str::<Value>(r#"{"num":"1"}"#).unwrap_err();
+        assert!(e.to_string().contains("\"num\""), "{e}");
+        assert!(serde_json::from_str::<Value>(r#""1/0""#).is_err());
+    }
+
+    #[test]
+    fn a_sentence_shifts_the_values_of_the_sentence_it_appends() {
+        let said = Sentence::new()
+            .text("at ")
+            .at("k", Value::from(2), Style::Short)
+            .text(": ")
+            .then(
+                Sentence::new()
+                    .text("N = ")
+                    .at("N", Value::from(Q::frac(1, 2)), Style::Plain)
+                    .text(": expected ")
+                    .expected("G(N)", Value::from(1), true)
+                    .text(", actual ")
+                    .actual("F(N)", Value::from(0), false),
+            );
+        let f = said.finding(VerdictKind::Fails, vec![]);
+        assert_eq!(f.evidence(), "at 2: N = 1/2: expected G(N) = 1, actual 0");
+        let ce = f.counterexample.unwrap();
+        assert_eq!(ce.point.len(), 2);
+        assert!(ce.is_labelled());
+    }
+}
