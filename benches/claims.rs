@@ -22,10 +22,7 @@ fn main() {
     let check = |reg: &Registry| check_registry(reg, false, &[], &Silent).unwrap();
     for reg in &registries {
         let (t, v) = time(repeats, || check(reg));
-        let fails = v
-            .iter()
-            .filter(|v| v.finding.verdict == VerdictKind::Fails)
-            .count();
+        let fails = v.iter().filter(|v| v.verdict == VerdictKind::Fails).count();
         println!(
             "check {:<14} {:>3} claims ({fails} FAIL): median {:.2} s",
             reg.paper,

@@ -723,11 +723,11 @@ proptest! {
              expected = \"({c})*k + ({d})\""
         ));
         let f = finding(&src, false);
-        prop_assert_eq!(&f.range, &format!("k in {lo}..{lo} + 12"));
+        prop_assert_eq!(&f.range_text(), &format!("k in {lo}..{lo} + 12"));
         match (lo..=lo + 12).find(|k| a * k * k + b != c * k + d) {
             None => {
                 prop_assert_eq!(f.verdict, VerdictKind::Holds);
-                prop_assert_eq!(f.evidence, "true at all 13 points");
+                prop_assert_eq!(f.evidence(), "true at all 13 points");
             }
             Some(k) => {
                 prop_assert_eq!(f.verdict, VerdictKind::Fails);
@@ -736,7 +736,7 @@ proptest! {
                     c * k + d,
                     a * k * k + b
                 );
-                prop_assert!(f.evidence.starts_with(&want), "want {}: {}", want, f.evidence);
+                prop_assert!(f.evidence().starts_with(&want), "want {}: {}", want, f.evidence());
             }
         }
     }
@@ -1384,12 +1384,12 @@ fn a_failing_claim_reports_its_smallest_counterexample() {
         false,
     );
     assert_eq!(f.verdict, VerdictKind::Fails);
-    assert_eq!(f.range, "k in 0..10");
+    assert_eq!(f.range_text(), "k in 0..10");
     assert!(
-        f.evidence
+        f.evidence()
             .starts_with("fails at k = 1: expected 2, actual 1"),
         "{}",
-        f.evidence
+        f.evidence()
     );
 
     // Two variables: the first failing point in the order of the variables (i outermost).
@@ -1403,7 +1403,7 @@ fn a_failing_claim_reports_its_smallest_counterexample() {
         .unwrap();
     assert_eq!(f.verdict, VerdictKind::Fails);
     assert_eq!(
-        f.evidence,
+        f.evidence(),
         format!("false at i = {}, j = {}", first.0, first.1)
     );
 
@@ -1412,7 +1412,7 @@ fn a_failing_claim_reports_its_smallest_counterexample() {
         &claim_file("for = \"N in -2..2 step 1/4\"\nholds = \"N < 1/3\""),
         false,
     );
-    assert_eq!(f.evidence, "false at N = 1/2");
+    assert_eq!(f.evidence(), "false at N = 1/2");
 }
 
 #[test]
@@ -1429,9 +1429,9 @@ fn a_holding_claim_counts_its_points() {
             false,
         );
         assert_eq!(f.verdict, VerdictKind::Holds, "{range}");
-        assert_eq!(f.range, range);
+        assert_eq!(f.range_text(), range);
         assert_eq!(
-            f.evidence,
+            f.evidence(),
             format!("true at all {points} points"),
             "{range}"
         );
@@ -1441,7 +1441,7 @@ fn a_holding_claim_counts_its_points() {
         false,
     );
     assert_eq!(
-        (f.verdict, f.evidence.as_str()),
+        (f.verdict, f.evidence().as_str()),
         (VerdictKind::Holds, "true at all 41 points")
     );
     // No range: a single evaluation.
@@ -1450,8 +1450,8 @@ fn a_holding_claim_counts_its_points() {
         false,
     );
     assert_eq!(f.verdict, VerdictKind::Holds);
-    assert_eq!(f.range, "single evaluation");
-    assert_eq!(f.evidence, "true at all 1 point");
+    assert_eq!(f.range_text(), "single evaluation");
+    assert_eq!(f.evidence(), "true at all 1 point");
     // User functions, each calling earlier ones.
     let f = finding(
         "paper = \"t\"\ndefine = [\"T(k) = k*(k+1)/2\", \"S(k) = T(k) - T(k-1)\"]\n\
@@ -1460,7 +1460,7 @@ fn a_holding_claim_counts_its_points() {
         false,
     );
     assert_eq!(
-        (f.verdict, f.evidence.as_str()),
+        (f.verdict, f.evidence().as_str()),
         (VerdictKind::Holds, "true at all 30 points")
     );
 }
@@ -1474,7 +1474,7 @@ fn where_skips_points_and_says_how_many() {
     assert_eq!(f.verdict, VerdictKind::Holds);
     let kept = (1..=10).filter(|k| k % 3 == 0).count();
     assert_eq!(
-        f.evidence,
+        f.evidence(),
         format!(
             "true at all {kept} points ({} points excluded by `where`)",
             10 - kept
@@ -1486,7 +1486,7 @@ fn where_skips_points_and_says_how_many() {
         false,
     );
     assert_eq!(
-        (f.verdict, f.evidence.as_str()),
+        (f.verdict, f.evidence().as_str()),
         (VerdictKind::Fails, "false at k = 7")
     );
     // Nothing passes the filter: nothing was checked, so nothing holds.
@@ -1495,7 +1495,11 @@ fn where_skips_points_and_says_how_many() {
         false,
     );
     assert_eq!(f.verdict, VerdictKind::Open);
-    assert!(f.evidence.contains("nothing was checked"), "{}", f.evidence);
+    assert!(
+        f.evidence().contains("nothing was checked"),
+        "{}",
+        f.evidence()
+    );
 }
 
 #[test]
@@ -1505,14 +1509,14 @@ fn open_claims_never_hold() {
         false,
     );
     assert_eq!(f.verdict, VerdictKind::Open);
-    assert_eq!(f.evidence, "true at all 5 points");
+    assert_eq!(f.evidence(), "true at all 5 points");
     // A counterexample still refutes an open claim.
     let f = finding(
         &claim_file("open = true\nfor = \"k in 1..5\"\nholds = \"k < 4\""),
         false,
     );
     assert_eq!(
-        (f.verdict, f.evidence.as_str()),
+        (f.verdict, f.evidence().as_str()),
         (VerdictKind::Fails, "false at k = 4")
     );
 }
@@ -1526,8 +1530,9 @@ fn readings_are_ambiguous_with_a_verdict_each() {
     );
     let f = finding(&src, false);
     assert_eq!(f.verdict, VerdictKind::Ambiguous);
-    let parts: Vec<&str> = f.evidence.split("; reading ").collect();
-    assert_eq!(parts.len(), 3, "{}", f.evidence);
+    let evidence = f.evidence();
+    let parts: Vec<&str> = evidence.split("; reading ").collect();
+    assert_eq!(parts.len(), 3, "{}", f.evidence());
     assert_eq!(parts[0], "reading \"weak\": HOLDS (true at all 6 points)");
     assert_eq!(parts[1], "\"strong\": FAILS (false at k = 1)");
     assert!(
@@ -1536,9 +1541,9 @@ fn readings_are_ambiguous_with_a_verdict_each() {
         parts[2]
     );
     assert!(
-        f.range.contains("k in 1..6") && f.range.contains("k in 2..3"),
+        f.range_text().contains("k in 1..6") && f.range_text().contains("k in 2..3"),
         "{}",
-        f.range
+        f.range_text()
     );
 
     // Readings inherit the claim's `where` unless they have their own, and `--deep` applies to
@@ -1550,16 +1555,16 @@ fn readings_are_ambiguous_with_a_verdict_each() {
     );
     let f = finding(&src, false);
     assert_eq!(
-        f.evidence,
+        f.evidence(),
         "reading \"inherited\": HOLDS (true at all 5 points (1 point excluded by `where`)); \
          reading \"own filter\": HOLDS (true at all 4 points (2 points excluded by `where`))"
     );
     let f = finding(&src, true);
-    assert_eq!(f.range, "k in 1..9");
+    assert_eq!(f.range_text(), "k in 1..9");
     assert!(
-        f.evidence.contains("true at all 8 points"),
+        f.evidence().contains("true at all 8 points"),
         "{}",
-        f.evidence
+        f.evidence()
     );
 }
 
@@ -1581,13 +1586,14 @@ fn a_correction_is_checked_when_the_claim_fails() {
     );
     assert_eq!(f.verdict, VerdictKind::Fails);
     assert!(
-        f.evidence
+        f.evidence()
             .starts_with("fails at k = 1: expected 3, actual 4"),
         "{}",
-        f.evidence
+        f.evidence()
     );
-    let part = correction_part(&f.evidence);
-    assert!(part.ends_with("holds at all 10 points"), "{}", f.evidence);
+    let evidence = f.evidence();
+    let part = correction_part(&evidence);
+    assert!(part.ends_with("holds at all 10 points"), "{}", f.evidence());
     // A wrong correction is reported with its own first counterexample: k² = 3k + (k−5)(k−6)
     // would need k² = k² − 8k + 30, true only at k = 15/4, so it fails at k = 1 already.
     let f = finding(
@@ -1596,12 +1602,13 @@ fn a_correction_is_checked_when_the_claim_fails() {
         ),
         false,
     );
-    let part = correction_part(&f.evidence);
-    assert!(part.contains("fails too at k = 1"), "{}", f.evidence);
+    let evidence = f.evidence();
+    let part = correction_part(&evidence);
+    assert!(part.contains("fails too at k = 1"), "{}", f.evidence());
     assert!(
-        part.contains("expected 23, actual 1") || f.evidence.contains("expected 23, actual 1"),
+        part.contains("expected 23, actual 1") || f.evidence().contains("expected 23, actual 1"),
         "{}",
-        f.evidence
+        f.evidence()
     );
     // A claim that holds does not mention its correction.
     let f = finding(
@@ -1611,7 +1618,7 @@ fn a_correction_is_checked_when_the_claim_fails() {
         false,
     );
     assert_eq!(f.verdict, VerdictKind::Holds);
-    assert!(!f.evidence.contains("correction"), "{}", f.evidence);
+    assert!(!f.evidence().contains("correction"), "{}", f.evidence());
 }
 
 #[test]
@@ -1619,12 +1626,12 @@ fn deep_uses_the_deep_range() {
     let src = claim_file("for = \"k in 0..10\"\ndeep = \"k in 0..100\"\nholds = \"k < 50\"");
     let f = finding(&src, false);
     assert_eq!(
-        (f.verdict, f.range.as_str(), f.evidence.as_str()),
+        (f.verdict, f.range_text().as_str(), f.evidence().as_str()),
         (VerdictKind::Holds, "k in 0..10", "true at all 11 points")
     );
     let f = finding(&src, true);
     assert_eq!(
-        (f.verdict, f.range.as_str(), f.evidence.as_str()),
+        (f.verdict, f.range_text().as_str(), f.evidence().as_str()),
         (VerdictKind::Fails, "k in 0..100", "false at k = 50")
     );
     // Without a deep range --deep checks the default range.
@@ -1632,7 +1639,7 @@ fn deep_uses_the_deep_range() {
         &claim_file("for = \"k in 0..10\"\nholds = \"k < 50\""),
         true,
     );
-    assert_eq!(f.range, "k in 0..10");
+    assert_eq!(f.range_text(), "k in 0..10");
 }
 
 fn three_claims() -> Registry {
@@ -1660,18 +1667,18 @@ fn check_registry_keeps_file_order_and_selects_by_label_or_id() {
     let done = Tally::default();
     let all = check_registry(&reg, false, &[], &done).unwrap();
     assert_eq!(done.0.load(Ordering::Relaxed), 3);
-    let ids: Vec<&str> = all.iter().map(|v| v.id.as_str()).collect();
+    let ids: Vec<&str> = all.iter().map(|v| v.claim.id.as_str()).collect();
     assert_eq!(ids, ["one", "two", "three"]);
-    let kinds: Vec<VerdictKind> = all.iter().map(|v| v.finding.verdict).collect();
+    let kinds: Vec<VerdictKind> = all.iter().map(|v| v.verdict).collect();
     assert_eq!(
         kinds,
         [VerdictKind::Holds, VerdictKind::Fails, VerdictKind::Holds]
     );
-    assert!(all.iter().all(|v| v.paper == "t"));
-    assert_eq!(all[1].finding.evidence, "false at k = 200");
+    assert!(all.iter().all(|v| v.claim.paper == "t"));
+    assert_eq!(all[1].evidence(), "false at k = 200");
 
     let some = check_registry(&reg, false, &["Lemma 3".into(), "one".into()], &Silent).unwrap();
-    let ids: Vec<&str> = some.iter().map(|v| v.id.as_str()).collect();
+    let ids: Vec<&str> = some.iter().map(|v| v.claim.id.as_str()).collect();
     assert_eq!(ids, ["one", "three"]);
     let e = check_registry(&reg, false, &["Lemma 9".into()], &Silent).unwrap_err();
     assert!(e.to_string().contains("Lemma 9"), "{e}");
@@ -1983,7 +1990,7 @@ fn estimates_bound_the_steps_taken() {
         assert!(!estimate.open_ended, "{range}: {estimate:?}");
         let steps = Tally::default();
         let verdicts = nimlab::claims::check_registry_progress(&reg, false, &[], &steps).unwrap();
-        assert_eq!(verdicts[0].finding.verdict, VerdictKind::Holds, "{range}");
+        assert_eq!(verdicts[0].verdict, VerdictKind::Holds, "{range}");
         // The progress reported adds up to the estimate (the bar ends full) …
         let reported = steps.0.load(Ordering::Relaxed) as f64;
         assert_eq!(

@@ -38,8 +38,8 @@ fn appendix(from_k: u32, f1: &str, f2: &str) -> Finding {
 #[test]
 fn the_printed_appendix_has_nine_wrong_entries() {
     let f = appendix(4, PRINTED_F1, PRINTED_F2);
-    assert_eq!(f.verdict, VerdictKind::Fails, "{}", f.evidence);
-    let e = &f.evidence;
+    assert_eq!(f.verdict, VerdictKind::Fails, "{}", f.evidence());
+    let e = &f.evidence();
     assert!(
         e.starts_with("fails at f^I(64) (k = 4, i = 0): expected 11·4 + 3 = 47, actual 46"),
         "{e}"
@@ -67,25 +67,25 @@ fn the_printed_appendix_has_nine_wrong_entries() {
 #[test]
 fn the_certified_table_is_proven_from_k_5_but_not_from_k_4() {
     let f = appendix(5, TRUE_F1, TRUE_F2);
-    assert_eq!(f.verdict, VerdictKind::Proven, "{}", f.evidence);
+    assert_eq!(f.verdict, VerdictKind::Proven, "{}", f.evidence());
     assert!(
-        f.evidence.contains("all 32 printed entries"),
+        f.evidence().contains("all 32 printed entries"),
         "{}",
-        f.evidence
+        f.evidence()
     );
     // f^I(65) = 43, not 11·4 − 2: the direct part of the check sees it.
     let f = appendix(4, TRUE_F1, TRUE_F2);
-    assert_eq!(f.verdict, VerdictKind::Fails, "{}", f.evidence);
+    assert_eq!(f.verdict, VerdictKind::Fails, "{}", f.evidence());
     assert!(
-        f.evidence
+        f.evidence()
             .starts_with("fails at f^I(65) (k = 4, i = 1): expected 11·4 − 2 = 42, actual 43"),
         "{}",
-        f.evidence
+        f.evidence()
     );
     assert!(
-        f.evidence.contains("1 of 32 entries are wrong"),
+        f.evidence().contains("1 of 32 entries are wrong"),
         "{}",
-        f.evidence
+        f.evidence()
     );
 }
 
@@ -95,30 +95,30 @@ fn a_deliberately_wrong_table_fails_beyond_the_direct_range() {
     // so the failure lies beyond the first k checked and must still be found.
     let f2 = TRUE_F2.replace("[11, 6], [11, 10]]", "[11, 6], [12, 5]]");
     let f = appendix(5, TRUE_F1, &f2);
-    assert_eq!(f.verdict, VerdictKind::Fails, "{}", f.evidence);
+    assert_eq!(f.verdict, VerdictKind::Fails, "{}", f.evidence());
     // 12k + 5 = 11k + 10 only at k = 5: the first failure is f^II(16·6 + 15) = f^II(111).
     assert!(
-        f.evidence
+        f.evidence()
             .starts_with("fails at f^II(111) (k = 6, i = 15): expected 12·6 + 5 = 77, actual 76"),
         "{}",
-        f.evidence
+        f.evidence()
     );
 }
 
 #[test]
 fn three_five_six_ten_eleven_is_proven_not_cash_periodic() {
     let f = one(&claim("cash.not_cash_periodic", "set = [3, 5, 6, 10, 11]"));
-    assert_eq!(f.verdict, VerdictKind::Proven, "{}", f.evidence);
+    assert_eq!(f.verdict, VerdictKind::Proven, "{}", f.evidence());
     assert!(
-        f.evidence
+        f.evidence()
             .contains("C^II(16k, 5) changes by 1 per period along n ≡ 0 (mod 16): 5, 6, 7, 8"),
         "{}",
-        f.evidence
+        f.evidence()
     );
     // {1, 3, 4} is cash-periodic (Lemma 6.4): the claim fails for it.
     let f = one(&claim("cash.not_cash_periodic", "set = [1, 3, 4]"));
-    assert_eq!(f.verdict, VerdictKind::Fails, "{}", f.evidence);
-    assert!(f.evidence.contains("least period 7"), "{}", f.evidence);
+    assert_eq!(f.verdict, VerdictKind::Fails, "{}", f.evidence());
+    assert!(f.evidence().contains("least period 7"), "{}", f.evidence());
 }
 
 #[test]
@@ -130,19 +130,19 @@ fn wins_by_tells_normally_from_miserly() {
          { n = 10, d = 7, e = 7, winner = \"I\", how = \"normally\" },\n]",
     );
     let f = one(&src);
-    assert_eq!(f.verdict, VerdictKind::Holds, "{}", f.evidence);
+    assert_eq!(f.verdict, VerdictKind::Holds, "{}", f.evidence());
     // (10; 8, 6) is won normally only: the always-remove-1 strategy loses.
     let src = claim(
         "cash.wins_by",
         "set = [1, 3, 4]\ncases = [{ n = 10, d = 8, e = 6, winner = \"I\", how = \"miserly\" }]",
     );
     let f = one(&src);
-    assert_eq!(f.verdict, VerdictKind::Fails, "{}", f.evidence);
+    assert_eq!(f.verdict, VerdictKind::Fails, "{}", f.evidence());
     assert!(
-        f.evidence
+        f.evidence()
             .contains("expected I wins miserly, actual I wins normally"),
         "{}",
-        f.evidence
+        f.evidence()
     );
 }
 
@@ -152,23 +152,23 @@ fn one_slope_from_zero_is_decided_per_set() {
         "cash.closed_forms",
         "claim = \"one_slope_from_zero\"\nsets = [[1, 2], [3, 5, 6, 10, 11]]",
     ));
-    assert_eq!(f.verdict, VerdictKind::Fails, "{}", f.evidence);
+    assert_eq!(f.verdict, VerdictKind::Fails, "{}", f.evidence());
     assert!(
-        f.evidence
+        f.evidence()
             .contains("A = {3,5,6,10,11}: f^I(16k) = 11k+2 (k ≥ 1) but f^I(16k+3) = 10k+5 (k ≥ 2)"),
         "{}",
-        f.evidence
+        f.evidence()
     );
     assert!(
-        f.evidence.contains("satisfied (PROVEN) by 1 set"),
+        f.evidence().contains("satisfied (PROVEN) by 1 set"),
         "{}",
-        f.evidence
+        f.evidence()
     );
     let f = one(&claim(
         "cash.closed_forms",
         "claim = \"one_slope_from_zero\"\nsets = [[1, 2], [1, 3, 4]]",
     ));
-    assert_eq!(f.verdict, VerdictKind::Open, "{}", f.evidence);
+    assert_eq!(f.verdict, VerdictKind::Open, "{}", f.evidence());
 }
 
 #[test]
@@ -191,7 +191,7 @@ fn the_registry_builtin_claims_give_their_expected_verdicts() {
             .find(|c| c.id == id)
             .unwrap_or_else(|| panic!("claim {id}"));
         let f = check_claim(&reg, c, false).expect("the check runs");
-        assert_eq!(f.verdict, verdict, "{id}: {}", f.evidence);
+        assert_eq!(f.verdict, verdict, "{id}: {}", f.evidence());
     }
 }
 
@@ -203,7 +203,7 @@ fn the_win_condition_evidence_proves_sets_the_corresponding_state_alone_does_not
         "cash.closed_forms",
         "claim = \"win_condition\"\nsets = [[1, 4], [3, 4, 8], [3, 5, 6, 10, 11]]",
     ));
-    assert_eq!(f.verdict, VerdictKind::Open, "{}", f.evidence);
+    assert_eq!(f.verdict, VerdictKind::Open, "{}", f.evidence());
     for needle in [
         "it does not for {3,4,8}",
         "PROVEN for every n",
@@ -212,6 +212,6 @@ fn the_win_condition_evidence_proves_sets_the_corresponding_state_alone_does_not
         "{3,4,8} (n ≥ 25: boundaries by n mod 12, edge layer",
         "none found for {3,5,6,10,11}",
     ] {
-        assert!(f.evidence.contains(needle), "{needle}: {}", f.evidence);
+        assert!(f.evidence().contains(needle), "{needle}: {}", f.evidence());
     }
 }

@@ -14,8 +14,8 @@ fn lemma_13_is_proven_on_small_sets() {
          for = \"k in 1..5, i in 1..2\"\nbuiltin = \"octal.lemma_13\"\n\
          args = {{ k = \"k\", i = \"i\" }}\n"
     ));
-    assert_eq!(f.verdict, VerdictKind::Proven, "{}", f.evidence);
-    assert!(f.evidence.contains("31 sets S"), "{}", f.evidence);
+    assert_eq!(f.verdict, VerdictKind::Proven, "{}", f.evidence());
+    assert!(f.evidence().contains("31 sets S"), "{}", f.evidence());
 }
 
 #[test]
@@ -73,17 +73,17 @@ fn stated_periods_are_proven_or_refuted_by_the_prover() {
         "{f:#?}"
     );
     assert!(
-        f[2].evidence.contains("actual least period 5"),
+        f[2].evidence().contains("actual least period 5"),
         "{}",
-        f[2].evidence
+        f[2].evidence()
     );
-    assert!(f[4].evidence.contains("n = 21"), "{}", f[4].evidence);
+    assert!(f[4].evidence().contains("n = 21"), "{}", f[4].evidence());
     assert!(
-        f[5].evidence.contains("least preperiod is 27"),
+        f[5].evidence().contains("least preperiod is 27"),
         "{}",
-        f[5].evidence
+        f[5].evidence()
     );
-    assert!(f[5].evidence.contains("n = 26"), "{}", f[5].evidence);
+    assert!(f[5].evidence().contains("n = 26"), "{}", f[5].evidence());
 }
 
 #[test]
@@ -95,10 +95,14 @@ fn theorem_12_holds_and_conjecture_14_stays_open() {
          [[claim]]\nid = \"c14\"\nlabel = \"Conjecture 14\"\nstatement = \"\"\n\
          for = \"k in 1..6\"\nbuiltin = \"octal.conjecture_14\"\nargs = {{ k = \"k\" }}\nopen = true\n"
     ));
-    assert_eq!(f[0].verdict, VerdictKind::Holds, "{}", f[0].evidence);
-    assert!(f[0].evidence.contains("72 positions"), "{}", f[0].evidence);
-    assert_eq!(f[1].verdict, VerdictKind::Open, "{}", f[1].evidence);
-    assert!(f[1].evidence.contains("63 sets S"), "{}", f[1].evidence);
+    assert_eq!(f[0].verdict, VerdictKind::Holds, "{}", f[0].evidence());
+    assert!(
+        f[0].evidence().contains("72 positions"),
+        "{}",
+        f[0].evidence()
+    );
+    assert_eq!(f[1].verdict, VerdictKind::Open, "{}", f[1].evidence());
+    assert!(f[1].evidence().contains("63 sets S"), "{}", f[1].evidence());
 }
 
 /// Runs a claim file that must fail quickly with a message containing every needle.
@@ -139,7 +143,7 @@ fn theorem_12_on_a_long_game_neither_overflows_the_stack_nor_runs_away() {
          for = \"n in 20000..20000, m in 0..0\"\nbuiltin = \"octal.theorem_12\"\n\
          args = {{ n = \"n\", m = \"m\", rules = [\"{{1,2}}\"] }}\n"
     ));
-    assert_eq!(f.verdict, VerdictKind::Holds, "{}", f.evidence);
+    assert_eq!(f.verdict, VerdictKind::Holds, "{}", f.evidence());
     // A breaking ruleset at that size is refused before the minimax starts, with the estimate.
     refused_quickly(
         &format!(

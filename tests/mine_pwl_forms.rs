@@ -62,7 +62,7 @@ fn holds_beyond(form: &GridForm, family: &str, ranges: &str, n_range: &str) -> S
     );
     let reg = nimlab::claims::Registry::parse(std::path::Path::new("(mined)"), &toml).unwrap();
     let v = nimlab::claims::check_registry(&reg, false, &[], &nimlab::progress::Silent).unwrap();
-    format!("{} {}", v[0].finding.verdict, v[0].finding.evidence)
+    format!("{} {}", v[0].verdict, v[0].evidence())
 }
 
 #[test]

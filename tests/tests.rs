@@ -8,6 +8,7 @@ mod cash;
 mod cash_win_condition;
 mod claims;
 mod claims_cash;
+mod claims_findings;
 mod claims_octal;
 mod cli_candy;
 mod cli_cash;

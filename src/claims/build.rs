@@ -445,7 +445,7 @@ correction = "abs(N)"
         let from_values = check_registry(&reg, false, &[], &crate::progress::Silent).unwrap();
         let from_file = check_registry(&parsed, false, &[], &crate::progress::Silent).unwrap();
         assert_eq!(from_values, from_file);
-        assert_eq!(from_values[0].finding.verdict, VerdictKind::Holds);
+        assert_eq!(from_values[0].verdict, VerdictKind::Holds);
     }
 
     #[test]

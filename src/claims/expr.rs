@@ -9,9 +9,10 @@ use std::fmt;
 use num_bigint::BigInt;
 use pest::Parser;
 use pest::iterators::Pair;
+use serde::{Deserialize, Serialize};
 
 /// A byte range of the source text.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Span {
     /// First byte.
     pub start: usize,
@@ -84,7 +85,7 @@ impl fmt::Display for ExprError {
 }
 
 /// Binary operators.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum BinOp {
     /// `+`
     Add,
@@ -107,7 +108,7 @@ pub enum BinOp {
 }
 
 /// Comparison operators.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CmpOp {
     /// `==`
     Eq,
@@ -124,7 +125,7 @@ pub enum CmpOp {
 }
 
 /// What a quantified variable ranges over.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Domain {
     /// `from..to step step`, inclusive at both ends; the step is positive, 1 when absent.
     Interval {
@@ -140,7 +141,7 @@ pub enum Domain {
 }
 
 /// A quantified variable: `name in from..to step s` or `name in list`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Binder {
     /// The variable.
     pub name: String,
@@ -181,7 +182,7 @@ impl Binder {
 }
 
 /// An expression with its span.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Expr {
     /// The node.
     pub kind: ExprKind,
@@ -190,10 +191,10 @@ pub struct Expr {
 }
 
 /// Expression nodes.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ExprKind {
-    /// An integer literal.
-    Int(BigInt),
+    /// An integer literal (in JSON, its decimal digits as a string: exact at any size).
+    Int(#[serde(with = "decimal")] BigInt),
     /// `true` / `false`.
     Bool(bool),
     /// A string literal (ruleset names).
@@ -218,6 +219,23 @@ pub enum ExprKind {
     Call(String, Vec<Expr>),
     /// `min(j in a..b: e)` and the like.
     Aggregate(String, Vec<Binder>, Box<Expr>),
+}
+
+/// Big integers as their decimal digits in a string (num-bigint's own serde form is a list of
+/// digits in base 2^32, and JSON numbers lose precision above 2^53).
+mod decimal {
+    use num_bigint::BigInt;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(n: &BigInt, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(n)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BigInt, D::Error> {
+        let t = String::deserialize(d)?;
+        t.parse()
+            .map_err(|_| serde::de::Error::custom(format!("\"{t}\" is not a whole number")))
+    }
 }
 
 impl Expr {

@@ -7,7 +7,9 @@
 //! - [`value`], [`eval`]: checking names, arities and kinds, then exact evaluation;
 //! - [`functions`]: the functions expressions call, one file per game, registered in one place;
 //! - [`cost`]: sizing a claim's work before it runs;
-//! - [`engines`]: the caches of the game engines behind the functions.
+//! - [`engines`]: the caches of the game engines behind the functions;
+//! - [`finding`]: typed findings (counterexamples, corrections, proofs, readings), their merge
+//!   and their rendering; [`verdict`]: checking a claim into one.
 
 pub mod build;
 pub mod builtins;
@@ -15,6 +17,7 @@ pub mod cost;
 pub mod engines;
 pub mod eval;
 pub mod expr;
+pub mod finding;
 pub mod functions;
 pub mod registry;
 pub mod value;
@@ -22,8 +25,8 @@ pub mod verdict;
 
 pub use build::ClaimBuilder;
 pub use eval::evaluate;
+pub use finding::{ClaimRef, Counterexample, Finding, Labelled, MergeError, VerdictKind};
 pub use registry::{Claim, Quantifiers, Registry};
 pub use verdict::{
-    Finding, Verdict, VerdictKind, check_claim, check_formula_rows, check_registry,
-    check_registry_progress, estimate, plan,
+    check_claim, check_formula_rows, check_registry, check_registry_progress, estimate, plan,
 };

@@ -727,6 +727,15 @@ impl Registry {
         Error::invalid(located_text(&self.path, &self.src, at, 1, &message))
     }
 
+    /// The text of an expression of this file as written (a label for its value).
+    pub fn text_of(&self, span: Span) -> Option<&str> {
+        let string = self.sources.get(span.source().checked_sub(1)?)?;
+        let width = span.end.checked_sub(span.start)?;
+        string
+            .text
+            .get(span.local_start()..span.local_start() + width)
+    }
+
     /// Reads, parses and checks a claim file.
     pub fn load(path: &Path) -> Result<Registry> {
         let src = std::fs::read_to_string(path)

@@ -1,85 +1,33 @@
 //! Verdicts (SPEC §5): checking a claim over its range and saying what was found, with the
 //! evidence — never more than was checked.
 
-use std::fmt;
-
 use rayon::prelude::*;
-use serde::Serialize;
 
 use super::builtins::BuiltinRun;
 use super::cost::{self, Cost};
 use super::engines::Engines;
 use super::eval::{Definitions, Env, Evaluator, MAX_STEPS};
-use super::expr::ExprError;
+use super::expr::{Expr, ExprError, ExprKind};
+use super::finding::{
+    Asserted, ClaimRef, Correction, Counterexample, DataFit, Finding, Labelled, Piece, Points,
+    RangePart, Reading, Unit, VerdictKind, Wording,
+};
 use super::registry::{Assertion, Check, Claim, ExprCheck, Quantifiers, Registry};
 use super::value::Value;
 use crate::error::{Error, Result};
 use crate::miner::{FitOptions, fit_periodic_linear};
 use crate::progress::{Progress, Silent};
 
-/// The five verdicts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "UPPERCASE")]
-pub enum VerdictKind {
-    /// Checked at every point of a finite range.
-    Holds,
-    /// A replayed certificate covers everything beyond a window checked directly.
-    Proven,
-    /// A counterexample was found.
-    Fails,
-    /// Several readings, each with its own verdict.
-    Ambiguous,
-    /// No finite check settles it; evidence only.
-    Open,
-}
-
-impl fmt::Display for VerdictKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            VerdictKind::Holds => "HOLDS",
-            VerdictKind::Proven => "PROVEN",
-            VerdictKind::Fails => "FAILS",
-            VerdictKind::Ambiguous => "AMBIGUOUS",
-            VerdictKind::Open => "OPEN",
-        })
-    }
-}
-
-/// What a check found: the verdict, the range it covers and the evidence.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Finding {
-    /// The verdict.
-    pub verdict: VerdictKind,
-    /// The range checked, as the claim wrote it (or as the builtin describes it).
-    pub range: String,
-    /// The evidence in one line.
-    pub evidence: String,
-}
-
-/// One line of the verdict table.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Verdict {
-    /// The registry's paper.
-    pub paper: String,
-    /// The claim's id.
-    pub id: String,
-    /// The paper's label.
-    pub label: String,
-    /// The statement in words.
-    pub statement: String,
-    /// What was found.
-    #[serde(flatten)]
-    pub finding: Finding,
-}
-
 /// The outcome of an expression check over its points.
 enum Sweep {
     /// Every point passed.
     Passed { checked: u64, skipped: u64 },
-    /// The first failing point (in the order of the quantifiers).
+    /// The first failing point (in the order of the quantifiers), with the expected and the
+    /// actual value of an `expected`/`actual` check, and the points checked up to it.
     Failed {
         point: Vec<(String, Value)>,
         values: Option<(Value, Value)>,
+        points: Points,
     },
 }
 
@@ -92,10 +40,6 @@ fn show_point(point: &[(String, Value)]) -> String {
         .map(|(n, v)| format!("{n} = {}", v.short()))
         .collect();
     format!(" at {}", parts.join(", "))
-}
-
-fn plural(n: u64, what: &str) -> String {
-    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 /// An evaluation error, with the file, line and column, the claim and the point where it
@@ -326,6 +270,7 @@ impl Runner<'_> {
                     failure = Some(Sweep::Failed {
                         point: env.clone(),
                         values,
+                        points: Points { checked, skipped },
                     });
                     Ok(false)
                 }
@@ -344,7 +289,7 @@ impl Runner<'_> {
 
     /// The miner's closed form for the actual values, when the range is one integer variable
     /// and the data fit a periodic-linear form.
-    fn proposed_form(&mut self, check: &ExprCheck, range: &Quantifiers) -> Option<String> {
+    fn proposed_form(&mut self, check: &ExprCheck, range: &Quantifiers) -> Option<DataFit> {
         let Assertion::Equal { actual, .. } = &check.assertion else {
             return None;
         };
@@ -378,51 +323,124 @@ impl Runner<'_> {
                 _ => return None,
             }
         }
-        let fit = fit_periodic_linear(&values, first, &FitOptions::default())?;
-        Some(fit.formulas_in("actual", &b.name).join("; "))
+        let form = fit_periodic_linear(&values, first, &FitOptions::default())?;
+        Some(DataFit {
+            variable: b.name.clone(),
+            form,
+        })
+    }
+
+    /// The text of an expression as the claim file writes it, a label for its value.
+    fn label(&self, e: &Expr, fallback: &str) -> String {
+        self.reg
+            .text_of(e.span)
+            .map_or_else(|| fallback.to_string(), str::to_string)
+    }
+
+    /// The value of `e` labelled: by component (each with its own text) when `e` is a list
+    /// literal and `split` is asked, else whole. Returns whether it was split.
+    fn labelled(&self, e: &Expr, v: Value, fallback: &str, split: bool) -> (Vec<Labelled>, bool) {
+        if let (true, ExprKind::List(items), Value::List(values)) = (split, &e.kind, &v)
+            && !items.is_empty()
+            && items.len() == values.len()
+        {
+            let parts = items
+                .iter()
+                .zip(values.iter())
+                .map(|(item, x)| Labelled::new(self.label(item, fallback), x.clone()))
+                .collect();
+            return (parts, true);
+        }
+        (vec![Labelled::new(self.label(e, fallback), v)], false)
+    }
+
+    /// A failing point of `check` as a counterexample with labelled values, and what it
+    /// compared.
+    fn counterexample(
+        &self,
+        check: &ExprCheck,
+        point: Vec<(String, Value)>,
+        values: Option<(Value, Value)>,
+        split: bool,
+    ) -> (Counterexample, Asserted) {
+        match (&check.assertion, values) {
+            (
+                Assertion::Equal {
+                    actual, expected, ..
+                },
+                Some((x, a)),
+            ) => {
+                let (expected, expected_components) = self.labelled(expected, x, "expected", split);
+                let (actual, actual_components) = self.labelled(actual, a, "actual", split);
+                (
+                    Counterexample {
+                        point,
+                        expected,
+                        actual,
+                    },
+                    Asserted::Equal {
+                        expected_components,
+                        actual_components,
+                    },
+                )
+            }
+            (Assertion::Holds(h), _) | (Assertion::Equal { actual: h, .. }, None) => {
+                let label = self.label(h, "holds");
+                (
+                    Counterexample {
+                        point,
+                        expected: vec![Labelled::new(label.clone(), true)],
+                        actual: vec![Labelled::new(label, false)],
+                    },
+                    Asserted::Holds,
+                )
+            }
+        }
     }
 
     fn expr_finding(&mut self, check: &ExprCheck, deep: bool) -> Result<Finding> {
         let range = range_in_force(check, deep);
-        let range_text = if range.text.is_empty() {
-            "single evaluation".to_string()
-        } else {
-            range.text.clone()
+        let part = RangePart {
+            text: if range.text.is_empty() {
+                "single evaluation".to_string()
+            } else {
+                range.text.clone()
+            },
+            binders: range.binders.clone(),
+        };
+        let sweep = |unit, asserted| Wording::Sweep { unit, asserted };
+        let equal = Asserted::Equal {
+            expected_components: false,
+            actual_components: false,
+        };
+        let asserted = match check.assertion {
+            Assertion::Holds(_) => Asserted::Holds,
+            Assertion::Equal { .. } => equal,
         };
         Ok(match self.sweep(check, range)? {
             Sweep::Passed { checked, skipped } => {
-                let mut evidence = format!("true at all {}", plural(checked, "point"));
-                if skipped > 0 {
-                    evidence.push_str(&format!(
-                        " ({} excluded by `where`)",
-                        plural(skipped, "point")
-                    ));
-                }
-                if checked == 0 {
-                    evidence =
-                        "no point of the range satisfies `where`: nothing was checked".to_string();
-                }
                 let verdict = if self.claim.open || checked == 0 {
                     VerdictKind::Open
                 } else {
                     VerdictKind::Holds
                 };
-                Finding {
-                    verdict,
-                    range: range_text,
-                    evidence,
-                }
+                let mut f = Finding::new(verdict, vec![part], sweep(Unit::Point, asserted));
+                f.points = Some(Points { checked, skipped });
+                f
             }
-            Sweep::Failed { point, values } => {
-                let mut evidence = match values {
-                    Some((expected, actual)) => format!(
-                        "fails{}: expected {}, actual {}",
-                        show_point(&point),
-                        expected.short(),
-                        actual.short()
-                    ),
-                    None => format!("false{}", show_point(&point)),
-                };
+            Sweep::Failed {
+                point,
+                values,
+                points,
+            } => {
+                let (ce, asserted) = self.counterexample(check, point, values, true);
+                let mut f = Finding::new(
+                    VerdictKind::Fails,
+                    vec![part.clone()],
+                    sweep(Unit::Point, asserted),
+                );
+                f.points = Some(points);
+                f.counterexample = Some(ce);
                 if let Assertion::Equal {
                     actual,
                     correction: Some((text, c)),
@@ -437,32 +455,27 @@ impl Runner<'_> {
                         },
                         ..check.clone()
                     };
-                    evidence.push_str(&match self.sweep(&corrected, range)? {
-                        Sweep::Passed { checked, .. } => {
-                            format!(
-                                "; the correction `{text}` holds at all {}",
-                                plural(checked, "point")
-                            )
-                        }
-                        Sweep::Failed { point, values } => format!(
-                            "; the correction `{text}` fails too{}{}",
-                            show_point(&point),
-                            values.map_or(String::new(), |(x, a)| format!(
-                                ": expected {}, actual {}",
-                                x.short(),
-                                a.short()
-                            ))
+                    let (checked, counterexample) = match self.sweep(&corrected, range)? {
+                        Sweep::Passed { checked, .. } => (checked, None),
+                        Sweep::Failed {
+                            point,
+                            values,
+                            points,
+                        } => (
+                            points.checked,
+                            Some(self.counterexample(&corrected, point, values, false).0),
                         ),
+                    };
+                    f.correction = Some(Correction {
+                        text: text.clone(),
+                        expr: c.clone(),
+                        range: vec![part],
+                        checked,
+                        counterexample,
                     });
                 }
-                if let Some(form) = self.proposed_form(check, range) {
-                    evidence.push_str(&format!("; the data fit {form}"));
-                }
-                Finding {
-                    verdict: VerdictKind::Fails,
-                    range: range_text,
-                    evidence,
-                }
+                f.fit = self.proposed_form(check, range);
+                f
             }
         })
     }
@@ -498,25 +511,39 @@ impl Runner<'_> {
                 Ok(f)
             }
             Check::Readings(readings) => {
-                let mut parts = Vec::new();
-                let mut ranges = Vec::new();
+                let mut found = Vec::new();
+                let mut ranges: Vec<RangePart> = Vec::new();
                 for (name, c) in readings {
                     let f = self.expr_finding(c, deep)?;
-                    parts.push(format!(
-                        "reading \"{name}\": {} ({})",
-                        f.verdict, f.evidence
-                    ));
-                    if !ranges.contains(&f.range) {
-                        ranges.push(f.range);
+                    for part in &f.range {
+                        if !ranges.iter().any(|r| r.text == part.text) {
+                            ranges.push(part.clone());
+                        }
                     }
+                    found.push(Reading {
+                        name: name.clone(),
+                        finding: f,
+                    });
                 }
-                Ok(Finding {
-                    verdict: VerdictKind::Ambiguous,
-                    range: ranges.join("; "),
-                    evidence: parts.join("; "),
-                })
+                let mut f = Finding::new(
+                    VerdictKind::Ambiguous,
+                    ranges,
+                    Wording::Sentence(vec![Piece::Readings]),
+                );
+                f.readings = found;
+                Ok(f)
             }
         }
+    }
+}
+
+/// The claim `claim` of `reg`, as findings name it.
+fn claim_ref(reg: &Registry, claim: &Claim) -> ClaimRef {
+    ClaimRef {
+        paper: reg.paper.clone(),
+        id: claim.id.clone(),
+        label: claim.label.clone(),
+        statement: claim.statement.clone(),
     }
 }
 
@@ -552,7 +579,7 @@ fn check_sized_claim(
     let f = runner.finding(deep);
     runner.ev.flush_progress();
     report.advance(planned);
-    f
+    Ok(f?.about(&claim_ref(reg, claim)))
 }
 
 /// Passes a claim's progress on to `to`, never more than its `planned` steps in all.
@@ -595,14 +622,14 @@ fn chosen<'r>(reg: &'r Registry, only: &[String]) -> Result<Vec<&'r Claim>> {
 }
 
 /// Checks the claims of a registry (those whose label or id `only` names, when given), in
-/// parallel, returning the verdicts in file order. `progress` advances by one after each
+/// parallel, returning the findings in file order. `progress` advances by one after each
 /// claim. Every claim is sized first: one above the limit is refused before any is evaluated.
 pub fn check_registry(
     reg: &Registry,
     deep: bool,
     only: &[String],
     progress: &dyn Progress,
-) -> Result<Vec<Verdict>> {
+) -> Result<Vec<Finding>> {
     check_claims(reg, deep, only, &Silent, progress)
 }
 
@@ -613,7 +640,7 @@ pub fn check_registry_progress(
     deep: bool,
     only: &[String],
     progress: &dyn Progress,
-) -> Result<Vec<Verdict>> {
+) -> Result<Vec<Finding>> {
     check_claims(reg, deep, only, progress, &Silent)
 }
 
@@ -623,7 +650,7 @@ fn check_claims(
     only: &[String],
     steps: &dyn Progress,
     claims: &dyn Progress,
-) -> Result<Vec<Verdict>> {
+) -> Result<Vec<Finding>> {
     let chosen = chosen(reg, only)?;
     let estimates = chosen
         .iter()
@@ -635,13 +662,7 @@ fn check_claims(
         .map(|(c, estimate)| {
             let f = check_sized_claim(reg, c, deep, estimate, steps);
             claims.advance(1);
-            Ok(Verdict {
-                paper: reg.paper.clone(),
-                id: c.id.clone(),
-                label: c.label.clone(),
-                statement: c.statement.clone(),
-                finding: f?,
-            })
+            f
         })
         .collect()
 }
@@ -687,21 +708,39 @@ pub fn check_formula_rows(
                 .filter(|(i, (n, _))| *i == 0 || e.mentions(n))
                 .map(|(_, nv)| nv)
                 .collect();
-            return Ok(Finding {
-                verdict: VerdictKind::Fails,
-                range: range.to_string(),
-                evidence: format!(
-                    "fails{}: expected {}, actual {}",
-                    show_point(&shown),
-                    expected.short(),
-                    actual.short()
-                ),
+            let mut f = Finding::new(
+                VerdictKind::Fails,
+                vec![RangePart::described(range)],
+                Wording::Sweep {
+                    unit: Unit::Row,
+                    asserted: Asserted::Equal {
+                        expected_components: false,
+                        actual_components: false,
+                    },
+                },
+            );
+            f.counterexample = Some(Counterexample {
+                point: shown,
+                expected: vec![Labelled::new(formula, expected)],
+                actual: vec![Labelled::new("the data", actual.clone())],
             });
+            return Ok(f);
         }
     }
-    Ok(Finding {
-        verdict: VerdictKind::Holds,
-        range: range.to_string(),
-        evidence: format!("true at all {}", plural(rows.len() as u64, "row")),
-    })
+    let mut f = Finding::new(
+        VerdictKind::Holds,
+        vec![RangePart::described(range)],
+        Wording::Sweep {
+            unit: Unit::Row,
+            asserted: Asserted::Equal {
+                expected_components: false,
+                actual_components: false,
+            },
+        },
+    );
+    f.points = Some(Points {
+        checked: rows.len() as u64,
+        skipped: 0,
+    });
+    Ok(f)
 }

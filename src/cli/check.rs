@@ -93,13 +93,13 @@ pub fn run(a: CheckArgs) -> anyhow::Result<bool> {
         }
         let verdicts = check_registry_progress(reg, a.deep, &only, &super::Bar(&pb))?;
         for v in verdicts {
-            failed |= v.finding.verdict == VerdictKind::Fails;
+            failed |= v.verdict == VerdictKind::Fails;
             t.push(vec![
-                Cell::Text(v.paper),
-                Cell::Text(v.label),
-                Cell::Text(v.finding.verdict.to_string()),
-                Cell::Text(v.finding.range),
-                Cell::Text(v.finding.evidence),
+                Cell::Text(v.claim.paper.clone()),
+                Cell::Text(v.claim.label.clone()),
+                Cell::Text(v.verdict.to_string()),
+                Cell::Text(v.range_text()),
+                Cell::Text(v.evidence()),
             ]);
         }
     }

@@ -323,7 +323,8 @@ fn mine_grid(a: &super::scoring::FamilyArgs, fam: &crate::family::Family) -> any
     let (over, finding) = verify_grid_form(&form, fam, &ranges)?;
     text.push_str(&format!(
         "  re-verified with `nimlab check` on {over} (beyond the data): {}, {}\n",
-        finding.verdict, finding.evidence
+        finding.verdict,
+        finding.evidence()
     ));
     emit_text_or_table(&a.out, &text, &table)
 }
@@ -553,8 +554,8 @@ fn check_formula(a: CheckFormulaArgs) -> anyhow::Result<bool> {
         t.push(vec![
             g.into(),
             f.verdict.to_string().into(),
-            f.range.into(),
-            f.evidence.into(),
+            f.range_text().into(),
+            f.evidence().into(),
         ]);
     }
     a.out.emit_table(&t)?;

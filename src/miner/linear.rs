@@ -15,7 +15,7 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::num::Q;
 
@@ -41,7 +41,7 @@ impl Default for FitOptions {
 }
 
 /// The line of one residue class: a(Pk + residue) = slope·k + intercept for k ≥ from_k.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ResidueLine {
     /// i, 0 ≤ i < P.
     pub residue: usize,
@@ -54,7 +54,7 @@ pub struct ResidueLine {
 }
 
 /// A periodic-linear fit of a sequence a(offset), a(offset + 1), ….
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PeriodicLinear {
     /// The least period P.
     pub period: usize,

@@ -87,23 +87,20 @@ pub fn verdicts(
     let mut rows = Vec::new();
     for v in found {
         table.push(vec![
-            Cell::Text(v.paper.clone()),
-            Cell::Text(v.label.clone()),
-            Cell::Text(v.finding.verdict.to_string()),
-            Cell::Text(v.finding.range.clone()),
-            Cell::Text(v.finding.evidence.clone()),
+            Cell::Text(v.claim.paper.clone()),
+            Cell::Text(v.claim.label.clone()),
+            Cell::Text(v.verdict.to_string()),
+            Cell::Text(v.range_text()),
+            Cell::Text(v.evidence()),
         ]);
         let row = VerdictRow {
-            paper: v.paper,
-            label: v.label,
-            verdict: v.finding.verdict.to_string(),
-            range: v.finding.range,
-            evidence: v.finding.evidence,
+            paper: v.claim.paper.clone(),
+            label: v.claim.label.clone(),
+            verdict: v.verdict.to_string(),
+            range: v.range_text(),
+            evidence: v.evidence(),
         };
-        if matches!(
-            v.finding.verdict,
-            VerdictKind::Fails | VerdictKind::Ambiguous
-        ) {
+        if matches!(v.verdict, VerdictKind::Fails | VerdictKind::Ambiguous) {
             summary.attention.push(row.clone());
         }
         rows.push(row);

@@ -280,7 +280,7 @@ fn mined_family(progress: &dyn Progress, files: &mut Files) -> Result<(Vec<Table
                     "every N from 2 below the first peak to 2 beyond the last, step 1/2".into(),
                 ),
                 ("verdict", check.finding.verdict.to_string()),
-                ("evidence", check.finding.evidence.clone()),
+                ("evidence", check.finding.evidence()),
             ] {
                 t.push(vec![item.into(), value.into()]);
             }
@@ -300,7 +300,9 @@ fn mined_family(progress: &dyn Progress, files: &mut Files) -> Result<(Vec<Table
             )?);
             format!(
                 "Mined from the payoffs of ({FAMILY}), k = {k0}..{k1}: {form} for k ≥ {}, {status}; the claims checker re-verified it on {verified}: {} ({}).",
-                z.from, check.finding.verdict, check.finding.evidence
+                z.from,
+                check.finding.verdict,
+                check.finding.evidence()
             )
         }
         None => format!(

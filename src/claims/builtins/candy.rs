@@ -6,7 +6,8 @@
 //! same strategy simulator as `nimlab candy strategy`, not read off a formula.
 
 use super::{Builtin, BuiltinRun, PointOutcome, int_value};
-use crate::claims::verdict::Finding;
+use crate::claims::finding::{Finding, Sentence};
+use crate::claims::value::Value;
 use crate::error::{Error, Result};
 use crate::games::candy::{Contraction, Reading, Strategy, play_strategy, standard_form_game};
 
@@ -80,9 +81,19 @@ pub fn fractal_sup(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         Ok(if sup == half {
             PointOutcome::Pass
         } else {
-            PointOutcome::Fail(format!(
-                "expected {half} (f(a) = ⌊a/2⌋), actual sup {sup}, attained by f(1..{k}) = {f:?}"
-            ))
+            PointOutcome::Fail(
+                Sentence::new()
+                    .text("expected ")
+                    .expected("V(Fractal_f) with f(a) = ⌊a/2⌋", half, false)
+                    .text(" (f(a) = ⌊a/2⌋), actual sup ")
+                    .actual("sup over contractive f of V(Fractal_f)", sup, false)
+                    .text(format!(", attained by f(1..{k}) = "))
+                    .actual(
+                        format!("the f(1..{k}) attaining the sup"),
+                        f.iter().map(|&x| Value::from(i64::from(x))).collect::<Vec<_>>(),
+                        false,
+                    ),
+            )
         })
     })
 }

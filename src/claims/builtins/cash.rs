@@ -14,9 +14,10 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use super::{Builtin, BuiltinRun, finding};
+use super::{Builtin, BuiltinRun, ambiguous, described, finding};
+use crate::claims::finding::{Finding, Proof, RangePart, Sentence, Style, VerdictKind};
 use crate::claims::functions::cash::CashCache;
-use crate::claims::verdict::{Finding, VerdictKind};
+use crate::claims::value::Value;
 use crate::error::{Error, Result};
 use crate::games::cash::{
     Amount, CashPeriodicity, CashSet, CashTable, ThresholdForms, Thresholds, WinCondition, Winner,
@@ -269,6 +270,20 @@ impl Certified {
     }
 }
 
+/// The move set as a value (a coordinate of a counterexample, written as a set).
+fn set_value(set: &CashSet) -> Value {
+    Value::List(set.elements().iter().map(|&a| Value::int(a)).collect())
+}
+
+/// What proves statements "for every n" about A: its certified forms.
+fn certified_proof(c: &Certified, set: &CashSet) -> Proof {
+    Proof::CertifiedForms {
+        set: set.elements().to_vec(),
+        period: c.period,
+        from: c.from,
+    }
+}
+
 fn lcm(a: usize, b: usize) -> usize {
     a / num_integer::gcd(a, b) * b
 }
@@ -434,26 +449,46 @@ pub fn wins_by(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
             } else {
                 format!("{w} wins")
             };
-            let mut ev = format!(
-                "fails at case {} of {}, A = {set}, {state}: expected {player} wins{stated}, \
-                 actual {actual}",
-                j + 1,
-                cases.len()
-            );
+            let mut said = Sentence::new()
+                .text("fails at case ")
+                .at("case", Value::int(j + 1), Style::Plain)
+                .text(format!(" of {}, A = {set}, (", cases.len()))
+                .at("n", Value::int(n), Style::Plain)
+                .text("; ")
+                .at("d", Value::int(d), Style::Plain)
+                .text(", ")
+                .at("e", Value::int(e), Style::Plain)
+                .text("): expected ")
+                .expected(
+                    "the winner and how, as stated",
+                    format!("{player} wins{stated}"),
+                    false,
+                )
+                .text(", actual ")
+                .actual(
+                    "the winner and how (W^cash; normally, miserly)",
+                    actual,
+                    false,
+                );
             if !evidence.is_empty() {
-                ev.push_str(&format!("; before it: {}", evidence.join("; ")));
+                said = said.text(format!("; before it: {}", evidence.join("; ")));
             }
-            return Ok(finding(
+            return Ok(said.finding(
                 VerdictKind::Fails,
-                format!("{} of A = {set}", plural(cases.len(), "listed state")),
-                ev,
+                described(format!(
+                    "{} of A = {set}",
+                    plural(cases.len(), "listed state")
+                )),
             ));
         }
         evidence.push(line);
     }
     Ok(finding(
         VerdictKind::Holds,
-        format!("{} of A = {set}", plural(cases.len(), "listed state")),
+        described(format!(
+            "{} of A = {set}",
+            plural(cases.len(), "listed state")
+        )),
         format!(
             "every case holds (W^cash, normally = wins with the other's money ∞, miserly = \
              always removing a₁ beats every reply): {}",
@@ -581,25 +616,27 @@ pub fn appendix(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
             }
         }
     }
-    let range = format!(
+    let range = described(format!(
         "k ≥ {from_k}: n ≤ {end} directly, beyond by the forms certified for n ≥ {} \
          (period {}, certificate replayed)",
         c.from, c.period
-    );
+    ));
     let roles = right_roles
         .iter()
         .map(|(r, n)| format!("{n} {r}-role"))
         .collect::<Vec<_>>()
         .join(", ");
     if wrong.is_empty() {
-        return Ok(finding(
+        let mut f = finding(
             VerdictKind::Proven,
             range,
             format!(
                 "all {} printed entries equal Def 2.3 for every k ≥ {from_k} ({roles})",
                 2 * p
             ),
-        ));
+        );
+        f.proof = Some(certified_proof(&c, &set));
+        return Ok(f);
     }
     let first = wrong
         .iter()
@@ -607,16 +644,26 @@ pub fn appendix(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         .expect("non-empty");
     let k = (first.n - first.residue as Amount) / p as Amount;
     let (b, k0) = &printed[first.seq][first.residue];
-    let mut evidence = format!(
-        "fails at {}({}) (k = {k}, i = {}): expected {} = {}, actual {}",
-        SEQ[first.seq],
-        first.n,
-        first.residue,
-        applied(b, k0, k),
-        first.expected,
-        first.actual
-    );
-    evidence.push_str(&format!(
+    let mut said = Sentence::new()
+        .text(format!("fails at {}(", SEQ[first.seq]))
+        .at("n", Value::int(first.n), Style::Plain)
+        .text(") (k = ")
+        .at("k", Value::int(k), Style::Plain)
+        .text(", i = ")
+        .at("i", Value::int(first.residue), Style::Plain)
+        .text(format!("): expected {} = ", applied(b, k0, k)))
+        .expected(
+            format!("{}(n) as printed, {}", SEQ[first.seq], applied(b, k0, k)),
+            first.expected.clone(),
+            false,
+        )
+        .text(", actual ")
+        .actual(
+            format!("{}(n) by Def 2.3", SEQ[first.seq]),
+            first.actual.clone(),
+            false,
+        );
+    said = said.text(format!(
         "; {} of {} entries are wrong: {}; the other {} hold for every k ≥ {from_k} ({roles})",
         wrong.len(),
         2 * p,
@@ -646,11 +693,13 @@ pub fn appendix(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
             })
             .collect::<Vec<_>>()
             .join("; ");
-        evidence.push_str(&format!(
+        said = said.text(format!(
             "; correction (the certified table, PROVEN for every k ≥ {from}): {table}"
         ));
     }
-    Ok(finding(VerdictKind::Fails, range, evidence))
+    let mut f = said.finding(VerdictKind::Fails, range);
+    f.proof = Some(certified_proof(&c, &set));
+    Ok(f)
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -754,12 +803,12 @@ pub fn not_cash_periodic(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
              the certified forms say otherwise"
         )));
     }
-    let range = format!(
+    let range = described(format!(
         "every n ≥ {} (forms of period {} certified from n = {}, certificate replayed)",
         c.from + set.max(),
         c.period,
         c.from
-    );
+    ));
     let engine_text = match &engine {
         CashPeriodicity::NotPeriodic {
             residue,
@@ -793,37 +842,59 @@ pub fn not_cash_periodic(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
                 evidence.push_str(" (C^II, the same under both readings)");
             }
             evidence.push_str(&format!(" — {why}; {engine_text}"));
-            Ok(finding(VerdictKind::Proven, range, evidence))
+            let mut f = finding(VerdictKind::Proven, range, evidence);
+            f.proof = Some(certified_proof(&c, &set));
+            Ok(f)
         }
-        (None, None) => Ok(finding(
-            VerdictKind::Fails,
-            range,
-            format!(
-                "every C^I(·, a), C^II(·, a) is constant along the residues of the certified \
-                 forms (both readings of C^I): A = {set} is cash-periodic; {engine_text}"
-            ),
-        )),
+        (None, None) => {
+            let mut f = cash_periodic(&set, "every C^I(·, a), C^II(·, a) is constant along the residues of the certified forms (both readings of C^I): A = ")
+                .text(format!(" is cash-periodic; {engine_text}"))
+                .finding(VerdictKind::Fails, range);
+            f.proof = Some(certified_proof(&c, &set));
+            Ok(f)
+        }
         _ => {
-            let parts: Vec<String> = per_reading
+            let readings = per_reading
                 .iter()
                 .zip(READINGS)
-                .map(|(w, name)| match w {
-                    Some(w) => format!(
-                        "reading \"{name}\": PROVEN (not cash-periodic: {})",
-                        witness_text(&c, w)
-                    ),
-                    None => format!(
-                        "reading \"{name}\": FAILS (every C is constant along the residues of \
-                         the certified forms)"
-                    ),
+                .map(|(w, name)| {
+                    let mut f = match w {
+                        Some(w) => finding(
+                            VerdictKind::Proven,
+                            range.clone(),
+                            format!("not cash-periodic: {}", witness_text(&c, w)),
+                        ),
+                        None => Sentence::new()
+                            .text("every C is constant along the residues of the certified forms")
+                            .then(cash_periodic(&set, ""))
+                            .finding(VerdictKind::Fails, range.clone()),
+                    };
+                    f.proof = Some(certified_proof(&c, &set));
+                    (name, f)
                 })
                 .collect();
-            Ok(finding(
-                VerdictKind::Ambiguous,
-                range,
-                format!("{}; {engine_text}", parts.join("; ")),
-            ))
+            let mut f = ambiguous(range, readings);
+            f.push_text(&format!("; {engine_text}"));
+            Ok(f)
         }
+    }
+}
+
+/// A counterexample to "A is not cash-periodic": the set, at which every C stays constant along
+/// the residues (growth 0); `lead` is written before the set, which is written only when the
+/// lead is not empty.
+fn cash_periodic(set: &CashSet, lead: &str) -> Sentence {
+    let growth = (
+        "the growth per period of every C^I(·, a), C^II(·, a)",
+        Value::from(0),
+    );
+    let s = Sentence::new()
+        .expected_unwritten("the growth per period of some C(·, a)", "non-zero")
+        .actual_unwritten(growth.0, growth.1);
+    if lead.is_empty() {
+        s.point_unwritten("A", set_value(set))
+    } else {
+        s.text(lead).at("A", set_value(set), Style::Set)
     }
 }
 
@@ -833,9 +904,9 @@ pub fn not_cash_periodic(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
 /// What one set says about "∃ P, B, c_i: f(Pm + i) = Bm + c_i for all m ≥ 0".
 enum OneSlope {
     /// Refuted for every P: two residues with different slopes per stone (proven).
-    Slopes(String),
+    Slopes(Sentence),
     /// Refuted for every P: one slope, but the data below the certificate leave the line.
-    Preperiod(String),
+    Preperiod(Sentence),
     /// Holds with P = the certified period (proven).
     Holds(String),
 }
@@ -866,31 +937,63 @@ fn one_slope(c: &Certified, set: &CashSet, seq: usize) -> OneSlope {
             .map(|(s, n)| format!("{n} with slope {s}"))
             .collect::<Vec<_>>()
             .join(", ");
-        return OneSlope::Slopes(format!(
-            "A = {set}: {} but {} (slopes per period {q}; the {q} lines of {}: {counts}); \
-             a form with period P and one slope B would force {}(n + {q}P) − {}(n) = {q}B for \
-             every n, while the certified forms (n ≥ {}) give different slopes·P",
-            show(0),
-            show(r),
-            SEQ[seq],
-            SEQ[seq],
-            SEQ[seq],
-            c.from
-        ));
+        return OneSlope::Slopes(
+            Sentence::new()
+                .text("A = ")
+                .at("A", set_value(set), Style::Set)
+                .text(format!(
+                    ": {} but {} (slopes per period {q}; the {q} lines of {}: {counts}); \
+                     a form with period P and one slope B would force {}(n + {q}P) − {}(n) = \
+                     {q}B for every n, while the certified forms (n ≥ {}) give different \
+                     slopes·P",
+                    show(0),
+                    show(r),
+                    SEQ[seq],
+                    SEQ[seq],
+                    SEQ[seq],
+                    c.from
+                ))
+                .point_unwritten("r", Value::int(r))
+                .expected_unwritten(
+                    format!("the slope per period {q} of {} on the residue 0", SEQ[seq]),
+                    fit.lines[0].slope.clone(),
+                )
+                .actual_unwritten(
+                    format!("the slope per period {q} of {} on the residue r", SEQ[seq]),
+                    fit.lines[r].slope.clone(),
+                ),
+        );
     }
     // One slope: the certified formula, extended down to n = 0, is the only candidate.
     if let Some(n) = (0..c.from).find(|&n| c.formula_at(seq, n) != c.value(seq, n)) {
-        return OneSlope::Preperiod(format!(
-            "A = {set}: {} has one slope {} per stone, but {}({n}) = {} while the certified \
-             forms (n ≥ {}) extended to n = {n} give {} (a form from m = 0 with any period P \
-             would have to be their extension)",
-            SEQ[seq],
-            per_stone(0),
-            SEQ[seq],
-            c.value(seq, n),
-            c.from,
-            c.formula_at(seq, n)
-        ));
+        return OneSlope::Preperiod(
+            Sentence::new()
+                .text("A = ")
+                .at("A", set_value(set), Style::Set)
+                .text(format!(
+                    ": {} has one slope {} per stone, but {}(",
+                    SEQ[seq],
+                    per_stone(0),
+                    SEQ[seq]
+                ))
+                .at("n", Value::int(n), Style::Plain)
+                .text(") = ")
+                .actual(
+                    format!("{}(n) by Def 2.3", SEQ[seq]),
+                    c.value(seq, n),
+                    false,
+                )
+                .text(format!(
+                    " while the certified forms (n ≥ {}) extended to n = {n} give ",
+                    c.from
+                ))
+                .expected(
+                    "the certified forms extended to n",
+                    c.formula_at(seq, n),
+                    false,
+                )
+                .text(" (a form from m = 0 with any period P would have to be their extension)"),
+        );
     }
     OneSlope::Holds(format!(
         "A = {set}: {} = the certified forms of period {p} from n = 0 (one slope {} per stone)",
@@ -904,10 +1007,10 @@ pub fn closed_forms(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     let claim = run.text("claim")?.to_string();
     let sets = sets_arg(run)?;
     let max_n = max_n_arg(run)?;
-    let range = format!(
+    let range = described(format!(
         "{} (forms fitted on n ≤ {max_n}, certificates replayed)",
         plural(sets.len(), "listed set")
-    );
+    ));
     match claim.as_str() {
         "one_slope_from_zero" => one_slope_from_zero(&sets, max_n, range),
         "eventually_per_residue" => eventually_per_residue(&sets, max_n, range),
@@ -926,7 +1029,7 @@ pub fn closed_forms(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
 }
 
 /// §9 Conjecture 1: FAILS at the first listed set refuted (for every P), else OPEN.
-fn one_slope_from_zero(sets: &[CashSet], max_n: Amount, range: String) -> Result<Finding> {
+fn one_slope_from_zero(sets: &[CashSet], max_n: Amount, range: Vec<RangePart>) -> Result<Finding> {
     let certify = |set: &CashSet| Certified::new(set, max_n);
     let mut refuted = Vec::new();
     let mut holds = Vec::new();
@@ -974,13 +1077,14 @@ fn one_slope_from_zero(sets: &[CashSet], max_n: Amount, range: String) -> Result
         let others = if others.is_empty() {
             String::new()
         } else {
-            format!("; refuted likewise: {}", others.join("; "))
+            let texts: Vec<String> = others.iter().map(Sentence::to_text).collect();
+            format!("; refuted likewise: {}", texts.join("; "))
         };
-        return Ok(finding(
-            VerdictKind::Fails,
-            range,
-            format!("refuted for every P (PROVEN): {first}{others}{rest}"),
-        ));
+        return Ok(Sentence::new()
+            .text("refuted for every P (PROVEN): ")
+            .then(first.clone())
+            .text(format!("{others}{rest}"))
+            .finding(VerdictKind::Fails, range));
     }
     Ok(finding(
         VerdictKind::Open,
@@ -990,7 +1094,11 @@ fn one_slope_from_zero(sets: &[CashSet], max_n: Amount, range: String) -> Result
 }
 
 /// §9 Conjecture 2: every listed set with a certified form satisfies it; OPEN.
-fn eventually_per_residue(sets: &[CashSet], max_n: Amount, range: String) -> Result<Finding> {
+fn eventually_per_residue(
+    sets: &[CashSet],
+    max_n: Amount,
+    range: Vec<RangePart>,
+) -> Result<Finding> {
     let certify = |set: &CashSet| Certified::new(set, max_n);
     let mut proven = Vec::new();
     let mut unknown = Vec::new();
@@ -1034,7 +1142,7 @@ fn win_condition(
     sets: &[CashSet],
     max_n: Amount,
     crit_n: Amount,
-    range: String,
+    range: Vec<RangePart>,
 ) -> Result<Finding> {
     let certify = |set: &CashSet| Certified::new(set, max_n);
     let mut with_forms = 0usize;

@@ -2,7 +2,9 @@
 //! "the period is proven"), each a named check written in Rust against the engines.
 //!
 //! A builtin receives its `args` (some of them expressions, evaluated at every point of the
-//! claim's range) and returns a [`Finding`]; it must never report more than it checked.
+//! claim's range) and returns a [`Finding`]; it must never report more than it checked. A
+//! failure is a [`Sentence`]: its coordinates, expected and actual values are typed and
+//! labelled, and the evidence text is written around them.
 //!
 //! Arguments come from claim files, so they can be anything: a builtin reads them with the
 //! checked readers here ([`BuiltinRun::int_in`], [`int_in_range`], [`heaps_at_most`]), whose
@@ -13,9 +15,9 @@
 
 use super::eval::{Env, Evaluator};
 use super::expr::Expr;
+use super::finding::{Finding, Piece, Points, RangePart, Reading, Sentence, Style, VerdictKind};
 use super::registry::Quantifiers;
 use super::value::Value;
-use super::verdict::{Finding, VerdictKind};
 use crate::error::{Error, Result};
 
 /// One builtin.
@@ -36,8 +38,8 @@ pub enum PointOutcome {
     Pass,
     /// The claim does not speak about this point.
     Skip,
-    /// The claim fails here, with the evidence.
-    Fail(String),
+    /// The claim fails here: what was expected and found, in a sentence.
+    Fail(Sentence),
 }
 
 /// What a builtin is given.
@@ -52,14 +54,6 @@ pub struct BuiltinRun<'r, 'e> {
     pub range: Option<&'r Quantifiers>,
     /// Whether `--deep` is in force.
     pub deep: bool,
-}
-
-fn show_point(point: &Env) -> String {
-    point
-        .iter()
-        .map(|(n, v)| format!("{n} = {}", v.short()))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// Refuses work whose estimate (in `unit`s: "positions", "steps") is above `limit`, before
@@ -133,10 +127,15 @@ pub fn heaps_at_most(v: &Value, max: u32) -> Result<Vec<u32>> {
 }
 
 impl BuiltinRun<'_, '_> {
-    /// The range as written, or `what` when the builtin has no range.
-    pub fn range_text(&self, what: &str) -> String {
-        self.range
-            .map_or_else(|| what.to_string(), |q| q.text.clone())
+    /// The range as written (with its binders), or `what` when the builtin has no range.
+    pub fn range_part(&self, what: &str) -> Vec<RangePart> {
+        vec![self.range.map_or_else(
+            || RangePart::described(what),
+            |q| RangePart {
+                text: q.text.clone(),
+                binders: q.binders.clone(),
+            },
+        )]
     }
 
     /// A string argument.
@@ -187,7 +186,7 @@ impl BuiltinRun<'_, '_> {
         let exprs = self.exprs;
         let mut checked = 0u64;
         let mut skipped = 0u64;
-        let mut failure: Option<String> = None;
+        let mut failure: Option<Sentence> = None;
         let mut error: Option<Error> = None;
         let mut env: Env = Vec::new();
         let r = self.ev.each_point(&binders, &mut env, &mut |ev, env| {
@@ -197,7 +196,10 @@ impl BuiltinRun<'_, '_> {
                 Ok(v) => check(ev, &v),
                 Err(e) => Err(Error::invalid(format!(
                     "at {}: in an `args` expression, {e}",
-                    show_point(env)
+                    env.iter()
+                        .map(|(n, v)| format!("{n} = {}", v.short()))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ))),
             };
             match outcome {
@@ -209,12 +211,19 @@ impl BuiltinRun<'_, '_> {
                     skipped += 1;
                     Ok(true)
                 }
-                Ok(PointOutcome::Fail(msg)) => {
-                    failure = Some(if env.is_empty() {
-                        msg
-                    } else {
-                        format!("at {}: {msg}", show_point(env))
-                    });
+                Ok(PointOutcome::Fail(said)) => {
+                    let mut at = Sentence::new();
+                    if !env.is_empty() {
+                        at = at.text("at ");
+                        for (i, (n, v)) in env.iter().enumerate() {
+                            if i > 0 {
+                                at = at.text(", ");
+                            }
+                            at = at.text(format!("{n} = ")).at(n, v.clone(), Style::Short);
+                        }
+                        at = at.text(": ");
+                    }
+                    failure = Some(at.then(said));
                     Ok(false)
                 }
                 Err(e) => {
@@ -227,23 +236,21 @@ impl BuiltinRun<'_, '_> {
             return Err(e);
         }
         r.map_err(|e| Error::invalid(e.to_string()))?;
-        let range = self.range_text("single check");
-        Ok(match failure {
-            Some(evidence) => finding(VerdictKind::Fails, range, evidence),
+        let range = self.range_part("single check");
+        let points = Points { checked, skipped };
+        let mut f = match failure {
+            Some(said) => said.finding(VerdictKind::Fails, range),
             None if checked == 0 => finding(
                 VerdictKind::Open,
                 range,
                 "no point of the range was checked: no evidence",
             ),
-            None => {
-                let s = |n: u64| if n == 1 { "" } else { "s" };
-                let mut evidence = format!("true at all {checked} point{}", s(checked));
-                if skipped > 0 {
-                    evidence.push_str(&format!(" ({skipped} point{} skipped)", s(skipped)));
-                }
-                finding(VerdictKind::Holds, range, evidence)
-            }
-        })
+            None => Sentence::new()
+                .piece(Piece::Count)
+                .finding(VerdictKind::Holds, range),
+        };
+        f.points = Some(points);
+        Ok(f)
     }
 }
 
@@ -304,15 +311,28 @@ pub fn run(name: &str, run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     (b.run)(run)
 }
 
-/// A finding from its parts.
-pub fn finding(
-    verdict: VerdictKind,
-    range: impl Into<String>,
-    evidence: impl Into<String>,
-) -> Finding {
-    Finding {
-        verdict,
-        range: range.into(),
-        evidence: evidence.into(),
-    }
+/// A range a builtin describes in words.
+pub fn described(text: impl Into<String>) -> Vec<RangePart> {
+    vec![RangePart::described(text)]
+}
+
+/// A finding worded by free text alone: no counterexample, no value in the text that is not
+/// in the claim's arguments.
+pub fn finding(verdict: VerdictKind, range: Vec<RangePart>, text: impl Into<String>) -> Finding {
+    Sentence::new().text(text).finding(verdict, range)
+}
+
+/// An AMBIGUOUS finding: each reading with its own finding, worded one after the other.
+pub fn ambiguous(range: Vec<RangePart>, readings: Vec<(&str, Finding)>) -> Finding {
+    let mut f = Sentence::new()
+        .piece(Piece::Readings)
+        .finding(VerdictKind::Ambiguous, range);
+    f.readings = readings
+        .into_iter()
+        .map(|(name, finding)| Reading {
+            name: name.to_string(),
+            finding,
+        })
+        .collect();
+    f
 }

@@ -13,9 +13,10 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::{Builtin, BuiltinRun, PointOutcome, finding, int_value};
+use super::{Builtin, BuiltinRun, PointOutcome, ambiguous, finding, int_value};
+use crate::claims::finding::{Finding, Piece, Proof, RangePart, Sentence, Style, VerdictKind};
 use crate::claims::functions::octal::OctalCache;
-use crate::claims::verdict::{Finding, VerdictKind};
+use crate::claims::value::Value;
 use crate::error::{Error, Result};
 use crate::games::scoring::{
     Heap, HeapSequence, HeapSize, Limits, OctalRules, PeriodReport, RulesId, Ruleset, ScoringGame,
@@ -301,12 +302,26 @@ fn plural(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
-fn ambiguous(range: String, readings: &[(&str, Finding)]) -> Finding {
-    let parts: Vec<String> = readings
-        .iter()
-        .map(|(name, f)| format!("reading \"{name}\": {} ({})", f.verdict, f.evidence))
-        .collect();
-    finding(VerdictKind::Ambiguous, range, parts.join("; "))
+/// A set S as a value (a coordinate of a counterexample, written as a set).
+fn set_value(s: &[HeapSize]) -> Value {
+    Value::List(s.iter().map(|&h| Value::int(h)).collect())
+}
+
+/// The prover's proof of an eventual period, with its argument in words.
+fn period_proof(p: &Periodicity, argument: &str) -> Option<Proof> {
+    match p.status {
+        PeriodStatus::Proven {
+            window_start,
+            window_len,
+        } => Some(Proof::Period {
+            period: p.period,
+            preperiod: p.preperiod,
+            window_start,
+            window_len,
+            argument: argument.to_string(),
+        }),
+        PeriodStatus::Observed { .. } => None,
+    }
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -361,22 +376,21 @@ fn period(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         .iter()
         .map(|h| format!(" +ℓ {}@{}", h.size, h.rules + 1))
         .collect();
-    let g = |n: usize| format!("G_s({n}{plus_text}) = {}", a[n]);
-    let range = run.range_text("no range");
+    let g = |n: usize| format!("G_s({n}{plus_text})");
+    let range = run.range_part("no range");
 
     let mut checked = 0usize;
     for &n in ns.iter().filter(|&&n| n >= pre) {
         checked += 1;
         if a[n + p] != a[n] {
-            return Ok(finding(
-                VerdictKind::Fails,
-                range,
-                format!(
-                    "fails at n = {n} (period {p} stated): expected {}, actual {}",
-                    g(n),
-                    g(n + p)
-                ),
-            ));
+            return Ok(Sentence::new()
+                .text("fails at n = ")
+                .at("n", Value::int(n), Style::Plain)
+                .text(format!(" (period {p} stated): expected "))
+                .expected(g(n), a[n].clone(), true)
+                .text(", actual ")
+                .actual(g(n + p), a[n + p].clone(), true)
+                .finding(VerdictKind::Fails, range));
         }
     }
     let direct = format!(
@@ -401,43 +415,58 @@ fn period(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         ));
     };
     let (ps, n0) = (pp.period, pp.preperiod);
-    let proof = format!("PROVEN, {}: {}", window(&pp), report.argument);
+    let proof = period_proof(&pp, &report.argument);
     if (least && ps != p) || (!least && !p.is_multiple_of(ps)) {
-        return Ok(finding(
-            VerdictKind::Fails,
-            range,
-            format!(
-                "expected {}period {p}, actual least period {ps} (least preperiod {n0}; {proof})",
-                if least { "least " } else { "" }
-            ),
-        ));
+        let stated = if least { "least " } else { "" };
+        let mut f = Sentence::new()
+            .text(format!("expected {stated}period "))
+            .expected(format!("the stated {stated}period"), Value::int(p), false)
+            .text(", actual least period ")
+            .actual("the least period", Value::int(ps), false)
+            .text(format!(" (least preperiod {n0}; "))
+            .piece(Piece::Proof)
+            .text(")")
+            .finding(VerdictKind::Fails, range);
+        f.proof = proof;
+        return Ok(f);
     }
     if n0 > pre {
         let n = n0 - 1;
-        return Ok(finding(
-            VerdictKind::Fails,
-            range,
-            format!(
-                "the least preperiod is {n0} > {pre} ({proof}): at n = {n}, expected {}, actual {}",
-                g(n + p),
-                g(n)
-            ),
-        ));
+        let mut f = Sentence::new()
+            .text(format!("the least preperiod is {n0} > {pre} ("))
+            .piece(Piece::Proof)
+            .text("): at n = ")
+            .at("n", Value::int(n), Style::Plain)
+            .text(", expected ")
+            .expected(g(n + p), a[n + p].clone(), true)
+            .text(", actual ")
+            .actual(g(n), a[n].clone(), true)
+            .finding(VerdictKind::Fails, range);
+        f.proof = proof;
+        return Ok(f);
     }
-    let mut evidence = format!("least period {ps}, least preperiod {n0} ({proof}); {direct}");
+    let mut evidence = format!("); {direct}");
     for &t in &others {
         if t > 0 && t.is_multiple_of(ps) {
             let _ = write!(evidence, "; {t} is an eventual period too ({ps} | {t})");
         } else if let Some(n) = (n0..n0 + ps).find(|&n| a[n] != a[n + t]) {
             let _ = write!(
                 evidence,
-                "; {t} is NOT an eventual period: {ps} ∤ {t} (e.g. {} ≠ {})",
+                "; {t} is NOT an eventual period: {ps} ∤ {t} (e.g. {} = {} ≠ {} = {})",
                 g(n),
-                g(n + t)
+                a[n],
+                g(n + t),
+                a[n + t]
             );
         }
     }
-    Ok(finding(VerdictKind::Proven, range, evidence))
+    let mut f = Sentence::new()
+        .text(format!("least period {ps}, least preperiod {n0} ("))
+        .piece(Piece::Proof)
+        .text(evidence)
+        .finding(VerdictKind::Proven, range);
+    f.proof = proof;
+    Ok(f)
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -468,8 +497,8 @@ fn subtraction(set: &[HeapSize]) -> Result<ScoringGame> {
 
 /// What Lemma 13 found for one S.
 struct LemmaSet {
-    /// The first failing (s, i) as a message.
-    fail: Option<String>,
+    /// The first failing (s, i).
+    fail: Option<Sentence>,
     /// Identities checked.
     checked: usize,
     /// When proven for every i ≥ 1: (n₀, the largest i that had to be checked).
@@ -518,12 +547,21 @@ fn lemma_set(set: &[HeapSize], is: &[usize], max_heap: HeapSize) -> Result<Lemma
             let expected = &kq - &a[rhs];
             if a[lhs] != expected {
                 return Ok(LemmaSet {
-                    fail: Some(format!(
-                        "fails at k = {k}, S = {}, s = {s}, i = {i}: expected {k} − G_s({rhs}) = \
-                         {expected}, actual G_s({lhs}) = {}",
-                        show_set(set),
-                        a[lhs]
-                    )),
+                    fail: Some(
+                        Sentence::new()
+                            .text("fails at k = ")
+                            .at("k", Value::int(k), Style::Plain)
+                            .text(", S = ")
+                            .at("S", set_value(set), Style::Set)
+                            .text(", s = ")
+                            .at("s", Value::int(s), Style::Plain)
+                            .text(", i = ")
+                            .at("i", Value::int(i), Style::Plain)
+                            .text(": expected ")
+                            .expected(format!("{k} − G_s({rhs})"), expected, true)
+                            .text(", actual ")
+                            .actual(format!("G_s({lhs})"), a[lhs].clone(), true),
+                    ),
                     checked,
                     proof: None,
                     status: String::new(),
@@ -566,7 +604,7 @@ fn lemma_13(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         .par_iter()
         .map(|(s, is)| lemma_set(s, is, max_heap))
         .collect();
-    let range = run.range_text("no range");
+    let range = run.range_part("no range");
     let mut checked = 0usize;
     let mut largest: Option<(usize, &[HeapSize])> = None;
     let mut i_needed = 0usize;
@@ -575,7 +613,7 @@ fn lemma_13(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         let r = r?;
         checked += r.checked;
         if let Some(fail) = r.fail {
-            return Ok(finding(VerdictKind::Fails, range, fail));
+            return Ok(fail.finding(VerdictKind::Fails, range));
         }
         match r.proof {
             Some((n0, i)) => {
@@ -593,7 +631,7 @@ fn lemma_13(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         format!("; largest least preperiod {n0} at S = {}", show_set(s))
     });
     if unproven.is_empty() {
-        Ok(finding(
+        let mut f = finding(
             VerdictKind::Proven,
             range,
             format!(
@@ -601,7 +639,9 @@ fn lemma_13(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
                  in i once s + (2i−1)k reaches the preperiod and i ≤ {i_needed} covers every \
                  i ≥ 1{largest}"
             ),
-        ))
+        );
+        f.proof = Some(Proof::FamilyPeriods { sets, i_needed });
+        Ok(f)
     } else {
         let n = unproven.len();
         unproven.truncate(10);
@@ -623,7 +663,7 @@ struct C14Set {
     report: PeriodReport,
     /// N(S) when 2k is a proven eventual period; the counterexample when a proven period
     /// does not divide 2k.
-    n_or_fail: Option<std::result::Result<usize, String>>,
+    n_or_fail: Option<std::result::Result<usize, Sentence>>,
 }
 
 fn c14_set(set: &[HeapSize], max_heap: HeapSize) -> Result<C14Set> {
@@ -645,19 +685,22 @@ fn c14_set(set: &[HeapSize], max_heap: HeapSize) -> Result<C14Set> {
         let n = (p.preperiod..p.preperiod + p.period)
             .find(|&n| a[n] != a[n + 2 * k])
             .expect("a shift that is not a multiple of the least period moves the cycle");
-        Err(format!(
-            "fails at S = {}: least period {} (PROVEN, {}) does not divide 2k = {}, so \
-             G_s(n + {}) ≠ G_s(n) for infinitely many n; at n = {n}: expected G_s({n}) = {}, \
-             actual G_s({}) = {}",
-            show_set(set),
-            p.period,
-            window(&p),
-            2 * k,
-            2 * k,
-            a[n],
-            n + 2 * k,
-            a[n + 2 * k]
-        ))
+        Err(Sentence::new()
+            .text("fails at S = ")
+            .at("S", set_value(set), Style::Set)
+            .text(format!(
+                ": least period {} (PROVEN, {}) does not divide 2k = {}, so G_s(n + {}) ≠ G_s(n) \
+                 for infinitely many n; at n = ",
+                p.period,
+                window(&p),
+                2 * k,
+                2 * k
+            ))
+            .at("n", Value::int(n), Style::Plain)
+            .text(": expected ")
+            .expected(format!("G_s({n})"), a[n].clone(), true)
+            .text(", actual ")
+            .actual(format!("G_s({})", n + 2 * k), a[n + 2 * k].clone(), true))
     };
     Ok(C14Set {
         report,
@@ -673,14 +716,14 @@ fn conjecture_14(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         sets.extend(sets_with_max(k)?);
     }
     let results: Vec<Result<C14Set>> = sets.par_iter().map(|s| c14_set(s, max_heap)).collect();
-    let range = run.range_text("no range");
+    let range = run.range_part("no range");
     let (mut exact, mut largest) = (0usize, None::<(usize, &[HeapSize])>);
     let mut unproven: Vec<String> = Vec::new();
     for (set, r) in sets.iter().zip(results) {
         let r = r?;
         let k = *set.last().expect("non-empty") as usize;
         match r.n_or_fail {
-            Some(Err(fail)) => return Ok(finding(VerdictKind::Fails, range, fail)),
+            Some(Err(fail)) => return Ok(fail.finding(VerdictKind::Fails, range)),
             Some(Ok(n)) => {
                 let p = proven(&r.report).expect("proven");
                 exact += usize::from(p.period == 2 * k);
@@ -820,12 +863,22 @@ impl Instance {
         }
     }
 
+    /// The instance's coordinates written as [`label`](Self::label) writes them.
+    fn at(&self, s: Sentence) -> Sentence {
+        let s = s.at_named("O", spell(&self.o)).text(", ");
+        let s = match (&self.p, self.m) {
+            (Some(p), m) if m > 0 => s.at_named("P", spell(p)).text(", "),
+            _ => s,
+        };
+        s.at_named("m", Value::int(self.m))
+    }
+
     /// `G_s(n)` or `G_s(n +ℓ m)`.
-    fn gs(&self, n: usize, v: &Q) -> String {
+    fn gs(&self, n: usize) -> String {
         if self.m == 0 {
-            format!("G_s({n}) = {v}")
+            format!("G_s({n})")
         } else {
-            format!("G_s({n} +ℓ {}) = {v}", self.m)
+            format!("G_s({n} +ℓ {})", self.m)
         }
     }
 }
@@ -1105,7 +1158,7 @@ fn conjecture_15(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     };
     let (insts, rulesets) = instances(&fam, &family_args(run)?)?;
     let solved = solve_all(&insts, max_heap, |i| 2 * take_k(&i.o))?;
-    let range = run.range_text("no range");
+    let range = run.range_part("no range");
 
     // (a) for all n ≥ 0, on the data.
     let mut checked = 0usize;
@@ -1116,17 +1169,18 @@ fn conjecture_15(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         for n in 0..v.len().saturating_sub(t) {
             checked += 1;
             if v[n] != v[n + t] {
-                literal = Some(finding(
-                    VerdictKind::Fails,
-                    range.clone(),
-                    format!(
-                        "fails at {} (k = {}), n = {n}: expected {}, actual {}",
-                        inst.label(),
-                        t / 2,
-                        inst.gs(n, &v[n]),
-                        inst.gs(n + t, &v[n + t])
-                    ),
-                ));
+                literal = Some(
+                    inst.at(Sentence::new().text("fails at "))
+                        .text(" (k = ")
+                        .at("k", Value::int(t / 2), Style::Plain)
+                        .text("), n = ")
+                        .at("n", Value::int(n), Style::Plain)
+                        .text(": expected ")
+                        .expected(inst.gs(n), v[n].clone(), true)
+                        .text(", actual ")
+                        .actual(inst.gs(n + t), v[n + t].clone(), true)
+                        .finding(VerdictKind::Fails, range.clone()),
+                );
                 break 'a;
             }
         }
@@ -1151,20 +1205,22 @@ fn conjecture_15(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
             let n = (p.preperiod..p.preperiod + p.period)
                 .find(|&n| v[n] != v[n + t])
                 .expect("a shift that is not a multiple of the least period moves the cycle");
-            eventual = Some(finding(
-                VerdictKind::Fails,
-                range.clone(),
-                format!(
-                    "fails at {} (k = {}): least period {} (PROVEN, {}) does not divide 2k = {t}; \
-                     at n = {n}: expected {}, actual {}",
-                    inst.label(),
-                    t / 2,
-                    p.period,
-                    window(p),
-                    inst.gs(n, &v[n]),
-                    inst.gs(n + t, &v[n + t])
-                ),
-            ));
+            eventual = Some(
+                inst.at(Sentence::new().text("fails at "))
+                    .text(" (k = ")
+                    .at("k", Value::int(t / 2), Style::Plain)
+                    .text(format!(
+                        "): least period {} (PROVEN, {}) does not divide 2k = {t}; at n = ",
+                        p.period,
+                        window(p)
+                    ))
+                    .at("n", Value::int(n), Style::Plain)
+                    .text(": expected ")
+                    .expected(inst.gs(n), v[n].clone(), true)
+                    .text(", actual ")
+                    .actual(inst.gs(n + t), v[n + t].clone(), true)
+                    .finding(VerdictKind::Fails, range.clone()),
+            );
             break;
         }
         if p.period == t {
@@ -1203,7 +1259,7 @@ fn conjecture_15(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     });
     Ok(ambiguous(
         range,
-        &[
+        vec![
             ("for all n ≥ 0", literal),
             ("for all n ≥ N(O, P, m)", eventual),
         ],
@@ -1212,7 +1268,7 @@ fn conjecture_15(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
 
 /// Readings (a) "∃ t ≥ 1 ∀ n ≥ 0" and (b) "∃ t ≥ 1 ∃ N ∀ n ≥ N" of Conjectures 16 and 17.
 fn purely_or_eventually(
-    range: String,
+    range: Vec<RangePart>,
     insts: &[Instance],
     solved: &[Solved],
     rulesets: usize,
@@ -1226,22 +1282,23 @@ fn purely_or_eventually(
         };
         let n = p.preperiod - 1;
         let v = &s.values;
-        pure = Some(finding(
-            VerdictKind::Fails,
-            range.clone(),
-            format!(
-                "fails at {}: least preperiod {} and least period {} (PROVEN, {}), so every \
-                 eventual period t is a multiple of {} and G_s(n + t) ≠ G_s(n) at n = {n}: \
-                 expected {}, actual {}",
-                inst.label(),
-                p.preperiod,
-                p.period,
-                window(p),
-                p.period,
-                inst.gs(n + p.period, &v[n + p.period]),
-                inst.gs(n, &v[n])
-            ),
-        ));
+        pure = Some(
+            inst.at(Sentence::new().text("fails at "))
+                .text(format!(
+                    ": least preperiod {} and least period {} (PROVEN, {}), so every eventual \
+                     period t is a multiple of {} and G_s(n + t) ≠ G_s(n) at n = ",
+                    p.preperiod,
+                    p.period,
+                    window(p),
+                    p.period
+                ))
+                .at("n", Value::int(n), Style::Plain)
+                .text(": expected ")
+                .expected(inst.gs(n + p.period), v[n + p.period].clone(), true)
+                .text(", actual ")
+                .actual(inst.gs(n), v[n].clone(), true)
+                .finding(VerdictKind::Fails, range.clone()),
+        );
         break;
     }
     let unproven = solved.iter().filter(|s| s.proven().is_none()).count();
@@ -1270,7 +1327,7 @@ fn purely_or_eventually(
     let eventual = finding(VerdictKind::Open, range.clone(), e);
     ambiguous(
         range,
-        &[
+        vec![
             ("∃ t ≥ 1 ∀ n ≥ 0 (purely periodic)", pure),
             ("∃ t ≥ 1 ∃ N ∀ n ≥ N (eventually periodic)", eventual),
         ],
@@ -1289,7 +1346,7 @@ fn conjecture_16(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     };
     let (insts, rulesets) = instances(&fam, &family_args(run)?)?;
     let solved = solve_all(&insts, max_heap, |_| 0)?;
-    let range = run.range_text("no range");
+    let range = run.range_part("no range");
     Ok(purely_or_eventually(
         range, &insts, &solved, rulesets, false, "",
     ))
@@ -1308,7 +1365,7 @@ fn conjecture_17(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     };
     let (insts, rulesets) = instances(&fam, &grouped(&rows, 0, 1))?;
     let solved = solve_all(&insts, max_heap, |_| 0)?;
-    let range = run.range_text("no range");
+    let range = run.range_part("no range");
     Ok(purely_or_eventually(
         range,
         &insts,
@@ -1436,7 +1493,7 @@ fn theorem_12(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     };
     let (ns, ms) = (to_sizes(0, "n")?, to_sizes(1, "m")?);
     theorem_12_budget(&rules, &plus, &ns, &ms)?;
-    let range = run.range_text("no range");
+    let range = run.range_part("no range");
     let mut checked = 0usize;
     for o in &rules {
         let mut cases: Vec<(Option<&String>, HeapSize)> = Vec::new();
@@ -1459,11 +1516,16 @@ fn theorem_12(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
                 memo: HashMap::new(),
             });
             for &n in &ns {
+                let at = Sentence::new()
+                    .text("fails at ")
+                    .at_named("O", o.as_str())
+                    .text(", ")
+                    .at_named("n", Value::int(n));
                 let (heaps, g, at) = match p {
                     None => (
                         vec![Heap::new(n)],
                         run.ev.engines().cache::<OctalCache>().gs(o, n)?,
-                        format!("O = {o}, n = {n}"),
+                        at,
                     ),
                     Some(p) => (
                         vec![Heap::new(n), Heap { size: m, rules: 1 }],
@@ -1471,28 +1533,40 @@ fn theorem_12(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
                             .engines()
                             .cache::<OctalCache>()
                             .gs_mixed(o, n, p, m)?,
-                        format!("O = {o}, n = {n}, P = {p}, m = {m}"),
+                        at.text(", ")
+                            .at_named("P", p.as_str())
+                            .text(", ")
+                            .at_named("m", Value::int(m)),
                     ),
                 };
                 let left = mm.final_score(&heaps, true)?;
                 let right = mm.final_score(&heaps, false)?;
                 checked += 1;
-                let bad = if g != left {
-                    Some(format!("expected n_F^SL = {left}"))
-                } else if g != -&right {
-                    Some(format!("expected −n_F^SR = {}", -&right))
+                // Both components of the minimax are labelled; the sentence names the first
+                // that differs from the engine's G_s.
+                let (sl, sr) = ("n_F^SL", "−n_F^SR");
+                let minus_right = -&right;
+                let expected = if g != left {
+                    Some(
+                        at.text(": expected ")
+                            .expected(sl, left.clone(), true)
+                            .expected_unwritten(sr, minus_right),
+                    )
+                } else if g != minus_right {
+                    Some(
+                        at.text(": expected ")
+                            .expected_unwritten(sl, left.clone())
+                            .expected(sr, minus_right, true),
+                    )
                 } else {
                     None
                 };
-                if let Some(expected) = bad {
-                    return Ok(finding(
-                        VerdictKind::Fails,
-                        range,
-                        format!(
-                            "fails at {at}: {expected} (explicit Left/Right minimax), actual G_s = \
-                             {g} (engine)"
-                        ),
-                    ));
+                if let Some(said) = expected {
+                    return Ok(said
+                        .text(" (explicit Left/Right minimax), actual G_s = ")
+                        .actual("G_s (engine)", g, false)
+                        .text(" (engine)")
+                        .finding(VerdictKind::Fails, range));
                 }
             }
         }

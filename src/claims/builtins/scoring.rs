@@ -9,8 +9,8 @@ use std::collections::HashMap;
 
 use super::{Builtin, BuiltinRun, PointOutcome, heaps_arg};
 use crate::claims::eval::{RED_ZONE, STACK_SEGMENT};
+use crate::claims::finding::{Finding, Sentence, Style, VerdictKind};
 use crate::claims::value::Value;
-use crate::claims::verdict::Finding;
 use crate::error::{Error, Result};
 use crate::games::scoring::{Heap, Limits, Method, Nim, ScoringGame, solve, solve_cost};
 use crate::num::{Pwl, Q};
@@ -183,9 +183,15 @@ pub fn pwl_shape(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         breakpoints += bps.len() as u64;
         if fact == "integer_breakpoints" {
             return Ok(match bps.iter().find(|(x, _)| !x.is_integer()) {
-                Some((x, _)) => {
-                    PointOutcome::Fail(format!("f_N{} has the breakpoint N = {x}", show(&p)))
-                }
+                Some((x, _)) => PointOutcome::Fail(
+                    Sentence::new()
+                        .text(format!("f_N{} has the breakpoint N = ", show(&p)))
+                        .actual(format!("a breakpoint of f_N{}", show(&p)), x.clone(), false)
+                        .expected_unwritten(
+                            format!("every breakpoint of f_N{} is an integer", show(&p)),
+                            true,
+                        ),
+                ),
                 None => PointOutcome::Pass,
             });
         }
@@ -206,16 +212,21 @@ pub fn pwl_shape(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
             let engine = f.eval(n);
             let direct = naive.value(n, &p);
             if engine != direct {
-                return Ok(PointOutcome::Fail(format!(
-                    "f_N{} at N = {n}: the exact engine gives {engine}, direct minimax {direct}",
-                    show(&p)
-                )));
+                return Ok(PointOutcome::Fail(
+                    Sentence::new()
+                        .text(format!("f_N{} at N = ", show(&p)))
+                        .at("N", n.clone(), Style::Plain)
+                        .text(": the exact engine gives ")
+                        .actual("the exact engine", engine, false)
+                        .text(", direct minimax ")
+                        .expected("direct minimax", direct, false),
+                ));
             }
         }
         Ok(PointOutcome::Pass)
     })?;
-    if finding.verdict == crate::claims::VerdictKind::Holds {
-        finding.evidence.push_str(&match fact.as_str() {
+    if finding.verdict == VerdictKind::Holds {
+        finding.push_text(&match fact.as_str() {
             "continuous" => format!(
                 " ({breakpoints} breakpoints): the exact PWL payoff, continuous by construction, \
                  equals a direct fixed-N minimax at every breakpoint, between consecutive \
@@ -252,17 +263,25 @@ pub fn last_stone(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
             pc.lo.as_ref().is_none_or(|lo| lo < n) && pc.hi.as_ref().is_none_or(|hi| n < hi)
         });
         let Some(piece) = piece else {
-            return Ok(PointOutcome::Fail(format!(
-                "N = {n} is a breakpoint of f_N{}",
-                show(&p)
-            )));
+            return Ok(PointOutcome::Fail(
+                Sentence::new()
+                    .text("N = ")
+                    .at("N", n.clone(), Style::Plain)
+                    .text(format!(" is a breakpoint of f_N{}", show(&p)))
+                    .expected_unwritten("N is not a breakpoint", true)
+                    .actual_unwritten(format!("N is a breakpoint of f_N{}", show(&p)), true),
+            ));
         };
         let slope = piece.slope;
         if slope != Q::one() && slope != -Q::one() {
-            return Ok(PointOutcome::Fail(format!(
-                "f_N{} has slope {slope} at N = {n}",
-                show(&p)
-            )));
+            return Ok(PointOutcome::Fail(
+                Sentence::new()
+                    .text(format!("f_N{} has slope ", show(&p)))
+                    .actual(format!("the slope of f_N{}", show(&p)), slope, false)
+                    .text(" at N = ")
+                    .at("N", n.clone(), Style::Plain)
+                    .expected_unwritten("the slope is 1 or -1", true),
+            ));
         }
         let w = naive.last_takers(n, &p, &mut HashMap::new());
         let expected = if slope == Q::one() { 1 } else { 2 };
@@ -274,19 +293,28 @@ pub fn last_stone(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         Ok(if w == expected {
             PointOutcome::Pass
         } else {
-            PointOutcome::Fail(format!(
-                "f_N{} has slope {slope}, so {} should take the last stone, but under optimal \
-                 play {} does",
-                show(&p),
-                who(expected),
-                who(w)
-            ))
+            PointOutcome::Fail(
+                Sentence::new()
+                    .text(format!("f_N{} has slope ", show(&p)))
+                    .actual(
+                        format!("the slope of f_N{}", show(&p)),
+                        slope.clone(),
+                        false,
+                    )
+                    .text(", so ")
+                    .expected(
+                        "who takes the last stone, by the slope",
+                        who(expected),
+                        false,
+                    )
+                    .text(" should take the last stone, but under optimal play ")
+                    .actual("who takes the last stone under optimal play", who(w), false)
+                    .text(" does"),
+            )
         })
     })?;
-    if finding.evidence.contains("skipped") {
-        finding
-            .evidence
-            .push_str(": the claim is about non-integer N");
+    if finding.verdict == VerdictKind::Holds && finding.points.is_some_and(|p| p.skipped > 0) {
+        finding.push_text(": the claim is about non-integer N");
     }
     Ok(finding)
 }

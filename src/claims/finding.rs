@@ -1,0 +1,1216 @@
+//! Typed findings: what checking one claim found, as values a program can read, merge and
+//! serialize — the claim, the verdict, the range and the points checked, a counterexample with
+//! named coordinates and labelled values, a correction as an expression, the proof behind a
+//! PROVEN, and the readings of an AMBIGUOUS claim.
+//!
+//! The one-line evidence of `nimlab check` and of the reports is a *rendering* of these fields
+//! ([`Finding::evidence`]): an expression check's sentence is built from the counts, the
+//! counterexample and the correction alone; a builtin's sentence is its own [`Wording`], literal
+//! text with the finding's typed values in their places, so the numbers in the text are the
+//! numbers in the fields.
+//!
+//! # Merging shards
+//!
+//! Two findings of one claim checked on disjoint parts of its range (shards of a sweep) combine
+//! with [`Finding::merge`]:
+//! - findings of different claims (paper, id, label or statement differ) are refused;
+//! - the ranges are united (the parts of both, each once, left first), the point counts summed;
+//! - any FAILS gives FAILS, with the smaller counterexample in the enumeration order (the
+//!   coordinates compared in binder order, which is the order of a sweep whose intervals step
+//!   upwards); its finding supplies the wording, correction text, fit and proof;
+//! - otherwise the stronger verdict is kept, PROVEN over HOLDS over OPEN (an OPEN shard that
+//!   checked nothing, or a shard only checked where a proof covers everything, takes nothing
+//!   away from the other);
+//! - corrections of both shards merge the same way (ranges united, counts summed, the smaller
+//!   counterexample kept);
+//! - AMBIGUOUS findings merge reading by reading, and must have the same readings in the same
+//!   order; a finding with readings does not merge with one without.
+//!
+//! Ties keep the left finding, so merging is associative: shards may be combined in any
+//! grouping, and in any order when their counterexamples differ.
+
+use std::cmp::Ordering;
+use std::fmt;
+use std::sync::Arc;
+
+use serde::de::{self, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::expr::{Binder, Expr};
+use super::value::Value;
+use crate::miner::PeriodicLinear;
+use crate::num::Q;
+
+/// The five verdicts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum VerdictKind {
+    /// Checked at every point of a finite range.
+    Holds,
+    /// A replayed certificate covers everything beyond a window checked directly.
+    Proven,
+    /// A counterexample was found.
+    Fails,
+    /// Several readings, each with its own verdict.
+    Ambiguous,
+    /// No finite check settles it; evidence only.
+    Open,
+}
+
+impl fmt::Display for VerdictKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            VerdictKind::Holds => "HOLDS",
+            VerdictKind::Proven => "PROVEN",
+            VerdictKind::Fails => "FAILS",
+            VerdictKind::Ambiguous => "AMBIGUOUS",
+            VerdictKind::Open => "OPEN",
+        })
+    }
+}
+
+impl VerdictKind {
+    /// The strength of a verdict that found no counterexample: a proof covers more than a finite
+    /// check, which says more than no check at all.
+    fn strength(self) -> u8 {
+        match self {
+            VerdictKind::Proven => 3,
+            VerdictKind::Holds => 2,
+            VerdictKind::Open | VerdictKind::Ambiguous | VerdictKind::Fails => 1,
+        }
+    }
+}
+
+/// The claim a finding is about, as its file names it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClaimRef {
+    /// The registry's paper.
+    pub paper: String,
+    /// The claim's id, unique in its file.
+    pub id: String,
+    /// The paper's label.
+    pub label: String,
+    /// The statement in words.
+    pub statement: String,
+}
+
+impl fmt::Display for ClaimRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}` ({}) of {}", self.id, self.label, self.paper)
+    }
+}
+
+/// One part of the range a finding covers: the quantifiers as written (for display) and
+/// parsed, each binder with its bounds as expressions (they may name earlier binders). A
+/// builtin's range that is not a quantifier list ("9 listed states of A = {1,3,4}") has no
+/// binders.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RangePart {
+    /// As written, or as the builtin describes it.
+    pub text: String,
+    /// The quantifiers, parsed.
+    pub binders: Vec<Binder>,
+}
+
+impl RangePart {
+    /// A range described in words only.
+    pub fn described(text: impl Into<String>) -> RangePart {
+        RangePart {
+            text: text.into(),
+            binders: Vec::new(),
+        }
+    }
+}
+
+/// How many points a check evaluated, and how many it passed over (excluded by `where`, or
+/// outside what a builtin's claim speaks about).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Points {
+    /// Points checked.
+    pub checked: u64,
+    /// Points skipped.
+    pub skipped: u64,
+}
+
+/// A value with what it is: the expression that gave it, or the builtin's name for it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Labelled {
+    /// What the value is.
+    pub label: String,
+    /// The value, exact.
+    pub value: Value,
+}
+
+impl Labelled {
+    /// A labelled value.
+    pub fn new(label: impl Into<String>, value: impl Into<Value>) -> Labelled {
+        Labelled {
+            label: label.into(),
+            value: value.into(),
+        }
+    }
+}
+
+/// Where a claim fails and what it found there.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counterexample {
+    /// The point, as (name, value) pairs in the order of the range's binders (then any
+    /// coordinate a builtin adds: a bonus N, a set S).
+    pub point: Vec<(String, Value)>,
+    /// What the claim says there, each value labelled (every component of a compared list).
+    pub expected: Vec<Labelled>,
+    /// What was found there, each value labelled.
+    pub actual: Vec<Labelled>,
+}
+
+impl Counterexample {
+    /// The enumeration order of counterexamples of one claim: coordinates compared in order.
+    fn order(&self, other: &Counterexample) -> Ordering {
+        let values =
+            |c: &Counterexample| c.point.iter().map(|(_, v)| v.clone()).collect::<Vec<_>>();
+        values(self).cmp(&values(other))
+    }
+
+    /// Whether every value carries a label and the counterexample says something: a point or a
+    /// value.
+    pub fn is_labelled(&self) -> bool {
+        let named = self.point.iter().all(|(n, _)| !n.is_empty());
+        let labelled = self
+            .expected
+            .iter()
+            .chain(&self.actual)
+            .all(|l| !l.label.is_empty());
+        named
+            && labelled
+            && !(self.point.is_empty() && self.expected.is_empty() && self.actual.is_empty())
+    }
+}
+
+/// A corrected statement checked where the claim failed: the expression that replaces the
+/// claim's `expected`, and whether it holds on the range.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Correction {
+    /// As the claim file writes it (shown in the evidence).
+    pub text: String,
+    /// The corrected closed form.
+    pub expr: Expr,
+    /// The range it was checked on.
+    pub range: Vec<RangePart>,
+    /// Points where it was checked and held.
+    pub checked: u64,
+    /// Where it fails too; `None` when it holds at every point checked.
+    pub counterexample: Option<Counterexample>,
+}
+
+impl Correction {
+    /// Whether the corrected statement holds on its whole range.
+    pub fn holds(&self) -> bool {
+        self.counterexample.is_none()
+    }
+
+    fn merge(self, other: Correction) -> Correction {
+        let counterexample = smaller(self.counterexample, other.counterexample);
+        Correction {
+            range: union(self.range, other.range),
+            checked: self.checked + other.checked,
+            counterexample,
+            ..self
+        }
+    }
+}
+
+/// The miner's closed form for the actual values of a failing claim over one integer variable.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DataFit {
+    /// The range's variable.
+    pub variable: String,
+    /// The periodic-linear form the data fit.
+    pub form: PeriodicLinear,
+}
+
+/// What proves a PROVEN (or a refutation "for every n").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Proof {
+    /// An eventual period proven by the octal prover: the window n = window_start ..
+    /// window_start + window_len − 1 recurs one period later, and the recurrence's look-back
+    /// carries it to every n.
+    Period {
+        /// The least period.
+        period: usize,
+        /// The least preperiod.
+        preperiod: usize,
+        /// First index of the recurring window.
+        window_start: usize,
+        /// The window's length.
+        window_len: usize,
+        /// The prover's argument in words.
+        argument: String,
+    },
+    /// Every set of a family has a proven least period dividing a modulus, so both sides of an
+    /// identity are constant in i beyond a bound, and i up to that bound covers every i ≥ 1.
+    FamilyPeriods {
+        /// Sets in the family.
+        sets: usize,
+        /// The largest i that had to be checked.
+        i_needed: usize,
+    },
+    /// Closed forms f(Pk + r) = B_r k + c_r certified from n = `from` by a replayed
+    /// certificate (Nim with Cash, Def 2.3).
+    CertifiedForms {
+        /// The move set A.
+        set: Vec<u64>,
+        /// The certificate's period P.
+        period: usize,
+        /// The forms hold for every n ≥ from.
+        from: u64,
+    },
+}
+
+impl Proof {
+    /// `PROVEN, window 0..8: <argument>` for a period proof.
+    fn text(&self) -> String {
+        match self {
+            Proof::Period {
+                window_start,
+                window_len,
+                argument,
+                ..
+            } => format!(
+                "PROVEN, window {window_start}..{}: {argument}",
+                window_start + window_len - 1
+            ),
+            Proof::FamilyPeriods { sets, i_needed } => {
+                format!("PROVEN for {sets} sets, i ≤ {i_needed} checked")
+            }
+            Proof::CertifiedForms { period, from, .. } => {
+                format!("PROVEN by forms of period {period} certified from n = {from}")
+            }
+        }
+    }
+}
+
+/// One reading of an AMBIGUOUS claim, with its own finding.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Reading {
+    /// The reading, in words.
+    pub name: String,
+    /// What it found.
+    pub finding: Finding,
+}
+
+/// What an expression check compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Asserted {
+    /// A truth-valued expression (a counterexample is a point where it is false).
+    Holds,
+    /// `actual` against `expected`; a side compared component by component (a list literal)
+    /// has one labelled value per component.
+    Equal {
+        /// The expected side is listed by component.
+        expected_components: bool,
+        /// The actual side is listed by component.
+        actual_components: bool,
+    },
+}
+
+/// What an expression check counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unit {
+    /// Points of a claim's range.
+    Point,
+    /// Rows of data.
+    Row,
+}
+
+impl Unit {
+    fn name(self) -> &'static str {
+        match self {
+            Unit::Point => "point",
+            Unit::Row => "row",
+        }
+    }
+}
+
+/// How a value is written in a sentence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Style {
+    /// As messages show values: long numbers and lists cut to an excerpt, strings quoted.
+    Short,
+    /// Numbers and lists in full, strings without quotes.
+    Plain,
+    /// A list as a set, `{1,3,4}`.
+    Set,
+}
+
+/// Which typed value a [`Piece`] shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Slot {
+    /// The counterexample's coordinate.
+    Coordinate(usize),
+    /// The counterexample's expected value.
+    Expected(usize),
+    /// The counterexample's actual value.
+    Actual(usize),
+}
+
+/// One piece of a builtin's sentence.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Piece {
+    /// Free text.
+    Text(String),
+    /// A value of the counterexample, as `name = value` when `named`.
+    Value {
+        /// Which value.
+        slot: Slot,
+        /// With its name or label.
+        named: bool,
+        /// How it is written.
+        style: Style,
+    },
+    /// The points checked: `true at all 210 points (3 points skipped)`.
+    Count,
+    /// The proof: `PROVEN, window 0..8: …`.
+    Proof,
+    /// The readings: `reading "…": HOLDS (…); reading "…": FAILS (…)`.
+    Readings,
+}
+
+/// How a finding's evidence is worded.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Wording {
+    /// An expression check over its points (or a formula over rows of data): the sentence is
+    /// built from the counts, the counterexample, the correction and the fit.
+    Sweep {
+        /// What the check counts.
+        unit: Unit,
+        /// What it compared.
+        asserted: Asserted,
+    },
+    /// A builtin's sentence.
+    Sentence(Vec<Piece>),
+}
+
+/// What checking a claim found.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    /// The claim.
+    pub claim: ClaimRef,
+    /// The verdict.
+    pub verdict: VerdictKind,
+    /// The range checked, in parts (one for a single check; several after a merge or for the
+    /// readings of a claim).
+    pub range: Vec<RangePart>,
+    /// Points checked and skipped, for checks that count them.
+    pub points: Option<Points>,
+    /// The first failing point (FAILS).
+    pub counterexample: Option<Counterexample>,
+    /// The claim's correction, checked where it failed.
+    pub correction: Option<Correction>,
+    /// The miner's closed form for the actual values, when they fit one.
+    pub fit: Option<DataFit>,
+    /// What proves a PROVEN (or a refutation for every n).
+    pub proof: Option<Proof>,
+    /// The readings of an AMBIGUOUS claim.
+    pub readings: Vec<Reading>,
+    /// How the evidence is worded.
+    pub wording: Wording,
+}
+
+/// Why two findings do not merge.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum MergeError {
+    /// The findings are about different claims.
+    #[error("cannot merge findings of different claims: {left} and {right}")]
+    DifferentClaims {
+        /// The left finding's claim.
+        left: Box<ClaimRef>,
+        /// The right finding's claim.
+        right: Box<ClaimRef>,
+    },
+    /// One finding has readings the other does not have.
+    #[error("cannot merge findings of {claim}: the readings differ ({left:?} and {right:?})")]
+    DifferentReadings {
+        /// The claim.
+        claim: Box<ClaimRef>,
+        /// The left finding's readings.
+        left: Vec<String>,
+        /// The right finding's readings.
+        right: Vec<String>,
+    },
+}
+
+fn plural(n: u64, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// `v` written in `style`.
+fn styled(v: &Value, style: Style) -> String {
+    match (style, v) {
+        (Style::Short, v) => v.short().to_string(),
+        (Style::Plain, Value::Str(s)) => s.to_string(),
+        (Style::Set, Value::List(items)) => {
+            let parts: Vec<String> = items.iter().map(|x| styled(x, Style::Plain)).collect();
+            format!("{{{}}}", parts.join(","))
+        }
+        (_, v) => v.to_string(),
+    }
+}
+
+/// ` at k = 6, m = 2` (empty for no point).
+fn at_point(point: &[(String, Value)]) -> String {
+    if point.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<String> = point
+        .iter()
+        .map(|(n, v)| format!("{n} = {}", v.short()))
+        .collect();
+    format!(" at {}", parts.join(", "))
+}
+
+/// One side of a compared pair, as messages show it: a list rebuilt from its components.
+fn side(values: &[Labelled], components: bool) -> String {
+    if components {
+        Value::List(values.iter().map(|l| l.value.clone()).collect())
+            .short()
+            .to_string()
+    } else {
+        values
+            .first()
+            .map_or(String::new(), |l| l.value.short().to_string())
+    }
+}
+
+/// The parts of `a`, then those of `b` not in `a`.
+fn union(mut a: Vec<RangePart>, b: Vec<RangePart>) -> Vec<RangePart> {
+    for part in b {
+        if !a.contains(&part) {
+            a.push(part);
+        }
+    }
+    a
+}
+
+/// The earlier counterexample in the enumeration order (the left one on a tie).
+fn smaller(a: Option<Counterexample>, b: Option<Counterexample>) -> Option<Counterexample> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(if b.order(&a) == Ordering::Less { b } else { a }),
+        (a, b) => a.or(b),
+    }
+}
+
+impl Finding {
+    /// A finding with no claim attached yet (the checker attaches it), no counterexample, no
+    /// correction, no proof and no readings.
+    pub fn new(verdict: VerdictKind, range: Vec<RangePart>, wording: Wording) -> Finding {
+        Finding {
+            claim: ClaimRef::default(),
+            verdict,
+            range,
+            points: None,
+            counterexample: None,
+            correction: None,
+            fit: None,
+            proof: None,
+            readings: Vec::new(),
+            wording,
+        }
+    }
+
+    /// The finding about `claim` (and so are its readings').
+    pub fn about(mut self, claim: &ClaimRef) -> Finding {
+        self.claim = claim.clone();
+        self.readings = self
+            .readings
+            .into_iter()
+            .map(|r| Reading {
+                name: r.name,
+                finding: r.finding.about(claim),
+            })
+            .collect();
+        self
+    }
+
+    /// Adds free text at the end of a builtin's sentence (a finding worded as a sweep keeps its
+    /// wording: its text is built from its fields alone).
+    pub fn push_text(&mut self, t: &str) {
+        if let Wording::Sentence(pieces) = &mut self.wording {
+            match pieces.last_mut() {
+                Some(Piece::Text(last)) => last.push_str(t),
+                _ => pieces.push(Piece::Text(t.to_string())),
+            }
+        }
+    }
+
+    /// The range as the verdict table shows it: its parts' texts joined by `; `.
+    pub fn range_text(&self) -> String {
+        self.range
+            .iter()
+            .map(|p| p.text.as_str())
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    /// The evidence in one line, as the verdict table shows it.
+    pub fn evidence(&self) -> String {
+        match &self.wording {
+            Wording::Sweep { unit, asserted } => self.sweep_text(*unit, *asserted),
+            Wording::Sentence(pieces) => pieces.iter().map(|p| self.piece_text(p)).collect(),
+        }
+    }
+
+    fn sweep_text(&self, unit: Unit, asserted: Asserted) -> String {
+        let Some(ce) = &self.counterexample else {
+            let p = self.points.unwrap_or_default();
+            if unit == Unit::Point && p.checked == 0 {
+                return "no point of the range satisfies `where`: nothing was checked".to_string();
+            }
+            let mut s = format!("true at all {}", plural(p.checked, unit.name()));
+            if p.skipped > 0 {
+                s.push_str(&format!(
+                    " ({} excluded by `where`)",
+                    plural(p.skipped, "point")
+                ));
+            }
+            return s;
+        };
+        let mut s = compared(ce, asserted);
+        if let Some(c) = &self.correction {
+            s.push_str(&match &c.counterexample {
+                None => format!(
+                    "; the correction `{}` holds at all {}",
+                    c.text,
+                    plural(c.checked, "point")
+                ),
+                Some(cx) => {
+                    let values = match asserted {
+                        Asserted::Holds => String::new(),
+                        Asserted::Equal { .. } => format!(
+                            ": expected {}, actual {}",
+                            side(&cx.expected, false),
+                            side(&cx.actual, false)
+                        ),
+                    };
+                    format!(
+                        "; the correction `{}` fails too{}{values}",
+                        c.text,
+                        at_point(&cx.point)
+                    )
+                }
+            });
+        }
+        if let Some(fit) = &self.fit {
+            s.push_str(&format!(
+                "; the data fit {}",
+                fit.form.formulas_in("actual", &fit.variable).join("; ")
+            ));
+        }
+        s
+    }
+
+    fn piece_text(&self, piece: &Piece) -> String {
+        match piece {
+            Piece::Text(t) => t.clone(),
+            Piece::Value { slot, named, style } => {
+                let ce = self.counterexample.as_ref();
+                let (name, value) = match *slot {
+                    Slot::Coordinate(i) => ce.and_then(|c| c.point.get(i)).map(|(n, v)| (n, v)),
+                    Slot::Expected(i) => ce
+                        .and_then(|c| c.expected.get(i))
+                        .map(|l| (&l.label, &l.value)),
+                    Slot::Actual(i) => ce
+                        .and_then(|c| c.actual.get(i))
+                        .map(|l| (&l.label, &l.value)),
+                }
+                .expect("a sentence names only values of its own counterexample");
+                if *named {
+                    format!("{name} = {}", styled(value, *style))
+                } else {
+                    styled(value, *style)
+                }
+            }
+            Piece::Count => {
+                let p = self.points.unwrap_or_default();
+                let mut s = format!("true at all {}", plural(p.checked, "point"));
+                if p.skipped > 0 {
+                    s.push_str(&format!(" ({} skipped)", plural(p.skipped, "point")));
+                }
+                s
+            }
+            Piece::Proof => self.proof.as_ref().map_or(String::new(), Proof::text),
+            Piece::Readings => self
+                .readings
+                .iter()
+                .map(|r| {
+                    format!(
+                        "reading \"{}\": {} ({})",
+                        r.name,
+                        r.finding.verdict,
+                        r.finding.evidence()
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
+        }
+    }
+
+    /// Combines two findings of one claim checked on disjoint parts of its range (see the
+    /// module's rules); refuses findings of different claims or readings.
+    pub fn merge(self, other: Finding) -> Result<Finding, MergeError> {
+        if self.claim != other.claim {
+            return Err(MergeError::DifferentClaims {
+                left: Box::new(self.claim),
+                right: Box::new(other.claim),
+            });
+        }
+        let names = |f: &Finding| {
+            f.readings
+                .iter()
+                .map(|r| r.name.clone())
+                .collect::<Vec<_>>()
+        };
+        if names(&self) != names(&other) {
+            return Err(MergeError::DifferentReadings {
+                claim: Box::new(self.claim.clone()),
+                left: names(&self),
+                right: names(&other),
+            });
+        }
+        let range = union(self.range.clone(), other.range.clone());
+        let points = match (self.points, other.points) {
+            (Some(a), Some(b)) => Some(Points {
+                checked: a.checked + b.checked,
+                skipped: a.skipped + b.skipped,
+            }),
+            (a, b) => a.or(b),
+        };
+        let readings = self
+            .readings
+            .iter()
+            .cloned()
+            .zip(other.readings.iter().cloned())
+            .map(|(a, b)| {
+                Ok(Reading {
+                    name: a.name,
+                    finding: a.finding.merge(b.finding)?,
+                })
+            })
+            .collect::<Result<Vec<_>, MergeError>>()?;
+        let correction = match (self.correction.clone(), other.correction.clone()) {
+            (Some(a), Some(b)) => Some(a.merge(b)),
+            (a, b) => a.or(b),
+        };
+        let right_first = match (self.verdict, other.verdict) {
+            (VerdictKind::Fails, VerdictKind::Fails) => {
+                match (&self.counterexample, &other.counterexample) {
+                    (Some(a), Some(b)) => b.order(a) == Ordering::Less,
+                    (None, Some(_)) => true,
+                    _ => false,
+                }
+            }
+            (VerdictKind::Fails, _) => false,
+            (_, VerdictKind::Fails) => true,
+            (a, b) => b.strength() > a.strength(),
+        };
+        let base = if right_first { other } else { self };
+        Ok(Finding {
+            range,
+            points,
+            correction,
+            readings,
+            ..base
+        })
+    }
+}
+
+/// `expected …, actual …` or `false at …`: an expression check's counterexample in words.
+fn compared(ce: &Counterexample, asserted: Asserted) -> String {
+    match asserted {
+        Asserted::Holds => format!("false{}", at_point(&ce.point)),
+        Asserted::Equal {
+            expected_components,
+            actual_components,
+        } => format!(
+            "fails{}: expected {}, actual {}",
+            at_point(&ce.point),
+            side(&ce.expected, expected_components),
+            side(&ce.actual, actual_components)
+        ),
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Builtin sentences
+
+/// A builtin's sentence under construction: literal text with typed values in their places.
+/// The values become the finding's counterexample and the sentence its wording.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sentence {
+    pieces: Vec<Piece>,
+    counterexample: Counterexample,
+}
+
+impl Sentence {
+    /// An empty sentence.
+    pub fn new() -> Sentence {
+        Sentence::default()
+    }
+
+    /// Free text.
+    pub fn text(mut self, t: impl Into<String>) -> Sentence {
+        let t = t.into();
+        if let Some(Piece::Text(last)) = self.pieces.last_mut() {
+            last.push_str(&t);
+        } else {
+            self.pieces.push(Piece::Text(t));
+        }
+        self
+    }
+
+    fn value(mut self, slot: Slot, named: bool, style: Style) -> Sentence {
+        self.pieces.push(Piece::Value { slot, named, style });
+        self
+    }
+
+    /// A coordinate of the counterexample, written as its value.
+    pub fn at(mut self, name: impl Into<String>, v: impl Into<Value>, style: Style) -> Sentence {
+        let i = self.counterexample.point.len();
+        self.counterexample.point.push((name.into(), v.into()));
+        self.value(Slot::Coordinate(i), false, style)
+    }
+
+    /// A coordinate of the counterexample, written `name = value`.
+    pub fn at_named(mut self, name: impl Into<String>, v: impl Into<Value>) -> Sentence {
+        let i = self.counterexample.point.len();
+        self.counterexample.point.push((name.into(), v.into()));
+        self.value(Slot::Coordinate(i), true, Style::Plain)
+    }
+
+    /// An expected value, written as the value (or `label = value` when `named`).
+    pub fn expected(
+        mut self,
+        label: impl Into<String>,
+        v: impl Into<Value>,
+        named: bool,
+    ) -> Sentence {
+        let i = self.counterexample.expected.len();
+        self.counterexample.expected.push(Labelled::new(label, v));
+        self.value(Slot::Expected(i), named, Style::Plain)
+    }
+
+    /// An actual value, written as the value (or `label = value` when `named`).
+    pub fn actual(
+        mut self,
+        label: impl Into<String>,
+        v: impl Into<Value>,
+        named: bool,
+    ) -> Sentence {
+        let i = self.counterexample.actual.len();
+        self.counterexample.actual.push(Labelled::new(label, v));
+        self.value(Slot::Actual(i), named, Style::Plain)
+    }
+
+    /// A coordinate the sentence does not write (the text says it in words).
+    pub fn point_unwritten(mut self, name: impl Into<String>, v: impl Into<Value>) -> Sentence {
+        self.counterexample.point.push((name.into(), v.into()));
+        self
+    }
+
+    /// An expected value the sentence does not write (the text says it in words).
+    pub fn expected_unwritten(mut self, label: impl Into<String>, v: impl Into<Value>) -> Sentence {
+        self.counterexample.expected.push(Labelled::new(label, v));
+        self
+    }
+
+    /// An actual value the sentence does not write.
+    pub fn actual_unwritten(mut self, label: impl Into<String>, v: impl Into<Value>) -> Sentence {
+        self.counterexample.actual.push(Labelled::new(label, v));
+        self
+    }
+
+    /// A piece the finding renders itself (the count, the proof, the readings).
+    pub fn piece(mut self, p: Piece) -> Sentence {
+        self.pieces.push(p);
+        self
+    }
+
+    /// Another sentence after this one, its values appended to this one's.
+    pub fn then(mut self, other: Sentence) -> Sentence {
+        let (np, ne, na) = (
+            self.counterexample.point.len(),
+            self.counterexample.expected.len(),
+            self.counterexample.actual.len(),
+        );
+        for p in other.pieces {
+            self = match p {
+                Piece::Text(t) => self.text(t),
+                Piece::Value { slot, named, style } => {
+                    let slot = match slot {
+                        Slot::Coordinate(i) => Slot::Coordinate(i + np),
+                        Slot::Expected(i) => Slot::Expected(i + ne),
+                        Slot::Actual(i) => Slot::Actual(i + na),
+                    };
+                    self.value(slot, named, style)
+                }
+                other => self.piece(other),
+            };
+        }
+        let c = other.counterexample;
+        self.counterexample.point.extend(c.point);
+        self.counterexample.expected.extend(c.expected);
+        self.counterexample.actual.extend(c.actual);
+        self
+    }
+
+    /// The sentence in words, as a finding would show it.
+    pub fn to_text(&self) -> String {
+        self.clone()
+            .finding(VerdictKind::Open, Vec::new())
+            .evidence()
+    }
+
+    /// A finding worded by this sentence; its values are the counterexample of a FAILS.
+    pub fn finding(self, verdict: VerdictKind, range: Vec<RangePart>) -> Finding {
+        let mut f = Finding::new(verdict, range, Wording::Sentence(self.pieces));
+        let c = self.counterexample;
+        if verdict == VerdictKind::Fails || c != Counterexample::default() {
+            f.counterexample = Some(c);
+        }
+        f
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Values in sentences and in JSON
+
+impl From<Q> for Value {
+    fn from(q: Q) -> Value {
+        Value::Num(q)
+    }
+}
+
+impl From<i64> for Value {
+    fn from(n: i64) -> Value {
+        Value::Num(Q::int(n))
+    }
+}
+
+impl From<bool> for Value {
+    fn from(b: bool) -> Value {
+        Value::Bool(b)
+    }
+}
+
+impl From<&str> for Value {
+    fn from(t: &str) -> Value {
+        Value::Str(Arc::from(t))
+    }
+}
+
+impl From<String> for Value {
+    fn from(t: String) -> Value {
+        Value::Str(Arc::from(t))
+    }
+}
+
+impl From<Vec<Value>> for Value {
+    fn from(items: Vec<Value>) -> Value {
+        Value::List(Arc::from(items))
+    }
+}
+
+/// Values serialize exactly: a number as its `p/q` string (as [`Q`] does), a truth value as a
+/// JSON boolean, a list as an array, a string as `{"str": …}` (so that it cannot be read back
+/// as a number).
+impl Serialize for Value {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        match self {
+            Value::Num(q) => q.serialize(s),
+            Value::Bool(b) => s.serialize_bool(*b),
+            Value::Str(t) => {
+                let mut m = s.serialize_map(Some(1))?;
+                m.serialize_entry("str", &**t)?;
+                m.end()
+            }
+            Value::List(items) => {
+                let mut seq = s.serialize_seq(Some(items.len()))?;
+                for v in items.iter() {
+                    seq.serialize_element(v)?;
+                }
+                seq.end()
+            }
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Value {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
+        struct ValueVisitor;
+        impl<'de> Visitor<'de> for ValueVisitor {
+            type Value = Value;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a number as \"p/q\", a boolean, a list or {\"str\": …}")
+            }
+            fn visit_bool<E: de::Error>(self, b: bool) -> Result<Value, E> {
+                Ok(Value::Bool(b))
+            }
+            fn visit_str<E: de::Error>(self, t: &str) -> Result<Value, E> {
+                t.parse::<Q>()
+                    .map(Value::Num)
+                    .map_err(|e| E::custom(format!("bad number \"{t}\": {e}")))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+                let mut items = Vec::new();
+                while let Some(v) = seq.next_element::<Value>()? {
+                    items.push(v);
+                }
+                Ok(Value::List(Arc::from(items)))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+                let key: String = map
+                    .next_key()?
+                    .ok_or_else(|| de::Error::custom("expected {\"str\": …}"))?;
+                if key != "str" {
+                    return Err(de::Error::custom(format!(
+                        "expected {{\"str\": …}}, found the key \"{key}\""
+                    )));
+                }
+                let t: String = map.next_value()?;
+                Ok(Value::Str(Arc::from(t)))
+            }
+        }
+        d.deserialize_any(ValueVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn claim(id: &str) -> ClaimRef {
+        ClaimRef {
+            paper: "t".into(),
+            id: id.into(),
+            label: id.to_uppercase(),
+            statement: "s".into(),
+        }
+    }
+
+    fn sweep() -> Wording {
+        Wording::Sweep {
+            unit: Unit::Point,
+            asserted: Asserted::Holds,
+        }
+    }
+
+    /// HOLDS on `range` with `checked` points.
+    fn holds(range: &str, checked: u64) -> Finding {
+        let mut f = Finding::new(
+            VerdictKind::Holds,
+            vec![RangePart::described(range)],
+            sweep(),
+        );
+        f.points = Some(Points {
+            checked,
+            skipped: 1,
+        });
+        f.about(&claim("a"))
+    }
+
+    /// FAILS on `range` at k.
+    fn fails(range: &str, k: i64) -> Finding {
+        let mut f = Finding::new(
+            VerdictKind::Fails,
+            vec![RangePart::described(range)],
+            sweep(),
+        );
+        f.points = Some(Points {
+            checked: 2,
+            skipped: 0,
+        });
+        f.counterexample = Some(Counterexample {
+            point: vec![("k".into(), Value::from(k))],
+            expected: vec![Labelled::new("k > 0", true)],
+            actual: vec![Labelled::new("k > 0", false)],
+        });
+        f.about(&claim("a"))
+    }
+
+    fn proven(range: &str) -> Finding {
+        let mut f = Sentence::new()
+            .text("by ")
+            .piece(Piece::Proof)
+            .finding(VerdictKind::Proven, vec![RangePart::described(range)]);
+        f.proof = Some(Proof::CertifiedForms {
+            set: vec![1, 3, 4],
+            period: 7,
+            from: 0,
+        });
+        f.about(&claim("a"))
+    }
+
+    fn open(range: &str) -> Finding {
+        let mut f = holds(range, 0);
+        f.verdict = VerdictKind::Open;
+        f
+    }
+
+    #[test]
+    fn holds_and_holds_sum_their_points_over_the_union_of_their_ranges() {
+        let m = holds("k in 1..3", 3).merge(holds("k in 4..9", 6)).unwrap();
+        assert_eq!(m.verdict, VerdictKind::Holds);
+        assert_eq!(
+            m.points,
+            Some(Points {
+                checked: 9,
+                skipped: 2
+            })
+        );
+        assert_eq!(m.range_text(), "k in 1..3; k in 4..9");
+        assert_eq!(
+            m.evidence(),
+            "true at all 9 points (2 points excluded by `where`)"
+        );
+        // A range already covered is not listed twice.
+        let again = m.clone().merge(holds("k in 4..9", 6)).unwrap();
+        assert_eq!(again.range_text(), "k in 1..3; k in 4..9");
+    }
+
+    #[test]
+    fn any_fails_gives_fails_at_the_first_counterexample_in_the_enumeration_order() {
+        for m in [
+            holds("k in 1..3", 3).merge(fails("k in 4..9", 5)).unwrap(),
+            fails("k in 4..9", 5).merge(holds("k in 1..3", 3)).unwrap(),
+        ] {
+            assert_eq!(m.verdict, VerdictKind::Fails);
+            assert_eq!(m.evidence(), "false at k = 5");
+        }
+        for m in [
+            fails("k in 10..20", 12)
+                .merge(fails("k in 4..9", 5))
+                .unwrap(),
+            fails("k in 4..9", 5)
+                .merge(fails("k in 10..20", 12))
+                .unwrap(),
+        ] {
+            assert_eq!(m.evidence(), "false at k = 5");
+            assert_eq!(m.points.unwrap().checked, 4);
+        }
+    }
+
+    #[test]
+    fn a_proof_outranks_a_finite_check_which_outranks_no_check() {
+        let m = holds("k in 1..3", 3).merge(proven("every k")).unwrap();
+        assert_eq!(m.verdict, VerdictKind::Proven);
+        assert_eq!(
+            m.evidence(),
+            "by PROVEN by forms of period 7 certified from n = 0"
+        );
+        let m = open("k in 4..6").merge(holds("k in 1..3", 3)).unwrap();
+        assert_eq!(m.verdict, VerdictKind::Holds);
+    }
+
+    #[test]
+    fn merging_is_associative() {
+        let all = [
+            holds("k in 1..3", 3),
+            holds("k in 4..6", 3),
+            fails("k in 7..9", 8),
+            fails("k in 10..12", 10),
+            proven("every k"),
+            open("k in 13..14"),
+        ];
+        for a in &all {
+            for b in &all {
+                for c in &all {
+                    let left = a
+                        .clone()
+                        .merge(b.clone())
+                        .unwrap()
+                        .merge(c.clone())
+                        .unwrap();
+                    let right = a
+                        .clone()
+                        .merge(b.clone().merge(c.clone()).unwrap())
+                        .unwrap();
+                    assert_eq!(left, right, "{a:?}\n{b:?}\n{c:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn findings_of_different_claims_or_readings_do_not_merge() {
+        let other = holds("k in 1..3", 3).about(&claim("b"));
+        let e = holds("k in 1..3", 3).merge(other).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "cannot merge findings of different claims: `a` (A) of t and `b` (B) of t"
+        );
+        let mut read = Finding::new(
+            VerdictKind::Ambiguous,
+            vec![RangePart::described("k in 1..3")],
+            Wording::Sentence(vec![Piece::Readings]),
+        );
+        read.readings = vec![Reading {
+            name: "literal".into(),
+            finding: holds("k in 1..3", 3),
+        }];
+        let read = read.about(&claim("a"));
+        let e = read.clone().merge(holds("k in 4..6", 3)).unwrap_err();
+        assert!(matches!(e, MergeError::DifferentReadings { .. }), "{e}");
+        // Readings merge one by one.
+        let m = read.clone().merge(read).unwrap();
+        assert_eq!(m.readings[0].finding.points.unwrap().checked, 6);
+        assert_eq!(
+            m.evidence(),
+            "reading \"literal\": HOLDS (true at all 6 points (2 points excluded by `where`))"
+        );
+    }
+
+    #[test]
+    fn values_serialize_exactly_and_strings_stay_strings() {
+        let v = Value::from(vec![
+            Value::from(Q::frac(-7, 3)),
+            Value::from("3"),
+            Value::from(true),
+            Value::from(vec![]),
+        ]);
+        let json = serde_json::to_string(&v).unwrap();
+        assert_eq!(json, r#"["-7/3",{"str":"3"},true,[]]"#);
+        assert_eq!(serde_json::from_str::<Value>(&json).unwrap(), v);
+        let e = serde_json::from_str::<Value>(r#"{"num":"1"}"#).unwrap_err();
+        assert!(e.to_string().contains("\"num\""), "{e}");
+        assert!(serde_json::from_str::<Value>(r#""1/0""#).is_err());
+    }
+
+    #[test]
+    fn a_sentence_shifts_the_values_of_the_sentence_it_appends() {
+        let said = Sentence::new()
+            .text("at ")
+            .at("k", Value::from(2), Style::Short)
+            .text(": ")
+            .then(
+                Sentence::new()
+                    .text("N = ")
+                    .at("N", Value::from(Q::frac(1, 2)), Style::Plain)
+                    .text(": expected ")
+                    .expected("G(N)", Value::from(1), true)
+                    .text(", actual ")
+                    .actual("F(N)", Value::from(0), false),
+            );
+        let f = said.finding(VerdictKind::Fails, vec![]);
+        assert_eq!(f.evidence(), "at 2: N = 1/2: expected G(N) = 1, actual 0");
+        let ce = f.counterexample.unwrap();
+        assert_eq!(ce.point.len(), 2);
+        assert!(ce.is_labelled());
+    }
+}
