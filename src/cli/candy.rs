@@ -10,8 +10,8 @@ use crate::export::{Cell, Format, Table, write_rows};
 use crate::family::Family;
 use crate::games::candy::{
     Candies, Contraction, MemoValues, PValues, Reading, Role, Strategy, TableShape, ThreeHeapTable,
-    allocation_cost, allocation_reporting, frak, nim_sum, optimal_line, play_strategy, role, show,
-    standard_form_game, total, value_with,
+    allocation_cost, allocation_reporting, frak, nim_sum, optimal_line, p_positions, play_strategy,
+    role, show, standard_form_game, total, value_with,
 };
 use crate::games::scoring::NoProgress;
 use crate::num::IntRange;
@@ -208,33 +208,6 @@ fn heaps_cell(heaps: &[Candies]) -> Cell {
     Cell::list("[", ",", "]", heaps.iter().copied())
 }
 
-/// Sorted tuples a₁ ≥ … ≥ a_k ≥ 1 with a₁ = `largest` and nim-sum 0, in increasing
-/// lexicographic order (one largest heap at a time, so the whole list is never held at once).
-fn p_positions_with_largest(k: usize, largest: Candies) -> Vec<Vec<Candies>> {
-    fn rec(buf: &mut Vec<Candies>, k: usize, max: Candies, out: &mut Vec<Vec<Candies>>) {
-        if buf.len() == k - 1 {
-            // The last heap is forced: the nim-sum of the others.
-            let last = nim_sum(buf);
-            if last >= 1 && last <= max {
-                buf.push(last);
-                out.push(buf.clone());
-                buf.pop();
-            }
-            return;
-        }
-        for a in 1..=max {
-            buf.push(a);
-            rec(buf, k, a, out);
-            buf.pop();
-        }
-    }
-    let mut out = Vec::new();
-    let mut buf = Vec::with_capacity(k);
-    buf.push(largest);
-    rec(&mut buf, k, largest, &mut out);
-    out
-}
-
 fn table(a: TableArgs) -> anyhow::Result<()> {
     let (k, h) = (a.heaps, a.max_heap);
     if k < 2 {
@@ -293,23 +266,21 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
     };
     let table = solve_table(&shape, limit)?;
     let missing = std::cell::RefCell::new(None);
-    let rows = (1..=h)
-        .flat_map(|largest| p_positions_with_largest(k, largest))
-        .map_while(|p| {
-            // Every P-position ≤ H is in the table; a miss is reported, not panicked on.
-            let Some(v) = table.p_value(&p) else {
-                *missing.borrow_mut() = Some(show(&p));
-                return None;
-            };
-            let cv = crate::games::candy::CandyValue::from_v(v, total(&p));
-            let mut row: Vec<Cell> = p.iter().map(|&x| x.into()).collect();
-            row.extend([
-                Cell::Int(cv.v),
-                Cell::Int(cv.n_l as i64),
-                Cell::Int(cv.n_w as i64),
-            ]);
-            Some(row)
-        });
+    let rows = p_positions(k, h).map_while(|p| {
+        // Every P-position ≤ H is in the table; a miss is reported, not panicked on.
+        let Some(v) = table.p_value(&p) else {
+            *missing.borrow_mut() = Some(show(&p));
+            return None;
+        };
+        let cv = crate::games::candy::CandyValue::from_v(v, total(&p));
+        let mut row: Vec<Cell> = p.iter().map(|&x| x.into()).collect();
+        row.extend([
+            Cell::Int(cv.v),
+            Cell::Int(cv.n_l as i64),
+            Cell::Int(cv.n_w as i64),
+        ]);
+        Some(row)
+    });
     a.out
         .emit(|w| {
             write_rows(a.out.format, &columns, rows, w)?;

@@ -47,11 +47,13 @@ fn show_bounded(heaps: &[Candies]) -> String {
         )
     }
 }
+mod p_positions;
 mod strategy;
 
 pub use allocation::{
     Allocation, AllocationCost, allocation, allocation_cost, allocation_reporting, p_partitions,
 };
+pub use p_positions::{p_positions, p_positions_with_largest};
 pub use strategy::{
     Contraction, Reading, Strategy, StrategyPlay, StrategyTurn, play_strategy, standard_form,
 };

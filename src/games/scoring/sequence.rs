@@ -67,6 +67,9 @@ pub struct PeriodReport {
     pub terms: usize,
     /// How the claim is backed, in words.
     pub argument: String,
+    /// Where the cost model stopped the search short of the requested bound (the argument says
+    /// why), if it did: a larger bound would not search further.
+    pub stopped_at: Option<HeapSize>,
 }
 
 impl HeapSequence {
@@ -412,7 +415,8 @@ impl HeapSequence {
         let Some(reach) = model.largest_within(max_n, limits.max_bytes, PERIOD_SECONDS) else {
             return Err(self.too_large(&model, &model.cost(0), limits));
         };
-        let stop = (reach < max_n).then(|| {
+        let stopped_at = (reach < max_n).then_some(reach);
+        let stop = stopped_at.map(|reach| {
             let next = model.cost(reach + 1);
             if next.bytes > limits.max_bytes {
                 format!(
@@ -432,7 +436,7 @@ impl HeapSequence {
         let slow = model.cost(reach).seconds() > PROGRESS_SECONDS;
         let progress: &dyn Progress = if slow { progress } else { &NoProgress };
         if model.cost(reach).route == Route::NormalPlay {
-            return self.period_by_normal_play(reach, &stop, progress);
+            return self.period_by_normal_play(reach, (stopped_at, &stop), progress);
         }
         let tail = self.tail();
         let order = tail.as_ref().map(|t| t.above as usize);
@@ -452,6 +456,7 @@ impl HeapSequence {
                 argument: format!(
                     "the ruleset breaks heaps or has unbounded moves, so no finite look-back is known; observed only, on n ≤ {reach}{stop}"
                 ),
+                stopped_at,
             });
         };
         progress.start(u64::from(reach) + 1);
@@ -478,6 +483,7 @@ impl HeapSequence {
                     periodicity: Some(p),
                     terms,
                     argument: self.window_argument(k),
+                    stopped_at,
                 });
             }
             if n >= reach {
@@ -487,6 +493,7 @@ impl HeapSequence {
                     argument: format!(
                         "no window of {k} terms recurs within n ≤ {n}; observed only{stop}"
                     ),
+                    stopped_at,
                 });
             }
             n = n.saturating_mul(2).min(reach);
@@ -535,7 +542,7 @@ impl HeapSequence {
     fn period_by_normal_play(
         &self,
         max_n: HeapSize,
-        stop: &str,
+        (stopped_at, stop): (Option<HeapSize>, &str),
         progress: &dyn Progress,
     ) -> Result<PeriodReport> {
         let c = self
@@ -570,6 +577,7 @@ impl HeapSequence {
                     argument: format!(
                         "{reduction}; the Grundy values are periodic by the octal periodicity theorem (checked for n₀ ≤ n < 2n₀ + p + {k})"
                     ),
+                    stopped_at,
                 });
             }
             if n >= max_n as usize {
@@ -579,6 +587,7 @@ impl HeapSequence {
                     argument: format!(
                         "{reduction}; the octal periodicity theorem proves no period of the Grundy values on n ≤ {max_n}; observed only{stop}"
                     ),
+                    stopped_at,
                 });
             }
             n = n.saturating_mul(2).min(max_n as usize);
