@@ -2,7 +2,7 @@
 //! the box: sorted tuples a₁ ≥ … ≥ a_k ≥ 1 whose last heap is forced to be the nim-sum of the
 //! others. These are the positions whose Candy Nim values `nimlab candy table` lists.
 
-use super::{Candies, nim_sum};
+use super::{Candies, TableShape, ThreeHeapTable, nim_sum};
 
 /// Sorted tuples a₁ ≥ … ≥ a_k ≥ 1 with a₁ = `largest` and nim-sum 0, in increasing
 /// lexicographic order (one largest heap at a time, so a caller walking every largest heap
@@ -39,6 +39,48 @@ pub fn p_positions_with_largest(k: usize, largest: Candies) -> Vec<Vec<Candies>>
 /// within, in increasing lexicographic order; produced one largest heap at a time.
 pub fn p_positions(k: usize, max_heap: Candies) -> impl Iterator<Item = Vec<Candies>> {
     (1..=max_heap).flat_map(move |largest| p_positions_with_largest(k, largest))
+}
+
+/// The value table that covers every P-position with k heaps of at most `max_heap` candies:
+/// the 3-heap table for k = 3, the box of k heaps ≤ H otherwise.
+pub fn p_position_table(k: usize, max_heap: Candies) -> TableShape {
+    if k == 3 {
+        TableShape::Three {
+            small: max_heap,
+            middle: max_heap,
+        }
+    } else {
+        TableShape::Box(vec![max_heap; k])
+    }
+}
+
+/// The bytes of [`p_position_table`]`(k, H)`, computed before any list of k heaps exists (k may
+/// be in the quintillions): `None` when the box has more than 2⁶⁴ points.
+pub fn p_position_table_bytes(k: usize, max_heap: Candies) -> Option<u128> {
+    if k == 3 {
+        return Some(ThreeHeapTable::bytes(max_heap, max_heap));
+    }
+    // (H + 1)^k points; H ≥ 1 makes this at most 64 steps before it leaves u64.
+    let points = (0..k).try_fold(1u128, |acc, _| {
+        acc.checked_mul(u128::from(max_heap) + 1)
+            .filter(|&p| p <= u128::from(u64::MAX))
+    });
+    points.map(|p| p * 4 + 8 * k as u128)
+}
+
+/// The most heaps (at least 2, at most 64) whose box of heaps ≤ H fits in `max_bytes` at 4
+/// bytes a point: what to suggest when a table is refused.
+pub fn most_heaps_fitting(max_heap: Candies, max_bytes: u64) -> u32 {
+    let mut fits = 2;
+    while fits < 64
+        && (u128::from(max_heap) + 1)
+            .checked_pow(fits + 1)
+            .and_then(|p| p.checked_mul(4))
+            .is_some_and(|b| b <= u128::from(max_bytes))
+    {
+        fits += 1;
+    }
+    fits
 }
 
 #[cfg(test)]
@@ -95,6 +137,30 @@ mod tests {
                 .collect();
             let listed: Vec<Vec<Candies>> = p_positions(k, h).collect();
             assert_eq!(listed, expected, "k = {k}, H = {h}");
+        }
+    }
+
+    #[test]
+    fn table_bytes_are_the_shapes_own_estimate() {
+        for (k, h) in [(2, 10), (3, 10), (3, 1000), (4, 7), (6, 3)] {
+            assert_eq!(
+                p_position_table_bytes(k, h),
+                Some(p_position_table(k, h).bytes()),
+                "k = {k}, H = {h}"
+            );
+        }
+        // 101^10 > 2^64 points: no estimate, and no list of heaps built to find out.
+        assert_eq!(p_position_table_bytes(10, 100), None);
+        assert_eq!(p_position_table_bytes(usize::MAX, 1), None);
+    }
+
+    #[test]
+    fn the_suggested_heap_count_is_the_largest_that_fits() {
+        for (h, limit) in [(100u32, 8u64 << 30), (10, 1 << 20), (1, 1 << 10), (1000, 1)] {
+            let fits = most_heaps_fitting(h, limit);
+            let bytes = |k: u32| 4 * (u128::from(h) + 1).pow(k);
+            assert!(fits == 2 || bytes(fits) <= u128::from(limit), "H = {h}");
+            assert!(fits == 64 || bytes(fits + 1) > u128::from(limit), "H = {h}");
         }
     }
 
