@@ -127,8 +127,10 @@ pub struct Decision {
     pub thresholds: ThresholdSource,
 }
 
-/// Who wins (n; d, e) and why; see the [module documentation](self) for the order of the
-/// sources. `max_bytes` bounds every win table solved.
+/// Who wins (n; d, e) and why: by the win table while it is affordable (n ≤ [`DIRECT_TABLE`],
+/// or up to [`MAX_STATE_TABLE`] when no closed form applies), else by certified closed forms of
+/// f^I, f^II with Theorems 2.4 and 3.7, and the proven win condition for A-critical states.
+/// `max_bytes` bounds every win table solved.
 pub fn decide(
     set: &CashSet,
     n: &BigUint,

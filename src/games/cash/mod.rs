@@ -22,7 +22,10 @@ mod win_condition;
 
 pub use across::{TERMS_WORTH_REPORTING, across_members, across_start_data};
 pub use critical::{Conflict, CriticalState, CriticalStates, critical_states};
-pub use decide::{Decision, Part, Reason, ThresholdSource, decide, decide_reporting};
+pub use decide::{
+    DIRECT_TABLE, Decision, MAX_STATE_TABLE, Part, Reason, ThresholdSource, decide,
+    decide_reporting,
+};
 pub use win_condition::{Boundary, EdgeLayer, STEPS_WORTH_REPORTING, WinCondition, WinProof};
 
 use std::collections::HashMap;

@@ -148,14 +148,14 @@ impl EdgeLayer {
 }
 
 /// The cut close to the poor edge: for δ = d − g^I(n) < depth, Player I wins iff
-/// b† ≥ b + offset[n mod modulus][δ] (`None`: no A-critical state was seen there).
+/// b† ≥ b + `offset[n mod modulus][δ]` (`None`: no A-critical state was seen there).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct EdgeLayer {
     /// How many values of δ the layer covers (0: none; the boundaries hold up to the edge).
     pub depth: usize,
     /// The residues of n the offsets follow (a common period of f^I, f^II, W_A and g).
     pub modulus: usize,
-    /// offset[i][δ].
+    /// `offset[i][δ]`.
     pub offsets: Vec<Vec<Option<i64>>>,
 }
 
