@@ -9,9 +9,10 @@ use super::output::OutputArgs;
 use crate::export::{Cell, Format, Table, write_rows};
 use crate::family::Family;
 use crate::games::candy::{
-    Candies, Contraction, MemoValues, PValues, Reading, Role, Strategy, TableShape, ThreeHeapTable,
-    allocation_cost, allocation_reporting, frak, nim_sum, optimal_line, play_strategy, role, show,
-    standard_form_game, total, value_with,
+    Candies, CandyValue, Contraction, FrakRanges, MemoValues, PValues, Reading, Role, Strategy,
+    TableShape, allocation_cost, allocation_reporting, frak, frak_ranges, frak_x_limit,
+    most_heaps_fitting, nim_sum, optimal_line, p_position_table, p_position_table_bytes,
+    p_positions, play_strategy, role, show, standard_form_game, total, value_with,
 };
 use crate::num::IntRange;
 use crate::progress::Silent;
@@ -209,33 +210,6 @@ fn heaps_cell(heaps: &[Candies]) -> Cell {
     Cell::list("[", ",", "]", heaps.iter().copied())
 }
 
-/// Sorted tuples a₁ ≥ … ≥ a_k ≥ 1 with a₁ = `largest` and nim-sum 0, in increasing
-/// lexicographic order (one largest heap at a time, so the whole list is never held at once).
-fn p_positions_with_largest(k: usize, largest: Candies) -> Vec<Vec<Candies>> {
-    fn rec(buf: &mut Vec<Candies>, k: usize, max: Candies, out: &mut Vec<Vec<Candies>>) {
-        if buf.len() == k - 1 {
-            // The last heap is forced: the nim-sum of the others.
-            let last = nim_sum(buf);
-            if last >= 1 && last <= max {
-                buf.push(last);
-                out.push(buf.clone());
-                buf.pop();
-            }
-            return;
-        }
-        for a in 1..=max {
-            buf.push(a);
-            rec(buf, k, a, out);
-            buf.pop();
-        }
-    }
-    let mut out = Vec::new();
-    let mut buf = Vec::with_capacity(k);
-    buf.push(largest);
-    rec(&mut buf, k, largest, &mut out);
-    out
-}
-
 fn table(a: TableArgs) -> anyhow::Result<()> {
     let (k, h) = (a.heaps, a.max_heap);
     if k < 2 {
@@ -247,27 +221,10 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
             "--max-heap 0: every heap would be empty; the table lists P-positions with heaps of 1 to H candies, so use --max-heap 1 or more"
         );
     }
-    // The box of k heaps ≤ H has (H + 1)^k points: computed, and refused, before any list of
-    // k heaps exists (k itself may be in the quintillions; H ≥ 1 makes this at most 64 steps).
-    let points = (0..k).try_fold(1u128, |acc, _| {
-        acc.checked_mul(u128::from(h) + 1)
-            .filter(|&p| p <= u128::from(u64::MAX))
-    });
-    let needed = if k == 3 {
-        Some(ThreeHeapTable::bytes(h, h))
-    } else {
-        points.map(|p| p * 4 + 8 * k as u128)
-    };
+    // Computed, and refused, before any list of k heaps exists (k may be in the quintillions).
+    let needed = p_position_table_bytes(k, h);
     if needed.is_none_or(|b| b > u128::from(limit)) {
-        let mut fits = 2;
-        while fits < 64
-            && (u128::from(h) + 1)
-                .checked_pow(fits + 1)
-                .and_then(|p| p.checked_mul(4))
-                .is_some_and(|b| b <= u128::from(limit))
-        {
-            fits += 1;
-        }
+        let fits = most_heaps_fitting(h, limit);
         return Err(crate::error::Error::TooLarge {
             what: if k <= 8 {
                 format!("the table of all positions below {}", show(&vec![h; k]))
@@ -284,33 +241,24 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
     }
     let mut columns: Vec<String> = (1..=k).map(|i| format!("h{i}")).collect();
     columns.extend(["v", "n_l", "n_w"].map(String::from));
-    let shape = if k == 3 {
-        TableShape::Three {
-            small: h,
-            middle: h,
-        }
-    } else {
-        TableShape::Box(vec![h; k])
-    };
+    let shape = p_position_table(k, h);
     let table = solve_table(&shape, limit)?;
     let missing = std::cell::RefCell::new(None);
-    let rows = (1..=h)
-        .flat_map(|largest| p_positions_with_largest(k, largest))
-        .map_while(|p| {
-            // Every P-position ≤ H is in the table; a miss is reported, not panicked on.
-            let Some(v) = table.p_value(&p) else {
-                *missing.borrow_mut() = Some(show(&p));
-                return None;
-            };
-            let cv = crate::games::candy::CandyValue::from_v(v, total(&p));
-            let mut row: Vec<Cell> = p.iter().map(|&x| x.into()).collect();
-            row.extend([
-                Cell::Int(cv.v),
-                Cell::Int(cv.n_l as i64),
-                Cell::Int(cv.n_w as i64),
-            ]);
-            Some(row)
-        });
+    let rows = p_positions(k, h).map_while(|p| {
+        // Every P-position ≤ H is in the table; a miss is reported, not panicked on.
+        let Some(v) = table.p_value(&p) else {
+            *missing.borrow_mut() = Some(show(&p));
+            return None;
+        };
+        let cv = CandyValue::from_v(v, total(&p));
+        let mut row: Vec<Cell> = p.iter().map(|&x| x.into()).collect();
+        row.extend([
+            Cell::Int(cv.v),
+            Cell::Int(cv.n_l as i64),
+            Cell::Int(cv.n_w as i64),
+        ]);
+        Some(row)
+    });
     a.out
         .emit(|w| {
             write_rows(a.out.format, &columns, rows, w)?;
@@ -558,7 +506,7 @@ fn strategy(a: StrategyArgs) -> anyhow::Result<()> {
         ("v_optimal", Cell::Int(optimum.v)),
         (
             "n_l_strategy",
-            Cell::Int((total(&a.heaps) as i64 + play.value) / 2),
+            Cell::Int(CandyValue::from_v(play.value, total(&a.heaps)).n_l as i64),
         ),
         ("n_l_optimal", optimum.n_l.into()),
     ];
@@ -727,35 +675,16 @@ fn standard(a: StandardArgs) -> anyhow::Result<()> {
     )
 }
 
-/// 2^⌊log₂ a⌋ for a ≥ 1: x ranges below it.
-fn low_power(a: Candies) -> u64 {
-    1u64 << (31 - a.leading_zeros())
-}
-
 fn frak_family(a: FrakArgs) -> anyhow::Result<()> {
     let (a_lo, a_hi): (Candies, Candies) = bounds(&a.a, "--a", 1, i64::from(u32::MAX))?;
     let (m_lo, m_hi): (u64, u64) = bounds(&a.m, "--m", 1, i64::from(u32::MAX))?;
     let (x_lo, x_hi): (Candies, Candies) = bounds(&a.x, "--x", 0, i64::from(u32::MAX))?;
-    // Count the games and find the largest, by the ranges alone: the a of one bit length b
-    // share 2^K = 2^(b+1) and the allowed x < 2^b.
-    let mut pairs = 0u128;
-    let (mut small, mut middle, mut largest) = (0u64, 0u64, 0u64);
-    for b in 0..32u32 {
-        let (lo, hi) = (
-            u64::from(a_lo).max(1 << b),
-            u64::from(a_hi).min((2 << b) - 1),
-        );
-        let x_top = u64::from(x_hi).min((1 << b) - 1);
-        if lo > hi || u64::from(x_lo) > x_top {
-            continue;
-        }
-        pairs += u128::from(hi - lo + 1) * u128::from(x_top - u64::from(x_lo) + 1);
-        let base = (2u64 << b) * m_hi;
-        small = small.max(hi);
-        // At most 2³²·(2³² − 1) + 2³² − 1 < 2⁶⁴: no overflow, saturating all the same.
-        middle = middle.max(base.saturating_add(x_top));
-        largest = largest.max(base.saturating_add((2u64 << b) - 1));
-    }
+    let FrakRanges {
+        pairs,
+        small,
+        middle,
+        largest,
+    } = frak_ranges((a_lo, a_hi), m_hi, (x_lo, x_hi));
     if pairs == 0 {
         anyhow::bail!("no game 𝔊(a, m, x) in these ranges: x must be below 2^⌊log₂ a⌋");
     }
@@ -775,7 +704,7 @@ fn frak_family(a: FrakArgs) -> anyhow::Result<()> {
     let games = pairs * u128::from(m_hi - m_lo + 1);
     let rows = (a_lo..=a_hi)
         .flat_map(|av| {
-            let x_top = u64::from(x_hi).min(low_power(av) - 1);
+            let x_top = u64::from(x_hi).min(frak_x_limit(av) - 1);
             (m_lo..=m_hi)
                 .flat_map(move |m| (u64::from(x_lo)..=x_top).map(move |x| (av, m, x as Candies)))
         })

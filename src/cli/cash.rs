@@ -1,22 +1,17 @@
 //! `nimlab cash …`: NIM with Cash — winners of states, whole win tables, thresholds and the
 //! rich / poor / middle-class classification.
 
-use std::collections::BTreeMap;
-
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use num_bigint::BigUint;
-use num_traits::ToPrimitive;
 
 use super::args::parse_size;
 use super::output::OutputArgs;
 use crate::export::{Cell, Table, write_rows};
 use crate::games::cash::{
-    Amount, CashPeriodicity, CashSet, CashTable, Standing, WinCondition, Winner, classify,
-    corresponding_state, g_thresholds, g_thresholds_big, least_thresholds, threshold_forms,
-    thresholds, winner_by_forms,
+    Amount, CashSet, CashTable, Conflict, Decision, Reason, ThresholdSource, WinCondition,
+    critical_states, decide_reporting, least_thresholds, thresholds,
 };
-use crate::num::Q;
 use crate::tables::cash::{
     THRESHOLD_COLUMNS, threshold_row, win_condition_table, win_condition_text,
 };
@@ -183,30 +178,18 @@ pub fn run(cmd: CashCommand) -> anyhow::Result<()> {
     }
 }
 
-/// Largest n a single-state query solves by table when closed forms could answer (the table is
-/// quadratic in n)…
-const DIRECT_TABLE: Amount = 2_000;
-
-/// … and the largest it ever solves by table (when no proven closed form applies).
-const MAX_STATE_TABLE: Amount = 20_000;
-
 /// The columns of `cash winner`; `cash classify` adds [`CLASSIFY_COLUMNS`].
 const WINNER_COLUMNS: [&str; 7] = ["set", "n", "d", "e", "winner", "plain_winner", "why"];
 const CLASSIFY_COLUMNS: [&str; 6] = ["f1", "f2", "g1", "g2", "player_i", "player_ii"];
 
 fn state(a: StateArgs, full: bool) -> anyhow::Result<()> {
     let set = a.set.set()?;
-    let row = match a.n.to_u64() {
-        Some(n) if n <= DIRECT_TABLE => state_by_table(&set, &a, n)?,
-        // Closed forms answer at once; the table is the fallback while it is affordable.
-        Some(n) if n <= MAX_STATE_TABLE => match state_by_forms(&set, &a) {
-            Ok(row) => row,
-            Err(_) => state_by_table(&set, &a, n)?,
-        },
-        _ => state_by_forms(&set, &a)?,
-    };
+    let bar = super::octal::LazyBar::new("proving the win condition", "attempts");
+    let decision = decide_reporting(&set, &a.n, &a.d, &a.e, a.set.memory_limit, &bar);
+    bar.finish();
+    let decision = decision?;
     let mut columns = WINNER_COLUMNS.to_vec();
-    let mut row = row;
+    let mut row = state_row(&set, &a, &decision);
     if full {
         columns.extend(CLASSIFY_COLUMNS);
     } else {
@@ -215,45 +198,52 @@ fn state(a: StateArgs, full: bool) -> anyhow::Result<()> {
     a.out.emit_record(&columns, row)
 }
 
-/// Money beyond n is as good as n: no line of play spends more than n.
-fn state_by_table(set: &CashSet, a: &StateArgs, n: Amount) -> anyhow::Result<Vec<Cell>> {
-    let cap = |m: &BigUint| m.to_u64().map_or(n, |m| m.min(n));
-    let (d, e) = (cap(&a.d), cap(&a.e));
-    let table = CashTable::solve(set, n, a.set.memory_limit)?;
-    let th = thresholds(set, n)?;
-    let m = n as usize;
-    let winner = table.winner(n, d, e).expect("n is in the table");
-    let c = classify(set, n, d, e, th.f1[m], th.f2[m], th.winner[m]);
-    let why = match c.by_theorem {
-        Some((w, thm)) => {
-            debug_assert_eq!(w, winner, "{thm} disagrees with the table");
-            let kind = if thm.starts_with("Theorem 2.4") {
-                "a player is rich"
-            } else {
-                "a player is poor"
-            };
-            format!("{kind}: {thm}")
-        }
-        None => "A-critical (both middle class): decided by the win table".to_string(),
-    };
-    // The same cell types as the closed-forms path, so a column has one JSON type whatever n:
-    // n, d and e of any size as text, thresholds as exact numbers.
-    let q = |v: Amount| Cell::from(Q::from_bigint(v.into()));
-    Ok(vec![
+/// A decision as the row of `cash classify`: n, d and e of any size as text, thresholds as
+/// exact numbers (one JSON type per column whatever n).
+fn state_row(set: &CashSet, a: &StateArgs, decision: &Decision) -> Vec<Cell> {
+    vec![
         set_cell(set),
         a.n.to_string().into(),
         a.d.to_string().into(),
         a.e.to_string().into(),
-        winner.to_string().into(),
-        th.winner[m].to_string().into(),
-        why.into(),
-        q(c.f1),
-        q(c.f2),
-        q(c.g1),
-        q(c.g2),
-        c.player_i.to_string().into(),
-        c.player_ii.to_string().into(),
-    ])
+        decision.winner.to_string().into(),
+        decision.plain_winner.to_string().into(),
+        why(set, decision).into(),
+        decision.f1.clone().into(),
+        decision.f2.clone().into(),
+        decision.g1.clone().into(),
+        decision.g2.clone().into(),
+        decision.player_i.to_string().into(),
+        decision.player_ii.to_string().into(),
+    ]
+}
+
+/// The `why` column: the reason, and where the thresholds behind it come from.
+fn why(set: &CashSet, decision: &Decision) -> String {
+    let (f1, f2) = (&decision.f1, &decision.f2);
+    let standing = |reason: &Reason| match reason {
+        Reason::Theorem24(_) => "a player is rich",
+        _ => "a player is poor",
+    };
+    match (&decision.reason, decision.thresholds) {
+        (Reason::Table, _) => {
+            "A-critical (both middle class): decided by the win table".to_string()
+        }
+        (Reason::WinCondition(proof), _) => format!(
+            "A-critical (both middle class, f^I(n) = {f1}, f^II(n) = {f2}): the win condition PROVEN for n ≥ {} (see nimlab cash condition --set {})",
+            proof.from,
+            set.elements()
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+        (theorem, ThresholdSource::Table) => format!("{}: {theorem}", standing(theorem)),
+        (theorem, ThresholdSource::Forms { proven_from }) => format!(
+            "{}: {theorem} of the paper (its proof; nimlab's tests check it on every small state), with f^I(n) = {f1}, f^II(n) = {f2} from closed forms PROVEN for n ≥ {proven_from} (see nimlab mine cash)",
+            standing(theorem)
+        ),
+    }
 }
 
 /// A move set as a cell: `{1,3,4}` in text and CSV, an array in JSON.
@@ -261,113 +251,12 @@ pub(super) fn set_cell(set: &CashSet) -> Cell {
     Cell::list("{", ",", "}", set.elements().iter().copied())
 }
 
-/// Data used to fit and certify the closed forms for huge n.
-const FORMS_DATA: Amount = 4000;
-
-/// By certified closed forms of f^I, f^II, the theorems that use them and, for A-critical
-/// states, the proven win condition; an error where none of them applies to n.
-fn state_by_forms(set: &CashSet, a: &StateArgs) -> anyhow::Result<Vec<Cell>> {
-    let beyond = || {
-        format!(
-            "n = {} is beyond the win table (n ≤ {MAX_STATE_TABLE})",
-            a.n
-        )
-    };
-    let forms = threshold_forms(set, FORMS_DATA)
-        .with_context(|| format!("{} and no certified closed form was found", beyond()))?;
-    if a.n < BigUint::from(forms.certificate.from.max(0) as u64) {
-        anyhow::bail!(
-            "the closed forms of A = {set} hold from n = {} on",
-            forms.certificate.from
-        );
-    }
-    let th = thresholds(set, FORMS_DATA)?;
-    let (decided, f1, f2) = winner_by_forms(set, &forms, &th.winner, &a.n, &a.d, &a.e);
-    let (winner, why) = match decided {
-        Some((winner, thm)) => (
-            winner,
-            format!(
-                "{}: {thm} of the paper (its proof; nimlab's tests check it on every small state), with f^I(n) = {f1}, f^II(n) = {f2} from closed forms PROVEN for n ≥ {} (see nimlab mine cash)",
-                if thm.starts_with("Theorem 2.4") {
-                    "a player is rich"
-                } else {
-                    "a player is poor"
-                },
-                forms.certificate.from
-            ),
-        ),
-        None => {
-            let critical = || {
-                format!(
-                    "({}; {}, {}) is A-critical (f^I = {f1}, f^II = {f2}) and {}",
-                    a.n,
-                    a.d,
-                    a.e,
-                    beyond()
-                )
-            };
-            let wc = find_condition(set, 200, a.set.memory_limit).with_context(critical)?;
-            let winner = wc.critical_winner(&a.n, &a.d, &a.e).with_context(|| {
-                format!(
-                    "{}: the win condition holds from n = {} on",
-                    critical(),
-                    wc.proof.from
-                )
-            })?;
-            (
-                winner,
-                format!(
-                    "A-critical (both middle class, f^I(n) = {f1}, f^II(n) = {f2}): the win condition PROVEN for n ≥ {} (see nimlab cash condition --set {})",
-                    wc.proof.from,
-                    set.elements()
-                        .iter()
-                        .map(u64::to_string)
-                        .collect::<Vec<_>>()
-                        .join(",")
-                ),
-            )
-        }
-    };
-    let (g1, g2) = g_thresholds_big(set, &a.n);
-    let q = |x: &BigUint| Q::from_bigint(x.clone().into());
-    let (g1, g2) = (q(&g1), q(&g2));
-    let standings = [
-        Standing::of(&q(&a.d), &f1, &g1),
-        Standing::of(&q(&a.e), &f2, &g2),
-    ];
-    Ok(vec![
-        set_cell(set),
-        a.n.to_string().into(),
-        a.d.to_string().into(),
-        a.e.to_string().into(),
-        winner.to_string().into(),
-        forms.plain_winner(&th.winner, &a.n).to_string().into(),
-        why.into(),
-        f1.into(),
-        f2.into(),
-        g1.into(),
-        g2.into(),
-        standings[0].to_string().into(),
-        standings[1].to_string().into(),
-    ])
-}
-
-/// Elementary steps a machine does in about three seconds: longer work shows a progress bar.
-const STEPS_WORTH_A_BAR: u128 = 3_000_000_000;
-
 /// [`WinCondition::find`], with a progress bar when its estimate is long (many or large moves
 /// make its win tables slow: a 23-element set takes seconds to minutes).
 fn find_condition(set: &CashSet, start_n: Amount, max_bytes: u64) -> anyhow::Result<WinCondition> {
-    if WinCondition::estimated_steps(set, start_n) < STEPS_WORTH_A_BAR {
-        return Ok(WinCondition::find(set, start_n, max_bytes)?);
-    }
-    let pb = super::progress_bar(
-        WinCondition::attempts(start_n),
-        "proving the win condition",
-        "attempts",
-    );
-    let found = WinCondition::find_reporting(set, start_n, max_bytes, &super::Bar(&pb));
-    pb.finish_and_clear();
+    let bar = super::octal::LazyBar::new("proving the win condition", "attempts");
+    let found = WinCondition::find_reporting_if_long(set, start_n, max_bytes, &bar);
+    bar.finish();
     Ok(found?)
 }
 
@@ -497,71 +386,37 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
         .context("writing the table")
 }
 
-/// A corresponding state (i; b, b†) and a state (n; d, e).
-type Cs = (Amount, i128, i128);
-type State = (Amount, Amount, Amount);
-
 fn critical(a: CriticalArgs) -> anyhow::Result<()> {
     let set = a.set.set()?;
     let n_max = a.max_n;
     if n_max > MAX_PRINTED_TABLE {
         anyhow::bail!("--max-n {n_max}: at most {MAX_PRINTED_TABLE} (every state is examined)");
     }
-    let forms = threshold_forms(&set, FORMS_DATA.max(n_max))
-        .context("corresponding states need certified forms of f^I and f^II")?;
-    let th = thresholds(&set, FORMS_DATA.max(n_max))?;
-    let (m, from) = match forms.cash_periodicity(&set, &th.winner) {
-        CashPeriodicity::Periodic { period, from } => (period as Amount, from.max(0) as Amount),
-        CashPeriodicity::NotPeriodic {
-            which,
-            residue,
-            a: step,
-            growth,
-        } => anyhow::bail!(
-            "A = {set} is not cash-periodic ({which}(n, {step}) grows by {growth} per period along n ≡ {residue}), so corresponding states (Def 4.3) do not apply"
-        ),
-    };
-    let table = CashTable::solve(&set, n_max, a.set.memory_limit).map_err(max_n_suggestion)?;
-    // Each corresponding state (i, b, b†) → the first winner seen and the state it came from.
-    let mut seen: BTreeMap<Cs, (Winner, State)> = BTreeMap::new();
-    let mut conflict = None;
+    let c = critical_states(&set, n_max, a.set.memory_limit).map_err(max_n_suggestion)?;
     let mut t = Table::new(&["n", "d", "e", "i", "b", "b_dagger", "winner"]);
-    for n in from..=n_max {
-        let k = n as usize;
-        let (g1, g2) = g_thresholds(&set, n);
-        // A-critical (Def 4.1, with f^II for the second player as Def 4.3 needs).
-        for d in g1..th.f1[k] {
-            for e in g2..th.f2[k] {
-                let w = table.winner(n, d, e).expect("n ≤ max_n");
-                let cs = corresponding_state(&th, m, n, d, e);
-                match seen.get(&cs) {
-                    Some((w0, at)) if *w0 != w && conflict.is_none() => {
-                        conflict = Some((cs, *at, (n, d, e)));
-                    }
-                    None => {
-                        seen.insert(cs, (w, (n, d, e)));
-                    }
-                    _ => {}
-                }
-                t.push(vec![
-                    n.into(),
-                    d.into(),
-                    e.into(),
-                    cs.0.into(),
-                    Cell::Int(cs.1 as i64),
-                    Cell::Int(cs.2 as i64),
-                    w.to_string().into(),
-                ]);
-            }
-        }
+    for s in &c.states {
+        let ((n, d, e), cs) = (s.state, s.corresponding);
+        t.push(vec![
+            n.into(),
+            d.into(),
+            e.into(),
+            cs.0.into(),
+            Cell::Int(cs.1 as i64),
+            Cell::Int(cs.2 as i64),
+            s.winner.to_string().into(),
+        ]);
     }
-    let wins = seen.values().filter(|(w, _)| *w == Winner::I).count();
-    match conflict {
+    let (m, from) = (c.cash_period, c.from);
+    match c.conflict {
         None => eprintln!(
-            "A = {set}: cash period {m} from n = {from}; {} corresponding states occur among the A-critical states with n ≤ {n_max}, and each decides the winner (observed solution set X: {wins} of them)",
-            seen.len()
+            "A = {set}: cash period {m} from n = {from}; {} corresponding states occur among the A-critical states with n ≤ {n_max}, and each decides the winner (observed solution set X: {} of them)",
+            c.corresponding, c.won_by_i
         ),
-        Some((cs, first, second)) => eprintln!(
+        Some(Conflict {
+            corresponding: cs,
+            first,
+            second,
+        }) => eprintln!(
             "A = {set}: the corresponding state {cs:?} occurs at {first:?} and {second:?} with different winners: it does not decide the winner"
         ),
     }

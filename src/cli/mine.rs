@@ -10,16 +10,14 @@ use clap::{Args, Subcommand};
 use super::output::OutputArgs;
 use crate::export::{Cell, Format, Table};
 use crate::fsio;
-use serde::{Deserialize, Serialize};
 
 use crate::games::cash::{
-    CashPeriodicity, CashSet, check_threshold_budget, replay_threshold_certificate,
-    threshold_forms, threshold_forms_advising,
+    CashPeriodicity, CashSet, across_members, across_start_data, check_threshold_budget,
+    threshold_forms_advising,
 };
-use crate::games::scoring::{HeapSequence, Limits, PeriodCertificate};
-use crate::miner::{
-    Certificate, FitOptions, FloorForm, FloorKind, affine_text, fit_periodic_linear,
-};
+use crate::games::certificate_file::{CertificateFile, Replayed};
+use crate::games::scoring::HeapSequence;
+use crate::miner::{FitOptions, across_analysis, fit_periodic_linear};
 use crate::num::Q;
 use crate::tables::cash::certified_forms_table;
 use crate::tables::mined::{
@@ -171,45 +169,13 @@ pub struct OctalArgs {
     certificate: Option<PathBuf>,
 }
 
-/// The kind of a NIM with Cash threshold certificate.
-const CASH_KIND: &str = "cash-thresholds";
-/// The kind of a G_s period certificate.
-const OCTAL_KIND: &str = "octal-period";
-
-/// A NIM with Cash certificate file: which computation it is about, and the proof.
-#[derive(Debug, Serialize, Deserialize)]
-struct CashCertificateFile {
-    /// Always [`CASH_KIND`].
-    kind: String,
-    /// The move set A.
-    set: Vec<u64>,
-    /// nimlab's version that wrote it.
-    nimlab: String,
-    /// The proof.
-    certificate: Certificate,
-}
-
-/// A G_s period certificate file; the certificate names its game.
-#[derive(Debug, Serialize, Deserialize)]
-struct OctalCertificateFile {
-    /// Always [`OCTAL_KIND`].
-    kind: String,
-    /// nimlab's version that wrote it.
-    nimlab: String,
-    /// The game, the claim and the proof.
-    certificate: PeriodCertificate,
-}
-
 /// Writes a certificate file as pretty JSON, atomically.
-fn write_certificate(path: &Path, file: &impl Serialize) -> anyhow::Result<()> {
+fn write_certificate(path: &Path, file: &CertificateFile) -> anyhow::Result<()> {
     let out = OutputArgs {
         format: Format::Json,
         output: Some(path.to_path_buf()),
     };
-    out.emit(|w| {
-        serde_json::to_writer_pretty(&mut *w, file)?;
-        writeln!(w)
-    })
+    out.emit(|w| file.write_to(w))
 }
 
 #[derive(Debug, Args)]
@@ -646,12 +612,7 @@ fn cash(a: CashArgs) -> anyhow::Result<()> {
     let forms = threshold_forms_advising(&set, a.max_n, "; raise --max-n")?;
     let from = forms.certificate.from;
     if let Some(path) = &a.certificate {
-        let file = CashCertificateFile {
-            kind: CASH_KIND.to_string(),
-            set: set.elements().to_vec(),
-            nimlab: env!("CARGO_PKG_VERSION").to_string(),
-            certificate: forms.certificate.clone(),
-        };
+        let file = CertificateFile::cash_thresholds(&set, forms.certificate.clone());
         write_certificate(path, &file)?;
     }
     let t = certified_forms_table(&forms);
@@ -686,41 +647,20 @@ fn cash(a: CashArgs) -> anyhow::Result<()> {
 fn replay(a: ReplayArgs) -> anyhow::Result<()> {
     let path = fsio::input_label(&a.file);
     let text = fsio::read_input_to_string(&a.file)?;
-    let json: serde_json::Value = serde_json::from_str(&text)
-        .with_context(|| format!("{path} is not a nimlab certificate (not JSON)"))?;
-    let kind = json
-        .get("kind")
-        .and_then(serde_json::Value::as_str)
-        .ok_or_else(|| anyhow::anyhow!("{path} is not a nimlab certificate: no \"kind\""))?
-        .to_string();
-    let malformed = || format!("{path} is REJECTED: not a well-formed {kind} certificate");
-    match kind.as_str() {
-        CASH_KIND => {
-            let file: CashCertificateFile = serde_json::from_value(json).with_context(malformed)?;
-            let set = CashSet::new(file.set).with_context(|| format!("{path} is REJECTED"))?;
-            replay_threshold_certificate(&set, &file.certificate)
-                .with_context(|| format!("{path} is REJECTED"))?;
-            println!(
-                "{path}: VALID — f^I and f^II of A = {set} follow the stated forms for every n ≥ {}",
-                file.certificate.from
-            );
-        }
-        OCTAL_KIND => {
-            let file: OctalCertificateFile =
-                serde_json::from_value(json).with_context(malformed)?;
-            let c = &file.certificate;
-            c.replay(&Limits::default())
-                .with_context(|| format!("{path} is REJECTED"))?;
-            println!(
-                "{path}: VALID — {}: least period {}, least preperiod {}, PROVEN for all n ({})",
-                c.describe(),
-                c.period,
-                c.preperiod,
-                c.argument()
-            );
-        }
-        other => anyhow::bail!(
-            "{path}: unknown certificate kind '{other}' (known: {CASH_KIND}, {OCTAL_KIND})"
+    let file = CertificateFile::read(&text, &path)?;
+    match file
+        .replay()
+        .with_context(|| format!("{path} is REJECTED"))?
+    {
+        Replayed::CashThresholds { set, from } => println!(
+            "{path}: VALID — f^I and f^II of A = {set} follow the stated forms for every n ≥ {from}"
+        ),
+        Replayed::OctalPeriod(c) => println!(
+            "{path}: VALID — {}: least period {}, least preperiod {}, PROVEN for all n ({})",
+            c.describe(),
+            c.period,
+            c.preperiod,
+            c.argument()
         ),
     }
     Ok(())
@@ -767,12 +707,7 @@ fn octal(args: OctalArgs) -> anyhow::Result<()> {
                 p.period
             );
         }
-        let file = OctalCertificateFile {
-            kind: OCTAL_KIND.to_string(),
-            nimlab: env!("CARGO_PKG_VERSION").to_string(),
-            certificate: c,
-        };
-        write_certificate(path, &file)?;
+        write_certificate(path, &CertificateFile::octal_period(c))?;
     }
     // The values behind the form are computed only now: a refused certificate costs nothing more.
     let form = seq.periodic_form(&report, &limits)?.ok_or_else(no_period)?;
@@ -803,238 +738,6 @@ fn octal(args: OctalArgs) -> anyhow::Result<()> {
     emit_text_or_table(&a.out, &text, &periodic_forms_table(&form, name, status))
 }
 
-/// One member of a family of move sets, with its certified forms summarized.
-struct AcrossRow {
-    l: i64,
-    set: CashSet,
-    period: usize,
-    from: i64,
-    slopes: Vec<Q>,
-    /// The intercepts c_i of f_A(Pk + i) = B_i·k + c_i and of f_A^⊥, for i = 0..P.
-    intercepts: [Vec<Q>; 2],
-}
-
-/// An intercept table c_0..c_{P−1} as floor/ceil forms on consecutive pieces (each form in
-/// the index within its piece), then `tail` last entries left as exceptions.
-struct TableForm {
-    /// (first index, form) of each piece.
-    pieces: Vec<(usize, FloorForm)>,
-    /// Entries at the end not covered by a piece.
-    tail: usize,
-}
-
-/// One floor/ceil form on all but the last ≤ 2 entries (needing three confirming periods), or
-/// else two forms split at the first index where both halves have one (two confirming
-/// periods each: the pieces are short, and the forms across L are the stronger evidence).
-fn intercept_form(c: &[Q]) -> Option<TableForm> {
-    let form_of = |v: &[Q], confirming: usize| -> Option<FloorForm> {
-        let opts = FitOptions {
-            min_confirming: confirming,
-            ..FitOptions::default()
-        };
-        let fit = fit_periodic_linear(v, 0, &opts)?;
-        (fit.preperiod == 0).then_some(())?;
-        fit.floor_form()
-    };
-    let single = (0..=2usize).find_map(|tail| {
-        let head = c.get(..c.len().checked_sub(tail)?)?;
-        Some(TableForm {
-            pieces: vec![(0, form_of(head, 3)?)],
-            tail,
-        })
-    });
-    single.or_else(|| {
-        (6..c.len().saturating_sub(5)).find_map(|split| {
-            let (head, rest) = (form_of(&c[..split], 1)?, form_of(&c[split..], 1)?);
-            Some(TableForm {
-                pieces: vec![(0, head), (split, rest)],
-                tail: 0,
-            })
-        })
-    })
-}
-
-/// The table form as text: `c_i = … for 0 ≤ i < s; c_(s+i) = … for 0 ≤ i < …`.
-fn table_form_text(t: &TableForm, c: &[Q]) -> String {
-    let p = c.len();
-    let ends: Vec<usize> = t
-        .pieces
-        .iter()
-        .skip(1)
-        .map(|(s, _)| *s)
-        .chain([p - t.tail])
-        .collect();
-    let mut parts: Vec<String> = t
-        .pieces
-        .iter()
-        .zip(&ends)
-        .map(|((start, f), end)| {
-            let lhs = if *start == 0 {
-                "c_i".to_string()
-            } else {
-                format!("c_({start}+i)")
-            };
-            format!("{lhs} = {} for 0 ≤ i < {}", f.text("i"), end - start)
-        })
-        .collect();
-    parts.extend((p - t.tail..p).map(|i| format!("c_{i} = {}", c[i])));
-    parts.join("; ")
-}
-
-/// With period 2 the intercept table is too short to fit in i; the whole function is then one
-/// floor/ceil form in n (from the certified lines), and if it is the same for every L, that is
-/// the closed form across L.
-fn period_two_across_l(name: &str, rows: &[AcrossRow], j: usize) -> Option<String> {
-    let forms: Option<Vec<FloorForm>> = rows
-        .iter()
-        .map(|r| match (&r.slopes[..], &r.intercepts[j][..]) {
-            ([slope], [c0, c1]) if r.period == 2 => Some(FloorForm::of_period_two(slope, c0, c1)),
-            _ => None,
-        })
-        .collect();
-    let forms = forms.filter(|f| !f.is_empty() && f.windows(2).all(|w| w[0] == w[1]))?;
-    Some(format!(
-        "  {name}(n) = {} for n ≥ proven_from, for every L in the range (each PROVEN)\n",
-        forms[0].text("n")
-    ))
-}
-
-/// The coefficients of the intercept forms as closed forms in L, over the members (consecutive
-/// in the range, from the first with a form) whose tables have forms of the same shape.
-fn intercepts_across_l(
-    name: &str,
-    rows: &[AcrossRow],
-    fits: &[Option<TableForm>],
-    step: i64,
-    j: usize,
-) -> String {
-    let Some(first) = fits.iter().position(Option::is_some) else {
-        return format!("  {name}: no floor/ceil form of the intercepts\n");
-    };
-    let shape = |t: &TableForm| -> (Vec<FloorKind>, usize) {
-        (t.pieces.iter().map(|(_, f)| f.kind).collect(), t.tail)
-    };
-    let reference = shape(fits[first].as_ref().expect("found"));
-    let same = fits[first..]
-        .iter()
-        .all(|f| f.as_ref().is_some_and(|t| shape(t) == reference));
-    if !same || rows.len() - first < 4 {
-        return format!("  {name}: the intercept forms change shape across L\n");
-    }
-    let l0 = rows[first].l;
-    let ts: Vec<&TableForm> = fits[first..].iter().flatten().collect();
-    let across =
-        |what: &str, values: Vec<Q>| format!("    {}\n", across_formula(what, l0, step, &values));
-    let mut out = format!("  {name}: for L ≥ {l0} (OBSERVED on the range):\n");
-    for (k, kind) in reference.0.iter().enumerate() {
-        let term = match kind {
-            FloorKind::Line => "i",
-            FloorKind::Floor => "⌊i/2⌋",
-            FloorKind::Ceil => "⌈i/2⌉",
-        };
-        let start = if k == 0 {
-            "c_i".to_string()
-        } else {
-            format!("c_(s{k}+i)")
-        };
-        out.push_str(&format!(
-            "    {start} = a{k}·{term} + b{k}{} on piece {k}\n",
-            if *kind == FloorKind::Floor {
-                format!(" + d{k}·(i mod 2)")
-            } else {
-                String::new()
-            }
-        ));
-        if k > 0 {
-            out.push_str(&across(
-                &format!("s{k}"),
-                ts.iter().map(|t| Q::int(t.pieces[k].0 as i64)).collect(),
-            ));
-        }
-        out.push_str(&across(
-            &format!("a{k}"),
-            ts.iter().map(|t| t.pieces[k].1.slope.clone()).collect(),
-        ));
-        out.push_str(&across(
-            &format!("b{k}"),
-            ts.iter().map(|t| t.pieces[k].1.constant.clone()).collect(),
-        ));
-        if *kind == FloorKind::Floor {
-            out.push_str(&across(
-                &format!("d{k}"),
-                ts.iter().map(|t| t.pieces[k].1.parity.clone()).collect(),
-            ));
-        }
-    }
-    for back in (1..=reference.1).rev() {
-        let values: Vec<Q> = rows[first..]
-            .iter()
-            .map(|r| r.intercepts[j][r.period - back].clone())
-            .collect();
-        out.push_str(&across(&format!("c_(P-{back})"), values));
-    }
-    out
-}
-
-/// §5–7's view of certified forms: f_A (the plain-game winner's threshold) and f_A^⊥ (the
-/// other player's) on n = Pk + i are B_i·k + c_i; returns the c_i of both, read off the
-/// certified forms at two periods beyond where they hold.
-fn main_other_intercepts(
-    set: &CashSet,
-    forms: &crate::games::cash::ThresholdForms,
-    period: usize,
-) -> anyhow::Result<[Vec<Q>; 2]> {
-    let p = period as i64;
-    let k0 = forms.certificate.from.div_euclid(p) + 2;
-    let th = crate::games::cash::thresholds(set, ((k0 + 2) * p) as u64)?;
-    let mut out = [Vec::with_capacity(period), Vec::with_capacity(period)];
-    for i in 0..p {
-        let at = |k: i64| -> [Q; 2] {
-            let n = k * p + i;
-            let (f1, f2) = (forms.f1.eval(n), forms.f2.eval(n));
-            match th.winner[n as usize] {
-                crate::games::cash::Winner::I => [f1, f2],
-                crate::games::cash::Winner::II => [f2, f1],
-            }
-        };
-        let (now, next) = (at(k0), at(k0 + 1));
-        for j in 0..2 {
-            let slope = &next[j] - &now[j];
-            out[j].push(&now[j] - &(&slope * &Q::int(k0)));
-        }
-    }
-    Ok(out)
-}
-
-/// A sequence over L = l0, l0 + step, … as a closed form in L (when affine in the index).
-fn across_formula(name: &str, l0: i64, step: i64, values: &[Q]) -> String {
-    match fit_periodic_linear(
-        values,
-        0,
-        &FitOptions {
-            min_confirming: 2,
-            ..FitOptions::default()
-        },
-    ) {
-        Some(fit) if fit.period == 1 && fit.preperiod == 0 => {
-            // a(j) = s·j + c with L = l0 + step·j: a = (s/step)·L + (c − s·l0/step).
-            let s = &fit.lines[0].slope;
-            let c = &fit.lines[0].intercept;
-            let slope = s / &Q::int(step);
-            let constant = c - &(&slope * &Q::int(l0));
-            format!("{name}(L) = {}", affine_text(&slope, &constant, "L"))
-        }
-        Some(fit) => format!(
-            "{name}: periodic-linear in the index j (L = {l0} + {step}j) with period {} from j = {}",
-            fit.period, fit.preperiod
-        ),
-        None => format!("{name}: no closed form found across L"),
-    }
-}
-
-/// Terms fitted in about three seconds across L: more show a progress bar.
-const ACROSS_TERMS_WORTH_A_BAR: u128 = 2_000_000;
-
 fn across_cash(a: AcrossCashArgs) -> anyhow::Result<()> {
     if a.step < 1 {
         anyhow::bail!("--step {}: must be at least 1", a.step);
@@ -1051,134 +754,46 @@ fn across_cash(a: AcrossCashArgs) -> anyhow::Result<()> {
         CashSet::new(member.heaps.iter().map(|&h| u64::from(h)).collect())
             .with_context(|| format!("L = {l}"))
     };
-    // The cost before the work: each L fits closed forms to 60·(max A)² terms at first, and
-    // max A, affine in L, is largest at an end of the range. Refused at once when that L alone
-    // would not fit in memory; a progress bar over the terms to fit otherwise.
-    let data_for =
-        |set: &CashSet| 2000u64.max(60u64.saturating_mul(set.max()).saturating_mul(set.max()));
+    // The cost before the work: max A, affine in L, is largest at an end of the range, so the
+    // range is refused at once when that L alone would not fit in memory.
     for l in [a.l.start(), a.l.end()] {
         let set = set_at(l)?;
-        check_threshold_budget(&set, data_for(&set), true, a.memory.memory_limit).with_context(
-            || format!("--L {}..{}: at L = {l}, A = {set}", a.l.start(), a.l.end()),
-        )?;
+        check_threshold_budget(&set, across_start_data(&set), true, a.memory.memory_limit)
+            .with_context(|| {
+                format!("--L {}..{}: at L = {l}, A = {set}", a.l.start(), a.l.end())
+            })?;
     }
     // Every L of the range, without overflow at its end.
-    let ls = || {
-        std::iter::successors(Some(a.l.start()), |&l| l.checked_add(a.step))
-            .take_while(|&l| l <= a.l.end())
-    };
-    let mut work = 0u128;
-    for l in ls() {
-        work += u128::from(data_for(&set_at(l)?));
-    }
-    let pb = (work >= ACROSS_TERMS_WORTH_A_BAR)
-        .then(|| super::progress_bar(u64::try_from(work).unwrap_or(u64::MAX), "fitting", "terms"));
-    let mut rows = Vec::new();
-    for l in ls() {
-        let set = set_at(l)?;
-        // Larger sets need longer transients: double the data until the forms are proven.
-        let mut data = data_for(&set);
-        if let Some(pb) = &pb {
-            pb.inc(data);
-        }
-        let forms = loop {
-            match threshold_forms(&set, data) {
-                Ok(f) => break f,
-                Err(_) if data < 1 << 22 => {
-                    data *= 2;
-                    check_threshold_budget(&set, data, true, a.memory.memory_limit)
-                        .with_context(|| format!("L = {l}, A = {set}"))?;
-                }
-                Err(e) => return Err(e).with_context(|| format!("L = {l}, A = {set}")),
-            }
-        };
-        let mut slopes: Vec<Q> = forms
-            .f1
-            .lines
-            .iter()
-            .chain(&forms.f2.lines)
-            .map(|x| x.slope.clone())
-            .collect();
-        slopes.sort();
-        slopes.dedup();
-        let period = forms.certificate.recurrence.period;
-        let intercepts = main_other_intercepts(&set, &forms, period)?;
-        rows.push(AcrossRow {
-            l,
-            set,
-            period,
-            from: forms.certificate.from,
-            slopes,
-            intercepts,
-        });
-    }
-    if let Some(pb) = pb {
-        pb.finish_and_clear();
-    }
+    let family = std::iter::successors(Some(a.l.start()), |&l| l.checked_add(a.step))
+        .take_while(|&l| l <= a.l.end())
+        .map(|l| Ok((l, set_at(l)?)))
+        .collect::<anyhow::Result<Vec<(i64, CashSet)>>>()?;
+    let bar = super::octal::LazyBar::new("fitting", "terms");
+    let members = across_members(&family, a.memory.memory_limit, &bar);
+    bar.finish();
+    let analysis = across_analysis(members?, &["f_A", "f_A^⊥"], a.step);
     let mut t = Table::new(&["L", "set", "period", "proven_from", "slopes"]);
     let mut text = String::new();
-    for r in &rows {
-        let slopes = r
+    for (m, (_, set)) in analysis.members.iter().zip(&family) {
+        let slopes = m
             .slopes
             .iter()
             .map(Q::to_string)
             .collect::<Vec<_>>()
             .join(",");
         text.push_str(&format!(
-            "L = {}: A = {}, f^I and f^II periodic-linear with period {}, PROVEN for n ≥ {}, slopes per period {{{slopes}}}\n",
-            r.l, r.set, r.period, r.from
+            "L = {}: A = {set}, f^I and f^II periodic-linear with period {}, PROVEN for n ≥ {}, slopes per period {{{slopes}}}\n",
+            m.l, m.period, m.from
         ));
         t.push(vec![
-            Cell::Int(r.l),
-            super::cash::set_cell(&r.set),
-            Cell::Int(r.period as i64),
-            Cell::Int(r.from),
-            Cell::list("", ",", "", r.slopes.iter().cloned()),
+            Cell::Int(m.l),
+            super::cash::set_cell(set),
+            Cell::Int(m.period as i64),
+            Cell::Int(m.from),
+            Cell::list("", ",", "", m.slopes.iter().cloned()),
         ]);
     }
-    let l0 = a.l.start();
-    let per_l = |f: &dyn Fn(&AcrossRow) -> Q| rows.iter().map(f).collect::<Vec<Q>>();
-    text.push_str("Across L (OBSERVED on the range):\n");
-    text.push_str(&format!(
-        "  {}\n",
-        across_formula("period", l0, a.step, &per_l(&|r| Q::int(r.period as i64)))
-    ));
-    text.push_str(&format!(
-        "  {}\n",
-        across_formula("proven_from", l0, a.step, &per_l(&|r| Q::int(r.from)))
-    ));
-    // The intercept tables c_i as closed forms in i (floor/ceil on all but the last few
-    // residues), per L, then their coefficients as closed forms in L.
-    for (j, name) in [(0, "f_A"), (1, "f_A^⊥")] {
-        let fits: Vec<Option<TableForm>> = rows
-            .iter()
-            .map(|r| intercept_form(&r.intercepts[j]))
-            .collect();
-        for (r, f) in rows.iter().zip(&fits) {
-            let c: Vec<String> = r.intercepts[j].iter().map(Q::to_string).collect();
-            let form = f.as_ref().map_or(String::new(), |t| {
-                format!(": {}", table_form_text(t, &r.intercepts[j]))
-            });
-            text.push_str(&format!(
-                "  L = {}: {name}({}k + i) = B·k + c_i, c = [{}]{form}\n",
-                r.l,
-                r.period,
-                c.join(", ")
-            ));
-        }
-        match period_two_across_l(name, &rows, j) {
-            Some(whole) => text.push_str(&whole),
-            None => text.push_str(&intercepts_across_l(name, &rows, &fits, a.step, j)),
-        }
-    }
-    if rows.iter().all(|r| r.slopes.len() == 1) {
-        text.push_str(&format!(
-            "  {}\n",
-            across_formula("slope", l0, a.step, &per_l(&|r| r.slopes[0].clone()))
-        ));
-    } else {
-        text.push_str("  slopes differ between residues for some L\n");
-    }
+    text.push_str(&analysis.text());
     emit_text_or_table(&a.out, &text, &t)
 }
 

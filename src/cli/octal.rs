@@ -6,14 +6,14 @@ use std::sync::Arc;
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use itertools::Itertools;
-use rayon::prelude::*;
 
 use super::args::{SolveArgs, parse_heap, parse_int_range, parse_q};
 use super::output::OutputArgs;
 use crate::export::{Cell, Table, write_rows};
 use crate::games::scoring::{
-    Heap, HeapSequence, HeapSize, OctalRules, Outcome, PROGRESS_SECONDS, PeriodReport, Route,
-    RulesId, Ruleset, ScoringGame, parse_rules, parse_set, solve, solve_values,
+    Heap, HeapSequence, HeapSize, MAX_SURVEY_WIDTH, OctalRules, Outcome, PROGRESS_SECONDS,
+    PeriodReport, Route, RulesId, Ruleset, ScoringGame, conjecture_14, parse_rules, parse_set,
+    solve, solve_values, survey_subtraction_games,
 };
 use crate::miner::PeriodStatus;
 use crate::num::{IntRange, Q};
@@ -21,9 +21,6 @@ use crate::progress::Progress;
 
 /// Largest heap a sequence command accepts: memory grows linearly with it.
 const MAX_SEQUENCE_HEAP: HeapSize = 10_000_000;
-
-/// Largest subtraction-set range for a survey (2^20 sets).
-const MAX_SURVEY_WIDTH: i64 = 20;
 
 /// A progress bar drawn only once the engine announces long work (see
 /// [`HeapSequence::period_reporting`]): short runs print nothing on stderr.
@@ -528,44 +525,23 @@ fn survey(a: SurveyArgs) -> anyhow::Result<()> {
             r.end()
         );
     }
-    let elements: Vec<HeapSize> = r.iter().map(|e| e as HeapSize).collect();
-    let masks: Vec<u32> = (1..1u32 << width).collect();
-    let pb = super::progress_bar(masks.len() as u64, "surveying", "sets");
-    let limits = crate::games::scoring::Limits::default();
-    let results: Vec<anyhow::Result<(Vec<HeapSize>, PeriodReport)>> = masks
-        .par_iter()
-        .map(|&mask| {
-            let set: Vec<HeapSize> = (0..width as usize)
-                .filter(|b| mask >> b & 1 == 1)
-                .map(|b| elements[b])
-                .collect();
-            let game = ScoringGame::single(OctalRules::subtraction(&set, None)?);
-            let seq = HeapSequence::new(&game, 0, &[], Q::zero())?;
-            let report = seq.period(a.max_heap, &limits)?;
-            pb.inc(1);
-            Ok((set, report))
-        })
+    let bar = LazyBar::new("surveying", "sets");
+    let rows = survey_subtraction_games(r, a.max_heap, &bar);
+    bar.finish();
+    let rows = rows?;
+    let tally = conjecture_14(&rows);
+    let exceptions: Vec<String> = tally
+        .exceptions
+        .iter()
+        .take(5)
+        .map(|(set, period)| format!("{{{}}}: period {period}", set.iter().join(",")))
         .collect();
-    pb.finish_and_clear();
-    let results: Vec<(Vec<HeapSize>, PeriodReport)> =
-        results.into_iter().collect::<anyhow::Result<_>>()?;
-    let (mut proven, mut twice_max, mut divides) = (0usize, 0usize, 0usize);
-    let mut exceptions = Vec::new();
-    for (set, r) in &results {
-        if let Some(p) = r.periodicity.as_ref().filter(|p| p.is_proven()) {
-            proven += 1;
-            let k = *set.last().expect("non-empty") as usize;
-            twice_max += usize::from(p.period == 2 * k);
-            if (2 * k).is_multiple_of(p.period) {
-                divides += 1;
-            } else if exceptions.len() < 5 {
-                exceptions.push(format!("{{{}}}: period {}", set.iter().join(","), p.period));
-            }
-        }
-    }
     eprintln!(
-        "{} sets; period PROVEN for {proven}; least period = 2·max S for {twice_max}; 2·max S is a period (Conjecture 14) for {divides}{}",
-        results.len(),
+        "{} sets; period PROVEN for {}; least period = 2·max S for {}; 2·max S is a period (Conjecture 14) for {}{}",
+        tally.sets,
+        tally.proven,
+        tally.twice_max,
+        tally.divides,
         if exceptions.is_empty() {
             String::new()
         } else {
@@ -576,11 +552,11 @@ fn survey(a: SurveyArgs) -> anyhow::Result<()> {
         .iter()
         .map(|c| c.to_string())
         .collect();
-    let rows = results.iter().map(|(set, r)| {
-        let cells = period_cells(r);
+    let rows = rows.iter().map(|row| {
+        let cells = period_cells(&row.report);
         vec![
-            Cell::list("{", ",", "}", set.iter().copied()),
-            Cell::Int(i64::from(*set.last().expect("non-empty"))),
+            Cell::list("{", ",", "}", row.set.iter().copied()),
+            Cell::Int(i64::from(row.max())),
             cells[0].clone(),
             cells[1].clone(),
             cells[2].clone(),

@@ -3,4 +3,5 @@
 
 pub mod candy;
 pub mod cash;
+pub mod certificate_file;
 pub mod scoring;

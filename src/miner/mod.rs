@@ -4,6 +4,7 @@
 //! It knows nothing about games; callers say what recurrence produced the data (its look-back),
 //! which is what turns an observation into a proof.
 
+pub mod across;
 pub mod certificate;
 pub mod family;
 #[cfg(test)]
@@ -14,6 +15,10 @@ pub mod pwl_form;
 pub mod shape;
 pub mod window;
 
+pub use across::{
+    AcrossAnalysis, AcrossFit, AcrossMember, FunctionAcross, InterceptsAcross, PieceAcross,
+    TableForm, across_analysis,
+};
 pub use certificate::{Certificate, Recurrence, Rule, Term};
 pub use family::{BreakpointForms, ClosedForm, FamilyForms, QuantityFit, mine_family};
 pub use linear::{

@@ -47,10 +47,15 @@ fn show_bounded(heaps: &[Candies]) -> String {
         )
     }
 }
+mod p_positions;
 mod strategy;
 
 pub use allocation::{
     Allocation, AllocationCost, allocation, allocation_cost, allocation_reporting, p_partitions,
+};
+pub use p_positions::{
+    most_heaps_fitting, p_position_table, p_position_table_bytes, p_positions,
+    p_positions_with_largest,
 };
 pub use strategy::{
     Contraction, Reading, Strategy, StrategyPlay, StrategyTurn, play_strategy, standard_form,
@@ -156,6 +161,50 @@ pub fn frak(a: Candies, m: u64, x: Candies) -> Result<[Candies; 3]> {
             Candies::MAX
         ))),
     }
+}
+
+/// 2^⌊log₂ a⌋ for a ≥ 1: the x of 𝔊(a, m, x) range below it.
+pub fn frak_x_limit(a: Candies) -> u64 {
+    1u64 << (31 - a.max(1).leading_zeros())
+}
+
+/// The games 𝔊(a, m, x) for a, m, x in ranges (x < 2^⌊log₂ a⌋ for each a), counted and bounded
+/// from the ranges alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrakRanges {
+    /// The pairs (a, x) that make a game (each m adds as many games).
+    pub pairs: u128,
+    /// The largest a of a game.
+    pub small: u64,
+    /// The largest middle heap 2^K·m + x.
+    pub middle: u64,
+    /// A bound on the largest heap 2^K·m + (a ⊕ x): 2^K·m + 2^K − 1 for the largest K.
+    pub largest: u64,
+}
+
+/// [`FrakRanges`] of a ∈ `a`, m ≤ `max_m` and x ∈ `x` (inclusive bounds, a ≥ 1): the a of one
+/// bit length b share 2^K = 2^(b+1) and the allowed x < 2^b, so 32 bit lengths say everything.
+pub fn frak_ranges(a: (Candies, Candies), max_m: u64, x: (Candies, Candies)) -> FrakRanges {
+    let mut r = FrakRanges {
+        pairs: 0,
+        small: 0,
+        middle: 0,
+        largest: 0,
+    };
+    for b in 0..32u32 {
+        let (lo, hi) = (u64::from(a.0).max(1 << b), u64::from(a.1).min((2 << b) - 1));
+        let x_top = u64::from(x.1).min((1 << b) - 1);
+        if lo > hi || u64::from(x.0) > x_top {
+            continue;
+        }
+        r.pairs += u128::from(hi - lo + 1) * u128::from(x_top - u64::from(x.0) + 1);
+        let base = (2u64 << b).saturating_mul(max_m);
+        r.small = r.small.max(hi);
+        // At most 2³²·(2³² − 1) + 2³² − 1 < 2⁶⁴ for m < 2³²: saturating all the same.
+        r.middle = r.middle.max(base.saturating_add(x_top));
+        r.largest = r.largest.max(base.saturating_add((2u64 << b) - 1));
+    }
+    r
 }
 
 /// The standard form 𝔊(2^k − 1, m, 0) = [2^k − 1, 2^k·m, 2^k(m+1) − 1] in §4's convention (§5 and
@@ -837,6 +886,31 @@ impl MemoValues {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn frak_ranges_count_and_bound_the_games_they_hold() {
+        for (a, m, x) in [
+            ((1, 9), 3, (0, 5)),
+            ((4, 7), 2, (0, 3)),
+            ((5, 40), 5, (2, 9)),
+            ((3, 3), 1, (2, 9)),
+        ] {
+            let r = frak_ranges(a, m, x);
+            // Plainly: every game with the largest m, built by the definition.
+            let games: Vec<[Candies; 3]> = (a.0..=a.1)
+                .flat_map(|av| (x.0..=x.1).filter_map(move |xv| frak(av, m, xv).ok()))
+                .collect();
+            assert_eq!(r.pairs, games.len() as u128, "{a:?}, {x:?}");
+            let max = |i: usize| games.iter().map(|g| u64::from(g[i])).max().unwrap_or(0);
+            assert_eq!((r.small, r.middle), (max(0), max(1)), "{a:?}, {x:?}");
+            assert!(r.largest >= max(2), "{a:?}, {x:?}");
+            // x runs exactly below the limit.
+            for av in a.0..=a.1 {
+                let limit = frak_x_limit(av) as Candies;
+                assert!(frak(av, m, limit - 1).is_ok() && frak(av, m, limit).is_err());
+            }
+        }
+    }
 
     #[test]
     fn frak_follows_definition_2_8() {

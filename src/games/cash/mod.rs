@@ -15,9 +15,18 @@
 //! nondecreasing in its second argument), and T(n, d) = 0 when the mover has no legal move.
 //! The literal recursion of Lemma 1.12 ([`cash_winner_naive`]) is kept as the reference.
 
+mod across;
+mod critical;
+mod decide;
 mod win_condition;
 
-pub use win_condition::{Boundary, EdgeLayer, WinCondition, WinProof};
+pub use across::{TERMS_WORTH_REPORTING, across_members, across_start_data};
+pub use critical::{Conflict, CriticalState, CriticalStates, critical_states};
+pub use decide::{
+    DIRECT_TABLE, Decision, MAX_STATE_TABLE, Part, Reason, ThresholdSource, decide,
+    decide_reporting,
+};
+pub use win_condition::{Boundary, EdgeLayer, STEPS_WORTH_REPORTING, WinCondition, WinProof};
 
 use std::collections::HashMap;
 use std::fmt;
@@ -495,30 +504,32 @@ pub struct Classification {
     pub player_i: Standing,
     /// Player II's standing (e against f^II, g^II).
     pub player_ii: Standing,
-    /// The winner by Theorem 2.4 or 3.7, when one applies.
-    pub by_theorem: Option<(Winner, &'static str)>,
+    /// The winner by Theorem 2.4 or 3.7, when one applies, and which part of which
+    /// ([`Reason::Theorem24`] or [`Reason::Theorem37`]).
+    pub by_theorem: Option<(Winner, Reason)>,
 }
 
 /// The winner Theorem 2.4 (a player is rich) or Theorem 3.7 (a player is poor) gives, from
-/// [d, e, f^I(n), f^II(n), g^I(n), g^II(n)]; `miserly` says whether ⌊d/a₁⌋ > ⌊e/a₁⌋.
+/// [d, e, f^I(n), f^II(n), g^I(n), g^II(n)], with the theorem and its part
+/// ([`Reason::Theorem24`] or [`Reason::Theorem37`]); `miserly` says whether ⌊d/a₁⌋ > ⌊e/a₁⌋.
 fn decide_by_theorems<T: PartialOrd>(
     [d, e, f1, f2, g1, g2]: [T; 6],
     w: Winner,
     miserly: impl FnOnce() -> bool,
-) -> Option<(Winner, &'static str)> {
+) -> Option<(Winner, Reason)> {
     if d >= f1 && e < f2 {
-        Some((Winner::I, "Theorem 2.4(1)"))
+        Some((Winner::I, Reason::Theorem24(Part::One)))
     } else if d < f1 && e >= f2 {
-        Some((Winner::II, "Theorem 2.4(2)"))
+        Some((Winner::II, Reason::Theorem24(Part::Two)))
     } else if d >= f1 && e >= f2 {
-        Some((w, "Theorem 2.4(3)"))
+        Some((w, Reason::Theorem24(Part::Three)))
     } else if d >= g1 && e < g2 {
-        Some((Winner::I, "Theorem 3.7(1)"))
+        Some((Winner::I, Reason::Theorem37(Part::One)))
     } else if d < g1 && e >= g2 {
-        Some((Winner::II, "Theorem 3.7(2)"))
+        Some((Winner::II, Reason::Theorem37(Part::Two)))
     } else if d < g1 && e < g2 {
         let w = if miserly() { Winner::I } else { Winner::II };
-        Some((w, "Theorem 3.7(3)"))
+        Some((w, Reason::Theorem37(Part::Three)))
     } else {
         None
     }
@@ -689,7 +700,7 @@ pub fn winner_by_forms(
     n: &BigUint,
     d: &BigUint,
     e: &BigUint,
-) -> (Option<(Winner, &'static str)>, Q, Q) {
+) -> (Option<(Winner, Reason)>, Q, Q) {
     let nb = BigInt::from(n.clone());
     let f1 = forms.f1.eval_big(&nb);
     let f2 = forms.f2.eval_big(&nb);

@@ -148,14 +148,14 @@ impl EdgeLayer {
 }
 
 /// The cut close to the poor edge: for δ = d − g^I(n) < depth, Player I wins iff
-/// b† ≥ b + offset\[n mod modulus\]\[δ\] (`None`: no A-critical state was seen there).
+/// b† ≥ b + `offset[n mod modulus][δ]` (`None`: no A-critical state was seen there).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct EdgeLayer {
     /// How many values of δ the layer covers (0: none; the boundaries hold up to the edge).
     pub depth: usize,
     /// The residues of n the offsets follow (a common period of f^I, f^II, W_A and g).
     pub modulus: usize,
-    /// offset\[i\]\[δ\].
+    /// `offset[i][δ]`.
     pub offsets: Vec<Vec<Option<i64>>>,
 }
 
@@ -207,6 +207,10 @@ pub struct WinCondition {
     #[serde(skip)]
     exact: Thresholds,
 }
+
+/// Elementary steps a machine does in about three seconds: searches estimated longer report
+/// their progress (see [`WinCondition::find_reporting_if_long`]).
+pub const STEPS_WORTH_REPORTING: u128 = 3_000_000_000;
 
 /// Data used to fit and certify f^I, f^II (as `nimlab mine cash` does).
 const FORMS_DATA: Amount = 4000;
@@ -323,6 +327,21 @@ impl WinCondition {
         let log = u128::from(128 - n.leading_zeros());
         // The doubling series sums to at most 4/3 of the largest table.
         n * n / 2 * 4 / 3 * set.elements().len() as u128 * log
+    }
+
+    /// [`find_reporting`](Self::find_reporting) when [`estimated_steps`](Self::estimated_steps)
+    /// reaches [`STEPS_WORTH_REPORTING`], [`find`](Self::find) otherwise: a caller's progress bar
+    /// appears only for a search long enough to need one.
+    pub fn find_reporting_if_long(
+        set: &CashSet,
+        start_n: Amount,
+        max_bytes: u64,
+        progress: &dyn Progress,
+    ) -> Result<WinCondition> {
+        if Self::estimated_steps(set, start_n) < STEPS_WORTH_REPORTING {
+            return Self::find(set, start_n, max_bytes);
+        }
+        Self::find_reporting(set, start_n, max_bytes, progress)
     }
 
     /// [`find`](Self::find), reporting each attempt to `progress` (its total is

@@ -19,6 +19,7 @@ mod position;
 mod ruleset;
 mod sequence;
 mod solver;
+mod survey;
 mod table;
 
 pub use analysis::{
@@ -42,6 +43,10 @@ pub use sequence::{
 pub use solver::{
     Limits, Method, Payoffs, Solution, SolveCost, ValueSolution, search_values, solve, solve_cost,
     solve_many, solve_many_reporting, solve_values, solve_values_reporting,
+};
+pub use survey::{
+    Conjecture14Tally, MAX_SURVEY_WIDTH, SurveyRow, conjecture_14, subtraction_sets,
+    survey_subtraction_games,
 };
 pub use table::{
     HeapTable, MAX_TABLE_HEAPS, largest_fitting_max_heap, solve_table, table_bytes, table_size,

@@ -415,7 +415,8 @@ impl HeapSequence {
         let Some(reach) = model.largest_within(max_n, limits.max_bytes, PERIOD_SECONDS) else {
             return Err(self.too_large(&model, &model.cost(0), limits));
         };
-        let stop = (reach < max_n).then(|| {
+        let stopped_at = (reach < max_n).then_some(reach);
+        let stop = stopped_at.map(|reach| {
             let next = model.cost(reach + 1);
             if next.bytes > limits.max_bytes {
                 format!(
