@@ -7,7 +7,7 @@ use super::builtins::BuiltinRun;
 use super::cost::{self, Cost};
 use super::engines::Engines;
 use super::eval::{Definitions, Env, Evaluator, MAX_STEPS};
-use super::expr::{Expr, ExprError, ExprKind};
+use super::expr::{Binder, Expr, ExprError, ExprKind};
 use super::finding::{
     Asserted, ClaimRef, Correction, Counterexample, DataFit, Finding, Labelled, Piece, Points,
     RangePart, Reading, Unit, VerdictKind, Wording,
@@ -406,7 +406,9 @@ impl Runner<'_> {
             } else {
                 range.text.clone()
             },
-            binders: range.binders.clone(),
+            // The mathematics, not where the file wrote it: two shards of one claim, or a claim
+            // read and the same built as values, give equal findings.
+            binders: range.binders.iter().map(Binder::unplaced).collect(),
         };
         let sweep = |unit, asserted| Wording::Sweep { unit, asserted };
         let equal = Asserted::Equal {
@@ -468,7 +470,7 @@ impl Runner<'_> {
                     };
                     f.correction = Some(Correction {
                         text: text.clone(),
-                        expr: c.clone(),
+                        expr: c.unplaced(),
                         range: vec![part],
                         checked,
                         counterexample,
