@@ -328,8 +328,8 @@ fn mine_across_finds_the_intercept_tables_in_floor_ceil_form() {
     for needle in [
         "L = 10: f_A(11k + i) = B·k + c_i, c = [0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 10]: c_i = ceil(i/2) for 0 ≤ i < 10; c_10 = 10",
         "  f_A: for L ≥ 10 (OBSERVED on the range):\n    c_i = a0·⌈i/2⌉ + b0 on piece 0\n    a0(L) = 1\n    b0(L) = 0\n    c_(P-1)(L) = L",
-        "    b0(L) = -1/2L+1",
-        "    c_(P-1)(L) = 1/2L",
+        "    b0(L) = -L/2+1",
+        "    c_(P-1)(L) = L/2",
     ] {
         assert!(out.contains(needle), "missing {needle:?} in\n{out}");
     }
@@ -339,7 +339,7 @@ fn mine_across_finds_the_intercept_tables_in_floor_ceil_form() {
     for needle in [
         "c_i = ceil(i/2) for 0 ≤ i < 10; c_(10+i) = floor(i/2)+10 for 0 ≤ i < 9",
         "    c_(s1+i) = a1·⌊i/2⌋ + b1 + d1·(i mod 2) on piece 1\n    s1(L) = L+1\n    a1(L) = 1\n    b1(L) = L+1",
-        "slope(L) = 3/2L+1/2",
+        "slope(L) = 3L/2+1/2",
     ] {
         assert!(out.contains(needle), "missing {needle:?} in\n{out}");
     }
