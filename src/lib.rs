@@ -1,46 +1,203 @@
 #![deny(rustdoc::broken_intra_doc_links)]
+#![warn(unnameable_types)]
 //! nimlab — exact values, closed forms and verdicts for scoring variants of Nim.
+//!
+//! The library's modules are private; what a caller uses is re-exported here, once: the core
+//! types and functions at the top ([`Q`], [`Pwl`], [`Registry`], [`check_claim`],
+//! [`fit_periodic_linear`], [`write_reports`], …), and the rest of each area in a small namespace
+//! ([`scoring`], [`candy`], [`cash`], [`mining`], [`language`], [`reports`], [`io`]). No item has
+//! two public paths.
 //!
 //! Modules, from the bottom up (each uses only those above it):
 //!
-//! - [`num`]: exact rationals ([`Q`]), piecewise-linear functions ([`Pwl`]) and ranges;
-//! - [`progress`]: how long work reports how far it is ([`progress::Progress`]; a front end
-//!   shows it, [`progress::Silent`] ignores it);
-//! - [`miner`]: generic pattern finding on sequences of exact values — least periods (proven by
+//! - `num`: exact rationals ([`Q`]), piecewise-linear functions ([`Pwl`]) and ranges
+//!   ([`IntRange`], [`QRange`]);
+//! - `progress`: how long work reports how far it is ([`Progress`]; a front end shows it,
+//!   [`Silent`] ignores it);
+//! - `miner`: generic pattern finding on sequences of exact values — least periods (proven by
 //!   window arguments or observed), periodic-linear closed forms (also along one-parameter
 //!   families), and certificates that prove them against a min/max-plus recurrence. It knows no
-//!   game; callers describe the recurrence;
-//! - [`games`]: the engines — [`games::scoring`] (Scoring Nim and Stewart's octal games, bonus N
-//!   symbolic), [`games::candy`] (Candy Nim) and [`games::cash`] (NIM with Cash) — which call
-//!   the miner to prove what their data shows;
-//! - [`family`]: positions whose heaps are affine in parameters, such as (2k+1, 2k, 1);
-//! - [`claims`]: claim files, an exact expression language and verdicts with evidence;
-//! - [`fsio`]: file output that never clobbers what is not ours (atomic replace, devices written
-//!   through, symlinks followed, `-` for stdio) and the cleanup of temporaries on a signal;
-//! - [`export`]: generic tables rendered as text, CSV, JSON or Markdown (pure functions to bytes);
-//! - [`tables`]: the typed tables every front end shares (family tables with their payoffs and
-//!   values, cash thresholds, certified and mined closed forms, mined forms re-verified);
-//! - [`report`]: research reports (Markdown, LaTeX, CSV, SVG) rendered from templates, generic;
-//! - [`papers`]: the four papers' reports as data (tables, figures, verdicts, mined closed forms)
-//!   for [`report`];
+//!   game; callers describe the recurrence ([`fit_periodic_linear`], [`mining`]);
+//! - `games`: the engines — Scoring Nim and Stewart's octal games, bonus N symbolic
+//!   ([`scoring`]), Candy Nim ([`candy`]) and NIM with Cash ([`cash`]) — which call the miner to
+//!   prove what their data shows;
+//! - `family`: positions whose heaps are affine in parameters, such as (2k+1, 2k, 1)
+//!   ([`Family`]);
+//! - `claims`: claim files, an exact expression language and verdicts with evidence
+//!   ([`Registry`], [`check_claim`], [`Finding`]; the language in [`language`]);
+//! - `fsio`: file output that never clobbers what is not ours (atomic replace, devices written
+//!   through, symlinks followed, `-` for stdio) and the cleanup of temporaries on a signal
+//!   ([`io`]);
+//! - `export`: generic tables rendered as text, CSV, JSON or Markdown, pure functions to bytes
+//!   ([`Table`], [`Format`]);
+//! - `tables`: the typed tables every front end shares (family tables with their payoffs and
+//!   values, cash thresholds, certified and mined closed forms, mined forms re-verified), in
+//!   their game's namespace;
+//! - `report`: research reports (Markdown, LaTeX, CSV, SVG) rendered from templates, generic
+//!   ([`render_reports`], [`reports`]);
+//! - `papers`: the four papers' reports as data (tables, figures, verdicts, mined closed forms)
+//!   for `report` ([`PAPERS`]);
 //! - `cli`: the `nimlab` command line on top, behind the `cli` feature (on by default). Without
 //!   it the library builds with none of the command line's dependencies (clap, indicatif,
 //!   anyhow): `cargo build --lib --no-default-features`.
+//!
+//! # Adding a game
+//!
+//! A new game is its folder `src/games/<game>/` (the engine, with its tests) and, for claims to
+//! call it, one file `src/claims/functions/<game>.rs` (its functions and their cache). Then it
+//! is registered in three places:
+//!
+//! 1. `src/games/mod.rs`: `pub mod <game>;`
+//! 2. `src/claims/functions/mod.rs`: `pub mod <game>;` and `&<game>::GROUP,` in `GROUPS` (the
+//!    README's function tables are regenerated from it);
+//! 3. `src/lib.rs`: its namespace, `pub mod <game> { pub use crate::games::<game>::{…}; }`,
+//!    naming what callers use.
+//!
+//! Structural checks (`src/claims/builtins/<game>.rs`, listed in its `all()`), typed tables
+//! (`src/tables/`), a report (`src/papers/`, listed in [`PAPERS`]) and a subcommand (`cli`)
+//! are optional, each one more file and one line in its list.
 
-pub mod claims;
+mod claims;
 #[cfg(feature = "cli")]
-pub mod cli;
-pub mod error;
-pub mod export;
-pub mod family;
-pub mod fsio;
-pub mod games;
-pub mod miner;
-pub mod num;
-pub mod papers;
-pub mod progress;
-pub mod report;
-pub mod tables;
+mod cli;
+mod error;
+mod export;
+mod family;
+mod fsio;
+mod games;
+mod miner;
+mod num;
+mod papers;
+mod progress;
+mod report;
+mod tables;
 
+pub use claims::{
+    Claim, ClaimBuilder, Finding, Registry, Verdict, VerdictKind, check_claim, check_registry,
+};
 pub use error::{Error, Result};
-pub use num::{Pwl, Q};
+pub use export::{Cell, Format, List, Record, Table};
+pub use family::{Affine, Family, FamilyParseError, Member};
+pub use miner::{FitOptions, PeriodicLinear, Periodicity, fit_periodic_linear};
+pub use num::{
+    IntRange, ParseQError, ParseRangeError, Piece, Pwl, PwlError, Q, QRange, WholeError,
+};
+pub use papers::PAPERS;
+pub use progress::{Progress, Silent};
+pub use report::{ReportOptions, check_reports, render_reports, write_reports};
+
+/// Scoring Nim and Stewart's octal games: positions, rulesets, the solvers and their tables.
+pub mod scoring {
+    pub use crate::games::scoring::{
+        Candidate, GRID_LIMIT, GridError, GridFn, GridSummary, Heap, HeapMove, HeapSequence,
+        HeapTable, Interval, Limits, Line, MAX_DIGITS, MAX_TABLE_HEAPS, Method, Move, MoveRegion,
+        OctalRules, Ordered, Outcome, PERIOD_SECONDS, PROGRESS_SECONDS, PartitionIndex, Payoffs,
+        PeriodCertificate, PeriodProof, PeriodReport, Player, Ply, Position, Route, RulesError,
+        Ruleset, ScoringGame, SequenceCost, SequenceState, Solution, SolveCost, Tails, UniformTail,
+        ValueSolution, candidates, common_constant_points, grundy_values, grundy_values_reporting,
+        in_p_plus, largest_fitting_max_heap, nim_heaps, nim_sum, optimal_line,
+        optimal_move_regions, parse_set, scoring_nim, search_values, solve, solve_cost, solve_many,
+        solve_partition_values, solve_table, solve_values, solve_values_reporting, table_bytes,
+        table_size, tails, value_from_grundy, values_at,
+    };
+    pub use crate::tables::scoring::{
+        MAX_FAMILY_ROWS, PWL_COLUMNS, ScoringFamily, ScoringMember, family_cost, family_table,
+        family_table_reporting,
+    };
+}
+
+/// Candy Nim: values, optimal play and the value tables.
+pub mod candy {
+    pub use crate::games::candy::{
+        Allocation, AllocationCost, CandyPly, CandyTable, CandyValue, Contraction, MemoValues,
+        PValues, Reading, Role, Strategy, StrategyPlay, StrategyTurn, TableShape, ThreeHeapTable,
+        allocation, allocation_cost, allocation_reporting, nim_sum, optimal_line, p_partitions,
+        plain_value, play_strategy, role, standard_form, total, value_with, winning_moves,
+    };
+    pub use crate::tables::candy::{CandyFamily, CandyMember, family_table};
+}
+
+/// NIM with Cash: cash sets, winners, thresholds and their certified closed forms.
+pub mod cash {
+    pub use crate::games::cash::{
+        Boundary, CashPeriodicity, CashSet, CashTable, Classification, EdgeLayer, Standing,
+        ThresholdForms, Thresholds, WinCondition, WinProof, Winner, c_values, c1_as_printed,
+        cash_winner_naive, classify, corresponding_state, g_thresholds, g_thresholds_big,
+        least_thresholds, plain_winners, replay_threshold_certificate, threshold_forms, thresholds,
+        winner_by_forms,
+    };
+    pub use crate::tables::cash::{
+        THRESHOLD_COLUMNS, certified_forms_table, threshold_row, win_condition_table,
+        win_condition_text,
+    };
+}
+
+/// The miner beyond [`fit_periodic_linear`]: periods, certificates and closed forms of
+/// piecewise-linear functions.
+pub mod mining {
+    pub use crate::miner::{
+        AffineNumber, BreakpointForms, Certificate, ClosedForm, FamilyForm, FamilyForms, FloorForm,
+        FloorKind, GridForm, LinearParameter, MAX_CERTIFICATE_INDEX, PeriodStatus, PwlForm,
+        PwlKind, PwlShape, QuantityFit, Recurrence, ResidueLine, Rule, Term, WindowCertificate,
+        WindowError, Zigzag, family_form, grid_form, mine_family, pwl_form, pwl_shape, zigzag,
+    };
+    pub use crate::tables::mined::{
+        ClosedFormCheck, Column, ZIGZAG_BEYOND, family_expr, family_forms, family_forms_table,
+        family_window, grid_expr, grid_forms, grid_window, periodic_forms_table, pwl_form_expr,
+        verify_closed_form, verify_grid_form,
+    };
+}
+
+/// The claims language behind [`Registry`]: expressions, their evaluation and values, and the
+/// cost of a check before it runs.
+pub mod language {
+    pub use crate::claims::builtins::list as builtins;
+    pub use crate::claims::cost::Cost;
+    pub use crate::claims::engines::Engines;
+    pub use crate::claims::eval::{Definitions, Evaluator, MAX_STEPS};
+    pub use crate::claims::expr::{
+        BinOp, Binder, CmpOp, Domain, Expr, ExprError, ExprKind, FunctionDef, Span, parse_binders,
+        parse_expr,
+    };
+    pub use crate::claims::functions::markdown as function_tables;
+    pub use crate::claims::registry::{
+        Assertion, BuiltinCheck, Check, ClaimPlace, ExprCheck, Quantifiers,
+    };
+    pub use crate::claims::value::{MAX_BITS, MAX_FRACTION_BITS, Short, Ty, Value};
+    pub use crate::claims::{
+        check_formula_rows, check_registry_progress, estimate, evaluate, plan,
+    };
+}
+
+/// The reports' parts: the context the templates see, data tables and figures, escaping, the
+/// renderer and the rendered files.
+pub mod reports {
+    pub use crate::report::context::{
+        Axis, Bounds, Command, Figure, Index, IndexEntry, Marks, Parameter, Provenance, Report,
+        Series, Summary, TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
+    };
+    pub use crate::report::data::{FigureSpec, MarkSpec, figure};
+    pub use crate::report::escape::{
+        escape_latex, escape_latex_prose, escape_markdown, latex_code, markdown_code,
+    };
+    pub use crate::report::files::{Difference, Files, compare, install, recover};
+    pub use crate::report::{Builder, Checked, Paper, Renderer, context_json};
+}
+
+/// Input and output that never clobber what is not ours: outputs replaced atomically, devices
+/// written through, symbolic links followed, `-` for standard input and output, and the
+/// temporaries removed on a signal.
+pub mod io {
+    pub use crate::fsio::{
+        STDIO, Tracked, input_label, is_stdio, open_input, read_input_to_string, remove_in_flight,
+        track, write_output,
+    };
+}
+
+/// What the `nimlab` binary runs: its arguments, its commands and its process guards.
+#[cfg(feature = "cli")]
+#[doc(hidden)]
+pub mod app {
+    pub use crate::cli::guard::{GuardedAlloc, on_out_of_memory, set_memory_cap};
+    pub use crate::cli::{Cli, Status, parse, run};
+}

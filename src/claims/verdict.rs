@@ -141,7 +141,7 @@ fn expr_check_cost(defs: &Definitions, check: &ExprCheck, deep: bool) -> Cost {
     })
 }
 
-/// The estimated evaluation steps of checking `claim` (see [`cost`]): an upper bound unless
+/// The estimated evaluation steps of checking `claim` (see [`Cost`](crate::language::Cost)): an upper bound unless
 /// some range could only be sized while running. A builtin's own work in the engines is not
 /// counted here; builtins size their arguments themselves.
 pub fn estimate(reg: &Registry, claim: &Claim, deep: bool) -> Cost {

@@ -14,7 +14,7 @@ pub mod pwl_form;
 pub mod shape;
 pub mod window;
 
-pub use certificate::{Certificate, Recurrence, Rule, Term};
+pub use certificate::{Certificate, MAX_CERTIFICATE_INDEX, Recurrence, Rule, Term};
 pub use family::{BreakpointForms, ClosedForm, FamilyForms, QuantityFit, mine_family};
 pub use linear::{
     FitOptions, FloorForm, FloorKind, PeriodicLinear, ResidueLine, affine_text, fit_periodic_linear,

@@ -62,46 +62,6 @@ fn show_point(point: &Env) -> String {
         .join(", ")
 }
 
-/// Refuses work whose estimate (in `unit`s: "positions", "steps") is above `limit`, before
-/// it starts: the message names `what`, the estimate, the limit and how to make it fit.
-pub fn within(what: &str, estimate: f64, limit: f64, unit: &str, suggestion: &str) -> Result<()> {
-    if estimate <= limit {
-        return Ok(());
-    }
-    let show = |x: f64| {
-        if x < 1e6 {
-            format!("{x:.0}")
-        } else if x.is_finite() {
-            format!("{x:.1e}")
-        } else {
-            "more than 10^308".to_string()
-        }
-    };
-    Err(Error::invalid(format!(
-        "{what} would take about {} {unit}, more than the limit of {}; {suggestion}",
-        show(estimate),
-        show(limit)
-    )))
-}
-
-/// Refuses work whose estimated memory is above `limit_bytes`, before it allocates.
-pub fn within_memory(
-    what: &str,
-    needed_bytes: u64,
-    limit_bytes: u64,
-    suggestion: &str,
-) -> Result<()> {
-    if needed_bytes <= limit_bytes {
-        return Ok(());
-    }
-    Err(Error::TooLarge {
-        what: what.to_string(),
-        needed_bytes,
-        limit_bytes,
-        suggestion: suggestion.to_string(),
-    })
-}
-
 /// A whole number from an evaluated argument, in `lo..=hi`; the error names `what`, the value
 /// (cut to an excerpt) and the range.
 pub fn int_in_range(v: &Value, what: &str, lo: i64, hi: i64) -> Result<i64> {
@@ -145,25 +105,6 @@ impl BuiltinRun<'_, '_> {
             .get(key)
             .and_then(|v| v.as_str())
             .ok_or_else(|| Error::invalid(format!("`args.{key}` must be given as a string")))
-    }
-
-    /// An integer argument in `lo..=hi`, with a default; the error names `args.key`, the value
-    /// and the range.
-    pub fn int_in(&self, key: &str, default: i64, lo: i64, hi: i64) -> Result<i64> {
-        let n = match self.args.get(key) {
-            None => default,
-            Some(v) => v.as_integer().ok_or_else(|| {
-                Error::invalid(format!(
-                    "`args.{key}` must be a whole number in {lo}..={hi}"
-                ))
-            })?,
-        };
-        if !(lo..=hi).contains(&n) {
-            return Err(Error::invalid(format!(
-                "`args.{key}` = {n} is out of range: it must lie in {lo}..={hi}"
-            )));
-        }
-        Ok(n)
     }
 
     /// An integer argument, with a default.
