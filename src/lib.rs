@@ -72,18 +72,163 @@ mod progress;
 mod report;
 mod tables;
 
+/// Claims: a [`Registry`] read from a claim file or built from [`Claim`] values
+/// ([`ClaimBuilder`]), each checked by [`check_claim`] into a [`Finding`] with its
+/// [`VerdictKind`], or all at once by [`check_registry`] into [`Verdict`] rows.
+///
+/// ```
+/// use std::path::Path;
+/// use nimlab::{Registry, Silent, VerdictKind, check_claim, check_registry};
+///
+/// let file = r#"
+/// paper = "demo"
+/// [[claim]]
+/// id = "odd-squares"
+/// label = "Example 1"
+/// statement = "the square of an odd number is odd"
+/// for = "k in 0..20"
+/// holds = "mod((2*k + 1)^2, 2) == 1"
+/// "#;
+/// let registry = Registry::parse(Path::new("demo.toml"), file)?;
+/// let finding = check_claim(&registry, &registry.claims[0], false)?;
+/// assert_eq!(finding.verdict, VerdictKind::Holds);
+/// let rows = check_registry(&registry, false, &[], &Silent)?;
+/// assert_eq!(rows[0].id, "odd-squares");
+/// assert_eq!(rows[0].finding.verdict, VerdictKind::Holds);
+///
+/// // The same claim as a value: no claim text.
+/// use nimlab::Claim;
+/// use nimlab::language::{Binder, Definitions, Expr, Quantifiers};
+/// let k = Binder::interval("k", Expr::int(0), Expr::int(20), None);
+/// let odd = Expr::int(2) * Expr::var("k") + Expr::int(1);
+/// let square_mod_2 = Expr::call("mod", vec![odd.clone() * odd, Expr::int(2)]);
+/// let builder: nimlab::ClaimBuilder = Claim::builder("odd-squares", "Example 1", "odd squares")
+///     .over(Quantifiers::new("k in 0..20", vec![k]));
+/// let claim = builder.equal(square_mod_2, Expr::int(1)).build(&Definitions::new())?;
+/// let built = Registry::from_claims("demo", "Demo", Definitions::new(), vec![claim])?;
+/// assert_eq!(check_claim(&built, &built.claims[0], false)?.verdict, VerdictKind::Holds);
+/// # Ok::<(), nimlab::Error>(())
+/// ```
 pub use claims::{
     Claim, ClaimBuilder, Finding, Registry, Verdict, VerdictKind, check_claim, check_registry,
 };
+/// The library's error (the bad value named) and its result type.
+///
+/// ```
+/// let family: nimlab::Family = "2k+1, 2k, 1".parse().unwrap();
+/// let err: nimlab::Error = family.members(&Default::default()).unwrap_err();
+/// assert!(err.to_string().contains('k'), "{err}");
+/// let ok: nimlab::Result<u8> = Ok(1);
+/// assert!(ok.is_ok());
+/// ```
 pub use error::{Error, Result};
+/// A generic table ([`Table`] of [`Cell`]s, a cell may hold a [`List`] or a [`Record`])
+/// rendered in a [`Format`].
+///
+/// ```
+/// use nimlab::{Cell, Format, Q, Table};
+///
+/// let mut t = Table::new(&["n", "value", "parts"]);
+/// let parts = Cell::list("(", " ", ")", [1u64, 2]);
+/// t.push(vec![Cell::from(3u64), Cell::from(Q::int(-1)), parts]);
+/// let csv = String::from_utf8(t.render(Format::Csv)).unwrap();
+/// assert_eq!(csv, "n,value,parts\n3,-1,(1 2)\n");
+/// assert_eq!(Format::Csv.name(), "csv");
+/// let record = Cell::record(vec![("k", Cell::from(1u64))], "k=1");
+/// assert!(matches!(record, Cell::Record(_)));
+/// ```
 pub use export::{Cell, Format, List, Record, Table};
+/// Families of positions whose heaps are [`Affine`] in parameters; each [`Member`] is one
+/// position, and a bad family is a [`FamilyParseError`].
+///
+/// ```
+/// use std::collections::BTreeMap;
+/// use nimlab::{Family, IntRange};
+///
+/// let family: Family = "2k+1, 2k, 1".parse().unwrap();
+/// assert_eq!(family.params(), ["k"]);
+/// let ranges = BTreeMap::from([("k".to_string(), IntRange::new(1, 3).unwrap())]);
+/// let members = family.members(&ranges).unwrap();
+/// assert_eq!(members[0].heaps, [3, 2, 1]);
+/// assert_eq!(family.heaps()[0].constant(), 1);
+/// assert!("2k+".parse::<Family>().is_err());
+/// ```
 pub use family::{Affine, Family, FamilyParseError, Member};
+/// The miner's periodic-linear fit: a [`PeriodicLinear`] closed form of a sequence of exact
+/// values (one line per residue), found with [`FitOptions`]; [`Periodicity`] says how a period
+/// is known.
+///
+/// ```
+/// use nimlab::{FitOptions, Q, fit_periodic_linear};
+///
+/// // a(n) = 3n for even n, 3n + 1 for odd n.
+/// let a: Vec<Q> = (0..40).map(|n| Q::int(3 * n + n % 2)).collect();
+/// let fit = fit_periodic_linear(&a, 0, &FitOptions::default()).unwrap();
+/// assert_eq!((fit.period, fit.preperiod), (2, 0));
+/// assert_eq!(fit.eval(101), Q::int(304));
+/// ```
 pub use miner::{FitOptions, PeriodicLinear, Periodicity, fit_periodic_linear};
+/// Exact numbers: rationals ([`Q`]), piecewise-linear functions ([`Pwl`], made of [`Piece`]s),
+/// integer and rational ranges ([`IntRange`], [`QRange`]); each parse error names the bad text.
+///
+/// ```
+/// use nimlab::{IntRange, Pwl, Q, QRange};
+///
+/// let half: Q = "1/2".parse().unwrap();
+/// assert_eq!((half.clone() + Q::int(1)).to_string(), "3/2");
+/// let f: Pwl = "[0] (0,0) (2,2) [0]".parse().unwrap();
+/// assert_eq!(f.eval(&half), half);
+/// let r: IntRange = "1..4".parse().unwrap();
+/// assert_eq!(r.iter().collect::<Vec<_>>(), [1, 2, 3, 4]);
+/// let q = QRange::new(Q::int(0), Q::int(1), half).unwrap();
+/// assert_eq!(q.len(), 3);
+/// assert!("1/0".parse::<Q>().is_err());
+/// ```
 pub use num::{
     IntRange, ParseQError, ParseRangeError, Piece, Pwl, PwlError, Q, QRange, WholeError,
 };
+/// The four papers' report builders, in the order the index lists them (what
+/// [`render_reports`] takes).
+///
+/// ```
+/// let names: Vec<&str> = nimlab::PAPERS.iter().map(|(name, _)| *name).collect();
+/// assert_eq!(names, ["scoring-nim", "scoring-octal", "candy-nim", "nim-with-cash"]);
+/// ```
 pub use papers::PAPERS;
+/// How long work reports how far it is: a front end implements [`Progress`] (every method a
+/// no-op by default); [`Silent`] ignores it.
+///
+/// ```
+/// use std::sync::atomic::{AtomicU64, Ordering};
+/// use nimlab::{Progress, Silent};
+///
+/// struct Count(AtomicU64);
+/// impl Progress for Count {
+///     fn advance(&self, n: u64) {
+///         self.0.fetch_add(n, Ordering::Relaxed);
+///     }
+/// }
+/// let count = Count(AtomicU64::new(0));
+/// count.advance(2);
+/// Silent.advance(2);
+/// assert_eq!(count.0.load(Ordering::Relaxed), 2);
+/// ```
 pub use progress::{Progress, Silent};
+/// The research reports: [`render_reports`] renders them in memory, [`write_reports`]
+/// installs them in a directory atomically, [`check_reports`] compares a directory with a fresh
+/// render; [`ReportOptions`] say which and how deep. (Rendering checks every claim of the
+/// papers, so this example is compiled, not run.)
+///
+/// ```no_run
+/// use std::path::Path;
+/// use nimlab::{PAPERS, ReportOptions, Silent, check_reports, write_reports};
+///
+/// let opts = ReportOptions { only: vec!["candy-nim".into()], ..ReportOptions::default() };
+/// write_reports(Path::new("reports"), PAPERS, &opts, &Silent)?;
+/// let checked = check_reports(Path::new("reports"), PAPERS, &opts, &Silent)?;
+/// assert!(checked.differences.is_empty());
+/// # Ok::<(), nimlab::Error>(())
+/// ```
 pub use report::{ReportOptions, check_reports, render_reports, write_reports};
 
 /// Scoring Nim and Stewart's octal games: positions, rulesets, the solvers and their tables.
