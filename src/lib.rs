@@ -1,4 +1,5 @@
 #![deny(rustdoc::broken_intra_doc_links)]
+// A type a caller meets (in a signature or a field) but cannot name is missing from the facade.
 #![warn(unnameable_types)]
 //! nimlab — exact values, closed forms and verdicts for scoring variants of Nim.
 //!
@@ -232,6 +233,19 @@ pub use progress::{Progress, Silent};
 pub use report::{ReportOptions, check_reports, render_reports, write_reports};
 
 /// Scoring Nim and Stewart's octal games: positions, rulesets, the solvers and their tables.
+///
+/// ```
+/// use nimlab::Q;
+/// use nimlab::scoring::{Method, nim_heaps, scoring_nim, solve};
+///
+/// let heaps = nim_heaps(&[3, 2, 1]);
+/// let exact = solve(&scoring_nim(), &heaps, Method::Exact, &Default::default())?;
+/// let grid = solve(&scoring_nim(), &heaps, Method::Grid, &Default::default())?;
+/// let payoff = exact.payoff(&heaps)?; // a piecewise-linear function of the bonus N
+/// assert_eq!(payoff, grid.payoff(&heaps)?);
+/// assert_eq!(payoff.eval(&Q::int(5)), exact.value(&heaps, &Q::int(5))?);
+/// # Ok::<(), nimlab::Error>(())
+/// ```
 pub mod scoring {
     pub use crate::games::scoring::{
         Candidate, GRID_LIMIT, GridError, GridFn, GridSummary, Heap, HeapMove, HeapSequence,
@@ -252,6 +266,14 @@ pub mod scoring {
 }
 
 /// Candy Nim: values, optimal play and the value tables.
+///
+/// ```
+/// use nimlab::candy::plain_value;
+///
+/// let value = plain_value(&[3, 5, 6]);
+/// assert_eq!(value.v, value.n_l as i64 - value.n_w as i64);
+/// assert_eq!(value.n_l + value.n_w, 3 + 5 + 6);
+/// ```
 pub mod candy {
     pub use crate::games::candy::{
         Allocation, AllocationCost, CandyPly, CandyTable, CandyValue, Contraction, MemoValues,
@@ -263,6 +285,22 @@ pub mod candy {
 }
 
 /// NIM with Cash: cash sets, winners, thresholds and their certified closed forms.
+///
+/// ```
+/// use nimlab::cash::{CashSet, Winner, cash_winner_naive, plain_winners, thresholds};
+///
+/// let a: CashSet = "1,4".parse()?;
+/// let th = thresholds(&a, 12)?;
+/// assert_eq!(th.winner, plain_winners(&a, 12)); // W_A(n), the game without cash
+/// for n in 0..=12 {
+///     let m = n as usize;
+///     // Theorem 2.2: with f^I(n) cash against n, the winner of the plain game still wins.
+///     if th.winner[m] == Winner::I {
+///         assert_eq!(cash_winner_naive(&a, n, th.f1[m], n), Winner::I);
+///     }
+/// }
+/// # Ok::<(), nimlab::Error>(())
+/// ```
 pub mod cash {
     pub use crate::games::cash::{
         Boundary, CashPeriodicity, CashSet, CashTable, Classification, EdgeLayer, Standing,
@@ -278,7 +316,18 @@ pub mod cash {
 }
 
 /// The miner beyond [`fit_periodic_linear`]: periods, certificates and closed forms of
-/// piecewise-linear functions.
+/// piecewise-linear functions, and the mined-form tables.
+///
+/// ```
+/// use nimlab::Pwl;
+/// use nimlab::mining::pwl_shape;
+///
+/// let zigzag: Pwl = "[0] (0,0) (1,1) (2,0) (3,1) [0]".parse().unwrap();
+/// let shape = pwl_shape(&zigzag).expect("breakpoints 0, 1, 2, 3");
+/// let bps = zigzag.breakpoints();
+/// assert_eq!((&shape.first, &shape.last), (&bps[0].0, &bps[bps.len() - 1].0));
+/// assert_eq!(shape.value_cycle, [bps[0].1.clone(), bps[1].1.clone()]);
+/// ```
 pub mod mining {
     pub use crate::miner::{
         AffineNumber, BreakpointForms, Certificate, ClosedForm, FamilyForm, FamilyForms, FloorForm,
@@ -295,6 +344,16 @@ pub mod mining {
 
 /// The claims language behind [`Registry`]: expressions, their evaluation and values, and the
 /// cost of a check before it runs.
+///
+/// ```
+/// use nimlab::Q;
+/// use nimlab::language::{Value, evaluate};
+///
+/// let third: Q = "1/3".parse().unwrap();
+/// assert_eq!(evaluate("1/2 + 1/3")?, Value::Num("1/2".parse::<Q>().unwrap() + third));
+/// assert!(evaluate("1/0").is_err());
+/// # Ok::<(), nimlab::language::ExprError>(())
+/// ```
 pub mod language {
     pub use crate::claims::builtins::list as builtins;
     pub use crate::claims::cost::Cost;
@@ -316,6 +375,14 @@ pub mod language {
 
 /// The reports' parts: the context the templates see, data tables and figures, escaping, the
 /// renderer and the rendered files.
+///
+/// ```
+/// use nimlab::reports::{Files, escape_latex, escape_markdown};
+///
+/// assert!(escape_markdown("a_b").contains("\\_"));
+/// assert!(escape_latex("50%").contains("\\%"));
+/// assert!(Files::new().is_empty());
+/// ```
 pub mod reports {
     pub use crate::report::context::{
         Axis, Bounds, Command, Figure, Index, IndexEntry, Marks, Parameter, Provenance, Report,
@@ -332,6 +399,14 @@ pub mod reports {
 /// Input and output that never clobber what is not ours: outputs replaced atomically, devices
 /// written through, symbolic links followed, `-` for standard input and output, and the
 /// temporaries removed on a signal.
+///
+/// ```
+/// use std::path::Path;
+/// use nimlab::io::{STDIO, is_stdio};
+///
+/// assert!(is_stdio(Path::new(STDIO)));
+/// assert!(!is_stdio(Path::new("table.csv")));
+/// ```
 pub mod io {
     pub use crate::fsio::{
         STDIO, Tracked, input_label, is_stdio, open_input, read_input_to_string, remove_in_flight,
