@@ -8,7 +8,7 @@
 mod common;
 
 use common::{repeats, time};
-use nimlab::games::candy::{CandyTable, PValues, ThreeHeapTable, value_with};
+use nimlab::candy::{CandyTable, PValues, ThreeHeapTable, value_with};
 
 fn main() {
     let repeats = repeats(3);

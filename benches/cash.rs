@@ -8,7 +8,7 @@
 mod common;
 
 use common::{repeats, time};
-use nimlab::games::cash::{CashSet, CashTable, WinCondition, thresholds};
+use nimlab::cash::{CashSet, CashTable, WinCondition, thresholds};
 use num_bigint::BigUint;
 
 fn main() {

@@ -8,9 +8,9 @@ mod common;
 use std::path::Path;
 
 use common::{repeats, time};
-use nimlab::claims::{Registry, VerdictKind, check_registry};
-use nimlab::progress::Silent;
-use nimlab::report::{ReportOptions, render_reports};
+use nimlab::Silent;
+use nimlab::{Registry, VerdictKind, check_registry};
+use nimlab::{ReportOptions, render_reports};
 
 fn main() {
     let repeats = repeats(3);
@@ -38,7 +38,7 @@ fn main() {
         t.as_secs_f64()
     );
     let (t, files) = time(repeats, || {
-        render_reports(nimlab::papers::PAPERS, &ReportOptions::default(), &Silent)
+        render_reports(nimlab::PAPERS, &ReportOptions::default(), &Silent)
             .unwrap()
             .len()
     });

@@ -9,8 +9,8 @@ mod common;
 
 use common::{repeats, time};
 use nimlab::Q;
-use nimlab::games::cash::{CashSet, replay_threshold_certificate, threshold_forms, thresholds};
-use nimlab::miner::{FitOptions, fit_periodic_linear};
+use nimlab::cash::{CashSet, replay_threshold_certificate, threshold_forms, thresholds};
+use nimlab::{FitOptions, fit_periodic_linear};
 
 fn main() {
     let repeats = repeats(5);

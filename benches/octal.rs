@@ -10,7 +10,7 @@ mod common;
 
 use common::{repeats, time};
 use nimlab::Q;
-use nimlab::games::scoring::{HeapSequence, Limits, OctalRules, ScoringGame};
+use nimlab::scoring::{HeapSequence, Limits, OctalRules, ScoringGame};
 use rayon::prelude::*;
 
 fn survey(lo: u32, hi: u32) -> (usize, usize) {

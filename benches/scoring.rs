@@ -12,8 +12,8 @@ mod common;
 use std::time::Instant;
 
 use common::{median, repeats};
-use nimlab::games::scoring::{Limits, Method, Payoffs, scoring_nim, solve_table};
-use nimlab::progress::Silent;
+use nimlab::Silent;
+use nimlab::scoring::{Limits, Method, Payoffs, scoring_nim, solve_table};
 
 const DEFAULT_RUNS: &[(usize, u32)] = &[
     (3, 16),

@@ -1,46 +1,479 @@
 #![deny(rustdoc::broken_intra_doc_links)]
+// A type a caller meets (in a signature or a field) but cannot name is missing from the facade.
+#![warn(unnameable_types)]
 //! nimlab — exact values, closed forms and verdicts for scoring variants of Nim.
+//!
+//! The library's modules are private; what a caller uses is re-exported here, once: the core
+//! types and functions at the top ([`Q`], [`Pwl`], [`Registry`], [`check_claim`],
+//! [`fit_periodic_linear`], [`write_reports`], …), and the rest of each area in a small namespace
+//! ([`scoring`], [`candy`], [`cash`], [`mining`], [`language`], [`reports`], [`io`]). No item has
+//! two public paths.
 //!
 //! Modules, from the bottom up (each uses only those above it):
 //!
-//! - [`num`]: exact rationals ([`Q`]), piecewise-linear functions ([`Pwl`]) and ranges;
-//! - [`progress`]: how long work reports how far it is ([`progress::Progress`]; a front end
-//!   shows it, [`progress::Silent`] ignores it);
-//! - [`miner`]: generic pattern finding on sequences of exact values — least periods (proven by
+//! - `num`: exact rationals ([`Q`]), piecewise-linear functions ([`Pwl`]) and ranges
+//!   ([`IntRange`], [`QRange`]);
+//! - `progress`: how long work reports how far it is ([`Progress`]; a front end shows it,
+//!   [`Silent`] ignores it);
+//! - `miner`: generic pattern finding on sequences of exact values — least periods (proven by
 //!   window arguments or observed), periodic-linear closed forms (also along one-parameter
 //!   families), and certificates that prove them against a min/max-plus recurrence. It knows no
-//!   game; callers describe the recurrence;
-//! - [`games`]: the engines — [`games::scoring`] (Scoring Nim and Stewart's octal games, bonus N
-//!   symbolic), [`games::candy`] (Candy Nim) and [`games::cash`] (NIM with Cash) — which call
-//!   the miner to prove what their data shows;
-//! - [`family`]: positions whose heaps are affine in parameters, such as (2k+1, 2k, 1);
-//! - [`claims`]: claim files, an exact expression language and verdicts with evidence;
-//! - [`fsio`]: file output that never clobbers what is not ours (atomic replace, devices written
-//!   through, symlinks followed, `-` for stdio) and the cleanup of temporaries on a signal;
-//! - [`export`]: generic tables rendered as text, CSV, JSON or Markdown (pure functions to bytes);
-//! - [`tables`]: the typed tables every front end shares (family tables with their payoffs and
-//!   values, cash thresholds, certified and mined closed forms, mined forms re-verified);
-//! - [`report`]: research reports (Markdown, LaTeX, CSV, SVG) rendered from templates, generic;
-//! - [`papers`]: the four papers' reports as data (tables, figures, verdicts, mined closed forms)
-//!   for [`report`];
+//!   game; callers describe the recurrence ([`fit_periodic_linear`], [`mining`]);
+//! - `games`: the engines — Scoring Nim and Stewart's octal games, bonus N symbolic
+//!   ([`scoring`]), Candy Nim ([`candy`]) and NIM with Cash ([`cash`]) — which call the miner to
+//!   prove what their data shows;
+//! - `family`: positions whose heaps are affine in parameters, such as (2k+1, 2k, 1)
+//!   ([`Family`]);
+//! - `claims`: claim files, an exact expression language and verdicts with evidence
+//!   ([`Registry`], [`check_claim`], [`Finding`]; the language in [`language`]);
+//! - `fsio`: file output that never clobbers what is not ours (atomic replace, devices written
+//!   through, symlinks followed, `-` for stdio) and the cleanup of temporaries on a signal
+//!   ([`io`]);
+//! - `export`: generic tables rendered as text, CSV, JSON or Markdown, pure functions to bytes
+//!   ([`Table`], [`Format`]);
+//! - `tables`: the typed tables every front end shares (family tables with their payoffs and
+//!   values, cash thresholds, certified and mined closed forms, mined forms re-verified), in
+//!   their game's namespace;
+//! - `report`: research reports (Markdown, LaTeX, CSV, SVG) rendered from templates, generic
+//!   ([`render_reports`], [`reports`]);
+//! - `papers`: the four papers' reports as data (tables, figures, verdicts, mined closed forms)
+//!   for `report` ([`PAPERS`]);
 //! - `cli`: the `nimlab` command line on top, behind the `cli` feature (on by default). Without
 //!   it the library builds with none of the command line's dependencies (clap, indicatif,
 //!   anyhow): `cargo build --lib --no-default-features`.
+//!
+//! # Adding a game
+//!
+//! A new game is its folder `src/games/<game>/` (the engine, with its tests) and, for claims to
+//! call it, one file `src/claims/functions/<game>.rs` (its functions and their cache). Then it
+//! is registered in three places:
+//!
+//! 1. `src/games/mod.rs`: `pub mod <game>;`
+//! 2. `src/claims/functions/mod.rs`: `pub mod <game>;` and `&<game>::GROUP,` in `GROUPS` (the
+//!    README's function tables are regenerated from it);
+//! 3. `src/lib.rs`: its namespace, `pub mod <game> { pub use crate::games::<game>::{…}; }`,
+//!    naming what callers use.
+//!
+//! Structural checks (`src/claims/builtins/<game>.rs`, listed in its `all()`), typed tables
+//! (`src/tables/`), a report (`src/papers/`, listed in [`PAPERS`]) and a subcommand (`cli`)
+//! are optional, each one more file and one line in its list.
 
-pub mod claims;
+mod claims;
 #[cfg(feature = "cli")]
-pub mod cli;
-pub mod error;
-pub mod export;
-pub mod family;
-pub mod fsio;
-pub mod games;
-pub mod miner;
-pub mod num;
-pub mod papers;
-pub mod progress;
-pub mod report;
-pub mod tables;
+mod cli;
+mod error;
+mod export;
+mod family;
+mod fsio;
+mod games;
+mod miner;
+mod num;
+mod papers;
+mod progress;
+mod report;
+mod tables;
 
+/// Claims: a [`Registry`] read from a claim file or built from [`Claim`] values
+/// ([`ClaimBuilder`]), each checked by [`check_claim`] into a [`Finding`] with its
+/// [`VerdictKind`], or all at once by [`check_registry`] (the parts of a finding are in
+/// [`findings`]).
+///
+/// ```
+/// use std::path::Path;
+/// use nimlab::{Registry, Silent, VerdictKind, check_claim, check_registry};
+///
+/// let file = r#"
+/// paper = "demo"
+/// [[claim]]
+/// id = "odd-squares"
+/// label = "Example 1"
+/// statement = "the square of an odd number is odd"
+/// for = "k in 0..20"
+/// holds = "mod((2*k + 1)^2, 2) == 1"
+/// "#;
+/// let registry = Registry::parse(Path::new("demo.toml"), file)?;
+/// let finding = check_claim(&registry, &registry.claims[0], false)?;
+/// assert_eq!(finding.verdict, VerdictKind::Holds);
+/// let rows = check_registry(&registry, false, &[], &Silent)?;
+/// assert_eq!(rows[0].claim.id, "odd-squares");
+/// assert_eq!(rows[0].verdict, VerdictKind::Holds);
+///
+/// // The same claim as a value: no claim text.
+/// use nimlab::Claim;
+/// use nimlab::language::{Binder, Definitions, Expr, Quantifiers};
+/// let k = Binder::interval("k", Expr::int(0), Expr::int(20), None);
+/// let odd = Expr::int(2) * Expr::var("k") + Expr::int(1);
+/// let square_mod_2 = Expr::call("mod", vec![odd.clone() * odd, Expr::int(2)]);
+/// let builder: nimlab::ClaimBuilder = Claim::builder("odd-squares", "Example 1", "odd squares")
+///     .over(Quantifiers::new("k in 0..20", vec![k]));
+/// let claim = builder.equal(square_mod_2, Expr::int(1)).build(&Definitions::new())?;
+/// let built = Registry::from_claims("demo", "Demo", Definitions::new(), vec![claim])?;
+/// assert_eq!(check_claim(&built, &built.claims[0], false)?.verdict, VerdictKind::Holds);
+/// # Ok::<(), nimlab::Error>(())
+/// ```
+pub use claims::{
+    Claim, ClaimBuilder, Finding, Registry, VerdictKind, check_claim, check_registry,
+};
+/// The library's error (the bad value named) and its result type.
+///
+/// ```
+/// let family: nimlab::Family = "2k+1, 2k, 1".parse().unwrap();
+/// let err: nimlab::Error = family.members(&Default::default()).unwrap_err();
+/// assert!(err.to_string().contains('k'), "{err}");
+/// let ok: nimlab::Result<u8> = Ok(1);
+/// assert!(ok.is_ok());
+/// ```
 pub use error::{Error, Result};
-pub use num::{Pwl, Q};
+/// A generic table ([`Table`] of [`Cell`]s, a cell may hold a [`List`] or a [`Record`])
+/// rendered in a [`Format`].
+///
+/// ```
+/// use nimlab::{Cell, Format, Q, Table};
+///
+/// let mut t = Table::new(&["n", "value", "parts"]);
+/// let parts = Cell::list("(", " ", ")", [1u64, 2]);
+/// t.push(vec![Cell::from(3u64), Cell::from(Q::int(-1)), parts]);
+/// let csv = String::from_utf8(t.render(Format::Csv)).unwrap();
+/// assert_eq!(csv, "n,value,parts\n3,-1,(1 2)\n");
+/// assert_eq!(Format::Csv.name(), "csv");
+/// let record = Cell::record(vec![("k", Cell::from(1u64))], "k=1");
+/// assert!(matches!(record, Cell::Record(_)));
+/// ```
+pub use export::{Cell, Format, List, Record, Table};
+/// Families of positions whose heaps are [`Affine`] in parameters; each [`Member`] is one
+/// position, and a bad family is a [`FamilyParseError`].
+///
+/// ```
+/// use std::collections::BTreeMap;
+/// use nimlab::{Family, IntRange};
+///
+/// let family: Family = "2k+1, 2k, 1".parse().unwrap();
+/// assert_eq!(family.params(), ["k"]);
+/// let ranges = BTreeMap::from([("k".to_string(), IntRange::new(1, 3).unwrap())]);
+/// let members = family.members(&ranges).unwrap();
+/// assert_eq!(members[0].heaps, [3, 2, 1]);
+/// assert_eq!(family.heaps()[0].constant(), 1);
+/// assert!("2k+".parse::<Family>().is_err());
+/// ```
+pub use family::{Affine, Family, FamilyParseError, Member};
+/// The miner's periodic-linear fit: a [`PeriodicLinear`] closed form of a sequence of exact
+/// values (one line per residue), found with [`FitOptions`]; [`Periodicity`] says how a period
+/// is known.
+///
+/// ```
+/// use nimlab::{FitOptions, Q, fit_periodic_linear};
+///
+/// // a(n) = 3n for even n, 3n + 1 for odd n.
+/// let a: Vec<Q> = (0..40).map(|n| Q::int(3 * n + n % 2)).collect();
+/// let fit = fit_periodic_linear(&a, 0, &FitOptions::default()).unwrap();
+/// assert_eq!((fit.period, fit.preperiod), (2, 0));
+/// assert_eq!(fit.eval(101), Q::int(304));
+/// ```
+pub use miner::{FitOptions, PeriodicLinear, Periodicity, fit_periodic_linear};
+/// Exact numbers: rationals ([`Q`]), piecewise-linear functions ([`Pwl`], made of [`Piece`]s),
+/// integer and rational ranges ([`IntRange`], [`QRange`]); each parse error names the bad text.
+///
+/// ```
+/// use nimlab::{IntRange, Pwl, Q, QRange};
+///
+/// let half: Q = "1/2".parse().unwrap();
+/// assert_eq!((half.clone() + Q::int(1)).to_string(), "3/2");
+/// let f: Pwl = "[0] (0,0) (2,2) [0]".parse().unwrap();
+/// assert_eq!(f.eval(&half), half);
+/// let r: IntRange = "1..4".parse().unwrap();
+/// assert_eq!(r.iter().collect::<Vec<_>>(), [1, 2, 3, 4]);
+/// let q = QRange::new(Q::int(0), Q::int(1), half).unwrap();
+/// assert_eq!(q.len(), 3);
+/// assert!("1/0".parse::<Q>().is_err());
+/// ```
+pub use num::{
+    IntRange, ParseQError, ParseRangeError, Piece, Pwl, PwlError, Q, QRange, WholeError,
+};
+/// The four papers' report builders, in the order the index lists them (what
+/// [`render_reports`] takes).
+///
+/// ```
+/// let names: Vec<&str> = nimlab::PAPERS.iter().map(|(name, _)| *name).collect();
+/// assert_eq!(names, ["scoring-nim", "scoring-octal", "candy-nim", "nim-with-cash"]);
+/// ```
+pub use papers::PAPERS;
+/// How long work reports how far it is: a front end implements [`Progress`] (every method a
+/// no-op by default); [`Silent`] ignores it.
+///
+/// ```
+/// use std::sync::atomic::{AtomicU64, Ordering};
+/// use nimlab::{Progress, Silent};
+///
+/// struct Count(AtomicU64);
+/// impl Progress for Count {
+///     fn advance(&self, n: u64) {
+///         self.0.fetch_add(n, Ordering::Relaxed);
+///     }
+/// }
+/// let count = Count(AtomicU64::new(0));
+/// count.advance(2);
+/// Silent.advance(2);
+/// assert_eq!(count.0.load(Ordering::Relaxed), 2);
+/// ```
+pub use progress::{Progress, Silent};
+/// The research reports: [`render_reports`] renders them in memory, [`write_reports`]
+/// installs them in a directory atomically, [`check_reports`] compares a directory with a fresh
+/// render; [`ReportOptions`] say which and how deep. (Rendering checks every claim of the
+/// papers, so this example is compiled, not run.)
+///
+/// ```no_run
+/// use std::path::Path;
+/// use nimlab::{PAPERS, ReportOptions, Silent, check_reports, write_reports};
+///
+/// let opts = ReportOptions { only: vec!["candy-nim".into()], ..ReportOptions::default() };
+/// write_reports(Path::new("reports"), PAPERS, &opts, &Silent)?;
+/// let checked = check_reports(Path::new("reports"), PAPERS, &opts, &Silent)?;
+/// assert!(checked.differences.is_empty());
+/// # Ok::<(), nimlab::Error>(())
+/// ```
+pub use report::{ReportOptions, check_reports, render_reports, write_reports};
+
+/// Scoring Nim and Stewart's octal games: positions, rulesets, the solvers and their tables.
+///
+/// ```
+/// use nimlab::Q;
+/// use nimlab::scoring::{Method, nim_heaps, scoring_nim, solve};
+///
+/// let heaps = nim_heaps(&[3, 2, 1]);
+/// let exact = solve(&scoring_nim(), &heaps, Method::Exact, &Default::default())?;
+/// let grid = solve(&scoring_nim(), &heaps, Method::Grid, &Default::default())?;
+/// let payoff = exact.payoff(&heaps)?; // a piecewise-linear function of the bonus N
+/// assert_eq!(payoff, grid.payoff(&heaps)?);
+/// assert_eq!(payoff.eval(&Q::int(5)), exact.value(&heaps, &Q::int(5))?);
+/// # Ok::<(), nimlab::Error>(())
+/// ```
+pub mod scoring {
+    pub use crate::games::scoring::{
+        Candidate, GRID_LIMIT, GridError, GridFn, GridSummary, Heap, HeapMove, HeapSequence,
+        HeapTable, Interval, Limits, Line, MAX_DIGITS, MAX_TABLE_HEAPS, Method, Move, MoveRegion,
+        OctalRules, Ordered, Outcome, PERIOD_SECONDS, PROGRESS_SECONDS, PartitionIndex, Payoffs,
+        PeriodCertificate, PeriodProof, PeriodReport, Player, Ply, Position, Route, RulesError,
+        Ruleset, ScoringGame, SequenceCost, SequenceState, Solution, SolveCost, Tails, UniformTail,
+        ValueSolution, candidates, common_constant_points, grundy_values, grundy_values_reporting,
+        in_p_plus, largest_fitting_max_heap, nim_heaps, nim_sum, optimal_line,
+        optimal_move_regions, parse_set, scoring_nim, search_values, solve, solve_cost, solve_many,
+        solve_partition_values, solve_table, solve_values, solve_values_reporting, table_bytes,
+        table_size, tails, value_from_grundy, values_at,
+    };
+    pub use crate::games::scoring::{
+        Conjecture14Tally, MAX_SURVEY_WIDTH, SurveyRow, conjecture_14, subtraction_sets,
+        survey_subtraction_games,
+    };
+    pub use crate::tables::scoring::{
+        MAX_FAMILY_ROWS, PWL_COLUMNS, ScoringFamily, ScoringMember, family_cost, family_table,
+        family_table_reporting,
+    };
+}
+
+/// Candy Nim: values, optimal play and the value tables.
+///
+/// ```
+/// use nimlab::candy::plain_value;
+///
+/// let value = plain_value(&[3, 5, 6]);
+/// assert_eq!(value.v, value.n_l as i64 - value.n_w as i64);
+/// assert_eq!(value.n_l + value.n_w, 3 + 5 + 6);
+/// ```
+pub mod candy {
+    pub use crate::games::candy::{
+        Allocation, AllocationCost, CandyPly, CandyTable, CandyValue, Contraction, MemoValues,
+        PValues, Reading, Role, Strategy, StrategyPlay, StrategyTurn, TableShape, ThreeHeapTable,
+        allocation, allocation_cost, allocation_reporting, nim_sum, optimal_line, p_partitions,
+        plain_value, play_strategy, role, standard_form, total, value_with, winning_moves,
+    };
+    pub use crate::games::candy::{
+        FrakRanges, frak_ranges, frak_x_limit, most_heaps_fitting, p_position_table,
+        p_position_table_bytes, p_positions, p_positions_with_largest,
+    };
+    pub use crate::tables::candy::{CandyFamily, CandyMember, family_table};
+}
+
+/// NIM with Cash: cash sets, winners, thresholds and their certified closed forms.
+///
+/// ```
+/// use nimlab::cash::{CashSet, Winner, cash_winner_naive, plain_winners, thresholds};
+///
+/// let a: CashSet = "1,4".parse()?;
+/// let th = thresholds(&a, 12)?;
+/// assert_eq!(th.winner, plain_winners(&a, 12)); // W_A(n), the game without cash
+/// for n in 0..=12 {
+///     let m = n as usize;
+///     // Theorem 2.2: with f^I(n) cash against n, the winner of the plain game still wins.
+///     if th.winner[m] == Winner::I {
+///         assert_eq!(cash_winner_naive(&a, n, th.f1[m], n), Winner::I);
+///     }
+/// }
+/// # Ok::<(), nimlab::Error>(())
+/// ```
+pub mod cash {
+    pub use crate::games::cash::{
+        Boundary, CashPeriodicity, CashSet, CashTable, Classification, EdgeLayer, Standing,
+        ThresholdForms, Thresholds, WinCondition, WinProof, Winner, c_values, c1_as_printed,
+        cash_winner_naive, classify, corresponding_state, g_thresholds, g_thresholds_big,
+        least_thresholds, plain_winners, replay_threshold_certificate, threshold_forms, thresholds,
+        winner_by_forms,
+    };
+    pub use crate::games::cash::{
+        Conflict, CriticalState, CriticalStates, DIRECT_TABLE, Decision, MAX_STATE_TABLE, Part,
+        Reason, STEPS_WORTH_REPORTING, TERMS_WORTH_REPORTING, ThresholdSource, across_members,
+        across_start_data, critical_states, decide, decide_reporting,
+    };
+    pub use crate::tables::cash::{
+        THRESHOLD_COLUMNS, certified_forms_table, threshold_row, win_condition_table,
+        win_condition_text,
+    };
+}
+
+/// The miner beyond [`fit_periodic_linear`]: periods, certificates and closed forms of
+/// piecewise-linear functions, and the mined-form tables.
+///
+/// ```
+/// use nimlab::Pwl;
+/// use nimlab::mining::pwl_shape;
+///
+/// let zigzag: Pwl = "[0] (0,0) (1,1) (2,0) (3,1) [0]".parse().unwrap();
+/// let shape = pwl_shape(&zigzag).expect("breakpoints 0, 1, 2, 3");
+/// let bps = zigzag.breakpoints();
+/// assert_eq!((&shape.first, &shape.last), (&bps[0].0, &bps[bps.len() - 1].0));
+/// assert_eq!(shape.value_cycle, [bps[0].1.clone(), bps[1].1.clone()]);
+/// ```
+pub mod mining {
+    pub use crate::games::certificate_file::{
+        CASH_THRESHOLDS, CertificateFile, CertificateFileError, KINDS, OCTAL_PERIOD, Replayed,
+    };
+    pub use crate::miner::{
+        AcrossAnalysis, AcrossFit, AcrossMember, FunctionAcross, InterceptsAcross, PieceAcross,
+        TableForm, across_analysis,
+    };
+    pub use crate::miner::{
+        AffineNumber, BreakpointForms, Certificate, ClosedForm, FamilyForm, FamilyForms, FloorForm,
+        FloorKind, GridForm, LinearParameter, MAX_CERTIFICATE_INDEX, PeriodStatus, PwlForm,
+        PwlKind, PwlShape, QuantityFit, Recurrence, ResidueLine, Rule, Term, WindowCertificate,
+        WindowError, Zigzag, family_form, grid_form, mine_family, pwl_form, pwl_shape, zigzag,
+    };
+    pub use crate::tables::mined::{
+        ClosedFormCheck, Column, ZIGZAG_BEYOND, family_expr, family_forms, family_forms_table,
+        family_window, grid_expr, grid_forms, grid_window, periodic_forms_table, pwl_form_expr,
+        verify_closed_form, verify_grid_form,
+    };
+}
+
+/// The parts of a typed [`Finding`]: the claim it is about, the range and points checked, a
+/// counterexample with named coordinates and labelled values, a correction as an expression,
+/// the proof, the readings of an ambiguous statement; findings of one claim merge.
+///
+/// ```
+/// use std::path::Path;
+/// use nimlab::findings::Labelled;
+/// use nimlab::{Registry, VerdictKind, check_claim};
+///
+/// let file = r#"
+/// paper = "demo"
+/// [[claim]]
+/// id = "small"
+/// label = "Example 2"
+/// statement = "k^2 < 10"
+/// for = "k in 0..5"
+/// actual = "k^2"
+/// expected = "min(k^2, 9)"
+/// "#;
+/// let registry = Registry::parse(Path::new("demo.toml"), file)?;
+/// let finding = check_claim(&registry, &registry.claims[0], false)?;
+/// assert_eq!(finding.verdict, VerdictKind::Fails);
+/// let counterexample = finding.counterexample.as_ref().unwrap();
+/// assert_eq!(counterexample.point[0].0, "k");
+/// let Labelled { label, .. } = &counterexample.actual[0];
+/// assert_eq!(label, "k^2");
+/// # Ok::<(), nimlab::Error>(())
+/// ```
+pub mod findings {
+    pub use crate::claims::finding::{
+        Asserted, ClaimRef, Correction, Counterexample, DataFit, Labelled, MergeError, Phrase,
+        Points, Proof, RangePart, Reading, Slot, Style, Unit, Wording,
+    };
+}
+
+/// The claims language behind [`Registry`]: expressions, their evaluation and values, and the
+/// cost of a check before it runs.
+///
+/// ```
+/// use nimlab::Q;
+/// use nimlab::language::{Value, evaluate};
+///
+/// let third: Q = "1/3".parse().unwrap();
+/// assert_eq!(evaluate("1/2 + 1/3")?, Value::Num("1/2".parse::<Q>().unwrap() + third));
+/// assert!(evaluate("1/0").is_err());
+/// # Ok::<(), nimlab::language::ExprError>(())
+/// ```
+pub mod language {
+    pub use crate::claims::builtins::list as builtins;
+    pub use crate::claims::cost::Cost;
+    pub use crate::claims::engines::Engines;
+    pub use crate::claims::eval::{Definitions, Evaluator, MAX_STEPS};
+    pub use crate::claims::expr::{
+        BinOp, Binder, CmpOp, Domain, Expr, ExprError, ExprKind, FunctionDef, Span, parse_binders,
+        parse_expr,
+    };
+    pub use crate::claims::functions::markdown as function_tables;
+    pub use crate::claims::registry::{
+        Assertion, BuiltinCheck, Check, ClaimPlace, ExprCheck, Quantifiers,
+    };
+    pub use crate::claims::value::{MAX_BITS, MAX_FRACTION_BITS, Short, Ty, Value};
+    pub use crate::claims::{
+        check_formula_rows, check_registry_progress, estimate, evaluate, plan,
+    };
+}
+
+/// The reports' parts: the context the templates see, data tables and figures, escaping, the
+/// renderer and the rendered files.
+///
+/// ```
+/// use nimlab::reports::{Files, escape_latex, escape_markdown};
+///
+/// assert!(escape_markdown("a_b").contains("\\_"));
+/// assert!(escape_latex("50%").contains("\\%"));
+/// assert!(Files::new().is_empty());
+/// ```
+pub mod reports {
+    pub use crate::report::context::{
+        Axis, Bounds, Command, Figure, Index, IndexEntry, Marks, Parameter, Provenance, Report,
+        Series, Summary, TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
+    };
+    pub use crate::report::data::{FigureSpec, MarkSpec, figure};
+    pub use crate::report::escape::{
+        escape_latex, escape_latex_prose, escape_markdown, latex_code, markdown_code,
+    };
+    pub use crate::report::files::{Difference, Files, compare, install, recover};
+    pub use crate::report::{Builder, Checked, Paper, Renderer, context_json};
+}
+
+/// Input and output that never clobber what is not ours: outputs replaced atomically, devices
+/// written through, symbolic links followed, `-` for standard input and output, and the
+/// temporaries removed on a signal.
+///
+/// ```
+/// use std::path::Path;
+/// use nimlab::io::{STDIO, is_stdio};
+///
+/// assert!(is_stdio(Path::new(STDIO)));
+/// assert!(!is_stdio(Path::new("table.csv")));
+/// ```
+pub mod io {
+    pub use crate::fsio::{
+        STDIO, Tracked, input_label, is_stdio, open_input, read_input_to_string, remove_in_flight,
+        track, write_output,
+    };
+}
+
+/// What the `nimlab` binary runs: its arguments, its commands and its process guards.
+#[cfg(feature = "cli")]
+#[doc(hidden)]
+pub mod app {
+    pub use crate::cli::guard::{GuardedAlloc, on_out_of_memory, set_memory_cap};
+    pub use crate::cli::{Cli, Status, parse, run};
+}

@@ -1,13 +1,13 @@
 //! The `nimlab` binary: parse, run, print the error chain, pick the exit code
 //! (0 ok, 1 when `check` finds a failing claim, 2 usage or input error; clap reports its own
 //! usage errors with 2). No input ends the process any other way: memory is capped and counted
-//! (see [`nimlab::cli::guard`]), the work runs on a thread with a large stack, and a panic — a
+//! (see [`nimlab::app::GuardedAlloc`]), the work runs on a thread with a large stack, and a panic — a
 //! bug of ours — is reported as an internal error with status 2, not Rust's 101.
 
 use std::io;
 use std::process::ExitCode;
 
-use nimlab::cli::guard::GuardedAlloc;
+use nimlab::app::GuardedAlloc;
 
 #[global_allocator]
 static ALLOCATOR: GuardedAlloc = GuardedAlloc;
@@ -22,12 +22,12 @@ fn main() -> ExitCode {
             "error: internal error, a bug in nimlab (please report it with the command line): {info}"
         );
     }));
-    nimlab::cli::guard::on_out_of_memory(nimlab::fsio::remove_in_flight);
-    let cli = nimlab::cli::parse();
+    nimlab::app::on_out_of_memory(nimlab::io::remove_in_flight);
+    let cli = nimlab::app::parse();
     let worker = std::thread::Builder::new()
         .name("nimlab".into())
         .stack_size(STACK_BYTES)
-        .spawn(move || nimlab::cli::run(cli));
+        .spawn(move || nimlab::app::run(cli));
     let outcome = match worker {
         Ok(handle) => handle.join(),
         Err(err) => {
@@ -36,8 +36,8 @@ fn main() -> ExitCode {
         }
     };
     match outcome {
-        Ok(Ok(nimlab::cli::Status::Success)) => ExitCode::SUCCESS,
-        Ok(Ok(nimlab::cli::Status::ClaimsFail)) => ExitCode::from(1),
+        Ok(Ok(nimlab::app::Status::Success)) => ExitCode::SUCCESS,
+        Ok(Ok(nimlab::app::Status::ClaimsFail)) => ExitCode::from(1),
         Ok(Err(err)) => {
             // A closed pipe (e.g. `| head`) is not an error of ours.
             if err.chain().any(|e| {

@@ -1,10 +1,10 @@
 //! Candy Nim against the plain minimax, the paper's printed values and Scoring Nim's c⁺.
 
-use nimlab::games::candy::{
+use nimlab::candy::{
     CandyTable, CandyValue, PValues, Role, ThreeHeapTable, nim_sum, optimal_line, plain_value,
     role, total, value_with, winning_moves,
 };
-use nimlab::games::scoring::{Limits, Method, nim_heaps, scoring_nim, solve, tails};
+use nimlab::scoring::{Limits, Method, nim_heaps, scoring_nim, solve, tails};
 use proptest::prelude::*;
 
 const MEM: u64 = 1 << 30;

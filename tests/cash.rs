@@ -1,7 +1,7 @@
 //! NIM with Cash: the threshold table against the literal recursion, monotonicity, and the
 //! paper's general theorems on random move sets.
 
-use nimlab::games::cash::{
+use nimlab::cash::{
     CashSet, CashTable, Winner, cash_winner_naive, classify, g_thresholds, least_thresholds,
     plain_winners, thresholds,
 };
@@ -172,7 +172,7 @@ fn example_1_5_plain_game_patterns() {
 fn appendix_thresholds_are_periodic_linear_with_period_16() {
     // The miner, on f^I and f^II of {3,5,6,10,11}: period 16, per-residue slopes 10 and 11.
     use nimlab::Q;
-    use nimlab::miner::{FitOptions, fit_periodic_linear};
+    use nimlab::{FitOptions, fit_periodic_linear};
     let a: CashSet = "3,5,6,10,11".parse().unwrap();
     let th = thresholds(&a, 2000).unwrap();
     for (values, n0) in [(&th.f1, 66), (&th.f2, 63)] {
@@ -193,7 +193,7 @@ fn appendix_thresholds_are_periodic_linear_with_period_16() {
 #[test]
 fn threshold_forms_are_certified_and_tampering_is_caught() {
     use nimlab::Q;
-    use nimlab::games::cash::{replay_threshold_certificate, threshold_forms};
+    use nimlab::cash::{replay_threshold_certificate, threshold_forms};
     for set in ["3,5,6,10,11", "1,4", "1,6", "1,3,4", "2,3", "1,4,5"] {
         let a: CashSet = set.parse().unwrap();
         let forms = threshold_forms(&a, 3000).unwrap_or_else(|e| panic!("A = {a}: {e}"));
@@ -235,8 +235,8 @@ fn threshold_forms_are_certified_and_tampering_is_caught() {
 /// because the recurrence is not Def 2.3's for A.
 #[test]
 fn certificates_with_a_recurrence_of_their_own_are_refused() {
-    use nimlab::games::cash::{replay_threshold_certificate, threshold_forms};
-    use nimlab::miner::{Rule, Term};
+    use nimlab::cash::{replay_threshold_certificate, threshold_forms};
+    use nimlab::mining::{Rule, Term};
     let a: CashSet = "1,4".parse().unwrap();
     let forms = threshold_forms(&a, 3000).unwrap();
     let mut bad = forms.certificate.clone();
@@ -260,7 +260,7 @@ fn certificates_with_a_recurrence_of_their_own_are_refused() {
 
 #[test]
 fn certified_forms_decide_exactly_as_the_table_does() {
-    use nimlab::games::cash::{threshold_forms, winner_by_forms};
+    use nimlab::cash::{threshold_forms, winner_by_forms};
     use num_bigint::BigUint;
     for set in ["3,5,6,10,11", "1,4", "1,3,4"] {
         let a: CashSet = set.parse().unwrap();
@@ -292,7 +292,7 @@ fn certified_forms_decide_exactly_as_the_table_does() {
 
 #[test]
 fn cash_periodicity_from_forms_matches_the_data() {
-    use nimlab::games::cash::{CashPeriodicity, c_values, threshold_forms};
+    use nimlab::cash::{CashPeriodicity, c_values, threshold_forms};
     for (set, expected) in [
         ("1,4", Some(5)),
         ("1,3,4", Some(7)),
@@ -339,7 +339,7 @@ fn cash_periodicity_from_forms_matches_the_data() {
 
 #[test]
 fn lemma_4_5_needs_the_corrected_c1_and_the_main_view_is_the_least_threshold() {
-    use nimlab::games::cash::{c_values, c1_as_printed, corresponding_state};
+    use nimlab::cash::{c_values, c1_as_printed, corresponding_state};
     let a: CashSet = "1,3,4".parse().unwrap();
     let th = thresholds(&a, 60).unwrap();
     let mut printed_differs = false;

@@ -2,7 +2,7 @@
 //! table beyond the range its proof compared, at huge n through the shift its proof rests on,
 //! and with tampered statements that must not prove.
 
-use nimlab::games::cash::{CashSet, CashTable, WinCondition, g_thresholds, thresholds};
+use nimlab::cash::{CashSet, CashTable, WinCondition, g_thresholds, thresholds};
 use num_bigint::BigUint;
 use num_integer::Integer;
 
@@ -128,7 +128,7 @@ fn tampered_conditions_do_not_prove() {
                 for delta in [-1, 1] {
                     let mut bad = wc.boundaries.clone();
                     let l = &mut bad[i].form.lines[r];
-                    l.intercept = &l.intercept + &nimlab::num::Q::int(delta);
+                    l.intercept = &l.intercept + &nimlab::Q::int(delta);
                     let res = WinCondition::prove(&a, wc.modulus, bad, wc.edge.clone(), MEMORY);
                     assert!(
                         res.is_err(),
@@ -157,7 +157,7 @@ fn tampered_conditions_do_not_prove() {
                     );
                 }
             }
-            let none = nimlab::games::cash::EdgeLayer::default();
+            let none = nimlab::cash::EdgeLayer::default();
             assert!(
                 WinCondition::prove(&a, wc.modulus, wc.boundaries.clone(), none, MEMORY).is_err(),
                 "A = {s} needs its edge layer"
@@ -186,7 +186,7 @@ fn lemma_5_6_is_rediscovered_for_one_l() {
             for b in 0..10 * step {
                 let want = step * (b / step) + extra;
                 let got = bd.form.eval(b);
-                assert_eq!(got, nimlab::num::Q::int(want), "L = {l}, h_{i}({b})");
+                assert_eq!(got, nimlab::Q::int(want), "L = {l}, h_{i}({b})");
             }
         }
     }

@@ -12,14 +12,15 @@ use std::path::Path;
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use nimlab::claims::engines::Engines;
-use nimlab::claims::eval::{Definitions, Evaluator};
-use nimlab::claims::expr::{ExprError, parse_expr};
-use nimlab::claims::value::Value;
-use nimlab::claims::{Finding, Registry, VerdictKind, check_claim, check_registry, evaluate};
-use nimlab::games::cash::{CashSet, cash_winner_naive, thresholds};
-use nimlab::num::Q;
-use nimlab::progress::{Progress, Silent};
+use nimlab::Q;
+use nimlab::cash::{CashSet, cash_winner_naive, thresholds};
+use nimlab::language::Engines;
+use nimlab::language::Value;
+use nimlab::language::evaluate;
+use nimlab::language::{Definitions, Evaluator};
+use nimlab::language::{ExprError, parse_expr};
+use nimlab::{Finding, Registry, VerdictKind, check_claim, check_registry};
+use nimlab::{Progress, Silent};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -1305,8 +1306,8 @@ fn cash_winners_match_the_literal_recursion() {
             for d in 0..=15 {
                 for e in 0..=15 {
                     let w = match cash_winner_naive(&a, n, d, e) {
-                        nimlab::games::cash::Winner::I => "I",
-                        nimlab::games::cash::Winner::II => "II",
+                        nimlab::cash::Winner::I => "I",
+                        nimlab::cash::Winner::II => "II",
                     };
                     assert_eq!(got[i], string(w), "A = {text}, ({n}; {d}, {e})");
                     i += 1;
@@ -1940,7 +1941,7 @@ fn syntax_errors_name_missing_closers_and_separators() {
 
 #[test]
 fn every_shipped_claim_is_within_the_step_limit_with_and_without_deep() {
-    let limit = nimlab::claims::eval::MAX_STEPS as f64;
+    let limit = nimlab::language::MAX_STEPS as f64;
     let mut largest = (0.0f64, String::new());
     for entry in std::fs::read_dir("data/claims").unwrap() {
         let path = entry.unwrap().path();
@@ -1950,7 +1951,7 @@ fn every_shipped_claim_is_within_the_step_limit_with_and_without_deep() {
         let reg = Registry::load(&path).unwrap();
         for c in &reg.claims {
             for deep in [false, true] {
-                let e = nimlab::claims::estimate(&reg, c, deep);
+                let e = nimlab::language::estimate(&reg, c, deep);
                 assert!(
                     e.least <= limit,
                     "{}: {} deep={deep}: {e:?}",
@@ -1962,7 +1963,7 @@ fn every_shipped_claim_is_within_the_step_limit_with_and_without_deep() {
                 }
             }
         }
-        assert!(nimlab::claims::plan(&reg, true, &[]).is_ok());
+        assert!(nimlab::language::plan(&reg, true, &[]).is_ok());
     }
     // The limit leaves room: the largest shipped claim is well below it.
     assert!(largest.0 * 2.0 <= limit, "{largest:?}");
@@ -1971,7 +1972,7 @@ fn every_shipped_claim_is_within_the_step_limit_with_and_without_deep() {
 /// The estimate is an upper bound on the steps taken, and close for plain nested ranges.
 #[test]
 fn estimates_bound_the_steps_taken() {
-    use nimlab::claims::value::Value as V;
+    use nimlab::language::Value as V;
     for (range, holds) in [
         ("a in 1..30, b in 1..40", "a + b > 0"),
         ("a in 0..12, b in a..12, c in b..12", "a <= b and b <= c"),
@@ -1986,10 +1987,10 @@ fn estimates_bound_the_steps_taken() {
         let src = claim_file(&format!("for = \"{range}\"\nholds = \"{holds}\""));
         let reg = parse(&src);
         let claim = &reg.claims[0];
-        let estimate = nimlab::claims::estimate(&reg, claim, false);
+        let estimate = nimlab::language::estimate(&reg, claim, false);
         assert!(!estimate.open_ended, "{range}: {estimate:?}");
         let steps = Tally::default();
-        let verdicts = nimlab::claims::check_registry_progress(&reg, false, &[], &steps).unwrap();
+        let verdicts = nimlab::language::check_registry_progress(&reg, false, &[], &steps).unwrap();
         assert_eq!(verdicts[0].verdict, VerdictKind::Holds, "{range}");
         // The progress reported adds up to the estimate (the bar ends full) …
         let reported = steps.0.load(Ordering::Relaxed) as f64;
@@ -2001,7 +2002,7 @@ fn estimates_bound_the_steps_taken() {
         // … and the evaluation itself took no more than estimated.
         let mut engines = Engines::new();
         let mut evaluator = Evaluator::new(&reg.definitions, &mut engines);
-        let binders = nimlab::claims::expr::parse_binders(range).unwrap();
+        let binders = nimlab::language::parse_binders(range).unwrap();
         let body = parse_expr(holds).unwrap();
         evaluator
             .each_point(&binders, &mut Vec::new(), &mut |ev, env| {
@@ -2070,7 +2071,7 @@ fn ranges_known_only_while_running_are_stopped_at_the_step_limit() {
     let reg = parse(&claim_file(
         "holds = \"all(x in breakpoints([1, 2]): x == x)\"",
     ));
-    assert!(nimlab::claims::estimate(&reg, &reg.claims[0], false).open_ended);
+    assert!(nimlab::language::estimate(&reg, &reg.claims[0], false).open_ended);
     // The evaluator counts its steps and stops at its limit with a located error.
     let e =
         parse_expr("all(x in list(j in 1..1000: j): all(y in list(j in 1..1000: j): x + y > 0))")
@@ -2093,7 +2094,7 @@ fn pruned_searches_are_sized_by_their_cheaper_branch() {
     );
     assert_eq!(finding(&pruned, false).verdict, VerdictKind::Holds);
     let reg = parse(&pruned);
-    let c = nimlab::claims::estimate(&reg, &reg.claims[0], false);
+    let c = nimlab::language::estimate(&reg, &reg.claims[0], false);
     assert!(c.least < 1e5 && c.steps > 1e14, "{c:?}");
 }
 
@@ -2143,8 +2144,8 @@ fn long_chains_of_user_functions_do_not_overflow_the_stack() {
 /// before it runs, at once, with the estimate; everything below is exact.
 #[test]
 fn exact_numbers_are_capped_and_refusals_are_fast() {
-    let cap = nimlab::claims::value::MAX_BITS;
-    let fraction_cap = nimlab::claims::value::MAX_FRACTION_BITS;
+    let cap = nimlab::language::MAX_BITS;
+    let fraction_cap = nimlab::language::MAX_FRACTION_BITS;
     for src in [
         "(3^160)^65536 * 2",
         "2^(2^20 + 1)",

@@ -3,7 +3,7 @@
 use crate::common;
 
 use common::one_finding as one;
-use nimlab::claims::{Finding, Registry, VerdictKind, check_claim};
+use nimlab::{Finding, Registry, VerdictKind, check_claim};
 use std::path::Path;
 
 fn claim(builtin: &str, args: &str) -> String {

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use nimlab::claims::{Finding, Registry, VerdictKind, check_claim, check_registry};
+use nimlab::{Finding, Registry, VerdictKind, check_claim, check_registry};
 
 /// Every FAILS in `f`, its readings' included.
 fn failures(f: &Finding) -> Vec<&Finding> {
@@ -55,7 +55,7 @@ fn committed_failures_have_labelled_counterexamples_and_round_trip_through_json(
             .join(format!("{name}.toml"));
         let reg = Registry::load(&path).unwrap();
         let labels: Vec<String> = committed.keys().cloned().collect();
-        for f in check_registry(&reg, false, &labels, &nimlab::progress::Silent).unwrap() {
+        for f in check_registry(&reg, false, &labels, &nimlab::Silent).unwrap() {
             assert_eq!(f.claim.paper, reg.paper);
             assert_eq!(f.evidence(), committed[&f.claim.label], "{}", f.claim);
             for fail in failures(&f) {
@@ -91,7 +91,7 @@ fn an_expression_claim_fails_with_named_coordinates_labelled_values_and_a_typed_
     let ce = f.counterexample.as_ref().unwrap();
     let names: Vec<&str> = ce.point.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, ["k", "m"]);
-    let labels = |side: &[nimlab::claims::Labelled]| -> Vec<String> {
+    let labels = |side: &[nimlab::findings::Labelled]| -> Vec<String> {
         side.iter().map(|l| l.label.clone()).collect()
     };
     assert_eq!(labels(&ce.expected), ["k + m", "k"]);
@@ -102,7 +102,7 @@ fn an_expression_claim_fails_with_named_coordinates_labelled_values_and_a_typed_
     assert_eq!(c.range[0].text, "k in 1..4, m in 0..2");
     assert_eq!(c.range[0].binders.len(), 2);
     // The correction is the parsed expression (its spans point into the claim file).
-    use nimlab::claims::expr::{BinOp, ExprKind};
+    use nimlab::language::{BinOp, ExprKind};
     assert!(
         matches!(&c.expr.kind, ExprKind::List(items) if items.len() == 2
             && matches!(items[0].kind, ExprKind::Binary(BinOp::Mul, ..))),

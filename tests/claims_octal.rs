@@ -3,7 +3,7 @@
 use crate::common;
 
 use common::{check_findings as check, one_finding as one};
-use nimlab::claims::VerdictKind;
+use nimlab::VerdictKind;
 
 const HEAD: &str = "paper = \"t\"\n";
 

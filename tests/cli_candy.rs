@@ -861,7 +861,7 @@ fn output_file_is_atomic() {
 /// are answered in closed form, and nothing panics or aborts.
 mod huge_values {
     use super::*;
-    use nimlab::games::candy::{MemoValues, allocation, plain_value};
+    use nimlab::candy::{MemoValues, allocation, plain_value};
     use proptest::prelude::*;
     use std::time::{Duration, Instant};
 

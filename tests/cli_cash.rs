@@ -361,7 +361,7 @@ fn mine_across_finds_the_intercept_tables_in_floor_ceil_form() {
 /// `classify` column agree with the win table and the thresholds computed here.
 #[test]
 fn mid_sized_states_by_closed_forms_agree_with_the_table() {
-    use nimlab::games::cash::{CashSet, CashTable, g_thresholds, thresholds};
+    use nimlab::cash::{CashSet, CashTable, g_thresholds, thresholds};
     let n = 2101u64;
     for set in ["1,4", "1,3,4", "3,5,6,10,11"] {
         let a: CashSet = set.parse().unwrap();

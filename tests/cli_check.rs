@@ -11,7 +11,7 @@ use common::*;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use nimlab::num::Q;
+use nimlab::Q;
 use serde_json::Value;
 
 // ---------------------------------------------------------------------------------------------

@@ -13,8 +13,8 @@ use std::path::Path;
 
 use clap::CommandFactory;
 use common::*;
-use nimlab::cli::Cli;
-use nimlab::num::Pwl;
+use nimlab::Pwl;
+use nimlab::app::Cli;
 use num_bigint::BigUint;
 use serde_json::Value;
 

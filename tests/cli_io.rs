@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use crate::common;
 
 use common::{dir_entries as names_in, nimlab};
-use nimlab::report::{Files, files};
+use nimlab::reports::{Files, install, recover};
 
 /// A small table, as text.
 const SMALL: &[&str] = &["candy", "value", "3", "5", "6"];
@@ -636,7 +636,7 @@ fn recover_restores_a_tree_left_aside_when_the_directory_is_missing() {
     fs::create_dir_all(aside.join("x")).unwrap();
     fs::write(aside.join("x/x.md"), "previous\n").unwrap();
     fs::create_dir_all(parent.path().join(".reports.new-def456/y")).unwrap();
-    let notes = files::recover(&dir).unwrap();
+    let notes = recover(&dir).unwrap();
     assert_eq!(notes.len(), 2, "{notes:?}");
     assert!(notes[0].starts_with("restored"), "{notes:?}");
     assert_eq!(
@@ -645,7 +645,7 @@ fn recover_restores_a_tree_left_aside_when_the_directory_is_missing() {
     );
     assert_eq!(names_in(parent.path()), vec!["reports"]);
     // Nothing left: nothing to say.
-    assert!(files::recover(&dir).unwrap().is_empty());
+    assert!(recover(&dir).unwrap().is_empty());
 }
 
 #[test]
@@ -656,7 +656,7 @@ fn recover_restores_the_nested_layout_of_older_versions() {
     let aside = parent.path().join(".reports.old-xyz/reports");
     fs::create_dir_all(&aside).unwrap();
     fs::write(aside.join("README.md"), "index\n").unwrap();
-    files::recover(&dir).unwrap();
+    recover(&dir).unwrap();
     assert_eq!(
         fs::read_to_string(dir.join("README.md")).unwrap(),
         "index\n"
@@ -675,7 +675,7 @@ fn recover_removes_leftovers_and_keeps_an_existing_directory() {
     // Another directory's leftovers and our own temporaries are not touched.
     fs::create_dir_all(parent.path().join(".other.old-3")).unwrap();
     fs::write(parent.path().join(".nimlab-4.tmp"), "").unwrap();
-    let notes = files::recover(&dir).unwrap();
+    let notes = recover(&dir).unwrap();
     assert_eq!(notes.len(), 2, "{notes:?}");
     assert_eq!(
         fs::read_to_string(dir.join("README.md")).unwrap(),
@@ -692,8 +692,8 @@ fn install_swaps_in_one_step_and_refuses_links_and_files() {
     let parent = tempfile::tempdir().unwrap();
     let dir = parent.path().join("reports");
     // A new directory, then a replacement.
-    files::install(&dir, &tree(&[("a.md", "one\n")])).unwrap();
-    files::install(&dir, &tree(&[("b/b.md", "two\n")])).unwrap();
+    install(&dir, &tree(&[("a.md", "one\n")])).unwrap();
+    install(&dir, &tree(&[("b/b.md", "two\n")])).unwrap();
     assert_eq!(
         snapshot(&dir),
         vec![(PathBuf::from("b/b.md"), b"two\n".to_vec())]
@@ -702,7 +702,7 @@ fn install_swaps_in_one_step_and_refuses_links_and_files() {
 
     let link = parent.path().join("linked");
     std::os::unix::fs::symlink("reports", &link).unwrap();
-    let err = files::install(&link, &tree(&[("c.md", "x")])).unwrap_err();
+    let err = install(&link, &tree(&[("c.md", "x")])).unwrap_err();
     assert!(err.to_string().contains("is a symbolic link"), "{err}");
     assert!(
         fs::symlink_metadata(&link)
@@ -718,7 +718,7 @@ fn install_swaps_in_one_step_and_refuses_links_and_files() {
     let file = parent.path().join("plain");
     let mut f = fs::File::create(&file).unwrap();
     f.write_all(b"keep\n").unwrap();
-    let err = files::install(&file, &tree(&[("c.md", "x")])).unwrap_err();
+    let err = install(&file, &tree(&[("c.md", "x")])).unwrap_err();
     assert!(err.to_string().contains("not a directory"), "{err}");
     assert_eq!(fs::read_to_string(&file).unwrap(), "keep\n");
     assert_eq!(names_in(parent.path()), vec!["linked", "plain", "reports"]);

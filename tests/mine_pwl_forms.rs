@@ -2,10 +2,10 @@
 //! Prop 4.2 and Prop 6.1 rediscovered from data alone, each form then checked against the
 //! engine on members beyond the data by evaluating the mined expression with the claims checker.
 
+use nimlab::Pwl;
 use nimlab::Q;
-use nimlab::games::scoring::{Method, nim_heaps, scoring_nim, solve};
-use nimlab::miner::{GridForm, PwlKind, grid_form};
-use nimlab::num::Pwl;
+use nimlab::mining::{GridForm, PwlKind, grid_form};
+use nimlab::scoring::{Method, nim_heaps, scoring_nim, solve};
 
 /// Payoffs of every member of a family over a rectangular grid of parameters; one solve of the
 /// componentwise largest position serves all (Nim never splits heaps).
@@ -60,8 +60,8 @@ fn holds_beyond(form: &GridForm, family: &str, ranges: &str, n_range: &str) -> S
          actual = \"payoff(N, [{family}])\"\nexpected = \"{}\"\n",
         form.expr("N")
     );
-    let reg = nimlab::claims::Registry::parse(std::path::Path::new("(mined)"), &toml).unwrap();
-    let v = nimlab::claims::check_registry(&reg, false, &[], &nimlab::progress::Silent).unwrap();
+    let reg = nimlab::Registry::parse(std::path::Path::new("(mined)"), &toml).unwrap();
+    let v = nimlab::check_registry(&reg, false, &[], &nimlab::Silent).unwrap();
     format!("{} {}", v[0].verdict, v[0].evidence())
 }
 

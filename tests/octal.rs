@@ -7,11 +7,11 @@
 use std::collections::HashMap;
 
 use nimlab::Q;
-use nimlab::games::scoring::{
+use nimlab::mining::PeriodStatus;
+use nimlab::scoring::{
     Heap, HeapSequence, Limits, Method, OctalRules, ScoringGame, grundy_values, solve,
     solve_values, value_from_grundy,
 };
-use nimlab::miner::PeriodStatus;
 use proptest::prelude::*;
 
 /// A position as (heap size, ruleset index) pairs, sorted.
@@ -114,7 +114,7 @@ fn game_of(rules: &[Raw]) -> ScoringGame {
             .map(|r| {
                 std::sync::Arc::new(
                     OctalRules::new(r.digits.clone(), Some(r.points.clone())).unwrap(),
-                ) as std::sync::Arc<dyn nimlab::games::scoring::Ruleset>
+                ) as std::sync::Arc<dyn nimlab::scoring::Ruleset>
             })
             .collect(),
     )
@@ -460,21 +460,20 @@ fn breaking_games_through_the_partition_index_match_the_search() {
     for code in ["0.24", "0.26", "0.137", "(47, 1/2,-1)"] {
         let game = ScoringGame::single(code.parse::<OctalRules>().unwrap());
         for bonus in [Q::zero(), Q::frac(3, 2)] {
-            let table = nimlab::games::scoring::solve_partition_values(
+            let table = nimlab::scoring::solve_partition_values(
                 &game,
                 0,
                 16,
                 &bonus,
                 &Limits::default(),
-                &nimlab::progress::Silent,
+                &nimlab::Silent,
             )
             .unwrap();
             let positions = table.solved();
             assert!(positions.len() > 20, "{code}");
             let roots: Vec<Vec<Heap>> = positions.iter().map(|p| p.heaps().to_vec()).collect();
             let search =
-                nimlab::games::scoring::search_values(&game, &roots, &bonus, &Limits::default())
-                    .unwrap();
+                nimlab::scoring::search_values(&game, &roots, &bonus, &Limits::default()).unwrap();
             for r in &roots {
                 assert_eq!(
                     table.value(r).unwrap(),

@@ -1,11 +1,11 @@
-//! The process guards of the `nimlab` binary (`nimlab::cli::guard`): a run that passes its memory
+//! The process guards of the `nimlab` binary (`nimlab::app`): a run that passes its memory
 //! cap, or that the system refuses memory, ends with one clear line and status 2 — never with
 //! Rust's abort (status 134). Each case runs in a child process: this test binary re-executes
 //! itself with one `#[ignore]`d test selected and an environment variable set.
 
 use std::process::Command;
 
-use nimlab::cli::guard::{GuardedAlloc, set_memory_cap};
+use nimlab::app::{GuardedAlloc, set_memory_cap};
 
 #[global_allocator]
 static ALLOCATOR: GuardedAlloc = GuardedAlloc;
@@ -72,10 +72,10 @@ fn child_runs_out_with_a_temporary_file() {
     let Some(path) = std::env::var_os("NIMLAB_GUARD_TEMP") else {
         return;
     };
-    nimlab::cli::guard::on_out_of_memory(nimlab::fsio::remove_in_flight);
+    nimlab::app::on_out_of_memory(nimlab::io::remove_in_flight);
     let path = std::path::PathBuf::from(path);
     let (_file, _tracked) =
-        nimlab::fsio::track(|| std::fs::File::create(&path), |_| path.clone()).unwrap();
+        nimlab::io::track(|| std::fs::File::create(&path), |_| path.clone()).unwrap();
     set_memory_cap(64 << 20);
     let v = fill(128 << 20);
     println!("not reached: {}", v.len());

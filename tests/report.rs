@@ -5,18 +5,19 @@
 use std::fs;
 use std::path::Path;
 
-use nimlab::export::{Cell, Table};
-use nimlab::progress::Silent;
-use nimlab::report::context::{
+use nimlab::Silent;
+use nimlab::reports::{
     Axis, Bounds, Command, Figure, Index, IndexEntry, Marks, Parameter, Provenance, Report, Series,
     Summary, TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
 };
-use nimlab::report::data::{FigureSpec, figure};
-use nimlab::report::escape::{
+use nimlab::reports::{Difference, Files, compare, install};
+use nimlab::reports::{FigureSpec, figure};
+use nimlab::reports::{Renderer, context_json};
+use nimlab::reports::{
     escape_latex, escape_latex_prose, escape_markdown, latex_code, markdown_code,
 };
-use nimlab::report::files::{Difference, Files, compare, install};
-use nimlab::report::{Renderer, ReportOptions, context_json, render_reports};
+use nimlab::{Cell, Table};
+use nimlab::{ReportOptions, render_reports};
 
 /// Every character that means something in Markdown or LaTeX, and some mathematics.
 const NASTY: &str = r"a_b % & # $ { } ~ ^ \ | <x> *y* `z` [l](u) ≤ ⊕ 𝔊 −1 n₀ c⁺ --deep";
@@ -306,8 +307,8 @@ fn no_claims(dir: &Path) -> ReportOptions {
 fn two_renders_are_byte_identical() {
     let empty = tempfile::tempdir().unwrap();
     let opts = no_claims(empty.path());
-    let a = render_reports(nimlab::papers::PAPERS, &opts, &Silent).unwrap();
-    let b = render_reports(nimlab::papers::PAPERS, &opts, &Silent).unwrap();
+    let a = render_reports(nimlab::PAPERS, &opts, &Silent).unwrap();
+    let b = render_reports(nimlab::PAPERS, &opts, &Silent).unwrap();
     assert_eq!(a, b);
     let names: Vec<&str> = a.iter().map(|(p, _)| p).collect();
     for r in ["scoring-nim", "scoring-octal", "candy-nim", "nim-with-cash"] {
@@ -425,7 +426,7 @@ fn a_failing_render_writes_nothing() {
         only: vec!["no-such-paper".into()],
         ..ReportOptions::default()
     };
-    assert!(nimlab::report::write_reports(&dir, nimlab::papers::PAPERS, &opts, &Silent).is_err());
+    assert!(nimlab::write_reports(&dir, nimlab::PAPERS, &opts, &Silent).is_err());
     assert_eq!(
         fs::read_to_string(dir.join("README.md")).unwrap(),
         "previous\n"

@@ -25,7 +25,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use clap::CommandFactory;
-use nimlab::cli::Cli;
+use nimlab::app::Cli;
 
 /// Values around machine-integer boundaries, degenerate and malformed ones.
 const EXTREMES: &[&str] = &[

@@ -3,9 +3,7 @@
 use std::collections::HashMap;
 
 use nimlab::Q;
-use nimlab::games::scoring::{
-    Method, in_p_plus, nim_heaps, optimal_line, scoring_nim, solve, tails,
-};
+use nimlab::scoring::{Method, in_p_plus, nim_heaps, optimal_line, scoring_nim, solve, tails};
 use proptest::prelude::*;
 
 /// Naive exact minimax at one rational N over sorted heap tuples (independent of the engine).
@@ -113,15 +111,15 @@ fn paper_values() {
 /// [−|p|, |p| − 2]; checked on every 3-heap position with heaps ≤ 12 and every 4-heap one ≤ 7.
 #[test]
 fn prop_5_5_breakpoint_window_on_whole_tables() {
-    let game = nimlab::games::scoring::scoring_nim();
+    let game = nimlab::scoring::scoring_nim();
     for (k, h) in [(3usize, 12u32), (4, 7)] {
-        let table = nimlab::games::scoring::solve_table(
+        let table = nimlab::scoring::solve_table(
             &game,
             k,
             h,
-            nimlab::games::scoring::Method::Auto,
-            &nimlab::games::scoring::Limits::default(),
-            &nimlab::progress::Silent,
+            nimlab::scoring::Method::Auto,
+            &nimlab::scoring::Limits::default(),
+            &nimlab::Silent,
         )
         .unwrap();
         for p in table.positions() {
@@ -145,9 +143,9 @@ fn prop_5_5_breakpoint_window_on_whole_tables() {
 mod sizes {
     use std::collections::BTreeMap;
 
-    use nimlab::family::Family;
-    use nimlab::games::scoring::{Heap, Method, scoring_nim, solve_cost, table_size};
-    use nimlab::num::IntRange;
+    use nimlab::Family;
+    use nimlab::IntRange;
+    use nimlab::scoring::{Heap, Method, scoring_nim, solve_cost, table_size};
     use num_bigint::{BigInt, BigUint};
     use proptest::prelude::*;
 

@@ -31,7 +31,7 @@ pub const MAX_RANGE_POINTS: u64 = 2_000_000;
 
 /// The most evaluation steps (expression nodes evaluated) one claim may take. Ranges multiply:
 /// `for = "a in 1..10^6, b in 1..10^6"` is 10^12 points, each a few steps, so claims are
-/// estimated before they run ([`super::cost`]) and counted while they run.
+/// estimated before they run (see [`estimate`](crate::language::estimate)) and counted while they run.
 pub const MAX_STEPS: u64 = 10_000_000_000;
 
 /// Steps between two progress reports.

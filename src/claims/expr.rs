@@ -152,7 +152,7 @@ pub struct Binder {
 }
 
 impl Binder {
-    /// Moves every span of the binder into source band `source` (see [`SOURCE_SHIFT`]).
+    /// Moves every span of the binder into source band `source` (see `SOURCE_SHIFT`).
     pub fn move_to_source(&mut self, source: usize) {
         self.map_spans(&|s| s.in_source(source));
     }
@@ -256,7 +256,7 @@ impl Expr {
         }
     }
 
-    /// Moves every span of the expression into source band `source` (see [`SOURCE_SHIFT`]).
+    /// Moves every span of the expression into source band `source` (see `SOURCE_SHIFT`).
     pub fn move_to_source(&mut self, source: usize) {
         self.map_spans(&|s| s.in_source(source));
     }
@@ -357,7 +357,7 @@ pub struct FunctionDef {
 }
 
 impl FunctionDef {
-    /// Moves every span of the definition into source band `source` (see [`SOURCE_SHIFT`]).
+    /// Moves every span of the definition into source band `source` (see `SOURCE_SHIFT`).
     pub fn move_to_source(&mut self, source: usize) {
         self.span = self.span.in_source(source);
         self.body.move_to_source(source);

@@ -346,7 +346,7 @@ pub enum Style {
     Set,
 }
 
-/// Which typed value a [`Piece`] shows.
+/// Which typed value a [`Phrase`] shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Slot {
@@ -361,7 +361,7 @@ pub enum Slot {
 /// One piece of a builtin's sentence.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Piece {
+pub enum Phrase {
     /// Free text.
     Text(String),
     /// A value of the counterexample, as `name = value` when `named`.
@@ -394,7 +394,7 @@ pub enum Wording {
         asserted: Asserted,
     },
     /// A builtin's sentence.
-    Sentence(Vec<Piece>),
+    Sentence(Vec<Phrase>),
 }
 
 /// What checking a claim found.
@@ -543,8 +543,8 @@ impl Finding {
     pub fn push_text(&mut self, t: &str) {
         if let Wording::Sentence(pieces) = &mut self.wording {
             match pieces.last_mut() {
-                Some(Piece::Text(last)) => last.push_str(t),
-                _ => pieces.push(Piece::Text(t.to_string())),
+                Some(Phrase::Text(last)) => last.push_str(t),
+                _ => pieces.push(Phrase::Text(t.to_string())),
             }
         }
     }
@@ -615,10 +615,10 @@ impl Finding {
         s
     }
 
-    fn piece_text(&self, piece: &Piece) -> String {
+    fn piece_text(&self, piece: &Phrase) -> String {
         match piece {
-            Piece::Text(t) => t.clone(),
-            Piece::Value { slot, named, style } => {
+            Phrase::Text(t) => t.clone(),
+            Phrase::Value { slot, named, style } => {
                 let ce = self.counterexample.as_ref();
                 let (name, value) = match *slot {
                     Slot::Coordinate(i) => ce.and_then(|c| c.point.get(i)).map(|(n, v)| (n, v)),
@@ -636,7 +636,7 @@ impl Finding {
                     styled(value, *style)
                 }
             }
-            Piece::Count => {
+            Phrase::Count => {
                 let p = self.points.unwrap_or_default();
                 let mut s = format!("true at all {}", plural(p.checked, "point"));
                 if p.skipped > 0 {
@@ -644,8 +644,8 @@ impl Finding {
                 }
                 s
             }
-            Piece::Proof => self.proof.as_ref().map_or(String::new(), Proof::text),
-            Piece::Readings => self
+            Phrase::Proof => self.proof.as_ref().map_or(String::new(), Proof::text),
+            Phrase::Readings => self
                 .readings
                 .iter()
                 .map(|r| {
@@ -753,7 +753,7 @@ fn compared(ce: &Counterexample, asserted: Asserted) -> String {
 /// The values become the finding's counterexample and the sentence its wording.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Sentence {
-    pieces: Vec<Piece>,
+    pieces: Vec<Phrase>,
     counterexample: Counterexample,
 }
 
@@ -766,16 +766,16 @@ impl Sentence {
     /// Free text.
     pub fn text(mut self, t: impl Into<String>) -> Sentence {
         let t = t.into();
-        if let Some(Piece::Text(last)) = self.pieces.last_mut() {
+        if let Some(Phrase::Text(last)) = self.pieces.last_mut() {
             last.push_str(&t);
         } else {
-            self.pieces.push(Piece::Text(t));
+            self.pieces.push(Phrase::Text(t));
         }
         self
     }
 
     fn value(mut self, slot: Slot, named: bool, style: Style) -> Sentence {
-        self.pieces.push(Piece::Value { slot, named, style });
+        self.pieces.push(Phrase::Value { slot, named, style });
         self
     }
 
@@ -836,7 +836,7 @@ impl Sentence {
     }
 
     /// A piece the finding renders itself (the count, the proof, the readings).
-    pub fn piece(mut self, p: Piece) -> Sentence {
+    pub fn piece(mut self, p: Phrase) -> Sentence {
         self.pieces.push(p);
         self
     }
@@ -850,8 +850,8 @@ impl Sentence {
         );
         for p in other.pieces {
             self = match p {
-                Piece::Text(t) => self.text(t),
-                Piece::Value { slot, named, style } => {
+                Phrase::Text(t) => self.text(t),
+                Phrase::Value { slot, named, style } => {
                     let slot = match slot {
                         Slot::Coordinate(i) => Slot::Coordinate(i + np),
                         Slot::Expected(i) => Slot::Expected(i + ne),
@@ -1047,7 +1047,7 @@ mod tests {
     fn proven(range: &str) -> Finding {
         let mut f = Sentence::new()
             .text("by ")
-            .piece(Piece::Proof)
+            .piece(Phrase::Proof)
             .finding(VerdictKind::Proven, vec![RangePart::described(range)]);
         f.proof = Some(Proof::CertifiedForms {
             set: vec![1, 3, 4],
@@ -1158,7 +1158,7 @@ mod tests {
         let mut read = Finding::new(
             VerdictKind::Ambiguous,
             vec![RangePart::described("k in 1..3")],
-            Wording::Sentence(vec![Piece::Readings]),
+            Wording::Sentence(vec![Phrase::Readings]),
         );
         read.readings = vec![Reading {
             name: "literal".into(),

@@ -25,7 +25,7 @@ pub mod verdict;
 
 pub use build::ClaimBuilder;
 pub use eval::evaluate;
-pub use finding::{ClaimRef, Counterexample, Finding, Labelled, MergeError, VerdictKind};
+pub use finding::{Finding, VerdictKind};
 pub use registry::{Claim, Quantifiers, Registry};
 pub use verdict::{
     check_claim, check_formula_rows, check_registry, check_registry_progress, estimate, plan,

@@ -9,7 +9,7 @@ use super::engines::Engines;
 use super::eval::{Definitions, Env, Evaluator, MAX_STEPS};
 use super::expr::{Binder, Expr, ExprError, ExprKind};
 use super::finding::{
-    Asserted, ClaimRef, Correction, Counterexample, DataFit, Finding, Labelled, Piece, Points,
+    Asserted, ClaimRef, Correction, Counterexample, DataFit, Finding, Labelled, Phrase, Points,
     RangePart, Reading, Unit, VerdictKind, Wording,
 };
 use super::registry::{Assertion, Check, Claim, ExprCheck, Quantifiers, Registry};
@@ -85,7 +85,7 @@ fn expr_check_cost(defs: &Definitions, check: &ExprCheck, deep: bool) -> Cost {
     })
 }
 
-/// The estimated evaluation steps of checking `claim` (see [`cost`]): an upper bound unless
+/// The estimated evaluation steps of checking `claim` (see [`Cost`](crate::language::Cost)): an upper bound unless
 /// some range could only be sized while running. A builtin's own work in the engines is not
 /// counted here; builtins size their arguments themselves.
 pub fn estimate(reg: &Registry, claim: &Claim, deep: bool) -> Cost {
@@ -530,7 +530,7 @@ impl Runner<'_> {
                 let mut f = Finding::new(
                     VerdictKind::Ambiguous,
                     ranges,
-                    Wording::Sentence(vec![Piece::Readings]),
+                    Wording::Sentence(vec![Phrase::Readings]),
                 );
                 f.readings = found;
                 Ok(f)

@@ -19,7 +19,7 @@ pub use across::{
     AcrossAnalysis, AcrossFit, AcrossMember, FunctionAcross, InterceptsAcross, PieceAcross,
     TableForm, across_analysis,
 };
-pub use certificate::{Certificate, Recurrence, Rule, Term};
+pub use certificate::{Certificate, MAX_CERTIFICATE_INDEX, Recurrence, Rule, Term};
 pub use family::{BreakpointForms, ClosedForm, FamilyForms, QuantityFit, mine_family};
 pub use linear::{
     FitOptions, FloorForm, FloorKind, PeriodicLinear, ResidueLine, affine_text, fit_periodic_linear,

@@ -232,7 +232,7 @@ pub fn recover(dir: &Path) -> Result<Vec<String>> {
 /// deleted. Where the exchange is not supported, the previous tree is renamed aside and the new
 /// one renamed in, and [`recover`] puts it back if the run is killed in between. On any error
 /// before the swap `dir` is untouched and the temporary directory removed; a signal removes it
-/// too (see [`fsio`]). A `dir` that is a symbolic link or not a directory is refused.
+/// too (see [`io`](crate::io)). A `dir` that is a symbolic link or not a directory is refused.
 pub fn install(dir: &Path, files: &Files) -> Result<()> {
     check_target(dir)?;
     let (parent, name) = split(dir)?;

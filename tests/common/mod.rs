@@ -300,17 +300,16 @@ pub fn first_line_then_close_pipe(line: &str) -> (String, Output) {
 }
 
 /// The finding of every claim of a claim file's text, in order (for the builtins' tests).
-pub fn check_findings(src: &str) -> Vec<nimlab::claims::Finding> {
-    let reg = nimlab::claims::Registry::parse(Path::new("test.toml"), src)
-        .expect("the claim file parses");
+pub fn check_findings(src: &str) -> Vec<nimlab::Finding> {
+    let reg = nimlab::Registry::parse(Path::new("test.toml"), src).expect("the claim file parses");
     reg.claims
         .iter()
-        .map(|c| nimlab::claims::check_claim(&reg, c, false).expect("the check runs"))
+        .map(|c| nimlab::check_claim(&reg, c, false).expect("the check runs"))
         .collect()
 }
 
 /// The finding of a claim file with exactly one claim.
-pub fn one_finding(src: &str) -> nimlab::claims::Finding {
+pub fn one_finding(src: &str) -> nimlab::Finding {
     let mut f = check_findings(src);
     assert_eq!(f.len(), 1);
     f.remove(0)

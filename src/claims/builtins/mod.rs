@@ -15,7 +15,7 @@
 
 use super::eval::{Env, Evaluator};
 use super::expr::Expr;
-use super::finding::{Finding, Piece, Points, RangePart, Reading, Sentence, Style, VerdictKind};
+use super::finding::{Finding, Phrase, Points, RangePart, Reading, Sentence, Style, VerdictKind};
 use super::registry::Quantifiers;
 use super::value::Value;
 use crate::error::{Error, Result};
@@ -54,46 +54,6 @@ pub struct BuiltinRun<'r, 'e> {
     pub range: Option<&'r Quantifiers>,
     /// Whether `--deep` is in force.
     pub deep: bool,
-}
-
-/// Refuses work whose estimate (in `unit`s: "positions", "steps") is above `limit`, before
-/// it starts: the message names `what`, the estimate, the limit and how to make it fit.
-pub fn within(what: &str, estimate: f64, limit: f64, unit: &str, suggestion: &str) -> Result<()> {
-    if estimate <= limit {
-        return Ok(());
-    }
-    let show = |x: f64| {
-        if x < 1e6 {
-            format!("{x:.0}")
-        } else if x.is_finite() {
-            format!("{x:.1e}")
-        } else {
-            "more than 10^308".to_string()
-        }
-    };
-    Err(Error::invalid(format!(
-        "{what} would take about {} {unit}, more than the limit of {}; {suggestion}",
-        show(estimate),
-        show(limit)
-    )))
-}
-
-/// Refuses work whose estimated memory is above `limit_bytes`, before it allocates.
-pub fn within_memory(
-    what: &str,
-    needed_bytes: u64,
-    limit_bytes: u64,
-    suggestion: &str,
-) -> Result<()> {
-    if needed_bytes <= limit_bytes {
-        return Ok(());
-    }
-    Err(Error::TooLarge {
-        what: what.to_string(),
-        needed_bytes,
-        limit_bytes,
-        suggestion: suggestion.to_string(),
-    })
 }
 
 /// A whole number from an evaluated argument, in `lo..=hi`; the error names `what`, the value
@@ -144,25 +104,6 @@ impl BuiltinRun<'_, '_> {
             .get(key)
             .and_then(|v| v.as_str())
             .ok_or_else(|| Error::invalid(format!("`args.{key}` must be given as a string")))
-    }
-
-    /// An integer argument in `lo..=hi`, with a default; the error names `args.key`, the value
-    /// and the range.
-    pub fn int_in(&self, key: &str, default: i64, lo: i64, hi: i64) -> Result<i64> {
-        let n = match self.args.get(key) {
-            None => default,
-            Some(v) => v.as_integer().ok_or_else(|| {
-                Error::invalid(format!(
-                    "`args.{key}` must be a whole number in {lo}..={hi}"
-                ))
-            })?,
-        };
-        if !(lo..=hi).contains(&n) {
-            return Err(Error::invalid(format!(
-                "`args.{key}` = {n} is out of range: it must lie in {lo}..={hi}"
-            )));
-        }
-        Ok(n)
     }
 
     /// An integer argument, with a default.
@@ -246,7 +187,7 @@ impl BuiltinRun<'_, '_> {
                 "no point of the range was checked: no evidence",
             ),
             None => Sentence::new()
-                .piece(Piece::Count)
+                .piece(Phrase::Count)
                 .finding(VerdictKind::Holds, range),
         };
         f.points = Some(points);
@@ -325,7 +266,7 @@ pub fn finding(verdict: VerdictKind, range: Vec<RangePart>, text: impl Into<Stri
 /// An AMBIGUOUS finding: each reading with its own finding, worded one after the other.
 pub fn ambiguous(range: Vec<RangePart>, readings: Vec<(&str, Finding)>) -> Finding {
     let mut f = Sentence::new()
-        .piece(Piece::Readings)
+        .piece(Phrase::Readings)
         .finding(VerdictKind::Ambiguous, range);
     f.readings = readings
         .into_iter()

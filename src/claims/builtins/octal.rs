@@ -14,7 +14,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use super::{Builtin, BuiltinRun, PointOutcome, ambiguous, finding, int_value};
-use crate::claims::finding::{Finding, Piece, Proof, RangePart, Sentence, Style, VerdictKind};
+use crate::claims::finding::{Finding, Phrase, Proof, RangePart, Sentence, Style, VerdictKind};
 use crate::claims::functions::octal::OctalCache;
 use crate::claims::value::Value;
 use crate::error::{Error, Result};
@@ -424,7 +424,7 @@ fn period(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
             .text(", actual least period ")
             .actual("the least period", Value::int(ps), false)
             .text(format!(" (least preperiod {n0}; "))
-            .piece(Piece::Proof)
+            .piece(Phrase::Proof)
             .text(")")
             .finding(VerdictKind::Fails, range);
         f.proof = proof;
@@ -434,7 +434,7 @@ fn period(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         let n = n0 - 1;
         let mut f = Sentence::new()
             .text(format!("the least preperiod is {n0} > {pre} ("))
-            .piece(Piece::Proof)
+            .piece(Phrase::Proof)
             .text("): at n = ")
             .at("n", Value::int(n), Style::Plain)
             .text(", expected ")
@@ -462,7 +462,7 @@ fn period(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     }
     let mut f = Sentence::new()
         .text(format!("least period {ps}, least preperiod {n0} ("))
-        .piece(Piece::Proof)
+        .piece(Phrase::Proof)
         .text(evidence)
         .finding(VerdictKind::Proven, range);
     f.proof = proof;

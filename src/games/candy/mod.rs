@@ -398,15 +398,6 @@ pub fn optimal_line<T: PValues + ?Sized>(table: &T, heaps: &[Candies]) -> Result
     }
 }
 
-/// A table holding every position reachable from all of `positions` (any roles): the 3-heap
-/// table when all have at most three heaps, else the dense box of their componentwise maxima.
-pub fn table_for(
-    positions: &[Vec<Candies>],
-    max_bytes: u64,
-) -> Result<Box<dyn PValues + Send + Sync>> {
-    TableShape::covering(positions)?.solve(max_bytes, &Silent)
-}
-
 /// Which table serves a set of positions, known before anything is solved: what its memory and
 /// time are estimated from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -425,7 +416,9 @@ pub enum TableShape {
 }
 
 impl TableShape {
-    /// The shape [`table_for`] uses for `positions`.
+    /// The smallest shape that covers every position reachable from all of `positions` (any
+    /// roles): the 3-heap table when all have at most three heaps, else the dense box of their
+    /// componentwise maxima.
     pub fn covering(positions: &[Vec<Candies>]) -> Result<TableShape> {
         if positions.is_empty() {
             return Err(Error::invalid("no position given"));
