@@ -464,7 +464,7 @@ fn styled(v: &Value, style: Style) -> String {
 }
 
 /// ` at k = 6, m = 2` (empty for no point).
-fn at_point(point: &[(String, Value)]) -> String {
+pub(super) fn at_point(point: &[(String, Value)]) -> String {
     if point.is_empty() {
         return String::new();
     }

@@ -10,7 +10,7 @@ use super::eval::{Definitions, Env, Evaluator, MAX_STEPS};
 use super::expr::{Binder, Expr, ExprError, ExprKind};
 use super::finding::{
     Asserted, ClaimRef, Correction, Counterexample, DataFit, Finding, Labelled, Phrase, Points,
-    RangePart, Reading, Unit, VerdictKind, Wording,
+    RangePart, Reading, Unit, VerdictKind, Wording, at_point,
 };
 use super::registry::{Assertion, Check, Claim, ExprCheck, Quantifiers, Registry};
 use super::value::Value;
@@ -31,21 +31,10 @@ enum Sweep {
     },
 }
 
-fn show_point(point: &[(String, Value)]) -> String {
-    if point.is_empty() {
-        return String::new();
-    }
-    let parts: Vec<String> = point
-        .iter()
-        .map(|(n, v)| format!("{n} = {}", v.short()))
-        .collect();
-    format!(" at {}", parts.join(", "))
-}
-
 /// An evaluation error, with the file, line and column, the claim and the point where it
 /// happened, and a caret under the expression at fault.
 fn claim_error(reg: &Registry, claim: &Claim, env: &Env, e: ExprError) -> Error {
-    reg.located_error(claim, &show_point(env), Some(e.span), None, &e.message)
+    reg.located_error(claim, &at_point(env), Some(e.span), None, &e.message)
 }
 
 /// The range a check runs on: the deep one under `--deep`, when it has one.
@@ -713,13 +702,7 @@ pub fn check_formula_rows(
             let mut f = Finding::new(
                 VerdictKind::Fails,
                 vec![RangePart::described(range)],
-                Wording::Sweep {
-                    unit: Unit::Row,
-                    asserted: Asserted::Equal {
-                        expected_components: false,
-                        actual_components: false,
-                    },
-                },
+                row_sweep(),
             );
             f.counterexample = Some(Counterexample {
                 point: shown,
@@ -732,17 +715,22 @@ pub fn check_formula_rows(
     let mut f = Finding::new(
         VerdictKind::Holds,
         vec![RangePart::described(range)],
-        Wording::Sweep {
-            unit: Unit::Row,
-            asserted: Asserted::Equal {
-                expected_components: false,
-                actual_components: false,
-            },
-        },
+        row_sweep(),
     );
     f.points = Some(Points {
         checked: rows.len() as u64,
         skipped: 0,
     });
     Ok(f)
+}
+
+/// How a check of data rows against a formula reads: rows compared, value against value.
+fn row_sweep() -> Wording {
+    Wording::Sweep {
+        unit: Unit::Row,
+        asserted: Asserted::Equal {
+            expected_components: false,
+            actual_components: false,
+        },
+    }
 }
