@@ -7,7 +7,9 @@
 //! expressions (`all(j in 1..n: …)`) and the bodies of the user functions they call, and
 //! refuses a claim whose estimate is above [`MAX_STEPS`](super::eval::MAX_STEPS) before it
 //! evaluates anything. Bounds that depend on earlier variables (`b in a+1..8`) are sized by
-//! interval arithmetic over the earlier variables' ranges, so the estimate is an upper bound.
+//! interval arithmetic over the earlier variables' ranges, so the estimate is an upper bound;
+//! a bound that calls a function (`k in 1..floor(n/2)`) takes the function's own interval
+//! ([`Function::bounds`](super::functions::Function::bounds)).
 //! A range whose size depends on what the engines return (`b in breakpoints(p)`) cannot be
 //! sized here; it counts as one point and the estimate says it is incomplete. The evaluator
 //! counts its steps as it goes and stops at the same limit, so such a claim is still bounded.

@@ -1,6 +1,6 @@
 //! Checking and evaluating claim expressions.
 //!
-//! Before anything runs, `Definitions::check` resolves every name, counts every call's
+//! Before anything runs, [`Definitions::check_with`] resolves every name, counts every call's
 //! arguments and infers the kind (number, truth value, string, list) of every node, so a claim
 //! file with a typo fails at once with the column of the typo rather than after an hour of
 //! computation. Evaluation is exact throughout: numbers are rationals over big integers.

@@ -102,17 +102,12 @@ impl CashCache {
     }
 }
 
-/// How a winner prints in expressions.
-pub fn winner_name(w: Winner) -> &'static str {
-    match w {
+/// A winner as expressions write it: `"I"` or `"II"`.
+fn winner_value(w: Winner) -> Value {
+    Value::Str(Arc::from(match w {
         Winner::I => "I",
         Winner::II => "II",
-    }
-}
-
-/// A winner as an expression value.
-fn winner_value(w: Winner) -> Value {
-    Value::Str(Arc::from(winner_name(w)))
+    }))
 }
 
 /// Argument `i` as a move set A.
