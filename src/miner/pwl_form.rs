@@ -64,6 +64,25 @@ pub enum PwlKind {
     TailedZigzag,
 }
 
+impl PwlKind {
+    /// The names of the form's numbers, in order.
+    pub fn number_names(self) -> &'static [&'static str] {
+        match self {
+            PwlKind::Line => &["slope", "constant"],
+            PwlKind::Vee => &["centre", "base"],
+            PwlKind::Zigzag => &["top", "first_peak", "last_peak", "peak_step"],
+            PwlKind::TailedZigzag => &[
+                "top",
+                "first_peak",
+                "last_peak",
+                "peak_step",
+                "centre",
+                "base",
+            ],
+        }
+    }
+}
+
 impl std::fmt::Display for PwlKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
@@ -149,23 +168,6 @@ impl PwlForm {
     pub fn expr(&self, var: &str) -> String {
         let numbers: Vec<Affine> = self.numbers().into_iter().map(|q| (Q::zero(), q)).collect();
         form_expr(self.kind(), &numbers, var, "k")
-    }
-}
-
-/// The numbers' names, per kind.
-fn number_names(kind: PwlKind) -> &'static [&'static str] {
-    match kind {
-        PwlKind::Line => &["slope", "constant"],
-        PwlKind::Vee => &["centre", "base"],
-        PwlKind::Zigzag => &["top", "first_peak", "last_peak", "peak_step"],
-        PwlKind::TailedZigzag => &[
-            "top",
-            "first_peak",
-            "last_peak",
-            "peak_step",
-            "centre",
-            "base",
-        ],
     }
 }
 
@@ -382,7 +384,7 @@ pub fn family_form(k0: i64, fs: &[Pwl]) -> Option<FamilyForm> {
         })
     };
     let mut numbers = Vec::new();
-    for (j, &name) in number_names(kind).iter().enumerate() {
+    for (j, &name) in kind.number_names().iter().enumerate() {
         numbers.push(affine(name, run.iter().map(|v| v[j].clone()).collect())?);
     }
     let span = if kind == PwlKind::Line {

@@ -654,29 +654,16 @@ mod tests {
 
     #[test]
     fn every_kind_of_form_is_built_as_its_text_parses() {
-        let names: [(PwlKind, &[&'static str]); 4] = [
-            (PwlKind::Line, &["slope", "constant"]),
-            (PwlKind::Vee, &["centre", "base"]),
-            (
-                PwlKind::Zigzag,
-                &["top", "first_peak", "last_peak", "peak_step"],
-            ),
-            (
-                PwlKind::TailedZigzag,
-                &[
-                    "top",
-                    "first_peak",
-                    "last_peak",
-                    "peak_step",
-                    "centre",
-                    "base",
-                ],
-            ),
+        let kinds = [
+            PwlKind::Line,
+            PwlKind::Vee,
+            PwlKind::Zigzag,
+            PwlKind::TailedZigzag,
         ];
         let mut seed = 15;
-        for (kind, names) in names {
+        for kind in kinds {
             for _ in 0..200 {
-                let mut n = numbers(&mut seed, names);
+                let mut n = numbers(&mut seed, kind.number_names());
                 let span = numbers(&mut seed, &["first_breakpoint", "last_breakpoint"]);
                 let form = FamilyForm {
                     kind,
