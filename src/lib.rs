@@ -393,8 +393,9 @@ pub mod mining {
 /// ```
 pub mod findings {
     pub use crate::claims::finding::{
-        Asserted, ClaimRef, Correction, Counterexample, DataFit, Labelled, MergeError, Phrase,
-        Points, Proof, RangePart, Reading, Slot, Style, Unit, Wording,
+        Asserted, ClaimRef, Commentary, Correction, Counterexample, DataFit, FailureExtent,
+        Importance, Labelled, MergeError, PaperStatus, Phrase, Points, Proof, RangePart, Reading,
+        Slot, Style, Unit, Wording,
     };
 }
 
@@ -421,7 +422,7 @@ pub mod language {
     };
     pub use crate::claims::functions::markdown as function_tables;
     pub use crate::claims::registry::{
-        Assertion, BuiltinCheck, Check, ClaimPlace, ExprCheck, Quantifiers,
+        Assertion, BuiltinCheck, Check, ClaimPlace, ExprCheck, Quantifiers, ReadingCheck,
     };
     pub use crate::claims::value::{MAX_BITS, MAX_FRACTION_BITS, Short, Ty, Value};
     pub use crate::claims::{

@@ -19,9 +19,10 @@ use num_bigint::BigInt;
 
 use super::eval::Definitions;
 use super::expr::{BinOp, Binder, Domain, Expr, ExprError, ExprKind, Span};
+use super::finding::Commentary;
 use super::registry::{
-    Assertion, Check, Claim, ClaimPlace, ExprCheck, Quantifiers, check_quantifiers, check_typed,
-    same_variables,
+    Assertion, Check, Claim, ClaimPlace, ExprCheck, Quantifiers, ReadingCheck, check_quantifiers,
+    check_typed, same_variables,
 };
 use super::value::Ty;
 use crate::error::{Error, Result};
@@ -182,6 +183,7 @@ impl Claim {
             id: id.into(),
             label: label.into(),
             statement: statement.into(),
+            commentary: Commentary::default(),
             open: false,
             range: None,
             deep: None,
@@ -209,7 +211,10 @@ impl Claim {
             }
             Check::Readings(rs) => Check::Readings(
                 rs.iter()
-                    .map(|(name, c)| (name.clone(), c.unplaced()))
+                    .map(|r| ReadingCheck {
+                        check: r.check.unplaced(),
+                        ..r.clone()
+                    })
                     .collect(),
             ),
         };
@@ -238,6 +243,7 @@ pub struct ClaimBuilder {
     id: String,
     label: String,
     statement: String,
+    commentary: Commentary,
     open: bool,
     range: Option<Quantifiers>,
     deep: Option<Quantifiers>,
@@ -250,6 +256,13 @@ impl ClaimBuilder {
     /// An existence or "for every A" conjecture: a passing check is OPEN, never HOLDS.
     pub fn open(mut self) -> ClaimBuilder {
         self.open = true;
+        self
+    }
+
+    /// What a report says beside the verdict (a claim file's `note`, `known_false` and
+    /// `importance`).
+    pub fn commentary(mut self, commentary: Commentary) -> ClaimBuilder {
+        self.commentary = commentary;
         self
     }
 
@@ -353,6 +366,7 @@ impl ClaimBuilder {
             id,
             label: self.label,
             statement: self.statement,
+            commentary: self.commentary,
             open: self.open,
             check: Check::Expr(Box::new(ExprCheck {
                 range,

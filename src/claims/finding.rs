@@ -90,8 +90,49 @@ pub struct ClaimRef {
     pub id: String,
     /// The paper's label.
     pub label: String,
-    /// The statement in words.
+    /// The statement in words (the paper's words or a faithful paraphrase; mathematics in
+    /// `$…$` spans).
     pub statement: String,
+    /// What a reader is told beside the verdict.
+    #[serde(default)]
+    pub commentary: Commentary,
+}
+
+/// What a report says about a claim beside its verdict: the reader's context, not the check.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Commentary {
+    /// Why the claim fails, what its reading means, or what the correction changes (text with
+    /// mathematics in `$…$` spans).
+    pub note: Option<String>,
+    /// What the paper itself says of the statement.
+    pub in_paper: PaperStatus,
+    /// How much the claim matters to a reader of the paper: findings are ranked by it.
+    pub importance: Importance,
+}
+
+/// What the paper itself says of a statement.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PaperStatus {
+    /// The paper asserts it (a theorem, lemma, remark or conjecture).
+    #[default]
+    Asserted,
+    /// The paper itself says it is false (e.g. "Alas this is not true"): a failure found here is
+    /// the paper's own, not an erratum.
+    KnownFalse,
+}
+
+/// How much a claim matters to a reader of the paper.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Importance {
+    /// A main result, or a conjecture the paper highlights: an erratum here leads the report.
+    Major,
+    /// A lemma, proposition or remark.
+    #[default]
+    Normal,
+    /// A worked example or a side remark.
+    Minor,
 }
 
 impl fmt::Display for ClaimRef {
@@ -419,8 +460,45 @@ pub struct Finding {
     pub proof: Option<Proof>,
     /// The readings of an AMBIGUOUS claim.
     pub readings: Vec<Reading>,
+    /// Where a FAILS claim fails, along the range's first variable.
+    #[serde(default)]
+    pub extent: Option<FailureExtent>,
     /// How the evidence is worded.
     pub wording: Wording,
+}
+
+/// Where a claim fails along the first variable of its range: the values of that variable
+/// with at least one failing point, and those at which every point held. Failures often form a
+/// pattern ("fails for every k ≤ 3, holds from k = 4 on"), which one counterexample hides.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FailureExtent {
+    /// The range's first variable.
+    pub variable: String,
+    /// Its values with a failing point, in increasing order.
+    pub failing: Vec<Value>,
+    /// Its values at which every point held, in increasing order.
+    pub holding: Vec<Value>,
+}
+
+impl FailureExtent {
+    /// Both extents' values together (shards of one sweep): a value fails when it fails in
+    /// either.
+    fn merge(self, other: FailureExtent) -> FailureExtent {
+        let mut failing = self.failing;
+        failing.extend(other.failing);
+        failing.sort();
+        failing.dedup();
+        let mut holding = self.holding;
+        holding.extend(other.holding);
+        holding.retain(|v| failing.binary_search(v).is_err());
+        holding.sort();
+        holding.dedup();
+        FailureExtent {
+            variable: self.variable,
+            failing,
+            holding,
+        }
+    }
 }
 
 /// Why two findings do not merge.
@@ -520,6 +598,7 @@ impl Finding {
             fit: None,
             proof: None,
             readings: Vec::new(),
+            extent: None,
             wording,
         }
     }
@@ -719,12 +798,17 @@ impl Finding {
             (_, VerdictKind::Fails) => true,
             (a, b) => b.strength() > a.strength(),
         };
+        let extent = match (self.extent.clone(), other.extent.clone()) {
+            (Some(a), Some(b)) => Some(a.merge(b)),
+            (a, b) => a.or(b),
+        };
         let base = if right_first { other } else { self };
         Ok(Finding {
             range,
             points,
             correction,
             readings,
+            extent,
             ..base
         })
     }
@@ -1001,6 +1085,7 @@ mod tests {
             id: id.into(),
             label: id.to_uppercase(),
             statement: "s".into(),
+            commentary: Commentary::default(),
         }
     }
 

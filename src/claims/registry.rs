@@ -16,6 +16,7 @@ use super::eval::Definitions;
 use super::expr::{
     Binder, Domain, Expr, ExprError, Span, parse_binders, parse_expr, parse_function,
 };
+use super::finding::{Commentary, Importance, PaperStatus};
 use super::value::Ty;
 use crate::error::{Error, Result};
 
@@ -79,6 +80,8 @@ struct RawCheck<'a> {
 raw_with_check! {
     struct RawReading {
         name: String,
+        #[serde(default)]
+        literal: bool,
     }
 }
 
@@ -89,6 +92,11 @@ raw_with_check! {
         statement: String,
         #[serde(default)]
         open: bool,
+        note: Option<String>,
+        #[serde(default)]
+        known_false: bool,
+        #[serde(default)]
+        importance: Importance,
         builtin: Option<String>,
         #[serde(default)]
         args: toml::Table,
@@ -144,7 +152,19 @@ pub enum Check {
     /// By a named structural check in Rust.
     Builtin(Box<BuiltinCheck>),
     /// Several readings, each checked on its own.
-    Readings(Vec<(String, ExprCheck)>),
+    Readings(Vec<ReadingCheck>),
+}
+
+/// One reading of a claim whose text admits several.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReadingCheck {
+    /// The reading, in words.
+    pub name: String,
+    /// The statement exactly as printed (a claim file's `literal = true`): when it fails the
+    /// claim FAILS, and the readings that hold are its corrections.
+    pub literal: bool,
+    /// How it is checked.
+    pub check: ExprCheck,
 }
 
 /// A builtin check with its arguments.
@@ -184,8 +204,11 @@ pub struct Claim {
     pub id: String,
     /// The paper's own label.
     pub label: String,
-    /// The statement in words.
+    /// The statement in words (the paper's words or a faithful paraphrase; mathematics in
+    /// `$…$` spans).
     pub statement: String,
+    /// What a report says beside the verdict (`note`, `known_false`, `importance`).
+    pub commentary: Commentary,
     /// An existence or "for every A" conjecture: a passing check is OPEN, never HOLDS.
     pub open: bool,
     /// How it is checked.
@@ -578,7 +601,11 @@ impl Loader<'_> {
                         own.range = own.range.or(fields.range);
                         own.deep = own.deep.or(fields.deep);
                         own.filter = own.filter.or(fields.filter);
-                        Ok((r.name.clone(), self.check(&own, defs, at.clone())?))
+                        Ok(ReadingCheck {
+                            name: r.name.clone(),
+                            literal: r.literal,
+                            check: self.check(&own, defs, at.clone())?,
+                        })
                     })
                     .collect::<Result<_>>()?,
             ),
@@ -605,6 +632,15 @@ impl Loader<'_> {
             id: c.id.clone(),
             label: c.label.clone(),
             statement: c.statement.clone(),
+            commentary: Commentary {
+                note: c.note.clone(),
+                in_paper: if c.known_false {
+                    PaperStatus::KnownFalse
+                } else {
+                    PaperStatus::Asserted
+                },
+                importance: c.importance,
+            },
             open: c.open,
             check,
             place: ClaimPlace {

@@ -89,8 +89,8 @@ fn static_estimate(reg: &Registry, claim: &Claim, deep: bool) -> Cost {
     let defs = &reg.definitions;
     match &claim.check {
         Check::Expr(c) => expr_check_cost(defs, c, deep),
-        Check::Readings(readings) => readings.iter().fold(Cost::default(), |acc, (_, c)| {
-            acc.plus(expr_check_cost(defs, c, deep))
+        Check::Readings(readings) => readings.iter().fold(Cost::default(), |acc, r| {
+            acc.plus(expr_check_cost(defs, &r.check, deep))
         }),
         Check::Builtin(b) => {
             let range = match (deep, &b.deep) {
@@ -504,23 +504,45 @@ impl Runner<'_> {
             Check::Readings(readings) => {
                 let mut found = Vec::new();
                 let mut ranges: Vec<RangePart> = Vec::new();
-                for (name, c) in readings {
-                    let f = self.expr_finding(c, deep)?;
+                for r in readings {
+                    let f = self.expr_finding(&r.check, deep)?;
                     for part in &f.range {
                         if !ranges.iter().any(|r| r.text == part.text) {
                             ranges.push(part.clone());
                         }
                     }
                     found.push(Reading {
-                        name: name.clone(),
+                        name: r.name.clone(),
                         finding: f,
                     });
                 }
-                let mut f = Finding::new(
-                    VerdictKind::Ambiguous,
-                    ranges,
-                    Wording::Sentence(vec![Phrase::Readings]),
-                );
+                // The verdict policy (data/claims/README.md): the statement as printed failing
+                // makes the claim FAILS whatever the other readings do, and so does every
+                // reading failing; only a literal reading that holds beside one that fails
+                // leaves the text's meaning in question.
+                let fails = |f: &Finding| f.verdict == VerdictKind::Fails;
+                let literal_fails = readings
+                    .iter()
+                    .zip(&found)
+                    .any(|(r, f)| r.literal && fails(&f.finding));
+                let every_fails = found.iter().all(|f| fails(&f.finding));
+                let verdict = if literal_fails || every_fails {
+                    VerdictKind::Fails
+                } else {
+                    VerdictKind::Ambiguous
+                };
+                let mut f =
+                    Finding::new(verdict, ranges, Wording::Sentence(vec![Phrase::Readings]));
+                if verdict == VerdictKind::Fails {
+                    // The counterexample shown is the printed statement's, else the first
+                    // reading's.
+                    let first = readings
+                        .iter()
+                        .zip(&found)
+                        .find(|(r, f)| r.literal && fails(&f.finding))
+                        .or_else(|| readings.iter().zip(&found).next());
+                    f.counterexample = first.and_then(|(_, f)| f.finding.counterexample.clone());
+                }
                 f.readings = found;
                 Ok(f)
             }
@@ -535,6 +557,7 @@ fn claim_ref(reg: &Registry, claim: &Claim) -> ClaimRef {
         id: claim.id.clone(),
         label: claim.label.clone(),
         statement: claim.statement.clone(),
+        commentary: claim.commentary.clone(),
     }
 }
 
