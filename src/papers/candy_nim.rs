@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::family::Family;
 use crate::num::{IntRange, Q};
 use crate::progress::Progress;
-use crate::report::context::{Axis, Report, Series};
+use crate::report::context::{Axis, Report, Series, SeriesStyle};
 use crate::report::data::{FigureSpec, TableSpec, figure, table};
 use crate::report::files::Files;
 use crate::report::{Paper, ReportOptions};
@@ -66,16 +66,19 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                     column: "v".into(),
                     label: "V = N_L − N_W".into(),
                     color: "blue".into(),
+                    style: SeriesStyle::Markers,
                 },
                 Series {
                     column: "n_l".into(),
                     label: "N_L (Luca)".into(),
                     color: "orange".into(),
+                    style: SeriesStyle::Markers,
                 },
                 Series {
                     column: "n_w".into(),
                     label: "N_W (Windsor)".into(),
                     color: "red".into(),
+                    style: SeriesStyle::Markers,
                 },
             ],
             data: data.table(),

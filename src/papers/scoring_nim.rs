@@ -12,7 +12,7 @@ use crate::family::Family;
 use crate::games::scoring::{HeapSize, Limits, Method, nim_heaps, scoring_nim, solve};
 use crate::num::{IntRange, Pwl, Q};
 use crate::progress::Progress;
-use crate::report::context::{Axis, Report, Series, TableSection};
+use crate::report::context::{Axis, Report, Series, SeriesStyle, TableSection};
 use crate::report::data::{FigureSpec, MarkSpec, TableSpec, figure, table};
 use crate::report::files::Files;
 use crate::report::{Paper, ReportOptions};
@@ -123,6 +123,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                     column: "payoff".into(),
                     label: what.to_string(),
                     color: "blue".into(),
+                    style: SeriesStyle::Line,
                 }],
                 data,
                 marks: Some(MarkSpec {

@@ -12,7 +12,7 @@ use crate::games::scoring::{
 use crate::miner::PeriodStatus;
 use crate::num::Q;
 use crate::progress::Progress;
-use crate::report::context::{Axis, Report, Series, TableSection, VLine};
+use crate::report::context::{Axis, Report, Series, SeriesStyle, TableSection, VLine};
 use crate::report::data::{FigureSpec, TableSpec, figure, table};
 use crate::report::files::Files;
 use crate::report::{Paper, ReportOptions};
@@ -102,6 +102,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 column: "value".into(),
                 label: "G_s(n), S = {4,5}".into(),
                 color: "teal".into(),
+                style: SeriesStyle::Markers,
             }],
             data,
             marks: None,
