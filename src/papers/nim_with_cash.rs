@@ -351,9 +351,8 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     tables.push(table(
         TableSpec {
             title: "Least offsets $\\Theta(L, M)$ against Conjecture 8.1 (2)".into(),
-            caption: format!(
-                "For $A = \\lbrace L, \\dots, M \\rbrace$: the least $\\Theta$ with $f^{{\\mathrm{{I}}}}(n + L + M) = f^{{\\mathrm{{I}}}}(n) + M$ and $f^{{\\mathrm{{II}}}}(n + L + M) = f^{{\\mathrm{{II}}}}(n) + M$ for every $n \\ge \\Theta$ (exact: the certified periodic-linear forms make the difference periodic from their start $n_0$, so one period past $n_0$ decides every larger $n$), beside the conjectured bound $5(M-L)^2 + 2$."
-            ),
+            caption: "For $A = \\lbrace L, \\dots, M \\rbrace$: the least $\\Theta$ with $f^{\\mathrm{I}}(n + L + M) = f^{\\mathrm{I}}(n) + M$ and $f^{\\mathrm{II}}(n + L + M) = f^{\\mathrm{II}}(n) + M$ for every $n \\ge \\Theta$ (exact: the certified periodic-linear forms make the difference periodic from their start $n_0$, so one period past $n_0$ decides every larger $n$), beside the conjectured bound $5(M-L)^2 + 2$."
+                .into(),
             csv: "offsets-conjecture-8-1.csv".into(),
             command: "nimlab check data/claims/nim-with-cash.toml --only conj-8.1-2".into(),
             data: offsets,

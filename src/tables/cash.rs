@@ -176,7 +176,7 @@ pub fn appendix_table(
                 ),
             };
             t.push(vec![
-                format!("{}", line_lhs(name, fit, i)).into(),
+                line_lhs(name, fit, i).into(),
                 Cell::Int(i as i64),
                 role(th, seq, p, i, printed.from_k).into(),
                 affine_text(b, c, "k").into(),

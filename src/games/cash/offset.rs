@@ -31,7 +31,7 @@ pub fn least_offset(
     shift: Amount,
     growth: Amount,
 ) -> Result<Offset> {
-    if shift <= 0 {
+    if shift == 0 {
         return Err(Error::invalid(format!(
             "the shift of an offset must be positive, not {shift}"
         )));
