@@ -312,11 +312,11 @@ pub mod candy {
 /// ```
 pub mod cash {
     pub use crate::games::cash::{
-        Boundary, CashPeriodicity, CashSet, CashTable, Classification, EdgeLayer, Standing,
+        Boundary, CashPeriodicity, CashSet, CashTable, Classification, EdgeLayer, Offset, Standing,
         ThresholdForms, Thresholds, WinCondition, WinProof, Winner, c_values, c1_as_printed,
         cash_winner_naive, classify, corresponding_state, g_thresholds, g_thresholds_big,
-        least_thresholds, plain_winners, replay_threshold_certificate, threshold_forms, thresholds,
-        winner_by_forms,
+        least_offset, least_thresholds, plain_winners, replay_threshold_certificate,
+        threshold_forms, thresholds, winner_by_forms,
     };
     pub use crate::games::cash::{
         Conflict, CriticalState, CriticalStates, DIRECT_TABLE, Decision, MAX_STATE_TABLE, Part,
@@ -324,7 +324,8 @@ pub mod cash {
         across_start_data, critical_states, decide, decide_reporting,
     };
     pub use crate::tables::cash::{
-        THRESHOLD_COLUMNS, certified_forms_table, threshold_row, win_condition_table,
+        PrintedTable, THRESHOLD_COLUMNS, appendix_table, certified_forms_table, certified_start_k,
+        least_threshold_table, offsets_table, threshold_row, win_condition_table,
         win_condition_text,
     };
 }
@@ -443,13 +444,14 @@ pub mod language {
 pub mod reports {
     pub use crate::report::context::{
         Axis, Bounds, Command, Figure, Index, IndexEntry, Marks, Parameter, Provenance, Report,
-        Series, Summary, TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
+        Series, SeriesStyle, Summary, TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
     };
-    pub use crate::report::data::{FigureSpec, MarkSpec, figure};
+    pub use crate::report::data::{BFile, FigureSpec, MarkSpec, bfile_text, bfiles, figure};
     pub use crate::report::escape::{
         escape_latex, escape_latex_prose, escape_markdown, latex_code, markdown_code,
     };
     pub use crate::report::files::{Difference, Files, compare, install, recover};
+    pub use crate::report::plot::plain_math;
     pub use crate::report::{Builder, Checked, Paper, Renderer, context_json};
 }
 

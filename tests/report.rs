@@ -8,7 +8,7 @@ use std::path::Path;
 use nimlab::Silent;
 use nimlab::reports::{
     Axis, Bounds, Command, Figure, Index, IndexEntry, Marks, Parameter, Provenance, Report, Series,
-    Summary, TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
+    SeriesStyle, Summary, TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
 };
 use nimlab::reports::{Difference, Files, compare, install};
 use nimlab::reports::{FigureSpec, figure};
@@ -106,6 +106,7 @@ fn toy_report() -> Report {
                 column: "payoff".into(),
                 label: "f_N(1,1)".into(),
                 color: "blue".into(),
+                style: SeriesStyle::Line,
             }],
             marks: Some(Marks {
                 csv: "figure1-breakpoints.csv".into(),
@@ -345,6 +346,7 @@ fn figures_are_deterministic_svg_with_their_csv() {
                 column: "value".into(),
                 label: "a < b & c".into(),
                 color: "teal".into(),
+                style: SeriesStyle::Markers,
             }],
             data,
             marks: None,

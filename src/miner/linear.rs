@@ -41,6 +41,11 @@ impl Default for FitOptions {
 }
 
 /// The line of one residue class: a(Pk + residue) = slope·k + intercept for k ≥ from_k.
+///
+/// `from_k` is the line's *sharp start*: the least k from which the line holds at every term of
+/// the data (a term below it breaks the line, or the data begins there). It can lie below the
+/// fit's preperiod n₀ (one residue class may settle before another); a closed form printed with
+/// it says exactly where the data stop following the line, never merely where a proof starts.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ResidueLine {
     /// i, 0 ≤ i < P.
@@ -49,7 +54,8 @@ pub struct ResidueLine {
     pub slope: Q,
     /// c_i.
     pub intercept: Q,
-    /// The least k with Pk + i ≥ n₀ (the first index of the data counts as n = offset).
+    /// The least k from which a(Pk + i) = B_i·k + c_i for every term in the data (the sharp
+    /// start; at most the least k with Pk + i ≥ n₀).
     pub from_k: i64,
 }
 
@@ -285,11 +291,18 @@ pub fn fit_periodic_linear(a: &[Q], offset: i64, opts: &FitOptions) -> Option<Pe
                 let k_first = n_first.div_euclid(p as i64);
                 let slope = &a[j0 + p] - &a[j0];
                 let intercept = &a[j0] - &(&slope * &Q::int(k_first));
+                // The sharp start: walk the residue class back from n₀ while the line holds.
+                let mut from_k = k_first;
+                let mut j = j0;
+                while j >= p && a[j - p] == &(&slope * &Q::int(from_k - 1)) + &intercept {
+                    j -= p;
+                    from_k -= 1;
+                }
                 ResidueLine {
                     residue: n_first.rem_euclid(p as i64) as usize,
                     slope,
                     intercept,
-                    from_k: k_first,
+                    from_k,
                 }
             })
             .collect::<Vec<_>>();
@@ -359,6 +372,33 @@ mod tests {
             assert_eq!(fit.eval(n), Q::int(f(n)));
         }
         assert!(!fit.is_periodic());
+    }
+
+    #[test]
+    fn each_line_starts_where_the_data_start_to_follow_it() {
+        // a(4k + i) = k + i, except a few early terms broken on residues 1 and 3 only: the
+        // preperiod is one past the last break, but residues 0 and 2 follow their lines from
+        // the first term, and residue 1 from just after its break.
+        let f = |n: i64| match n {
+            5 | 23 => -1,
+            _ => n / 4 + n % 4,
+        };
+        let a = seq(f, 80);
+        let fit = fit_periodic_linear(&a, 0, &FitOptions::default()).unwrap();
+        assert_eq!((fit.period, fit.preperiod), (4, 24));
+        // An independent sharp start: the least k with every later term of the class on the
+        // line.
+        for l in &fit.lines {
+            let on_line = |k: i64| {
+                Q::int(f(4 * k + l.residue as i64)) == &(&l.slope * &Q::int(k)) + &l.intercept
+            };
+            let last_off = (0..20).filter(|&k| !on_line(k)).max();
+            assert_eq!(l.from_k, last_off.map_or(0, |k| k + 1), "{l:?}");
+        }
+        assert_eq!(
+            fit.lines.iter().map(|l| l.from_k).collect::<Vec<_>>(),
+            [0, 2, 0, 6]
+        );
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::family::Family;
 use crate::games::scoring::{HeapSize, Limits, Method, nim_heaps, scoring_nim, solve};
 use crate::num::{IntRange, Pwl, Q};
 use crate::progress::Progress;
-use crate::report::context::{Axis, Report, Series, TableSection};
+use crate::report::context::{Axis, Report, Series, SeriesStyle, TableSection, VLine};
 use crate::report::data::{FigureSpec, MarkSpec, TableSpec, figure, table};
 use crate::report::files::Files;
 use crate::report::{Paper, ReportOptions};
@@ -23,14 +23,36 @@ use crate::tables::scoring::family_table;
 const FAMILY: &str = "2k+1,2k,1";
 const FAMILY_MAX_K: i64 = 30;
 
-/// The paper's figures: number, position, what the paper calls it.
+/// The paper's figures: number, position, what the paper calls it (`$…$` mathematics).
 const FIGURES: [(u32, [HeapSize; 3], &str); 5] = [
-    (2, [5, 4, 2], "f_N(5,4,2)"),
-    (3, [7, 6, 1], "F_3(N) = f_N(7,6,1)"),
-    (4, [8, 7, 1], "f_N(8,7,1)"),
-    (5, [6, 4, 1], "f_N(6,4,1)"),
-    (6, [5, 4, 3], "f_N(5,4,3)"),
+    (2, [5, 4, 2], "$f_N(5,4,2)$"),
+    (3, [7, 6, 1], "$F_3(N) = f_N(7,6,1)$"),
+    (4, [8, 7, 1], "$f_N(8,7,1)$"),
+    (5, [6, 4, 1], "$f_N(6,4,1)$"),
+    (6, [5, 4, 3], "$f_N(5,4,3)$"),
 ];
+
+/// Whether two continuous PWL functions are equal: they are linear between consecutive points
+/// of the union of their breakpoints and beyond its ends, so agreeing at those points and at one
+/// point beyond each end is equality.
+fn same_function(f: &Pwl, g: &Pwl) -> bool {
+    let mut xs: Vec<Q> = f
+        .breakpoints()
+        .iter()
+        .chain(g.breakpoints())
+        .map(|(x, _)| x.clone())
+        .collect();
+    xs.sort();
+    xs.dedup();
+    let (lo, hi) = match (xs.first(), xs.last()) {
+        (Some(a), Some(b)) => (a - &Q::int(1), b + &Q::int(1)),
+        _ => (Q::int(-1), Q::int(1)),
+    };
+    xs.push(lo);
+    xs.push(hi);
+    xs.push(Q::zero());
+    xs.iter().all(|x| f.eval(x) == g.eval(x))
+}
 
 fn show(p: &[HeapSize]) -> String {
     p.iter()
@@ -52,6 +74,15 @@ fn big_f(k: i64, n: i64) -> i64 {
         .map(|i| (n - 2 * i).abs())
         .min()
         .expect("k ≥ 1")
+}
+
+/// F_3 at any rational N (Def 6.2: 2 − min over j ∈ {−4, −2, 0, 2, 4} of |N − j|).
+fn big_f3_at(n: &Q) -> Q {
+    let d = (-2..=2)
+        .map(|i| (n - &Q::int(2 * i)).abs())
+        .min()
+        .expect("five peaks");
+    &Q::int(2) - &d
 }
 
 /// The N range of a figure: three units beyond the outermost breakpoints (beyond them f is
@@ -84,14 +115,74 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     let mut tails = Table::new(&["figure", "position", "breakpoints", "c_plus", "c_minus"]);
     let mut breakpoints_per_figure = Vec::new();
     let mut reproduce = common_commands(opts, &verdict_table);
-    for (number, p, what) in FIGURES {
-        let heaps = nim_heaps(&p);
-        let f = solve(&scoring_nim(), &heaps, Method::Auto, &Limits::default())?.payoff(&heaps)?;
-        let (lo, hi) = bonus_range(&f);
-        let mut data = Table::new(&["bonus", "payoff"]);
+    let payoffs = FIGURES
+        .iter()
+        .map(|(_, p, _)| {
+            let heaps = nim_heaps(p);
+            solve(&scoring_nim(), &heaps, Method::Auto, &Limits::default())?.payoff(&heaps)
+        })
+        .collect::<Result<Vec<Pwl>>>()?;
+    // Figures showing the same function, checked exactly (not trusted from the pictures).
+    let mut same: Vec<(u32, u32)> = Vec::new();
+    for a in 0..FIGURES.len() {
+        for b in a + 1..FIGURES.len() {
+            if same_function(&payoffs[a], &payoffs[b]) {
+                same.push((FIGURES[a].0, FIGURES[b].0));
+            }
+        }
+    }
+    for &(a, b) in &same {
+        let name = |n: u32| FIGURES.iter().find(|f| f.0 == n).map_or("", |f| f.2);
+        summary.findings.push(format!(
+            "Figures {a} and {b} show the same function: {} and {} are equal for every real $N$ (same breakpoints, values and tails, checked exactly).",
+            name(a),
+            name(b)
+        ));
+    }
+    for ((number, p, what), f) in FIGURES.into_iter().zip(payoffs) {
+        let (mut lo, mut hi) = bonus_range(&f);
+        let mut vlines = Vec::new();
+        let mut extra_series = Vec::new();
+        let mut columns = vec!["bonus", "payoff"];
+        if number == 6 {
+            // A window symmetric about N = 0, so f_N and f_{-N} can be compared by eye
+            // (f_N(p) is not symmetric in N); N = 0 and N = −1 marked.
+            let r = lo.abs().max(hi.abs());
+            (lo, hi) = (-r, r);
+            vlines.push(VLine {
+                x: 0,
+                label: "$N = 0$".into(),
+            });
+            vlines.push(VLine {
+                x: -1,
+                label: "$N = -1$".into(),
+            });
+        }
+        if number == 4 {
+            // Theorem 6.3 (iii) at k = 3, x = 8: f_N(8,7,1) = max(F_3(N), |N| − 4).
+            columns.extend(["big_f3", "abs_minus_4"]);
+            extra_series.push(Series {
+                column: "big_f3".into(),
+                label: "$F_3(N)$".into(),
+                color: "orange".into(),
+                style: SeriesStyle::Line,
+            });
+            extra_series.push(Series {
+                column: "abs_minus_4".into(),
+                label: "$\\lvert N\\rvert - 4$".into(),
+                color: "gray".into(),
+                style: SeriesStyle::Line,
+            });
+        }
+        let mut data = Table::new(&columns);
         for n in grid(&f, lo, hi) {
             let v = f.eval(&n);
-            data.push(vec![n.into(), v.into()]);
+            let mut row = vec![n.clone().into(), v.into()];
+            if number == 4 {
+                row.push(big_f3_at(&n).into());
+                row.push((&n.abs() - &Q::int(4)).into());
+            }
+            data.push(row);
         }
         let mut marks = Table::new(&["bonus", "payoff"]);
         for (x, y) in f.breakpoints() {
@@ -105,25 +196,38 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 id: id.clone(),
                 title: format!("Figure {number}: {what}"),
                 caption: format!(
-                    "The exact payoff N ↦ {what} of Scoring Nim for {} ≤ N ≤ {}, with its {} breakpoints marked{}; beyond the outermost breakpoints f is linear with slope ±1 (c⁺ = {}, c⁻ = {}).",
-                    lo.to_string().replace('-', "−"),
-                    hi,
+                    "The exact payoff $N \\mapsto$ {what} of Scoring Nim for ${lo} \\le N \\le {hi}$, with its {} breakpoints marked{}; beyond the outermost breakpoints it is linear with slope $\\pm 1$ ($c^+ = {}$, $c^- = {}$).{}{}",
                     f.breakpoints().len(),
                     if integral { " (all at integers)" } else { "" },
                     f.right_intercept(),
                     f.left_intercept(),
+                    match number {
+                        4 => " Drawn under it: $F_3(N)$ and $\\lvert N\\rvert - 4$, whose maximum it is by Theorem 6.3 (iii) (the claim table checks the equality).",
+                        6 => " The window is symmetric about $N = 0$ and the lines $N = 0$, $N = -1$ are marked: $f_N(5,4,3)$ is not symmetric in $N$.",
+                        _ => "",
+                    },
+                    same
+                        .iter()
+                        .find_map(|&(a, b)| {
+                            let other = if a == number { b } else if b == number { a } else { return None };
+                            Some(format!(" The same function as Figure {other} (checked exactly)."))
+                        })
+                        .unwrap_or_default(),
                 ),
                 command: format!("{payoff_cmd} --bonus={lo}..{hi} --format csv"),
                 x: Axis {
                     column: "bonus".into(),
-                    label: "bonus N".into(),
+                    label: "bonus $N$".into(),
                 },
-                y_label: format!("f_N({})", show(&p)),
-                series: vec![Series {
+                y_label: format!("$f_N({})$", show(&p)),
+                series: std::iter::once(Series {
                     column: "payoff".into(),
                     label: what.to_string(),
                     color: "blue".into(),
-                }],
+                    style: SeriesStyle::Line,
+                })
+                .chain(extra_series)
+                .collect(),
                 data,
                 marks: Some(MarkSpec {
                     label: "breakpoints".into(),
@@ -131,11 +235,11 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                     command: payoff_cmd.clone(),
                     data: marks,
                 }),
-                vlines: Vec::new(),
+                vlines,
             },
             &mut files,
         )?);
-        breakpoints_per_figure.push(format!("({}): {}", show(&p), f.breakpoints().len()));
+        breakpoints_per_figure.push(format!("$({})$: ${}$", show(&p), f.breakpoints().len()));
         tails.push(vec![
             Cell::Int(i64::from(number)),
             Cell::Text(format!("({})", show(&p))),
@@ -145,7 +249,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         ]);
         reproduce.push(command(
             &format!(
-                "Figure {number}: the pieces and breakpoints of f_N({})",
+                "Figure {number}: the pieces and breakpoints of $f_N({})$",
                 show(&p)
             ),
             payoff_cmd,
@@ -155,10 +259,10 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             let first_diff = (lo..=hi).find(|&n| f.eval(&Q::int(n)) != Q::int(big_f(3, n)));
             summary.findings.push(match first_diff {
                 None => format!(
-                    "f_N(7,6,1) = F_3(N) = 2 − min_(j ∈ J_3) |N − j| at every integer N in {lo}..{hi}, so Figure 3 is F_3."
+                    "$f_N(7,6,1) = F_3(N) = 2 - \\min_{{j \\in J_3}} \\lvert N - j\\rvert$ at every integer $N$ with ${lo} \\le N \\le {hi}$, so Figure 3 is $F_3$."
                 ),
                 Some(n) => format!(
-                    "f_N(7,6,1) ≠ F_3(N) at N = {n}: f = {}, F_3 = {}.",
+                    "$f_N(7,6,1) \\ne F_3(N)$ at $N = {n}$: $f = {}$, $F_3 = {}$.",
                     f.eval(&Q::int(n)),
                     big_f(3, n)
                 ),
@@ -169,14 +273,14 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     summary.findings.insert(
         0,
         format!(
-            "Figures 2–6 redrawn from exact payoffs: breakpoints per figure {}.",
+            "Figures 2–6 redrawn from exact payoffs: number of breakpoints per position {}.",
             breakpoints_per_figure.join(", ")
         ),
     );
     let mut tables = vec![table(
         TableSpec {
             title: "The plotted positions".into(),
-            caption: "Number of breakpoints and the tail constants c⁺, c⁻ (f_N = c⁺ ± N for large N, c⁻ ± N for very negative N) of each figure's position.".into(),
+            caption: "Number of breakpoints and the tail constants $c^+$, $c^-$ ($f_N = c^+ \\pm N$ for large $N$, $c^- \\pm N$ for very negative $N$) of each figure's position.".into(),
             csv: "figures.csv".into(),
             command: "nimlab scoring limits 5 4 2   (and likewise for 7 6 1, 8 7 1, 6 4 1, 5 4 3)".into(),
             show: 10,
@@ -311,4 +415,40 @@ fn mined_family(progress: &dyn Progress, files: &mut Files) -> Result<(Vec<Table
     };
     progress.advance(1);
     Ok((tables, finding))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn payoff(p: &[HeapSize]) -> Pwl {
+        let heaps = nim_heaps(p);
+        solve(&scoring_nim(), &heaps, Method::Exact, &Limits::default())
+            .unwrap()
+            .payoff(&heaps)
+            .unwrap()
+    }
+
+    #[test]
+    fn same_function_is_equality_on_every_real_n() {
+        let (a, b) = (payoff(&[5, 4, 2]), payoff(&[6, 4, 1]));
+        let grid = (-40..=40).map(|t| Q::frac(t, 4));
+        let equal_on_grid = grid.clone().all(|x| a.eval(&x) == b.eval(&x));
+        assert_eq!(same_function(&a, &b), equal_on_grid);
+        let c = payoff(&[5, 4, 3]);
+        assert!(same_function(&c, &c));
+        let differs = grid.clone().any(|x| a.eval(&x) != c.eval(&x));
+        assert_eq!(same_function(&a, &c), !differs);
+        // A function that differs only far out in a tail is told apart.
+        let g = a.max(&Pwl::linear(Q::int(2), Q::int(-200)));
+        assert!(a.eval(&Q::int(150)) == g.eval(&Q::int(150)) && !same_function(&a, &g));
+    }
+
+    #[test]
+    fn f3_at_rationals_is_def_6_2_at_integers() {
+        for n in -12..=12 {
+            assert_eq!(big_f3_at(&Q::int(n)), Q::int(big_f(3, n)));
+        }
+        assert_eq!(big_f3_at(&Q::frac(1, 2)), Q::frac(3, 2));
+    }
 }

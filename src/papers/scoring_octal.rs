@@ -12,8 +12,8 @@ use crate::games::scoring::{
 use crate::miner::PeriodStatus;
 use crate::num::Q;
 use crate::progress::Progress;
-use crate::report::context::{Axis, Report, Series, TableSection, VLine};
-use crate::report::data::{FigureSpec, TableSpec, figure, table};
+use crate::report::context::{Axis, Report, Series, SeriesStyle, TableSection, VLine};
+use crate::report::data::{BFile, FigureSpec, TableSpec, bfiles, figure, table};
 use crate::report::files::Files;
 use crate::report::{Paper, ReportOptions};
 use crate::tables::mined::periodic_forms_table;
@@ -33,7 +33,9 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     let (verdict_table, mut summary) = verdicts(name, opts, progress, &mut files)?;
     progress.stage("scoring-octal: G_s(n) for S = {4,5}");
     progress.add_work(1);
-    let max_n: HeapSize = if opts.deep { 200 } else { 100 };
+    let max_n: HeapSize = 200;
+    // The b-files reach further than the figure: the values are a table look-up each.
+    let bfile_n: HeapSize = if opts.deep { 10_000 } else { 2000 };
     let rules = OctalRules::subtraction(&SET, None).map_err(|e| Error::invalid(e.to_string()))?;
     let game = ScoringGame::single(rules);
     let seq = HeapSequence::new(&game, 0, &[], Q::zero())?;
@@ -72,11 +74,11 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             let n0 = p.preperiod as i64;
             vlines.push(VLine {
                 x: n0,
-                label: format!("n₀ = {n0}"),
+                label: format!("$n_0 = {n0}$"),
             });
             vlines.push(VLine {
                 x: n0 + p.period as i64,
-                label: format!("n₀ + {}", p.period),
+                label: format!("$n_0 + {}$", p.period),
             });
         }
         None => summary.findings.push(format!(
@@ -87,7 +89,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     let figures = vec![figure(
         FigureSpec {
             id: "values-4-5".into(),
-            title: "G_s(n) for the subtraction set S = {4,5}".into(),
+            title: "$G_s(n)$ for the subtraction set $S = \\lbrace 4,5 \\rbrace$".into(),
             caption: format!(
                 "Stewart's G_s(n) (the mover's best margin from a single heap of n beans) for 0 ≤ n ≤ {max_n}; dashed lines mark the least preperiod n₀ and one period later. {}.",
                 period.argument.trim_end_matches('.')
@@ -95,13 +97,14 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             command: format!("nimlab octal values --subtract 4,5 --max-heap {max_n} --format csv"),
             x: Axis {
                 column: "n".into(),
-                label: "heap size n".into(),
+                label: "heap size $n$".into(),
             },
-            y_label: "G_s(n)".into(),
+            y_label: "$G_s(n)$".into(),
             series: vec![Series {
                 column: "value".into(),
-                label: "G_s(n), S = {4,5}".into(),
+                label: "$G_s(n)$, $S = \\lbrace 4,5 \\rbrace$".into(),
                 color: "teal".into(),
+                style: SeriesStyle::Markers,
             }],
             data,
             marks: None,
@@ -154,6 +157,29 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         mined.join("; ")
     ));
     progress.advance(1);
+    let mut list = Vec::new();
+    for (seq, what, slug, args) in [
+        (&seq, "S = {4,5}", "4-5", "--subtract 4,5".to_string()),
+        (
+            &stewart,
+            STEWART,
+            "3333-2222",
+            format!("--rules \"{STEWART}\""),
+        ),
+    ] {
+        let values = seq.values(bfile_n, &Limits::default())?;
+        list.push(BFile {
+            file: format!("b-gs-{slug}.txt"),
+            sequence: format!("G_s(n) for {what}"),
+            command: format!("nimlab octal values {args} --max-heap {bfile_n} --format csv"),
+            terms: values
+                .into_iter()
+                .enumerate()
+                .map(|(n, v)| (n as i64, Cell::from(v)))
+                .collect(),
+        });
+    }
+    tables.push(bfiles(list, &mut files)?);
     let mut reproduce = common_commands(opts, &verdict_table);
     reproduce.push(command(
         "The least preperiod and period of G_s for S = {4,5}",

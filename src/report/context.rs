@@ -165,6 +165,21 @@ pub struct Series {
     pub label: String,
     /// pgfplots color name (also used for the SVG).
     pub color: String,
+    /// How the points are drawn.
+    pub style: SeriesStyle,
+}
+
+/// How a series' points are drawn (templates compare the lowercase name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SeriesStyle {
+    /// A line through the points (a function of a real variable, sampled).
+    Line,
+    /// A thin line with a marker at every point (an integer sequence: values exist only at the
+    /// points).
+    Markers,
+    /// Markers only (points of several interleaved classes, which no line should join).
+    Dots,
 }
 
 /// Marked points, from their own CSV.

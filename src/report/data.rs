@@ -51,6 +51,78 @@ fn cell_text(c: &Cell) -> String {
     c.text()
 }
 
+/// A sequence written as an OEIS-style b-file: one `n a(n)` line per term, in order.
+#[derive(Clone, Debug)]
+pub struct BFile {
+    /// File name (relative to the report), e.g. `b-f1-3-5-6-10-11.txt`.
+    pub file: String,
+    /// What the sequence is, in prose with `$…$` mathematics.
+    pub sequence: String,
+    /// The command that reproduces the terms.
+    pub command: String,
+    /// The terms (n, a(n)), n increasing.
+    pub terms: Vec<(i64, Cell)>,
+}
+
+/// The b-files' text: `n a(n)` lines, whole numbers only (a b-file holds integers).
+///
+/// # Errors
+/// A term that is not a whole number, or indices that do not increase.
+pub fn bfile_text(b: &BFile) -> Result<String> {
+    let mut out = String::new();
+    let mut last = None;
+    for (n, v) in &b.terms {
+        let whole = match v {
+            Cell::Int(_) | Cell::UInt(_) => true,
+            Cell::Rational(q) => q.is_integer(),
+            _ => false,
+        };
+        if !whole || last.is_some_and(|l| l >= *n) {
+            return Err(Error::invalid(format!(
+                "b-file {}: term {n} = `{}` is not a whole number after the previous index",
+                b.file,
+                v.text()
+            )));
+        }
+        last = Some(*n);
+        out.push_str(&format!("{n} {}\n", v.text()));
+    }
+    Ok(out)
+}
+
+/// Writes every b-file into `files` and returns the table that lists them (file, sequence,
+/// indices, reproduce command).
+pub fn bfiles(list: Vec<BFile>, files: &mut Files) -> Result<TableSection> {
+    let mut t = Table::new(&["file", "sequence", "n"]);
+    for b in &list {
+        files.insert(&b.file, bfile_text(b)?.into_bytes())?;
+        let range = match (b.terms.first(), b.terms.last()) {
+            (Some((a, _)), Some((z, _))) => format!("{a}..{z}"),
+            _ => String::new(),
+        };
+        t.push(vec![
+            b.file.clone().into(),
+            b.sequence.clone().into(),
+            range.into(),
+        ]);
+    }
+    let commands: Vec<String> = list.iter().map(|b| b.command.clone()).collect();
+    let mut dedup = commands.clone();
+    dedup.dedup();
+    let section = table(
+        TableSpec {
+            title: "Sequences as b-files".into(),
+            caption: "The headline sequences of this report as OEIS-style b-files (one line `n a(n)` per term), in the report's directory beside this file.".into(),
+            csv: "b-files.csv".into(),
+            command: dedup.join(" ; "),
+            data: t,
+            show: list.len(),
+        },
+        files,
+    )?;
+    Ok(section)
+}
+
 /// Points marked on a figure, from their own table.
 #[derive(Clone, Debug)]
 pub struct MarkSpec {
@@ -165,6 +237,7 @@ pub fn figure(spec: FigureSpec, files: &mut Files) -> Result<Figure> {
             label: s.label.clone(),
             color: s.color.clone(),
             points: points(&spec.data, x, y),
+            style: s.style,
         });
     }
     let marked = match &spec.marks {

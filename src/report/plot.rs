@@ -2,14 +2,34 @@
 //! the figure's CSV (which pgfplots reads for LaTeX). Pure: numbers in, SVG text out. plotters'
 //! SVG backend with its built-in text metrics writes no timestamps, ids or font-dependent
 //! layout, so the bytes depend only on the input.
+//!
+//! Two things the backend does not do for us. It rounds every coordinate to a whole pixel, which
+//! turns a straight line of slope 11/16 into a staircase: so the figure is drawn [`OVERSAMPLE`]
+//! times larger and the `<svg>` element shown at [`SIZE`] (its `viewBox` keeps the drawing
+//! size), leaving a rounding error of a fraction of a display pixel. And SVG text cannot
+//! typeset TeX: labels arrive with mathematics in `$…$` spans (the house convention, which
+//! pgfplots typesets), and [`plain_math`] turns them into Unicode for the SVG.
 
 use plotters::prelude::*;
 
-use super::context::{Bounds, VLine};
+use super::context::{Bounds, SeriesStyle, VLine};
 use crate::error::{Error, Result};
 
 /// Width and height of every figure, in SVG pixels.
 pub const SIZE: (u32, u32) = (720, 420);
+
+/// How many drawing units make one display pixel (see the module documentation).
+pub const OVERSAMPLE: u32 = 4;
+
+/// A length in display pixels as drawing units.
+fn px(n: u32) -> u32 {
+    n * OVERSAMPLE
+}
+
+/// A length in display pixels as signed drawing units (offsets, radii).
+fn ipx(n: i32) -> i32 {
+    n * OVERSAMPLE as i32
+}
 
 /// The legend in the upper left corner (pgfplots' name).
 pub const LEGEND_NORTH_WEST: &str = "north west";
@@ -26,6 +46,8 @@ pub struct Curve {
     pub color: String,
     /// Points in the order drawn.
     pub points: Vec<(f64, f64)>,
+    /// Line, line with markers, or markers only.
+    pub style: SeriesStyle,
 }
 
 /// Everything a figure shows.
@@ -72,62 +94,303 @@ fn axis_number(v: &f64) -> String {
 pub fn svg(plot: &Plot) -> Result<String> {
     let mut out = String::new();
     draw(plot, &mut out).map_err(|e| Error::invalid(format!("drawing the figure: {e}")))?;
-    Ok(out)
+    // Shown at SIZE: the drawing keeps its own units through the viewBox.
+    let drawn = format!("<svg width=\"{}\" height=\"{}\"", px(SIZE.0), px(SIZE.1));
+    let shown = format!("<svg width=\"{}\" height=\"{}\"", SIZE.0, SIZE.1);
+    Ok(out.replacen(&drawn, &shown, 1))
+}
+
+/// The Unicode form of a label with TeX mathematics in `$…$` spans, for SVG text: the dollars
+/// dropped, `\mathrm{…}`, `\text{…}` and braces unwrapped, the usual symbols (≤, ·, |·|, {…},
+/// ⌊·⌋, −, …) as characters, sub- and superscripts as Unicode sub/superscript characters where
+/// every character of the script has one, else as `_x` / `^x`. Text outside the spans is kept.
+pub fn plain_math(label: &str) -> String {
+    let mut out = String::new();
+    for (i, part) in label.split('$').enumerate() {
+        if i % 2 == 0 {
+            out.push_str(part);
+        } else {
+            out.push_str(&math_to_unicode(part));
+        }
+    }
+    out
+}
+
+/// The TeX commands a label may hold, as characters.
+const SYMBOLS: [(&str, &str); 28] = [
+    ("lvert", "|"),
+    ("rvert", "|"),
+    ("mid", "|"),
+    ("le", "≤"),
+    ("leq", "≤"),
+    ("ge", "≥"),
+    ("geq", "≥"),
+    ("ne", "≠"),
+    ("cdot", "·"),
+    ("times", "×"),
+    ("lbrace", "{"),
+    ("rbrace", "}"),
+    ("lfloor", "⌊"),
+    ("rfloor", "⌋"),
+    ("lceil", "⌈"),
+    ("rceil", "⌉"),
+    ("oplus", "⊕"),
+    ("in", "∈"),
+    ("pm", "±"),
+    ("infty", "∞"),
+    ("to", "→"),
+    ("dots", "…"),
+    ("ldots", "…"),
+    ("min", "min"),
+    ("max", "max"),
+    ("quad", " "),
+    ("mathcal", ""),
+    ("left", ""),
+];
+
+fn script_char(c: char, sup: bool) -> Option<char> {
+    const DIGITS_SUP: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
+    const DIGITS_SUB: [char; 10] = ['₀', '₁', '₂', '₃', '₄', '₅', '₆', '₇', '₈', '₉'];
+    if let Some(d) = c.to_digit(10) {
+        return Some(if sup { DIGITS_SUP } else { DIGITS_SUB }[d as usize]);
+    }
+    let table: &[(char, char)] = if sup {
+        &[
+            ('+', '⁺'),
+            ('-', '⁻'),
+            ('−', '⁻'),
+            ('I', 'ᴵ'),
+            ('n', 'ⁿ'),
+            ('i', 'ⁱ'),
+            ('k', 'ᵏ'),
+            ('(', '⁽'),
+            (')', '⁾'),
+            ('*', '*'),
+        ]
+    } else {
+        &[
+            ('+', '₊'),
+            ('-', '₋'),
+            ('−', '₋'),
+            ('a', 'ₐ'),
+            ('e', 'ₑ'),
+            ('h', 'ₕ'),
+            ('i', 'ᵢ'),
+            ('j', 'ⱼ'),
+            ('k', 'ₖ'),
+            ('l', 'ₗ'),
+            ('m', 'ₘ'),
+            ('n', 'ₙ'),
+            ('o', 'ₒ'),
+            ('p', 'ₚ'),
+            ('r', 'ᵣ'),
+            ('s', 'ₛ'),
+            ('t', 'ₜ'),
+            ('u', 'ᵤ'),
+            ('v', 'ᵥ'),
+            ('x', 'ₓ'),
+            ('(', '₍'),
+            (')', '₎'),
+        ]
+    };
+    table.iter().find(|(from, _)| *from == c).map(|(_, to)| *to)
+}
+
+/// One `$…$` body as Unicode (see [`plain_math`]).
+fn math_to_unicode(tex: &str) -> String {
+    let chars: Vec<char> = tex.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '\\' => {
+                let name: String = chars[i + 1..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_alphabetic())
+                    .collect();
+                i += 1 + name.len();
+                if name.is_empty() {
+                    // `\,` `\;` `\ ` are spaces, `\{` a brace.
+                    if let Some(&c) = chars.get(i) {
+                        out.push_str(match c {
+                            ',' | ';' | ' ' | '!' => " ",
+                            _ => "",
+                        });
+                        if !matches!(c, ',' | ';' | ' ' | '!') {
+                            out.push(c);
+                        }
+                        i += 1;
+                    }
+                    continue;
+                }
+                if let Some((_, sym)) = SYMBOLS.iter().find(|(n, _)| *n == name) {
+                    // Delimiters hug what they enclose: `\lvert N \rvert` is |N|.
+                    if matches!(name.as_str(), "rvert" | "rfloor" | "rceil" | "rbrace") {
+                        while out.ends_with(' ') {
+                            out.pop();
+                        }
+                    }
+                    out.push_str(sym);
+                    if matches!(name.as_str(), "lvert" | "lfloor" | "lceil" | "lbrace") {
+                        while chars.get(i) == Some(&' ') {
+                            i += 1;
+                        }
+                    }
+                }
+                // \mathrm{…}, \text{…}, \operatorname{…}: the group is read as text below.
+            }
+            '^' | '_' => {
+                let sup = chars[i] == '^';
+                let (group, next) = group_at(&chars, i + 1);
+                let inner = math_to_unicode(&group);
+                let scripted: Option<String> = inner.chars().map(|c| script_char(c, sup)).collect();
+                match scripted {
+                    Some(s) if !inner.is_empty() => out.push_str(&s),
+                    _ => {
+                        out.push(chars[i]);
+                        if inner.chars().count() > 1 {
+                            out.push_str(&format!("({inner})"));
+                        } else {
+                            out.push_str(&inner);
+                        }
+                    }
+                }
+                i = next;
+            }
+            '{' | '}' => i += 1,
+            '-' => {
+                out.push('−');
+                i += 1;
+            }
+            c => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// The script group starting at `start`: a `{…}` group (braces balanced) or one character or
+/// command; and the index after it.
+fn group_at(chars: &[char], start: usize) -> (String, usize) {
+    match chars.get(start) {
+        Some('{') => {
+            let mut depth = 0;
+            for (j, &c) in chars.iter().enumerate().skip(start) {
+                match c {
+                    '{' => depth += 1,
+                    '}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return (chars[start + 1..j].iter().collect(), j + 1);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            (chars[start + 1..].iter().collect(), chars.len())
+        }
+        Some('\\') => {
+            let len = chars[start + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphabetic())
+                .count()
+                .max(1);
+            (
+                chars[start..start + 1 + len].iter().collect(),
+                start + 1 + len,
+            )
+        }
+        Some(&c) => (c.to_string(), start + 1),
+        None => (String::new(), start),
+    }
 }
 
 fn draw(plot: &Plot, out: &mut String) -> std::result::Result<(), Box<dyn std::error::Error>> {
     let b = plot.bounds;
     let (x0, x1) = (b.x_min as f64, b.x_max as f64);
     let (y0, y1) = (b.y_min as f64, b.y_max as f64);
-    let root = SVGBackend::with_string(out, SIZE).into_drawing_area();
+    let root = SVGBackend::with_string(out, (px(SIZE.0), px(SIZE.1))).into_drawing_area();
     root.fill(&WHITE)?;
     let mut chart = ChartBuilder::on(&root)
-        .margin(18)
-        .x_label_area_size(44)
-        .y_label_area_size(60)
+        .margin(px(18))
+        .x_label_area_size(px(44))
+        .y_label_area_size(px(60))
         .build_cartesian_2d(x0..x1, y0..y1)?;
+    let (x_label, y_label) = (plain_math(&plot.x_label), plain_math(&plot.y_label));
     chart
         .configure_mesh()
-        .x_desc(plot.x_label.as_str())
-        .y_desc(plot.y_label.as_str())
+        .x_desc(x_label.as_str())
+        .y_desc(y_label.as_str())
         .x_label_formatter(&axis_number)
         .y_label_formatter(&axis_number)
         .light_line_style(TRANSPARENT)
-        .bold_line_style(RGBColor(210, 210, 210))
-        .label_style(("sans-serif", 14))
-        .axis_desc_style(("sans-serif", 16))
+        .bold_line_style(RGBColor(210, 210, 210).stroke_width(px(1)))
+        .axis_style(BLACK.stroke_width(px(1)))
+        .set_tick_mark_size(LabelAreaPosition::Left, ipx(5))
+        .set_tick_mark_size(LabelAreaPosition::Bottom, ipx(5))
+        .label_style(("sans-serif", px(14)))
+        .axis_desc_style(("sans-serif", px(16)))
         .draw()?;
     for v in &plot.vlines {
         let x = v.x as f64;
         chart.draw_series(DashedLineSeries::new(
             [(x, y0), (x, y1)],
-            6,
-            4,
-            rgb("gray").stroke_width(1),
+            px(6),
+            px(4),
+            rgb("gray").stroke_width(px(1)),
         ))?;
         let label = EmptyElement::at((x, y1))
             + Text::new(
-                v.label.clone(),
-                (5, 5),
-                ("sans-serif", 13).into_font().color(&rgb("gray")),
+                plain_math(&v.label),
+                (ipx(5), ipx(5)),
+                ("sans-serif", px(13)).into_font().color(&rgb("gray")),
             );
         chart.draw_series(std::iter::once(label))?;
     }
     for c in &plot.curves {
         let color = rgb(&c.color);
-        chart
-            .draw_series(LineSeries::new(
+        let radius = ipx(2) + ipx(1) / 2;
+        let label = plain_math(&c.label);
+        let line_width = px(if c.style == SeriesStyle::Line { 2 } else { 1 });
+        if c.style != SeriesStyle::Dots {
+            let drawn = chart.draw_series(LineSeries::new(
                 c.points.iter().copied(),
-                color.stroke_width(2),
-            ))?
-            .label(c.label.as_str())
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color.stroke_width(2)));
+                color.stroke_width(line_width),
+            ))?;
+            if c.style == SeriesStyle::Line {
+                drawn.label(label.as_str()).legend(move |(x, y)| {
+                    PathElement::new([(x, y), (x + ipx(20), y)], color.stroke_width(line_width))
+                });
+            }
+        }
+        if c.style != SeriesStyle::Line {
+            let with_line = c.style == SeriesStyle::Markers;
+            chart
+                .draw_series(
+                    c.points
+                        .iter()
+                        .map(|&p| Circle::new(p, radius, color.filled())),
+                )?
+                .label(label.as_str())
+                .legend(move |(x, y)| {
+                    let line = if with_line { ipx(20) } else { 0 };
+                    EmptyElement::at((x, y))
+                        + PathElement::new([(0, 0), (line, 0)], color.stroke_width(px(1)))
+                        + Circle::new((ipx(10), 0), radius, color.filled())
+                });
+        }
     }
     if let Some((label, points)) = &plot.marks {
         chart
-            .draw_series(points.iter().map(|&p| Circle::new(p, 4, BLACK.filled())))?
-            .label(label.as_str())
-            .legend(|(x, y)| Circle::new((x + 10, y), 4, BLACK.filled()));
+            .draw_series(
+                points
+                    .iter()
+                    .map(|&p| Circle::new(p, ipx(4), BLACK.filled())),
+            )?
+            .label(plain_math(label))
+            .legend(|(x, y)| Circle::new((x + ipx(10), y), ipx(4), BLACK.filled()));
     }
     chart
         .configure_series_labels()
@@ -136,10 +399,85 @@ fn draw(plot: &Plot, out: &mut String) -> std::result::Result<(), Box<dyn std::e
         } else {
             SeriesLabelPosition::UpperLeft
         })
+        .margin(px(10))
+        .legend_area_size(px(30))
         .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(160, 160, 160))
-        .label_font(("sans-serif", 14))
+        .border_style(RGBColor(160, 160, 160).stroke_width(px(1)))
+        .label_font(("sans-serif", px(14)))
         .draw()?;
     root.present()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn math_spans_become_unicode_and_text_is_kept() {
+        assert_eq!(plain_math("$f^{\\mathrm{I}}(n)$"), "fᴵ(n)");
+        assert_eq!(
+            plain_math("$f^{\\mathrm{II}}(n)$ (the other player)"),
+            "fᴵᴵ(n) (the other player)"
+        );
+        assert_eq!(
+            plain_math("$G_s(n)$, $S = \\lbrace 4,5 \\rbrace$"),
+            "Gₛ(n), S = {4,5}"
+        );
+        assert_eq!(plain_math("$\\lvert N\\rvert - 4$"), "|N| − 4");
+        assert_eq!(plain_math("$F_3$"), "F₃");
+        // No subscript capitals in Unicode: the plain TeX form stays readable.
+        assert_eq!(plain_math("$N_L$"), "N_L");
+        assert_eq!(plain_math("$f_N(5,4,2)$"), "f_N(5,4,2)");
+        assert_eq!(plain_math("$V = N_L - N_W$"), "V = N_L − N_W");
+        assert_eq!(plain_math("$2^{k+1}$"), "2ᵏ⁺¹");
+        assert_eq!(plain_math("$n_0 + 16$"), "n₀ + 16");
+        assert_eq!(plain_math("no math"), "no math");
+    }
+
+    fn a_plot(style: SeriesStyle) -> Plot {
+        Plot {
+            x_label: "$n$".into(),
+            y_label: "$f^{\\mathrm{I}}(n)$".into(),
+            bounds: Bounds {
+                x_min: 0,
+                x_max: 16,
+                y_min: 0,
+                y_max: 12,
+            },
+            curves: vec![Curve {
+                label: "$f^{\\mathrm{I}}$".into(),
+                color: "blue".into(),
+                points: (0..=16)
+                    .map(|n| (f64::from(n), f64::from(n) * 11.0 / 16.0))
+                    .collect(),
+                style,
+            }],
+            marks: None,
+            vlines: vec![VLine {
+                x: 8,
+                label: "$n_0$".into(),
+            }],
+            legend: LEGEND_NORTH_WEST.into(),
+        }
+    }
+
+    #[test]
+    fn the_svg_is_shown_at_its_size_with_no_tex_in_its_text() {
+        let svg = svg(&a_plot(SeriesStyle::Line)).unwrap();
+        let (w, h) = (SIZE.0 * OVERSAMPLE, SIZE.1 * OVERSAMPLE);
+        assert!(svg.starts_with(&format!(
+            "<svg width=\"{}\" height=\"{}\" viewBox=\"0 0 {w} {h}\"",
+            SIZE.0, SIZE.1
+        )));
+        assert!(!svg.contains('$') && !svg.contains("mathrm"));
+        assert!(svg.contains("fᴵ") && svg.contains("n₀"));
+        // No markers asked, none drawn; asked, one per point.
+        assert!(!svg.contains("<circle"));
+        let marked = super::svg(&a_plot(SeriesStyle::Markers)).unwrap();
+        assert_eq!(marked.matches("<circle").count(), 17 + 1);
+        assert!(marked.contains("<polyline"));
+        let dots = super::svg(&a_plot(SeriesStyle::Dots)).unwrap();
+        assert_eq!(dots.matches("<circle").count(), 17 + 1);
+    }
 }

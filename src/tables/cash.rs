@@ -1,10 +1,22 @@
 //! NIM with Cash's tables: the thresholds f and g of Def 2.1/2.3 by heap size (`nimlab cash
 //! thresholds`, the report's figure), the certified closed forms of f^I and f^II (`nimlab mine
-//! cash`), and the proven win condition on A-critical states (`nimlab cash condition`), in
-//! words and as a table.
+//! cash`) with the sharp start of every line, the paper's Appendix beside them, the true least
+//! thresholds beside Def 2.3's, Conjecture 8.1's least offsets against its bound, and the proven
+//! win condition on A-critical states (`nimlab cash condition`), in words and as a table.
+//!
+//! Every line is shown with two starts: the *sharp* one, the least k from which the line holds
+//! (below it Def 2.3's value differs; found on the data and, past the certificate's n₀, proven),
+//! and the *certified* one, the least k with Pk + i ≥ n₀ where the certificate's induction
+//! starts. The sharp start is the one to quote; the certified one is where the proof begins.
 
+use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
-use crate::games::cash::{Amount, CashSet, ThresholdForms, Thresholds, WinCondition, g_thresholds};
+use crate::games::cash::{
+    Amount, CashSet, CashTable, Offset, ThresholdForms, Thresholds, WinCondition, Winner,
+    g_thresholds, least_offset, least_thresholds, threshold_forms,
+};
+use crate::miner::{PeriodicLinear, affine_text};
+use crate::num::Q;
 
 /// The columns of [`threshold_row`].
 pub const THRESHOLD_COLUMNS: [&str; 6] = ["n", "winner", "f1", "f2", "g1", "g2"];
@@ -27,8 +39,22 @@ pub fn threshold_row(set: &CashSet, th: &Thresholds, n: Amount) -> Vec<Cell> {
     ]
 }
 
-/// The certified forms as the table `nimlab mine cash --format csv` prints: one row per
-/// sequence and residue, each PROVEN from the certificate's first n.
+/// The least k with P·k + i ≥ `from` (the certified start of residue i), at least 0.
+pub fn certified_start_k(period: usize, residue: usize, from: i64) -> i64 {
+    let p = period as i64;
+    (from - residue as i64 + p - 1).div_euclid(p).max(0)
+}
+
+/// `f1(16k+3)`: a line's left side as the tables write it.
+fn line_lhs(name: &str, fit: &PeriodicLinear, residue: usize) -> String {
+    let arg = affine_text(&Q::int(fit.period as i64), &Q::int(residue as i64), "k");
+    format!("{name}({arg})")
+}
+
+/// The certified forms: one row per sequence and residue, with the line, its sharp start (the
+/// least k from which it holds) and its certified start (where the certificate's n₀ falls).
+/// Every line is PROVEN from its sharp start: from the certified start by the certificate, and
+/// between the two on the data.
 pub fn certified_forms_table(forms: &ThresholdForms) -> Table {
     let from = forms.certificate.from;
     let mut t = Table::new(&[
@@ -38,24 +64,202 @@ pub fn certified_forms_table(forms: &ThresholdForms) -> Table {
         "slope",
         "intercept",
         "formula",
-        "proven_from",
+        "sharp_start_k",
+        "certified_from_k",
         "status",
     ]);
     for (name, fit) in [("f1", &forms.f1), ("f2", &forms.f2)] {
-        for (line, formula) in fit.lines.iter().zip(fit.formulas(name)) {
+        for line in &fit.lines {
             t.push(vec![
                 name.into(),
                 Cell::Int(fit.period as i64),
                 Cell::Int(line.residue as i64),
                 line.slope.clone().into(),
                 line.intercept.clone().into(),
-                formula.into(),
-                Cell::Int(from),
+                format!(
+                    "{} = {}",
+                    line_lhs(name, fit, line.residue),
+                    affine_text(&line.slope, &line.intercept, "k")
+                )
+                .into(),
+                Cell::Int(line.from_k),
+                Cell::Int(certified_start_k(fit.period, line.residue, from)),
                 "PROVEN".into(),
             ]);
         }
     }
     t
+}
+
+/// A printed table of f^I(pk + i) = B_i k + c_i, f^II likewise (k ≥ `from_k`), as a paper gives
+/// it: `lines[0]` for f^I, `lines[1]` for f^II, one (B_i, c_i) per residue.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PrintedTable {
+    /// The period p.
+    pub period: usize,
+    /// The printed lines hold "for k ≥ from_k".
+    pub from_k: i64,
+    /// (slope, intercept) per residue, for f^I and f^II.
+    pub lines: [Vec<(Q, Q)>; 2],
+}
+
+/// Whose threshold a sequence is along a residue class: the plain-game winner's (`main`) or the
+/// other player's, or `mixed`, over the terms `th` holds from k = `from_k` on.
+fn role(th: &Thresholds, seq: usize, p: usize, i: usize, from_k: i64) -> &'static str {
+    let own = if seq == 0 { Winner::I } else { Winner::II };
+    let mut seen = (false, false);
+    let mut n = p * from_k.max(0) as usize + i;
+    while n < th.winner.len() {
+        if th.winner[n] == own {
+            seen.0 = true;
+        } else {
+            seen.1 = true;
+        }
+        n += p;
+    }
+    match seen {
+        (true, false) => "main",
+        (false, true) => "other",
+        _ => "mixed",
+    }
+}
+
+/// The paper's table beside Def 2.3's certified lines, one row per sequence and residue:
+/// the printed line, the true line, whose threshold it is, the sharp start of the true line,
+/// from which k the printed line agrees with Def 2.3 for good (only when it is the true line;
+/// two different lines agree at one k at most), and the first k ≥ the printed start where it is
+/// wrong, with both values. `th` must reach well past the certificate's start (the report uses
+/// the fitting range); the forms' period must be the printed one.
+pub fn appendix_table(
+    forms: &ThresholdForms,
+    th: &Thresholds,
+    printed: &PrintedTable,
+) -> Result<Table> {
+    let p = printed.period;
+    if forms.f1.period != p || forms.f2.period != p {
+        return Err(Error::invalid(format!(
+            "the printed table has period {p}, the certified forms {} and {}",
+            forms.f1.period, forms.f2.period
+        )));
+    }
+    let mut t = Table::new(&[
+        "sequence",
+        "residue",
+        "role",
+        "paper",
+        "def_2_3",
+        "sharp_start_k",
+        "paper_agrees_from_k",
+        "first_wrong_k",
+        "paper_value",
+        "def_2_3_value",
+    ]);
+    for (seq, (name, fit)) in [("f1", &forms.f1), ("f2", &forms.f2)]
+        .into_iter()
+        .enumerate()
+    {
+        let values = if seq == 0 { &th.f1 } else { &th.f2 };
+        for (line, (b, c)) in fit.lines.iter().zip(&printed.lines[seq]) {
+            let i = line.residue;
+            let at = |k: i64| &(b * &Q::int(k)) + c;
+            let same = *b == line.slope && *c == line.intercept;
+            let first_wrong = (printed.from_k.max(0)..)
+                .map(|k| (k, p * k as usize + i))
+                .take_while(|&(_, n)| n < values.len())
+                .find(|&(k, n)| at(k) != Q::int(values[n] as i64));
+            let (wrong_k, paper_value, true_value) = match first_wrong {
+                Some((k, n)) => (Cell::Int(k), at(k).into(), Cell::from(values[n])),
+                None => (
+                    Cell::Text(String::new()),
+                    Cell::Text(String::new()),
+                    Cell::Text(String::new()),
+                ),
+            };
+            t.push(vec![
+                line_lhs(name, fit, i).into(),
+                Cell::Int(i as i64),
+                role(th, seq, p, i, printed.from_k).into(),
+                affine_text(b, c, "k").into(),
+                affine_text(&line.slope, &line.intercept, "k").into(),
+                Cell::Int(line.from_k),
+                if same {
+                    Cell::Int(line.from_k)
+                } else {
+                    Cell::Text("never".into())
+                },
+                wrong_k,
+                paper_value,
+                true_value,
+            ]);
+        }
+    }
+    Ok(t)
+}
+
+/// Def 2.3's thresholds beside the true least thresholds (`least_thresholds`, by search in the
+/// win table) at every n ≤ the table's range where they differ: n, W(n), both pairs, and which
+/// role differs (the plain-game winner's `main` value, or the `other` player's). Also returns
+/// how many n differ in each role.
+pub fn least_threshold_table(th: &Thresholds, table: &CashTable) -> (Table, [usize; 2]) {
+    let mut t = Table::new(&["n", "winner", "f1", "least_f1", "f2", "least_f2", "differs"]);
+    let mut counts = [0; 2];
+    for n in 0..=table.max_n() {
+        let m = n as usize;
+        let w = th.winner[m];
+        let Some((l1, l2)) = least_thresholds(table, n, w) else {
+            continue;
+        };
+        let f1_differs = l1.is_some_and(|l| l != th.f1[m]);
+        let f2_differs = l2 != th.f2[m];
+        let (main, other) = match w {
+            Winner::I => (f1_differs, f2_differs),
+            Winner::II => (f2_differs, f1_differs),
+        };
+        if !(main || other) {
+            continue;
+        }
+        counts[0] += usize::from(main);
+        counts[1] += usize::from(other);
+        let differs = match (main, other) {
+            (true, true) => "both",
+            (true, false) => "main",
+            _ => "other",
+        };
+        t.push(vec![
+            Cell::from(n),
+            Cell::Text(w.to_string()),
+            th.f1[m].into(),
+            l1.map_or(Cell::Text(String::new()), Cell::from),
+            th.f2[m].into(),
+            l2.into(),
+            differs.into(),
+        ]);
+    }
+    (t, counts)
+}
+
+/// Conjecture 8.1 (2) pair by pair: for A = {L, …, M}, the least offset Θ from which
+/// f^I(n + L + M) = f^I(n) + M and f^II likewise (proven through the certified forms fitted on
+/// n ≤ `max_n`), beside the conjectured bound 5(M − L)² + 2.
+pub fn offsets_table(pairs: &[(Amount, Amount)], max_n: Amount) -> Result<Table> {
+    let mut t = Table::new(&["L", "M", "least_theta", "bound", "within_bound"]);
+    for &(l, m) in pairs {
+        let set = CashSet::new((l..=m).collect())?;
+        let forms = threshold_forms(&set, max_n)?;
+        let bound = 5 * (m - l) * (m - l) + 2;
+        let (theta, within) = match least_offset(&set, &forms, l + m, m)? {
+            Offset::Least(theta) => (Cell::from(theta), Cell::Bool(theta <= bound)),
+            Offset::None(_) => (Cell::Text("none".into()), Cell::Bool(false)),
+        };
+        t.push(vec![
+            Cell::from(l),
+            Cell::from(m),
+            theta,
+            Cell::from(bound),
+            within,
+        ]);
+    }
+    Ok(t)
 }
 
 /// The win condition as `nimlab cash condition --format csv` prints it: one row per line of each
@@ -215,16 +419,123 @@ mod tests {
     }
 
     #[test]
-    fn the_certified_forms_table_has_a_line_per_residue_of_each_sequence() {
-        let set = CashSet::new(vec![1, 4]).unwrap();
-        let forms = crate::games::cash::threshold_forms(&set, 400).unwrap();
+    fn the_certified_forms_table_gives_each_line_its_sharp_start() {
+        let set = CashSet::new(vec![3, 5, 6, 10, 11]).unwrap();
+        let forms = threshold_forms(&set, 1200).unwrap();
+        let th = thresholds(&set, 1200).unwrap();
         let t = certified_forms_table(&forms);
         assert_eq!(t.rows.len(), forms.f1.lines.len() + forms.f2.lines.len());
-        assert!(t.rows.iter().all(|r| r[7] == Cell::from("PROVEN")));
-        assert!(
-            t.rows
+        assert!(t.rows.iter().all(|r| r[8] == Cell::from("PROVEN")));
+        for r in &t.rows {
+            let (Cell::Int(p), Cell::Int(i), Cell::Int(sharp), Cell::Int(cert)) =
+                (&r[1], &r[2], &r[6], &r[7])
+            else {
+                panic!("{r:?}")
+            };
+            let (Cell::Rational(b), Cell::Rational(c)) = (&r[3], &r[4]) else {
+                panic!("{r:?}")
+            };
+            let values = if r[0] == Cell::from("f1") {
+                &th.f1
+            } else {
+                &th.f2
+            };
+            let on = |k: i64| Q::int(values[(p * k + i) as usize] as i64) == &(b * &Q::int(k)) + c;
+            // Every k from the sharp start on is on the line, the one before is not.
+            assert!((*sharp..(1200 - i) / p).all(on), "{r:?}");
+            assert!(*sharp == 0 || !on(sharp - 1), "{r:?}");
+            assert!(
+                sharp <= cert && p * cert + i >= forms.certificate.from,
+                "{r:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_appendix_table_flags_exactly_the_printed_lines_off_def_2_3() {
+        let set = CashSet::new(vec![3, 5, 6, 10, 11]).unwrap();
+        let forms = threshold_forms(&set, 1200).unwrap();
+        let th = thresholds(&set, 1200).unwrap();
+        // The certified table itself, one entry shifted by one: that entry alone is wrong,
+        // from the first printed k on; the others agree from their sharp starts.
+        let mut lines = [forms.f1.clone(), forms.f2.clone()].map(|f| {
+            f.lines
                 .iter()
-                .all(|r| r[6] == Cell::Int(forms.certificate.from))
-        );
+                .map(|l| (l.slope.clone(), l.intercept.clone()))
+                .collect::<Vec<_>>()
+        });
+        lines[1][5].1 = &lines[1][5].1 + &Q::int(1);
+        let printed = PrintedTable {
+            period: 16,
+            from_k: 4,
+            lines,
+        };
+        let t = appendix_table(&forms, &th, &printed).unwrap();
+        assert_eq!(t.rows.len(), 32);
+        for (j, r) in t.rows.iter().enumerate() {
+            if j == 16 + 5 {
+                assert_eq!(r[6], Cell::from("never"));
+                assert_eq!(r[7], Cell::Int(4));
+                let n = 16 * 4 + 5;
+                assert_eq!(r[9], Cell::from(th.f2[n]));
+                assert_eq!(r[8], Cell::from(Q::int(th.f2[n] as i64 + 1)));
+            } else {
+                assert_eq!(r[6], r[5], "{r:?}");
+                // Wrong from k = 4 on only where the sharp start is later.
+                let Cell::Int(sharp) = r[5] else { panic!() };
+                assert_eq!(r[7] == Cell::Text(String::new()), sharp <= 4, "{r:?}");
+            }
+        }
+        let short = PrintedTable {
+            period: 8,
+            from_k: 4,
+            lines: [Vec::new(), Vec::new()],
+        };
+        assert!(appendix_table(&forms, &th, &short).is_err());
+    }
+
+    #[test]
+    fn least_thresholds_differ_from_def_2_3_where_the_win_table_says() {
+        let set = CashSet::new(vec![3, 5, 6, 10, 11]).unwrap();
+        let th = thresholds(&set, 120).unwrap();
+        let table = CashTable::solve(&set, 120, 1 << 28).unwrap();
+        let (t, counts) = least_threshold_table(&th, &table);
+        assert!(t.rows.len() <= counts[0] + counts[1] && counts[1] > 0);
+        // Independently: the least d with which I wins (n; d, ∞) where I wins the plain game.
+        for n in 0..=120 {
+            if th.winner[n as usize] != Winner::I {
+                continue;
+            }
+            let least = (0..=n)
+                .find(|&d| table.winner(n, d, n) == Some(Winner::I))
+                .unwrap();
+            let row = t.rows.iter().find(|r| r[0] == Cell::from(n));
+            let shown = row.map_or(Cell::from(th.f1[n as usize]), |r| r[3].clone());
+            assert_eq!(shown, Cell::from(least), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn the_offsets_table_sets_each_least_offset_against_the_bound() {
+        let t = offsets_table(&[(2, 3), (1, 4)], 1000).unwrap();
+        for r in &t.rows {
+            let (Cell::Int(l), Cell::Int(m), Cell::Int(theta), Cell::Int(bound)) =
+                (&r[0], &r[1], &r[2], &r[3])
+            else {
+                panic!("{r:?}")
+            };
+            assert_eq!(*bound, 5 * (m - l) * (m - l) + 2);
+            assert_eq!(r[4], Cell::Bool(theta <= bound));
+            // Θ − 1 fails: f grows by other than M somewhere at n = Θ − 1.
+            let set = CashSet::new((*l as u64..=*m as u64).collect()).unwrap();
+            let th = thresholds(&set, 200).unwrap();
+            let ok = |n: usize| {
+                let s = (l + m) as usize;
+                let grew = |f: &[u64]| f[n + s] as i64 - f[n] as i64;
+                grew(&th.f1) == *m && grew(&th.f2) == *m
+            };
+            assert!(*theta == 0 || !ok(*theta as usize - 1));
+            assert!((*theta as usize..150).all(ok));
+        }
     }
 }

@@ -18,6 +18,7 @@
 mod across;
 mod critical;
 mod decide;
+mod offset;
 mod win_condition;
 
 pub use across::{TERMS_WORTH_REPORTING, across_members, across_start_data};
@@ -26,6 +27,7 @@ pub use decide::{
     DIRECT_TABLE, Decision, MAX_STATE_TABLE, Part, Reason, ThresholdSource, decide,
     decide_reporting,
 };
+pub use offset::{Offset, least_offset};
 pub use win_condition::{Boundary, EdgeLayer, STEPS_WORTH_REPORTING, WinCondition, WinProof};
 
 use std::collections::HashMap;

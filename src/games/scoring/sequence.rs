@@ -518,11 +518,16 @@ impl HeapSequence {
         let lines = (0..p.period)
             .map(|i| {
                 let n = p.preperiod + (i + p.period - p.preperiod % p.period) % p.period;
+                // The sharp start: back along the class while the value repeats.
+                let mut first = n;
+                while first >= p.period && values[first - p.period] == values[n] {
+                    first -= p.period;
+                }
                 ResidueLine {
                     residue: i,
                     slope: Q::zero(),
                     intercept: values[n].clone(),
-                    from_k: (n / p.period) as i64,
+                    from_k: (first / p.period) as i64,
                 }
             })
             .collect();
