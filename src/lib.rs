@@ -395,8 +395,7 @@ pub mod findings {
     pub use crate::claims::finding::{
         Asserted, ClaimRef, Commentary, Correction, Counterexample, DataFit, FailureExtent,
         Importance, InstanceProofs, Labelled, MergeError, PaperStatus, Phrase, Points, Proof,
-        RangePart, Reading,
-        Slot, Style, Unit, Wording,
+        RangePart, Reading, Slot, Style, Unit, Wording,
     };
 }
 

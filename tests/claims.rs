@@ -1431,6 +1431,45 @@ fn a_failing_claim_reports_its_smallest_counterexample() {
 }
 
 #[test]
+fn a_false_check_names_the_part_that_failed_and_the_values_on_the_way() {
+    // `let` bindings and `if` conditions on the way are values found there; the comparison
+    // that failed is what the statement says, its sides what is true.
+    let f = finding(
+        &claim_file(
+            "for = \"k in 0..5\"\nholds = \"let a = k + 1 in if a > 2 then (a - 1) * 2 < 5 else true\"",
+        ),
+        false,
+    );
+    assert_eq!(
+        f.evidence(),
+        "false at k = 3: expected (a - 1) * 2 < 5, actual a = 4, a > 2 = true, (a - 1) * 2 = 6; \
+         holds for every k ≤ 2, fails from k = 3 on the range"
+    );
+    let ce = f.counterexample.as_ref().unwrap();
+    assert_eq!(ce.expected[0].value, Value::Bool(true));
+    // A failing conjunct is found behind the ones that hold; a chain of comparisons names the
+    // pair that failed.
+    let f = finding(
+        &claim_file("for = \"k in 1..3\"\nholds = \"k > 0 and 0 < k < 2\""),
+        false,
+    );
+    assert_eq!(
+        f.evidence(),
+        "false at k = 2: expected k < 2, actual k = 2; holds for every k ≤ 1, fails from k = 2 \
+         on the range"
+    );
+    // A check with nothing to explain (a bare call) says only where it is false.
+    let f = finding(
+        &claim_file("for = \"k in 1..3\"\nholds = \"is_int(k / 2)\""),
+        false,
+    );
+    assert_eq!(
+        f.evidence(),
+        "false at k = 1; fails at k ∈ {1, 3}, holds at the other value of k"
+    );
+}
+
+#[test]
 fn a_holding_claim_counts_its_points() {
     for (range, points) in [
         ("k in 0..20", 21u64),
@@ -1712,7 +1751,9 @@ fn check_registry_keeps_file_order_and_selects_by_label_or_id() {
     );
     assert!(all.iter().all(|v| v.claim.paper == "t"));
     assert!(
-        all[1].evidence().starts_with("false at k = 200: expected k < 200, actual k = 200;"),
+        all[1]
+            .evidence()
+            .starts_with("false at k = 200: expected k < 200, actual k = 200;"),
         "{}",
         all[1].evidence()
     );

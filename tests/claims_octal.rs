@@ -18,7 +18,8 @@ fn lemma_13_holds_with_each_set_proven() {
     // HOLDS, each instance proven, with the proof of each instance.
     assert_eq!(f.verdict, VerdictKind::Holds, "{}", f.evidence());
     assert!(
-        f.evidence().starts_with("each instance proven (31 sets S): 31 sets S"),
+        f.evidence()
+            .starts_with("each instance proven (31 sets S): 31 sets S"),
         "{}",
         f.evidence()
     );
@@ -115,7 +116,8 @@ fn theorem_12_holds_and_conjecture_14_holds_with_each_set_proven() {
     );
     assert_eq!(f[1].verdict, VerdictKind::Holds, "{}", f[1].evidence());
     assert!(
-        f[1].evidence().starts_with("each instance proven (63 sets S): 63 sets S"),
+        f[1].evidence()
+            .starts_with("each instance proven (63 sets S): 63 sets S"),
         "{}",
         f[1].evidence()
     );

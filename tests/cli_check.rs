@@ -311,6 +311,47 @@ fn only_selects_by_label_and_id_across_files() {
     );
 }
 
+#[test]
+fn only_takes_comma_separated_ids_and_whole_labels_with_commas() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = write(
+        dir.path(),
+        "a.toml",
+        &file(
+            "demo",
+            &[
+                claim("one", "Claim 1", "holds = \"1 + 1 == 2\""),
+                claim("two", "§2, before Def 2.1", "holds = \"2 + 2 == 4\""),
+                claim("three", "Claim 3", "holds = \"3 > 4\""),
+            ],
+        ),
+    );
+    let a = a.to_str().unwrap();
+    let rows = |args: &[&str]| {
+        let mut all = vec![a, "--format", "csv"];
+        all.extend_from_slice(args);
+        let (code, out, _) = check(&all);
+        let t = Csv::parse(&out);
+        let labels: Vec<String> = t.records().iter().map(|r| r["label"].to_string()).collect();
+        (code, labels)
+    };
+    // Ids separated by commas (spaces allowed), rows in file order.
+    assert_eq!(
+        rows(&["--only", "three, one"]),
+        (1, vec!["Claim 1".to_string(), "Claim 3".to_string()])
+    );
+    // A label with a comma in it names its claim whole.
+    assert_eq!(
+        rows(&["--only", "§2, before Def 2.1"]),
+        (0, vec!["§2, before Def 2.1".to_string()])
+    );
+    // An unknown id in the list is an error naming it, exit 2.
+    run_input_error(
+        &["check", a, "--only", "one,nope"],
+        &["no claim", "\"nope\""],
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Engine calls against the engines' own commands
 

@@ -1488,6 +1488,7 @@ mod tests {
         );
         read.readings = vec![Reading {
             name: "literal".into(),
+            literal: false,
             finding: holds("k in 1..3", 3),
         }];
         let read = read.about(&claim("a"));
@@ -1500,6 +1501,210 @@ mod tests {
             m.evidence(),
             "reading \"literal\": HOLDS (true at all 6 points (2 points excluded by `where`))"
         );
+    }
+
+    fn extent(failing: &[i64], holding: &[i64]) -> FailureExtent {
+        let values = |v: &[i64]| v.iter().map(|&x| Value::from(x)).collect();
+        FailureExtent {
+            variable: "k".into(),
+            failing: values(failing),
+            holding: values(holding),
+        }
+    }
+
+    #[test]
+    fn an_extent_says_where_the_failures_lie_along_the_first_variable() {
+        let text = |f: &[i64], h: &[i64]| extent(f, h).text();
+        assert_eq!(
+            text(&[0, 1, 2, 3], &[4, 5, 6]).unwrap(),
+            "fails for every k ≤ 3, holds from k = 4 on the range"
+        );
+        assert_eq!(
+            text(&[4, 6], &[0, 2]).unwrap(),
+            "holds for every k ≤ 2, fails from k = 4 on the range"
+        );
+        assert_eq!(
+            text(&[1, 2, 3], &[]).unwrap(),
+            "fails for every k on the range"
+        );
+        // Runs are consecutive among the values decided, whatever the step.
+        assert_eq!(
+            text(&[0, 2, 4, 10, 14, 16], &[6, 8, 12]).unwrap(),
+            "fails at k ∈ {0..4, 10, 14..16}, holds at the other 3 values of k"
+        );
+        assert_eq!(
+            text(&[2], &[1, 3]).unwrap(),
+            "fails at k ∈ {2}, holds at the other 2 values of k"
+        );
+        assert_eq!(
+            text(&[1, 3], &[2]).unwrap(),
+            "fails at k ∈ {1, 3}, holds at the other value of k"
+        );
+        // One value decided, or none failing: nothing to add to the counterexample.
+        assert_eq!(text(&[5], &[]), None);
+        assert_eq!(text(&[], &[1, 2]), None);
+    }
+
+    #[test]
+    fn a_failure_shows_its_extent_and_labels_each_compared_component() {
+        let mut f = fails("k in 1..9", 5);
+        f.extent = Some(extent(&[5, 6, 7, 8, 9], &[1, 2, 3, 4]));
+        f.wording = Wording::Sweep {
+            unit: Unit::Point,
+            asserted: Asserted::Equal {
+                expected_components: true,
+                actual_components: false,
+            },
+        };
+        f.counterexample = Some(Counterexample {
+            point: vec![("k".into(), Value::from(5))],
+            expected: vec![Labelled::new("k + 1", 6), Labelled::new("14", 14)],
+            actual: vec![Labelled::new("g(k)", vec![Value::from(6), Value::from(13)])],
+        });
+        assert_eq!(
+            f.evidence(),
+            "fails at k = 5: expected (k + 1 = 6, 14), actual [6, 13]; holds for every k ≤ 4, \
+             fails from k = 5 on the range"
+        );
+        // A truth-valued check names the part that failed and the values that made it fail.
+        let mut f = fails("N in 1..9", 1);
+        f.counterexample = Some(Counterexample {
+            point: vec![("N".into(), Value::from(1))],
+            expected: vec![Labelled::new("2m <= 9N", true)],
+            actual: vec![
+                Labelled::new("m", 9),
+                Labelled::new("2m", 18),
+                Labelled::new("9N", 9),
+            ],
+        });
+        assert_eq!(
+            f.evidence(),
+            "false at N = 1: expected 2m <= 9N, actual m = 9, 2m = 18, 9N = 9"
+        );
+    }
+
+    #[test]
+    fn a_statement_the_paper_says_is_false_fails_as_the_paper_says() {
+        let mut claim = claim("a");
+        claim.commentary.in_paper = PaperStatus::KnownFalse;
+        let f = fails("k in 4..9", 5).about(&claim);
+        assert_eq!(
+            f.evidence(),
+            "false, as the paper itself says: false at k = 5"
+        );
+        // Only a failure is the paper's own; and a reading inside the claim is not repeated.
+        assert_eq!(
+            holds("k in 1..3", 3).about(&claim).evidence(),
+            "true at all 3 points (1 point excluded by `where`)"
+        );
+        let f = Finding::of_readings(
+            vec![RangePart::described("k in 4..9")],
+            vec![Reading {
+                name: "as printed".into(),
+                literal: true,
+                finding: fails("k in 4..9", 5),
+            }],
+        )
+        .about(&claim);
+        assert_eq!(
+            f.evidence(),
+            "false, as the paper itself says: reading \"as printed\": FAILS (false at k = 5)"
+        );
+    }
+
+    fn reading(name: &str, literal: bool, finding: Finding) -> Reading {
+        Reading {
+            name: name.into(),
+            literal,
+            finding,
+        }
+    }
+
+    #[test]
+    fn readings_decide_the_verdict_by_the_policy() {
+        let range = || vec![RangePart::described("k in 1..9")];
+        let verdict = |rs: Vec<Reading>| Finding::of_readings(range(), rs).verdict;
+        // The printed statement failing: FAILS, whatever the others do; its counterexample.
+        let f = Finding::of_readings(
+            range(),
+            vec![
+                reading("corrected", false, holds("k in 1..9", 9)),
+                reading("as printed", true, fails("k in 1..9", 7)),
+            ],
+        );
+        assert_eq!(f.verdict, VerdictKind::Fails);
+        assert_eq!(f.counterexample, fails("k in 1..9", 7).counterexample);
+        // Every reading failing: FAILS, with the first reading's counterexample.
+        let f = Finding::of_readings(
+            range(),
+            vec![
+                reading("a", false, fails("k in 1..9", 3)),
+                reading("b", false, fails("k in 1..9", 2)),
+            ],
+        );
+        assert_eq!(f.verdict, VerdictKind::Fails);
+        assert_eq!(f.counterexample, fails("k in 1..9", 3).counterexample);
+        // The readings disagree and the printed one holds: AMBIGUOUS.
+        assert_eq!(
+            verdict(vec![
+                reading("as printed", true, holds("k in 1..9", 9)),
+                reading("b", false, fails("k in 1..9", 2)),
+            ]),
+            VerdictKind::Ambiguous
+        );
+        // Every reading holds: what the text means does not matter.
+        assert_eq!(
+            verdict(vec![
+                reading("a", false, holds("k in 1..9", 9)),
+                reading("b", false, proven("every k")),
+            ]),
+            VerdictKind::Holds
+        );
+        assert_eq!(
+            verdict(vec![reading("a", false, proven("every k"))]),
+            VerdictKind::Proven
+        );
+        assert_eq!(
+            verdict(vec![
+                reading("a", false, holds("k in 1..9", 9)),
+                reading("b", false, open("k in 1..9")),
+            ]),
+            VerdictKind::Ambiguous
+        );
+    }
+
+    fn instances(proven: u64, total: u64) -> Finding {
+        let ip = InstanceProofs {
+            what: "sets S".into(),
+            total,
+            proven,
+        };
+        let mut f = Sentence::new()
+            .piece(Phrase::Instances)
+            .text(": checked")
+            .finding(ip.verdict(), vec![RangePart::described("S")]);
+        f.instances = Some(ip);
+        f.about(&claim("a"))
+    }
+
+    #[test]
+    fn each_instance_proven_holds_and_an_unsettled_instance_leaves_it_open() {
+        let all = instances(3, 3);
+        assert_eq!(all.verdict, VerdictKind::Holds);
+        assert_eq!(all.evidence(), "each instance proven (3 sets S): checked");
+        let some = instances(1, 2);
+        assert_eq!(some.verdict, VerdictKind::Open);
+        assert_eq!(some.evidence(), "1 of 2 sets S proven: checked");
+        // Shards: every instance of both must be proven.
+        let m = all.clone().merge(some).unwrap();
+        assert_eq!(m.verdict, VerdictKind::Open);
+        let i = m.instances.as_ref().unwrap();
+        assert_eq!((i.proven, i.total), (4, 5));
+        assert_eq!(
+            all.clone().merge(instances(2, 2)).unwrap().verdict,
+            VerdictKind::Holds
+        );
+        assert_eq!(instances(0, 0).verdict, VerdictKind::Open);
     }
 
     #[test]

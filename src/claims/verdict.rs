@@ -368,12 +368,7 @@ impl Runner<'_> {
     /// values that make it so — the sides of the comparison, the `if` conditions and `let`
     /// bindings on the way. `None` when an evaluation fails on the way (the counterexample
     /// then names the whole check).
-    fn explain(
-        &mut self,
-        e: &Expr,
-        env: &mut Env,
-        actual: &mut Vec<Labelled>,
-    ) -> Option<String> {
+    fn explain(&mut self, e: &Expr, env: &mut Env, actual: &mut Vec<Labelled>) -> Option<String> {
         use super::expr::BinOp;
         match &e.kind {
             ExprKind::Let(name, v, body) => {
@@ -623,17 +618,17 @@ impl Runner<'_> {
                     };
                     let (checked, counterexample) =
                         match self.sweep(&corrected, range, Extent::FirstFailure)? {
-                        Sweep::Passed { checked, .. } => (checked, None),
-                        Sweep::Failed {
-                            point,
-                            values,
-                            points,
-                            ..
-                        } => (
-                            points.checked,
-                            Some(self.counterexample(&corrected, point, values, false).0),
-                        ),
-                    };
+                            Sweep::Passed { checked, .. } => (checked, None),
+                            Sweep::Failed {
+                                point,
+                                values,
+                                points,
+                                ..
+                            } => (
+                                points.checked,
+                                Some(self.counterexample(&corrected, point, values, false).0),
+                            ),
+                        };
                     f.correction = Some(Correction {
                         text: text.clone(),
                         expr: c.unplaced(),
@@ -724,7 +719,13 @@ fn balanced<'s>(mut span: Span, text_of: impl Fn(Span) -> Option<&'s str>) -> Sp
             end: span.end + 1,
             ..span
         };
-        match (text_of(wider), text_of(Span { end: span.end + 4, ..span })) {
+        match (
+            text_of(wider),
+            text_of(Span {
+                end: span.end + 4,
+                ..span
+            }),
+        ) {
             (Some(t), _) => text = t,
             (None, None) => break,
             (None, Some(_)) => {}
@@ -951,5 +952,48 @@ fn row_sweep() -> Wording {
             expected_components: false,
             actual_components: false,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn widened(src: &str, start: usize, end: usize) -> &str {
+        let s = balanced(Span { start, end }, |s: Span| src.get(s.start..s.end));
+        &src[s.start..s.end]
+    }
+
+    #[test]
+    fn a_label_takes_in_the_parentheses_of_its_operands() {
+        // The parser's span of `(30 + v) / 2` starts inside the parenthesis.
+        assert_eq!(widened("(30 + v) / 2", 1, 12), "(30 + v) / 2");
+        assert_eq!(widened("2 * (a + b)", 0, 10), "2 * (a + b)");
+        assert_eq!(widened("f((a), b)", 2, 4), "(a)");
+        // Balanced text is left alone; a multi-byte character on the way is stepped over.
+        assert_eq!(widened("x <= y", 0, 1), "x");
+        assert_eq!(widened("(√ + 1) * 2", 4, 13), "(√ + 1) * 2");
+        // Unbalanced to the end of the source: as far as it goes.
+        assert_eq!(widened("a)", 0, 2), "a)");
+    }
+
+    #[test]
+    fn comparison_symbols_are_the_languages() {
+        let all = [
+            (CmpOp::Eq, "=="),
+            (CmpOp::Ne, "!="),
+            (CmpOp::Lt, "<"),
+            (CmpOp::Le, "<="),
+            (CmpOp::Gt, ">"),
+            (CmpOp::Ge, ">="),
+        ];
+        for (op, sym) in all {
+            let e = super::super::expr::parse_expr(&format!("1 {sym} 2")).unwrap();
+            let ExprKind::Compare(_, rest) = e.kind else {
+                panic!("{sym} parses to a comparison");
+            };
+            assert_eq!(rest[0].0, op);
+            assert_eq!(comparison_symbol(op), sym);
+        }
     }
 }

@@ -1100,7 +1100,9 @@ fn one_slope_from_zero(sets: &[CashSet], max_n: Amount, range: Vec<RangePart>) -
     };
     let mut f = Sentence::new()
         .piece(Phrase::Instances)
-        .text(format!(": no listed set refutes it{rest}; other sets A are not covered"))
+        .text(format!(
+            ": no listed set refutes it{rest}; other sets A are not covered"
+        ))
         .finding(instances.verdict(), range);
     f.instances = Some(instances);
     Ok(f)
