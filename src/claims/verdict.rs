@@ -29,7 +29,7 @@ enum Sweep {
         point: Vec<(String, Value)>,
         values: Option<(Value, Value)>,
         points: Points,
-        extent: Option<FailureExtent>,
+        extent: Option<Box<FailureExtent>>,
     },
 }
 
@@ -354,10 +354,12 @@ impl Runner<'_> {
                 point,
                 values,
                 points,
-                extent: (extent == Extent::PerFirstValue).then(|| FailureExtent {
-                    variable: first.name.clone(),
-                    failing,
-                    holding,
+                extent: (extent == Extent::PerFirstValue).then(|| {
+                    Box::new(FailureExtent {
+                        variable: first.name.clone(),
+                        failing,
+                        holding,
+                    })
                 }),
             },
         })
@@ -601,7 +603,7 @@ impl Runner<'_> {
                 );
                 f.points = Some(points);
                 f.counterexample = Some(ce);
-                f.extent = extent;
+                f.extent = extent.map(|e| *e);
                 if let Assertion::Equal {
                     actual,
                     correction: Some((text, c)),
