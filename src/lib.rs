@@ -395,8 +395,8 @@ pub mod mining {
 pub mod findings {
     pub use crate::claims::finding::{
         Asserted, ClaimRef, Commentary, Correction, Counterexample, DataFit, FailureExtent,
-        Importance, Labelled, MergeError, PaperStatus, Phrase, Points, Proof, RangePart, Reading,
-        Slot, Style, Unit, Wording,
+        Importance, InstanceProofs, Labelled, MergeError, PaperStatus, Phrase, Points, Proof,
+        RangePart, Reading, Slot, Style, Unit, Wording,
     };
 }
 

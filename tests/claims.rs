@@ -1403,9 +1403,19 @@ fn a_failing_claim_reports_its_smallest_counterexample() {
         .find(|&(i, j)| !(i * j < 9 || i < j))
         .unwrap();
     assert_eq!(f.verdict, VerdictKind::Fails);
+    // Along i, the first variable: the values with a failing j, and those where every j holds.
+    let fails_at = |i: i64| (1..=5).any(|j| !(i * j < 9 || i < j));
+    let first_failing = (1..=5).find(|&i| fails_at(i)).unwrap();
+    assert!((first_failing..=5).all(fails_at));
     assert_eq!(
         f.evidence(),
-        format!("false at i = {}, j = {}", first.0, first.1)
+        format!(
+            "false at i = {}, j = {}; holds for every i ≤ {}, fails from i = {first_failing} on \
+             the range",
+            first.0,
+            first.1,
+            first_failing - 1
+        )
     );
 
     // A rational variable is shown exactly.
@@ -1413,7 +1423,50 @@ fn a_failing_claim_reports_its_smallest_counterexample() {
         &claim_file("for = \"N in -2..2 step 1/4\"\nholds = \"N < 1/3\""),
         false,
     );
-    assert_eq!(f.evidence(), "false at N = 1/2");
+    assert_eq!(
+        f.evidence(),
+        "false at N = 1/2: expected N < 1/3, actual N = 1/2; holds for every N ≤ 1/4, fails \
+         from N = 1/2 on the range"
+    );
+}
+
+#[test]
+fn a_false_check_names_the_part_that_failed_and_the_values_on_the_way() {
+    // `let` bindings and `if` conditions on the way are values found there; the comparison
+    // that failed is what the statement says, its sides what is true.
+    let f = finding(
+        &claim_file(
+            "for = \"k in 0..5\"\nholds = \"let a = k + 1 in if a > 2 then (a - 1) * 2 < 5 else true\"",
+        ),
+        false,
+    );
+    assert_eq!(
+        f.evidence(),
+        "false at k = 3: expected (a - 1) * 2 < 5, actual a = 4, a > 2 = true, (a - 1) * 2 = 6; \
+         holds for every k ≤ 2, fails from k = 3 on the range"
+    );
+    let ce = f.counterexample.as_ref().unwrap();
+    assert_eq!(ce.expected[0].value, Value::Bool(true));
+    // A failing conjunct is found behind the ones that hold; a chain of comparisons names the
+    // pair that failed.
+    let f = finding(
+        &claim_file("for = \"k in 1..3\"\nholds = \"k > 0 and 0 < k < 2\""),
+        false,
+    );
+    assert_eq!(
+        f.evidence(),
+        "false at k = 2: expected k < 2, actual k = 2; holds for every k ≤ 1, fails from k = 2 \
+         on the range"
+    );
+    // A check with nothing to explain (a bare call) says only where it is false.
+    let f = finding(
+        &claim_file("for = \"k in 1..3\"\nholds = \"is_int(k / 2)\""),
+        false,
+    );
+    assert_eq!(
+        f.evidence(),
+        "false at k = 1; fails at k ∈ {1, 3}, holds at the other value of k"
+    );
 }
 
 #[test]
@@ -1486,10 +1539,16 @@ fn where_skips_points_and_says_how_many() {
         &claim_file("for = \"k in 1..10\"\nwhere = \"k != 4\"\nholds = \"k != 4 and k != 7\""),
         false,
     );
+    // The extent leaves out k = 4, whose only point `where` excluded.
     assert_eq!(
         (f.verdict, f.evidence().as_str()),
-        (VerdictKind::Fails, "false at k = 7")
+        (
+            VerdictKind::Fails,
+            "false at k = 7: expected k != 7, actual k = 7; fails at k ∈ {7}, holds at the other \
+             8 values of k"
+        )
     );
+    assert_eq!(f.extent.as_ref().unwrap().holding.len(), 8);
     // Nothing passes the filter: nothing was checked, so nothing holds.
     let f = finding(
         &claim_file("for = \"k in 1..10\"\nwhere = \"k > 10\"\nholds = \"false\""),
@@ -1504,21 +1563,27 @@ fn where_skips_points_and_says_how_many() {
 }
 
 #[test]
-fn open_claims_never_hold() {
+fn a_conjecture_checked_on_a_finite_range_holds_there() {
+    // `open = true` (a conjecture over infinitely many cases) still loads; a check that
+    // passes on the range is HOLDS like any other, OPEN being kept for nothing checked.
     let f = finding(
         &claim_file("open = true\nfor = \"k in 1..5\"\nholds = \"k > 0\""),
         false,
     );
-    assert_eq!(f.verdict, VerdictKind::Open);
+    assert_eq!(f.verdict, VerdictKind::Holds);
     assert_eq!(f.evidence(), "true at all 5 points");
-    // A counterexample still refutes an open claim.
+    // A counterexample refutes it.
     let f = finding(
         &claim_file("open = true\nfor = \"k in 1..5\"\nholds = \"k < 4\""),
         false,
     );
     assert_eq!(
         (f.verdict, f.evidence().as_str()),
-        (VerdictKind::Fails, "false at k = 4")
+        (
+            VerdictKind::Fails,
+            "false at k = 4: expected k < 4, actual k = 4; holds for every k ≤ 3, fails from \
+             k = 4 on the range"
+        )
     );
 }
 
@@ -1535,7 +1600,11 @@ fn readings_are_ambiguous_with_a_verdict_each() {
     let parts: Vec<&str> = evidence.split("; reading ").collect();
     assert_eq!(parts.len(), 3, "{}", f.evidence());
     assert_eq!(parts[0], "reading \"weak\": HOLDS (true at all 6 points)");
-    assert_eq!(parts[1], "\"strong\": FAILS (false at k = 1)");
+    assert_eq!(
+        parts[1],
+        "\"strong\": FAILS (false at k = 1: expected k >= 2, actual k = 1; fails for every \
+         k ≤ 1, holds from k = 2 on the range)"
+    );
     assert!(
         parts[2].starts_with("\"own range\": FAILS (fails at k = 3: expected 6, actual 9"),
         "{}",
@@ -1633,7 +1702,12 @@ fn deep_uses_the_deep_range() {
     let f = finding(&src, true);
     assert_eq!(
         (f.verdict, f.range_text().as_str(), f.evidence().as_str()),
-        (VerdictKind::Fails, "k in 0..100", "false at k = 50")
+        (
+            VerdictKind::Fails,
+            "k in 0..100",
+            "false at k = 50: expected k < 50, actual k = 50; holds for every k ≤ 49, fails \
+             from k = 50 on the range"
+        )
     );
     // Without a deep range --deep checks the default range.
     let f = finding(
@@ -1676,7 +1750,13 @@ fn check_registry_keeps_file_order_and_selects_by_label_or_id() {
         [VerdictKind::Holds, VerdictKind::Fails, VerdictKind::Holds]
     );
     assert!(all.iter().all(|v| v.claim.paper == "t"));
-    assert_eq!(all[1].evidence(), "false at k = 200");
+    assert!(
+        all[1]
+            .evidence()
+            .starts_with("false at k = 200: expected k < 200, actual k = 200;"),
+        "{}",
+        all[1].evidence()
+    );
 
     let some = check_registry(&reg, false, &["Lemma 3".into(), "one".into()], &Silent).unwrap();
     let ids: Vec<&str> = some.iter().map(|v| v.claim.id.as_str()).collect();

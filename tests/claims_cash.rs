@@ -168,7 +168,16 @@ fn one_slope_from_zero_is_decided_per_set() {
         "cash.closed_forms",
         "claim = \"one_slope_from_zero\"\nsets = [[1, 2], [1, 3, 4]]",
     ));
-    assert_eq!(f.verdict, VerdictKind::Open, "{}", f.evidence());
+    // Every listed set certified and satisfying it: each instance proven, HOLDS.
+    assert_eq!(f.verdict, VerdictKind::Holds, "{}", f.evidence());
+    assert!(
+        f.evidence()
+            .starts_with("each instance proven (2 listed sets A): no listed set refutes it"),
+        "{}",
+        f.evidence()
+    );
+    let i = f.instances.as_ref().unwrap();
+    assert_eq!((i.total, i.proven), (2, 2));
 }
 
 #[test]
@@ -180,7 +189,7 @@ fn the_registry_builtin_claims_give_their_expected_verdicts() {
         ("ex-1.11-3", VerdictKind::Holds),
         ("rem-4-not-cash-periodic", VerdictKind::Proven),
         ("sec9-conj-1", VerdictKind::Fails),
-        ("sec9-conj-2", VerdictKind::Open),
+        ("sec9-conj-2", VerdictKind::Holds),
         ("sec9-conj-3", VerdictKind::Open),
         ("appendix", VerdictKind::Fails),
     ];

@@ -85,7 +85,7 @@ fn verdicts(t: &Csv) -> Vec<(String, String)> {
 /// | sq | Claim 1 | FAILS at k = 1 (k² = 2k) |
 /// | gauss | Claim 2 | HOLDS at 21 points; with `--deep`, FAILS at k = 51 |
 /// | even | Claim 3 | HOLDS at 5 points, 5 excluded by `where` |
-/// | op | Claim 4 | OPEN (an open claim true at 3 points) |
+/// | op | Claim 4 | OPEN (a conjecture whose `where` leaves nothing to check) |
 /// | amb | Claim 5 | AMBIGUOUS: reading "a" HOLDS, reading "b" FAILS at k = 1 |
 /// | cor | Claim 6 | FAILS, with a correction that holds at 10 points |
 fn mixed_file() -> String {
@@ -111,7 +111,7 @@ fn mixed_file() -> String {
             claim(
                 "op",
                 "Claim 4",
-                "open = true\nfor = \"k in 1..3\"\nholds = \"k > 0\"",
+                "open = true\nfor = \"k in 1..3\"\nwhere = \"k > 3\"\nholds = \"k > 0\"",
             ),
             claim(
                 "amb",
@@ -226,10 +226,14 @@ fn verdicts_evidence_and_exit_codes() {
         rows[2]["evidence"],
         "true at all 5 points (5 points excluded by `where`)"
     );
-    assert_eq!(rows[3]["evidence"], "true at all 3 points");
+    assert_eq!(
+        rows[3]["evidence"],
+        "no point of the range satisfies `where`: nothing was checked"
+    );
     assert_eq!(
         rows[4]["evidence"],
-        "reading \"a\": HOLDS (true at all 3 points); reading \"b\": FAILS (false at k = 1)"
+        "reading \"a\": HOLDS (true at all 3 points); reading \"b\": FAILS (false at k = 1: \
+         expected k > 1, actual k = 1; fails for every k ≤ 1, holds from k = 2 on the range)"
     );
     assert!(
         rows[5]["evidence"].contains("correction"),
@@ -261,7 +265,11 @@ fn deep_checks_the_deep_range() {
     assert_eq!(code, 1);
     let r = &t.records()[0];
     assert_eq!((r["verdict"], r["range"]), ("FAILS", "k in 0..60"));
-    assert_eq!(r["evidence"], "false at k = 51");
+    assert_eq!(
+        r["evidence"],
+        "false at k = 51: expected k <= 50, actual k = 51; holds for every k ≤ 50, fails from \
+         k = 51 on the range"
+    );
     // Claims without a deep range keep their range under --deep.
     let (_, t) = check_text_csv(&mixed_file(), &["--deep", "--only", "Claim 3"]);
     assert_eq!(t.records()[0]["range"], "k in 1..10");
@@ -300,6 +308,47 @@ fn only_selects_by_label_and_id_across_files() {
     run_input_error(
         &["check", a, "--only", "Claim 1", "--only", "Lemma 7"],
         &["Lemma 7"],
+    );
+}
+
+#[test]
+fn only_takes_comma_separated_ids_and_whole_labels_with_commas() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = write(
+        dir.path(),
+        "a.toml",
+        &file(
+            "demo",
+            &[
+                claim("one", "Claim 1", "holds = \"1 + 1 == 2\""),
+                claim("two", "§2, before Def 2.1", "holds = \"2 + 2 == 4\""),
+                claim("three", "Claim 3", "holds = \"3 > 4\""),
+            ],
+        ),
+    );
+    let a = a.to_str().unwrap();
+    let rows = |args: &[&str]| {
+        let mut all = vec![a, "--format", "csv"];
+        all.extend_from_slice(args);
+        let (code, out, _) = check(&all);
+        let t = Csv::parse(&out);
+        let labels: Vec<String> = t.records().iter().map(|r| r["label"].to_string()).collect();
+        (code, labels)
+    };
+    // Ids separated by commas (spaces allowed), rows in file order.
+    assert_eq!(
+        rows(&["--only", "three, one"]),
+        (1, vec!["Claim 1".to_string(), "Claim 3".to_string()])
+    );
+    // A label with a comma in it names its claim whole.
+    assert_eq!(
+        rows(&["--only", "§2, before Def 2.1"]),
+        (0, vec!["§2, before Def 2.1".to_string()])
+    );
+    // An unknown id in the list is an error naming it, exit 2.
+    run_input_error(
+        &["check", a, "--only", "one,nope"],
+        &["no claim", "\"nope\""],
     );
 }
 

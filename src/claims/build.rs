@@ -253,7 +253,8 @@ pub struct ClaimBuilder {
 }
 
 impl ClaimBuilder {
-    /// An existence or "for every A" conjecture: a passing check is OPEN, never HOLDS.
+    /// The paper poses it as an open problem (a claim file's `open = true`); the verdict is
+    /// the same as without it.
     pub fn open(mut self) -> ClaimBuilder {
         self.open = true;
         self

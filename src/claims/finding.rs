@@ -331,13 +331,67 @@ impl Proof {
     }
 }
 
-/// One reading of an AMBIGUOUS claim, with its own finding.
+/// One reading of a claim whose text admits several, with its own finding.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Reading {
     /// The reading, in words.
     pub name: String,
+    /// The statement exactly as printed: when it fails, the claim FAILS whatever the other
+    /// readings do (they are the corrected statements).
+    #[serde(default)]
+    pub literal: bool,
     /// What it found.
     pub finding: Finding,
+}
+
+/// A statement over infinitely many instances (every finite set S, every pair of games)
+/// checked instance by instance on a finite list of them, each instance settled for *all* of
+/// its own points by a proof (a proven period, a replayed certificate). When every instance is
+/// proven the verdict is HOLDS, "each instance proven": more than a finite check of each, less
+/// than PROVEN, which needs an argument for every instance.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InstanceProofs {
+    /// What an instance is, in the plural ("sets S", "instances (O, P, m)").
+    pub what: String,
+    /// Instances in the range.
+    pub total: u64,
+    /// Instances proven for all of their points.
+    pub proven: u64,
+}
+
+impl InstanceProofs {
+    /// Whether every instance of the range is proven.
+    pub fn all_proven(&self) -> bool {
+        self.proven == self.total && self.total > 0
+    }
+
+    /// The verdict of a check that found no counterexample: HOLDS when every instance is
+    /// proven, OPEN when some instance is settled by nothing (an existence statement such as
+    /// "eventually periodic" cannot be checked on finitely many points of an instance).
+    pub fn verdict(&self) -> VerdictKind {
+        if self.all_proven() {
+            VerdictKind::Holds
+        } else {
+            VerdictKind::Open
+        }
+    }
+
+    /// `each instance proven (4095 sets S)` or `18 of 63 instances proven`.
+    fn text(&self) -> String {
+        if self.all_proven() {
+            format!("each instance proven ({} {})", self.total, self.what)
+        } else {
+            format!("{} of {} {} proven", self.proven, self.total, self.what)
+        }
+    }
+
+    fn merge(self, other: InstanceProofs) -> InstanceProofs {
+        InstanceProofs {
+            total: self.total + other.total,
+            proven: self.proven + other.proven,
+            ..self
+        }
+    }
 }
 
 /// What an expression check compared.
@@ -420,6 +474,8 @@ pub enum Phrase {
     Proof,
     /// The readings: `reading "…": HOLDS (…); reading "…": FAILS (…)`.
     Readings,
+    /// The instances proven: `each instance proven (4095 sets S)`.
+    Instances,
 }
 
 /// How a finding's evidence is worded.
@@ -463,6 +519,9 @@ pub struct Finding {
     /// Where a FAILS claim fails, along the range's first variable.
     #[serde(default)]
     pub extent: Option<FailureExtent>,
+    /// A statement over infinitely many instances, each instance of the range proven.
+    #[serde(default)]
+    pub instances: Option<InstanceProofs>,
     /// How the evidence is worded.
     pub wording: Wording,
 }
@@ -481,6 +540,77 @@ pub struct FailureExtent {
 }
 
 impl FailureExtent {
+    /// Where the claim fails, in words, or `None` when the first variable took one value only
+    /// (the counterexample says it all):
+    /// - `fails for every k on the range` (every value fails);
+    /// - `fails for every k ≤ 3, holds from k = 4 on the range` (failures then successes);
+    /// - `holds for every k ≤ 3, fails from k = 4 on the range`;
+    /// - otherwise `fails at k ∈ {0..3, 7}, holds at the other 9 values of k`, the failing
+    ///   values compressed into runs of consecutive values of the range.
+    pub fn text(&self) -> Option<String> {
+        let v = &self.variable;
+        let (fails, holds) = (&self.failing, &self.holding);
+        if fails.is_empty() || fails.len() + holds.len() < 2 {
+            return None;
+        }
+        let show = |x: &Value| x.short().to_string();
+        let (f_last, h_first) = (fails.last()?, holds.first());
+        let (f_first, h_last) = (fails.first()?, holds.last());
+        Some(match (h_first, h_last) {
+            (None, _) => format!("fails for every {v} on the range"),
+            (Some(h), _) if f_last < h => format!(
+                "fails for every {v} ≤ {}, holds from {v} = {} on the range",
+                show(f_last),
+                show(h)
+            ),
+            (_, Some(h)) if h < f_first => format!(
+                "holds for every {v} ≤ {}, fails from {v} = {} on the range",
+                show(h),
+                show(f_first)
+            ),
+            _ => format!(
+                "fails at {v} ∈ {{{}}}, holds at the other {} of {v}",
+                self.failing_runs().join(", "),
+                if holds.len() == 1 {
+                    "value".to_string()
+                } else {
+                    format!("{} values", holds.len())
+                }
+            ),
+        })
+    }
+
+    /// The failing values as runs of values consecutive among all the values decided
+    /// (`0..3`, `7`).
+    fn failing_runs(&self) -> Vec<String> {
+        let mut all: Vec<(&Value, bool)> = self
+            .failing
+            .iter()
+            .map(|x| (x, true))
+            .chain(self.holding.iter().map(|x| (x, false)))
+            .collect();
+        all.sort_by(|a, b| a.0.cmp(b.0));
+        let mut runs: Vec<(&Value, &Value)> = Vec::new();
+        let mut open: Option<(&Value, &Value)> = None;
+        for (x, failing) in all {
+            match (failing, open.as_mut()) {
+                (true, Some(run)) => run.1 = x,
+                (true, None) => open = Some((x, x)),
+                (false, _) => runs.extend(open.take()),
+            }
+        }
+        runs.extend(open);
+        runs.iter()
+            .map(|(a, b)| {
+                if a == b {
+                    a.short().to_string()
+                } else {
+                    format!("{}..{}", a.short(), b.short())
+                }
+            })
+            .collect()
+    }
+
     /// Both extents' values together (shards of one sweep): a value fails when it fails in
     /// either.
     fn merge(self, other: FailureExtent) -> FailureExtent {
@@ -553,12 +683,11 @@ pub(super) fn at_point(point: &[(String, Value)]) -> String {
     format!(" at {}", parts.join(", "))
 }
 
-/// One side of a compared pair, as messages show it: a list rebuilt from its components.
+/// One side of a compared pair, as messages show it: each component with its label, or the
+/// whole value.
 fn side(values: &[Labelled], components: bool) -> String {
     if components {
-        Value::List(values.iter().map(|l| l.value.clone()).collect())
-            .short()
-            .to_string()
+        format!("({})", named_values(values))
     } else {
         values
             .first()
@@ -599,6 +728,7 @@ impl Finding {
             proof: None,
             readings: Vec::new(),
             extent: None,
+            instances: None,
             wording,
         }
     }
@@ -610,11 +740,44 @@ impl Finding {
             .readings
             .into_iter()
             .map(|r| Reading {
-                name: r.name,
                 finding: r.finding.about(claim),
+                ..r
             })
             .collect();
         self
+    }
+
+    /// A claim whose text admits several readings, each checked (the policy of
+    /// data/claims/README.md, "Verdicts"):
+    /// - FAILS when the reading marked literal (the statement as printed) fails, or when every
+    ///   reading fails; the counterexample and the extent shown are the literal reading's, else
+    ///   the first failing reading's, and the readings that hold are the corrected statements;
+    /// - HOLDS (PROVEN) when every reading holds (is proven): what the text means does not
+    ///   change what is true;
+    /// - AMBIGUOUS otherwise: the readings disagree and the printed text does not decide.
+    pub fn of_readings(range: Vec<RangePart>, readings: Vec<Reading>) -> Finding {
+        let fails = |r: &&Reading| r.finding.verdict == VerdictKind::Fails;
+        let literal_fails = readings.iter().filter(fails).find(|r| r.literal);
+        let every_fails = !readings.is_empty() && readings.iter().all(|r| fails(&r));
+        let proven = |r: &Reading| r.finding.verdict == VerdictKind::Proven;
+        let holds = |r: &Reading| r.finding.verdict == VerdictKind::Holds || proven(r);
+        let verdict = if literal_fails.is_some() || every_fails {
+            VerdictKind::Fails
+        } else if !readings.is_empty() && readings.iter().all(proven) {
+            VerdictKind::Proven
+        } else if !readings.is_empty() && readings.iter().all(holds) {
+            VerdictKind::Holds
+        } else {
+            VerdictKind::Ambiguous
+        };
+        let mut f = Finding::new(verdict, range, Wording::Sentence(vec![Phrase::Readings]));
+        if verdict == VerdictKind::Fails {
+            let shown = literal_fails.or_else(|| readings.iter().find(fails));
+            f.counterexample = shown.and_then(|r| r.finding.counterexample.clone());
+            f.extent = shown.and_then(|r| r.finding.extent.clone());
+        }
+        f.readings = readings;
+        f
     }
 
     /// Adds free text at the end of a builtin's sentence (a finding worded as a sweep keeps its
@@ -637,8 +800,22 @@ impl Finding {
             .join("; ")
     }
 
-    /// The evidence in one line, as the verdict table shows it.
+    /// The evidence in one line, as the verdict table shows it. A failure of a statement the
+    /// paper itself says is false is said to be the paper's own.
     pub fn evidence(&self) -> String {
+        let body = self.evidence_body();
+        if self.verdict == VerdictKind::Fails
+            && self.claim.commentary.in_paper == PaperStatus::KnownFalse
+        {
+            format!("false, as the paper itself says: {body}")
+        } else {
+            body
+        }
+    }
+
+    /// The evidence without the words about the claim's status in the paper (a reading's
+    /// evidence, inside its claim's).
+    fn evidence_body(&self) -> String {
         match &self.wording {
             Wording::Sweep { unit, asserted } => self.sweep_text(*unit, *asserted),
             Wording::Sentence(pieces) => pieces.iter().map(|p| self.piece_text(p)).collect(),
@@ -661,6 +838,10 @@ impl Finding {
             return s;
         };
         let mut s = compared(ce, asserted);
+        if let Some(extent) = self.extent.as_ref().and_then(FailureExtent::text) {
+            s.push_str("; ");
+            s.push_str(&extent);
+        }
         if let Some(c) = &self.correction {
             s.push_str(&match &c.counterexample {
                 None => format!(
@@ -724,6 +905,10 @@ impl Finding {
                 s
             }
             Phrase::Proof => self.proof.as_ref().map_or(String::new(), Proof::text),
+            Phrase::Instances => self
+                .instances
+                .as_ref()
+                .map_or(String::new(), InstanceProofs::text),
             Phrase::Readings => self
                 .readings
                 .iter()
@@ -732,7 +917,7 @@ impl Finding {
                         "reading \"{}\": {} ({})",
                         r.name,
                         r.finding.verdict,
-                        r.finding.evidence()
+                        r.finding.evidence_body()
                     )
                 })
                 .collect::<Vec<_>>()
@@ -777,8 +962,8 @@ impl Finding {
             .zip(other.readings.iter().cloned())
             .map(|(a, b)| {
                 Ok(Reading {
-                    name: a.name,
                     finding: a.finding.merge(b.finding)?,
+                    ..a
                 })
             })
             .collect::<Result<Vec<_>, MergeError>>()?;
@@ -802,22 +987,61 @@ impl Finding {
             (Some(a), Some(b)) => Some(a.merge(b)),
             (a, b) => a.or(b),
         };
+        let instances = match (self.instances.clone(), other.instances.clone()) {
+            (Some(a), Some(b)) => Some(a.merge(b)),
+            (a, b) => a.or(b),
+        };
         let base = if right_first { other } else { self };
+        if !readings.is_empty() {
+            // The readings decide the verdict, merged or not.
+            let mut f = Finding::of_readings(range, readings);
+            f.claim = base.claim;
+            f.points = points;
+            f.correction = correction;
+            f.instances = instances;
+            return Ok(f);
+        }
+        // Every instance must be proven for HOLDS, whichever shard proved which.
+        let verdict = match (&instances, base.verdict) {
+            (Some(i), VerdictKind::Holds | VerdictKind::Open) => i.verdict(),
+            (_, v) => v,
+        };
         Ok(Finding {
+            verdict,
             range,
             points,
             correction,
             readings,
             extent,
+            instances,
             ..base
         })
     }
 }
 
 /// `expected …, actual …` or `false at …`: an expression check's counterexample in words.
+/// A side compared component by component names each component (`label = value`); a failed
+/// truth-valued check says which part of it failed and the values that made it fail, when the
+/// checker found them.
 fn compared(ce: &Counterexample, asserted: Asserted) -> String {
     match asserted {
-        Asserted::Holds => format!("false{}", at_point(&ce.point)),
+        Asserted::Holds => {
+            let mut s = format!("false{}", at_point(&ce.point));
+            // `expected` names the part of the statement that is false (a comparison, a
+            // conjunct, a branch), `actual` what is true there; a bare "false" repeats the
+            // statement and is not written out.
+            let bare = ce.actual.len() == 1
+                && ce.expected.len() == 1
+                && ce.actual[0].label == ce.expected[0].label;
+            if let (Some(e), false) = (ce.expected.first(), bare || ce.actual.is_empty()) {
+                s.push_str(&format!(
+                    ": expected {}, actual {}",
+                    e.label,
+                    named_values(&ce.actual)
+                ));
+            }
+            s
+        }
         Asserted::Equal {
             expected_components,
             actual_components,
@@ -828,6 +1052,23 @@ fn compared(ce: &Counterexample, asserted: Asserted) -> String {
             side(&ce.actual, actual_components)
         ),
     }
+}
+
+/// `label = value, label = value`; a value whose label is its own text (a literal `14`,
+/// `true`) is written once.
+fn named_values(values: &[Labelled]) -> String {
+    values
+        .iter()
+        .map(|l| {
+            let v = l.value.short().to_string();
+            if l.label == v {
+                v
+            } else {
+                format!("{} = {v}", l.label)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -1247,6 +1488,7 @@ mod tests {
         );
         read.readings = vec![Reading {
             name: "literal".into(),
+            literal: false,
             finding: holds("k in 1..3", 3),
         }];
         let read = read.about(&claim("a"));
@@ -1259,6 +1501,210 @@ mod tests {
             m.evidence(),
             "reading \"literal\": HOLDS (true at all 6 points (2 points excluded by `where`))"
         );
+    }
+
+    fn extent(failing: &[i64], holding: &[i64]) -> FailureExtent {
+        let values = |v: &[i64]| v.iter().map(|&x| Value::from(x)).collect();
+        FailureExtent {
+            variable: "k".into(),
+            failing: values(failing),
+            holding: values(holding),
+        }
+    }
+
+    #[test]
+    fn an_extent_says_where_the_failures_lie_along_the_first_variable() {
+        let text = |f: &[i64], h: &[i64]| extent(f, h).text();
+        assert_eq!(
+            text(&[0, 1, 2, 3], &[4, 5, 6]).unwrap(),
+            "fails for every k ≤ 3, holds from k = 4 on the range"
+        );
+        assert_eq!(
+            text(&[4, 6], &[0, 2]).unwrap(),
+            "holds for every k ≤ 2, fails from k = 4 on the range"
+        );
+        assert_eq!(
+            text(&[1, 2, 3], &[]).unwrap(),
+            "fails for every k on the range"
+        );
+        // Runs are consecutive among the values decided, whatever the step.
+        assert_eq!(
+            text(&[0, 2, 4, 10, 14, 16], &[6, 8, 12]).unwrap(),
+            "fails at k ∈ {0..4, 10, 14..16}, holds at the other 3 values of k"
+        );
+        assert_eq!(
+            text(&[2], &[1, 3]).unwrap(),
+            "fails at k ∈ {2}, holds at the other 2 values of k"
+        );
+        assert_eq!(
+            text(&[1, 3], &[2]).unwrap(),
+            "fails at k ∈ {1, 3}, holds at the other value of k"
+        );
+        // One value decided, or none failing: nothing to add to the counterexample.
+        assert_eq!(text(&[5], &[]), None);
+        assert_eq!(text(&[], &[1, 2]), None);
+    }
+
+    #[test]
+    fn a_failure_shows_its_extent_and_labels_each_compared_component() {
+        let mut f = fails("k in 1..9", 5);
+        f.extent = Some(extent(&[5, 6, 7, 8, 9], &[1, 2, 3, 4]));
+        f.wording = Wording::Sweep {
+            unit: Unit::Point,
+            asserted: Asserted::Equal {
+                expected_components: true,
+                actual_components: false,
+            },
+        };
+        f.counterexample = Some(Counterexample {
+            point: vec![("k".into(), Value::from(5))],
+            expected: vec![Labelled::new("k + 1", 6), Labelled::new("14", 14)],
+            actual: vec![Labelled::new("g(k)", vec![Value::from(6), Value::from(13)])],
+        });
+        assert_eq!(
+            f.evidence(),
+            "fails at k = 5: expected (k + 1 = 6, 14), actual [6, 13]; holds for every k ≤ 4, \
+             fails from k = 5 on the range"
+        );
+        // A truth-valued check names the part that failed and the values that made it fail.
+        let mut f = fails("N in 1..9", 1);
+        f.counterexample = Some(Counterexample {
+            point: vec![("N".into(), Value::from(1))],
+            expected: vec![Labelled::new("2m <= 9N", true)],
+            actual: vec![
+                Labelled::new("m", 9),
+                Labelled::new("2m", 18),
+                Labelled::new("9N", 9),
+            ],
+        });
+        assert_eq!(
+            f.evidence(),
+            "false at N = 1: expected 2m <= 9N, actual m = 9, 2m = 18, 9N = 9"
+        );
+    }
+
+    #[test]
+    fn a_statement_the_paper_says_is_false_fails_as_the_paper_says() {
+        let mut claim = claim("a");
+        claim.commentary.in_paper = PaperStatus::KnownFalse;
+        let f = fails("k in 4..9", 5).about(&claim);
+        assert_eq!(
+            f.evidence(),
+            "false, as the paper itself says: false at k = 5"
+        );
+        // Only a failure is the paper's own; and a reading inside the claim is not repeated.
+        assert_eq!(
+            holds("k in 1..3", 3).about(&claim).evidence(),
+            "true at all 3 points (1 point excluded by `where`)"
+        );
+        let f = Finding::of_readings(
+            vec![RangePart::described("k in 4..9")],
+            vec![Reading {
+                name: "as printed".into(),
+                literal: true,
+                finding: fails("k in 4..9", 5),
+            }],
+        )
+        .about(&claim);
+        assert_eq!(
+            f.evidence(),
+            "false, as the paper itself says: reading \"as printed\": FAILS (false at k = 5)"
+        );
+    }
+
+    fn reading(name: &str, literal: bool, finding: Finding) -> Reading {
+        Reading {
+            name: name.into(),
+            literal,
+            finding,
+        }
+    }
+
+    #[test]
+    fn readings_decide_the_verdict_by_the_policy() {
+        let range = || vec![RangePart::described("k in 1..9")];
+        let verdict = |rs: Vec<Reading>| Finding::of_readings(range(), rs).verdict;
+        // The printed statement failing: FAILS, whatever the others do; its counterexample.
+        let f = Finding::of_readings(
+            range(),
+            vec![
+                reading("corrected", false, holds("k in 1..9", 9)),
+                reading("as printed", true, fails("k in 1..9", 7)),
+            ],
+        );
+        assert_eq!(f.verdict, VerdictKind::Fails);
+        assert_eq!(f.counterexample, fails("k in 1..9", 7).counterexample);
+        // Every reading failing: FAILS, with the first reading's counterexample.
+        let f = Finding::of_readings(
+            range(),
+            vec![
+                reading("a", false, fails("k in 1..9", 3)),
+                reading("b", false, fails("k in 1..9", 2)),
+            ],
+        );
+        assert_eq!(f.verdict, VerdictKind::Fails);
+        assert_eq!(f.counterexample, fails("k in 1..9", 3).counterexample);
+        // The readings disagree and the printed one holds: AMBIGUOUS.
+        assert_eq!(
+            verdict(vec![
+                reading("as printed", true, holds("k in 1..9", 9)),
+                reading("b", false, fails("k in 1..9", 2)),
+            ]),
+            VerdictKind::Ambiguous
+        );
+        // Every reading holds: what the text means does not matter.
+        assert_eq!(
+            verdict(vec![
+                reading("a", false, holds("k in 1..9", 9)),
+                reading("b", false, proven("every k")),
+            ]),
+            VerdictKind::Holds
+        );
+        assert_eq!(
+            verdict(vec![reading("a", false, proven("every k"))]),
+            VerdictKind::Proven
+        );
+        assert_eq!(
+            verdict(vec![
+                reading("a", false, holds("k in 1..9", 9)),
+                reading("b", false, open("k in 1..9")),
+            ]),
+            VerdictKind::Ambiguous
+        );
+    }
+
+    fn instances(proven: u64, total: u64) -> Finding {
+        let ip = InstanceProofs {
+            what: "sets S".into(),
+            total,
+            proven,
+        };
+        let mut f = Sentence::new()
+            .piece(Phrase::Instances)
+            .text(": checked")
+            .finding(ip.verdict(), vec![RangePart::described("S")]);
+        f.instances = Some(ip);
+        f.about(&claim("a"))
+    }
+
+    #[test]
+    fn each_instance_proven_holds_and_an_unsettled_instance_leaves_it_open() {
+        let all = instances(3, 3);
+        assert_eq!(all.verdict, VerdictKind::Holds);
+        assert_eq!(all.evidence(), "each instance proven (3 sets S): checked");
+        let some = instances(1, 2);
+        assert_eq!(some.verdict, VerdictKind::Open);
+        assert_eq!(some.evidence(), "1 of 2 sets S proven: checked");
+        // Shards: every instance of both must be proven.
+        let m = all.clone().merge(some).unwrap();
+        assert_eq!(m.verdict, VerdictKind::Open);
+        let i = m.instances.as_ref().unwrap();
+        assert_eq!((i.proven, i.total), (4, 5));
+        assert_eq!(
+            all.clone().merge(instances(2, 2)).unwrap().verdict,
+            VerdictKind::Holds
+        );
+        assert_eq!(instances(0, 0).verdict, VerdictKind::Open);
     }
 
     #[test]

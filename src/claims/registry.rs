@@ -209,7 +209,8 @@ pub struct Claim {
     pub statement: String,
     /// What a report says beside the verdict (`note`, `known_false`, `importance`).
     pub commentary: Commentary,
-    /// An existence or "for every A" conjecture: a passing check is OPEN, never HOLDS.
+    /// The paper poses it as an open problem (`open = true`). Recorded only: a passing check is
+    /// HOLDS on its range like any other claim (data/claims/README.md, "Verdicts").
     pub open: bool,
     /// How it is checked.
     pub check: Check,

@@ -7,10 +7,10 @@ use super::builtins::BuiltinRun;
 use super::cost::{self, Cost};
 use super::engines::Engines;
 use super::eval::{Definitions, Env, Evaluator, MAX_STEPS};
-use super::expr::{Binder, Expr, ExprError, ExprKind};
+use super::expr::{Binder, CmpOp, Expr, ExprError, ExprKind, Span};
 use super::finding::{
-    Asserted, ClaimRef, Correction, Counterexample, DataFit, Finding, Labelled, Phrase, Points,
-    RangePart, Reading, Unit, VerdictKind, Wording, at_point,
+    Asserted, ClaimRef, Correction, Counterexample, DataFit, FailureExtent, Finding, Labelled,
+    Points, RangePart, Reading, Unit, VerdictKind, Wording, at_point,
 };
 use super::registry::{Assertion, Check, Claim, ExprCheck, Quantifiers, Registry};
 use super::value::Value;
@@ -23,12 +23,27 @@ enum Sweep {
     /// Every point passed.
     Passed { checked: u64, skipped: u64 },
     /// The first failing point (in the order of the quantifiers), with the expected and the
-    /// actual value of an `expected`/`actual` check, and the points checked up to it.
+    /// actual value of an `expected`/`actual` check, the points checked up to it, and where
+    /// the check fails along the first variable (when the sweep was asked to find out).
     Failed {
         point: Vec<(String, Value)>,
         values: Option<(Value, Value)>,
         points: Points,
+        extent: Option<Box<FailureExtent>>,
     },
+}
+
+/// The first failing point of a sweep over part of a range, with the compared values.
+type Failure = (Vec<(String, Value)>, Option<(Value, Value)>);
+
+/// Whether a sweep goes on past the first failure to find the values of the first variable
+/// at which the check fails ([`FailureExtent`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Extent {
+    /// Stop at the first failure (a correction, checked where the claim failed).
+    FirstFailure,
+    /// Go on, one failure per value of the first variable at most.
+    PerFirstValue,
 }
 
 /// An evaluation error, with the file, line and column, the claim and the point where it
@@ -211,16 +226,20 @@ impl Runner<'_> {
         claim_error(self.reg, self.claim, env, e)
     }
 
-    fn sweep(&mut self, check: &ExprCheck, range: &Quantifiers) -> Result<Sweep> {
-        let mut checked = 0u64;
-        let mut skipped = 0u64;
-        let mut failure: Option<Sweep> = None;
-        let mut env: Env = Vec::new();
+    /// Checks `check` at the points of `binders` under the bindings `env`, in order, up to
+    /// the first failure; counts the points checked and skipped in `counts`.
+    fn sweep_from(
+        &mut self,
+        check: &ExprCheck,
+        binders: &[Binder],
+        env: &mut Env,
+        counts: &mut Points,
+    ) -> Result<Option<Failure>> {
+        let mut failure: Option<Failure> = None;
         let mut error: Option<Error> = None;
-        let binders = range.binders.clone();
         let claim = self.claim;
         let reg = self.reg;
-        let result = self.ev.each_point(&binders, &mut env, &mut |ev, env| {
+        let result = self.ev.each_point(binders, env, &mut |ev, env| {
             let at_point = |e: ExprError, env: &Env| claim_error(reg, claim, env, e);
             // A user function may return anything: a truth value is demanded here.
             let truth = |v: Value, at: &super::expr::Expr| match v {
@@ -234,7 +253,7 @@ impl Runner<'_> {
                 match ev.eval(f, env).and_then(|v| truth(v, f)) {
                     Ok(true) => {}
                     Ok(false) => {
-                        skipped += 1;
+                        counts.skipped += 1;
                         return Ok(true);
                     }
                     Err(e) => {
@@ -243,7 +262,7 @@ impl Runner<'_> {
                     }
                 }
             }
-            checked += 1;
+            counts.checked += 1;
             let outcome = match &check.assertion {
                 Assertion::Holds(h) => ev.eval(h, env).and_then(|v| Ok((truth(v, h)?, None))),
                 Assertion::Equal {
@@ -256,11 +275,7 @@ impl Runner<'_> {
             match outcome {
                 Ok((true, _)) => Ok(true),
                 Ok((false, values)) => {
-                    failure = Some(Sweep::Failed {
-                        point: env.clone(),
-                        values,
-                        points: Points { checked, skipped },
-                    });
+                    failure = Some((env.clone(), values));
                     Ok(false)
                 }
                 Err(e) => {
@@ -272,8 +287,144 @@ impl Runner<'_> {
         if let Some(e) = error {
             return Err(e);
         }
-        result.map_err(|e| self.located(e, &env))?;
-        Ok(failure.unwrap_or(Sweep::Passed { checked, skipped }))
+        result.map_err(|e| self.located(e, env))?;
+        Ok(failure)
+    }
+
+    /// Checks `check` over `range`. Up to the first failure every point is checked in order
+    /// (an error there is the claim's error); with [`Extent::PerFirstValue`] the sweep then
+    /// goes on through the remaining values of the first variable, each up to its own first
+    /// failure, to tell the values that fail from those that hold. That costs no more than
+    /// the sweep of a claim that holds, which the claim's estimate allows for. An error met
+    /// after the first failure ends the extent there (it lists the values decided before).
+    fn sweep(&mut self, check: &ExprCheck, range: &Quantifiers, extent: Extent) -> Result<Sweep> {
+        let mut counts = Points::default();
+        let mut env: Env = Vec::new();
+        let Some((first, rest)) = range.binders.split_first() else {
+            return Ok(match self.sweep_from(check, &[], &mut env, &mut counts)? {
+                None => Sweep::Passed {
+                    checked: counts.checked,
+                    skipped: counts.skipped,
+                },
+                Some((point, values)) => Sweep::Failed {
+                    point,
+                    values,
+                    points: counts,
+                    extent: None,
+                },
+            });
+        };
+        let xs = self
+            .ev
+            .binder_points(first, &mut env)
+            .map_err(|e| self.located(e, &env))?;
+        let mut found: Option<(Failure, Points)> = None;
+        let (mut failing, mut holding) = (Vec::new(), Vec::new());
+        for x in xs {
+            let before = counts.checked;
+            env.push((first.name.clone(), x.clone()));
+            let r = self.sweep_from(check, rest, &mut env, &mut counts);
+            env.pop();
+            let r = match (r, &found) {
+                (Err(e), None) => return Err(e),
+                (Err(_), Some(_)) => break,
+                (Ok(r), _) => r,
+            };
+            match r {
+                Some(f) => {
+                    failing.push(x);
+                    if found.is_none() {
+                        found = Some((f, counts));
+                        if extent == Extent::FirstFailure {
+                            break;
+                        }
+                    }
+                }
+                // A value whose points were all excluded by `where` neither fails nor holds.
+                None if counts.checked > before => holding.push(x),
+                None => {}
+            }
+        }
+        Ok(match found {
+            None => Sweep::Passed {
+                checked: counts.checked,
+                skipped: counts.skipped,
+            },
+            Some(((point, values), points)) => Sweep::Failed {
+                point,
+                values,
+                points,
+                extent: (extent == Extent::PerFirstValue).then(|| {
+                    Box::new(FailureExtent {
+                        variable: first.name.clone(),
+                        failing,
+                        holding,
+                    })
+                }),
+            },
+        })
+    }
+
+    /// Why a truth-valued check is false at `env`: the part of it that is false (a
+    /// comparison, a conjunct, the branch an `if` took, as the claim file writes it) and the
+    /// values that make it so — the sides of the comparison, the `if` conditions and `let`
+    /// bindings on the way. `None` when an evaluation fails on the way (the counterexample
+    /// then names the whole check).
+    fn explain(&mut self, e: &Expr, env: &mut Env, actual: &mut Vec<Labelled>) -> Option<String> {
+        use super::expr::BinOp;
+        match &e.kind {
+            ExprKind::Let(name, v, body) => {
+                let x = self.ev.eval(v, env).ok()?;
+                actual.push(Labelled::new(name.clone(), x.clone()));
+                env.push((name.clone(), x));
+                let r = self.explain(body, env, actual);
+                env.pop();
+                r
+            }
+            ExprKind::If(c, a, b) => {
+                let Value::Bool(taken) = self.ev.eval(c, env).ok()? else {
+                    return None;
+                };
+                actual.push(Labelled::new(self.label(c, "condition"), taken));
+                self.explain(if taken { a } else { b }, env, actual)
+            }
+            ExprKind::Binary(BinOp::And, a, b) => match self.ev.eval(a, env).ok()? {
+                Value::Bool(false) => self.explain(a, env, actual),
+                _ => self.explain(b, env, actual),
+            },
+            ExprKind::Compare(head, rest) => {
+                let mut left = head.as_ref();
+                for (op, right) in rest {
+                    let pair = Expr {
+                        kind: ExprKind::Compare(Box::new(left.clone()), vec![(*op, right.clone())]),
+                        span: e.span,
+                    };
+                    if self.ev.eval(&pair, env).ok()? == Value::Bool(false) {
+                        let l = self.ev.eval(left, env).ok()?;
+                        let r = self.ev.eval(right, env).ok()?;
+                        let (ll, rl) = (self.label(left, "left"), self.label(right, "right"));
+                        // A literal side (`k < 200`) says its value in the expected text.
+                        for (label, v) in [(&ll, l), (&rl, r)] {
+                            if *label != v.short().to_string() {
+                                actual.push(Labelled::new(label.clone(), v));
+                            }
+                        }
+                        return Some(if rest.len() == 1 {
+                            self.label(e, "comparison")
+                        } else {
+                            format!("{ll} {} {rl}", comparison_symbol(*op))
+                        });
+                    }
+                    left = right;
+                }
+                None
+            }
+            _ => {
+                let label = self.label(e, "holds");
+                actual.push(Labelled::new(label.clone(), false));
+                Some(label)
+            }
+        }
     }
 
     /// The miner's closed form for the actual values, when the range is one integer variable
@@ -322,14 +473,19 @@ impl Runner<'_> {
     /// The text of an expression as the claim file writes it, a label for its value.
     fn label(&self, e: &Expr, fallback: &str) -> String {
         self.reg
-            .text_of(e.span)
-            .map_or_else(|| fallback.to_string(), str::to_string)
+            .text_of(balanced(e.span, |s| self.reg.text_of(s)))
+            .map_or_else(|| fallback.to_string(), |t| t.trim().to_string())
     }
 
     /// The value of `e` labelled: by component (each with its own text) when `e` is a list
     /// literal and `split` is asked, else whole. Returns whether it was split.
     fn labelled(&self, e: &Expr, v: Value, fallback: &str, split: bool) -> (Vec<Labelled>, bool) {
-        if let (true, ExprKind::List(items), Value::List(values)) = (split, &e.kind, &v)
+        // `let N = … in [a, b]` is compared by the components of its list.
+        let mut body = e;
+        while let ExprKind::Let(_, _, inner) = &body.kind {
+            body = inner;
+        }
+        if let (true, ExprKind::List(items), Value::List(values)) = (split, &body.kind, &v)
             && !items.is_empty()
             && items.len() == values.len()
         {
@@ -346,7 +502,7 @@ impl Runner<'_> {
     /// A failing point of `check` as a counterexample with labelled values, and what it
     /// compared.
     fn counterexample(
-        &self,
+        &mut self,
         check: &ExprCheck,
         point: Vec<(String, Value)>,
         values: Option<(Value, Value)>,
@@ -374,12 +530,23 @@ impl Runner<'_> {
                 )
             }
             (Assertion::Holds(h), _) | (Assertion::Equal { actual: h, .. }, None) => {
-                let label = self.label(h, "holds");
+                let mut env = point.clone();
+                let mut why = Vec::new();
+                let (expected, actual) = match self.explain(h, &mut env, &mut why) {
+                    Some(part) => (Labelled::new(part, true), why),
+                    None => {
+                        let label = self.label(h, "holds");
+                        (
+                            Labelled::new(label.clone(), true),
+                            vec![Labelled::new(label, false)],
+                        )
+                    }
+                };
                 (
                     Counterexample {
                         point,
-                        expected: vec![Labelled::new(label.clone(), true)],
-                        actual: vec![Labelled::new(label, false)],
+                        expected: vec![expected],
+                        actual,
                     },
                     Asserted::Holds,
                 )
@@ -408,9 +575,12 @@ impl Runner<'_> {
             Assertion::Holds(_) => Asserted::Holds,
             Assertion::Equal { .. } => equal,
         };
-        Ok(match self.sweep(check, range)? {
+        Ok(match self.sweep(check, range, Extent::PerFirstValue)? {
             Sweep::Passed { checked, skipped } => {
-                let verdict = if self.claim.open || checked == 0 {
+                // A conjecture checked on a finite range HOLDS there like any claim (the
+                // policy of data/claims/README.md); OPEN is left for a check that checked
+                // nothing.
+                let verdict = if checked == 0 {
                     VerdictKind::Open
                 } else {
                     VerdictKind::Holds
@@ -423,6 +593,7 @@ impl Runner<'_> {
                 point,
                 values,
                 points,
+                extent,
             } => {
                 let (ce, asserted) = self.counterexample(check, point, values, true);
                 let mut f = Finding::new(
@@ -432,6 +603,7 @@ impl Runner<'_> {
                 );
                 f.points = Some(points);
                 f.counterexample = Some(ce);
+                f.extent = extent.map(|e| *e);
                 if let Assertion::Equal {
                     actual,
                     correction: Some((text, c)),
@@ -446,17 +618,19 @@ impl Runner<'_> {
                         },
                         ..check.clone()
                     };
-                    let (checked, counterexample) = match self.sweep(&corrected, range)? {
-                        Sweep::Passed { checked, .. } => (checked, None),
-                        Sweep::Failed {
-                            point,
-                            values,
-                            points,
-                        } => (
-                            points.checked,
-                            Some(self.counterexample(&corrected, point, values, false).0),
-                        ),
-                    };
+                    let (checked, counterexample) =
+                        match self.sweep(&corrected, range, Extent::FirstFailure)? {
+                            Sweep::Passed { checked, .. } => (checked, None),
+                            Sweep::Failed {
+                                point,
+                                values,
+                                points,
+                                ..
+                            } => (
+                                points.checked,
+                                Some(self.counterexample(&corrected, point, values, false).0),
+                            ),
+                        };
                     f.correction = Some(Correction {
                         text: text.clone(),
                         expr: c.unplaced(),
@@ -487,7 +661,7 @@ impl Runner<'_> {
                     deep,
                 };
                 let (reg, claim) = (self.reg, self.claim);
-                let mut f = super::builtins::run(&b.name, &mut run).map_err(|e| {
+                let f = super::builtins::run(&b.name, &mut run).map_err(|e| {
                     reg.located_error(
                         claim,
                         &format!(" (builtin `{}`)", b.name),
@@ -496,9 +670,6 @@ impl Runner<'_> {
                         &e.to_string(),
                     )
                 })?;
-                if self.claim.open && f.verdict == VerdictKind::Holds {
-                    f.verdict = VerdictKind::Open;
-                }
                 Ok(f)
             }
             Check::Readings(readings) => {
@@ -513,40 +684,68 @@ impl Runner<'_> {
                     }
                     found.push(Reading {
                         name: r.name.clone(),
+                        literal: r.literal,
                         finding: f,
                     });
                 }
-                // The verdict policy (data/claims/README.md): the statement as printed failing
-                // makes the claim FAILS whatever the other readings do, and so does every
-                // reading failing; only a literal reading that holds beside one that fails
-                // leaves the text's meaning in question.
-                let fails = |f: &Finding| f.verdict == VerdictKind::Fails;
-                let literal_fails = readings
-                    .iter()
-                    .zip(&found)
-                    .any(|(r, f)| r.literal && fails(&f.finding));
-                let every_fails = found.iter().all(|f| fails(&f.finding));
-                let verdict = if literal_fails || every_fails {
-                    VerdictKind::Fails
-                } else {
-                    VerdictKind::Ambiguous
-                };
-                let mut f =
-                    Finding::new(verdict, ranges, Wording::Sentence(vec![Phrase::Readings]));
-                if verdict == VerdictKind::Fails {
-                    // The counterexample shown is the printed statement's, else the first
-                    // reading's.
-                    let first = readings
-                        .iter()
-                        .zip(&found)
-                        .find(|(r, f)| r.literal && fails(&f.finding))
-                        .or_else(|| readings.iter().zip(&found).next());
-                    f.counterexample = first.and_then(|(_, f)| f.finding.counterexample.clone());
-                }
-                f.readings = found;
-                Ok(f)
+                Ok(Finding::of_readings(ranges, found))
             }
         }
+    }
+}
+
+/// `span` widened to balance its parentheses. The parser gives a parenthesised expression the
+/// span of what is inside, so an operation whose first (last) operand is parenthesised starts
+/// (ends) inside the parenthesis: `30 + v) / 2`. `text_of` reads the source; the widening stops
+/// at the ends of the source string.
+fn balanced<'s>(mut span: Span, text_of: impl Fn(Span) -> Option<&'s str>) -> Span {
+    let depth = |t: &str| {
+        t.chars().fold(0i64, |d, c| match c {
+            '(' => d + 1,
+            ')' => d - 1,
+            _ => d,
+        })
+    };
+    let Some(mut text) = text_of(span) else {
+        return span;
+    };
+    // Stepping a byte at a time passes over the inside of a multi-byte character (no text).
+    while depth(text) < 0 && span.local_start() > 0 {
+        span.start -= 1;
+        if let Some(t) = text_of(span) {
+            text = t;
+        }
+    }
+    while depth(text) > 0 {
+        let wider = Span {
+            end: span.end + 1,
+            ..span
+        };
+        match (
+            text_of(wider),
+            text_of(Span {
+                end: span.end + 4,
+                ..span
+            }),
+        ) {
+            (Some(t), _) => text = t,
+            (None, None) => break,
+            (None, Some(_)) => {}
+        }
+        span = wider;
+    }
+    span
+}
+
+/// A comparison operator as the expression language writes it.
+fn comparison_symbol(op: CmpOp) -> &'static str {
+    match op {
+        CmpOp::Eq => "==",
+        CmpOp::Ne => "!=",
+        CmpOp::Lt => "<",
+        CmpOp::Le => "<=",
+        CmpOp::Gt => ">",
+        CmpOp::Ge => ">=",
     }
 }
 
@@ -755,5 +954,48 @@ fn row_sweep() -> Wording {
             expected_components: false,
             actual_components: false,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn widened(src: &str, start: usize, end: usize) -> &str {
+        let s = balanced(Span { start, end }, |s: Span| src.get(s.start..s.end));
+        &src[s.start..s.end]
+    }
+
+    #[test]
+    fn a_label_takes_in_the_parentheses_of_its_operands() {
+        // The parser's span of `(30 + v) / 2` starts inside the parenthesis.
+        assert_eq!(widened("(30 + v) / 2", 1, 12), "(30 + v) / 2");
+        assert_eq!(widened("2 * (a + b)", 0, 10), "2 * (a + b)");
+        assert_eq!(widened("f((a), b)", 2, 4), "(a)");
+        // Balanced text is left alone; a multi-byte character on the way is stepped over.
+        assert_eq!(widened("x <= y", 0, 1), "x");
+        assert_eq!(widened("(√ + 1) * 2", 4, 13), "(√ + 1) * 2");
+        // Unbalanced to the end of the source: as far as it goes.
+        assert_eq!(widened("a)", 0, 2), "a)");
+    }
+
+    #[test]
+    fn comparison_symbols_are_the_languages() {
+        let all = [
+            (CmpOp::Eq, "=="),
+            (CmpOp::Ne, "!="),
+            (CmpOp::Lt, "<"),
+            (CmpOp::Le, "<="),
+            (CmpOp::Gt, ">"),
+            (CmpOp::Ge, ">="),
+        ];
+        for (op, sym) in all {
+            let e = super::super::expr::parse_expr(&format!("1 {sym} 2")).unwrap();
+            let ExprKind::Compare(_, rest) = e.kind else {
+                panic!("{sym} parses to a comparison");
+            };
+            assert_eq!(rest[0].0, op);
+            assert_eq!(comparison_symbol(op), sym);
+        }
     }
 }

@@ -14,6 +14,7 @@ Examples:
   nimlab check data/claims/candy-nim.toml                      one verdict line per claim
   nimlab check data/claims/*.toml --format csv -o verdicts.csv
   nimlab check data/claims/scoring-nim.toml --only \"Prop 4.1\"   one claim by its label (or id)
+  nimlab check data/claims/nim-with-cash.toml --only lem-6.5,note-4.2   two claims by id
   nimlab check data/claims/nim-with-cash.toml --deep           the larger ranges
   nimlab check my-conjectures.toml                             a file of your own (format: data/claims/README.md)
 
@@ -30,8 +31,9 @@ pub struct CheckArgs {
     /// Check each claim on its deep range (slower).
     #[arg(long)]
     deep: bool,
-    /// Check only the claims with this label or id (repeatable).
-    #[arg(long, value_name = "LABEL")]
+    /// Check only the claims with these ids or labels: comma-separated ids, or one label
+    /// (repeatable).
+    #[arg(long, value_name = "ID[,ID…]")]
     only: Vec<String>,
     /// List the builtin structural checks and exit.
     #[arg(long)]
@@ -59,18 +61,11 @@ pub fn run(a: CheckArgs) -> anyhow::Result<bool> {
         .iter()
         .map(|f| load_registry(f))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    if let Some(missing) = a.only.iter().find(|o| {
-        !registries
-            .iter()
-            .any(|r| r.claims.iter().any(|c| &c.label == *o || &c.id == *o))
-    }) {
-        anyhow::bail!("no claim in the files given has the label or id \"{missing}\"");
-    }
+    let only = chosen_claims(&a.only, &registries)?;
     // Every claim is sized before any is evaluated: one too large is refused at once, and the
     // others' estimates (in evaluation steps) are the progress bar's length.
     let only_in = |reg: &Registry| -> Vec<String> {
-        a.only
-            .iter()
+        only.iter()
             .filter(|o| reg.claims.iter().any(|c| &c.label == *o || &c.id == *o))
             .cloned()
             .collect()
@@ -106,6 +101,32 @@ pub fn run(a: CheckArgs) -> anyhow::Result<bool> {
     pb.finish_and_clear();
     a.out.emit_table(&t)?;
     Ok(!failed)
+}
+
+/// The labels and ids `--only` names. A value naming a claim as a whole (labels may contain
+/// commas: "§2, before Def 2.1") is kept whole; any other value is a comma-separated list of
+/// ids or labels (`--only lem-6.5,note-4.2`, the reproduce command the reports print). Each must
+/// name a claim of some file: the error names the first that does not.
+fn chosen_claims(only: &[String], registries: &[Registry]) -> anyhow::Result<Vec<String>> {
+    let names = |o: &str| {
+        registries
+            .iter()
+            .any(|r| r.claims.iter().any(|c| c.label == o || c.id == o))
+    };
+    let mut chosen = Vec::new();
+    for value in only {
+        if names(value) {
+            chosen.push(value.clone());
+            continue;
+        }
+        for part in value.split(',').map(str::trim) {
+            if !names(part) {
+                anyhow::bail!("no claim in the files given has the label or id \"{part}\"");
+            }
+            chosen.push(part.to_string());
+        }
+    }
+    Ok(chosen)
 }
 
 /// Reads and parses a claim file; `-` is standard input, named `<stdin>` in messages.

@@ -9,13 +9,17 @@
 //! Everything "for all n" rests on [`threshold_forms`]' certificate, replayed here with
 //! [`replay_threshold_certificate`] before it is used: the certified forms f(Pk + r) = B_r k + c_r
 //! hold for every n ≥ the certificate's start, and below it the values of [`thresholds`] (Def 2.3)
-//! are compared directly. A statement about every finite A is never more than OPEN, or FAILS with
-//! a counterexample.
+//! are compared directly. A statement about every finite A is never PROVEN here: on the listed
+//! sets it HOLDS when a certificate settles each of them ("each instance proven"), is OPEN when
+//! one is settled by nothing (or the statement is not precise enough to check), or FAILS with a
+//! counterexample.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::{Builtin, BuiltinRun, ambiguous, described, finding};
-use crate::claims::finding::{Finding, Proof, RangePart, Sentence, Style, VerdictKind};
+use crate::claims::finding::{
+    Finding, InstanceProofs, Phrase, Proof, RangePart, Sentence, Style, VerdictKind,
+};
 use crate::claims::functions::cash::CashCache;
 use crate::claims::value::Value;
 use crate::error::{Error, Result};
@@ -1028,7 +1032,8 @@ pub fn closed_forms(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     }
 }
 
-/// §9 Conjecture 1: FAILS at the first listed set refuted (for every P), else OPEN.
+/// §9 Conjecture 1: FAILS at the first listed set refuted (for every P), else HOLDS (each
+/// instance proven) or OPEN (a set without a certificate).
 fn one_slope_from_zero(sets: &[CashSet], max_n: Amount, range: Vec<RangePart>) -> Result<Finding> {
     let certify = |set: &CashSet| Certified::new(set, max_n);
     let mut refuted = Vec::new();
@@ -1086,14 +1091,25 @@ fn one_slope_from_zero(sets: &[CashSet], max_n: Amount, range: Vec<RangePart>) -
             .text(format!("{others}{rest}"))
             .finding(VerdictKind::Fails, range));
     }
-    Ok(finding(
-        VerdictKind::Open,
-        range,
-        format!("no listed set refutes it{rest}; a statement about every finite A stays open"),
-    ))
+    // Each set is settled by its certificate: every set certified and satisfying it is HOLDS,
+    // each instance proven; a set without a certificate leaves it OPEN.
+    let instances = InstanceProofs {
+        what: "listed sets A".to_string(),
+        total: sets.len() as u64,
+        proven: holds.len() as u64,
+    };
+    let mut f = Sentence::new()
+        .piece(Phrase::Instances)
+        .text(format!(
+            ": no listed set refutes it{rest}; other sets A are not covered"
+        ))
+        .finding(instances.verdict(), range);
+    f.instances = Some(instances);
+    Ok(f)
 }
 
-/// §9 Conjecture 2: every listed set with a certified form satisfies it; OPEN.
+/// §9 Conjecture 2: every listed set with a certified form satisfies it; HOLDS, each instance
+/// proven, when every listed set has one.
 fn eventually_per_residue(
     sets: &[CashSet],
     max_n: Amount,
@@ -1133,8 +1149,20 @@ fn eventually_per_residue(
             unknown.join("; ")
         ));
     }
-    evidence.push_str("; a statement about every finite A stays open");
-    Ok(finding(VerdictKind::Open, range, evidence))
+    evidence.push_str("; other sets A are not covered");
+    // A closed form "from some n on" is settled for a set only by a certificate.
+    let instances = InstanceProofs {
+        what: "listed sets A".to_string(),
+        total: sets.len() as u64,
+        proven: proven.len() as u64,
+    };
+    let mut f = Sentence::new()
+        .piece(Phrase::Instances)
+        .text(": ")
+        .text(evidence)
+        .finding(instances.verdict(), range);
+    f.instances = Some(instances);
+    Ok(f)
 }
 
 /// §9 Conjectures 3 and 4: what a win condition would rest on, per listed set; OPEN.

@@ -263,17 +263,19 @@ pub fn finding(verdict: VerdictKind, range: Vec<RangePart>, text: impl Into<Stri
     Sentence::new().text(text).finding(verdict, range)
 }
 
-/// An AMBIGUOUS finding: each reading with its own finding, worded one after the other.
+/// A claim read several ways: each reading with its own finding, worded one after the other,
+/// the verdict by the readings policy ([`Finding::of_readings`]). No builtin reading is the
+/// statement exactly as printed: the builtins' claims lack a quantifier the readings supply.
 pub fn ambiguous(range: Vec<RangePart>, readings: Vec<(&str, Finding)>) -> Finding {
-    let mut f = Sentence::new()
-        .piece(Phrase::Readings)
-        .finding(VerdictKind::Ambiguous, range);
-    f.readings = readings
-        .into_iter()
-        .map(|(name, finding)| Reading {
-            name: name.to_string(),
-            finding,
-        })
-        .collect();
-    f
+    Finding::of_readings(
+        range,
+        readings
+            .into_iter()
+            .map(|(name, finding)| Reading {
+                name: name.to_string(),
+                literal: false,
+                finding,
+            })
+            .collect(),
+    )
 }

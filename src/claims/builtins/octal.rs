@@ -5,7 +5,9 @@
 //! Every period comes from the engine's prover, [`HeapSequence::period`] (what `nimlab octal
 //! period` reports): PROVEN only when it gives a proof (a recurring window of a finite
 //! look-back, or the normal-play reduction), OBSERVED or NONE otherwise. A statement about every
-//! finite game is never more than OPEN with its evidence, or FAILS with a counterexample.
+//! finite game is never PROVEN here: checked on a finite family it HOLDS ("each instance
+//! proven" when a proof settles each one), is OPEN when some instance is settled by nothing, or
+//! FAILS with a counterexample.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -14,7 +16,9 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use super::{Builtin, BuiltinRun, PointOutcome, ambiguous, finding, int_value};
-use crate::claims::finding::{Finding, Phrase, Proof, RangePart, Sentence, Style, VerdictKind};
+use crate::claims::finding::{
+    Finding, InstanceProofs, Phrase, Proof, RangePart, Sentence, Style, VerdictKind,
+};
 use crate::claims::functions::octal::OctalCache;
 use crate::claims::value::Value;
 use crate::error::{Error, Result};
@@ -631,16 +635,22 @@ fn lemma_13(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         format!("; largest least preperiod {n0} at S = {}", show_set(s))
     });
     if unproven.is_empty() {
-        let mut f = finding(
-            VerdictKind::Proven,
-            range,
-            format!(
-                "{head}; every S has a PROVEN least period dividing 2k, so both sides are constant \
-                 in i once s + (2i−1)k reaches the preperiod and i ≤ {i_needed} covers every \
-                 i ≥ 1{largest}"
-            ),
-        );
+        // Each S of the range is proven for every i ≥ 1; Lemma 13 speaks of every finite S,
+        // which no argument here covers: HOLDS, each instance proven, not PROVEN.
+        let mut f = Sentence::new()
+            .piece(Phrase::Instances)
+            .text(format!(
+                ": {head}; every S has a PROVEN least period dividing 2k, so both sides are \
+                 constant in i once s + (2i−1)k reaches the preperiod and i ≤ {i_needed} covers \
+                 every i ≥ 1{largest}; larger S are not covered"
+            ))
+            .finding(VerdictKind::Holds, range);
         f.proof = Some(Proof::FamilyPeriods { sets, i_needed });
+        f.instances = Some(InstanceProofs {
+            what: "sets S".to_string(),
+            total: sets as u64,
+            proven: sets as u64,
+        });
         Ok(f)
     } else {
         let n = unproven.len();
@@ -757,8 +767,21 @@ fn conjecture_14(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
             if n > 10 { ", …" } else { "" }
         );
     }
-    evidence.push_str("; the conjecture is about every finite S, which no finite check settles");
-    Ok(finding(VerdictKind::Open, range, evidence))
+    evidence.push_str("; larger S are not covered");
+    // The conjecture asks for an N for each S: a proven period settles an S for every n, and
+    // nothing short of a proof settles one at all.
+    let instances = InstanceProofs {
+        what: "sets S".to_string(),
+        total: sets.len() as u64,
+        proven: proven_sets as u64,
+    };
+    let mut f = Sentence::new()
+        .piece(Phrase::Instances)
+        .text(": ")
+        .text(evidence)
+        .finding(instances.verdict(), range);
+    f.instances = Some(instances);
+    Ok(f)
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -1252,10 +1275,9 @@ fn conjecture_15(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         }
         e.push_str(
             "; not a counterexample: the paper's (3333, 2222) has least period 5 ∤ 2k = 8, but \
-             violates the hypothesis p_i = i; a statement about every pair of finite games stays \
-             open",
+             violates the hypothesis p_i = i; other pairs of games are not covered",
         );
-        finding(VerdictKind::Open, range.clone(), e)
+        instance_finding(range.clone(), &solved, e)
     });
     Ok(ambiguous(
         range,
@@ -1264,6 +1286,25 @@ fn conjecture_15(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
             ("for all n ≥ N(O, P, m)", eventual),
         ],
     ))
+}
+
+/// The finding of an eventual-periodicity reading over a family: an instance is settled only
+/// by a proven period (no finite stretch of G_s shows a period from some N on), so the reading
+/// HOLDS, each instance proven, when every instance is PROVEN, and is OPEN otherwise; the
+/// evidence leads with the count.
+fn instance_finding(range: Vec<RangePart>, solved: &[Solved], evidence: String) -> Finding {
+    let instances = InstanceProofs {
+        what: "instances".to_string(),
+        total: solved.len() as u64,
+        proven: solved.iter().filter(|s| s.proven().is_some()).count() as u64,
+    };
+    let mut f = Sentence::new()
+        .piece(Phrase::Instances)
+        .text(": ")
+        .text(evidence)
+        .finding(instances.verdict(), range);
+    f.instances = Some(instances);
+    f
 }
 
 /// Readings (a) "∃ t ≥ 1 ∀ n ≥ 0" and (b) "∃ t ≥ 1 ∃ N ∀ n ≥ N" of Conjectures 16 and 17.
@@ -1320,11 +1361,11 @@ fn purely_or_eventually(
     let mut e = family_evidence(insts, solved, rulesets, spread);
     let _ = write!(
         e,
-        "; every PROVEN instance settles that instance; a statement about every pair of finite \
-         games stays open (t may depend on m here; \"one t for every m\" is a third reading no \
-         finite check can address){note}"
+        "; every PROVEN instance settles that instance; other pairs of games are not covered \
+         (t may depend on m here; \"one t for every m\" is a third reading no finite check can \
+         address){note}"
     );
-    let eventual = finding(VerdictKind::Open, range.clone(), e);
+    let eventual = instance_finding(range.clone(), solved, e);
     ambiguous(
         range,
         vec![
