@@ -443,6 +443,7 @@ pub mod language {
 /// assert!(Files::new().is_empty());
 /// ```
 pub mod reports {
+    pub use crate::papers::{claim_entry, identity};
     pub use crate::report::context::{
         Axis, Bounds, ClaimEntry, Command, Commit, ComparedValue, CorrectionView,
         CounterexampleView, Figure, Index, IndexEntry, Marks, PaperIdentity, Parameter, Provenance,

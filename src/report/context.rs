@@ -64,8 +64,8 @@ pub struct PaperIdentity {
     pub authors: Vec<String>,
     /// The title.
     pub title: String,
-    /// Year of the version checked.
-    pub year: String,
+    /// Year of the version checked, when known.
+    pub year: Option<String>,
     /// The arXiv identifier, when verified (e.g. `2502.10971`).
     pub arxiv: Option<String>,
     /// The arXiv version checked (e.g. `v1`), when known.

@@ -153,24 +153,20 @@ pub const TOP_FINDINGS: usize = 3;
 pub fn top_findings(summary: &Summary, max: usize) -> Vec<String> {
     let erratum = |e: &ClaimEntry| {
         let mut s = format!("{} is false as stated", e.label);
-        if let Some(c) = &e.counterexample {
-            if !c.point.is_empty() {
-                s.push_str(&format!(" (at {}", c.point));
-                let shown: Vec<String> = c
-                    .values
-                    .iter()
-                    .map(|v| format!("{} {}", v.side, v.value))
-                    .collect();
-                if !shown.is_empty() && shown.len() <= 4 {
-                    s.push_str(&format!(": {}", shown.join(", ")));
-                }
-                s.push(')');
+        if let Some(c) = e.counterexample.as_ref().filter(|c| !c.point.is_empty()) {
+            s.push_str(&format!(" (at {}", c.point));
+            let shown: Vec<String> = c
+                .values
+                .iter()
+                .map(|v| format!("{} {}", v.side, v.value))
+                .collect();
+            if !shown.is_empty() && shown.len() <= 4 {
+                s.push_str(&format!(": {}", shown.join(", ")));
             }
+            s.push(')');
         }
-        if let Some(c) = &e.correction {
-            if c.holds {
-                s.push_str(&format!("; corrected: {}", c.statement));
-            }
+        if let Some(c) = e.correction.as_ref().filter(|c| c.holds) {
+            s.push_str(&format!("; corrected: {}", c.statement));
         }
         s
     };
