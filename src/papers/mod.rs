@@ -551,3 +551,57 @@ pub fn common_commands(opts: &ReportOptions, verdicts: &Verdicts) -> Vec<Command
         ),
     ]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ints(xs: &[i64]) -> Vec<Value> {
+        xs.iter().map(|&x| Value::int(x)).collect()
+    }
+
+    #[test]
+    fn an_extent_groups_consecutive_values_into_ranges() {
+        let e = FailureExtent {
+            variable: "k".into(),
+            failing: ints(&[0, 1, 2, 3, 7]),
+            holding: ints(&[4, 5, 6]),
+        };
+        assert_eq!(
+            extent_text(&e).unwrap(),
+            "Fails at 5 of the 8 values of $k$ checked: $0 \\le k \\le 3$, $k = 7$; holds at $4 \\le k \\le 6$."
+        );
+        let nothing = FailureExtent {
+            variable: "k".into(),
+            failing: Vec::new(),
+            holding: ints(&[1]),
+        };
+        assert_eq!(extent_text(&nothing), None);
+    }
+
+    #[test]
+    fn values_print_as_mathematics() {
+        let half: crate::num::Q = "-1/2".parse().unwrap();
+        let list = Value::List(vec![Value::Num(half), Value::Bool(true)].into());
+        assert_eq!(value_math(&list), "[-\\tfrac{1}{2}, \\mathrm{true}]");
+        assert_eq!(var_math("N"), "N");
+        assert_eq!(var_math("n_0"), "\\mathit{n\\_0}");
+    }
+
+    #[test]
+    fn anchors_are_plain_and_ids_distinct() {
+        assert_eq!(anchor("thm-5.1 alt"), "claim-thm-5-1-alt");
+        assert_ne!(anchor("a1"), anchor("a2"));
+    }
+
+    #[test]
+    fn every_paper_has_an_identity_and_unknown_names_none() {
+        for (name, _) in PAPERS {
+            let p = identity(name).unwrap();
+            assert!(!p.authors.is_empty() && !p.title.is_empty(), "{name}");
+            // A version is only given with the identifier it versions.
+            assert!(p.version.is_none() || p.arxiv.is_some(), "{name}");
+        }
+        assert_eq!(identity("no-such-paper"), None);
+    }
+}
