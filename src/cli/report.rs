@@ -23,6 +23,11 @@ Examples:
   nimlab report --deep                larger ranges
   nimlab report --root ~/nimlab       render that repository's reports (into ~/nimlab/reports)
 
+Every report records the nimlab commit it was rendered from (HEAD, marked when the work tree has
+uncommitted changes outside DIR). A committed report cannot contain the hash of the commit that
+contains it, so --check renders with the commit recorded in DIR/index.json and compares every
+byte: everything except that one value must match.
+
 The claims are read from ROOT/data/claims/<report>.toml, ROOT being the current directory or
 --root; without them nothing is rendered (exit 2). The new tree replaces DIR in one atomic step;
 a DIR that is a symbolic link or not a directory is refused, and what an interrupted run left
@@ -229,4 +234,35 @@ pub fn run(a: ReportArgs) -> anyhow::Result<bool> {
     bar.finish_and_clear();
     done.with_context(|| format!("rendering {}", shown.display()))?;
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_recorded_commit_is_read_back_and_a_bad_one_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(
+            recorded_commit(dir.path()).unwrap().is_none(),
+            "no index yet"
+        );
+        let index = dir.path().join("index.json");
+        std::fs::write(&index, r#"{"provenance": {"commit": null}}"#).unwrap();
+        assert!(recorded_commit(dir.path()).unwrap().is_none());
+        std::fs::write(
+            &index,
+            r#"{"provenance": {"commit": {"hash": "0123abcd", "modified": true}}}"#,
+        )
+        .unwrap();
+        let c = recorded_commit(dir.path()).unwrap().unwrap();
+        assert_eq!((c.hash.as_str(), c.modified), ("0123abcd", true));
+        std::fs::write(
+            &index,
+            r#"{"provenance": {"commit": {"hash": "not a hash", "modified": false}}}"#,
+        )
+        .unwrap();
+        let err = recorded_commit(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("\"not a hash\" is not a commit hash"), "{err}");
+    }
 }
