@@ -398,6 +398,7 @@ pub mod findings {
         Importance, InstanceProofs, Labelled, MergeError, PaperStatus, Phrase, Points, Proof,
         RangePart, Reading, Slot, Style, Unit, Wording,
     };
+    pub use crate::claims::sketch::sketch;
 }
 
 /// The claims language behind [`Registry`]: expressions, their evaluation and values, and the
@@ -425,6 +426,7 @@ pub mod language {
     pub use crate::claims::registry::{
         Assertion, BuiltinCheck, Check, ClaimPlace, ExprCheck, Quantifiers, ReadingCheck,
     };
+    pub use crate::claims::typeset::{binders_math, check_math, expr_math, notation};
     pub use crate::claims::value::{MAX_BITS, MAX_FRACTION_BITS, Short, Ty, Value};
     pub use crate::claims::{
         check_formula_rows, check_registry_progress, estimate, evaluate, plan,
@@ -442,9 +444,12 @@ pub mod language {
 /// assert!(Files::new().is_empty());
 /// ```
 pub mod reports {
+    pub use crate::papers::{claim_entry, identity};
     pub use crate::report::context::{
-        Axis, Bounds, Command, Figure, Index, IndexEntry, Marks, Parameter, Provenance, Report,
-        Series, SeriesStyle, Summary, TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
+        Axis, Bounds, ClaimEntry, Command, Commit, ComparedValue, CorrectionView,
+        CounterexampleView, Figure, Index, IndexEntry, Marks, PaperIdentity, Parameter, Provenance,
+        ReadingView, Report, Series, SeriesStyle, Summary, TableSection, VLine, VerdictCount,
+        VerdictRow, Verdicts,
     };
     pub use crate::report::data::{BFile, FigureSpec, MarkSpec, bfile_text, bfiles, figure};
     pub use crate::report::escape::{
@@ -452,7 +457,9 @@ pub mod reports {
     };
     pub use crate::report::files::{Difference, Files, compare, install, recover};
     pub use crate::report::plot::plain_math;
+    pub use crate::report::render::latex_command;
     pub use crate::report::{Builder, Checked, Paper, Renderer, context_json};
+    pub use crate::report::{TOP_FINDINGS, top_findings};
 }
 
 /// Input and output that never clobber what is not ours: outputs replaced atomically, devices

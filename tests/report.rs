@@ -7,12 +7,14 @@ use std::path::Path;
 
 use nimlab::Silent;
 use nimlab::reports::{
-    Axis, Bounds, Command, Figure, Index, IndexEntry, Marks, Parameter, Provenance, Report, Series,
+    Axis, Bounds, ClaimEntry, Command, Commit, ComparedValue, CorrectionView, CounterexampleView,
+    Figure, Index, IndexEntry, Marks, PaperIdentity, Parameter, Provenance, Report, Series,
     SeriesStyle, Summary, TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
 };
 use nimlab::reports::{Difference, Files, compare, install};
 use nimlab::reports::{FigureSpec, figure};
 use nimlab::reports::{Renderer, context_json};
+use nimlab::reports::{claim_entry, identity, latex_command, top_findings};
 use nimlab::reports::{
     escape_latex, escape_latex_prose, escape_markdown, latex_code, markdown_code,
 };
@@ -30,33 +32,90 @@ fn provenance() -> Provenance {
             name: "range".into(),
             value: "0 ≤ n ≤ 10".into(),
         }],
+        commit: Some(Commit {
+            hash: "0123456789abcdef0123456789abcdef01234567".into(),
+            modified: false,
+        }),
+        paper: Some(PaperIdentity {
+            key: "author2020toy".into(),
+            authors: vec!["A. Author".into(), "B. Author".into()],
+            title: "Toy games".into(),
+            year: Some("2020".into()),
+            arxiv: Some("2001.00001".into()),
+            version: Some("v2".into()),
+            copy: "the version dated 1 January 2020".into(),
+        }),
     }
 }
 
-fn row(label: &str, verdict: &str, evidence: &str) -> VerdictRow {
-    VerdictRow {
-        paper: "toy".into(),
+/// A claim's full entry, as `papers::claim_entry` makes it (a FAILS one when `fails`).
+fn entry(id: &str, label: &str, verdict: &str, fails: bool) -> ClaimEntry {
+    let counterexample = fails.then(|| CounterexampleView {
+        point: "$n = 3$".into(),
+        values: vec![
+            ComparedValue {
+                side: "claimed".into(),
+                label: "2".into(),
+                value: "$2$".into(),
+            },
+            ComparedValue {
+                side: "found".into(),
+                label: "$f_N(n)$".into(),
+                value: "$3$".into(),
+            },
+        ],
+    });
+    ClaimEntry {
+        id: id.into(),
         label: label.into(),
+        anchor: format!("claim-{id}"),
+        statement: "For every $n$, $f_N(n) \\le 2$.".into(),
+        reading: Some("$f_N(n) \\le 2 \\text{ for } 0 \\le n \\le 10$".into()),
         verdict: verdict.into(),
-        range: "n in 0..10".into(),
-        evidence: evidence.into(),
+        importance: if fails { "major" } else { "normal" }.into(),
+        range: "$0 \\le n \\le 10$".into(),
+        points: Some("11 points checked".into()),
+        counterexample,
+        extent: fails.then(|| "Fails at 8 of the 11 values of $n$ checked: $3 \\le n \\le 10$; holds at $0 \\le n \\le 2$.".into()),
+        correction: fails.then(|| CorrectionView {
+            statement: "$f_N(n) = \\min(n, 2) + 1$".into(),
+            holds: true,
+            checked: 11,
+            failure: None,
+        }),
+        note: fails.then(|| "The paper drops the $+1$.".into()),
+        readings: Vec::new(),
+        evidence: None,
+        proof: (verdict == "PROVEN").then(|| "The window $n = 0, \\dots, 2$ recurs.".into()),
+        reproduce: format!("nimlab check data/claims/toy.toml --only {id}"),
+    }
+}
+
+fn row(e: &ClaimEntry) -> VerdictRow {
+    VerdictRow {
+        id: e.id.clone(),
+        label: e.label.clone(),
+        anchor: e.anchor.clone(),
+        verdict: e.verdict.clone(),
+        range: e.range.clone(),
     }
 }
 
 /// A small report touching every part of the templates.
 fn toy_report() -> Report {
-    let failing = row(
-        "Lemma 1 (f_N ≤ 2)",
-        "FAILS",
-        "fails at n = 3: expected 2, actual 3",
-    );
+    let failing = entry("lemma-1", "Lemma 1 (f_N ≤ 2)", "FAILS", true);
+    let proven = entry("thm-3", "Theorem 3", "PROVEN", false);
+    let holds = entry("thm-2", "Theorem 2 (𝔊(a, m, x))", "HOLDS", false);
     Report {
         name: "toy".into(),
         title: "Toy paper: 50% of {proofs} & more".into(),
         source: "A. Author, Toy games ⊕ more".into(),
         provenance: provenance(),
         summary: Summary {
+            errata: vec![failing.clone()],
+            proven: vec![proven.clone()],
             findings: vec![format!("Escaping: {NASTY}")],
+            known_false: Vec::new(),
             counts: vec![
                 VerdictCount {
                     verdict: "HOLDS".into(),
@@ -67,17 +126,14 @@ fn toy_report() -> Report {
                     count: 1,
                 },
             ],
-            attention: vec![failing.clone()],
         },
         verdicts: Verdicts {
             registry: "data/claims/toy.toml".into(),
             command: "nimlab check data/claims/toy.toml --format csv".into(),
             note: None,
             csv: Some("verdicts.csv".into()),
-            rows: vec![
-                row("Theorem 2 (𝔊(a, m, x))", "HOLDS", "true at all 11 points"),
-                failing,
-            ],
+            rows: vec![row(&failing), row(&holds), row(&proven)],
+            claims: vec![holds],
         },
         tables: vec![TableSection {
             title: "Table 1".into(),
@@ -146,7 +202,8 @@ fn toy_index() -> Index {
                 count: 1,
             }],
             figures: 1,
-            headline: "V = 62(m−1) + 98 for m < 12".into(),
+            top: top_findings(&toy_report().summary, 3),
+            paper: provenance().paper,
         }],
     }
 }
@@ -199,7 +256,9 @@ fn a_report_without_claims_says_why() {
     r.verdicts.rows.clear();
     r.verdicts.csv = None;
     r.verdicts.note = Some("No claim registry yet: data/claims/toy.toml does not exist".into());
-    r.summary.attention.clear();
+    r.verdicts.claims.clear();
+    r.summary.errata.clear();
+    r.summary.proven.clear();
     let renderer = Renderer::new().unwrap();
     let md = renderer.report_markdown(&r).unwrap();
     let tex = renderer.report_latex(&r).unwrap();
@@ -481,10 +540,187 @@ fn a_registry_without_claims_renders() {
     r.verdicts.rows.clear();
     r.verdicts.csv = None;
     r.verdicts.note = None;
-    r.summary.attention.clear();
+    r.verdicts.claims.clear();
+    r.summary.errata.clear();
+    r.summary.proven.clear();
     let renderer = Renderer::new().unwrap();
     let md = renderer.report_markdown(&r).unwrap();
     let tex = renderer.report_latex(&r).unwrap();
     assert!(md.contains("No claims were checked."), "{md}");
     assert!(tex.contains("No claims were checked."));
+}
+
+/// A FAILS claim's entry, from a real check: its statement, the exact reading, the labelled
+/// counterexample, where it fails, the corrected statement as mathematics, the note and the
+/// command that checks it alone; all of it reaches both renders.
+#[test]
+fn a_failing_claim_is_stated_with_its_counterexample_and_correction() {
+    let file = r#"
+paper = "toy"
+[[claim]]
+id = "halves"
+label = "Lemma 5"
+statement = "For $0 \\le k \\le 6$, $k^2 < 10$."
+note = "False from $k = 4$ on; the square is bounded by $\\min(k^2, 9)$ instead."
+importance = "major"
+for = "k in 0..6"
+actual = "k^2"
+expected = "min(k^2, 9)"
+correction = "k^2"
+"#;
+    let registry = nimlab::Registry::parse(Path::new("toy.toml"), file).unwrap();
+    let finding = nimlab::check_claim(&registry, &registry.claims[0], false).unwrap();
+    assert_eq!(finding.verdict, nimlab::VerdictKind::Fails);
+    let e = claim_entry(&registry, &finding, "nimlab check data/claims/toy.toml");
+    assert_eq!(e.statement, registry.claims[0].statement);
+    assert_eq!(e.importance, "major");
+    let reading = e.reading.as_deref().unwrap();
+    assert!(
+        reading.starts_with('$') && reading.contains("k^{2}"),
+        "{reading}"
+    );
+    let c = e.counterexample.as_ref().unwrap();
+    assert_eq!(c.point, "$k = 4$");
+    let sides: Vec<(&str, &str)> = c
+        .values
+        .iter()
+        .map(|v| (v.side.as_str(), v.value.as_str()))
+        .collect();
+    assert_eq!(sides, [("claimed", "$9$"), ("found", "$16$")]);
+    assert!(c.values.iter().all(|v| !v.label.is_empty()), "labelled");
+    let correction = e.correction.as_ref().unwrap();
+    assert!(correction.holds);
+    assert!(
+        correction.statement.contains("k^{2} = k^{2}"),
+        "{}",
+        correction.statement
+    );
+    assert_eq!(e.note, registry.claims[0].commentary.note);
+    assert_eq!(
+        e.reproduce,
+        "nimlab check data/claims/toy.toml --only halves"
+    );
+    let mut r = toy_report();
+    r.summary.errata = vec![e.clone()];
+    let renderer = Renderer::new().unwrap();
+    for text in [
+        renderer.report_markdown(&r).unwrap(),
+        renderer.report_latex(&r).unwrap(),
+    ] {
+        let errata = &text[text.find("Errata").unwrap()..text.find("New results").unwrap()];
+        assert!(errata.contains("Lemma 5"), "{errata}");
+        for part in [
+            "k = 4",
+            "claimed",
+            "found",
+            "Corrected statement",
+            "--only halves",
+        ] {
+            let shown = part.replace("--", "-{}-");
+            assert!(
+                errata.contains(part) || errata.contains(&shown),
+                "{part} missing in {errata}"
+            );
+        }
+    }
+}
+
+/// Errata lead, ranked by importance; the index lists each report's first findings.
+#[test]
+fn findings_come_first_and_the_index_lists_the_top_ones() {
+    let mut summary = toy_report().summary;
+    let mut minor = entry("lemma-9", "Lemma 9", "FAILS", true);
+    minor.importance = "minor".into();
+    summary.errata.push(minor);
+    let top = top_findings(&summary, 3);
+    assert_eq!(top.len(), 3);
+    assert!(
+        top[0].starts_with("Lemma 1 (f_N ≤ 2) is false as stated (at $n = 3$"),
+        "{}",
+        top[0]
+    );
+    assert!(
+        top[0].contains("corrected: $f_N(n) = \\min(n, 2) + 1$"),
+        "{}",
+        top[0]
+    );
+    assert!(top[1].starts_with("Lemma 9"), "{}", top[1]);
+    assert!(top[2].starts_with("Theorem 3: PROVEN"), "{}", top[2]);
+    let md = Renderer::new()
+        .unwrap()
+        .index_markdown(&toy_index())
+        .unwrap();
+    let section = &md[md.find("## Top findings").unwrap()..];
+    assert!(section.contains("1. Lemma 1"), "{section}");
+    assert!(section.contains("2. Theorem 3: PROVEN"), "{section}");
+    // The report itself: errata, then new results, then all claims.
+    let report = Renderer::new()
+        .unwrap()
+        .report_markdown(&toy_report())
+        .unwrap();
+    let at = |s: &str| report.find(s).unwrap_or_else(|| panic!("{s} missing"));
+    assert!(at("## Errata") < at("## New results") && at("## New results") < at("## All claims"));
+    assert!(at("Lemma 1 (f") < at("## New results"));
+    assert!(at("**Proof sketch.**") < at("## All claims"));
+}
+
+/// The combined document inputs every report with its directory, after a table of contents;
+/// the bibliography has every paper with its verified arXiv id and nimlab itself.
+#[test]
+fn the_combined_pdf_and_the_bibliography_list_every_report() {
+    let renderer = Renderer::new().unwrap();
+    let index = toy_index();
+    let all = renderer.combined_latex(&index).unwrap();
+    assert!(all.contains("\\def\\nimlabcombined{}"));
+    assert!(all.find("\\tableofcontents").unwrap() < all.find("\\input{toy/toy.tex}").unwrap());
+    assert!(all.contains("\\def\\nimlabdir{toy/}"));
+    let tex = renderer.report_latex(&toy_report()).unwrap();
+    assert!(tex.contains("\\ifdefined\\nimlabcombined\\else"));
+    assert!(
+        tex.contains("\\ifdefined\\nimlabcombined\\expandafter\\endinput\\fi\n\\end{document}")
+    );
+    let bib = renderer.bibliography(&index).unwrap();
+    assert!(bib.contains("@misc{author2020toy,"), "{bib}");
+    assert!(bib.contains("eprint = {2001.00001v2}"), "{bib}");
+    assert!(bib.contains("@software{nimlab,"), "{bib}");
+}
+
+/// Commands in LaTeX break after `/`, `=`, `,`, `.` and a hyphen inside a word, never inside
+/// `--only`, and print exactly the characters of the command.
+#[test]
+fn latex_commands_break_where_a_paste_is_unaffected() {
+    let tex = latex_command("nimlab check data/claims/x.toml --only prop-3.1");
+    assert_eq!(
+        tex,
+        "\\texttt{nimlab check data/\\allowbreak{}claims/\\allowbreak{}x.\\allowbreak{}toml -{}-only prop-\\allowbreak{}3.\\allowbreak{}1}"
+    );
+}
+
+/// CITATION.cff cites every paper by the arXiv id (and version) the reports give, and none
+/// the reports do not.
+#[test]
+fn the_citation_file_agrees_with_the_papers_identities() {
+    let cff =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("CITATION.cff")).unwrap();
+    assert!(cff.starts_with("# Citation") && cff.contains("cff-version: 1.2.0"));
+    for (name, _) in nimlab::PAPERS {
+        let paper = identity(name).unwrap();
+        assert!(
+            cff.contains(&format!("title: \"{}\"", paper.title)),
+            "{name}"
+        );
+        if let Some(id) = &paper.arxiv {
+            let full = format!("arXiv:{id}{}", paper.version.clone().unwrap_or_default());
+            assert!(
+                cff.contains(&format!("value: \"{full}\"")),
+                "{name}: {full}"
+            );
+        }
+    }
+    let ids = cff.matches("arXiv:").count();
+    let known = nimlab::PAPERS
+        .iter()
+        .filter(|(n, _)| identity(n).unwrap().arxiv.is_some())
+        .count();
+    assert_eq!(ids, known, "no identifier the reports do not give");
 }

@@ -13,6 +13,7 @@ use anyhow::Context;
 use clap::Args;
 
 use crate::papers::PAPERS;
+use crate::report::context::Commit;
 use crate::report::{ReportOptions, check_reports, files, write_reports};
 
 const EXAMPLES: &str = "\
@@ -21,6 +22,11 @@ Examples:
   nimlab report --check               exit 1 when the committed reports/ differ from a fresh render
   nimlab report --deep                larger ranges
   nimlab report --root ~/nimlab       render that repository's reports (into ~/nimlab/reports)
+
+Every report records the nimlab commit it was rendered from (HEAD, marked when the work tree has
+uncommitted changes outside DIR). A committed report cannot contain the hash of the commit that
+contains it, so --check renders with the commit recorded in DIR/index.json and compares every
+byte: everything except that one value must match.
 
 The claims are read from ROOT/data/claims/<report>.toml, ROOT being the current directory or
 --root; without them nothing is rendered (exit 2). The new tree replaces DIR in one atomic step;
@@ -92,6 +98,66 @@ fn require_registries(root: &Path) -> anyhow::Result<()> {
     )
 }
 
+/// The commit checked out in the repository at the current directory, and whether its work tree
+/// has uncommitted changes outside `reports` (whose contents are what is being rendered);
+/// `None` without git or outside a checkout.
+fn current_commit(reports: &Path) -> Option<Commit> {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .stderr(std::process::Stdio::null())
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let hash = git(&["rev-parse", "--verify", "HEAD"])?;
+    let exclude = format!(":(exclude){}", reports.display());
+    let status = git(&[
+        "status",
+        "--porcelain",
+        "--untracked-files=no",
+        "--",
+        ".",
+        &exclude,
+    ])?;
+    Some(Commit {
+        hash,
+        modified: !status.is_empty(),
+    })
+}
+
+/// The commit recorded in the committed reports (`DIR/index.json`), which `--check` renders
+/// with: a committed report cannot contain the hash of the commit that contains it, so the check
+/// compares everything except that one value. A recorded value that is not a commit hash is
+/// refused.
+fn recorded_commit(dir: &Path) -> anyhow::Result<Option<Commit>> {
+    let path = dir.join("index.json");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(None);
+    };
+    let json: serde_json::Value =
+        serde_json::from_str(&text).with_context(|| format!("{} is not JSON", path.display()))?;
+    let commit = json
+        .pointer("/provenance/commit")
+        .cloned()
+        .unwrap_or_default();
+    if commit.is_null() {
+        return Ok(None);
+    }
+    let commit: Commit = serde_json::from_value(commit)
+        .with_context(|| format!("{}: provenance.commit is malformed", path.display()))?;
+    let hex = commit.hash.len() >= 7 && commit.hash.chars().all(|c| c.is_ascii_hexdigit());
+    if !hex {
+        anyhow::bail!(
+            "{}: provenance.commit.hash \"{}\" is not a commit hash",
+            path.display(),
+            commit.hash
+        );
+    }
+    Ok(Some(commit))
+}
+
 /// Runs `nimlab report`; returns false when `--check` found differences.
 pub fn run(a: ReportArgs) -> anyhow::Result<bool> {
     let root = a.root.clone().unwrap_or_else(|| PathBuf::from("."));
@@ -109,12 +175,13 @@ pub fn run(a: ReportArgs) -> anyhow::Result<bool> {
         .with_context(|| format!("cannot resolve --dir {}", shown.display()))?;
     std::env::set_current_dir(&root)
         .with_context(|| format!("cannot change to --root {}", root.display()))?;
-    let opts = ReportOptions {
+    let mut opts = ReportOptions {
         deep: a.deep,
         claims: PathBuf::from(CLAIMS),
         ..ReportOptions::default()
     };
     if a.check {
+        opts.commit = recorded_commit(&dir)?;
         for left in files::leftovers(&dir)? {
             eprintln!(
                 "note: {} was left by an interrupted run; the next `nimlab report` removes it",
@@ -127,7 +194,15 @@ pub fn run(a: ReportArgs) -> anyhow::Result<bool> {
         let checked = checked.with_context(|| format!("checking {}", shown.display()))?;
         let diffs = checked.differences;
         if diffs.is_empty() {
-            eprintln!("{}: {} files up to date", shown.display(), checked.files);
+            let from = opts.commit.as_ref().map_or(String::new(), |c| {
+                format!(", rendered from commit {}", &c.hash[..c.hash.len().min(12)])
+            });
+            println!(
+                "{}: all {} files of {} reports match a fresh render{from}",
+                shown.display(),
+                checked.files,
+                PAPERS.len()
+            );
             return Ok(true);
         }
         let mut message = format!(
@@ -143,6 +218,12 @@ pub fn run(a: ReportArgs) -> anyhow::Result<bool> {
         eprint!("{message}");
         return Ok(false);
     }
+    // Recorded relative to the root, where git runs.
+    let relative = dir
+        .strip_prefix(std::path::absolute(".").unwrap_or_default())
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|_| PathBuf::from("reports"));
+    opts.commit = current_commit(&relative);
     // Refused before minutes of rendering, not after.
     files::check_target(&dir).with_context(|| format!("--dir {}", shown.display()))?;
     for note in files::recover(&dir)? {
@@ -153,4 +234,35 @@ pub fn run(a: ReportArgs) -> anyhow::Result<bool> {
     bar.finish_and_clear();
     done.with_context(|| format!("rendering {}", shown.display()))?;
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_recorded_commit_is_read_back_and_a_bad_one_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(
+            recorded_commit(dir.path()).unwrap().is_none(),
+            "no index yet"
+        );
+        let index = dir.path().join("index.json");
+        std::fs::write(&index, r#"{"provenance": {"commit": null}}"#).unwrap();
+        assert!(recorded_commit(dir.path()).unwrap().is_none());
+        std::fs::write(
+            &index,
+            r#"{"provenance": {"commit": {"hash": "0123abcd", "modified": true}}}"#,
+        )
+        .unwrap();
+        let c = recorded_commit(dir.path()).unwrap().unwrap();
+        assert_eq!((c.hash.as_str(), c.modified), ("0123abcd", true));
+        std::fs::write(
+            &index,
+            r#"{"provenance": {"commit": {"hash": "not a hash", "modified": false}}}"#,
+        )
+        .unwrap();
+        let err = recorded_commit(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("\"not a hash\" is not a commit hash"), "{err}");
+    }
 }

@@ -3,7 +3,7 @@
 //! its final order (lists, never maps), so a render is a pure function of these values and two
 //! renders of the same context are byte-identical.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One report: a paper's claims, tables and figures, re-derived.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -37,6 +37,41 @@ pub struct Provenance {
     pub command: String,
     /// Parameters and ranges, in a fixed order.
     pub parameters: Vec<Parameter>,
+    /// The nimlab commit the report was rendered from: `None` outside a git checkout. A
+    /// committed report cannot name the commit that contains it, so this is the commit checked
+    /// out when it was rendered, and `nimlab report --check` compares everything except this
+    /// value (it renders with the value recorded in the committed `index.json`).
+    pub commit: Option<Commit>,
+    /// The paper a report re-derives (`None` for the index).
+    pub paper: Option<PaperIdentity>,
+}
+
+/// A git commit of nimlab.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Commit {
+    /// The full hash.
+    pub hash: String,
+    /// Whether the work tree had uncommitted changes outside the reports when it was rendered.
+    pub modified: bool,
+}
+
+/// Which paper, in which version, a report checks (claim numbering changes between versions).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PaperIdentity {
+    /// BibTeX key in `references.bib`.
+    pub key: String,
+    /// The authors, as printed.
+    pub authors: Vec<String>,
+    /// The title.
+    pub title: String,
+    /// Year of the version checked, when known.
+    pub year: Option<String>,
+    /// The arXiv identifier, when verified (e.g. `2502.10971`).
+    pub arxiv: Option<String>,
+    /// The arXiv version checked (e.g. `v1`), when known.
+    pub version: Option<String>,
+    /// Which copy was checked, in words (its date, what identifies it).
+    pub copy: String,
 }
 
 /// A named parameter of a render.
@@ -48,15 +83,21 @@ pub struct Parameter {
     pub value: String,
 }
 
-/// The summary that opens a report.
+/// The summary that opens a report: findings first.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Summary {
-    /// Findings in sentences, computed from the data.
+    /// What the paper gets wrong: its FAILS claims (except those the paper itself says are
+    /// false), ranked by importance, then in file order.
+    pub errata: Vec<ClaimEntry>,
+    /// The PROVEN claims: statements the tool proves for every n.
+    pub proven: Vec<ClaimEntry>,
+    /// The report builder's own findings in sentences (extensions, discoveries), computed from
+    /// the data; prose with `$…$` mathematics.
     pub findings: Vec<String>,
+    /// The claims the paper itself says are false.
+    pub known_false: Vec<ClaimEntry>,
     /// How many claims got each verdict (every verdict listed, in a fixed order).
     pub counts: Vec<VerdictCount>,
-    /// The FAILS and AMBIGUOUS claims, with their evidence.
-    pub attention: Vec<VerdictRow>,
 }
 
 /// The number of claims with a verdict.
@@ -79,22 +120,117 @@ pub struct Verdicts {
     pub note: Option<String>,
     /// The CSV file with the same rows (absent when there are none).
     pub csv: Option<String>,
-    /// One row per claim, in the registry's order.
+    /// The overview: one row per claim, in the registry's order.
     pub rows: Vec<VerdictRow>,
+    /// The claims not already shown in the summary (errata, proven, known false), in the
+    /// registry's order, each in full.
+    pub claims: Vec<ClaimEntry>,
 }
 
-/// One claim's verdict.
+/// One claim in the overview table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct VerdictRow {
-    /// The registry's paper.
-    pub paper: String,
+    /// The claim's id in its file.
+    pub id: String,
     /// The paper's label.
     pub label: String,
+    /// Where its full entry is (a Markdown/LaTeX anchor).
+    pub anchor: String,
     /// HOLDS, PROVEN, FAILS, AMBIGUOUS or OPEN.
     pub verdict: String,
+    /// The range checked (prose with `$…$` mathematics).
+    pub range: String,
+}
+
+/// One claim in full: what it says, what exactly was checked, and what was found. Every text
+/// is prose with mathematics in `$…$` spans.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ClaimEntry {
+    /// The claim's id in its file.
+    pub id: String,
+    /// The paper's label.
+    pub label: String,
+    /// The anchor of this entry.
+    pub anchor: String,
+    /// The statement: the paper's words or a faithful paraphrase.
+    pub statement: String,
+    /// The exact formula checked, with its range (absent for a builtin check).
+    pub reading: Option<String>,
+    /// HOLDS, PROVEN, FAILS, AMBIGUOUS or OPEN.
+    pub verdict: String,
+    /// `major`, `normal` or `minor`.
+    pub importance: String,
     /// The range checked.
     pub range: String,
-    /// The evidence in one line.
+    /// How many points were checked (and passed over), in words.
+    pub points: Option<String>,
+    /// The first failing point, its values labelled.
+    pub counterexample: Option<CounterexampleView>,
+    /// Where the failures lie along the range's first variable.
+    pub extent: Option<String>,
+    /// The corrected statement, checked on the same range.
+    pub correction: Option<CorrectionView>,
+    /// The claim file's note: why it fails, what the correction changes, what the reading
+    /// means.
+    pub note: Option<String>,
+    /// The readings of a statement that admits several, each with its own verdict.
+    pub readings: Vec<ReadingView>,
+    /// The checker's own sentence, when the parts above do not already say it all (builtin
+    /// checks).
+    pub evidence: Option<String>,
+    /// The proof sketch of a PROVEN claim.
+    pub proof: Option<String>,
+    /// The command that checks this claim alone.
+    pub reproduce: String,
+}
+
+/// A counterexample: the point and the values compared there.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CounterexampleView {
+    /// The point, e.g. `$k = 0,\ m = 1$`.
+    pub point: String,
+    /// What the claim says there and what was found, one labelled value each.
+    pub values: Vec<ComparedValue>,
+}
+
+/// One labelled value of a counterexample.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ComparedValue {
+    /// `claimed` (the statement's side) or `found` (what the engines compute).
+    pub side: String,
+    /// What the value is.
+    pub label: String,
+    /// The value, as `$…$` mathematics.
+    pub value: String,
+}
+
+/// A corrected statement.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CorrectionView {
+    /// The corrected statement as mathematics (`$…$`), with its range.
+    pub statement: String,
+    /// Whether it holds at every point of the range.
+    pub holds: bool,
+    /// Points where it was checked and held.
+    pub checked: u64,
+    /// Where it fails too, when it does.
+    pub failure: Option<CounterexampleView>,
+}
+
+/// One reading of a claim.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReadingView {
+    /// The reading in words.
+    pub name: String,
+    /// Whether this is the statement exactly as printed.
+    pub literal: bool,
+    /// The exact formula checked.
+    pub reading: Option<String>,
+    /// Its verdict.
+    pub verdict: String,
+    /// Its counterexample, when it fails.
+    pub counterexample: Option<CounterexampleView>,
+    /// What it found, in one sentence.
     pub evidence: String,
 }
 
@@ -250,6 +386,9 @@ pub struct IndexEntry {
     pub counts: Vec<VerdictCount>,
     /// Number of figures.
     pub figures: usize,
-    /// The first finding, or why there is none.
-    pub headline: String,
+    /// The top findings (the first errata, proven results and the builder's findings), as
+    /// prose with `$…$` mathematics; empty when there is none.
+    pub top: Vec<String>,
+    /// The paper's identity.
+    pub paper: Option<PaperIdentity>,
 }

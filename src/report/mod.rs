@@ -31,7 +31,7 @@ pub use render::{Renderer, context_json};
 
 use crate::error::{Error, Result};
 use crate::progress::Progress;
-use context::{Index, IndexEntry, Parameter, Provenance, Report};
+use context::{ClaimEntry, Commit, Index, IndexEntry, Parameter, Provenance, Report, Summary};
 
 /// Options of a render.
 #[derive(Clone, Debug)]
@@ -42,6 +42,8 @@ pub struct ReportOptions {
     pub only: Vec<String>,
     /// Where the claim registries (`<report>.toml`) are.
     pub claims: PathBuf,
+    /// The nimlab commit rendered from, recorded in every provenance (`None`: not recorded).
+    pub commit: Option<Commit>,
 }
 
 impl Default for ReportOptions {
@@ -50,6 +52,7 @@ impl Default for ReportOptions {
             deep: false,
             only: Vec::new(),
             claims: PathBuf::from("data/claims"),
+            commit: None,
         }
     }
 }
@@ -120,12 +123,8 @@ pub fn render_reports(
                 .cloned()
                 .collect(),
             figures: r.figures.len(),
-            headline: r
-                .summary
-                .findings
-                .first()
-                .cloned()
-                .unwrap_or_else(|| "no finding yet".to_string()),
+            top: top_findings(&r.summary, TOP_FINDINGS),
+            paper: r.provenance.paper.clone(),
         });
     }
     let index = Index {
@@ -134,8 +133,52 @@ pub fn render_reports(
     };
     out.insert("README.md", renderer.index_markdown(&index)?.into_bytes())?;
     out.insert("index.json", context_json(&index)?)?;
+    out.insert(
+        "all-reports.tex",
+        renderer.combined_latex(&index)?.into_bytes(),
+    )?;
+    out.insert(
+        "references.bib",
+        renderer.bibliography(&index)?.into_bytes(),
+    )?;
     progress.advance(1);
     Ok(out)
+}
+
+/// How many findings the index lists per report.
+pub const TOP_FINDINGS: usize = 3;
+
+/// A report's top findings, most important first: the errata (already ranked), the proven
+/// results, then the builder's own findings; at most `max`.
+pub fn top_findings(summary: &Summary, max: usize) -> Vec<String> {
+    let erratum = |e: &ClaimEntry| {
+        let mut s = format!("{} is false as stated", e.label);
+        if let Some(c) = e.counterexample.as_ref().filter(|c| !c.point.is_empty()) {
+            s.push_str(&format!(" (at {}", c.point));
+            let shown: Vec<String> = c
+                .values
+                .iter()
+                .map(|v| format!("{} {}", v.side, v.value))
+                .collect();
+            if !shown.is_empty() && shown.len() <= 4 {
+                s.push_str(&format!(": {}", shown.join(", ")));
+            }
+            s.push(')');
+        }
+        if let Some(c) = e.correction.as_ref().filter(|c| c.holds) {
+            s.push_str(&format!("; corrected: {}", c.statement));
+        }
+        s
+    };
+    let proven = |e: &ClaimEntry| format!("{}: PROVEN, with a proof sketch", e.label);
+    summary
+        .errata
+        .iter()
+        .map(erratum)
+        .chain(summary.proven.iter().map(proven))
+        .chain(summary.findings.iter().cloned())
+        .take(max)
+        .collect()
 }
 
 /// Renders every report into `dir`, replacing its previous contents atomically: nothing in
@@ -196,6 +239,8 @@ pub fn provenance(opts: &ReportOptions, mut parameters: Vec<Parameter>) -> Prove
         version: env!("CARGO_PKG_VERSION").to_string(),
         command: report_command(opts),
         parameters,
+        commit: opts.commit.clone(),
+        paper: None,
     }
 }
 

@@ -4,23 +4,69 @@
 //! Markdown templates use Tera's usual `{{ }}` / `{% %}`; LaTeX templates use `<< >>`, `<% %>`
 //! and `<# #>`, because `{{`, `{%` and `{#` are everyday LaTeX.
 
-use tera::{Context, Delimiters, Tera};
+use tera::{Context, Delimiters, Kwargs, State, Tera};
 
 use super::context::{Index, Report};
-use super::escape::register_filters;
+use super::escape::{escape_latex, register_filters};
 use crate::error::{Error, Result};
 
-/// The built-in templates: (name, source).
-pub const TEMPLATES_MD: [(&str, &str); 2] = [
+/// The built-in templates: (name, source). `claim.md` holds the claim-entry macros the report
+/// imports.
+pub const TEMPLATES_MD: [(&str, &str); 3] = [
+    ("claim.md", include_str!("../../templates/claim.md.tera")),
     ("report.md", include_str!("../../templates/report.md.tera")),
     ("index.md", include_str!("../../templates/index.md.tera")),
 ];
 
-/// The built-in LaTeX template: (name, source).
-pub const TEMPLATES_TEX: [(&str, &str); 1] = [(
-    "report.tex",
-    include_str!("../../templates/report.tex.tera"),
-)];
+/// The built-in LaTeX templates (and the BibTeX file, whose braces want the same delimiters):
+/// (name, source). `preamble.tex` is included by the report and by `all-reports.tex`;
+/// `claim.tex` holds the claim-entry macros.
+pub const TEMPLATES_TEX: [(&str, &str); 5] = [
+    (
+        "preamble.tex",
+        include_str!("../../templates/preamble.tex.tera"),
+    ),
+    ("claim.tex", include_str!("../../templates/claim.tex.tera")),
+    (
+        "report.tex",
+        include_str!("../../templates/report.tex.tera"),
+    ),
+    (
+        "all-reports.tex",
+        include_str!("../../templates/all-reports.tex.tera"),
+    ),
+    (
+        "references.bib",
+        include_str!("../../templates/references.bib.tera"),
+    ),
+];
+
+/// A command line for LaTeX: escaped, in `\\texttt`, with a permitted line break after every
+/// `/`, `=`, `,` and `.`, and after a `-` inside a word (`prop-3.1`, not `--only`), so a long
+/// path or claim id never runs into the margin; a break adds no character, so the command still
+/// pastes as printed.
+pub fn latex_command(s: &str) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::from("\\texttt{");
+    let mut piece = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        piece.push(c);
+        let word = |j: Option<usize>| {
+            j.and_then(|j| chars.get(j))
+                .is_some_and(|c| c.is_alphanumeric())
+        };
+        let breaks = matches!(c, '/' | '=' | ',' | '.')
+            || (c == '-' && word(i.checked_sub(1)) && word(Some(i + 1)));
+        if breaks {
+            out.push_str(&escape_latex(&piece));
+            out.push_str("\\allowbreak{}");
+            piece.clear();
+        }
+    }
+    out.push_str(&escape_latex(&piece));
+    out.push('}');
+    out
+}
 
 /// The Markdown and LaTeX template engines, with the escaping filters registered.
 pub struct Renderer {
@@ -67,6 +113,7 @@ impl Renderer {
             })
             .map_err(|e| template_error("(LaTeX delimiters)", e))?;
         register_filters(&mut tex_tera);
+        tex_tera.register_filter("tex_cmd", |s: &str, _: Kwargs, _: &State| latex_command(s));
         for (name, src) in tex {
             tex_tera
                 .add_raw_template(name, src)
@@ -97,6 +144,16 @@ impl Renderer {
     /// A report as LaTeX.
     pub fn report_latex(&self, report: &Report) -> Result<String> {
         Renderer::render(&self.tex, "report.tex", "report", report)
+    }
+
+    /// Every report in one LaTeX document with a table of contents (`all-reports.tex`).
+    pub fn combined_latex(&self, index: &Index) -> Result<String> {
+        Renderer::render(&self.tex, "all-reports.tex", "index", index)
+    }
+
+    /// The BibTeX file of the papers and of nimlab (`references.bib`).
+    pub fn bibliography(&self, index: &Index) -> Result<String> {
+        Renderer::render(&self.tex, "references.bib", "index", index)
     }
 
     /// The index of the reports as Markdown.

@@ -1,0 +1,111 @@
+//! Proof sketches: the paragraph a referee reads beside a PROVEN verdict, generated from the
+//! typed [`Proof`] the checker found — what was computed, on which window, and why every larger
+//! n reduces to it. Prose with mathematics in `$…$` spans (the reports' convention).
+//!
+//! The three arguments, as the code behind them makes them:
+//! - **a period by a window** ([`Proof::Period`]): the sequence obeys a recurrence with a
+//!   bounded look-back (the value at n is a fixed function of finitely many earlier values, or
+//!   of earlier Grundy values by the normal-play reduction); a window as long as the look-back
+//!   that equals its translate by p forces a(n + p) = a(n) for every later n by induction;
+//! - **a family of periods** ([`Proof::FamilyPeriods`]): each set's sequence has a proven period
+//!   dividing the modulus, so each side of an identity in i is eventually constant and a finite
+//!   range of i covers every i;
+//! - **certified closed forms** ([`Proof::CertifiedForms`]): periodic-linear forms substituted
+//!   into the min/max-plus recurrence, each residue's winning term identified and every other
+//!   term shown to stay on its side of the line for all k (`crate::miner::certificate`), plus
+//!   the base window, give the forms for every n by induction.
+
+use super::finding::Proof;
+
+/// The sketch of a proof, as prose with `$…$` mathematics.
+pub fn sketch(proof: &Proof) -> String {
+    match proof {
+        Proof::Period {
+            period,
+            preperiod,
+            window_start,
+            window_len,
+            argument,
+        } => {
+            let last = window_start + window_len - 1;
+            format!(
+                "Why the recurrence has a finite look-back: {argument}. The values were computed \
+                 exactly and the window $n = {window_start}, \\dots, {last}$ ({window_len} \
+                 consecutive values, as many as the look-back) equals its translate \
+                 $n = {}, \\dots, {}$ by $p = {period}$. Every value beyond the window is the same \
+                 function of the values just before it, so by induction on $n$ the equality \
+                 $a(n + {period}) = a(n)$ passes from one window to the next and holds for every \
+                 $n \\ge {window_start}$, not only on the computed range. The least period \
+                 $p = {period}$ and least preperiod $n_0 = {preperiod}$ are then read off the \
+                 computed values: a smaller period or an earlier start would already show on \
+                 them.",
+                window_start + period,
+                last + period,
+            )
+        }
+        Proof::FamilyPeriods { sets, i_needed } => format!(
+            "For each of the {sets} sets $S$ of the family the least period of \
+             $n \\mapsto G_S(n)$ was proven by the window argument (a window as long as the \
+             recurrence's look-back recurs one period later, so by induction the period holds \
+             for every $n$), and each period divides the identity's modulus. Each side of the \
+             identity is then, as a function of $i$, constant once its argument has passed the \
+             preperiod; the identity was checked for every $i \\le {i_needed}$, which reaches \
+             past the largest preperiod of the family, so it holds for every $i \\ge 1$."
+        ),
+        Proof::CertifiedForms { set, period, from } => {
+            let members: Vec<String> = set.iter().map(u64::to_string).collect();
+            format!(
+                "For $A = \\lbrace {} \\rbrace$ the closed forms $f(Pk + r) = B_r k + c_r$, one \
+                 line for each residue $r$ modulo $P = {period}$, were substituted into the \
+                 min/max-plus recurrence of Definition 2.3: at $n = Pk + r$ every term of the \
+                 recurrence becomes affine in $k$. The certificate names, at each residue, the \
+                 term equal to the line identically, and shows that every other term stays on \
+                 the right side of it for all $k$ (for a minimum it starts no lower and rises no \
+                 slower; for a maximum the mirror image). With the base case — the forms equal \
+                 the computed values on a window of look-back length from $n = {from}$ — \
+                 induction on $n$ gives the forms for every $n \\ge {from}$. The check replays \
+                 the certificate, so the conclusion does not rest on the range that was \
+                 computed.",
+                members.join(", ")
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_period_sketch_names_its_window_translate_and_argument() {
+        let s = sketch(&Proof::Period {
+            period: 34,
+            preperiod: 2,
+            window_start: 5,
+            window_len: 3,
+            argument: "a(n) depends only on a(n−3..n−1)".into(),
+        });
+        assert!(s.contains("$n = 5, \\dots, 7$"), "{s}");
+        assert!(s.contains("$n = 39, \\dots, 41$"), "{s}");
+        assert!(s.contains("$n_0 = 2$") && s.contains("a(n−3..n−1)"), "{s}");
+    }
+
+    #[test]
+    fn family_and_certificate_sketches_carry_their_numbers() {
+        let f = sketch(&Proof::FamilyPeriods {
+            sets: 12,
+            i_needed: 7,
+        });
+        assert!(f.contains("12 sets") && f.contains("i \\le 7"), "{f}");
+        let c = sketch(&Proof::CertifiedForms {
+            set: vec![1, 3, 4],
+            period: 16,
+            from: 40,
+        });
+        assert!(
+            c.contains("\\lbrace 1, 3, 4 \\rbrace") && c.contains("P = 16"),
+            "{c}"
+        );
+        assert!(c.contains("n \\ge 40"), "{c}");
+    }
+}
