@@ -20,6 +20,7 @@ pub mod expr;
 pub mod finding;
 pub mod functions;
 pub mod registry;
+pub mod typeset;
 pub mod value;
 pub mod verdict;
 
