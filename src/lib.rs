@@ -426,7 +426,10 @@ pub mod language {
     pub use crate::claims::registry::{
         Assertion, BuiltinCheck, Check, ClaimPlace, ExprCheck, Quantifiers, ReadingCheck,
     };
-    pub use crate::claims::typeset::{binders_math, check_math, expr_math, notation};
+    pub use crate::claims::typeset::{
+        CallMath, DisplayForm, MathArg, Shape, binders_math, check_math, expr_math, math_problem,
+        name_math, notation,
+    };
     pub use crate::claims::value::{MAX_BITS, MAX_FRACTION_BITS, Short, Ty, Value};
     pub use crate::claims::{
         check_formula_rows, check_registry_progress, estimate, evaluate, plan,

@@ -24,3 +24,4 @@ mod process_guards;
 mod report;
 mod robustness;
 mod scoring;
+mod typeset;

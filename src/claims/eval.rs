@@ -19,6 +19,7 @@ use super::cost::{self, Cost};
 use super::engines::Engines;
 use super::expr::{BinOp, Binder, CmpOp, Domain, Expr, ExprError, ExprKind, FunctionDef, Span};
 use super::functions::{self, Args, Params};
+use super::typeset::DisplayForm;
 use super::value::{
     MAX_LIST_LEN, Ty, Value, add, boolean, div, list, list_too_long, modulo, mul, num, pow,
     short_q, xor,
@@ -72,6 +73,8 @@ type CallCosts = HashMap<(String, Vec<Option<(u64, u64)>>), Cost>;
 #[derive(Debug, Default)]
 pub struct Definitions {
     functions: HashMap<String, (FunctionDef, Ty)>,
+    /// How reports show the functions that are not inlined (see [`super::typeset`]).
+    displays: HashMap<String, DisplayForm>,
     /// Each function's estimated cost of one call (see [`super::cost`]).
     costs: HashMap<String, Cost>,
     call_kinds: Mutex<CallKinds>,
@@ -83,6 +86,7 @@ impl Clone for Definitions {
     fn clone(&self) -> Definitions {
         Definitions {
             functions: self.functions.clone(),
+            displays: self.displays.clone(),
             costs: self.costs.clone(),
             call_kinds: Mutex::default(),
             call_costs: Mutex::default(),
@@ -110,6 +114,24 @@ impl Definitions {
         self.costs.insert(def.name.clone(), cost);
         self.functions.insert(def.name.clone(), (def, ty));
         Ok(())
+    }
+
+    /// Gives the user function `name` a display form: reports show its calls as `template`
+    /// (LaTeX in which `#param` stands for an argument) instead of inlining its body, and list
+    /// it with `means` (prose, math in `$…$`) under Notation. Refused when there is no such
+    /// function or the template is not safe math (see [`DisplayForm::new`]).
+    pub fn display_as(&mut self, name: &str, template: &str, means: &str) -> Result<(), String> {
+        let Some((def, _)) = self.functions.get(name) else {
+            return Err(format!("`{name}` is not a function of this file"));
+        };
+        let form = DisplayForm::new(template, means, &def.params)?;
+        self.displays.insert(name.to_string(), form);
+        Ok(())
+    }
+
+    /// The display form of the user function `name`, if it has one.
+    pub fn display(&self, name: &str) -> Option<&DisplayForm> {
+        self.displays.get(name)
     }
 
     /// The user function of this name.

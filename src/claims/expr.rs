@@ -343,6 +343,221 @@ impl Expr {
     }
 }
 
+/// How tightly a node binds in the source syntax, loosest first (the grammar's precedence
+/// climb, `expr.pest`); `if` and `let` extend as far right as they can, so they are loosest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Tightness {
+    Open,
+    Or,
+    And,
+    Not,
+    Compare,
+    Xor,
+    Sum,
+    Product,
+    Negation,
+    Power,
+    Atom,
+}
+
+impl BinOp {
+    /// The source text of the operator.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Mod => "%",
+            BinOp::Pow => "^",
+            BinOp::Xor => "⊕",
+            BinOp::And => "and",
+            BinOp::Or => "or",
+        }
+    }
+
+    fn tightness(self) -> Tightness {
+        match self {
+            BinOp::Or => Tightness::Or,
+            BinOp::And => Tightness::And,
+            BinOp::Xor => Tightness::Xor,
+            BinOp::Add | BinOp::Sub => Tightness::Sum,
+            BinOp::Mul | BinOp::Div | BinOp::Mod => Tightness::Product,
+            BinOp::Pow => Tightness::Power,
+        }
+    }
+}
+
+impl CmpOp {
+    /// The source text of the comparison.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "==",
+            CmpOp::Ne => "!=",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+        }
+    }
+}
+
+impl Expr {
+    fn tightness(&self) -> Tightness {
+        use ExprKind as K;
+        match &self.kind {
+            K::Int(_)
+            | K::Bool(_)
+            | K::Str(_)
+            | K::List(_)
+            | K::Var(_)
+            | K::Call(..)
+            | K::Aggregate(..) => Tightness::Atom,
+            K::If(..) | K::Let(..) => Tightness::Open,
+            K::Neg(_) => Tightness::Negation,
+            K::Not(_) => Tightness::Not,
+            K::Compare(..) => Tightness::Compare,
+            K::Binary(op, ..) => op.tightness(),
+        }
+    }
+
+    /// Writes the expression in source syntax, in brackets when it binds less tightly than
+    /// `least` requires.
+    fn write_source(&self, f: &mut fmt::Formatter<'_>, least: Tightness) -> fmt::Result {
+        stacker::maybe_grow(super::eval::RED_ZONE, super::eval::STACK_SEGMENT, || {
+            if self.tightness() < least {
+                write!(f, "(")?;
+                self.write_source_here(f)?;
+                write!(f, ")")
+            } else {
+                self.write_source_here(f)
+            }
+        })
+    }
+
+    fn write_source_here(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use ExprKind as K;
+        use Tightness as T;
+        let list = |f: &mut fmt::Formatter<'_>, items: &[Expr]| -> fmt::Result {
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    write!(f, ", ")?;
+                }
+                item.write_source(f, T::Open)?;
+            }
+            Ok(())
+        };
+        match &self.kind {
+            K::Int(n) => write!(f, "{n}"),
+            K::Bool(b) => write!(f, "{b}"),
+            K::Str(s) => write!(f, "\"{s}\""),
+            K::List(items) => {
+                write!(f, "[")?;
+                list(f, items)?;
+                write!(f, "]")
+            }
+            K::Var(name) => write!(f, "{name}"),
+            K::Neg(x) => {
+                write!(f, "-")?;
+                x.write_source(f, T::Negation)
+            }
+            K::Not(x) => {
+                write!(f, "not ")?;
+                x.write_source(f, T::Not)
+            }
+            K::Binary(BinOp::Pow, base, exponent) => {
+                base.write_source(f, T::Atom)?;
+                write!(f, " ^ ")?;
+                exponent.write_source(f, T::Negation)
+            }
+            K::Binary(op, a, b) => {
+                // Left-associative: the right operand must bind more tightly than the operator.
+                let own = op.tightness();
+                a.write_source(f, own)?;
+                write!(f, " {} ", op.symbol())?;
+                let right = match own {
+                    T::Or => T::And,
+                    T::And => T::Not,
+                    T::Xor => T::Sum,
+                    T::Sum => T::Product,
+                    _ => T::Negation,
+                };
+                b.write_source(f, right)
+            }
+            K::Compare(first, rest) => {
+                first.write_source(f, T::Xor)?;
+                for (op, x) in rest {
+                    write!(f, " {} ", op.symbol())?;
+                    x.write_source(f, T::Xor)?;
+                }
+                Ok(())
+            }
+            K::If(c, a, b) => {
+                write!(f, "if ")?;
+                c.write_source(f, T::Open)?;
+                write!(f, " then ")?;
+                a.write_source(f, T::Open)?;
+                write!(f, " else ")?;
+                b.write_source(f, T::Open)
+            }
+            K::Let(name, v, body) => {
+                write!(f, "let {name} = ")?;
+                v.write_source(f, T::Open)?;
+                write!(f, " in ")?;
+                body.write_source(f, T::Open)
+            }
+            K::Call(name, args) => {
+                write!(f, "{name}(")?;
+                list(f, args)?;
+                write!(f, ")")
+            }
+            K::Aggregate(name, binders, body) => {
+                write!(f, "{name}(")?;
+                for (i, b) in binders.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{b}")?;
+                }
+                write!(f, ": ")?;
+                body.write_source(f, T::Open)?;
+                write!(f, ")")
+            }
+        }
+    }
+}
+
+/// The expression in the claims language's own syntax, with the fewest brackets that keep its
+/// tree: [`parse_expr`] of the text gives the same expression back (spans aside), which is
+/// what lets a report quote a rewritten expression as something a reader can paste.
+impl fmt::Display for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_source(f, Tightness::Open)
+    }
+}
+
+/// A quantifier in source syntax: `k in 1..10 step 2`, `x in p`; [`parse_binders`] reads it
+/// back.
+impl fmt::Display for Binder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} in ", self.name)?;
+        match &self.domain {
+            // The grammar takes sums as bounds (`a..b` is not an operator).
+            Domain::Interval { from, to, step } => {
+                from.write_source(f, Tightness::Sum)?;
+                write!(f, "..")?;
+                to.write_source(f, Tightness::Sum)?;
+                if let Some(s) = step {
+                    write!(f, " step ")?;
+                    s.write_source(f, Tightness::Sum)?;
+                }
+                Ok(())
+            }
+            Domain::Members(list) => list.write_source(f, Tightness::Sum),
+        }
+    }
+}
+
 /// A user function: `F(k, N) = body`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FunctionDef {

@@ -26,9 +26,53 @@ struct RawFile {
     paper: String,
     title: Option<String>,
     #[serde(default)]
-    define: Vec<Spanned<String>>,
+    define: Vec<Spanned<RawDefine>>,
     #[serde(default)]
     claim: Vec<Spanned<RawClaim>>,
+}
+
+/// One entry of `define`: `"F(k) = body"`, or a table that also says how reports show the
+/// function instead of inlining it: `{ def = "F(k) = body", display = "F_{#k}", means = "…" }`.
+enum RawDefine {
+    Plain(String),
+    Shown(RawShown),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawShown {
+    def: Spanned<String>,
+    display: Spanned<String>,
+    means: String,
+}
+
+impl<'de> Deserialize<'de> for RawDefine {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct Entry;
+        impl<'de> serde::de::Visitor<'de> for Entry {
+            type Value = RawDefine;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(
+                    "a definition \"F(x) = …\" or a table { def = \"F(x) = …\", display = \"…\", \
+                     means = \"…\" }",
+                )
+            }
+
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> std::result::Result<RawDefine, E> {
+                Ok(RawDefine::Plain(v.to_string()))
+            }
+
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                map: M,
+            ) -> std::result::Result<RawDefine, M::Error> {
+                RawShown::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(RawDefine::Shown)
+            }
+        }
+        d.deserialize_any(Entry)
+    }
 }
 
 /// The check fields a claim and a reading share.
@@ -667,12 +711,22 @@ impl Registry {
             sources: RefCell::new(Vec::new()),
         };
         let mut definitions = Definitions::new();
-        for d in &raw.define {
+        for entry in &raw.define {
+            let (d, shown) = match entry.get_ref() {
+                RawDefine::Plain(text) => (&Spanned::new(entry.span(), text.clone()), None),
+                RawDefine::Shown(shown) => (&shown.def, Some(shown)),
+            };
             let mut f = parse_function(d.get_ref()).map_err(|e| loader.expr_error(d, &e))?;
             f.move_to_source(loader.source(d));
+            let name = f.name.clone();
             definitions
                 .define(f)
                 .map_err(|e| loader.expr_error(d, &e))?;
+            if let Some(shown) = shown {
+                definitions
+                    .display_as(&name, shown.display.get_ref(), &shown.means)
+                    .map_err(|m| loader.error_at(shown.display.span(), &m))?;
+            }
         }
         let mut claims: Vec<Claim> = Vec::with_capacity(raw.claim.len());
         for c in &raw.claim {

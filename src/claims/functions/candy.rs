@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use super::{Args, Function, Group, Signature, list, num};
 use crate::claims::engines::Engines;
 use crate::claims::expr::ExprError;
+use crate::claims::typeset::{CallMath, MathArg};
 use crate::claims::value::{Ty, Value};
 use crate::error::{Error, Result};
 use crate::games::candy::{
@@ -132,6 +133,8 @@ impl CandyCache {
 /// `candy_v(p)`, `candy_nl(p)`, `candy_nw(p)`: one part of the value under optimal play.
 struct Part {
     signature: Signature,
+    /// How the papers write it.
+    symbol: &'static str,
     part: fn(&CandyValue) -> Value,
 }
 
@@ -143,6 +146,7 @@ impl Part {
             Ty::Num,
             "Candy Nim V = N_L − N_W under optimal play",
         ),
+        symbol: r"V",
         part: |c| Value::int(c.v),
     };
     const N_L: Part = Part {
@@ -152,6 +156,7 @@ impl Part {
             Ty::Num,
             "N_L, the candies Luca collects under optimal play",
         ),
+        symbol: r"N_{L}",
         part: |c| Value::int(c.n_l),
     };
     const N_W: Part = Part {
@@ -161,6 +166,7 @@ impl Part {
             Ty::Num,
             "N_W, the candies Windsor collects under optimal play",
         ),
+        symbol: r"N_{W}",
         part: |c| Value::int(c.n_w),
     };
 }
@@ -168,6 +174,10 @@ impl Part {
 impl Function for Part {
     fn signature(&self) -> &Signature {
         &self.signature
+    }
+
+    fn math(&self, args: &[MathArg]) -> CallMath {
+        CallMath::application(format!("{}({})", self.symbol, args[0].math()))
     }
 
     fn call(&self, args: &Args<'_>, engines: &mut Engines) -> Result<Value, ExprError> {
@@ -191,6 +201,15 @@ impl Function for Frak {
         &S
     }
 
+    fn math(&self, args: &[MathArg]) -> CallMath {
+        CallMath::application(format!(
+            r"\mathfrak{{G}}({}, {}, {})",
+            args[0].math(),
+            args[1].math(),
+            args[2].math()
+        ))
+    }
+
     fn call(&self, args: &Args<'_>, _: &mut Engines) -> Result<Value, ExprError> {
         let a = args.natural(0, "a", MAX_FRAK_ARGUMENT)? as Candies;
         let m = args.natural(1, "m", MAX_FRAK_ARGUMENT)?;
@@ -203,6 +222,8 @@ impl Function for Frak {
 /// `flipflop_v(p)`, `fractal_v(p)`, `fractal_small_v(p)`: V when Luca plays a strategy.
 struct StrategyValue {
     signature: Signature,
+    /// How the papers write it (the smallest-heap reading marked `small`).
+    symbol: &'static str,
     strategy: Strategy,
 }
 
@@ -214,6 +235,7 @@ impl StrategyValue {
             Ty::Num,
             "V when Luca plays the flip-flop strategy (Def 4.2) from a P-position",
         ),
+        symbol: r"V_{\mathrm{FF}}",
         strategy: Strategy::FlipFlop,
     };
     const FRACTAL: StrategyValue = StrategyValue {
@@ -223,6 +245,7 @@ impl StrategyValue {
             Ty::Num,
             "V under the fractal strategy with f(a) = ⌊a/2⌋, step (3) of Def 4.7 on the largest heap",
         ),
+        symbol: r"V_{\mathrm{Fractal}_f}",
         strategy: Strategy::Fractal {
             f: Contraction::Half,
             reading: Reading::Largest,
@@ -235,6 +258,7 @@ impl StrategyValue {
             Ty::Num,
             "V under the fractal strategy with f(a) = ⌊a/2⌋, step (3) of Def 4.7 on the smallest heap",
         ),
+        symbol: r"V_{\mathrm{Fractal}_f}^{\mathrm{small}}",
         strategy: Strategy::Fractal {
             f: Contraction::Half,
             reading: Reading::Smallest,
@@ -245,6 +269,10 @@ impl StrategyValue {
 impl Function for StrategyValue {
     fn signature(&self) -> &Signature {
         &self.signature
+    }
+
+    fn math(&self, args: &[MathArg]) -> CallMath {
+        CallMath::application(format!("{}({})", self.symbol, args[0].math()))
     }
 
     fn call(&self, args: &Args<'_>, engines: &mut Engines) -> Result<Value, ExprError> {
@@ -259,6 +287,8 @@ impl Function for StrategyValue {
 /// `alloc_min_nw(N)`, `alloc_max_nw(N)`, `alloc_argmin(N)`, `alloc_argmax(N)`.
 struct Extreme {
     signature: Signature,
+    /// How reports write it.
+    symbol: &'static str,
     part: fn(&Allocation) -> Value,
 }
 
@@ -280,6 +310,7 @@ impl Extreme {
             Ty::Num,
             "the least N_W over P-positions with N candies",
         ),
+        symbol: r"N_{W}^{\min}",
         part: |a| Value::int(a.min_nw),
     };
     const MAX_NW: Extreme = Extreme {
@@ -289,6 +320,7 @@ impl Extreme {
             Ty::Num,
             "the greatest N_W over P-positions with N candies",
         ),
+        symbol: r"N_{W}^{\max}",
         part: |a| Value::int(a.max_nw),
     };
     const ARGMIN: Extreme = Extreme {
@@ -298,6 +330,7 @@ impl Extreme {
             Ty::List,
             "every P-position attaining `alloc_min_nw(N)` (heaps in decreasing order, the list sorted)",
         ),
+        symbol: r"\arg N_{W}^{\min}",
         part: |a| positions(&a.argmin),
     };
     const ARGMAX: Extreme = Extreme {
@@ -307,6 +340,7 @@ impl Extreme {
             Ty::List,
             "every P-position attaining `alloc_max_nw(N)` (heaps in decreasing order, the list sorted)",
         ),
+        symbol: r"\arg N_{W}^{\max}",
         part: |a| positions(&a.argmax),
     };
 }
@@ -314,6 +348,10 @@ impl Extreme {
 impl Function for Extreme {
     fn signature(&self) -> &Signature {
         &self.signature
+    }
+
+    fn math(&self, args: &[MathArg]) -> CallMath {
+        CallMath::application(format!("{}({})", self.symbol, args[0].math()))
     }
 
     fn call(&self, args: &Args<'_>, engines: &mut Engines) -> Result<Value, ExprError> {

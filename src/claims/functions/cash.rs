@@ -12,6 +12,7 @@ use std::sync::Arc;
 use super::{Args, Function, Group, Signature, list, num};
 use crate::claims::engines::Engines;
 use crate::claims::expr::ExprError;
+use crate::claims::typeset::{CallMath, MathArg};
 use crate::claims::value::{Ty, Value};
 use crate::error::{Error, Result};
 use crate::games::cash::{self, Amount, CashSet, CashTable, Thresholds, Winner};
@@ -125,6 +126,8 @@ fn set_and_stones(args: &Args<'_>) -> Result<(CashSet, Amount), ExprError> {
 /// `winner(A, n)`, `f1(A, n)`, `f2(A, n)`: read from the threshold tables.
 struct Tabulated {
     signature: Signature,
+    /// How the paper writes it, without the set `A` (a subscript).
+    symbol: &'static str,
     part: fn(&Thresholds, usize) -> Value,
 }
 
@@ -136,21 +139,39 @@ impl Tabulated {
             Ty::Str,
             "the plain game's winner, `\"I\"` or `\"II\"`",
         ),
+        symbol: r"W",
         part: |t, n| winner_value(t.winner[n]),
     };
     const F1: Tabulated = Tabulated {
         signature: Signature::new("f1", &[list("A"), num("n")], Ty::Num, "f^I (Def 2.1/2.3)"),
+        symbol: r"f^{\mathrm{I}}",
         part: |t, n| Value::int(t.f1[n]),
     };
     const F2: Tabulated = Tabulated {
         signature: Signature::new("f2", &[list("A"), num("n")], Ty::Num, "f^II (Def 2.1/2.3)"),
+        symbol: r"f^{\mathrm{II}}",
         part: |t, n| Value::int(t.f2[n]),
     };
+}
+
+/// `symbol` with the set as a subscript (`\lbrace 1, L\rbrace` for a literal list) before
+/// `extra`, applied to the number of stones: $f_{A}^{\mathrm{I}}(n)$.
+fn of_set(symbol: &str, extra: &str, args: &[MathArg]) -> CallMath {
+    let (head, script) = symbol.split_at(symbol.find('^').unwrap_or(symbol.len()));
+    CallMath::application(format!(
+        "{head}_{{{}{extra}}}{script}({})",
+        args[0].set(),
+        args[1].math()
+    ))
 }
 
 impl Function for Tabulated {
     fn signature(&self) -> &Signature {
         &self.signature
+    }
+
+    fn math(&self, args: &[MathArg]) -> CallMath {
+        of_set(self.symbol, "", args)
     }
 
     fn call(&self, args: &Args<'_>, engines: &mut Engines) -> Result<Value, ExprError> {
@@ -163,6 +184,8 @@ impl Function for Tabulated {
 /// `g1(A, n)`, `g2(A, n)`: closed forms, no table.
 struct G {
     signature: Signature,
+    /// How the paper writes it, without the set `A` (a subscript).
+    symbol: &'static str,
     /// Whether this is g^II.
     second: bool,
 }
@@ -170,10 +193,12 @@ struct G {
 impl G {
     const G1: G = G {
         signature: Signature::new("g1", &[list("A"), num("n")], Ty::Num, "g^I (Def 3.1)"),
+        symbol: r"g^{\mathrm{I}}",
         second: false,
     };
     const G2: G = G {
         signature: Signature::new("g2", &[list("A"), num("n")], Ty::Num, "g^II (Def 3.1)"),
+        symbol: r"g^{\mathrm{II}}",
         second: true,
     };
 }
@@ -181,6 +206,10 @@ impl G {
 impl Function for G {
     fn signature(&self) -> &Signature {
         &self.signature
+    }
+
+    fn math(&self, args: &[MathArg]) -> CallMath {
+        of_set(self.symbol, "", args)
     }
 
     fn call(&self, args: &Args<'_>, _: &mut Engines) -> Result<Value, ExprError> {
@@ -193,6 +222,8 @@ impl Function for G {
 /// `least_f1(A, n)`, `least_f2(A, n)`.
 struct Least {
     signature: Signature,
+    /// The threshold it is the least of, without the set `A`.
+    symbol: &'static str,
     /// Whether this is the threshold of player II.
     second: bool,
 }
@@ -205,6 +236,7 @@ impl Least {
             Ty::Num,
             "the true least threshold of player I, found by exhaustive search",
         ),
+        symbol: r"f^{\mathrm{I}}",
         second: false,
     };
     const F2: Least = Least {
@@ -214,6 +246,7 @@ impl Least {
             Ty::Num,
             "the true least threshold of player II, found by exhaustive search",
         ),
+        symbol: r"f^{\mathrm{II}}",
         second: true,
     };
 }
@@ -221,6 +254,10 @@ impl Least {
 impl Function for Least {
     fn signature(&self) -> &Signature {
         &self.signature
+    }
+
+    fn math(&self, args: &[MathArg]) -> CallMath {
+        of_set(self.symbol, r",\mathrm{least}", args)
     }
 
     fn call(&self, args: &Args<'_>, engines: &mut Engines) -> Result<Value, ExprError> {
@@ -253,6 +290,16 @@ impl Function for CashWinner {
             "the cash game's winner, `\"I\"` or `\"II\"`; I (to move) holds d, II holds e",
         );
         &S
+    }
+
+    fn math(&self, args: &[MathArg]) -> CallMath {
+        CallMath::application(format!(
+            r"W_{{{}}}^{{\mathrm{{cash}}}}({}; {}, {})",
+            args[0].set(),
+            args[1].math(),
+            args[2].math(),
+            args[3].math()
+        ))
     }
 
     fn call(&self, args: &Args<'_>, engines: &mut Engines) -> Result<Value, ExprError> {

@@ -32,6 +32,7 @@ use std::sync::LazyLock;
 use super::cost::Interval;
 use super::engines::Engines;
 use super::expr::{Expr, ExprError, Span};
+use super::typeset::{CallMath, MathArg, generic_call};
 use super::value::{self, Ty, Value};
 use crate::games::scoring::HeapSize;
 use crate::num::Q;
@@ -123,6 +124,12 @@ pub trait Function: Sync {
     /// `None` when unknown. Engine functions leave it unknown.
     fn bounds(&self, _args: &[(f64, f64)]) -> Interval {
         None
+    }
+
+    /// The call typeset as the papers write it, from its typeset arguments (see
+    /// [`super::typeset`]): `payoff(N, p)` is $f_{N}(p)$. By default `\operatorname{name}(…)`.
+    fn math(&self, args: &[MathArg]) -> CallMath {
+        generic_call(self.signature().name, args)
     }
 
     /// The value of a call whose arguments were checked against the signature.

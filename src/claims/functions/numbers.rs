@@ -11,6 +11,7 @@ use super::{Args, Function, Group, Params, Signature, list, num};
 use crate::claims::cost::{Interval, checked};
 use crate::claims::engines::Engines;
 use crate::claims::expr::ExprError;
+use crate::claims::typeset::{CallMath, MathArg, Shape};
 use crate::claims::value::{
     self, MAX_LIST_LEN, Ty, Value, add, capped_list, list_too_long, modulo, short_q,
 };
@@ -65,6 +66,18 @@ impl Function for Round {
         &self.signature
     }
 
+    fn math(&self, args: &[MathArg]) -> CallMath {
+        let (open, close) = if self.up {
+            (r"\lceil", r"\rceil")
+        } else {
+            (r"\lfloor", r"\rfloor")
+        };
+        CallMath::shaped(
+            format!("{open} {}{close}", args[0].math()),
+            Shape::Delimited,
+        )
+    }
+
     fn bounds(&self, args: &[(f64, f64)]) -> Interval {
         let [(lo, hi)] = args else { return None };
         checked(self.round(*lo), self.round(*hi))
@@ -83,6 +96,13 @@ impl Function for Abs {
     fn signature(&self) -> &Signature {
         const S: Signature = Signature::new("abs", &[num("x")], Ty::Num, "the absolute value of x");
         &S
+    }
+
+    fn math(&self, args: &[MathArg]) -> CallMath {
+        CallMath::shaped(
+            format!(r"\lvert {}\rvert", args[0].math()),
+            Shape::Delimited,
+        )
     }
 
     fn bounds(&self, args: &[(f64, f64)]) -> Interval {
@@ -114,6 +134,13 @@ impl Function for Ilog2 {
         &S
     }
 
+    fn math(&self, args: &[MathArg]) -> CallMath {
+        CallMath::shaped(
+            format!(r"\lfloor \log_2 {}\rfloor", args[0].operand()),
+            Shape::Delimited,
+        )
+    }
+
     fn bounds(&self, args: &[(f64, f64)]) -> Interval {
         let [(_, hi)] = args else { return None };
         checked(0.0, hi.max(1.0).log2().floor())
@@ -141,6 +168,13 @@ impl Function for IsInt {
         &S
     }
 
+    fn math(&self, args: &[MathArg]) -> CallMath {
+        CallMath::shaped(
+            format!(r"{} \in \mathbb{{Z}}", args[0].math()),
+            Shape::Relation,
+        )
+    }
+
     fn call(&self, args: &Args<'_>, _: &mut Engines) -> Result<Value, ExprError> {
         Ok(Value::Bool(args.num(0)?.is_integer()))
     }
@@ -158,6 +192,13 @@ impl Function for Mod {
             "the floor modulus a − b⌊a/b⌋ (the sign of b), also written `a % b`",
         );
         &S
+    }
+
+    fn math(&self, args: &[MathArg]) -> CallMath {
+        CallMath::shaped(
+            format!(r"{} \bmod {}", args[0].operand(), args[1].operand()),
+            Shape::Modulo,
+        )
     }
 
     fn bounds(&self, args: &[(f64, f64)]) -> Interval {
@@ -186,6 +227,10 @@ impl Function for Gcd {
             "the greatest common divisor of two integers",
         );
         &S
+    }
+
+    fn math(&self, args: &[MathArg]) -> CallMath {
+        CallMath::application(format!(r"\gcd({}, {})", args[0].math(), args[1].math()))
     }
 
     fn call(&self, args: &Args<'_>, _: &mut Engines) -> Result<Value, ExprError> {
@@ -233,6 +278,23 @@ impl Function for Extreme {
         &self.signature
     }
 
+    fn math(&self, args: &[MathArg]) -> CallMath {
+        let name = if self.greatest { r"\max" } else { r"\min" };
+        match args {
+            [list] if list.items().is_none() => {
+                CallMath::shaped(format!("{name} {}", list.operand()), Shape::BigOperator)
+            }
+            [list] => CallMath::application(format!("{name}({})", list.tuple())),
+            _ => CallMath::application(format!(
+                "{name}({})",
+                args.iter()
+                    .map(MathArg::math)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
+    }
+
     fn bounds(&self, args: &[(f64, f64)]) -> Interval {
         if args.is_empty() {
             return None;
@@ -276,6 +338,22 @@ impl Function for Xor {
         &S
     }
 
+    fn math(&self, args: &[MathArg]) -> CallMath {
+        let terms: Vec<String> = match args {
+            [list] => match list.items() {
+                Some(items) => items.iter().map(MathArg::operand).collect(),
+                None => {
+                    return CallMath::shaped(
+                        format!(r"\bigoplus {}", list.operand()),
+                        Shape::BigOperator,
+                    );
+                }
+            },
+            _ => args.iter().map(MathArg::operand).collect(),
+        };
+        CallMath::shaped(terms.join(r" \oplus "), Shape::NimSum)
+    }
+
     fn call(&self, args: &Args<'_>, _: &mut Engines) -> Result<Value, ExprError> {
         let x = value::xor(&args.numbers()?).map_err(|m| ExprError::new(args.at(0), m))?;
         Ok(Value::int(x))
@@ -290,6 +368,13 @@ impl Function for Len {
         const S: Signature =
             Signature::new("len", &[list("list")], Ty::Num, "the number of elements");
         &S
+    }
+
+    fn math(&self, args: &[MathArg]) -> CallMath {
+        CallMath::shaped(
+            format!(r"\lvert {}\rvert", args[0].math()),
+            Shape::Delimited,
+        )
     }
 
     fn call(&self, args: &Args<'_>, _: &mut Engines) -> Result<Value, ExprError> {
@@ -362,6 +447,20 @@ impl Function for Sum {
             "the sum of a list of numbers (`sum(j in 1..k: e)` sums over a range)",
         );
         &S
+    }
+
+    fn math(&self, args: &[MathArg]) -> CallMath {
+        match args[0].items() {
+            Some(items) => CallMath::application(format!(
+                "({})",
+                items
+                    .iter()
+                    .map(MathArg::math)
+                    .collect::<Vec<_>>()
+                    .join(" + ")
+            )),
+            None => CallMath::shaped(format!(r"\sum {}", args[0].operand()), Shape::BigOperator),
+        }
     }
 
     fn call(&self, args: &Args<'_>, _: &mut Engines) -> Result<Value, ExprError> {

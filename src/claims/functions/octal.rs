@@ -12,6 +12,7 @@ use super::scoring::limits;
 use super::{Args, Function, Group, Signature, any, num, string};
 use crate::claims::engines::Engines;
 use crate::claims::expr::ExprError;
+use crate::claims::typeset::{CallMath, MathArg};
 use crate::claims::value::{Ty, Value};
 use crate::error::{Error, Result};
 use crate::games::scoring::{
@@ -115,6 +116,18 @@ impl Function for Gs {
         &S
     }
 
+    fn math(&self, args: &[MathArg]) -> CallMath {
+        let heaps = match args[1].items() {
+            Some(items) => items
+                .iter()
+                .map(MathArg::math)
+                .collect::<Vec<_>>()
+                .join(" + "),
+            None => args[1].math().to_string(),
+        };
+        CallMath::application(format!("G_{{s}}^{{{}}}({heaps})", args[0].math()))
+    }
+
     fn call(&self, args: &Args<'_>, engines: &mut Engines) -> Result<Value, ExprError> {
         let rules = args.string(0)?;
         let cache = engines.cache::<OctalCache>();
@@ -143,6 +156,16 @@ impl Function for GsMixed {
             "G_s(n +_ℓ m) with n under r1 and m under r2",
         );
         &S
+    }
+
+    fn math(&self, args: &[MathArg]) -> CallMath {
+        CallMath::application(format!(
+            r"G_{{s}}^{{{}, {}}}({} +_{{\ell}} {})",
+            args[0].math(),
+            args[2].math(),
+            args[1].math(),
+            args[3].math()
+        ))
     }
 
     fn call(&self, args: &Args<'_>, engines: &mut Engines) -> Result<Value, ExprError> {

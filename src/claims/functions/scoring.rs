@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use super::{Args, Function, Group, Signature, list, num};
 use crate::claims::engines::Engines;
 use crate::claims::expr::ExprError;
+use crate::claims::typeset::{CallMath, MathArg, Shape};
 use crate::claims::value::{Ty, Value};
 use crate::error::Result;
 use crate::games::scoring::{self, Heap, HeapSize, Limits, Method, Nim, ScoringGame, solve};
@@ -81,6 +82,10 @@ impl Function for Payoff {
         &S
     }
 
+    fn math(&self, args: &[MathArg]) -> CallMath {
+        CallMath::application(format!("f_{{{}}}({})", args[0].math(), args[1].tuple()))
+    }
+
     fn call(&self, args: &Args<'_>, engines: &mut Engines) -> Result<Value, ExprError> {
         let p = args.heaps(1)?;
         let n = args.num(0)?;
@@ -112,6 +117,11 @@ impl Function for Tail {
         &self.signature
     }
 
+    fn math(&self, args: &[MathArg]) -> CallMath {
+        let sign = if self.plus { "+" } else { "-" };
+        CallMath::application(format!("c^{{{sign}}}({})", args[0].tuple()))
+    }
+
     fn call(&self, args: &Args<'_>, engines: &mut Engines) -> Result<Value, ExprError> {
         let p = args.heaps(0)?;
         let f = args.engine(engines.cache::<ScoringCache>().payoff(&p))?;
@@ -137,6 +147,13 @@ impl Function for Breakpoints {
         &S
     }
 
+    fn math(&self, args: &[MathArg]) -> CallMath {
+        CallMath::application(format!(
+            r"\operatorname{{breakpoints}}({})",
+            args[0].tuple()
+        ))
+    }
+
     fn call(&self, args: &Args<'_>, engines: &mut Engines) -> Result<Value, ExprError> {
         let p = args.heaps(0)?;
         let f = args.engine(engines.cache::<ScoringCache>().payoff(&p))?;
@@ -152,16 +169,20 @@ impl Function for Breakpoints {
 /// `in_pplus(p)` and `in_pminus(p)`: the characterizations of P⁺ and P⁻ (no solve needed).
 struct PSet {
     signature: Signature,
+    /// `+` for P⁺, `-` for P⁻.
+    sign: &'static str,
     contains: fn(&[HeapSize]) -> bool,
 }
 
 impl PSet {
     const PLUS: PSet = PSet {
         signature: Signature::new("in_pplus", &[list("p")], Ty::Bool, "membership in P⁺"),
+        sign: "+",
         contains: scoring::in_p_plus,
     };
     const MINUS: PSet = PSet {
         signature: Signature::new("in_pminus", &[list("p")], Ty::Bool, "membership in P⁻"),
+        sign: "-",
         contains: scoring::in_p_minus,
     };
 }
@@ -169,6 +190,17 @@ impl PSet {
 impl Function for PSet {
     fn signature(&self) -> &Signature {
         &self.signature
+    }
+
+    fn math(&self, args: &[MathArg]) -> CallMath {
+        let position = match args[0].items() {
+            Some(_) => format!("({})", args[0].tuple()),
+            None => args[0].math().to_string(),
+        };
+        CallMath::shaped(
+            format!(r"{position} \in P^{{{}}}", self.sign),
+            Shape::Relation,
+        )
     }
 
     fn call(&self, args: &Args<'_>, _: &mut Engines) -> Result<Value, ExprError> {
