@@ -401,16 +401,21 @@ pub mod findings {
     pub use crate::claims::sketch::sketch;
 }
 
-/// The claims language behind [`Registry`]: expressions, their evaluation and values, and the
-/// cost of a check before it runs.
+/// The claims language behind [`Registry`]: expressions, their evaluation and values, the
+/// cost of a check before it runs, and expressions typeset as mathematics ([`expr_math`]:
+/// LaTeX for pdflatex and GitHub's `$…$`; an expression's `Display` is its source syntax).
 ///
 /// ```
 /// use nimlab::Q;
-/// use nimlab::language::{Value, evaluate};
+/// use nimlab::language::{Definitions, Value, evaluate, expr_math, parse_expr};
 ///
 /// let third: Q = "1/3".parse().unwrap();
 /// assert_eq!(evaluate("1/2 + 1/3")?, Value::Num("1/2".parse::<Q>().unwrap() + third));
 /// assert!(evaluate("1/0").is_err());
+///
+/// let e = parse_expr("candy_v([31, 32m, 32m+31]) == 62(m-1) + 98")?;
+/// assert_eq!(expr_math(&e, &Definitions::new()), "V([31, 32m, 32m + 31]) = 62(m - 1) + 98");
+/// assert_eq!(e.to_string(), "candy_v([31, 32 * m, 32 * m + 31]) == 62 * (m - 1) + 98");
 /// # Ok::<(), nimlab::language::ExprError>(())
 /// ```
 pub mod language {
@@ -440,10 +445,12 @@ pub mod language {
 /// renderer and the rendered files.
 ///
 /// ```
-/// use nimlab::reports::{Files, escape_latex, escape_markdown};
+/// use nimlab::reports::{Files, escape_latex, escape_latex_math, escape_markdown};
 ///
 /// assert!(escape_markdown("a_b").contains("\\_"));
 /// assert!(escape_latex("50%").contains("\\%"));
+/// // Prose keeps its `$…$` math for GitHub and LaTeX to typeset.
+/// assert_eq!(escape_latex_math("50% of $f_{N}(p)$"), "50\\% of $f_{N}(p)$");
 /// assert!(Files::new().is_empty());
 /// ```
 pub mod reports {
@@ -456,7 +463,8 @@ pub mod reports {
     };
     pub use crate::report::data::{BFile, FigureSpec, MarkSpec, bfile_text, bfiles, figure};
     pub use crate::report::escape::{
-        escape_latex, escape_latex_prose, escape_markdown, latex_code, markdown_code,
+        escape_latex, escape_latex_math, escape_latex_prose, escape_markdown, escape_markdown_math,
+        latex_code, markdown_code,
     };
     pub use crate::report::files::{Difference, Files, compare, install, recover};
     pub use crate::report::plot::plain_math;

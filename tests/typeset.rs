@@ -452,3 +452,22 @@ proptest! {
         prop_assert_eq!(back[0].unplaced(), b.unplaced(), "{}", text);
     }
 }
+
+/// The README's file-format example (a plain helper and one with a display form) loads, and the
+/// display form is what reports show.
+#[test]
+fn readme_example_with_a_display_form_loads() {
+    let readme = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("data/claims/README.md"),
+    )
+    .unwrap();
+    let start = readme.find("```toml\n").unwrap() + "```toml\n".len();
+    let end = start + readme[start..].find("```").unwrap();
+    let reg = Registry::parse(Path::new("README.md"), &readme[start..end]).unwrap();
+    let call = parse_expr("F(2, N) + nz(N)").unwrap();
+    assert_eq!(
+        expr_math(&call, &reg.definitions),
+        r"F_{2}(N) + (1 \text{ if } N > 0 \text{, }\text{else } 0)"
+    );
+    assert_eq!(notation(&[&call], &reg.definitions).len(), 1);
+}

@@ -6,6 +6,12 @@
 //! characters become commands, common mathematical symbols (≤ ⊕ 𝔊 ℓ …) become math commands
 //! (amssymb is loaded by the template), Latin letters with accents pass through, and anything
 //! else becomes a visible `<U+XXXX>` instead of an error.
+//!
+//! Prose carries mathematics as TeX in `$…$` spans (`$f^{\mathrm{II}}(n)$`, see
+//! [`crate::language::expr_math`]). The `md` and `tex` filters pass a span through verbatim —
+//! GitHub renders `$…$` itself, LaTeX gets it raw — and escape only the text around it; `\$` is
+//! a literal dollar, and so is a `$` that no later `$` closes. Text without `$` is escaped as
+//! before.
 
 use tera::{Kwargs, State, Tera};
 
@@ -194,12 +200,18 @@ pub fn escape_latex(s: &str) -> String {
     out
 }
 
-/// LaTeX for prose (titles, captions, findings): [`escape_latex`], except that the papers'
+/// LaTeX for prose (titles, captions, findings): `$…$` math spans pass raw (as in
+/// [`escape_latex_math`]) and the text around them is [`escape_latex`], except that the papers'
 /// ASCII scripts are typeset — `f^II`, `2^k`, `c^+` as superscripts after a letter, digit or
 /// `)`, and `f_N`, `h_i`, `G_s` as subscripts after a one-letter name — so the PDF reads
 /// f^{II}(n) where the Markdown keeps `f^II(n)`. Longer names (`least_f1`) stay literal, and
 /// data cells and code use [`escape_latex`] unchanged.
 pub fn escape_latex_prose(s: &str) -> String {
+    latex_with_math(s, latex_prose_text)
+}
+
+/// [`escape_latex_prose`] of text without math spans.
+fn latex_prose_text(s: &str) -> String {
     let chars: Vec<char> = s.chars().collect();
     let alnum = |c: Option<&char>| c.is_some_and(|c| c.is_alphanumeric());
     // The script token at i: a run of 1..=max letters and digits, or one sign.
@@ -251,6 +263,95 @@ pub fn escape_latex_prose(s: &str) -> String {
     out
 }
 
+/// A piece of prose: text to escape, or the body of a `$…$` math span.
+#[derive(Debug, PartialEq, Eq)]
+enum Prose<'a> {
+    Text(String),
+    Math(&'a str),
+}
+
+/// Splits prose into text and `$…$` math spans. `\$` is a literal dollar; a `$` with no
+/// closing `$` after it, or an empty `$$`, is literal too.
+fn prose_parts(s: &str) -> Vec<Prose<'_>> {
+    let mut parts = Vec::new();
+    let mut text = String::new();
+    let mut i = 0;
+    while i < s.len() {
+        let rest = &s[i..];
+        if rest.starts_with("\\$") {
+            text.push('$');
+            i += 2;
+            continue;
+        }
+        if rest.starts_with('$')
+            && let Some(len) = rest[1..].find('$').filter(|&len| len > 0)
+        {
+            if !text.is_empty() {
+                parts.push(Prose::Text(std::mem::take(&mut text)));
+            }
+            parts.push(Prose::Math(&rest[1..1 + len]));
+            i += len + 2;
+            continue;
+        }
+        let c = rest.chars().next().expect("i is inside the string");
+        text.push(c);
+        i += c.len_utf8();
+    }
+    if !text.is_empty() {
+        parts.push(Prose::Text(text));
+    }
+    parts
+}
+
+/// Prose for Markdown: [`escape_markdown`] around `$…$` math spans, which pass verbatim (a line
+/// break in one becomes a space, a stray `|` becomes `\vert`, so a table cell stays whole).
+pub fn escape_markdown_math(s: &str) -> String {
+    prose_parts(s)
+        .into_iter()
+        .map(|part| match part {
+            Prose::Text(t) => escape_markdown(&t),
+            Prose::Math(m) => format!("${}$", m.replace(['\n', '\r'], " ").replace('|', r"\vert ")),
+        })
+        .collect()
+}
+
+/// A math span's body for LaTeX: verbatim, except the Unicode symbols pdflatex cannot read
+/// (as in [`escape_latex`]).
+fn latex_math_body(m: &str) -> String {
+    let mut out = String::with_capacity(m.len());
+    for c in m.chars() {
+        match c {
+            '\n' | '\r' => out.push(' '),
+            c if c.is_ascii() => out.push(c),
+            c => match (latex_symbol(c), latex_script(c)) {
+                (Some(t), _) => out.push_str(t),
+                (None, Some(t)) => out.push_str(&format!(r"\text{{{t}}}")),
+                (None, None) => out.push_str(&format!(
+                    r"\text{{\textless{{}}U+{:04X}\textgreater{{}}}}",
+                    c as u32
+                )),
+            },
+        }
+    }
+    out
+}
+
+/// Prose for LaTeX: `escape` around `$…$` math spans, which pass raw.
+fn latex_with_math(s: &str, escape: fn(&str) -> String) -> String {
+    prose_parts(s)
+        .into_iter()
+        .map(|part| match part {
+            Prose::Text(t) => escape(&t),
+            Prose::Math(m) => format!("${}$", latex_math_body(m)),
+        })
+        .collect()
+}
+
+/// Prose for LaTeX: [`escape_latex`] around `$…$` math spans, which pass raw.
+pub fn escape_latex_math(s: &str) -> String {
+    latex_with_math(s, escape_latex)
+}
+
 /// LaTeX for a command line: escaped text in `\texttt`, breakable at spaces.
 pub fn latex_code(s: &str) -> String {
     format!(r"\texttt{{{}}}", escape_latex(s))
@@ -259,11 +360,71 @@ pub fn latex_code(s: &str) -> String {
 /// Registers the escaping filters on a Tera instance (the Markdown and the LaTeX renderer get
 /// the same filters, so a template can only forget to escape, never escape wrongly).
 pub fn register_filters(tera: &mut Tera) {
-    tera.register_filter("md", |s: &str, _: Kwargs, _: &State| escape_markdown(s));
+    tera.register_filter("md", |s: &str, _: Kwargs, _: &State| {
+        escape_markdown_math(s)
+    });
     tera.register_filter("md_code", |s: &str, _: Kwargs, _: &State| markdown_code(s));
-    tera.register_filter("tex", |s: &str, _: Kwargs, _: &State| escape_latex(s));
+    tera.register_filter("tex", |s: &str, _: Kwargs, _: &State| escape_latex_math(s));
     tera.register_filter("tex_prose", |s: &str, _: Kwargs, _: &State| {
         escape_latex_prose(s)
     });
     tera.register_filter("tex_code", |s: &str, _: Kwargs, _: &State| latex_code(s));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn math_spans_pass_verbatim_and_text_around_them_is_escaped() {
+        let prose = r"f_N at $f_{N}(p) \le \lvert N\rvert$ costs \$5 & more";
+        assert_eq!(
+            escape_markdown_math(prose),
+            r"f\_N at $f_{N}(p) \le \lvert N\rvert$ costs \$5 \& more"
+        );
+        assert_eq!(
+            escape_latex_math(prose),
+            r"f\_N at $f_{N}(p) \le \lvert N\rvert$ costs \$5 \& more"
+        );
+        assert_eq!(
+            escape_latex_prose(r"f^II and $f^{\mathrm{II}}(n)$"),
+            r"f\textsuperscript{II} and $f^{\mathrm{II}}(n)$"
+        );
+    }
+
+    #[test]
+    fn text_without_math_is_escaped_as_before() {
+        for text in [
+            r"_ % & # $ { } ~ ^ \ |",
+            "a $ b",
+            "$$",
+            "price: 5$",
+            "x_1 <y>",
+        ] {
+            assert_eq!(escape_markdown_math(text), escape_markdown(text), "{text}");
+            assert_eq!(escape_latex_math(text), escape_latex(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn prose_splits_at_unescaped_dollars() {
+        assert_eq!(
+            prose_parts(r"a $x$ b \$ c $y"),
+            [
+                Prose::Text("a ".into()),
+                Prose::Math("x"),
+                Prose::Text(" b $ c $y".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn math_keeps_table_cells_whole_and_pdflatex_readable() {
+        assert_eq!(escape_markdown_math("$a|b\nc$"), r"$a\vert b c$");
+        assert_eq!(escape_latex_math("$a ≤ b$"), r"$a \ensuremath{\leq} b$");
+        assert_eq!(
+            escape_latex_math("$☃$"),
+            r"$\text{\textless{}U+2603\textgreater{}}$"
+        );
+    }
 }
