@@ -402,7 +402,7 @@ pub mod findings {
 }
 
 /// The claims language behind [`Registry`]: expressions, their evaluation and values, the
-/// cost of a check before it runs, and expressions typeset as mathematics ([`expr_math`]:
+/// cost of a check before it runs, and expressions typeset as mathematics ([`language::expr_math`]:
 /// LaTeX for pdflatex and GitHub's `$…$`; an expression's `Display` is its source syntax).
 ///
 /// ```

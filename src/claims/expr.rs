@@ -125,7 +125,7 @@ pub enum CmpOp {
 }
 
 /// What a quantified variable ranges over.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Domain {
     /// `from..to step step`, inclusive at both ends; the step is positive, 1 when absent.
     Interval {
@@ -141,7 +141,7 @@ pub enum Domain {
 }
 
 /// A quantified variable: `name in from..to step s` or `name in list`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Binder {
     /// The variable.
     pub name: String,
@@ -182,7 +182,7 @@ impl Binder {
 }
 
 /// An expression with its span.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Expr {
     /// The node.
     pub kind: ExprKind,
@@ -191,7 +191,7 @@ pub struct Expr {
 }
 
 /// Expression nodes.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ExprKind {
     /// An integer literal (in JSON, its decimal digits as a string: exact at any size).
     Int(#[serde(with = "decimal")] BigInt),

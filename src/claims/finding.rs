@@ -178,6 +178,10 @@ pub struct Points {
 pub struct Labelled {
     /// What the value is.
     pub label: String,
+    /// The claim file's expression that gave the value, when there is one: reports typeset it
+    /// (helpers by their display forms) instead of showing the label's source text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expr: Option<Expr>,
     /// The value, exact.
     pub value: Value,
 }
@@ -187,7 +191,16 @@ impl Labelled {
     pub fn new(label: impl Into<String>, value: impl Into<Value>) -> Labelled {
         Labelled {
             label: label.into(),
+            expr: None,
             value: value.into(),
+        }
+    }
+
+    /// The value of the expression `expr`, labelled by its source text `label`.
+    pub fn of_expr(label: impl Into<String>, expr: &Expr, value: impl Into<Value>) -> Labelled {
+        Labelled {
+            expr: Some(expr.unplaced()),
+            ..Labelled::new(label, value)
         }
     }
 }

@@ -139,7 +139,7 @@ pub enum Shape {
     BigOperator,
 }
 
-/// A typeset function call (what [`Function::math`] returns).
+/// A typeset function call (what `Function::math` in the claims functions returns).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CallMath {
     /// The LaTeX math body.
@@ -175,7 +175,7 @@ impl CallMath {
     }
 }
 
-/// One argument of a call, typeset, for a function's display form ([`Function::math`]).
+/// One argument of a call, typeset, for a function's display form (`Function::math`).
 #[derive(Clone, Debug)]
 pub struct MathArg {
     math: String,

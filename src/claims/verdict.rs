@@ -370,7 +370,12 @@ impl Runner<'_> {
     /// values that make it so — the sides of the comparison, the `if` conditions and `let`
     /// bindings on the way. `None` when an evaluation fails on the way (the counterexample
     /// then names the whole check).
-    fn explain(&mut self, e: &Expr, env: &mut Env, actual: &mut Vec<Labelled>) -> Option<String> {
+    fn explain(
+        &mut self,
+        e: &Expr,
+        env: &mut Env,
+        actual: &mut Vec<Labelled>,
+    ) -> Option<(String, Expr)> {
         use super::expr::BinOp;
         match &e.kind {
             ExprKind::Let(name, v, body) => {
@@ -385,7 +390,7 @@ impl Runner<'_> {
                 let Value::Bool(taken) = self.ev.eval(c, env).ok()? else {
                     return None;
                 };
-                actual.push(Labelled::new(self.label(c, "condition"), taken));
+                actual.push(Labelled::of_expr(self.label(c, "condition"), c, taken));
                 self.explain(if taken { a } else { b }, env, actual)
             }
             ExprKind::Binary(BinOp::And, a, b) => match self.ev.eval(a, env).ok()? {
@@ -404,15 +409,15 @@ impl Runner<'_> {
                         let r = self.ev.eval(right, env).ok()?;
                         let (ll, rl) = (self.label(left, "left"), self.label(right, "right"));
                         // A literal side (`k < 200`) says its value in the expected text.
-                        for (label, v) in [(&ll, l), (&rl, r)] {
+                        for (label, side, v) in [(&ll, left, l), (&rl, right, r)] {
                             if *label != v.short().to_string() {
-                                actual.push(Labelled::new(label.clone(), v));
+                                actual.push(Labelled::of_expr(label.clone(), side, v));
                             }
                         }
                         return Some(if rest.len() == 1 {
-                            self.label(e, "comparison")
+                            (self.label(e, "comparison"), e.clone())
                         } else {
-                            format!("{ll} {} {rl}", comparison_symbol(*op))
+                            (format!("{ll} {} {rl}", comparison_symbol(*op)), pair)
                         });
                     }
                     left = right;
@@ -421,8 +426,8 @@ impl Runner<'_> {
             }
             _ => {
                 let label = self.label(e, "holds");
-                actual.push(Labelled::new(label.clone(), false));
-                Some(label)
+                actual.push(Labelled::of_expr(label.clone(), e, false));
+                Some((label, e.clone()))
             }
         }
     }
@@ -492,11 +497,14 @@ impl Runner<'_> {
             let parts = items
                 .iter()
                 .zip(values.iter())
-                .map(|(item, x)| Labelled::new(self.label(item, fallback), x.clone()))
+                .map(|(item, x)| Labelled::of_expr(self.label(item, fallback), item, x.clone()))
                 .collect();
             return (parts, true);
         }
-        (vec![Labelled::new(self.label(e, fallback), v)], false)
+        (
+            vec![Labelled::of_expr(self.label(e, fallback), e, v)],
+            false,
+        )
     }
 
     /// A failing point of `check` as a counterexample with labelled values, and what it
@@ -533,12 +541,12 @@ impl Runner<'_> {
                 let mut env = point.clone();
                 let mut why = Vec::new();
                 let (expected, actual) = match self.explain(h, &mut env, &mut why) {
-                    Some(part) => (Labelled::new(part, true), why),
+                    Some((part, part_expr)) => (Labelled::of_expr(part, &part_expr, true), why),
                     None => {
                         let label = self.label(h, "holds");
                         (
-                            Labelled::new(label.clone(), true),
-                            vec![Labelled::new(label, false)],
+                            Labelled::of_expr(label.clone(), h, true),
+                            vec![Labelled::of_expr(label, h, false)],
                         )
                     }
                 };

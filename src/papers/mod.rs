@@ -17,6 +17,7 @@ mod scoring_octal;
 
 use std::path::Path;
 
+use crate::claims::eval::Definitions;
 use crate::claims::finding::{Counterexample, FailureExtent, Importance, PaperStatus, Wording};
 use crate::claims::registry::{Assertion, Check, ExprCheck};
 use crate::claims::sketch::sketch;
@@ -273,7 +274,10 @@ pub fn claim_entry(reg: &Registry, f: &Finding, check: &str) -> ClaimEntry {
             statement,
             holds: corr.holds(),
             checked: corr.checked,
-            failure: corr.counterexample.as_ref().map(counterexample_view),
+            failure: corr
+                .counterexample
+                .as_ref()
+                .map(|c| counterexample_view(c, defs)),
         }
     });
     let readings = f
@@ -289,7 +293,11 @@ pub fn claim_entry(reg: &Registry, f: &Finding, check: &str) -> ClaimEntry {
                 literal: check.is_some_and(|c| c.literal),
                 reading: check.map(|c| math(&check_math(&c.check, defs))),
                 verdict: r.finding.verdict.to_string(),
-                counterexample: r.finding.counterexample.as_ref().map(counterexample_view),
+                counterexample: r
+                    .finding
+                    .counterexample
+                    .as_ref()
+                    .map(|c| counterexample_view(c, defs)),
                 evidence: r.finding.evidence(),
             }
         })
@@ -326,7 +334,10 @@ pub fn claim_entry(reg: &Registry, f: &Finding, check: &str) -> ClaimEntry {
             }
             s
         }),
-        counterexample: f.counterexample.as_ref().map(counterexample_view),
+        counterexample: f
+            .counterexample
+            .as_ref()
+            .map(|c| counterexample_view(c, defs)),
         extent: f.extent.as_ref().and_then(extent_text),
         correction,
         note: f.claim.commentary.note.clone(),
@@ -432,7 +443,7 @@ pub fn value_math(v: &Value) -> String {
 }
 
 /// A counterexample with its point as mathematics and every value labelled.
-fn counterexample_view(c: &Counterexample) -> CounterexampleView {
+fn counterexample_view(c: &Counterexample, defs: &Definitions) -> CounterexampleView {
     let point = c
         .point
         .iter()
@@ -444,7 +455,12 @@ fn counterexample_view(c: &Counterexample) -> CounterexampleView {
             .iter()
             .map(|l| ComparedValue {
                 side: side.to_string(),
-                label: l.label.clone(),
+                // An expression's value is named by the expression typeset (helpers by
+                // their display forms); a builtin's by its own words.
+                label: l
+                    .expr
+                    .as_ref()
+                    .map_or_else(|| l.label.clone(), |e| math(&expr_math(e, defs))),
                 value: math(&value_math(&l.value)),
             })
             .collect::<Vec<_>>()
