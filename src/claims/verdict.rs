@@ -7,7 +7,7 @@ use super::builtins::BuiltinRun;
 use super::cost::{self, Cost};
 use super::engines::Engines;
 use super::eval::{Definitions, Env, Evaluator, MAX_STEPS};
-use super::expr::{Binder, CmpOp, Expr, ExprError, ExprKind, Span};
+use super::expr::{Binder, Expr, ExprError, ExprKind, Span};
 use super::finding::{
     Asserted, ClaimRef, Correction, Counterexample, DataFit, FailureExtent, Finding, Labelled,
     Points, RangePart, Reading, Unit, VerdictKind, Wording, at_point,
@@ -417,7 +417,7 @@ impl Runner<'_> {
                         return Some(if rest.len() == 1 {
                             (self.label(e, "comparison"), e.clone())
                         } else {
-                            (format!("{ll} {} {rl}", comparison_symbol(*op)), pair)
+                            (format!("{ll} {} {rl}", op.symbol()), pair)
                         });
                     }
                     left = right;
@@ -745,18 +745,6 @@ fn balanced<'s>(mut span: Span, text_of: impl Fn(Span) -> Option<&'s str>) -> Sp
     span
 }
 
-/// A comparison operator as the expression language writes it.
-fn comparison_symbol(op: CmpOp) -> &'static str {
-    match op {
-        CmpOp::Eq => "==",
-        CmpOp::Ne => "!=",
-        CmpOp::Lt => "<",
-        CmpOp::Le => "<=",
-        CmpOp::Gt => ">",
-        CmpOp::Ge => ">=",
-    }
-}
-
 /// The claim `claim` of `reg`, as findings name it.
 fn claim_ref(reg: &Registry, claim: &Claim) -> ClaimRef {
     ClaimRef {
@@ -989,6 +977,7 @@ mod tests {
 
     #[test]
     fn comparison_symbols_are_the_languages() {
+        use super::super::expr::CmpOp;
         let all = [
             (CmpOp::Eq, "=="),
             (CmpOp::Ne, "!="),
@@ -1003,7 +992,7 @@ mod tests {
                 panic!("{sym} parses to a comparison");
             };
             assert_eq!(rest[0].0, op);
-            assert_eq!(comparison_symbol(op), sym);
+            assert_eq!(op.symbol(), sym);
         }
     }
 }

@@ -1156,13 +1156,7 @@ fn eventually_per_residue(
         total: sets.len() as u64,
         proven: proven.len() as u64,
     };
-    let mut f = Sentence::new()
-        .piece(Phrase::Instances)
-        .text(": ")
-        .text(evidence)
-        .finding(instances.verdict(), range);
-    f.instances = Some(instances);
-    Ok(f)
+    Ok(super::instances_finding(instances, evidence, range))
 }
 
 /// §9 Conjectures 3 and 4: what a win condition would rest on, per listed set; OPEN.

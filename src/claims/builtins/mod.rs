@@ -15,7 +15,9 @@
 
 use super::eval::{Env, Evaluator};
 use super::expr::Expr;
-use super::finding::{Finding, Phrase, Points, RangePart, Reading, Sentence, Style, VerdictKind};
+use super::finding::{
+    Finding, InstanceProofs, Phrase, Points, RangePart, Reading, Sentence, Style, VerdictKind,
+};
 use super::registry::Quantifiers;
 use super::value::Value;
 use crate::error::{Error, Result};
@@ -261,6 +263,22 @@ pub fn described(text: impl Into<String>) -> Vec<RangePart> {
 /// in the claim's arguments.
 pub fn finding(verdict: VerdictKind, range: Vec<RangePart>, text: impl Into<String>) -> Finding {
     Sentence::new().text(text).finding(verdict, range)
+}
+
+/// A finding that no instance failed, worded "each instance proven (…): <evidence>", with the
+/// verdict the instance count gives ([`InstanceProofs::verdict`]).
+pub fn instances_finding(
+    instances: InstanceProofs,
+    evidence: impl Into<String>,
+    range: Vec<RangePart>,
+) -> Finding {
+    let mut f = Sentence::new()
+        .piece(Phrase::Instances)
+        .text(": ")
+        .text(evidence)
+        .finding(instances.verdict(), range);
+    f.instances = Some(instances);
+    f
 }
 
 /// A claim read several ways: each reading with its own finding, worded one after the other,

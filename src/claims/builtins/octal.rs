@@ -775,13 +775,7 @@ fn conjecture_14(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         total: sets.len() as u64,
         proven: proven_sets as u64,
     };
-    let mut f = Sentence::new()
-        .piece(Phrase::Instances)
-        .text(": ")
-        .text(evidence)
-        .finding(instances.verdict(), range);
-    f.instances = Some(instances);
-    Ok(f)
+    Ok(super::instances_finding(instances, evidence, range))
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -1298,13 +1292,7 @@ fn instance_finding(range: Vec<RangePart>, solved: &[Solved], evidence: String) 
         total: solved.len() as u64,
         proven: solved.iter().filter(|s| s.proven().is_some()).count() as u64,
     };
-    let mut f = Sentence::new()
-        .piece(Phrase::Instances)
-        .text(": ")
-        .text(evidence)
-        .finding(instances.verdict(), range);
-    f.instances = Some(instances);
-    f
+    super::instances_finding(instances, evidence, range)
 }
 
 /// Readings (a) "∃ t ≥ 1 ∀ n ≥ 0" and (b) "∃ t ≥ 1 ∃ N ∀ n ≥ N" of Conjectures 16 and 17.
