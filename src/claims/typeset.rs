@@ -34,7 +34,7 @@ use std::fmt::Write as _;
 
 use super::engines::Engines;
 use super::eval::{Definitions, Evaluator};
-use super::expr::{BinOp, Binder, CmpOp, Domain, Expr, ExprKind, Span};
+use super::expr::{BinOp, Binder, CmpOp, Domain, Expr, ExprKind, FunctionDef, Span};
 use super::functions;
 use super::registry::{Assertion, ExprCheck};
 use super::value::Value;
@@ -605,6 +605,18 @@ fn children(e: &Expr) -> Vec<&Expr> {
     }
 }
 
+/// The body of the helper `def` with `args` in place of its parameters, folded: what an
+/// inlined call prints.
+fn applied(def: &FunctionDef, args: &[Expr]) -> Expr {
+    let map: Vec<(String, Expr)> = def
+        .params
+        .iter()
+        .cloned()
+        .zip(args.iter().cloned())
+        .collect();
+    fold(&substitute(&def.body, &map))
+}
+
 /// `e` with the names of `map` replaced by their expressions. A name bound inside `e` (by `let`
 /// or an aggregate) that a replacement mentions is renamed with primes, so nothing is captured.
 pub(crate) fn substitute(e: &Expr, map: &[(String, Expr)]) -> Expr {
@@ -913,13 +925,7 @@ impl Printer<'_> {
             && let Some(def) = self.defs.function(name)
             && self.defs.display(name).is_none()
         {
-            let map: Vec<(String, Expr)> = def
-                .params
-                .iter()
-                .cloned()
-                .zip(args.iter().cloned())
-                .collect();
-            return self.inlined(&fold(&substitute(&def.body, &map)));
+            return self.inlined(&applied(def, args));
         }
         e.clone()
     }
@@ -1153,12 +1159,6 @@ impl Printer<'_> {
 
     fn call(&self, name: &str, args: &[Expr]) -> Math {
         if let Some(def) = self.defs.function(name) {
-            let map: Vec<(String, Expr)> = def
-                .params
-                .iter()
-                .cloned()
-                .zip(args.iter().cloned())
-                .collect();
             return match self.defs.display(name) {
                 Some(form) => {
                     let typeset: Vec<MathArg> = args.iter().map(|a| self.arg(a)).collect();
@@ -1169,7 +1169,7 @@ impl Printer<'_> {
                         Tail::Application,
                     )
                 }
-                None => self.expr(&fold(&substitute(&def.body, &map))),
+                None => self.expr(&applied(def, args)),
             };
         }
         let typeset: Vec<MathArg> = args.iter().map(|a| self.arg(a)).collect();
