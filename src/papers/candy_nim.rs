@@ -1,6 +1,16 @@
 //! The Candy Nim report: V along Remark 4.5's family [31, 32m, 32m+31], its table (built by
 //! [`crate::tables::candy`], as `nimlab candy family` prints it), the closed forms mined along it
-//! with their status, and the verdicts.
+//! with their status, the verdicts, and two of §6's statements side by side with the allocation
+//! engine ([`crate::games::candy::allocation`]):
+//! - Theorem 6.7: N_W(G) ≥ ⌊log₂ N(G)⌋, with equality only in the arrangements (1) N = 2^n,
+//!   (2) N = 2^n − 2, (3) N = 2^n − 2^k − 2 (n > k + 1, n > 2). Equality can only occur in a
+//!   P-position (see the claim file), so the games attaining it are the N_W-minimising
+//!   P-positions when their least N_W is ⌊log₂ N⌋; they are set beside the listed arrangements
+//!   for every even N of the range.
+//! - The example after Theorem 6.9: the printed unique minimiser G and N_W(G) for N = 10, 12,
+//!   14, 16 beside every minimiser the engine finds.
+//!
+//! Every text a reader sees writes its mathematics as `$…$` TeX.
 
 use std::collections::BTreeMap;
 
@@ -8,10 +18,13 @@ use super::{command, common_commands, param, provenance, verdicts};
 use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
 use crate::family::Family;
+
+use crate::games::candy::{Allocation, Candies, MemoValues, allocation};
+use crate::miner::linear::{PeriodicLinear, affine_text};
 use crate::num::{IntRange, Q};
 use crate::progress::Progress;
 use crate::report::context::{Axis, Report, Series, SeriesStyle};
-use crate::report::data::{BFile, FigureSpec, TableSpec, bfiles, figure, table};
+use crate::report::data::{BFile, FigureSpec, TableSpec, agreement, bfiles, figure, table};
 use crate::report::files::Files;
 use crate::report::{Paper, ReportOptions};
 use crate::tables::candy::family_table;
@@ -22,6 +35,295 @@ const FAMILY: &str = "31,32m,32m+31";
 
 /// Memory cap of the value tables (the CLI's default).
 const MEMORY: u64 = 4 << 30;
+
+/// The largest N of the Theorem 6.7 table (the claim's deep range; 8 s of allocation here).
+const ALLOCATION_MAX: Candies = 60;
+
+/// The example after Theorem 6.9 as printed (§6, "Example. For N = 10, 12, 16 we compute the
+/// unique games G that minimize N_W(G) via Theorem 6.7", whose list also has N = 14; our copy,
+/// papers/candy-nim.md, has no page numbers): N, the printed G (heaps as printed) and N_W(G).
+/// The claim `ex-6-minimizers` of data/claims/candy-nim.toml checks the same values; a test
+/// keeps the two transcriptions equal.
+const PRINTED_MINIMISERS: [(Candies, &[Candies], u64); 4] = [
+    (10, &[1, 4, 5], 3),
+    (12, &[2, 4, 6], 3),
+    (14, &[1, 2, 4, 7], 3),
+    (16, &[1, 1, 1, 2, 4, 7], 4),
+];
+
+/// Which of Theorem 6.7's three arrangements, with its parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum EqualityCase {
+    /// (1) N = 2^n: [1, 1, 1, 2, 4, …, 2^{n−2}, 2^{n−1} − 1].
+    Power { n: u32 },
+    /// (2) N = 2^n − 2: [1, 2, 4, …, 2^{n−2}, 2^{n−1} − 1].
+    PowerLessTwo { n: u32 },
+    /// (3) N = 2^n − 2^k − 2: the powers 1, …, 2^{n−2} without 2^{k−1}, and 2^{n−1} − 1 − 2^{k−1}.
+    Gap { n: u32, k: u32 },
+}
+
+impl EqualityCase {
+    /// The case as a reader sees it, e.g. "(3), $n = 4$, $k = 1$".
+    fn label(self) -> String {
+        match self {
+            EqualityCase::Power { n } => format!("(1), $n = {n}$"),
+            EqualityCase::PowerLessTwo { n } => format!("(2), $n = {n}$"),
+            EqualityCase::Gap { n, k } => format!("(3), $n = {n}$, $k = {k}$"),
+        }
+    }
+
+    /// The arrangement, heaps in increasing order.
+    fn heaps(self) -> Vec<Candies> {
+        let powers = |n: u32, skip: Option<u32>| -> Vec<Candies> {
+            (0..=n - 2)
+                .filter(|&j| Some(j) != skip)
+                .map(|j| 1 << j)
+                .collect()
+        };
+        let mut heaps = match self {
+            EqualityCase::Power { n } => {
+                let mut h = vec![1, 1];
+                h.extend(powers(n, None));
+                h.push((1 << (n - 1)) - 1);
+                h
+            }
+            EqualityCase::PowerLessTwo { n } => {
+                let mut h = powers(n, None);
+                h.push((1 << (n - 1)) - 1);
+                h
+            }
+            EqualityCase::Gap { n, k } => {
+                let mut h = powers(n, Some(k - 1));
+                h.push((1 << (n - 1)) - 1 - (1 << (k - 1)));
+                h
+            }
+        };
+        heaps.sort_unstable();
+        heaps
+    }
+}
+
+/// The arrangements Theorem 6.7 lists for N candies with n ≥ `least_n` (the theorem: 3; its
+/// correction: 2), n, k positive and n > k + 1, in the order (1), (2), (3) by n then k.
+fn theorem_6_7_list(candies: Candies, least_n: u32) -> Vec<(EqualityCase, Vec<Candies>)> {
+    let total = u64::from(candies);
+    let mut out = Vec::new();
+    // Case (3) has N ≥ 2^n − 2^{n−2} − 2, so n stops once 3·2^{n−2} − 2 exceeds N.
+    let mut n = least_n.max(2);
+    while 3 * (1u64 << (n - 2)) - 2 <= total {
+        let power = 1u64 << n;
+        let mut cases = Vec::new();
+        if total == power {
+            cases.push(EqualityCase::Power { n });
+        }
+        if total == power - 2 {
+            cases.push(EqualityCase::PowerLessTwo { n });
+        }
+        for k in 1..=n.saturating_sub(2) {
+            if total + (1 << k) + 2 == power {
+                cases.push(EqualityCase::Gap { n, k });
+            }
+        }
+        out.extend(cases.into_iter().map(|c| (c, c.heaps())));
+        n += 1;
+    }
+    out
+}
+
+/// An arrangement as a reader sees it: `$[1, 2, 4, 7]$`, heaps in increasing order.
+fn arrangement(heaps: &[Candies]) -> String {
+    let mut sorted = heaps.to_vec();
+    sorted.sort_unstable();
+    let parts: Vec<String> = sorted.iter().map(|h| h.to_string()).collect();
+    format!("$[{}]$", parts.join(", "))
+}
+
+/// Arrangements in increasing heap order, sorted, so that two lists compare as sets.
+fn canonical(list: &[Vec<Candies>]) -> Vec<Vec<Candies>> {
+    let mut out: Vec<Vec<Candies>> = list
+        .iter()
+        .map(|h| {
+            let mut h = h.clone();
+            h.sort_unstable();
+            h
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// One row of the Theorem 6.7 table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct EqualityRow {
+    /// N.
+    candies: Candies,
+    /// What the theorem lists (n > 2).
+    listed: Vec<(EqualityCase, Vec<Candies>)>,
+    /// The least N_W over the P-positions with N candies, and every arrangement attaining it.
+    least: u64,
+    minimisers: Vec<Vec<Candies>>,
+    /// The games with N_W = ⌊log₂ N⌋ (the minimisers when the least is the bound, else none)
+    /// that the theorem does not list, each with the case it would be with n = 2 if any.
+    unlisted: Vec<(Vec<Candies>, Option<EqualityCase>)>,
+    /// Listed arrangements that do not attain the bound.
+    wrongly_listed: Vec<Vec<Candies>>,
+}
+
+impl EqualityRow {
+    fn agrees(&self) -> bool {
+        self.unlisted.is_empty() && self.wrongly_listed.is_empty()
+    }
+}
+
+/// Theorem 6.7's list against the allocation for one even N.
+fn equality_row(a: &Allocation) -> EqualityRow {
+    let bound = u64::from(a.candies.ilog2());
+    let listed = theorem_6_7_list(a.candies, 3);
+    let attaining = if a.min_nw == bound {
+        canonical(&a.argmin)
+    } else {
+        Vec::new()
+    };
+    let listed_heaps: Vec<Vec<Candies>> = listed.iter().map(|(_, h)| h.clone()).collect();
+    let corrected = theorem_6_7_list(a.candies, 2);
+    EqualityRow {
+        candies: a.candies,
+        least: a.min_nw,
+        minimisers: canonical(&a.argmin),
+        unlisted: attaining
+            .iter()
+            .filter(|g| !listed_heaps.contains(g))
+            .map(|g| {
+                let case = corrected.iter().find(|(_, h)| h == g).map(|(c, _)| *c);
+                (g.clone(), case)
+            })
+            .collect(),
+        wrongly_listed: listed_heaps
+            .iter()
+            .filter(|h| !attaining.contains(h))
+            .cloned()
+            .collect(),
+        listed,
+    }
+}
+
+/// The Theorem 6.7 table: every even N with a listed arrangement or a game attaining the
+/// bound, and how many other even N there are (where neither exists, so both sides agree).
+fn equality_table(allocations: &[Allocation]) -> (Table, Vec<EqualityRow>, usize) {
+    let mut t = Table::new(&[
+        "n_candies",
+        "log_bound",
+        "listed",
+        "least_nw",
+        "minimisers",
+        "agreement",
+    ]);
+    let mut shown = Vec::new();
+    let mut others = 0;
+    for a in allocations {
+        let row = equality_row(a);
+        let attained = a.min_nw == u64::from(a.candies.ilog2());
+        if row.listed.is_empty() && !attained {
+            others += 1;
+            continue;
+        }
+        let listed: Vec<String> = row
+            .listed
+            .iter()
+            .map(|(c, h)| format!("{}: {}", c.label(), arrangement(h)))
+            .collect();
+        let minimisers: Vec<String> = row.minimisers.iter().map(|h| arrangement(h)).collect();
+        let mut why: Vec<String> = row
+            .unlisted
+            .iter()
+            .map(|(g, case)| match case {
+                Some(c) => format!("misses {}", c.label()),
+                None => format!("misses {}", arrangement(g)),
+            })
+            .collect();
+        why.extend(
+            row.wrongly_listed
+                .iter()
+                .map(|h| format!("{} has $N_W > {}$", arrangement(h), a.candies.ilog2())),
+        );
+        let verdict = if row.agrees() {
+            agreement(true).to_string()
+        } else {
+            format!("{}: {}", agreement(false), why.join("; "))
+        };
+        t.push(vec![
+            Cell::Int(i64::from(a.candies)),
+            Cell::Int(i64::from(a.candies.ilog2())),
+            Cell::Text(if listed.is_empty() {
+                "none".into()
+            } else {
+                listed.join("; ")
+            }),
+            Cell::Int(a.min_nw as i64),
+            Cell::Text(minimisers.join("; ")),
+            Cell::Text(verdict),
+        ]);
+        shown.push(row);
+    }
+    (t, shown, others)
+}
+
+/// The example after Theorem 6.9 beside the allocation: N, the printed G and N_W(G), the least
+/// N_W, every minimiser, and whether the printed unique minimiser is right. `allocations` must
+/// hold every N of the example. Also returns the N where the paper is wrong.
+fn minimisers_table(allocations: &[Allocation]) -> Result<(Table, Vec<Candies>)> {
+    let mut t = Table::new(&[
+        "n_candies",
+        "paper_g",
+        "paper_nw",
+        "least_nw",
+        "minimisers",
+        "agreement",
+    ]);
+    let mut differ = Vec::new();
+    for (candies, printed, printed_nw) in PRINTED_MINIMISERS {
+        let a = allocations
+            .iter()
+            .find(|a| a.candies == candies)
+            .ok_or_else(|| Error::invalid(format!("no allocation for N = {candies}")))?;
+        let found = canonical(&a.argmin);
+        let agrees = a.min_nw == printed_nw && found == canonical(&[printed.to_vec()]);
+        let verdict = if agrees {
+            format!("{}: unique minimiser", agreement(true))
+        } else {
+            differ.push(candies);
+            let mut why = Vec::new();
+            if a.min_nw != printed_nw {
+                why.push(format!("least $N_W = {}$", a.min_nw));
+            }
+            if found.len() != 1 {
+                why.push(format!("{} minimisers", found.len()));
+            } else if found[0] != canonical(&[printed.to_vec()])[0] {
+                why.push("another minimiser".to_string());
+            }
+            format!("{}: {}", agreement(false), why.join(", "))
+        };
+        let minimisers: Vec<String> = found.iter().map(|h| arrangement(h)).collect();
+        t.push(vec![
+            Cell::Int(i64::from(candies)),
+            Cell::Text(arrangement(printed)),
+            Cell::Int(printed_nw as i64),
+            Cell::Int(a.min_nw as i64),
+            Cell::Text(minimisers.join("; ")),
+            Cell::Text(verdict),
+        ]);
+    }
+    Ok((t, differ))
+}
+
+/// The allocation for every even N from 2 to `max`, sharing one memo.
+fn allocations(max: Candies) -> Result<Vec<Allocation>> {
+    let mut memo = MemoValues::new();
+    (2..=max)
+        .step_by(2)
+        .map(|n| allocation(n, &mut memo))
+        .collect()
+}
 
 /// The family's table with Remark 4.5's value 62(m − 1) + 98 beside each member.
 fn with_remark(t: &Table) -> Result<Table> {
@@ -149,7 +451,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     let values: Vec<String> = forms
         .fits()
         .filter(|(name, _)| ["v", "n_l", "n_w"].contains(name))
-        .flat_map(|(name, fit)| fit.formulas_in(name, "m"))
+        .flat_map(|(name, fit)| math_formulas(fit, &column_math(name), "m"))
         .collect();
     let remark = forms.fits().any(|(name, fit)| {
         name == "v"
@@ -158,19 +460,20 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             && fit.lines[0].intercept == Q::int(36)
     });
     summary.findings.push(format!(
-        "Mined from the family's table, OBSERVED on m = {m0}..{m1} only: {}{}.",
+        "Mined from the family's table, OBSERVED on ${m0} \\le m \\le {m1}$ only: {}{}.",
         if values.is_empty() {
-            "no closed form of V, N_L or N_W".to_string()
+            "no closed form of $V$, $N_L$ or $N_W$".to_string()
         } else {
             values.join("; ")
         },
         if remark {
-            "; v(m) = 62m+36 is Remark 4.5's 62(m−1) + 98"
+            "; $V(m) = 62m+36$ is Remark 4.5's $62(m-1) + 98$"
         } else {
             ""
         }
     ));
     let mined = family_forms_table(&forms);
+    let family_headers = data.columns().iter().map(|c| column_math(c)).collect();
     let tables = vec![
         table(
             TableSpec {
@@ -181,14 +484,15 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 command: family_cmd,
                 show: 12,
                 data: data.table(),
+                headers: family_headers,
             },
             &mut files,
         )?,
         table(
             TableSpec {
-                title: "Closed forms mined along [31, 32m, 32m+31]".into(),
+                title: "Closed forms mined along $[31, 32m, 32m+31]$".into(),
                 caption: format!(
-                    "Each column of the family's table (heaps, V, N_L, N_W) as a periodic-linear closed form in m found by the miner in the members m = {m0}..{m1}; every form is OBSERVED on m = {m0}..{m1} only."
+                    "Each column of the family's table (heaps $h_1, h_2, h_3$, $V$, $N_L$, $N_W$) as a periodic-linear closed form in $m$ found by the miner in the members ${m0} \\le m \\le {m1}$; every form is OBSERVED on that range only."
                 ),
                 csv: "mined-family.csv".into(),
                 command: format!(
@@ -196,20 +500,105 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 ),
                 show: 64,
                 data: mined,
+                headers: [
+                    "column",
+                    "period",
+                    "preperiod",
+                    "residue",
+                    "slope",
+                    "intercept",
+                    "from $m$",
+                    "formula",
+                    "status",
+                ]
+                .map(String::from)
+                .to_vec(),
             },
             &mut files,
         )?,
     ];
+    progress.advance(1);
+    progress.stage("candy-nim: allocations (Theorem 6.7, the example after Theorem 6.9)");
+    progress.add_work(1);
+    let allocs = allocations(ALLOCATION_MAX)?;
+    let (equality, rows, others) = equality_table(&allocs);
+    let differ: Vec<&EqualityRow> = rows.iter().filter(|r| !r.agrees()).collect();
+    let differ_at: Vec<String> = differ.iter().map(|r| r.candies.to_string()).collect();
+    summary.findings.push(if differ.is_empty() {
+        format!(
+            "Theorem 6.7's equality list is exact for every even $N \\le {ALLOCATION_MAX}$: the games with $N_W(G) = \\lfloor \\log_2 N\\rfloor$ are exactly the listed arrangements."
+        )
+    } else {
+        format!(
+            "Theorem 6.7's equality list beside the true minimisers, even $N \\le {ALLOCATION_MAX}$: it DIFFERS at $N = {}$, where equality is attained outside the list; with $n \\ge 2$ allowed instead of $n > 2$ the list is exact on the range.",
+            differ_at.join(", ")
+        )
+    });
+    let (example, example_differ) = minimisers_table(&allocs)?;
+    let mut tables = tables;
+    tables.push(table(
+        TableSpec {
+            title: "Theorem 6.7's equality cases beside the true minimisers".into(),
+            caption: format!(
+                "For each even $N \\le {ALLOCATION_MAX}$ where Theorem 6.7 lists an arrangement or some game attains $N_W(G) = \\lfloor \\log_2 N\\rfloor$: the arrangements the theorem lists (case, $n$, $k$; it requires $n > k + 1$ and $n > 2$), the least $N_W$ over all $\\mathcal{{P}}$-positions with $N$ candies (any number of heaps) and every arrangement attaining it; a DIFFER names the case (with its $n$) of each game attaining the bound that the list misses. Only $\\mathcal{{P}}$-positions can attain the bound. The list and the games attaining the bound agree at {} of the {} rows shown; at the other {others} even $N$ the theorem lists nothing and the least $N_W$ exceeds the bound, so they agree too.",
+                rows.len() - differ.len(),
+                rows.len()
+            ),
+            csv: "theorem-6-7.csv".into(),
+            command: format!("nimlab candy allocate --max-candies {ALLOCATION_MAX} --format csv"),
+            show: rows.len(),
+            data: equality,
+            headers: [
+                "$N$",
+                "$\\lfloor \\log_2 N\\rfloor$",
+                "Theorem 6.7 lists",
+                "least $N_W$",
+                "minimisers",
+                "agreement",
+            ]
+            .map(String::from)
+            .to_vec(),
+        },
+        &mut files,
+    )?);
+    tables.push(table(
+        TableSpec {
+            title: "The example after Theorem 6.9: minimisers for $N = 10, 12, 14, 16$".into(),
+            caption: format!(
+                "The paper's unique minimiser $G$ and its $N_W(G)$ as printed, beside the least $N_W$ over all $\\mathcal{{P}}$-positions with $N$ candies and every arrangement attaining it: {}.",
+                if example_differ.is_empty() {
+                    "all four agree, and each minimiser is unique".to_string()
+                } else {
+                    let at: Vec<String> = example_differ.iter().map(|n| n.to_string()).collect();
+                    format!("they DIFFER at $N = {}$", at.join(", "))
+                }
+            ),
+            csv: "minimisers-10-16.csv".into(),
+            command: "nimlab candy allocate --max-candies 16 --format csv".into(),
+            show: PRINTED_MINIMISERS.len(),
+            data: example,
+            headers: [
+                "$N$",
+                "paper's $G$",
+                "paper's $N_W(G)$",
+                "least $N_W$",
+                "minimisers",
+                "agreement",
+            ]
+            .map(String::from)
+            .to_vec(),
+        },
+        &mut files,
+    )?);
     let v_terms = data
         .members
         .iter()
         .map(|m| (m.params[0], Cell::Int(m.value.v)))
         .collect();
-    let mut tables = tables;
     tables.push(bfiles(
         vec![BFile {
             file: "b-v-31-32m.txt".into(),
-            sequence: "V([31, 32m, 32m+31]) = N_L - N_W, indexed by m".into(),
+            sequence: "$V([31, 32m, 32m+31]) = N_L - N_W$, indexed by $m$".into(),
             command: family_cmd_plain.clone(),
             terms: v_terms,
         }],
@@ -222,7 +611,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         format!("nimlab mine family candy \"{FAMILY}\" --m {m0}..{m1}"),
     ));
     reproduce.push(command(
-        "V of Remark 7.3's position with an optimal line",
+        "$V$ of Remark 7.3's position with an optimal line",
         "nimlab candy value 31 42 53",
     ));
     let report = Report {
@@ -232,8 +621,20 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         provenance: provenance(
             opts,
             vec![
-                param("family", format!("[{FAMILY}], 1 ≤ m ≤ {max_m}")),
-                param("value tables", "3-heap P-position values, memory cap 4 GiB"),
+                param(
+                    "family",
+                    format!("$[31, 32m, 32m+31]$, $1 \\le m \\le {max_m}$"),
+                ),
+                param(
+                    "value tables",
+                    "3-heap $\\mathcal{P}$-position values, memory cap 4 GiB",
+                ),
+                param(
+                    "allocation",
+                    format!(
+                        "every $\\mathcal{{P}}$-position with $N$ candies, any number of heaps, even $N \\le {ALLOCATION_MAX}$"
+                    ),
+                ),
             ],
         ),
         summary,
@@ -243,4 +644,214 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         reproduce,
     };
     Ok(Paper { report, files })
+}
+
+/// A column of a Candy family table as a reader sees it: `$V$`, `$N_L$`, `$h_1$`, `$m$`.
+fn column_math(name: &str) -> String {
+    match name {
+        "v" => "$V$".to_string(),
+        "n_l" => "$N_L$".to_string(),
+        "n_w" => "$N_W$".to_string(),
+        _ => match name.strip_prefix('h').filter(|i| i.parse::<u32>().is_ok()) {
+            Some(i) => format!("$h_{{{i}}}$"),
+            None => format!("${name}$"),
+        },
+    }
+}
+
+/// A mined fit's lines as `$V(m) = 62m+36$ ($m \ge 1$)`, with `name` the column as math.
+fn math_formulas(fit: &PeriodicLinear, name: &str, var: &str) -> Vec<String> {
+    let symbol = name.trim_matches('$');
+    fit.lines
+        .iter()
+        .map(|l| {
+            let arg = affine_text(&Q::int(fit.period as i64), &Q::int(l.residue as i64), var);
+            let rhs = affine_text(&l.slope, &l.intercept, var);
+            format!("${symbol}({arg}) = {rhs}$ (${var} \\ge {}$)", l.from_k)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+    use crate::claims::value::Value;
+    use crate::papers::scoring_octal::tests::printed_in_claim_file;
+
+    /// N_W of a P-position straight from the rules, independent of the engine: Luca (to move)
+    /// makes any move and wants Windsor's candies least; Windsor answers with a move to nim-sum
+    /// 0 and wants his candies most.
+    fn brute_nw(heaps: &[Candies], memo: &mut HashMap<Vec<Candies>, u64>) -> u64 {
+        let mut key: Vec<Candies> = heaps.iter().copied().filter(|&h| h > 0).collect();
+        key.sort_unstable();
+        if key.is_empty() {
+            return 0;
+        }
+        if let Some(&v) = memo.get(&key) {
+            return v;
+        }
+        let mut best = u64::MAX;
+        for i in 0..key.len() {
+            for left in 0..key[i] {
+                let mut after = key.clone();
+                after[i] = left;
+                let s = after.iter().fold(0, |a, &h| a ^ h);
+                let reply = (0..after.len())
+                    .filter(|&j| after[j] ^ s < after[j])
+                    .map(|j| {
+                        let mut next = after.clone();
+                        next[j] ^= s;
+                        u64::from(after[j] - next[j]) + brute_nw(&next, memo)
+                    })
+                    .max()
+                    .expect("a position with nim-sum ≠ 0 has a winning move");
+                best = best.min(reply);
+            }
+        }
+        memo.insert(key, best);
+        best
+    }
+
+    /// Every multiset of positive heaps with `n` candies and nim-sum 0, heaps increasing.
+    fn brute_p_positions(n: Candies) -> Vec<Vec<Candies>> {
+        fn grow(
+            rest: Candies,
+            least: Candies,
+            buf: &mut Vec<Candies>,
+            out: &mut Vec<Vec<Candies>>,
+        ) {
+            if rest == 0 {
+                if buf.iter().fold(0, |a, &h| a ^ h) == 0 {
+                    out.push(buf.clone());
+                }
+                return;
+            }
+            for h in least..=rest {
+                buf.push(h);
+                grow(rest - h, h, buf, out);
+                buf.pop();
+            }
+        }
+        let mut out = Vec::new();
+        grow(n, 1, &mut Vec::new(), &mut out);
+        out
+    }
+
+    /// (least N_W, every minimiser sorted) by brute force.
+    fn brute_minimisers(
+        n: Candies,
+        memo: &mut HashMap<Vec<Candies>, u64>,
+    ) -> (u64, Vec<Vec<Candies>>) {
+        let all: Vec<(u64, Vec<Candies>)> = brute_p_positions(n)
+            .into_iter()
+            .map(|g| (brute_nw(&g, memo), g))
+            .collect();
+        let least = all.iter().map(|(v, _)| *v).min().unwrap();
+        let mut argmin: Vec<Vec<Candies>> = all
+            .into_iter()
+            .filter(|(v, _)| *v == least)
+            .map(|(_, g)| g)
+            .collect();
+        argmin.sort();
+        (least, argmin)
+    }
+
+    const BRUTE_MAX: Candies = 22;
+
+    #[test]
+    fn the_equality_table_matches_a_brute_force_over_every_p_position() {
+        let allocs = allocations(BRUTE_MAX).unwrap();
+        let mut memo = HashMap::new();
+        let (_, rows, others) = equality_table(&allocs);
+        let mut shown = 0;
+        for a in &allocs {
+            let n = a.candies;
+            let (least, argmin) = brute_minimisers(n, &mut memo);
+            assert_eq!(
+                (a.min_nw, canonical(&a.argmin)),
+                (least, argmin.clone()),
+                "N = {n}"
+            );
+            let bound = u64::from(n.ilog2());
+            let attaining = if least == bound { argmin } else { Vec::new() };
+            let listed = canonical(
+                &theorem_6_7_list(n, 3)
+                    .into_iter()
+                    .map(|(_, h)| h)
+                    .collect::<Vec<_>>(),
+            );
+            // Every listed arrangement is a P-position with N candies.
+            for h in &listed {
+                assert_eq!(h.iter().sum::<Candies>(), n);
+                assert_eq!(h.iter().fold(0, |x, &y| x ^ y), 0);
+            }
+            // The corrected list (n ≥ 2) is exactly the games attaining the bound.
+            let corrected = canonical(
+                &theorem_6_7_list(n, 2)
+                    .into_iter()
+                    .map(|(_, h)| h)
+                    .collect::<Vec<_>>(),
+            );
+            assert_eq!(corrected, attaining, "N = {n}");
+            match rows.iter().find(|r| r.candies == n) {
+                Some(row) => {
+                    shown += 1;
+                    assert_eq!(row.agrees(), listed == attaining, "N = {n}");
+                }
+                None => assert!(listed.is_empty() && attaining.is_empty(), "N = {n}"),
+            }
+        }
+        assert_eq!(shown + others, allocs.len());
+        // The printed condition n > 2 misses N = 2 and N = 4 (cases (2) and (1) with n = 2).
+        let differ: Vec<Candies> = rows
+            .iter()
+            .filter(|r| !r.agrees())
+            .map(|r| r.candies)
+            .collect();
+        assert_eq!(differ, [2, 4]);
+    }
+
+    #[test]
+    fn the_example_table_matches_a_brute_force_and_the_claim_file() {
+        let allocs = allocations(16).unwrap();
+        let (t, differ) = minimisers_table(&allocs).unwrap();
+        let mut memo = HashMap::new();
+        let mut brute_differ = Vec::new();
+        for ((n, printed, printed_nw), row) in PRINTED_MINIMISERS.iter().zip(&t.rows) {
+            let (least, argmin) = brute_minimisers(*n, &mut memo);
+            let agrees = least == *printed_nw && argmin == [printed.to_vec()];
+            if !agrees {
+                brute_differ.push(*n);
+            }
+            assert_eq!(row[3], Cell::Int(least as i64));
+            assert_eq!(
+                matches!(&row[5], Cell::Text(t) if t.starts_with(agreement(true))),
+                agrees
+            );
+            // The same values as the claim `ex-6-minimizers` transcribes.
+            let claimed = printed_in_claim_file(
+                "data/claims/candy-nim.toml",
+                "ex-6-minimizers",
+                "N",
+                i64::from(*n),
+            );
+            let Value::List(parts) = claimed else {
+                panic!("a list")
+            };
+            assert_eq!(parts[0], Value::Num(Q::int(*printed_nw as i64)));
+            // The claim file writes the heaps in decreasing order, the paper in increasing.
+            let heaps: Vec<Value> = printed
+                .iter()
+                .rev()
+                .map(|&h| Value::Num(Q::int(i64::from(h))))
+                .collect();
+            assert_eq!(
+                parts[1],
+                Value::List(vec![Value::List(heaps.into())].into())
+            );
+        }
+        assert_eq!(differ, brute_differ);
+    }
 }

@@ -234,6 +234,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             command: format!("nimlab mine cash --set 3,5,6,10,11 --max-n {max_n} --format csv"),
             data: certified,
             show: 64,
+            headers: Vec::new(),
         },
         &mut files,
     )?];
@@ -288,6 +289,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 command: "nimlab check data/claims/nim-with-cash.toml --only appendix".into(),
                 data: t,
                 show: 64,
+                headers: Vec::new(),
             },
             &mut files,
         )?);
@@ -318,6 +320,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             command: format!("nimlab cash thresholds --set 3,5,6,10,11 --max-n {least_n} --format csv"),
             data: least,
             show: 40,
+            headers: Vec::new(),
         },
         &mut files,
     )?);
@@ -357,6 +360,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             command: "nimlab check data/claims/nim-with-cash.toml --only conj-8.1-2".into(),
             data: offsets,
             show: 200,
+            headers: Vec::new(),
         },
         &mut files,
     )?);
@@ -433,6 +437,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 command: format!("nimlab cash condition --set {set_text} --format csv"),
                 data: win_condition_table(&wc),
                 show: 64,
+                headers: Vec::new(),
             },
             &mut files,
         )?);

@@ -284,6 +284,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             csv: "figures.csv".into(),
             command: "nimlab scoring limits 5 4 2   (and likewise for 7 6 1, 8 7 1, 6 4 1, 5 4 3)".into(),
             show: 10,
+            headers: Vec::new(),
             data: tails,
         },
         &mut files,
@@ -361,6 +362,7 @@ fn mined_family(progress: &dyn Progress, files: &mut Files) -> Result<(Vec<Table
             command: format!("{} --format csv", mine_command()),
             data: family_forms_table(&forms),
             show: 64,
+            headers: Vec::new(),
         },
         files,
     )?];
@@ -399,6 +401,7 @@ fn mined_family(progress: &dyn Progress, files: &mut Files) -> Result<(Vec<Table
                     command: format!("{}   (its last two lines)", mine_command()),
                     data: t,
                     show: 8,
+                    headers: Vec::new(),
                 },
                 files,
             )?);

@@ -1,7 +1,8 @@
-//! The scoring octal games report (Stewart): Table 1 (S = {4,5}) re-derived, the sequence
-//! G_s(n) plotted with its proven preperiod and period marked, the closed forms of G_s for
-//! S = {4,5} and for the paper's (3333, 2222) as `nimlab mine octal` finds them (with their
-//! status), and the verdicts.
+//! The scoring octal games report (Stewart): Table 1 (S = {4,5}) as printed beside nimlab's
+//! exact values, the sequence G_s(n) plotted with its proven preperiod and period marked, the
+//! closed forms of G_s for S = {4,5} and for the paper's (3333, 2222) as `nimlab mine octal`
+//! finds them (with their status), and the verdicts. Every text a reader sees writes its
+//! mathematics as `$…$` TeX.
 
 use super::{command, common_commands, param, provenance, verdicts};
 use crate::error::{Error, Result};
@@ -13,7 +14,7 @@ use crate::miner::PeriodStatus;
 use crate::num::Q;
 use crate::progress::Progress;
 use crate::report::context::{Axis, Report, Series, SeriesStyle, TableSection, VLine};
-use crate::report::data::{BFile, FigureSpec, TableSpec, bfiles, figure, table};
+use crate::report::data::{BFile, FigureSpec, TableSpec, agreement, bfiles, figure, table};
 use crate::report::files::Files;
 use crate::report::{Paper, ReportOptions};
 use crate::tables::mined::periodic_forms_table;
@@ -23,6 +24,39 @@ const SET: [HeapSize; 2] = [4, 5];
 
 /// Stewart's code with points, the other game whose closed form is mined.
 const STEWART: &str = "(3333, 2222)";
+
+/// Stewart's Table 1 as printed: G_s(n) for the subtraction set {4, 5}, n = 0..15 (§3.1.1,
+/// after the proof of Lemma 13, "Table 1: A game with subtraction set {4, 5}"; our copy,
+/// papers/impartial-scoring-play-games.md, has no page numbers). The claim `table-1` of
+/// data/claims/scoring-octal.toml checks the same values through its helper `table1`; a test
+/// keeps the two transcriptions equal.
+pub const PRINTED_TABLE_1: [i64; 16] = [0, 0, 0, 0, 4, 5, 5, 5, 5, 1, 0, 0, 0, 3, 4, 5];
+
+/// Table 1 side by side: n, the printed value, nimlab's exact value and whether they agree, for
+/// every n the paper prints (`exact` must reach n = 15). Also returns the n where they differ.
+pub fn table1_side_by_side(exact: &[Q]) -> Result<(Table, Vec<usize>)> {
+    let mut t = Table::new(&["n", "paper", "nimlab", "agreement"]);
+    let mut differ = Vec::new();
+    for (n, printed) in PRINTED_TABLE_1.iter().enumerate() {
+        let found = exact.get(n).ok_or_else(|| {
+            Error::invalid(format!(
+                "Table 1 needs G_s({n}); only {} values",
+                exact.len()
+            ))
+        })?;
+        let agrees = *found == Q::int(*printed);
+        if !agrees {
+            differ.push(n);
+        }
+        t.push(vec![
+            Cell::Int(n as i64),
+            Cell::Int(*printed),
+            found.clone().into(),
+            agreement(agrees).into(),
+        ]);
+    }
+    Ok((t, differ))
+}
 
 /// How far `nimlab octal period` and `nimlab mine octal` look before giving up (their default).
 const PERIOD_SEARCH: HeapSize = 100_000;
@@ -45,10 +79,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     for (n, v) in values.iter().enumerate() {
         data.push(vec![Cell::Int(n as i64), v.clone().into()]);
     }
-    let mut table1 = Table::new(&["n", "value"]);
-    for row in data.rows.iter().take(16) {
-        table1.push(row.clone());
-    }
+    let (table1, differ) = table1_side_by_side(&values)?;
     let mut vlines = Vec::new();
     match &period.periodicity {
         Some(p) => {
@@ -57,16 +88,16 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                     window_start,
                     window_len,
                 } => format!(
-                    "PROVEN (the window {window_start}..{} recurs {} later)",
+                    "PROVEN (the window ${window_start} \\le n \\le {}$ recurs ${}$ later)",
                     window_start + window_len - 1,
                     p.period
                 ),
                 PeriodStatus::Observed { periods_seen } => {
-                    format!("OBSERVED ({periods_seen} periods seen)")
+                    format!("OBSERVED (${periods_seen}$ periods seen)")
                 }
             };
             summary.findings.push(format!(
-                "G_s(n) for S = {{4,5}}: least preperiod {}, least period {}, {status}; {} 2·max S = 10 (Conjecture 14).",
+                "$\\mathcal{{G}}_s(n)$ for $S = \\lbrace 4, 5\\rbrace$: least preperiod $n_0 = {}$, least period ${}$, {status}; {} $2 \\max S = 10$ (Conjecture 14).",
                 p.preperiod,
                 p.period,
                 if p.period == 10 { "equal to" } else { "unlike" },
@@ -82,27 +113,27 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             });
         }
         None => summary.findings.push(format!(
-            "G_s(n) for S = {{4,5}}: no period found among the first {} terms.",
+            "$\\mathcal{{G}}_s(n)$ for $S = \\lbrace 4, 5\\rbrace$: no period found among the first ${}$ terms.",
             period.terms
         )),
     }
     let figures = vec![figure(
         FigureSpec {
             id: "values-4-5".into(),
-            title: "$G_s(n)$ for the subtraction set $S = \\lbrace 4,5 \\rbrace$".into(),
+            title: "$\\mathcal{G}_s(n)$ for the subtraction set $S = \\lbrace 4,5 \\rbrace$".into(),
             caption: format!(
-                "Stewart's G_s(n) (the mover's best margin from a single heap of n beans) for 0 ≤ n ≤ {max_n}; dashed lines mark the least preperiod n₀ and one period later. {}.",
-                period.argument.trim_end_matches('.')
+                "Stewart's $\\mathcal{{G}}_s(n)$ (the mover's best margin from a single heap of $n$ beans) for $0 \\le n \\le {max_n}$; dashed lines mark the least preperiod $n_0$ and one period later. {}",
+                period_argument(&period)
             ),
             command: format!("nimlab octal values --subtract 4,5 --max-heap {max_n} --format csv"),
             x: Axis {
                 column: "n".into(),
                 label: "heap size $n$".into(),
             },
-            y_label: "$G_s(n)$".into(),
+            y_label: "$\\mathcal{G}_s(n)$".into(),
             series: vec![Series {
                 column: "value".into(),
-                label: "$G_s(n)$, $S = \\lbrace 4,5 \\rbrace$".into(),
+                label: "$\\mathcal{G}_s(n)$, $S = \\lbrace 4,5 \\rbrace$".into(),
                 color: "teal".into(),
                 style: SeriesStyle::Markers,
             }],
@@ -112,14 +143,34 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         },
         &mut files,
     )?];
+    let agreement_text = if differ.is_empty() {
+        format!("they agree at all ${}$ values", PRINTED_TABLE_1.len())
+    } else {
+        let at: Vec<String> = differ.iter().map(|n| n.to_string()).collect();
+        format!(
+            "they DIFFER at ${}$ of the ${}$ values, $n = {}$",
+            differ.len(),
+            PRINTED_TABLE_1.len(),
+            at.join(", ")
+        )
+    };
     let mut tables = vec![table(
         TableSpec {
-            title: "Table 1: G_s(n) for S = {4,5}".into(),
-            caption: "The values of the paper's Table 1, recomputed (n = 0..15).".into(),
+            title: "Table 1 beside nimlab: $\\mathcal{G}_s(n)$ for $S = \\lbrace 4, 5\\rbrace$"
+                .into(),
+            caption: format!(
+                "The paper's Table 1 as printed (§3.1.1) beside nimlab's exact $\\mathcal{{G}}_s(n)$, $0 \\le n \\le 15$: {agreement_text}. The claim Table 1 checks the same values. The reproduce command gives the nimlab column."
+            ),
             csv: "table1.csv".into(),
             command: "nimlab octal values --subtract 4,5 --max-heap 15 --format csv".into(),
             show: 16,
             data: table1,
+            headers: vec![
+                "$n$".into(),
+                "paper (Table 1)".into(),
+                "nimlab".into(),
+                "agreement".into(),
+            ],
         },
         &mut files,
     )?];
@@ -136,14 +187,14 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         (
             &seq,
             &period,
-            "S = {4,5}",
+            "$S = \\lbrace 4, 5\\rbrace$",
             "4-5",
             "--subtract 4,5".to_string(),
         ),
         (
             &stewart,
             &stewart_period,
-            STEWART,
+            "$O = (3333, 2222)$",
             "3333-2222",
             format!("--rules \"{STEWART}\""),
         ),
@@ -153,16 +204,21 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         mined.push(line);
     }
     summary.findings.push(format!(
-        "Closed forms of G_s, as the miner finds them: {}.",
+        "Closed forms of $\\mathcal{{G}}_s$, as the miner finds them: {}.",
         mined.join("; ")
     ));
     progress.advance(1);
     let mut list = Vec::new();
     for (seq, what, slug, args) in [
-        (&seq, "S = {4,5}", "4-5", "--subtract 4,5".to_string()),
+        (
+            &seq,
+            "$S = \\lbrace 4, 5\\rbrace$",
+            "4-5",
+            "--subtract 4,5".to_string(),
+        ),
         (
             &stewart,
-            STEWART,
+            "$O = (3333, 2222)$",
             "3333-2222",
             format!("--rules \"{STEWART}\""),
         ),
@@ -170,7 +226,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         let values = seq.values(bfile_n, &Limits::default())?;
         list.push(BFile {
             file: format!("b-gs-{slug}.txt"),
-            sequence: format!("G_s(n) for {what}"),
+            sequence: format!("$\\mathcal{{G}}_s(n)$ for {what}"),
             command: format!("nimlab octal values {args} --max-heap {bfile_n} --format csv"),
             terms: values
                 .into_iter()
@@ -182,11 +238,11 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     tables.push(bfiles(list, &mut files)?);
     let mut reproduce = common_commands(opts, &verdict_table);
     reproduce.push(command(
-        "The least preperiod and period of G_s for S = {4,5}",
+        "The least preperiod and period of $\\mathcal{G}_s$ for $S = \\lbrace 4, 5\\rbrace$",
         "nimlab octal period --subtract 4,5",
     ));
     reproduce.push(command(
-        "The closed forms of G_s for S = {4,5} and for (3333, 2222), with their status",
+        "The closed forms of $\\mathcal{G}_s$ for $S = \\lbrace 4, 5\\rbrace$ and for $O = (3333, 2222)$, with their status",
         format!("nimlab mine octal --subtract 4,5 && nimlab mine octal --rules \"{STEWART}\""),
     ));
     let report = Report {
@@ -196,12 +252,18 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         provenance: provenance(
             opts,
             vec![
-                param("ruleset", "subtraction set S = {4,5}, p_i = i"),
-                param("sequence", format!("G_s(n), 0 ≤ n ≤ {max_n}, bonus N = 0")),
-                param("period search", format!("up to n = {PERIOD_SEARCH}")),
+                param(
+                    "ruleset",
+                    "subtraction set $S = \\lbrace 4, 5\\rbrace$, $p_i = i$",
+                ),
+                param(
+                    "sequence",
+                    format!("$\\mathcal{{G}}_s(n)$, $0 \\le n \\le {max_n}$, bonus $N = 0$"),
+                ),
+                param("period search", format!("up to $n = {PERIOD_SEARCH}$")),
                 param(
                     "closed forms",
-                    format!("G_s for S = {{4,5}} and for {STEWART}"),
+                    "$\\mathcal{G}_s$ for $S = \\lbrace 4, 5\\rbrace$ and for $O = (3333, 2222)$",
                 ),
             ],
         ),
@@ -231,7 +293,7 @@ fn mined_forms(
         return Ok((
             None,
             format!(
-                "{what}: no period among the first {} terms, so no closed form",
+                "{what}: no period among the first ${}$ terms, so no closed form",
                 report.terms
             ),
         ));
@@ -239,7 +301,7 @@ fn mined_forms(
     let status = if p.is_proven() { "PROVEN" } else { "OBSERVED" };
     let values: Vec<String> = form.lines.iter().map(|l| l.intercept.to_string()).collect();
     let line = format!(
-        "{what}: G_s({}k + i) = c_i for n ≥ {} with (c_0, …, c_{}) = ({}), {status}",
+        "{what}: $\\mathcal{{G}}_s({}k + i) = c_i$ for $n \\ge {}$ with $(c_0, \\dots, c_{{{}}}) = ({})$, {status}",
         p.period,
         p.preperiod,
         p.period - 1,
@@ -247,13 +309,14 @@ fn mined_forms(
     );
     let section = table(
         TableSpec {
-            title: format!("Closed forms of G_s for {what}"),
+            title: format!("Closed forms of $\\mathcal{{G}}_s$ for {what}"),
             caption: format!(
-                "Least period {}, least preperiod {}, {status}: {}. One line per residue i = 0..{}, holding from the k given (the least k with {}k + i ≥ {}).",
+                "Least period ${}$, least preperiod ${}$, {status}. {} One line per residue $i$, $0 \\le i \\le {}$: $\\mathcal{{G}}_s({}k + i) = c_i$ from the $k$ given on (the least $k$ with ${}k + i \\ge {}$).",
                 p.period,
                 p.preperiod,
-                report.argument.trim_end_matches('.'),
+                period_argument(report),
                 p.period - 1,
+                p.period,
                 p.period,
                 p.preperiod
             ),
@@ -261,8 +324,119 @@ fn mined_forms(
             command: format!("nimlab mine octal {args} --format csv"),
             data: periodic_forms_table(&form, "G_s", status),
             show: 64,
+            headers: vec![
+                "residue $i$".into(),
+                "period".into(),
+                "preperiod".into(),
+                "$c_i$".into(),
+                "from $k$".into(),
+                "formula".into(),
+                "status".into(),
+            ],
         },
         files,
     )?;
     Ok((Some(section), line))
+}
+
+/// Why the period is what it is, in prose with `$…$` mathematics, from the typed status (the
+/// engine's own sentence is plain text for the command line).
+fn period_argument(report: &PeriodReport) -> String {
+    match &report.periodicity {
+        Some(p) => match &p.status {
+            PeriodStatus::Proven {
+                window_start,
+                window_len,
+            } => format!(
+                "Proven: the window ${window_start} \\le n \\le {}$ (${window_len}$ consecutive values, as many as the recurrence looks back) recurs ${}$ later, so by induction the period holds for every $n \\ge {}$.",
+                window_start + window_len - 1,
+                p.period,
+                p.preperiod
+            ),
+            PeriodStatus::Observed { periods_seen } => format!(
+                "Observed only: ${periods_seen}$ periods seen among the first ${}$ terms, no proof.",
+                report.terms
+            ),
+        },
+        None => format!("No period among the first ${}$ terms.", report.terms),
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+    use crate::claims::Registry;
+    use crate::claims::engines::Engines;
+    use crate::claims::eval::Evaluator;
+    use crate::claims::registry::{Assertion, Check};
+    use crate::claims::value::Value;
+
+    /// The claim `id`'s printed side (its `expected`) at `var = x`, from the claim file itself.
+    pub(in crate::papers) fn printed_in_claim_file(
+        file: &str,
+        id: &str,
+        var: &str,
+        x: i64,
+    ) -> Value {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+        let reg = Registry::load(&path).unwrap();
+        let claim = reg.claims.iter().find(|c| c.id == id).unwrap();
+        let Check::Expr(check) = &claim.check else {
+            panic!("{id} is an expression check")
+        };
+        let Assertion::Equal { expected, .. } = &check.assertion else {
+            panic!("{id} compares two expressions")
+        };
+        let mut engines = Engines::new();
+        let mut env = vec![(var.to_string(), Value::Num(Q::int(x)))];
+        Evaluator::new(&reg.definitions, &mut engines)
+            .eval(expected, &mut env)
+            .unwrap()
+    }
+
+    /// G_s for a subtraction set with p_i = i, straight from the definition: the best of
+    /// s − G_s(n − s) over the moves, 0 without a move.
+    fn brute_gs(set: &[i64], max_n: usize) -> Vec<i64> {
+        let mut g = vec![0i64; max_n + 1];
+        for n in 0..=max_n {
+            g[n] = set
+                .iter()
+                .filter(|&&s| s as usize <= n)
+                .map(|&s| s - g[n - s as usize])
+                .max()
+                .unwrap_or(0);
+        }
+        g
+    }
+
+    #[test]
+    fn the_printed_table_1_is_the_claim_files_transcription() {
+        for (n, printed) in PRINTED_TABLE_1.iter().enumerate() {
+            let claimed =
+                printed_in_claim_file("data/claims/scoring-octal.toml", "table-1", "n", n as i64);
+            assert_eq!(claimed, Value::Num(Q::int(*printed)), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn table_1_side_by_side_agrees_exactly_where_the_definition_does() {
+        let brute = brute_gs(&SET.map(|s| s as i64), 15);
+        let exact: Vec<Q> = brute.iter().map(|&v| Q::int(v)).collect();
+        let (t, differ) = table1_side_by_side(&exact).unwrap();
+        let expected_differ: Vec<usize> = (0..16)
+            .filter(|&n| brute[n] != PRINTED_TABLE_1[n])
+            .collect();
+        assert_eq!(differ, expected_differ);
+        for (n, row) in t.rows.iter().enumerate() {
+            assert_eq!(row[2], Cell::Rational(Q::int(brute[n])));
+            assert_eq!(row[3], agreement(brute[n] == PRINTED_TABLE_1[n]).into());
+        }
+        // A wrong value is flagged where it is, and only there.
+        let mut wrong = exact.clone();
+        wrong[13] = Q::int(5);
+        let (t, differ) = table1_side_by_side(&wrong).unwrap();
+        assert_eq!(differ, vec![13]);
+        assert_eq!(t.rows[13][3], agreement(false).into());
+        assert!(table1_side_by_side(&exact[..10]).is_err());
+    }
 }

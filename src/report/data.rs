@@ -23,11 +23,28 @@ pub struct TableSpec {
     pub data: Table,
     /// Show at most this many rows (the CSV has all).
     pub show: usize,
+    /// The column headings a reader sees, in prose with `$…$` mathematics, one per column of
+    /// `data` (the CSV keeps its machine-readable names); empty: the CSV's names are shown.
+    pub headers: Vec<String>,
 }
 
 /// Adds a table's CSV to `files` (unless a figure already wrote the same bytes there) and
 /// returns its section.
+///
+/// # Errors
+/// Headings given for a different number of columns than the data has.
 pub fn table(spec: TableSpec, files: &mut Files) -> Result<TableSection> {
+    let columns = match spec.headers.len() {
+        0 => spec.data.columns.clone(),
+        n if n == spec.data.columns.len() => spec.headers.clone(),
+        n => {
+            return Err(Error::invalid(format!(
+                "table {}: {n} headings for {} columns",
+                spec.csv,
+                spec.data.columns.len()
+            )));
+        }
+    };
     files.share(&spec.csv, spec.data.render(Format::Csv))?;
     let rows: Vec<Vec<String>> = spec
         .data
@@ -41,10 +58,16 @@ pub fn table(spec: TableSpec, files: &mut Files) -> Result<TableSection> {
         caption: spec.caption,
         csv: spec.csv,
         command: spec.command,
-        columns: spec.data.columns.clone(),
+        columns,
         omitted: spec.data.rows.len() - rows.len(),
         rows,
     })
+}
+
+/// Whether a value printed in a paper agrees with the one computed, as a side-by-side table
+/// shows it: disagreements in capitals, so that they stand out in every output.
+pub fn agreement(agrees: bool) -> &'static str {
+    if agrees { "agree" } else { "DIFFER" }
 }
 
 fn cell_text(c: &Cell) -> String {
@@ -117,6 +140,7 @@ pub fn bfiles(list: Vec<BFile>, files: &mut Files) -> Result<TableSection> {
             command: dedup.join(" ; "),
             data: t,
             show: list.len(),
+            headers: vec!["file".into(), "sequence".into(), "$n$".into()],
         },
         files,
     )?;
@@ -297,4 +321,39 @@ pub fn figure(spec: FigureSpec, files: &mut Files) -> Result<Figure> {
         bounds: b,
         legend,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(headers: Vec<String>) -> TableSpec {
+        let mut data = Table::new(&["n", "n_w"]);
+        data.push(vec![Cell::Int(1), Cell::Int(2)]);
+        TableSpec {
+            title: "t".into(),
+            caption: "c".into(),
+            csv: "t.csv".into(),
+            command: "nimlab x".into(),
+            data,
+            show: 1,
+            headers,
+        }
+    }
+
+    #[test]
+    fn headings_replace_the_csv_names_only_where_readers_see_them() {
+        let mut files = Files::new();
+        let shown = table(spec(vec!["$n$".into(), "$N_W$".into()]), &mut files).unwrap();
+        assert_eq!(shown.columns, ["$n$", "$N_W$"]);
+        let plain = table(spec(Vec::new()), &mut Files::new()).unwrap();
+        assert_eq!(plain.columns, ["n", "n_w"]);
+        let wrong = table(spec(vec!["$n$".into()]), &mut Files::new()).unwrap_err();
+        assert!(
+            wrong.to_string().contains("1 headings for 2 columns"),
+            "{wrong}"
+        );
+        assert_ne!(agreement(true), agreement(false));
+        assert_eq!(agreement(false), agreement(false).to_uppercase());
+    }
 }
