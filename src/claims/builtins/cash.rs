@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::{Builtin, BuiltinRun, ambiguous, described, finding};
 use crate::claims::finding::{
-    Finding, InstanceProofs, Phrase, Proof, RangePart, Sentence, Style, VerdictKind,
+    Finding, InstanceProofs, Phrase, Proof, RangePart, Reading, Sentence, Style, VerdictKind,
 };
 use crate::claims::functions::cash::CashCache;
 use crate::claims::value::Value;
@@ -709,10 +709,17 @@ pub fn appendix(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
 // ------------------------------------------------------------------------------------------------
 // cash.not_cash_periodic
 
-/// The readings of C^I (Def 4.4(1) as printed, and as Lemma 4.5 needs it).
-const READINGS: [&str; 2] = [
-    "C^I as Lemma 4.5 needs it, f^I(n) − f^II(n − a) − a",
-    "C^I as printed in Def 4.4(1), f^I(n) − f^I(n − a) + a",
+/// The readings of $C^{\mathrm I}$: as Lemma 4.5 needs it, and as printed in Def 4.4(1) (the
+/// statement exactly as printed).
+const READINGS: [(&str, bool); 2] = [
+    (
+        r"$C^{\mathrm I}$ as Lemma 4.5 needs it, $f^{\mathrm I}(n) - f^{\mathrm{II}}(n - a) - a$",
+        false,
+    ),
+    (
+        r"$C^{\mathrm I}$ as printed in Def 4.4(1), $f^{\mathrm I}(n) - f^{\mathrm I}(n - a) + a$",
+        true,
+    ),
 ];
 
 /// A C that grows along a residue class of the certified forms.
@@ -861,7 +868,7 @@ pub fn not_cash_periodic(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
             let readings = per_reading
                 .iter()
                 .zip(READINGS)
-                .map(|(w, name)| {
+                .map(|(w, (name, printed))| {
                     let mut f = match w {
                         Some(w) => finding(
                             VerdictKind::Proven,
@@ -874,7 +881,11 @@ pub fn not_cash_periodic(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
                             .finding(VerdictKind::Fails, range.clone()),
                     };
                     f.proof = Some(certified_proof(&c, &set));
-                    (name, f)
+                    if printed {
+                        Reading::as_printed(name, f)
+                    } else {
+                        Reading::interpreted(name, f)
+                    }
                 })
                 .collect();
             let mut f = ambiguous(range, readings);
