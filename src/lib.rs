@@ -394,9 +394,9 @@ pub mod mining {
 /// ```
 pub mod findings {
     pub use crate::claims::finding::{
-        Asserted, ClaimRef, Commentary, Correction, Counterexample, DataFit, FailureExtent,
-        Importance, InstanceProofs, Labelled, MergeError, PaperStatus, Phrase, Points, Proof,
-        RangePart, Reading, Slot, Style, Unit, Wording,
+        Asserted, ClaimRef, Commentary, Correction, Counterexample, DataFit, EvidenceTable,
+        FailureExtent, Importance, InstanceProofs, Labelled, MergeError, PaperStatus, Phrase,
+        Points, Proof, RangePart, Reading, Slot, Style, Unit, Wording,
     };
     pub use crate::claims::sketch::sketch;
 }

@@ -214,13 +214,25 @@ fn the_win_condition_evidence_proves_sets_the_corresponding_state_alone_does_not
     ));
     assert_eq!(f.verdict, VerdictKind::Open, "{}", f.evidence());
     for needle in [
-        "it does not for {3,4,8}",
-        "PROVEN for every n",
-        "for 2 of 3 sets",
-        "{1,4} (n ≥ 0: boundaries by n mod 5)",
-        "{3,4,8} (n ≥ 25: boundaries by n mod 12, edge layer",
-        "none found for {3,5,6,10,11}",
+        "decides the winner for 1 set and does not for 1",
+        "not cash-periodic for 1",
+        "PROVEN for every $n$ for 2 of 3 sets",
     ] {
         assert!(f.evidence().contains(needle), "{needle}: {}", f.evidence());
     }
+    // Each set is a row of the table, not a clause of the sentence.
+    let rows = &f.tables[0].rows;
+    let row = |set: &str| rows.iter().find(|r| r[0] == set).expect(set);
+    assert_eq!(rows.len(), 3);
+    assert!(row(r"$\lbrace 3, 4, 8\rbrace$")[2].starts_with("does not decide"));
+    assert_eq!(
+        row(r"$\lbrace 1, 4\rbrace$")[3],
+        r"PROVEN for $n \ge 0$: boundaries by $n \bmod 5$"
+    );
+    assert!(
+        row(r"$\lbrace 3, 4, 8\rbrace$")[3]
+            .starts_with(r"PROVEN for $n \ge 25$: boundaries by $n \bmod 12$, edge layer")
+    );
+    assert!(row(r"$\lbrace 3, 5, 6, 10, 11\rbrace$")[3].starts_with("none"));
+    assert!(f.evidence().len() < 600, "{}", f.evidence());
 }

@@ -201,3 +201,50 @@ fn family_builtins_budget_their_arguments_before_building_lists() {
         &["`args.max_heap` = 4000000000", "would need", "positions"],
     );
 }
+
+#[test]
+fn conjecture_15_fails_as_printed_with_the_eventual_reading_as_its_correction() {
+    let f = one(&format!(
+        "{HEAD}[[claim]]\nid = \"c15\"\nlabel = \"Conjecture 15\"\nstatement = \"\"\n\
+         for = \"L in 1..1, m in 0..0\"\nbuiltin = \"octal.conjecture_15\"\n\
+         args = {{ L = \"L\", m = \"m\", max_heap = 200 }}\n"
+    ));
+    // "for all n ≥ 0" is the statement as printed and fails at O = 0.2: FAILS, not AMBIGUOUS,
+    // with that reading's counterexample; the eventual reading holds, each instance proven.
+    assert_eq!(f.verdict, VerdictKind::Fails, "{}", f.evidence());
+    assert!(f.readings[0].literal && !f.readings[1].literal);
+    assert_eq!(f.readings[1].finding.verdict, VerdictKind::Holds);
+    assert_eq!(f.counterexample, f.readings[0].finding.counterexample);
+    assert!(f.counterexample.is_some());
+}
+
+#[test]
+fn conjecture_17_searches_periods_beyond_the_compared_heaps() {
+    // 0.4 has least period 34 (preperiod 37), proven by the normal-play reduction only on
+    // n ≥ 142: a search capped at the range's n ≤ 30 would list it as having no period.
+    let f = one(&format!(
+        "{HEAD}[[claim]]\nid = \"c17\"\nlabel = \"Conjecture 17\"\nstatement = \"\"\n\
+         for = \"L in 1..1, m in 0..0, n in 0..30\"\nbuiltin = \"octal.conjecture_17\"\n\
+         args = {{ L = \"L\", m = \"m\", n = \"n\", max_heap = 1000 }}\n"
+    ));
+    let eventual = &f.readings[1].finding;
+    assert!(
+        eventual
+            .evidence()
+            .contains("largest least period 34 at $O = 0.4,"),
+        "{}",
+        eventual.evidence()
+    );
+    let listed = f.tables.iter().flat_map(|t| &t.rows);
+    assert!(
+        listed.clone().all(|r| !r[0].contains("O = 0.4,")),
+        "{:?}",
+        f.tables
+    );
+    // The NONE table compares the range's heaps only.
+    assert!(
+        listed.clone().all(|r| r[1] == "$0 \\le n \\le 30$"),
+        "{:?}",
+        f.tables
+    );
+}

@@ -66,7 +66,10 @@ fn check_text_csv(src: &str, extra: &[&str]) -> (i32, Csv) {
     assert!(code == 0 || code == 1, "exit {code}: {err}\n{src}");
     assert!(err.is_empty(), "{err}");
     let t = Csv::parse(&out);
-    assert_eq!(t.header, ["paper", "label", "verdict", "range", "evidence"]);
+    assert_eq!(
+        t.header,
+        ["paper", "label", "verdict", "range", "evidence", "tables"]
+    );
     (code, t)
 }
 
@@ -1017,7 +1020,7 @@ fn formats_are_exact_and_consistent() {
     let p = p.to_str().unwrap();
     let (_, csv, _) = check(&[p, "--format", "csv"]);
     assert!(
-        csv.starts_with("paper,label,verdict,range,evidence\n"),
+        csv.starts_with("paper,label,verdict,range,evidence,tables\n"),
         "{csv}"
     );
     let csv = Csv::parse(&csv);
@@ -1029,8 +1032,11 @@ fn formats_are_exact_and_consistent() {
     let (code, md, _) = check(&[p, "--format", "md"]);
     assert_eq!(code, 1);
     let lines: Vec<&str> = md.lines().collect();
-    assert_eq!(lines[0], "| paper | label | verdict | range | evidence |");
-    assert_eq!(lines[1], "| --- | --- | --- | --- | --- |");
+    assert_eq!(
+        lines[0],
+        "| paper | label | verdict | range | evidence | tables |"
+    );
+    assert_eq!(lines[1], "| --- | --- | --- | --- | --- | --- |");
     assert_eq!(lines.len(), 2 + csv.rows.len());
     for (line, row) in lines[2..].iter().zip(&csv.rows) {
         assert_eq!(*line, format!("| {} |", row.join(" | ")));
@@ -1067,10 +1073,10 @@ fn markdown_escapes_bars() {
     let row = md.lines().nth(2).unwrap();
     assert!(row.starts_with("| p\\|q | Lemma 1\\|2 | FAILS |"), "{row}");
     assert!(row.contains("actual \"a\\|b\""), "{row}");
-    // Five cells: six unescaped bars.
+    // Six cells (evidence tables last, none here): seven unescaped bars.
     let bars = row.len() - row.replace('|', "").len();
     let escaped = row.matches("\\|").count();
-    assert_eq!(bars - escaped, 6, "{row}");
+    assert_eq!(bars - escaped, 7, "{row}");
 }
 
 #[test]

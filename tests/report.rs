@@ -6,6 +6,7 @@ use std::fs;
 use std::path::Path;
 
 use nimlab::Silent;
+use nimlab::findings::EvidenceTable;
 use nimlab::reports::{
     Axis, Bounds, ClaimEntry, Command, Commit, ComparedValue, CorrectionView, CounterexampleView,
     Figure, Index, IndexEntry, Marks, PaperIdentity, Parameter, Provenance, Report, Series,
@@ -86,6 +87,15 @@ fn entry(id: &str, label: &str, verdict: &str, fails: bool) -> ClaimEntry {
         note: fails.then(|| "The paper drops the $+1$.".into()),
         readings: Vec::new(),
         evidence: None,
+        tables: if fails {
+            vec![EvidenceTable {
+                caption: "Per set $A$: the certified period (a | in prose).".into(),
+                columns: vec!["set $A$".into(), "period $P$".into()],
+                rows: vec![vec!["$\\lbrace 1, 2\\rbrace$".into(), "16".into()]],
+            }]
+        } else {
+            Vec::new()
+        },
         proof: (verdict == "PROVEN").then(|| "The window $n = 0, \\dots, 2$ recurs.".into()),
         reproduce: format!("nimlab check data/claims/toy.toml --only {id}"),
     }

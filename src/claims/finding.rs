@@ -24,7 +24,8 @@
 //! - corrections of both shards merge the same way (ranges united, counts summed, the smaller
 //!   counterexample kept);
 //! - AMBIGUOUS findings merge reading by reading, and must have the same readings in the same
-//!   order; a finding with readings does not merge with one without.
+//!   order; a finding with readings does not merge with one without;
+//! - evidence tables describe a builtin's whole check and are the base finding's.
 //!
 //! Ties keep the left finding, so merging is associative: shards may be combined in any
 //! grouping, and in any order when their counterexamples differ.
@@ -357,6 +358,28 @@ pub struct Reading {
     pub finding: Finding,
 }
 
+impl Reading {
+    /// The statement exactly as printed (an equation in a free variable read as universal):
+    /// when it fails, the claim FAILS.
+    pub fn as_printed(name: impl Into<String>, finding: Finding) -> Reading {
+        Reading {
+            name: name.into(),
+            literal: true,
+            finding,
+        }
+    }
+
+    /// A reading the printed text admits without being the statement exactly as printed (a
+    /// quantifier supplied, a word taken one way).
+    pub fn interpreted(name: impl Into<String>, finding: Finding) -> Reading {
+        Reading {
+            name: name.into(),
+            literal: false,
+            finding,
+        }
+    }
+}
+
 /// A statement over infinitely many instances (every finite set S, every pair of games)
 /// checked instance by instance on a finite list of them, each instance settled for *all* of
 /// its own points by a proof (a proven period, a replayed certificate). When every instance is
@@ -535,8 +558,54 @@ pub struct Finding {
     /// A statement over infinitely many instances, each instance of the range proven.
     #[serde(default)]
     pub instances: Option<InstanceProofs>,
+    /// Per-instance evidence too long for a sentence (one row per set, per game), shown after
+    /// the sentence; the sentence keeps the counts and the conclusion.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tables: Vec<EvidenceTable>,
     /// How the evidence is worded.
     pub wording: Wording,
+}
+
+/// Evidence that lists many items (per set A, per game O): a small table instead of a run-on
+/// sentence. Caption, column heads and cells are prose with mathematics in `$…$` spans.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EvidenceTable {
+    /// What the table shows.
+    pub caption: String,
+    /// The column heads.
+    pub columns: Vec<String>,
+    /// The rows, one cell per column.
+    pub rows: Vec<Vec<String>>,
+}
+
+impl EvidenceTable {
+    /// An empty table with its caption and column heads.
+    pub fn new(caption: impl Into<String>, columns: &[&str]) -> EvidenceTable {
+        EvidenceTable {
+            caption: caption.into(),
+            columns: columns.iter().map(|c| c.to_string()).collect(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Adds a row; a row with a cell count other than the columns' is a bug of its builder.
+    pub fn push(&mut self, row: Vec<String>) {
+        assert_eq!(
+            row.len(),
+            self.columns.len(),
+            "an evidence row has one cell per column"
+        );
+        self.rows.push(row);
+    }
+
+    /// `caption (3 rows)`: the table as one line of plain-text output shows it.
+    pub fn compact(&self) -> String {
+        format!(
+            "{} ({})",
+            self.caption,
+            plural(self.rows.len() as u64, "row")
+        )
+    }
 }
 
 /// Where a claim fails along the first variable of its range: the values of that variable
@@ -742,6 +811,7 @@ impl Finding {
             readings: Vec::new(),
             extent: None,
             instances: None,
+            tables: Vec::new(),
             wording,
         }
     }
@@ -789,6 +859,12 @@ impl Finding {
             f.counterexample = shown.and_then(|r| r.finding.counterexample.clone());
             f.extent = shown.and_then(|r| r.finding.extent.clone());
         }
+        let mut readings = readings;
+        // The readings' tables are shown once, after the readings, as the claim's.
+        f.tables = readings
+            .iter_mut()
+            .flat_map(|r| std::mem::take(&mut r.finding.tables))
+            .collect();
         f.readings = readings;
         f
     }
@@ -1009,6 +1085,7 @@ impl Finding {
             // The readings decide the verdict, merged or not.
             let mut f = Finding::of_readings(range, readings);
             f.claim = base.claim;
+            f.tables = base.tables;
             f.points = points;
             f.correction = correction;
             f.instances = instances;
@@ -1631,6 +1708,34 @@ mod tests {
             literal,
             finding,
         }
+    }
+
+    #[test]
+    fn readings_tables_are_shown_once_as_the_claims() {
+        let mut table = EvidenceTable::new("Per set $A$", &["set $A$", "period"]);
+        table.push(vec!["$\\lbrace 1\\rbrace$".into(), "2".into()]);
+        assert_eq!(table.compact(), "Per set $A$ (1 row)");
+        let mut printed = fails("k in 1..9", 7);
+        printed.tables.push(table.clone());
+        let f = Finding::of_readings(
+            vec![RangePart::described("k in 1..9")],
+            vec![
+                Reading::as_printed("as printed", printed),
+                Reading::interpreted("corrected", holds("k in 1..9", 9)),
+            ],
+        );
+        assert_eq!(f.verdict, VerdictKind::Fails);
+        assert_eq!(f.tables, vec![table.clone()]);
+        assert!(f.readings.iter().all(|r| r.finding.tables.is_empty()));
+        // A merge of shards keeps them once.
+        let merged = f.clone().merge(f).unwrap();
+        assert_eq!(merged.tables, vec![table]);
+    }
+
+    #[test]
+    #[should_panic(expected = "one cell per column")]
+    fn an_evidence_row_has_one_cell_per_column() {
+        EvidenceTable::new("t", &["a", "b"]).push(vec!["1".into()]);
     }
 
     #[test]

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::output::OutputArgs;
+use crate::claims::finding::EvidenceTable;
 use crate::claims::{Registry, VerdictKind, builtins, check_registry_progress, plan};
 use crate::export::{Cell, Table};
 use crate::fsio;
@@ -78,7 +79,7 @@ pub fn run(a: CheckArgs) -> anyhow::Result<bool> {
         }
     }
     let pb = super::progress_bar(total, "checking claims", "steps");
-    let mut t = Table::new(&["paper", "label", "verdict", "range", "evidence"]);
+    let mut t = Table::new(&["paper", "label", "verdict", "range", "evidence", "tables"]);
     let mut failed = false;
     for reg in &registries {
         // --only filters each file; a label no file has is an error.
@@ -95,12 +96,37 @@ pub fn run(a: CheckArgs) -> anyhow::Result<bool> {
                 Cell::Text(v.verdict.to_string()),
                 Cell::Text(v.range_text()),
                 Cell::Text(v.evidence()),
+                evidence_tables(&v.tables),
             ]);
         }
     }
     pb.finish_and_clear();
     a.out.emit_table(&t)?;
     Ok(!failed)
+}
+
+/// A finding's evidence tables: real arrays in JSON (caption, columns, rows), one compact line
+/// each (`caption (12 rows)`) in the other formats.
+fn evidence_tables(tables: &[EvidenceTable]) -> Cell {
+    Cell::list(
+        "",
+        "; ",
+        "",
+        tables.iter().map(|t| {
+            let texts = |v: &[String]| Cell::list("", ", ", "", v.iter().cloned().map(Cell::Text));
+            Cell::record(
+                vec![
+                    ("caption", Cell::Text(t.caption.clone())),
+                    ("columns", texts(&t.columns)),
+                    (
+                        "rows",
+                        Cell::list("", "; ", "", t.rows.iter().map(|r| texts(r))),
+                    ),
+                ],
+                t.compact(),
+            )
+        }),
+    )
 }
 
 /// The labels and ids `--only` names. A value naming a claim as a whole (labels may contain

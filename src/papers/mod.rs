@@ -290,7 +290,7 @@ pub fn claim_entry(reg: &Registry, f: &Finding, check: &str) -> ClaimEntry {
             });
             ReadingView {
                 name: r.name.clone(),
-                literal: check.is_some_and(|c| c.literal),
+                literal: r.literal,
                 reading: check.map(|c| math(&check_math(&c.check, defs))),
                 verdict: r.finding.verdict.to_string(),
                 counterexample: r
@@ -343,6 +343,7 @@ pub fn claim_entry(reg: &Registry, f: &Finding, check: &str) -> ClaimEntry {
         note: f.claim.commentary.note.clone(),
         readings,
         evidence,
+        tables: f.tables.clone(),
         proof: f.proof.as_ref().map(sketch),
         reproduce: format!("{check} --only {}", f.claim.id),
     }

@@ -178,6 +178,8 @@ pub struct ClaimEntry {
     /// The checker's own sentence, when the parts above do not already say it all (builtin
     /// checks).
     pub evidence: Option<String>,
+    /// Per-instance evidence as small tables, shown after the evidence sentence.
+    pub tables: Vec<crate::claims::finding::EvidenceTable>,
     /// The proof sketch of a PROVEN claim.
     pub proof: Option<String>,
     /// The command that checks this claim alone.

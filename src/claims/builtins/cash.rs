@@ -18,7 +18,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::{Builtin, BuiltinRun, ambiguous, described, finding};
 use crate::claims::finding::{
-    Finding, InstanceProofs, Phrase, Proof, RangePart, Sentence, Style, VerdictKind,
+    EvidenceTable, Finding, InstanceProofs, Phrase, Proof, RangePart, Reading, Sentence, Style,
+    VerdictKind,
 };
 use crate::claims::functions::cash::CashCache;
 use crate::claims::value::Value;
@@ -709,10 +710,17 @@ pub fn appendix(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
 // ------------------------------------------------------------------------------------------------
 // cash.not_cash_periodic
 
-/// The readings of C^I (Def 4.4(1) as printed, and as Lemma 4.5 needs it).
-const READINGS: [&str; 2] = [
-    "C^I as Lemma 4.5 needs it, f^I(n) − f^II(n − a) − a",
-    "C^I as printed in Def 4.4(1), f^I(n) − f^I(n − a) + a",
+/// The readings of $C^{\mathrm I}$: as Lemma 4.5 needs it, and as printed in Def 4.4(1) (the
+/// statement exactly as printed).
+const READINGS: [(&str, bool); 2] = [
+    (
+        r"$C^{\mathrm I}$ as Lemma 4.5 needs it, $f^{\mathrm I}(n) - f^{\mathrm{II}}(n - a) - a$",
+        false,
+    ),
+    (
+        r"$C^{\mathrm I}$ as printed in Def 4.4(1), $f^{\mathrm I}(n) - f^{\mathrm I}(n - a) + a$",
+        true,
+    ),
 ];
 
 /// A C that grows along a residue class of the certified forms.
@@ -861,7 +869,7 @@ pub fn not_cash_periodic(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
             let readings = per_reading
                 .iter()
                 .zip(READINGS)
-                .map(|(w, name)| {
+                .map(|(w, (name, printed))| {
                     let mut f = match w {
                         Some(w) => finding(
                             VerdictKind::Proven,
@@ -874,7 +882,11 @@ pub fn not_cash_periodic(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
                             .finding(VerdictKind::Fails, range.clone()),
                     };
                     f.proof = Some(certified_proof(&c, &set));
-                    (name, f)
+                    if printed {
+                        Reading::as_printed(name, f)
+                    } else {
+                        Reading::interpreted(name, f)
+                    }
                 })
                 .collect();
             let mut f = ambiguous(range, readings);
@@ -1159,7 +1171,15 @@ fn eventually_per_residue(
     Ok(super::instances_finding(instances, evidence, range))
 }
 
-/// §9 Conjectures 3 and 4: what a win condition would rest on, per listed set; OPEN.
+/// A set as mathematics, `$\lbrace 1, 4\rbrace$`.
+fn set_math(set: &CashSet) -> String {
+    let parts: Vec<String> = set.elements().iter().map(|a| a.to_string()).collect();
+    format!(r"$\lbrace {}\rbrace$", parts.join(", "))
+}
+
+/// §9 Conjectures 3 and 4: what a win condition would rest on, per listed set; OPEN. The
+/// sentence gives the counts; the table gives each set's certified forms, what its corresponding
+/// state decides on the A-critical states, and the win condition proven for every n.
 fn win_condition(
     sets: &[CashSet],
     max_n: Amount,
@@ -1167,135 +1187,144 @@ fn win_condition(
     range: Vec<RangePart>,
 ) -> Result<Finding> {
     let certify = |set: &CashSet| Certified::new(set, max_n);
-    let mut with_forms = 0usize;
-    let mut decided = Vec::new();
-    let mut undecided = Vec::new();
-    let mut no_states = Vec::new();
-    let mut untested = Vec::new();
-    let mut not_periodic = Vec::new();
-    let mut no_forms = Vec::new();
-    for set in sets {
+    let mut table = EvidenceTable::new(
+        format!(
+            "Per listed set $A$: the certified forms of $f^{{\\mathrm I}}, \
+             f^{{\\mathrm{{II}}}}$; whether the corresponding state decides the winner on the \
+             $A$-critical states with $n \\le {crit_n}$; the win condition on the $A$-critical \
+             states proven for every $n$ (nimlab cash condition)"
+        ),
+        &[
+            "set $A$",
+            "certified forms",
+            "corresponding state",
+            "win condition",
+        ],
+    );
+    // (certified forms, decides, does not, untested, no states, not cash-periodic)
+    let mut counts = [0usize; 6];
+    let conditions = proven_win_conditions(sets);
+    for (set, (condition, condition_proven)) in sets.iter().zip(&conditions) {
+        let mut condition = condition.clone();
         let c = match certify(set) {
             Ok(c) => c,
             Err(e) => {
-                no_forms.push(format!("{set} ({e})"));
+                table.push(vec![
+                    set_math(set),
+                    format!("none ({e})"),
+                    "–".to_string(),
+                    condition,
+                ]);
                 continue;
             }
         };
-        with_forms += 1;
-        match c.forms.cash_periodicity(set, &c.th.winner) {
+        counts[0] += 1;
+        let forms = format!("period {} from $n = {}$", c.period, c.from);
+        let critical = match c.forms.cash_periodicity(set, &c.th.winner) {
             CashPeriodicity::NotPeriodic {
                 which, residue, a, ..
-            } => not_periodic.push(format!(
-                "{set} ({which}(n, {a}) grows along n ≡ {residue} mod {})",
-                c.period
-            )),
+            } => {
+                counts[5] += 1;
+                if !condition_proven {
+                    condition =
+                        "none: not cash-periodic, so no corresponding-state condition".to_string();
+                }
+                format!(
+                    "not cash-periodic: ${}(n, {a})$ grows along $n \\equiv {residue} \\pmod{{{}}}$",
+                    cash_math(which),
+                    c.period
+                )
+            }
             CashPeriodicity::Periodic { period, from } => {
                 let from = from.max(0) as Amount;
+                let at = format!("cash period {period} from $n = {from}$");
                 match critical_states(set, &c.th, period as Amount, from, crit_n)? {
                     Critical::Decides(states, cs, repeated) if repeated > 0 => {
-                        decided.push(format!(
-                            "{set} (period {period} from n = {from}: {states} states, \
-                             {cs} CS, {repeated} of them at several states)"
-                        ));
+                        counts[1] += 1;
+                        format!(
+                            "decides ({at}: {states} states, {cs} corresponding states, \
+                             {repeated} of them at several states)"
+                        )
                     }
                     Critical::Decides(states, _, _) if states > 0 => {
-                        untested.push(format!(
-                            "{set} (period {period} from n = {from}: {states} states, \
-                             each with its own CS)"
-                        ));
+                        counts[3] += 1;
+                        format!("untested ({at}: {states} states, each with its own)")
                     }
-                    Critical::Decides(..) => no_states.push(format!(
-                        "{set} (period {period} from n = {from}{})",
-                        if from > crit_n {
-                            format!(", beyond n ≤ {crit_n}")
-                        } else {
-                            String::new()
-                        }
-                    )),
-                    Critical::Conflict(text) => undecided.push(format!("{set} ({text})")),
+                    Critical::Decides(..) => {
+                        counts[4] += 1;
+                        format!("no $A$-critical state ({at})")
+                    }
+                    Critical::Conflict(text) => {
+                        counts[2] += 1;
+                        format!("does not decide ({text})")
+                    }
                 }
             }
-        }
+        };
+        table.push(vec![set_math(set), forms, critical, condition]);
     }
-    let list = |v: &[String]| {
-        if v.is_empty() {
-            "none".to_string()
-        } else {
-            v.join(", ")
-        }
-    };
-    let mut evidence = format!(
-        "(a) certified forms of f^I, f^II (Theorem 2.4 decides a rich player's states \
-         by arithmetic on n's residue and quotient): {with_forms} of {} sets{}; (b) g^I, \
-         g^II are closed forms (Def 3.1; Theorem 3.7 decides a poor player's states) for \
-         every A; (c) on the A-critical states with n ≤ {crit_n}: the corresponding \
-         state decides the winner for {}; it does not for {}; untested (no corresponding \
-         state occurs twice) for {}; no A-critical state from the cash period's start \
-         for {}; not cash-periodic (Def 4.3 does not apply) for {}",
+    let proven = conditions.iter().filter(|(_, p)| *p).count();
+    let evidence = format!(
+        "(a) certified forms of $f^{{\\mathrm I}}, f^{{\\mathrm{{II}}}}$ for {} of {} sets; \
+         (b) $g^{{\\mathrm I}}, g^{{\\mathrm{{II}}}}$ are closed forms for every $A$ (Def 3.1); \
+         (c) on the $A$-critical states with $n \\le {crit_n}$ the corresponding state decides \
+         the winner for {} and does not for {} (untested for {}, no $A$-critical state for \
+         {}, not cash-periodic for {}); (d) a win condition on the $A$-critical states is PROVEN \
+         for every $n$ for {proven} of {} sets; each set in the table below; a statement about \
+         every finite $A$ stays open",
+        counts[0],
         sets.len(),
-        if no_forms.is_empty() {
-            String::new()
-        } else {
-            format!(" (none for {})", no_forms.join(", "))
-        },
-        list(&decided),
-        list(&undecided),
-        list(&untested),
-        list(&no_states),
-        list(&not_periodic)
+        plural(counts[1], "set"),
+        counts[2],
+        counts[3],
+        counts[4],
+        counts[5],
+        sets.len(),
     );
-    evidence.push_str(&format!("; (d) {}", proven_win_conditions(sets)));
-    evidence.push_str("; a statement about every finite A stays open");
-    Ok(finding(VerdictKind::Open, range, evidence))
+    let mut f = finding(VerdictKind::Open, range, evidence);
+    f.tables.push(table);
+    Ok(f)
+}
+
+/// `C^I` or `C^II` as mathematics.
+fn cash_math(which: &str) -> &'static str {
+    if which == "C^II" {
+        r"C^{\mathrm{II}}"
+    } else {
+        r"C^{\mathrm I}"
+    }
 }
 
 /// Evidence (d) of §9 Conjectures 3 and 4: per set, the win condition on A-critical states
-/// PROVEN for every n (`nimlab cash condition`), or why none was found.
-fn proven_win_conditions(sets: &[CashSet]) -> String {
+/// PROVEN for every n (`nimlab cash condition`) as a table cell, or why none was found, with
+/// whether one was proven.
+fn proven_win_conditions(sets: &[CashSet]) -> Vec<(String, bool)> {
     use rayon::prelude::*;
-    let found: Vec<_> = sets
-        .par_iter()
-        .map(|set| (set, WinCondition::find(set, 100, 1 << 30)))
-        .collect();
-    let (mut proven, mut none) = (Vec::new(), Vec::new());
-    for (set, wc) in found {
-        match wc {
-            Ok(wc) if wc.boundaries.is_empty() => proven.push(format!(
-                "{set} (no A-critical state from n = {})",
-                wc.proof.from
-            )),
-            Ok(wc) => proven.push(format!(
-                "{set} (n ≥ {}: boundaries by n mod {}{})",
-                wc.proof.from,
-                wc.modulus,
-                if wc.edge.depth == 0 {
-                    String::new()
-                } else {
-                    format!(
-                        ", edge layer δ < {} by n mod {}",
-                        wc.edge.depth, wc.edge.modulus
-                    )
-                }
-            )),
-            Err(e) => none.push(format!("{set} ({e})")),
-        }
-    }
-    let list = |v: &[String]| {
-        if v.is_empty() {
-            "none".to_string()
-        } else {
-            v.join(", ")
-        }
-    };
-    format!(
-        "a win condition on the A-critical states, PROVEN for every n by induction with a \
-         replayed window (nimlab cash condition): for {} of {} sets: {}; none found for {}",
-        proven.len(),
-        sets.len(),
-        list(&proven),
-        list(&none)
-    )
+    sets.par_iter()
+        .map(|set| match WinCondition::find(set, 100, 1 << 30) {
+            Ok(wc) if wc.boundaries.is_empty() => (
+                format!("PROVEN: no $A$-critical state from $n = {}$", wc.proof.from),
+                true,
+            ),
+            Ok(wc) => (
+                format!(
+                    "PROVEN for $n \\ge {}$: boundaries by $n \\bmod {}${}",
+                    wc.proof.from,
+                    wc.modulus,
+                    if wc.edge.depth == 0 {
+                        String::new()
+                    } else {
+                        format!(
+                            ", edge layer $\\delta < {}$ by $n \\bmod {}$",
+                            wc.edge.depth, wc.edge.modulus
+                        )
+                    }
+                ),
+                true,
+            ),
+            Err(e) => (format!("none found ({e})"), false),
+        })
+        .collect()
 }
 
 /// A corresponding state (i; b, b†) and a state (n; d, e).
@@ -1338,8 +1367,11 @@ fn critical_states(
                 let cs = corresponding_state(th, m, n, d, e);
                 match seen.get_mut(&cs) {
                     Some((w0, at, _)) if *w0 != w => {
+                        let (i, b, b2) = cs;
                         return Ok(Critical::Conflict(format!(
-                            "CS {cs:?} at {at:?} and ({n}, {d}, {e}) with different winners"
+                            "corresponding state $({i}, {b}, {b2})$ at $({}, {}, {})$ and \
+                             $({n}, {d}, {e})$ with different winners",
+                            at.0, at.1, at.2
                         )));
                     }
                     Some((_, _, times)) => *times += 1,

@@ -282,18 +282,10 @@ pub fn instances_finding(
 }
 
 /// A claim read several ways: each reading with its own finding, worded one after the other,
-/// the verdict by the readings policy ([`Finding::of_readings`]). No builtin reading is the
-/// statement exactly as printed: the builtins' claims lack a quantifier the readings supply.
-pub fn ambiguous(range: Vec<RangePart>, readings: Vec<(&str, Finding)>) -> Finding {
-    Finding::of_readings(
-        range,
-        readings
-            .into_iter()
-            .map(|(name, finding)| Reading {
-                name: name.to_string(),
-                literal: false,
-                finding,
-            })
-            .collect(),
-    )
+/// the verdict by the readings policy ([`Finding::of_readings`]): a reading marked
+/// [`Reading::as_printed`] that fails makes the claim FAILS, the readings that hold being the
+/// corrected statements; every reading failing is FAILS too; otherwise AMBIGUOUS unless every
+/// reading holds.
+pub fn ambiguous(range: Vec<RangePart>, readings: Vec<Reading>) -> Finding {
+    Finding::of_readings(range, readings)
 }

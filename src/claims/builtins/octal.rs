@@ -17,7 +17,8 @@ use rayon::prelude::*;
 
 use super::{Builtin, BuiltinRun, PointOutcome, ambiguous, finding, int_value};
 use crate::claims::finding::{
-    Finding, InstanceProofs, Phrase, Proof, RangePart, Sentence, Style, VerdictKind,
+    EvidenceTable, Finding, InstanceProofs, Phrase, Proof, RangePart, Reading, Sentence, Style,
+    VerdictKind,
 };
 use crate::claims::functions::octal::OctalCache;
 use crate::claims::value::Value;
@@ -245,13 +246,21 @@ fn parse_plus(s: &str, rulesets: usize) -> Result<Vec<Heap>> {
 // Sequences and the prover
 
 /// The prover's report on n ↦ G_s(n +ℓ plus).
+/// The search runs to `max_heap` when it can end in a proof, and only to `observed` (at most
+/// `max_heap`) when it can only observe.
 fn prove(
     game: &ScoringGame,
     plus: &[Heap],
     max_heap: HeapSize,
+    observed: HeapSize,
 ) -> Result<(HeapSequence, PeriodReport)> {
     let seq = HeapSequence::new(game, 0, plus, Q::zero())?;
-    let report = seq.period(max_heap, &Limits::default())?;
+    let cap = if seq.period_provable() {
+        max_heap
+    } else {
+        observed.min(max_heap)
+    };
+    let report = seq.period(cap, &Limits::default())?;
     Ok((seq, report))
 }
 
@@ -368,7 +377,7 @@ fn period(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         seq.values_within_limits(max_heap, &Limits::default())
             .map_err(|e| Error::invalid(format!("`args.max_heap` = {max_heap}: {e}")))?;
     }
-    let (seq, report) = prove(&game, &plus, max_heap)?;
+    let (seq, report) = prove(&game, &plus, max_heap, max_heap)?;
     let pp = proven(&report).cloned();
     let mut top = ns.iter().max().map_or(0, |n| n + p);
     if let Some(pp) = &pp {
@@ -513,7 +522,7 @@ struct LemmaSet {
 
 fn lemma_set(set: &[HeapSize], is: &[usize], max_heap: HeapSize) -> Result<LemmaSet> {
     let k = *set.last().expect("non-empty") as usize;
-    let (seq, report) = prove(&subtraction(set)?, &[], max_heap)?;
+    let (seq, report) = prove(&subtraction(set)?, &[], max_heap, max_heap)?;
     let proof = proven(&report).filter(|p| (2 * k).is_multiple_of(p.period));
     let mut i_list: Vec<usize> = is.to_vec();
     let mut i_needed = 0usize;
@@ -678,7 +687,7 @@ struct C14Set {
 
 fn c14_set(set: &[HeapSize], max_heap: HeapSize) -> Result<C14Set> {
     let k = *set.last().expect("non-empty") as usize;
-    let (seq, report) = prove(&subtraction(set)?, &[], max_heap)?;
+    let (seq, report) = prove(&subtraction(set)?, &[], max_heap, max_heap)?;
     let Some(p) = proven(&report).cloned() else {
         return Ok(C14Set {
             report,
@@ -880,6 +889,16 @@ impl Instance {
         }
     }
 
+    /// The label as mathematics: `$O = 0.25,\ m = 0$`.
+    fn math(&self) -> String {
+        match (&self.p, self.m) {
+            (Some(p), m) if m > 0 => {
+                format!(r"$O = {},\ P = {},\ m = {m}$", spell(&self.o), spell(p))
+            }
+            (_, m) => format!(r"$O = {},\ m = {m}$", spell(&self.o)),
+        }
+    }
+
     /// The instance's coordinates written as [`label`](Self::label) writes them.
     fn at(&self, s: Sentence) -> Sentence {
         let s = s.at_named("O", spell(&self.o)).text(", ");
@@ -913,9 +932,13 @@ impl Solved {
     }
 }
 
-fn solve_instance(inst: &Instance, max_heap: HeapSize, extra: usize) -> Result<Solved> {
+fn solve_instance(
+    inst: &Instance,
+    (max_heap, observed): (HeapSize, HeapSize),
+    extra: usize,
+) -> Result<Solved> {
     let (game, plus) = inst.game();
-    let (seq, report) = prove(&game, &plus, max_heap)
+    let (seq, report) = prove(&game, &plus, max_heap, observed)
         .map_err(|e| Error::invalid(format!("{}: {e}", inst.label())))?;
     let mut top = report.terms.saturating_sub(1);
     if let Some(p) = proven(&report) {
@@ -1043,32 +1066,52 @@ fn instances(fam: &Family, groups: &[(i64, Vec<i64>)]) -> Result<(Vec<Instance>,
     Ok((out, rulesets))
 }
 
+/// Every instance's period report: `caps` = (the search's cap when it can end in a proof, the
+/// cap when it can only observe).
 fn solve_all(
     insts: &[Instance],
-    max_heap: HeapSize,
+    caps: (HeapSize, HeapSize),
     extra: impl Fn(&Instance) -> usize + Sync,
 ) -> Result<Vec<Solved>> {
     insts
         .par_iter()
-        .map(|i| solve_instance(i, max_heap, extra(i)))
+        .map(|i| solve_instance(i, caps, extra(i)))
         .collect()
 }
 
+/// `$-1 \ldots 4$`: the least and the largest value.
 fn min_max(v: &[Q]) -> String {
     match (v.iter().min(), v.iter().max()) {
-        (Some(a), Some(b)) => format!("{a}..{b}"),
+        (Some(a), Some(b)) => format!(r"${a} \ldots {b}$"),
         _ => "–".to_string(),
     }
 }
 
-/// The engine's evidence on a family: counts, extremes and every NONE instance (up to 20).
-/// With `spread`, NONE instances whose second half reaches outside the first half's range are
-/// singled out.
-fn family_evidence(insts: &[Instance], solved: &[Solved], rulesets: usize, spread: bool) -> String {
+/// The engine's evidence on a family: a sentence with the counts and extremes, and a table of
+/// every instance without a period (NONE): the range of $\mathcal G_s$ on the first, then the
+/// second half of its values. With `spread = Some(n)` only the values at heaps up to n are
+/// compared, and instances whose second half reaches outside the first half's range are singled
+/// out (a spread that keeps growing).
+fn family_evidence(
+    insts: &[Instance],
+    solved: &[Solved],
+    rulesets: usize,
+    spread: Option<usize>,
+) -> (String, Option<EvidenceTable>) {
     let mut counts = [0usize; 3];
     let mut pre: Option<(usize, usize)> = None;
     let mut per: Option<(usize, usize)> = None;
-    let mut none: Vec<String> = Vec::new();
+    let mut none = EvidenceTable::new(
+        "Instances without a period (NONE): the least and largest $\\mathcal G_s(n)$ on the \
+         first, then the second half of the heaps compared",
+        &[
+            "instance",
+            "heaps compared",
+            "first half",
+            "second half",
+            "spread grows",
+        ],
+    );
     let mut growing: Vec<String> = Vec::new();
     let mut largest = Q::zero();
     for (idx, (inst, s)) in insts.iter().zip(solved).enumerate() {
@@ -1088,32 +1131,31 @@ fn family_evidence(insts: &[Instance], solved: &[Solved], rulesets: usize, sprea
             (Some(_), None) => counts[1] += 1,
             (None, _) => {
                 counts[2] += 1;
-                let v = &s.values;
+                let top = spread.map_or(s.values.len(), |n| s.values.len().min(n + 1));
+                let v = &s.values[..top];
                 let (first, second) = v.split_at(v.len() / 2);
-                if none.len() < 20 {
-                    none.push(format!(
-                        "{} [n ≤ {}: {} then {}]",
-                        inst.label(),
-                        v.len() - 1,
-                        min_max(first),
-                        min_max(second)
-                    ));
-                }
                 let outside = |x: Option<&Q>, lo: Option<&Q>, hi: Option<&Q>| {
                     x.is_some_and(|x| lo.is_some_and(|lo| x < lo) || hi.is_some_and(|hi| x > hi))
                 };
                 let (lo, hi) = (first.iter().min(), first.iter().max());
-                if spread
+                let grows = spread.is_some()
                     && (outside(second.iter().min(), lo, hi)
-                        || outside(second.iter().max(), lo, hi))
-                {
-                    growing.push(inst.label());
+                        || outside(second.iter().max(), lo, hi));
+                if grows {
+                    growing.push(inst.math());
                 }
+                none.push(vec![
+                    inst.math(),
+                    format!(r"$0 \le n \le {}$", v.len().saturating_sub(1)),
+                    min_max(first),
+                    min_max(second),
+                    (if grows { "yes" } else { "no" }).to_string(),
+                ]);
             }
         }
     }
     let mut e = format!(
-        "{} ({} O): {} PROVEN, {} OBSERVED, {} NONE",
+        "{} ({} $O$): {} PROVEN, {} OBSERVED, {} NONE",
         plural(insts.len(), "instance"),
         rulesets,
         counts[0],
@@ -1124,28 +1166,23 @@ fn family_evidence(insts: &[Instance], solved: &[Solved], rulesets: usize, sprea
         let _ = write!(
             e,
             "; among PROVEN: largest least preperiod {p} at {}, largest least period {q} at {}",
-            insts[i].label(),
-            insts[j].label()
+            insts[i].math(),
+            insts[j].math()
         );
     }
-    let _ = write!(e, "; max |G_s| = {largest}");
-    if !none.is_empty() {
-        let _ = write!(
-            e,
-            "; NONE (min..max of G_s on the first, then the second half of the data): {}{}",
-            none.join(", "),
-            if counts[2] > none.len() { ", …" } else { "" }
-        );
+    let _ = write!(e, r"; $\max \lvert \mathcal G_s\rvert = {largest}$");
+    if !none.rows.is_empty() {
+        e.push_str("; the NONE instances are listed below");
     }
-    if spread && !growing.is_empty() {
+    if !growing.is_empty() {
         let _ = write!(
             e,
-            "; the spread keeps growing (second half outside the first half's range) for: {} \
+            "; the spread keeps growing (second half outside the first half's range) for {} \
              — possibly unbounded, which no finite check proves",
             growing.join(", ")
         );
     }
-    e
+    (e, (!none.rows.is_empty()).then_some(none))
 }
 
 fn family_args(run: &mut BuiltinRun<'_, '_>) -> Result<Vec<(i64, Vec<i64>)>> {
@@ -1174,7 +1211,7 @@ fn conjecture_15(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         needs_take: true,
     };
     let (insts, rulesets) = instances(&fam, &family_args(run)?)?;
-    let solved = solve_all(&insts, max_heap, |i| 2 * take_k(&i.o))?;
+    let solved = solve_all(&insts, (max_heap, max_heap), |i| 2 * take_k(&i.o))?;
     let range = run.range_part("no range");
 
     // (a) for all n ≥ 0, on the data.
@@ -1254,30 +1291,35 @@ fn conjecture_15(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         }
     }
     let eventual = eventual.unwrap_or_else(|| {
-        let mut e = family_evidence(&insts, &solved, rulesets, false);
+        let (mut e, none) = family_evidence(&insts, &solved, rulesets, None);
         let _ = write!(
             e,
-            "; 2k is an eventual period of every PROVEN instance: least period exactly 2k in \
-             {exact}, a proper divisor of 2k in {divisor}"
+            "; $2k$ is an eventual period of every PROVEN instance: least period exactly $2k$ in \
+             {exact}, a proper divisor of $2k$ in {divisor}"
         );
         if let Some((n, i)) = largest {
             let _ = write!(
                 e,
-                "; largest N (one past the last n with G_s(n + 2k +ℓ m) ≠ G_s(n +ℓ m)) = {n} at {}",
-                insts[i].label()
+                "; largest $N$ (one past the last $n$ with $\\mathcal G_s(n + 2k +_{{\\ell}} m) \
+                 \\ne \\mathcal G_s(n +_{{\\ell}} m)$) $= {n}$ at {}",
+                insts[i].math()
             );
         }
         e.push_str(
-            "; not a counterexample: the paper's (3333, 2222) has least period 5 ∤ 2k = 8, but \
-             violates the hypothesis p_i = i; other pairs of games are not covered",
+            "; not a counterexample: the paper's $(3333, 2222)$ has least period $5 \\nmid 2k = 8$, \
+             but violates the hypothesis $p_i = i$; other pairs of games are not covered",
         );
-        instance_finding(range.clone(), &solved, e)
+        let mut f = instance_finding(range.clone(), &solved, e);
+        f.tables.extend(none);
+        f
     });
+    // An equation in a free n is universal: (a) is the statement as printed, and its failure
+    // makes the claim FAILS, with (b), the paper's own gloss, as the corrected statement.
     Ok(ambiguous(
         range,
         vec![
-            ("for all n ≥ 0", literal),
-            ("for all n ≥ N(O, P, m)", eventual),
+            Reading::as_printed(r"for all $n \ge 0$", literal),
+            Reading::interpreted(r"for all $n \ge N(O, P, m)$", eventual),
         ],
     ))
 }
@@ -1301,7 +1343,7 @@ fn purely_or_eventually(
     insts: &[Instance],
     solved: &[Solved],
     rulesets: usize,
-    spread: bool,
+    spread: Option<usize>,
     note: &str,
 ) -> Finding {
     let mut pure: Option<Finding> = None;
@@ -1346,19 +1388,28 @@ fn purely_or_eventually(
             )
         }
     });
-    let mut e = family_evidence(insts, solved, rulesets, spread);
+    let (mut e, none) = family_evidence(insts, solved, rulesets, spread);
     let _ = write!(
         e,
         "; every PROVEN instance settles that instance; other pairs of games are not covered \
-         (t may depend on m here; \"one t for every m\" is a third reading no finite check can \
-         address){note}"
+         ($t$ may depend on $m$ here; \"one $t$ for every $m$\" is a third reading no finite \
+         check can address){note}"
     );
-    let eventual = instance_finding(range.clone(), solved, e);
+    let mut eventual = instance_finding(range.clone(), solved, e);
+    eventual.tables.extend(none);
+    // With t unrestricted the printed text is trivially true (t = 0): neither reading is the
+    // statement exactly as printed.
     ambiguous(
         range,
         vec![
-            ("∃ t ≥ 1 ∀ n ≥ 0 (purely periodic)", pure),
-            ("∃ t ≥ 1 ∃ N ∀ n ≥ N (eventually periodic)", eventual),
+            Reading::interpreted(
+                r"$\exists t \ge 1\ \forall n \ge 0$ (purely periodic)",
+                pure,
+            ),
+            Reading::interpreted(
+                r"$\exists t \ge 1\ \exists N\ \forall n \ge N$ (eventually periodic)",
+                eventual,
+            ),
         ],
     )
 }
@@ -1374,18 +1425,22 @@ fn conjecture_16(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         needs_take: false,
     };
     let (insts, rulesets) = instances(&fam, &family_args(run)?)?;
-    let solved = solve_all(&insts, max_heap, |_| 0)?;
+    let solved = solve_all(&insts, (max_heap, max_heap), |_| 0)?;
     let range = run.range_part("no range");
     Ok(purely_or_eventually(
-        range, &insts, &solved, rulesets, false, "",
+        range, &insts, &solved, rulesets, None, "",
     ))
 }
 
 /// `octal.conjecture_17`.
 fn conjecture_17(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
+    // The range's n only bounds the values compared (the spread of an unsettled sequence); the
+    // period search runs as far as `nimlab octal period` does, so that nothing it proves is
+    // listed as having no period.
+    let max_heap = max_heap_arg(run, 100_000)?;
     let rows = int_points(run)?;
     let max_n = distinct(&rows, 2).into_iter().max().unwrap_or(0);
-    let max_heap = heap_size(natural(max_n, "n")?, "n")?;
+    let compared = natural(max_n, "n")?;
     let fam = Family {
         digits: &[0, 1, 2, 3, 4, 5, 6, 7],
         o_points: Points::Index,
@@ -1393,14 +1448,14 @@ fn conjecture_17(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         needs_take: false,
     };
     let (insts, rulesets) = instances(&fam, &grouped(&rows, 0, 1))?;
-    let solved = solve_all(&insts, max_heap, |_| 0)?;
+    let solved = solve_all(&insts, (max_heap, heap_size(compared, "n")?), |_| 0)?;
     let range = run.range_part("no range");
     Ok(purely_or_eventually(
         range,
         &insts,
         &solved,
         rulesets,
-        true,
+        Some(compared),
         "; breaking codes have no finite look-back, so they are PROVEN only through the \
          normal-play reduction (every move scores the same c: G_s = c·[Grundy value ≠ 0]), \
          which ties the claim to octal games whose periodicity is unsettled (e.g. 0.6, \

@@ -395,6 +395,14 @@ impl HeapSequence {
             .collect()
     }
 
+    /// Whether [`period`](Self::period) can end in a proof: the ruleset has a finite
+    /// look-back, or every move in play scores the same (the normal-play reduction). Otherwise
+    /// the search only observes, and searching further than the data needed costs time for
+    /// nothing.
+    pub fn period_provable(&self) -> bool {
+        self.tail().is_some() || self.normal_play_points().is_some()
+    }
+
     /// Least preperiod and period, proven when the ruleset has a finite look-back, computing
     /// terms in doubling blocks up to `max_n`.
     pub fn period(&self, max_n: HeapSize, limits: &Limits) -> Result<PeriodReport> {
