@@ -31,7 +31,9 @@ pub use render::{Renderer, context_json};
 
 use crate::error::{Error, Result};
 use crate::progress::Progress;
-use context::{ClaimEntry, Commit, Index, IndexEntry, Parameter, Provenance, Report, Summary};
+use context::{
+    ClaimEntry, Commit, FormulaView, Index, IndexEntry, Parameter, Provenance, Report, Summary,
+};
 
 /// Options of a render.
 #[derive(Clone, Debug)]
@@ -158,7 +160,7 @@ pub fn top_findings(summary: &Summary, max: usize) -> Vec<String> {
             let shown: Vec<String> = c
                 .values
                 .iter()
-                .map(|v| format!("{} {}", v.side, v.value))
+                .map(|v| format!("{} {}", v.side, v.labelled))
                 .collect();
             if !shown.is_empty() && shown.len() <= 4 {
                 s.push_str(&format!(": {}", shown.join(", ")));
@@ -166,7 +168,7 @@ pub fn top_findings(summary: &Summary, max: usize) -> Vec<String> {
             s.push(')');
         }
         if let Some(c) = e.correction.as_ref().filter(|c| c.holds) {
-            s.push_str(&format!("; corrected: {}", c.statement));
+            s.push_str(&format!("; corrected: {}", formula_prose(&c.statement)));
         }
         s
     };
@@ -179,6 +181,18 @@ pub fn top_findings(summary: &Summary, max: usize) -> Vec<String> {
         .chain(summary.findings.iter().cloned())
         .take(max)
         .collect()
+}
+
+/// A formula with its range and condition as one piece of prose: `$F$ for $R$ such that $C$`.
+pub fn formula_prose(f: &FormulaView) -> String {
+    let mut s = f.formula.clone();
+    if let Some(range) = &f.range {
+        s.push_str(&format!(" for {range}"));
+    }
+    if let Some(condition) = &f.condition {
+        s.push_str(&format!(" such that {condition}"));
+    }
+    s
 }
 
 /// Renders every report into `dir`, replacing its previous contents atomically: nothing in
