@@ -433,7 +433,7 @@ pub mod language {
     };
     pub use crate::claims::typeset::{
         CallMath, CheckMath, DisplayForm, MathArg, Shape, binders_math, check_math, check_parts,
-        expr_math, math_problem, name_math, notation, rational_math,
+        expr_math, is_literal, math_problem, name_math, notation, operand_math, rational_math,
     };
     pub use crate::claims::value::{MAX_BITS, MAX_FRACTION_BITS, Short, Ty, Value};
     pub use crate::claims::{
@@ -470,7 +470,7 @@ pub mod reports {
     pub use crate::report::plot::plain_math;
     pub use crate::report::render::latex_command;
     pub use crate::report::{Builder, Checked, Paper, Renderer, context_json};
-    pub use crate::report::{TOP_FINDINGS, formula_prose, top_findings};
+    pub use crate::report::{INDEX_LABEL_LIMIT, TOP_FINDINGS, formula_prose, top_findings};
 }
 
 /// Input and output that never clobber what is not ours: outputs replaced atomically, devices

@@ -14,8 +14,8 @@ use nimlab::reports::{
 };
 use nimlab::reports::{Difference, Files, compare, install};
 use nimlab::reports::{FigureSpec, figure};
+use nimlab::reports::{INDEX_LABEL_LIMIT, claim_entry, identity, latex_command, top_findings};
 use nimlab::reports::{Renderer, context_json};
-use nimlab::reports::{claim_entry, identity, latex_command, top_findings};
 use nimlab::reports::{
     escape_latex, escape_latex_prose, escape_markdown, latex_code, markdown_code,
 };
@@ -710,6 +710,16 @@ fn findings_come_first_and_the_index_lists_the_top_ones() {
         top[0]
     );
     assert!(top[1].starts_with("Lemma 9"), "{}", top[1]);
+    // A value named by a long formula is shown bare in the index.
+    let mut long = summary.clone();
+    let values = &mut long.errata[0].counterexample.as_mut().unwrap().values;
+    values[1].labelled = format!("${} = 3$", "x + ".repeat(INDEX_LABEL_LIMIT));
+    let bare = top_findings(&long, 1);
+    assert!(
+        bare[0].contains("claimed $2 = 2$, found $3$)"),
+        "{}",
+        bare[0]
+    );
     assert!(top[2].starts_with("Theorem 3: PROVEN"), "{}", top[2]);
     let md = Renderer::new()
         .unwrap()

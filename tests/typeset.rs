@@ -9,8 +9,8 @@ use std::path::Path;
 use nimlab::Registry;
 use nimlab::language::{
     Assertion, BinOp, Binder, Check, CmpOp, Definitions, Domain, Expr, ExprCheck, ExprKind, Span,
-    binders_math, check_math, check_parts, expr_math, math_problem, notation, parse_binders,
-    parse_expr,
+    binders_math, check_math, check_parts, expr_math, is_literal, math_problem, notation,
+    operand_math, parse_binders, parse_expr,
 };
 use proptest::prelude::*;
 
@@ -303,6 +303,33 @@ fn stepped_ranges_print_as_lattices() {
         let got = binders_math(&parse_binders(src).unwrap(), &Definitions::new());
         assert_eq!(got, want, "{src}");
         assert_eq!(math_problem(&got), None, "{got}");
+    }
+}
+
+/// A counterexample's value is named by its expression as one side of an equation: bracketed
+/// when it binds more loosely than `=`; a literal names nothing beyond its value.
+#[test]
+fn a_labelled_value_names_its_expression_as_an_operand() {
+    let defs = Definitions::new();
+    let operand = |src: &str| operand_math(&parse_expr(src).unwrap(), &defs);
+    assert_eq!(
+        operand(r#"if a then "I" else "II""#),
+        r"(\mathrm{I} \text{ if } a \text{, }\text{else } \mathrm{II})"
+    );
+    assert_eq!(operand("a and b"), r"(a \text{ and } b)");
+    assert_eq!(operand("2*k + 1"), "2k + 1");
+    assert_eq!(operand("a ⊕ b"), r"a \oplus b");
+    for (src, literal) in [
+        ("3", true),
+        ("-3", true),
+        ("true", true),
+        (r#""II""#, true),
+        ("[1, -2, [true]]", true),
+        ("k", false),
+        ("[1, k]", false),
+        ("2 + 3", false),
+    ] {
+        assert_eq!(is_literal(&parse_expr(src).unwrap()), literal, "{src}");
     }
 }
 

@@ -497,6 +497,23 @@ pub fn expr_math(expr: &Expr, defs: &Definitions) -> String {
     Printer { defs }.expr(expr).text
 }
 
+/// `expr` typeset as one side of an equation, bracketed when it binds more loosely than `=`
+/// (a case distinction, a conjunction), so `{operand} = {value}` reads as meant.
+pub fn operand_math(expr: &Expr, defs: &Definitions) -> String {
+    Printer { defs }.at(expr, level::NIM_SUM).text
+}
+
+/// Whether `expr` is a literal value (a number, truth value, string, or a list of them): its
+/// typeset form is its value, so naming the value by it says nothing.
+pub fn is_literal(expr: &Expr) -> bool {
+    match &expr.kind {
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) => true,
+        ExprKind::Neg(x) => matches!(x.kind, ExprKind::Int(_)),
+        ExprKind::List(items) => items.iter().all(is_literal),
+        _ => false,
+    }
+}
+
 /// A quantifier list as mathematics: `1 \le k \le 12,\ 1 \le m \le 2^{8-k}-1`.
 pub fn binders_math(binders: &[Binder], defs: &Definitions) -> String {
     let p = Printer { defs };

@@ -23,7 +23,8 @@ use crate::claims::finding::{Counterexample, FailureExtent, Importance, PaperSta
 use crate::claims::registry::{Assertion, Check, ExprCheck};
 use crate::claims::sketch::sketch;
 use crate::claims::typeset::{
-    binders_math, check_parts, expr_math, name_math, notation, rational_math,
+    binders_math, check_parts, expr_math, is_literal, name_math, notation, operand_math,
+    rational_math,
 };
 use crate::claims::value::Value;
 use crate::claims::{Finding, Registry, VerdictKind, check_registry};
@@ -548,10 +549,12 @@ fn counterexample_view(c: &Counterexample, defs: &Definitions) -> Counterexample
                 // An expression's value is named by the expression typeset (helpers by
                 // their display forms); a builtin's by its own words.
                 let (label, labelled) = match &l.expr {
-                    Some(e) => {
-                        let e = expr_math(e, defs);
-                        (math(&e), math(&format!("{e} = {value}")))
-                    }
+                    // A literal names nothing beyond its value.
+                    Some(e) if is_literal(e) => (math(&expr_math(e, defs)), math(&value)),
+                    Some(e) => (
+                        math(&expr_math(e, defs)),
+                        math(&format!("{} = {value}", operand_math(e, defs))),
+                    ),
                     None => (l.label.clone(), format!("{}: {}", l.label, math(&value))),
                 };
                 ComparedValue {

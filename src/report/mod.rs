@@ -147,6 +147,9 @@ pub fn render_reports(
     Ok(out)
 }
 
+/// The longest labelled value (in characters of its source) the index shows with its label.
+pub const INDEX_LABEL_LIMIT: usize = 120;
+
 /// How many findings the index lists per report.
 pub const TOP_FINDINGS: usize = 3;
 
@@ -160,7 +163,15 @@ pub fn top_findings(summary: &Summary, max: usize) -> Vec<String> {
             let shown: Vec<String> = c
                 .values
                 .iter()
-                .map(|v| format!("{} {}", v.side, v.labelled))
+                .map(|v| {
+                    // A value named by a long formula is shown bare: the entry has the rest.
+                    let shown = if v.labelled.chars().count() <= INDEX_LABEL_LIMIT {
+                        &v.labelled
+                    } else {
+                        &v.value
+                    };
+                    format!("{} {shown}", v.side)
+                })
                 .collect();
             if !shown.is_empty() && shown.len() <= 4 {
                 s.push_str(&format!(": {}", shown.join(", ")));
