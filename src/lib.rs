@@ -432,8 +432,8 @@ pub mod language {
         Assertion, BuiltinCheck, Check, ClaimPlace, ExprCheck, Quantifiers, ReadingCheck,
     };
     pub use crate::claims::typeset::{
-        CallMath, DisplayForm, MathArg, Shape, binders_math, check_math, expr_math, math_problem,
-        name_math, notation,
+        CallMath, CheckMath, DisplayForm, MathArg, Shape, binders_math, check_math, check_parts,
+        expr_math, is_literal, math_problem, name_math, notation, operand_math, rational_math,
     };
     pub use crate::claims::value::{MAX_BITS, MAX_FRACTION_BITS, Short, Ty, Value};
     pub use crate::claims::{
@@ -454,12 +454,12 @@ pub mod language {
 /// assert!(Files::new().is_empty());
 /// ```
 pub mod reports {
-    pub use crate::papers::{claim_entry, identity};
+    pub use crate::papers::{claim_entry, identity, verdicts};
     pub use crate::report::context::{
         Axis, Bounds, ClaimEntry, Command, Commit, ComparedValue, CorrectionView,
-        CounterexampleView, Figure, Index, IndexEntry, Marks, PaperIdentity, Parameter, Provenance,
-        ReadingView, Report, Series, SeriesStyle, Summary, TableSection, VLine, VerdictCount,
-        VerdictRow, Verdicts,
+        CounterexampleView, Figure, FormulaView, Index, IndexEntry, Marks, NotationEntry,
+        PaperIdentity, Parameter, Provenance, ReadingView, Report, Series, SeriesStyle, Summary,
+        TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
     };
     pub use crate::report::data::{BFile, FigureSpec, MarkSpec, bfile_text, bfiles, figure};
     pub use crate::report::escape::{
@@ -470,7 +470,7 @@ pub mod reports {
     pub use crate::report::plot::plain_math;
     pub use crate::report::render::latex_command;
     pub use crate::report::{Builder, Checked, Paper, Renderer, context_json};
-    pub use crate::report::{TOP_FINDINGS, top_findings};
+    pub use crate::report::{INDEX_LABEL_LIMIT, TOP_FINDINGS, formula_prose, top_findings};
 }
 
 /// Input and output that never clobber what is not ours: outputs replaced atomically, devices

@@ -9,13 +9,14 @@ use nimlab::Silent;
 use nimlab::findings::EvidenceTable;
 use nimlab::reports::{
     Axis, Bounds, ClaimEntry, Command, Commit, ComparedValue, CorrectionView, CounterexampleView,
-    Figure, Index, IndexEntry, Marks, PaperIdentity, Parameter, Provenance, Report, Series,
-    SeriesStyle, Summary, TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
+    Figure, FormulaView, Index, IndexEntry, Marks, NotationEntry, PaperIdentity, Parameter,
+    Provenance, ReadingView, Report, Series, SeriesStyle, Summary, TableSection, VLine,
+    VerdictCount, VerdictRow, Verdicts,
 };
 use nimlab::reports::{Difference, Files, compare, install};
 use nimlab::reports::{FigureSpec, figure};
+use nimlab::reports::{INDEX_LABEL_LIMIT, claim_entry, identity, latex_command, top_findings};
 use nimlab::reports::{Renderer, context_json};
-use nimlab::reports::{claim_entry, identity, latex_command, top_findings};
 use nimlab::reports::{
     escape_latex, escape_latex_prose, escape_markdown, latex_code, markdown_code,
 };
@@ -56,13 +57,15 @@ fn entry(id: &str, label: &str, verdict: &str, fails: bool) -> ClaimEntry {
         values: vec![
             ComparedValue {
                 side: "claimed".into(),
-                label: "2".into(),
+                label: "$2$".into(),
                 value: "$2$".into(),
+                labelled: "$2 = 2$".into(),
             },
             ComparedValue {
                 side: "found".into(),
                 label: "$f_N(n)$".into(),
                 value: "$3$".into(),
+                labelled: "$f_N(n) = 3$".into(),
             },
         ],
     });
@@ -71,21 +74,16 @@ fn entry(id: &str, label: &str, verdict: &str, fails: bool) -> ClaimEntry {
         label: label.into(),
         anchor: format!("claim-{id}"),
         statement: "For every $n$, $f_N(n) \\le 2$.".into(),
-        reading: Some("$f_N(n) \\le 2 \\text{ for } 0 \\le n \\le 10$".into()),
+        reading: Some(formula("$f_N(n) \\le 2$", Some("$0 \\le n \\le 10$"))),
         verdict: verdict.into(),
         importance: if fails { "major" } else { "normal" }.into(),
         range: "$0 \\le n \\le 10$".into(),
         points: Some("11 points checked".into()),
         counterexample,
         extent: fails.then(|| "Fails at 8 of the 11 values of $n$ checked: $3 \\le n \\le 10$; holds at $0 \\le n \\le 2$.".into()),
-        correction: fails.then(|| CorrectionView {
-            statement: "$f_N(n) = \\min(n, 2) + 1$".into(),
-            holds: true,
-            checked: 11,
-            failure: None,
-        }),
+        correction: fails.then(correction),
         note: fails.then(|| "The paper drops the $+1$.".into()),
-        readings: Vec::new(),
+        readings: if fails { readings() } else { Vec::new() },
         evidence: None,
         tables: if fails {
             vec![EvidenceTable {
@@ -99,6 +97,67 @@ fn entry(id: &str, label: &str, verdict: &str, fails: bool) -> ClaimEntry {
         proof: (verdict == "PROVEN").then(|| "The window $n = 0, \\dots, 2$ recurs.".into()),
         reproduce: format!("nimlab check data/claims/toy.toml --only {id}"),
     }
+}
+
+/// A formula with its range, as `papers::claim_entry` makes it.
+fn formula(formula: &str, range: Option<&str>) -> FormulaView {
+    FormulaView {
+        formula: formula.into(),
+        range: range.map(Into::into),
+        condition: None,
+    }
+}
+
+fn correction() -> CorrectionView {
+    CorrectionView {
+        statement: formula("$f_N(n) = \\min(n, 2) + 1$", Some("$0 \\le n \\le 10$")),
+        holds: true,
+        checked: 11,
+        failure: None,
+    }
+}
+
+/// Two readings: the statement as printed, failing at the claim's counterexample, and a
+/// corrected one with a condition that holds and a counterexample of its own.
+fn readings() -> Vec<ReadingView> {
+    vec![
+        ReadingView {
+            name: "as printed: for every $n$".into(),
+            literal: true,
+            reading: Some(formula("$f_N(n) \\le 2$", Some("$0 \\le n \\le 10$"))),
+            verdict: "FAILS".into(),
+            points: Some("4 points checked, up to the first failure".into()),
+            counterexample: None,
+            fails_at_claims_counterexample: true,
+            extent: None,
+            correction: None,
+            evidence: None,
+        },
+        ReadingView {
+            name: "for even $n$".into(),
+            literal: false,
+            reading: Some(FormulaView {
+                formula: "$f_N(n) \\le 3$".into(),
+                range: Some("$0 \\le n \\le 10$".into()),
+                condition: Some("$2 \\mid n$".into()),
+            }),
+            verdict: "FAILS".into(),
+            points: Some("3 points checked, up to the first failure".into()),
+            counterexample: Some(CounterexampleView {
+                point: "$n = 4$".into(),
+                values: vec![ComparedValue {
+                    side: "found".into(),
+                    label: "$f_N(n) \\le 3$".into(),
+                    value: "$\\mathrm{false}$".into(),
+                    labelled: "$(f_N(n) \\le 3) = \\mathrm{false}$".into(),
+                }],
+            }),
+            fails_at_claims_counterexample: false,
+            extent: Some("Fails at 1 of the 6 values of $n$ checked: $n = 4$.".into()),
+            correction: Some(correction()),
+            evidence: None,
+        },
+    ]
 }
 
 fn row(e: &ClaimEntry) -> VerdictRow {
@@ -144,6 +203,10 @@ fn toy_report() -> Report {
             csv: Some("verdicts.csv".into()),
             rows: vec![row(&failing), row(&holds), row(&proven)],
             claims: vec![holds],
+            notation: vec![NotationEntry {
+                symbol: "$F_{k}(N)$".into(),
+                meaning: "the distance of $N$ to $J_k$, 50% {of} it".into(),
+            }],
         },
         tables: vec![TableSection {
             title: "Table 1".into(),
@@ -584,11 +647,12 @@ correction = "k^2"
     let e = claim_entry(&registry, &finding, "nimlab check data/claims/toy.toml");
     assert_eq!(e.statement, registry.claims[0].statement);
     assert_eq!(e.importance, "major");
-    let reading = e.reading.as_deref().unwrap();
+    let reading = e.reading.as_ref().unwrap();
     assert!(
-        reading.starts_with('$') && reading.contains("k^{2}"),
-        "{reading}"
+        reading.formula.starts_with('$') && reading.formula.contains("k^{2}"),
+        "{reading:?}"
     );
+    assert_eq!(reading.range.as_deref(), Some("$0 \\le k \\le 6$"));
     let c = e.counterexample.as_ref().unwrap();
     assert_eq!(c.point, "$k = 4$");
     let sides: Vec<(&str, &str)> = c
@@ -598,13 +662,11 @@ correction = "k^2"
         .collect();
     assert_eq!(sides, [("claimed", "$9$"), ("found", "$16$")]);
     assert!(c.values.iter().all(|v| !v.label.is_empty()), "labelled");
+    let labelled: Vec<&str> = c.values.iter().map(|v| v.labelled.as_str()).collect();
+    assert_eq!(labelled, ["$\\min(k^{2}, 9) = 9$", "$k^{2} = 16$"]);
     let correction = e.correction.as_ref().unwrap();
     assert!(correction.holds);
-    assert!(
-        correction.statement.contains("k^{2} = k^{2}"),
-        "{}",
-        correction.statement
-    );
+    assert_eq!(correction.statement.formula, "$k^{2} = k^{2}$");
     assert_eq!(e.note, registry.claims[0].commentary.note);
     assert_eq!(
         e.reproduce,
@@ -644,17 +706,30 @@ fn findings_come_first_and_the_index_lists_the_top_ones() {
     summary.errata.push(minor);
     let top = top_findings(&summary, 3);
     assert_eq!(top.len(), 3);
+    // Each value with its label, the correction with its range.
     assert!(
-        top[0].starts_with("Lemma 1 (f_N ≤ 2) is false as stated (at $n = 3$"),
+        top[0].starts_with(
+            "Lemma 1 (f_N ≤ 2) is false as stated (at $n = 3$: claimed $2 = 2$, found $f_N(n) = 3$)"
+        ),
         "{}",
         top[0]
     );
     assert!(
-        top[0].contains("corrected: $f_N(n) = \\min(n, 2) + 1$"),
+        top[0].ends_with("corrected: $f_N(n) = \\min(n, 2) + 1$ for $0 \\le n \\le 10$"),
         "{}",
         top[0]
     );
     assert!(top[1].starts_with("Lemma 9"), "{}", top[1]);
+    // A value named by a long formula is shown bare in the index.
+    let mut long = summary.clone();
+    let values = &mut long.errata[0].counterexample.as_mut().unwrap().values;
+    values[1].labelled = format!("${} = 3$", "x + ".repeat(INDEX_LABEL_LIMIT));
+    let bare = top_findings(&long, 1);
+    assert!(
+        bare[0].contains("claimed $2 = 2$, found $3$)"),
+        "{}",
+        bare[0]
+    );
     assert!(top[2].starts_with("Theorem 3: PROVEN"), "{}", top[2]);
     let md = Renderer::new()
         .unwrap()
@@ -672,6 +747,132 @@ fn findings_come_first_and_the_index_lists_the_top_ones() {
     assert!(at("## Errata") < at("## New results") && at("## New results") < at("## All claims"));
     assert!(at("Lemma 1 (f") < at("## New results"));
     assert!(at("**Proof sketch.**") < at("## All claims"));
+}
+
+/// A reading is shown like a small claim entry: its number, whether it is the statement as
+/// printed, its verdict, the formula checked with its range and condition, its points, and its
+/// own counterexample and correction (or a pointer to the claim's counterexample when it is the
+/// same), in both renders.
+#[test]
+fn readings_are_shown_like_small_claim_entries() {
+    let renderer = Renderer::new().unwrap();
+    let md = renderer.report_markdown(&toy_report()).unwrap();
+    let tex = renderer.report_latex(&toy_report()).unwrap();
+    let section = |text: &str, from: &str| {
+        let start = text.find(from).unwrap();
+        text[start..text[start..].find("Reproduce").unwrap() + start].to_string()
+    };
+    let md = section(&md, "**Readings**");
+    assert!(
+        md.contains("**Reading 1, the statement as printed — FAILS.** as printed: for every $n$"),
+        "{md}"
+    );
+    assert!(md.contains("It fails at the counterexample above."), "{md}");
+    assert!(md.contains("**Reading 2 — FAILS.** for even $n$"), "{md}");
+    assert!(
+        md.contains("Checked: $f_N(n) \\le 3$\\\nfor $0 \\le n \\le 10$\\\nsuch that $2 \\mid n$"),
+        "{md}"
+    );
+    assert!(md.contains("At $n = 4$:"), "{md}");
+    assert!(md.contains("Fails at 1 of the 6 values"), "{md}");
+    assert_eq!(md.matches("**Corrected statement**").count(), 1, "{md}");
+    let tex = section(&tex, "\\textbf{Readings}");
+    assert!(
+        tex.contains("\\textbf{Reading 1, the statement as printed --- FAILS.}"),
+        "{tex}"
+    );
+    assert!(
+        tex.contains("\\nimlabformula{such that $2 \\mid n$}"),
+        "{tex}"
+    );
+    assert!(tex.contains("At \\nimlabfit{$n = 4$}"), "{tex}");
+}
+
+/// A formula checked is set on lines of its own and never shrunk: the formula, its range and
+/// its condition each in `\nimlabformula`, which breaks a long one; in Markdown, separate
+/// math spans on separate lines.
+#[test]
+fn a_checked_formula_and_its_range_are_on_lines_of_their_own() {
+    let renderer = Renderer::new().unwrap();
+    let tex = renderer.report_latex(&toy_report()).unwrap();
+    assert!(
+        tex.contains(
+            "\\noindent Checked:\n\\nimlabformula{$f_N(n) \\le 2$}\n\\nimlabformula{for $0 \\le n \\le 10$}"
+        ),
+        "{tex}"
+    );
+    assert!(!tex.contains("\\nimlabfit{$f_N(n)"), "{tex}");
+    let md = renderer.report_markdown(&toy_report()).unwrap();
+    assert!(
+        md.contains("Checked: $f_N(n) \\le 2$\\\nfor $0 \\le n \\le 10$"),
+        "{md}"
+    );
+}
+
+/// The Notation section lists the helpers' display forms and meanings after the findings and
+/// before the claims, in both renders, and is left out when no formula uses a helper.
+#[test]
+fn the_notation_section_lists_the_helpers_only_when_there_are_some() {
+    let renderer = Renderer::new().unwrap();
+    let md = renderer.report_markdown(&toy_report()).unwrap();
+    let tex = renderer.report_latex(&toy_report()).unwrap();
+    let at = |text: &str, s: &str| text.find(s).unwrap_or_else(|| panic!("{s} missing"));
+    assert!(at(&md, "## New results") < at(&md, "## Notation"));
+    assert!(at(&md, "## Notation") < at(&md, "## All claims"));
+    assert!(md.contains("- $F_{k}(N)$: the distance of $N$ to $J_k$, 50% {of} it"));
+    assert!(at(&tex, "\\section{New results}") < at(&tex, "\\section{Notation}"));
+    assert!(at(&tex, "\\section{Notation}") < at(&tex, "\\section{All claims}"));
+    assert!(tex.contains("\\item $F_{k}(N)$: the distance of $N$ to $J_k$, 50\\% \\{of\\} it"));
+    let mut r = toy_report();
+    r.verdicts.notation.clear();
+    assert!(!renderer.report_markdown(&r).unwrap().contains("Notation"));
+    assert!(!renderer.report_latex(&r).unwrap().contains("Notation"));
+}
+
+/// A real registry's report lists the helpers its claims show by their display forms, with
+/// their meanings, and no helper without one.
+#[test]
+fn a_registry_report_lists_the_display_forms_its_claims_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let claims = dir.path().join("claims");
+    fs::create_dir(&claims).unwrap();
+    fs::write(
+        claims.join("toy.toml"),
+        r#"
+paper = "toy"
+define = [
+  { def = "dist(N, k) = min(j in 0..k: abs(N - 2*j))", display = 'D_{#k}(#N)', means = 'the distance of $N$ to $\lbrace 0, 2, \dots, 2k\rbrace$' },
+  "twice(x) = 2*x",
+  { def = "unused(x) = x + 1", display = 'U(#x)', means = 'never shown' },
+]
+[[claim]]
+id = "d"
+label = "Lemma 1"
+statement = '$D_k(N) \le 1$'
+for = "k in 0..2, N in 0..4"
+actual = "dist(N, k) <= twice(1)"
+expected = "true"
+"#,
+    )
+    .unwrap();
+    let opts = ReportOptions {
+        claims,
+        ..ReportOptions::default()
+    };
+    let mut files = Files::new();
+    let (verdicts, _) = nimlab::reports::verdicts("toy", &opts, &Silent, &mut files).unwrap();
+    let shown: Vec<(&str, &str)> = verdicts
+        .notation
+        .iter()
+        .map(|n| (n.symbol.as_str(), n.meaning.as_str()))
+        .collect();
+    assert_eq!(
+        shown,
+        [(
+            "$D_{k}(N)$",
+            "the distance of $N$ to $\\lbrace 0, 2, \\dots, 2k\\rbrace$"
+        )]
+    );
 }
 
 /// The combined document inputs every report with its directory, after a table of contents;

@@ -9,7 +9,8 @@ use std::path::Path;
 use nimlab::Registry;
 use nimlab::language::{
     Assertion, BinOp, Binder, Check, CmpOp, Definitions, Domain, Expr, ExprCheck, ExprKind, Span,
-    check_math, expr_math, math_problem, notation, parse_binders, parse_expr,
+    binders_math, check_math, check_parts, expr_math, is_literal, math_problem, notation,
+    operand_math, parse_binders, parse_expr,
 };
 use proptest::prelude::*;
 
@@ -207,7 +208,7 @@ fn conventions() {
         ),
         (
             "max(j in 1..10 step 1/2: j)",
-            r"\max_{j \in \lbrace 1, 3/2, \dots, 10\rbrace} j",
+            r"\max_{j \in \tfrac{1}{2}\mathbb{Z},\ 1 \le j \le 10} j",
         ),
         ("min(j in 0..n: j^2)", r"\min_{0 \le j \le n} j^{2}"),
         (
@@ -247,6 +248,129 @@ fn conventions() {
         assert_eq!(math(src), want, "{src}");
         assert_eq!(math_problem(want), None, "{want}");
     }
+}
+
+/// A stepped range is written as the lattice it runs on with its bounds, not as a list: the
+/// step $s$ gives $s\mathbb{Z}$ when the start is a multiple of it, else the start's residue
+/// $a + s\mathbb{Z}$ with $0 < a < s$; at most four points are listed; a step that is not a
+/// number, or a start that is not, keeps the list form.
+#[test]
+fn stepped_ranges_print_as_lattices() {
+    for (src, want) in [
+        (
+            "N in -8..8 step 1/2",
+            r"N \in \tfrac{1}{2}\mathbb{Z},\ -8 \le N \le 8",
+        ),
+        (
+            "M in 6..8 step 1/4",
+            r"M \in \tfrac{1}{4}\mathbb{Z},\ 6 \le M \le 8",
+        ),
+        ("N in 2..40 step 2", r"N \in 2\mathbb{Z},\ 2 \le N \le 40"),
+        (
+            "L in 3..13 step 2",
+            r"L \in 1 + 2\mathbb{Z},\ 3 \le L \le 13",
+        ),
+        (
+            "t in -7/4..3 step 1/2",
+            r"t \in \tfrac{1}{4} + \tfrac{1}{2}\mathbb{Z},\ -\tfrac{7}{4} \le t \le 3",
+        ),
+        (
+            "x in 1/2..9/2 step 1",
+            r"x \in \tfrac{1}{2} + \mathbb{Z},\ \tfrac{1}{2} \le x \le \tfrac{9}{2}",
+        ),
+        ("k in 0..10 step 1", r"0 \le k \le 10"),
+        (
+            "N in 0..n step 1/2",
+            r"N \in \tfrac{1}{2}\mathbb{Z},\ 0 \le N \le n",
+        ),
+        (
+            "j in -(2k-2)..2k-2 step 2",
+            r"j \in \lbrace -(2k - 2), -(2k - 2) + 2, \dots, 2k - 2\rbrace",
+        ),
+        (
+            "j in 1..9 step k",
+            r"j \in \lbrace 1, 1 + k, \dots, 9\rbrace",
+        ),
+        (
+            "t in -1/2..1 step 1/2",
+            r"t \in \lbrace -\tfrac{1}{2}, 0, \tfrac{1}{2}, 1\rbrace",
+        ),
+        (
+            "sg in -1..1 step 2",
+            r"\mathit{sg} \in \lbrace -1, 1\rbrace",
+        ),
+    ] {
+        let got = binders_math(&parse_binders(src).unwrap(), &Definitions::new());
+        assert_eq!(got, want, "{src}");
+        assert_eq!(math_problem(&got), None, "{got}");
+    }
+}
+
+/// A counterexample's value is named by its expression as one side of an equation: bracketed
+/// when it binds more loosely than `=`; a literal names nothing beyond its value.
+#[test]
+fn a_labelled_value_names_its_expression_as_an_operand() {
+    let defs = Definitions::new();
+    let operand = |src: &str| operand_math(&parse_expr(src).unwrap(), &defs);
+    assert_eq!(
+        operand(r#"if a then "I" else "II""#),
+        r"(\mathrm{I} \text{ if } a \text{, }\text{else } \mathrm{II})"
+    );
+    assert_eq!(operand("a and b"), r"(a \text{ and } b)");
+    assert_eq!(operand("2*k + 1"), "2k + 1");
+    assert_eq!(operand("a ⊕ b"), r"a \oplus b");
+    for (src, literal) in [
+        ("3", true),
+        ("-3", true),
+        ("true", true),
+        (r#""II""#, true),
+        ("[1, -2, [true]]", true),
+        ("k", false),
+        ("[1, k]", false),
+        ("2 + 3", false),
+    ] {
+        assert_eq!(is_literal(&parse_expr(src).unwrap()), literal, "{src}");
+    }
+}
+
+/// A check's formula, range and condition come apart for a report to set on lines of their
+/// own, and join to exactly `check_math`.
+#[test]
+fn a_check_comes_apart_into_formula_range_and_condition() {
+    let reg = Registry::parse(
+        Path::new("toy.toml"),
+        r#"
+paper = "toy"
+[[claim]]
+id = "a"
+label = "A"
+statement = "s"
+for = "k in 1..12, m in 0..4 step 2"
+where = "k > m"
+actual = "2^k"
+expected = "k + m"
+"#,
+    )
+    .unwrap();
+    let Check::Expr(check) = &reg.claims[0].check else {
+        panic!("an expression check")
+    };
+    let parts = check_parts(check, &reg.definitions);
+    assert_eq!(parts.formula, "2^{k} = k + m");
+    assert_eq!(
+        parts.range.as_deref(),
+        Some(r"1 \le k \le 12,\ m \in \lbrace 0, 2, 4\rbrace")
+    );
+    assert_eq!(parts.condition.as_deref(), Some("k > m"));
+    assert_eq!(
+        check_math(check, &reg.definitions),
+        format!(
+            r"{} \text{{ for }} {} \text{{ such that }} {}",
+            parts.formula,
+            parts.range.unwrap(),
+            parts.condition.unwrap()
+        )
+    );
 }
 
 /// A helper without a display form is inlined with its arguments substituted; a bound name

@@ -497,6 +497,23 @@ pub fn expr_math(expr: &Expr, defs: &Definitions) -> String {
     Printer { defs }.expr(expr).text
 }
 
+/// `expr` typeset as one side of an equation, bracketed when it binds more loosely than `=`
+/// (a case distinction, a conjunction), so `{operand} = {value}` reads as meant.
+pub fn operand_math(expr: &Expr, defs: &Definitions) -> String {
+    Printer { defs }.at(expr, level::NIM_SUM).text
+}
+
+/// Whether `expr` is a literal value (a number, truth value, string, or a list of them): its
+/// typeset form is its value, so naming the value by it says nothing.
+pub fn is_literal(expr: &Expr) -> bool {
+    match &expr.kind {
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) => true,
+        ExprKind::Neg(x) => matches!(x.kind, ExprKind::Int(_)),
+        ExprKind::List(items) => items.iter().all(is_literal),
+        _ => false,
+    }
+}
+
 /// A quantifier list as mathematics: `1 \le k \le 12,\ 1 \le m \le 2^{8-k}-1`.
 pub fn binders_math(binders: &[Binder], defs: &Definitions) -> String {
     let p = Printer { defs };
@@ -510,8 +527,34 @@ pub fn binders_math(binders: &[Binder], defs: &Definitions) -> String {
 /// The exact reading an expression check tests, as one formula with its range:
 /// `V([31, 32m, 32m+31]) = 62(m-1)+98 \text{ for } 1 \le m \le 64`.
 pub fn check_math(check: &ExprCheck, defs: &Definitions) -> String {
+    let parts = check_parts(check, defs);
+    let mut out = parts.formula;
+    if let Some(range) = parts.range {
+        let _ = write!(out, r" \text{{ for }} {range}");
+    }
+    if let Some(condition) = parts.condition {
+        let _ = write!(out, r" \text{{ such that }} {condition}");
+    }
+    out
+}
+
+/// The parts of [`check_math`], each a math body of its own, so that a report can set a long
+/// formula and its range on lines of their own instead of shrinking one long line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckMath {
+    /// The formula tested at every point: `V([31, 32m, 32m+31]) = 62(m-1)+98`.
+    pub formula: String,
+    /// The points, when the check quantifies over some: `1 \le m \le 64`.
+    pub range: Option<String>,
+    /// The condition a point must meet to be tested (the claim's hypotheses), when there is one.
+    pub condition: Option<String>,
+}
+
+/// The formula, range and condition of an expression check, typeset separately (joined, they
+/// are [`check_math`]).
+pub fn check_parts(check: &ExprCheck, defs: &Definitions) -> CheckMath {
     let p = Printer { defs };
-    let mut out = match &check.assertion {
+    let formula = match &check.assertion {
         Assertion::Holds(e) => p.expr(e).text,
         Assertion::Equal {
             actual, expected, ..
@@ -521,21 +564,14 @@ pub fn check_math(check: &ExprCheck, defs: &Definitions) -> String {
             p.at(expected, level::NIM_SUM).text
         ),
     };
-    if !check.range.binders.is_empty() {
-        let _ = write!(
-            out,
-            r" \text{{ for }} {}",
-            binders_math(&check.range.binders, defs)
-        );
+    CheckMath {
+        formula,
+        range: (!check.range.binders.is_empty()).then(|| binders_math(&check.range.binders, defs)),
+        condition: check
+            .filter
+            .as_ref()
+            .map(|filter| p.at(filter, level::OR).text),
     }
-    if let Some(filter) = &check.filter {
-        let _ = write!(
-            out,
-            r" \text{{ such that }} {}",
-            p.at(filter, level::OR).text
-        );
-    }
-    out
 }
 
 /// The helpers with a display form that the typeset `exprs` show, in order of first
@@ -725,10 +761,46 @@ fn few_points(from: &Expr, to: &Expr, step: &Expr) -> Option<Vec<String>> {
         if points.len() == 4 {
             return None;
         }
-        points.push(x.to_string());
+        points.push(rational_math(&x));
         x = x + step.clone();
     }
     Some(points)
+}
+
+/// An exact rational as a math body: `7`, `-7`, `\tfrac{3}{2}`, `-\tfrac{3}{2}`.
+pub fn rational_math(q: &crate::num::Q) -> String {
+    if q.is_integer() {
+        return q.to_string();
+    }
+    let sign = if q.signum() < 0 { "-" } else { "" };
+    format!(
+        r"{sign}\tfrac{{{}}}{{{}}}",
+        num_traits::Signed::abs(q.numer()),
+        q.denom()
+    )
+}
+
+/// The lattice a stepped range runs on, `a + s\mathbb{Z}` with `0 \le a < s` (just
+/// `s\mathbb{Z}` when the start is a multiple of the step, `\mathbb{Z}` for the integers), so
+/// `-8..8 step 1/2` reads $N \in \tfrac{1}{2}\mathbb{Z},\ -8 \le N \le 8$ rather than as a list;
+/// `None` for the integers themselves (the range is then just its bounds).
+fn lattice_math(from: &crate::num::Q, step: &crate::num::Q) -> Option<String> {
+    let multiples = crate::num::Q::from_bigint((from / step).floor());
+    let residue = from - &(step * &multiples);
+    let one = crate::num::Q::one();
+    if residue.is_zero() && *step == one {
+        return None;
+    }
+    let lattice = if *step == one {
+        r"\mathbb{Z}".to_string()
+    } else {
+        format!(r"{}\mathbb{{Z}}", rational_math(step))
+    };
+    Some(if residue.is_zero() {
+        lattice
+    } else {
+        format!("{} + {lattice}", rational_math(&residue))
+    })
 }
 
 /// The largest value [`fold`] writes as a number (beyond, `2^{40}` says more than its digits).
@@ -1225,15 +1297,29 @@ impl Printer<'_> {
                 from,
                 to,
                 step: Some(step),
-            } => match few_points(from, to, step) {
-                Some(points) => format!(r"{name} \in \lbrace {}\rbrace", points.join(", ")),
-                None => format!(
-                    r"{name} \in \lbrace {}, {}, \dots, {}\rbrace",
-                    self.at(from, level::OR).text,
-                    self.second_point(from, step),
-                    self.at(to, level::OR).text
-                ),
-            },
+            } => {
+                if let Some(points) = few_points(from, to, step) {
+                    return format!(r"{name} \in \lbrace {}\rbrace", points.join(", "));
+                }
+                // A bound that is a number is written as one: `-\tfrac{7}{4}`, not `-7/4`.
+                let bound = |e: &Expr| {
+                    constant(e)
+                        .map_or_else(|| self.at(e, level::NIM_SUM).text, |q| rational_math(&q))
+                };
+                let bounds = format!(r"{} \le {name} \le {}", bound(from), bound(to));
+                match (constant(from), constant(step)) {
+                    (Some(a), Some(s)) if s.signum() > 0 => match lattice_math(&a, &s) {
+                        Some(lattice) => format!(r"{name} \in {lattice},\ {bounds}"),
+                        None => bounds,
+                    },
+                    _ => format!(
+                        r"{name} \in \lbrace {}, {}, \dots, {}\rbrace",
+                        self.at(from, level::OR).text,
+                        self.second_point(from, step),
+                        self.at(to, level::OR).text
+                    ),
+                }
+            }
             Domain::Members(list) => {
                 format!(r"{name} \in {}", self.at(list, level::NIM_SUM).text)
             }
@@ -1247,7 +1333,7 @@ impl Printer<'_> {
             span: Span::default(),
         };
         match constant(&sum) {
-            Some(q) => q.to_string(),
+            Some(q) => rational_math(&q),
             None => self.expr(&sum).text,
         }
     }

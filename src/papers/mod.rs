@@ -18,18 +18,22 @@ mod scoring_octal;
 use std::path::Path;
 
 use crate::claims::eval::Definitions;
+use crate::claims::expr::{Domain, Expr};
 use crate::claims::finding::{Counterexample, FailureExtent, Importance, PaperStatus, Wording};
 use crate::claims::registry::{Assertion, Check, ExprCheck};
 use crate::claims::sketch::sketch;
-use crate::claims::typeset::{binders_math, check_math, expr_math};
+use crate::claims::typeset::{
+    binders_math, check_parts, expr_math, is_literal, name_math, notation, operand_math,
+    rational_math,
+};
 use crate::claims::value::Value;
 use crate::claims::{Finding, Registry, VerdictKind, check_registry};
 use crate::error::Result;
 use crate::export::{Cell, Format, Table};
 use crate::progress::Progress;
 use crate::report::context::{
-    ClaimEntry, Command, ComparedValue, CorrectionView, CounterexampleView, PaperIdentity,
-    ReadingView, Summary, VerdictCount, VerdictRow, Verdicts,
+    ClaimEntry, Command, ComparedValue, CorrectionView, CounterexampleView, FormulaView,
+    NotationEntry, PaperIdentity, ReadingView, Summary, VerdictCount, VerdictRow, Verdicts,
 };
 use crate::report::files::Files;
 use crate::report::{Builder, Paper, ReportOptions};
@@ -196,6 +200,7 @@ pub fn verdicts(
                 csv: None,
                 rows: Vec::new(),
                 claims: Vec::new(),
+                notation: Vec::new(),
             },
             summary,
         ));
@@ -250,6 +255,7 @@ pub fn verdicts(
             csv: Some("verdicts.csv".to_string()),
             rows,
             claims,
+            notation: notation_entries(&reg, &found),
         },
         summary,
     ))
@@ -264,22 +270,6 @@ pub fn claim_entry(reg: &Registry, f: &Finding, check: &str) -> ClaimEntry {
         Check::Expr(e) => Some(e.as_ref()),
         _ => None,
     });
-    let reading = expr_check.map(|c| math(&check_math(c, defs)));
-    let correction = f.correction.as_ref().map(|corr| {
-        let statement = match expr_check.and_then(|c| corrected(c, &corr.expr)) {
-            Some(c) => math(&check_math(&c, defs)),
-            None => math(&expr_math(&corr.expr, defs)),
-        };
-        CorrectionView {
-            statement,
-            holds: corr.holds(),
-            checked: corr.checked,
-            failure: corr
-                .counterexample
-                .as_ref()
-                .map(|c| counterexample_view(c, defs)),
-        }
-    });
     let readings = f
         .readings
         .iter()
@@ -288,17 +278,34 @@ pub fn claim_entry(reg: &Registry, f: &Finding, check: &str) -> ClaimEntry {
                 Check::Readings(rs) => rs.iter().find(|x| x.name == r.name),
                 _ => None,
             });
+            // The claim shows the counterexample of the reading that makes it fail: the
+            // reading then refers to it rather than repeating it.
+            let shared =
+                r.finding.counterexample.is_some() && r.finding.counterexample == f.counterexample;
             ReadingView {
                 name: r.name.clone(),
                 literal: r.literal,
-                reading: check.map(|c| math(&check_math(&c.check, defs))),
+                reading: check.map(|c| formula_view(&c.check, defs)),
                 verdict: r.finding.verdict.to_string(),
+                points: points_text(&r.finding),
                 counterexample: r
                     .finding
                     .counterexample
                     .as_ref()
+                    .filter(|_| !shared)
                     .map(|c| counterexample_view(c, defs)),
-                evidence: r.finding.evidence(),
+                fails_at_claims_counterexample: shared,
+                extent: r
+                    .finding
+                    .extent
+                    .as_ref()
+                    .filter(|_| !shared)
+                    .and_then(extent_text),
+                correction: correction_view(&r.finding, check.map(|c| &c.check), defs),
+                evidence: match r.finding.wording {
+                    Wording::Sentence(_) => Some(r.finding.evidence()),
+                    Wording::Sweep { .. } => None,
+                },
             }
         })
         .collect();
@@ -312,7 +319,7 @@ pub fn claim_entry(reg: &Registry, f: &Finding, check: &str) -> ClaimEntry {
         label: f.claim.label.clone(),
         anchor: anchor(&f.claim.id),
         statement: f.claim.statement.clone(),
-        reading,
+        reading: expr_check.map(|c| formula_view(c, defs)),
         verdict: f.verdict.to_string(),
         importance: match f.claim.commentary.importance {
             Importance::Major => "major",
@@ -321,25 +328,13 @@ pub fn claim_entry(reg: &Registry, f: &Finding, check: &str) -> ClaimEntry {
         }
         .to_string(),
         range: range_math(reg, f),
-        points: f.points.map(|p| {
-            let mut s = plural(p.checked, "point") + " checked";
-            if f.counterexample.is_some() {
-                s.push_str(", up to the first failure");
-            }
-            if p.skipped > 0 {
-                s.push_str(&format!(
-                    ", {} outside the claim's hypotheses passed over",
-                    p.skipped
-                ));
-            }
-            s
-        }),
+        points: points_text(f),
         counterexample: f
             .counterexample
             .as_ref()
             .map(|c| counterexample_view(c, defs)),
         extent: f.extent.as_ref().and_then(extent_text),
-        correction,
+        correction: correction_view(f, expr_check, defs),
         note: f.claim.commentary.note.clone(),
         readings,
         evidence,
@@ -349,9 +344,123 @@ pub fn claim_entry(reg: &Registry, f: &Finding, check: &str) -> ClaimEntry {
     }
 }
 
+/// An expression check as mathematics: its formula, range and condition, each `$…$`.
+fn formula_view(check: &ExprCheck, defs: &Definitions) -> FormulaView {
+    let parts = check_parts(check, defs);
+    FormulaView {
+        formula: math(&parts.formula),
+        range: parts.range.as_deref().map(math),
+        condition: parts.condition.as_deref().map(math),
+    }
+}
+
+/// The points a finding checked, in words.
+fn points_text(f: &Finding) -> Option<String> {
+    f.points.map(|p| {
+        let mut s = plural(p.checked, "point") + " checked";
+        if f.counterexample.is_some() {
+            s.push_str(", up to the first failure");
+        }
+        if p.skipped > 0 {
+            s.push_str(&format!(
+                ", {} outside the claim's hypotheses passed over",
+                p.skipped
+            ));
+        }
+        s
+    })
+}
+
+/// A finding's corrected statement, stated as the expression check `check` with the
+/// correction in place of the claimed side (the correction alone when there is no check).
+fn correction_view(
+    f: &Finding,
+    check: Option<&ExprCheck>,
+    defs: &Definitions,
+) -> Option<CorrectionView> {
+    f.correction.as_ref().map(|corr| CorrectionView {
+        statement: match check.and_then(|c| corrected(c, &corr.expr)) {
+            Some(c) => formula_view(&c, defs),
+            None => FormulaView {
+                formula: math(&expr_math(&corr.expr, defs)),
+                range: None,
+                condition: None,
+            },
+        },
+        holds: corr.holds(),
+        checked: corr.checked,
+        failure: corr
+            .counterexample
+            .as_ref()
+            .map(|c| counterexample_view(c, defs)),
+    })
+}
+
+/// The Notation list of a report: every helper with a display form that the formulas shown
+/// for its claims use (what each checks, its readings, corrections and counterexample labels),
+/// in order of first use.
+fn notation_entries(reg: &Registry, found: &[Finding]) -> Vec<NotationEntry> {
+    let mut exprs: Vec<&Expr> = Vec::new();
+    for c in &reg.claims {
+        match &c.check {
+            Check::Expr(e) => exprs.extend(check_exprs(e)),
+            Check::Readings(rs) => rs.iter().for_each(|r| exprs.extend(check_exprs(&r.check))),
+            Check::Builtin(_) => {}
+        }
+    }
+    for f in found {
+        for g in std::iter::once(f).chain(f.readings.iter().map(|r| &r.finding)) {
+            exprs.extend(g.correction.iter().map(|c| &c.expr));
+            let counterexamples = g
+                .counterexample
+                .iter()
+                .chain(g.correction.iter().flat_map(|c| c.counterexample.iter()));
+            for c in counterexamples {
+                let labelled = c.expected.iter().chain(c.actual.iter());
+                exprs.extend(labelled.filter_map(|l| l.expr.as_ref()));
+            }
+        }
+    }
+    notation(&exprs, &reg.definitions)
+        .into_iter()
+        .map(|(symbol, meaning)| NotationEntry {
+            symbol: math(&symbol),
+            meaning,
+        })
+        .collect()
+}
+
+/// The expressions a report shows for an expression check: what it tests, its correction,
+/// its condition and its range's bounds.
+fn check_exprs(check: &ExprCheck) -> Vec<&Expr> {
+    let mut out = Vec::new();
+    match &check.assertion {
+        Assertion::Holds(e) => out.push(e),
+        Assertion::Equal {
+            actual,
+            expected,
+            correction,
+        } => {
+            out.extend([actual, expected]);
+            out.extend(correction.as_ref().map(|(_, e)| e));
+        }
+    }
+    out.extend(check.filter.as_ref());
+    for b in &check.range.binders {
+        match &b.domain {
+            Domain::Interval { from, to, step } => {
+                out.extend([from, to]);
+                out.extend(step.as_ref());
+            }
+            Domain::Members(list) => out.push(list),
+        }
+    }
+    out
+}
+
 /// The expression check with `expected` replaced by a correction (`None` for a truth-valued
 /// check, which has no expected side).
-fn corrected(check: &ExprCheck, correction: &crate::claims::expr::Expr) -> Option<ExprCheck> {
+fn corrected(check: &ExprCheck, correction: &Expr) -> Option<ExprCheck> {
     match &check.assertion {
         Assertion::Equal { actual, .. } => Some(ExprCheck {
             assertion: Assertion::Equal {
@@ -405,29 +514,11 @@ fn plural(n: u64, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
-/// A variable's name in mathematics: one letter as is, longer names in `\mathit`.
-fn var_math(name: &str) -> String {
-    if name.chars().count() == 1 {
-        name.to_string()
-    } else {
-        format!("\\mathit{{{}}}", name.replace('_', "\\_"))
-    }
-}
-
 /// A value as a math body: integers and fractions exact, lists in brackets, truth values and
 /// strings upright.
 pub fn value_math(v: &Value) -> String {
     match v {
-        Value::Num(q) => {
-            let text = q.to_string();
-            match text.split_once('/') {
-                Some((n, d)) => match n.strip_prefix('-') {
-                    Some(n) => format!("-\\tfrac{{{n}}}{{{d}}}"),
-                    None => format!("\\tfrac{{{n}}}{{{d}}}"),
-                },
-                None => text,
-            }
-        }
+        Value::Num(q) => rational_math(q),
         Value::Bool(b) => format!("\\mathrm{{{b}}}"),
         Value::Str(s) => {
             let plain: String = s
@@ -448,21 +539,31 @@ fn counterexample_view(c: &Counterexample, defs: &Definitions) -> Counterexample
     let point = c
         .point
         .iter()
-        .map(|(n, v)| format!("{} = {}", var_math(n), value_math(v)))
+        .map(|(n, v)| format!("{} = {}", name_math(n), value_math(v)))
         .collect::<Vec<_>>()
         .join(",\\ ");
     let side = |side: &str, values: &[crate::claims::finding::Labelled]| {
         values
             .iter()
-            .map(|l| ComparedValue {
-                side: side.to_string(),
+            .map(|l| {
+                let value = value_math(&l.value);
                 // An expression's value is named by the expression typeset (helpers by
                 // their display forms); a builtin's by its own words.
-                label: l
-                    .expr
-                    .as_ref()
-                    .map_or_else(|| l.label.clone(), |e| math(&expr_math(e, defs))),
-                value: math(&value_math(&l.value)),
+                let (label, labelled) = match &l.expr {
+                    // A literal names nothing beyond its value.
+                    Some(e) if is_literal(e) => (math(&expr_math(e, defs)), math(&value)),
+                    Some(e) => (
+                        math(&expr_math(e, defs)),
+                        math(&format!("{} = {value}", operand_math(e, defs))),
+                    ),
+                    None => (l.label.clone(), format!("{}: {}", l.label, math(&value))),
+                };
+                ComparedValue {
+                    side: side.to_string(),
+                    label,
+                    value: math(&value),
+                    labelled,
+                }
             })
             .collect::<Vec<_>>()
     };
@@ -478,14 +579,19 @@ fn counterexample_view(c: &Counterexample, defs: &Definitions) -> Counterexample
     }
 }
 
-/// The runs of consecutive integers in increasing values (other values are runs of one).
-fn runs(values: &[Value]) -> Vec<(Value, Value)> {
+/// The runs of `values` (increasing) that no value of `others` (the other values checked)
+/// separates: along a range of step $\tfrac{1}{4}$ the failing values $6, \tfrac{25}{4}, \dots, 8$
+/// are one run, as the integers $0, 1, 2, 3$ are. Values that are not numbers are runs of one.
+fn runs(values: &[Value], others: &[Value]) -> Vec<(Value, Value)> {
+    let number = |v: &Value| match v {
+        Value::Num(q) => Some(q.clone()),
+        _ => None,
+    };
+    let others: Vec<crate::num::Q> = others.iter().filter_map(number).collect();
     let mut out: Vec<(Value, Value)> = Vec::new();
     for v in values {
-        let extends = match (out.last(), v) {
-            (Some((_, Value::Num(last))), Value::Num(q)) => {
-                last.is_integer() && q.is_integer() && *q == last + &crate::num::Q::int(1)
-            }
+        let extends = match (out.last().and_then(|(_, last)| number(last)), number(v)) {
+            (Some(last), Some(q)) => last < q && !others.iter().any(|o| last < *o && *o < q),
             _ => false,
         };
         match (extends, out.last_mut()) {
@@ -496,12 +602,12 @@ fn runs(values: &[Value]) -> Vec<(Value, Value)> {
     out
 }
 
-/// The values of one variable as mathematics: runs written `a \le x \le b`, at most six runs
-/// shown.
-fn values_math(var: &str, values: &[Value]) -> String {
+/// The values of one variable as mathematics: runs (unbroken by `others`) written
+/// `a \le x \le b`, at most six runs shown.
+fn values_math(var: &str, values: &[Value], others: &[Value]) -> String {
     const SHOWN: usize = 6;
-    let x = var_math(var);
-    let all = runs(values);
+    let x = name_math(var);
+    let all = runs(values, others);
     let mut parts: Vec<String> = all
         .iter()
         .take(SHOWN)
@@ -533,15 +639,15 @@ fn extent_text(e: &FailureExtent) -> Option<String> {
     let mut s = format!(
         "Fails at {} of the {n} values of {} checked: {}",
         e.failing.len(),
-        math(&var_math(&e.variable)),
-        values_math(&e.variable, &e.failing)
+        math(&name_math(&e.variable)),
+        values_math(&e.variable, &e.failing, &e.holding)
     );
     if e.holding.is_empty() {
         s.push('.');
     } else {
         s.push_str(&format!(
             "; holds at {}.",
-            values_math(&e.variable, &e.holding)
+            values_math(&e.variable, &e.holding, &e.failing)
         ));
     }
     Some(s)
@@ -597,12 +703,32 @@ mod tests {
     }
 
     #[test]
+    fn an_extent_along_a_fractional_range_groups_the_values_no_holding_value_separates() {
+        let quarters = |xs: &[i64]| -> Vec<Value> {
+            xs.iter()
+                .map(|&x| Value::Num(crate::num::Q::frac(x, 4)))
+                .collect()
+        };
+        let e = FailureExtent {
+            variable: "M".into(),
+            failing: quarters(&[24, 25, 26, 28, 32]),
+            holding: quarters(&[27, 29, 30, 31]),
+        };
+        assert_eq!(
+            extent_text(&e).unwrap(),
+            "Fails at 5 of the 9 values of $M$ checked: $6 \\le M \\le \\tfrac{13}{2}$, $M = 7$, $M = 8$; holds at $M = \\tfrac{27}{4}$, $\\tfrac{29}{4} \\le M \\le \\tfrac{31}{4}$."
+        );
+    }
+
+    #[test]
     fn values_print_as_mathematics() {
         let half: crate::num::Q = "-1/2".parse().unwrap();
         let list = Value::List(vec![Value::Num(half), Value::Bool(true)].into());
         assert_eq!(value_math(&list), "[-\\tfrac{1}{2}, \\mathrm{true}]");
-        assert_eq!(var_math("N"), "N");
-        assert_eq!(var_math("n_0"), "\\mathit{n\\_0}");
+        // Names as the typeset formulas write them, with no backslash before punctuation
+        // (GitHub's Markdown would eat it).
+        assert_eq!(name_math("n_0"), "n_{0}");
+        assert_eq!(name_math("sg"), "\\mathit{sg}");
     }
 
     #[test]

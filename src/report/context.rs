@@ -125,6 +125,9 @@ pub struct Verdicts {
     /// The claims not already shown in the summary (errata, proven, known false), in the
     /// registry's order, each in full.
     pub claims: Vec<ClaimEntry>,
+    /// The helpers whose display forms the claims' formulas use, in order of first use; empty
+    /// when they use none.
+    pub notation: Vec<NotationEntry>,
 }
 
 /// One claim in the overview table.
@@ -155,7 +158,7 @@ pub struct ClaimEntry {
     /// The statement: the paper's words or a faithful paraphrase.
     pub statement: String,
     /// The exact formula checked, with its range (absent for a builtin check).
-    pub reading: Option<String>,
+    pub reading: Option<FormulaView>,
     /// HOLDS, PROVEN, FAILS, AMBIGUOUS or OPEN.
     pub verdict: String,
     /// `major`, `normal` or `minor`.
@@ -186,6 +189,19 @@ pub struct ClaimEntry {
     pub reproduce: String,
 }
 
+/// A formula checked over a range, in parts a report can set on lines of their own: the
+/// formula, the points it was checked at, and the condition a point had to meet. Each is
+/// `$…$` mathematics.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FormulaView {
+    /// What is tested at every point.
+    pub formula: String,
+    /// The points, when there are several: `$1 \le k \le 12$`.
+    pub range: Option<String>,
+    /// The condition a point must meet to be tested, when there is one.
+    pub condition: Option<String>,
+}
+
 /// A counterexample: the point and the values compared there.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CounterexampleView {
@@ -204,13 +220,16 @@ pub struct ComparedValue {
     pub label: String,
     /// The value, as `$…$` mathematics.
     pub value: String,
+    /// Label and value in one piece of prose, for a sentence: `$V([3, 4, 7]) = 6$` for a
+    /// value named by an expression, `winner: $\mathrm{II}$` for one named in words.
+    pub labelled: String,
 }
 
 /// A corrected statement.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CorrectionView {
-    /// The corrected statement as mathematics (`$…$`), with its range.
-    pub statement: String,
+    /// The corrected statement as mathematics, with its range.
+    pub statement: FormulaView,
     /// Whether it holds at every point of the range.
     pub holds: bool,
     /// Points where it was checked and held.
@@ -219,7 +238,7 @@ pub struct CorrectionView {
     pub failure: Option<CounterexampleView>,
 }
 
-/// One reading of a claim.
+/// One reading of a claim, shown like a small claim entry of its own.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ReadingView {
     /// The reading in words.
@@ -227,13 +246,31 @@ pub struct ReadingView {
     /// Whether this is the statement exactly as printed.
     pub literal: bool,
     /// The exact formula checked.
-    pub reading: Option<String>,
+    pub reading: Option<FormulaView>,
     /// Its verdict.
     pub verdict: String,
-    /// Its counterexample, when it fails.
+    /// How many points were checked, in words.
+    pub points: Option<String>,
+    /// Its counterexample, when it fails and it is not the claim's own (shown above).
     pub counterexample: Option<CounterexampleView>,
-    /// What it found, in one sentence.
-    pub evidence: String,
+    /// Whether it fails at the claim's counterexample, already shown above.
+    pub fails_at_claims_counterexample: bool,
+    /// Where its failures lie along the range's first variable.
+    pub extent: Option<String>,
+    /// Its corrected statement, when it has one.
+    pub correction: Option<CorrectionView>,
+    /// The checker's own sentence, for a reading checked by a builtin.
+    pub evidence: Option<String>,
+}
+
+/// One helper function of the claim files as a report shows it: its display form and what it
+/// means.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NotationEntry {
+    /// The helper applied to its parameters, typeset (`$…$`).
+    pub symbol: String,
+    /// What it means: prose with `$…$` mathematics.
+    pub meaning: String,
 }
 
 /// A table shown in the report, with the CSV file holding all of its rows.

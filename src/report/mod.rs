@@ -31,7 +31,9 @@ pub use render::{Renderer, context_json};
 
 use crate::error::{Error, Result};
 use crate::progress::Progress;
-use context::{ClaimEntry, Commit, Index, IndexEntry, Parameter, Provenance, Report, Summary};
+use context::{
+    ClaimEntry, Commit, FormulaView, Index, IndexEntry, Parameter, Provenance, Report, Summary,
+};
 
 /// Options of a render.
 #[derive(Clone, Debug)]
@@ -145,6 +147,9 @@ pub fn render_reports(
     Ok(out)
 }
 
+/// The longest labelled value (in characters of its source) the index shows with its label.
+pub const INDEX_LABEL_LIMIT: usize = 120;
+
 /// How many findings the index lists per report.
 pub const TOP_FINDINGS: usize = 3;
 
@@ -158,7 +163,15 @@ pub fn top_findings(summary: &Summary, max: usize) -> Vec<String> {
             let shown: Vec<String> = c
                 .values
                 .iter()
-                .map(|v| format!("{} {}", v.side, v.value))
+                .map(|v| {
+                    // A value named by a long formula is shown bare: the entry has the rest.
+                    let shown = if v.labelled.chars().count() <= INDEX_LABEL_LIMIT {
+                        &v.labelled
+                    } else {
+                        &v.value
+                    };
+                    format!("{} {shown}", v.side)
+                })
                 .collect();
             if !shown.is_empty() && shown.len() <= 4 {
                 s.push_str(&format!(": {}", shown.join(", ")));
@@ -166,7 +179,7 @@ pub fn top_findings(summary: &Summary, max: usize) -> Vec<String> {
             s.push(')');
         }
         if let Some(c) = e.correction.as_ref().filter(|c| c.holds) {
-            s.push_str(&format!("; corrected: {}", c.statement));
+            s.push_str(&format!("; corrected: {}", formula_prose(&c.statement)));
         }
         s
     };
@@ -179,6 +192,18 @@ pub fn top_findings(summary: &Summary, max: usize) -> Vec<String> {
         .chain(summary.findings.iter().cloned())
         .take(max)
         .collect()
+}
+
+/// A formula with its range and condition as one piece of prose: `$F$ for $R$ such that $C$`.
+pub fn formula_prose(f: &FormulaView) -> String {
+    let mut s = f.formula.clone();
+    if let Some(range) = &f.range {
+        s.push_str(&format!(" for {range}"));
+    }
+    if let Some(condition) = &f.condition {
+        s.push_str(&format!(" such that {condition}"));
+    }
+    s
 }
 
 /// Renders every report into `dir`, replacing its previous contents atomically: nothing in
