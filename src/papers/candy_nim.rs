@@ -20,15 +20,14 @@ use crate::export::{Cell, Table};
 use crate::family::Family;
 
 use crate::games::candy::{Allocation, Candies, MemoValues, allocation};
-use crate::miner::linear::{PeriodicLinear, affine_text};
 use crate::num::{IntRange, Q};
 use crate::progress::Progress;
 use crate::report::context::{Axis, Report, Series, SeriesStyle};
-use crate::report::data::{BFile, FigureSpec, TableSpec, agreement, bfiles, figure, table};
+use crate::report::data::{BFile, FigureSpec, Shown, TableSpec, agreement, bfiles, figure, table};
 use crate::report::files::Files;
 use crate::report::{Paper, ReportOptions};
 use crate::tables::candy::family_table;
-use crate::tables::mined::{family_forms, family_forms_table};
+use crate::tables::mined::{family_forms, family_forms_table, family_formulas_math, formulas_math};
 
 /// Remark 4.5's family.
 const FAMILY: &str = "31,32m,32m+31";
@@ -63,12 +62,16 @@ enum EqualityCase {
 }
 
 impl EqualityCase {
-    /// The case as a reader sees it, e.g. "(3), $n = 4$, $k = 1$".
-    fn label(self) -> String {
+    /// The case as a reader sees it, "(3), $n = 4$, $k = 1$" (`math`), or as plain CSV text,
+    /// "(3), n = 4, k = 1".
+    fn label(self, math: bool) -> String {
+        let m = |t: String| if math { format!("${t}$") } else { t };
         match self {
-            EqualityCase::Power { n } => format!("(1), $n = {n}$"),
-            EqualityCase::PowerLessTwo { n } => format!("(2), $n = {n}$"),
-            EqualityCase::Gap { n, k } => format!("(3), $n = {n}$, $k = {k}$"),
+            EqualityCase::Power { n } => format!("(1), {}", m(format!("n = {n}"))),
+            EqualityCase::PowerLessTwo { n } => format!("(2), {}", m(format!("n = {n}"))),
+            EqualityCase::Gap { n, k } => {
+                format!("(3), {}, {}", m(format!("n = {n}")), m(format!("k = {k}")))
+            }
         }
     }
 
@@ -130,12 +133,29 @@ fn theorem_6_7_list(candies: Candies, least_n: u32) -> Vec<(EqualityCase, Vec<Ca
     out
 }
 
-/// An arrangement as a reader sees it: `$[1, 2, 4, 7]$`, heaps in increasing order.
-fn arrangement(heaps: &[Candies]) -> String {
+/// An arrangement, heaps in increasing order: `$[1, 2, 4, 7]$` as a reader sees it (`math`),
+/// `[1, 2, 4, 7]` in a CSV.
+fn arrangement(heaps: &[Candies], math: bool) -> String {
     let mut sorted = heaps.to_vec();
     sorted.sort_unstable();
     let parts: Vec<String> = sorted.iter().map(|h| h.to_string()).collect();
-    format!("$[{}]$", parts.join(", "))
+    let list = format!("[{}]", parts.join(", "));
+    if math { format!("${list}$") } else { list }
+}
+
+/// The displayed columns of a table whose text cells were written twice, plain for the CSV
+/// and with `$…$` mathematics for readers (`shown`, one row of `names.len()` cells per row).
+fn shown_columns(names: &[&str], shown: Vec<Vec<String>>) -> Vec<(String, Shown)> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(c, name)| {
+            (
+                name.to_string(),
+                Shown::Cells(shown.iter().map(|row| row[c].clone()).collect()),
+            )
+        })
+        .collect()
 }
 
 /// Arrangements in increasing heap order, sorted, so that two lists compare as sets.
@@ -208,8 +228,12 @@ fn equality_row(a: &Allocation) -> EqualityRow {
 }
 
 /// The Theorem 6.7 table: every even N with a listed arrangement or a game attaining the
-/// bound, and how many other even N there are (where neither exists, so both sides agree).
-fn equality_table(allocations: &[Allocation]) -> (Table, Vec<EqualityRow>, usize) {
+/// bound, and how many other even N there are (where neither exists, so both sides agree);
+/// its text columns as displayed with `$…$` mathematics (the CSV keeps them plain).
+#[allow(clippy::type_complexity)]
+fn equality_table(
+    allocations: &[Allocation],
+) -> (Table, Vec<EqualityRow>, usize, Vec<(String, Shown)>) {
     let mut t = Table::new(&[
         "n_candies",
         "log_bound",
@@ -219,6 +243,7 @@ fn equality_table(allocations: &[Allocation]) -> (Table, Vec<EqualityRow>, usize
         "agreement",
     ]);
     let mut shown = Vec::new();
+    let mut displayed = Vec::new();
     let mut others = 0;
     for a in allocations {
         let row = equality_row(a);
@@ -227,51 +252,66 @@ fn equality_table(allocations: &[Allocation]) -> (Table, Vec<EqualityRow>, usize
             others += 1;
             continue;
         }
-        let listed: Vec<String> = row
-            .listed
-            .iter()
-            .map(|(c, h)| format!("{}: {}", c.label(), arrangement(h)))
-            .collect();
-        let minimisers: Vec<String> = row.minimisers.iter().map(|h| arrangement(h)).collect();
-        let mut why: Vec<String> = row
-            .unlisted
-            .iter()
-            .map(|(g, case)| match case {
-                Some(c) => format!("misses {}", c.label()),
-                None => format!("misses {}", arrangement(g)),
-            })
-            .collect();
-        why.extend(
-            row.wrongly_listed
+        let texts = |math: bool| {
+            let listed: Vec<String> = row
+                .listed
                 .iter()
-                .map(|h| format!("{} has $N_W > {}$", arrangement(h), a.candies.ilog2())),
-        );
-        let verdict = if row.agrees() {
-            agreement(true).to_string()
-        } else {
-            format!("{}: {}", agreement(false), why.join("; "))
+                .map(|(c, h)| format!("{}: {}", c.label(math), arrangement(h, math)))
+                .collect();
+            let minimisers: Vec<String> = row
+                .minimisers
+                .iter()
+                .map(|h| arrangement(h, math))
+                .collect();
+            let mut why: Vec<String> = row
+                .unlisted
+                .iter()
+                .map(|(g, case)| match case {
+                    Some(c) => format!("misses {}", c.label(math)),
+                    None => format!("misses {}", arrangement(g, math)),
+                })
+                .collect();
+            why.extend(row.wrongly_listed.iter().map(|h| {
+                let bound = format!("N_W > {}", a.candies.ilog2());
+                let bound = if math { format!("${bound}$") } else { bound };
+                format!("{} has {bound}", arrangement(h, math))
+            }));
+            let verdict = if row.agrees() {
+                agreement(true).to_string()
+            } else {
+                format!("{}: {}", agreement(false), why.join("; "))
+            };
+            let listed = if listed.is_empty() {
+                "none".to_string()
+            } else {
+                listed.join("; ")
+            };
+            vec![listed, minimisers.join("; "), verdict]
         };
+        let plain = texts(false);
+        displayed.push(texts(true));
         t.push(vec![
             Cell::Int(i64::from(a.candies)),
             Cell::Int(i64::from(a.candies.ilog2())),
-            Cell::Text(if listed.is_empty() {
-                "none".into()
-            } else {
-                listed.join("; ")
-            }),
+            Cell::Text(plain[0].clone()),
             Cell::Int(a.min_nw as i64),
-            Cell::Text(minimisers.join("; ")),
-            Cell::Text(verdict),
+            Cell::Text(plain[1].clone()),
+            Cell::Text(plain[2].clone()),
         ]);
         shown.push(row);
     }
-    (t, shown, others)
+    let display = shown_columns(&["listed", "minimisers", "agreement"], displayed);
+    (t, shown, others, display)
 }
 
 /// The example after Theorem 6.9 beside the allocation: N, the printed G and N_W(G), the least
 /// N_W, every minimiser, and whether the printed unique minimiser is right. `allocations` must
-/// hold every N of the example. Also returns the N where the paper is wrong.
-fn minimisers_table(allocations: &[Allocation]) -> Result<(Table, Vec<Candies>)> {
+/// hold every N of the example. Also returns the N where the paper is wrong, and the text
+/// columns as displayed with `$…$` mathematics (the CSV keeps them plain).
+#[allow(clippy::type_complexity)]
+fn minimisers_table(
+    allocations: &[Allocation],
+) -> Result<(Table, Vec<Candies>, Vec<(String, Shown)>)> {
     let mut t = Table::new(&[
         "n_candies",
         "paper_g",
@@ -281,6 +321,7 @@ fn minimisers_table(allocations: &[Allocation]) -> Result<(Table, Vec<Candies>)>
         "agreement",
     ]);
     let mut differ = Vec::new();
+    let mut displayed = Vec::new();
     for (candies, printed, printed_nw) in PRINTED_MINIMISERS {
         let a = allocations
             .iter()
@@ -288,32 +329,45 @@ fn minimisers_table(allocations: &[Allocation]) -> Result<(Table, Vec<Candies>)>
             .ok_or_else(|| Error::invalid(format!("no allocation for N = {candies}")))?;
         let found = canonical(&a.argmin);
         let agrees = a.min_nw == printed_nw && found == canonical(&[printed.to_vec()]);
-        let verdict = if agrees {
-            format!("{}: unique minimiser", agreement(true))
-        } else {
+        if !agrees {
             differ.push(candies);
-            let mut why = Vec::new();
-            if a.min_nw != printed_nw {
-                why.push(format!("least $N_W = {}$", a.min_nw));
-            }
-            if found.len() != 1 {
-                why.push(format!("{} minimisers", found.len()));
-            } else if found[0] != canonical(&[printed.to_vec()])[0] {
-                why.push("another minimiser".to_string());
-            }
-            format!("{}: {}", agreement(false), why.join(", "))
+        }
+        let texts = |math: bool| {
+            let verdict = if agrees {
+                format!("{}: unique minimiser", agreement(true))
+            } else {
+                let mut why = Vec::new();
+                if a.min_nw != printed_nw {
+                    let least = format!("N_W = {}", a.min_nw);
+                    why.push(if math {
+                        format!("least ${least}$")
+                    } else {
+                        format!("least {least}")
+                    });
+                }
+                if found.len() != 1 {
+                    why.push(format!("{} minimisers", found.len()));
+                } else if found[0] != canonical(&[printed.to_vec()])[0] {
+                    why.push("another minimiser".to_string());
+                }
+                format!("{}: {}", agreement(false), why.join(", "))
+            };
+            let minimisers: Vec<String> = found.iter().map(|h| arrangement(h, math)).collect();
+            vec![arrangement(printed, math), minimisers.join("; "), verdict]
         };
-        let minimisers: Vec<String> = found.iter().map(|h| arrangement(h)).collect();
+        let plain = texts(false);
+        displayed.push(texts(true));
         t.push(vec![
             Cell::Int(i64::from(candies)),
-            Cell::Text(arrangement(printed)),
+            Cell::Text(plain[0].clone()),
             Cell::Int(printed_nw as i64),
             Cell::Int(a.min_nw as i64),
-            Cell::Text(minimisers.join("; ")),
-            Cell::Text(verdict),
+            Cell::Text(plain[1].clone()),
+            Cell::Text(plain[2].clone()),
         ]);
     }
-    Ok((t, differ))
+    let display = shown_columns(&["paper_g", "minimisers", "agreement"], displayed);
+    Ok((t, differ, display))
 }
 
 /// The allocation for every even N from 2 to `max`, sharing one memo.
@@ -451,7 +505,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     let values: Vec<String> = forms
         .fits()
         .filter(|(name, _)| ["v", "n_l", "n_w"].contains(name))
-        .flat_map(|(name, fit)| math_formulas(fit, &column_math(name), "m"))
+        .flat_map(|(name, fit)| formulas_math(fit, column_math(name).trim_matches('$'), "m"))
         .collect();
     let remark = forms.fits().any(|(name, fit)| {
         name == "v"
@@ -485,6 +539,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 show: 12,
                 data: data.table(),
                 headers: family_headers,
+                display: Vec::new(),
             },
             &mut files,
         )?,
@@ -499,9 +554,26 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                     "nimlab mine family candy \"{FAMILY}\" --m {m0}..{m1} --format csv"
                 ),
                 show: 64,
+                display: vec![
+                    (
+                        "column".into(),
+                        Shown::Cells(
+                            forms
+                                .fits()
+                                .flat_map(|(name, fit)| vec![column_math(name); fit.lines.len()])
+                                .collect(),
+                        ),
+                    ),
+                    (
+                        "formula".into(),
+                        Shown::Cells(family_formulas_math(&forms, |name| {
+                            column_math(name).trim_matches('$').to_string()
+                        })),
+                    ),
+                ],
                 data: mined,
                 headers: [
-                    "column",
+                    "quantity",
                     "period",
                     "preperiod",
                     "residue",
@@ -521,7 +593,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     progress.stage("candy-nim: allocations (Theorem 6.7, the example after Theorem 6.9)");
     progress.add_work(1);
     let allocs = allocations(ALLOCATION_MAX)?;
-    let (equality, rows, others) = equality_table(&allocs);
+    let (equality, rows, others, equality_display) = equality_table(&allocs);
     let differ: Vec<&EqualityRow> = rows.iter().filter(|r| !r.agrees()).collect();
     let differ_at: Vec<String> = differ.iter().map(|r| r.candies.to_string()).collect();
     summary.findings.push(if differ.is_empty() {
@@ -534,7 +606,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             differ_at.join(", ")
         )
     });
-    let (example, example_differ) = minimisers_table(&allocs)?;
+    let (example, example_differ, example_display) = minimisers_table(&allocs)?;
     let mut tables = tables;
     tables.push(table(
         TableSpec {
@@ -548,6 +620,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             command: format!("nimlab candy allocate --max-candies {ALLOCATION_MAX} --format csv"),
             show: rows.len(),
             data: equality,
+            display: equality_display,
             headers: [
                 "$N$",
                 "$\\lfloor \\log_2 N\\rfloor$",
@@ -577,6 +650,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             command: "nimlab candy allocate --max-candies 16 --format csv".into(),
             show: PRINTED_MINIMISERS.len(),
             data: example,
+            display: example_display,
             headers: [
                 "$N$",
                 "paper's $G$",
@@ -657,19 +731,6 @@ fn column_math(name: &str) -> String {
             None => format!("${name}$"),
         },
     }
-}
-
-/// A mined fit's lines as `$V(m) = 62m+36$ ($m \ge 1$)`, with `name` the column as math.
-fn math_formulas(fit: &PeriodicLinear, name: &str, var: &str) -> Vec<String> {
-    let symbol = name.trim_matches('$');
-    fit.lines
-        .iter()
-        .map(|l| {
-            let arg = affine_text(&Q::int(fit.period as i64), &Q::int(l.residue as i64), var);
-            let rhs = affine_text(&l.slope, &l.intercept, var);
-            format!("${symbol}({arg}) = {rhs}$ (${var} \\ge {}$)", l.from_k)
-        })
-        .collect()
 }
 
 #[cfg(test)]
@@ -764,7 +825,16 @@ mod tests {
     fn the_equality_table_matches_a_brute_force_over_every_p_position() {
         let allocs = allocations(BRUTE_MAX).unwrap();
         let mut memo = HashMap::new();
-        let (_, rows, others) = equality_table(&allocs);
+        let (t, rows, others, display) = equality_table(&allocs);
+        // The CSV holds plain values, the displayed cells the same text with `$…$` math.
+        assert!(t.rows.iter().flatten().all(|c| !c.text().contains('$')));
+        for (_, how) in &display {
+            let Shown::Cells(cells) = how else {
+                panic!("cells")
+            };
+            assert_eq!(cells.len(), t.rows.len());
+            assert!(cells.iter().any(|c| c.contains('$')));
+        }
         let mut shown = 0;
         for a in &allocs {
             let n = a.candies;
@@ -816,7 +886,9 @@ mod tests {
     #[test]
     fn the_example_table_matches_a_brute_force_and_the_claim_file() {
         let allocs = allocations(16).unwrap();
-        let (t, differ) = minimisers_table(&allocs).unwrap();
+        let (t, differ, display) = minimisers_table(&allocs).unwrap();
+        assert!(t.rows.iter().flatten().all(|c| !c.text().contains('$')));
+        assert_eq!(display.len(), 3);
         let mut memo = HashMap::new();
         let mut brute_differ = Vec::new();
         for ((n, printed, printed_nw), row) in PRINTED_MINIMISERS.iter().zip(&t.rows) {

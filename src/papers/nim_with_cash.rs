@@ -17,19 +17,18 @@ use crate::language::Check;
 use crate::num::Q;
 use crate::progress::Progress;
 use crate::report::context::{Axis, Figure, Report, Series, SeriesStyle};
-use crate::report::data::{BFile, FigureSpec, TableSpec, bfiles, figure, table};
+use crate::report::data::{BFile, FigureSpec, Shown, TableSpec, bfiles, figure, table};
 use crate::report::files::Files;
 use crate::report::{Paper, ReportOptions};
 use crate::tables::cash::{
-    PrintedTable, THRESHOLD_COLUMNS, appendix_table, certified_forms_table, least_threshold_table,
-    offsets_table, threshold_row, win_condition_table,
+    PrintedTable, THRESHOLD_COLUMNS, THRESHOLD_MATH as SEQ_MATH, appendix_display, appendix_table,
+    certified_forms_display, certified_forms_table, least_threshold_table, offsets_table,
+    threshold_row, win_condition_formulas_math, win_condition_table,
 };
+use crate::tables::mined::{affine_math, line_math};
 
 /// The Appendix's set.
 const SET: [Amount; 5] = [3, 5, 6, 10, 11];
-
-/// The `$…$` name of f^I (seq 0) or f^II (seq 1).
-const SEQ_MATH: [&str; 2] = ["f^{\\mathrm{I}}", "f^{\\mathrm{II}}"];
 
 /// The paper's Appendix as its claim file states it (the `cash.appendix` claim's arguments),
 /// or `None` when the file or the claim is absent.
@@ -126,14 +125,15 @@ fn residue_figure(
     let mut series = vec![Series {
         column: "low".into(),
         label: label(&low, counts[0]),
-        color: if seq == 0 { "blue" } else { "red" }.into(),
+        // Two hues far apart (blue, orange), the same in both figures: flat and rising bands.
+        color: "blue".into(),
         style: SeriesStyle::Dots,
     }];
     if high != low {
         series.push(Series {
             column: "high".into(),
             label: label(&high, counts[1]),
-            color: if seq == 0 { "teal" } else { "orange" }.into(),
+            color: "orange".into(),
             style: SeriesStyle::Dots,
         });
     }
@@ -142,7 +142,7 @@ fn residue_figure(
             id: format!("{name}-by-residue-3-5-6-10-11"),
             title: format!("${f}$ by residue class for $A = \\lbrace 3,5,6,10,11 \\rbrace$"),
             caption: format!(
-                "${f}(n) - {low_int}\\lfloor n/{p} \\rfloor$ for $0 \\le n \\le {max_n}$: subtracting the smaller per-period slope ${low_int}$ leaves each residue class $n \\equiv i \\pmod{{{p}}}$ on a line of its own, flat where ${f}({p}k+i)$ grows by ${low}$ per period and rising by one per period where it grows by ${high}$ — the period-${p}$ structure of the certified closed forms (table below); before the sharp start of a line its points leave it."
+                "${f}(n) - {low_int}\\lfloor n/{p} \\rfloor$ for $0 \\le n \\le {max_n}$: subtracting the smaller per-period slope ${low_int}$ leaves each residue class $n \\equiv i \\pmod{{{p}}}$ on a line of its own, flat where ${f}({p}k+i)$ grows by ${low}$ per period and rising by one per period where it grows by ${high}$ — the period-${p}$ structure of the certified closed forms (the table of certified closed forms above); before the sharp start of a line its points leave it."
             ),
             command: format!(
                 "nimlab cash thresholds --set 3,5,6,10,11 --max-n {max_n} --defined-only --format csv"
@@ -228,38 +228,46 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         TableSpec {
             title: "Certified closed forms of $f^{\\mathrm{I}}$ and $f^{\\mathrm{II}}$ for $A = \\lbrace 3,5,6,10,11 \\rbrace$".into(),
             caption: format!(
-                "One line per residue ($f1 = f^{{\\mathrm{{I}}}}$, $f2 = f^{{\\mathrm{{II}}}}$). The sharp start is the least $k$ from which the line holds (Def 2.3's value differs at $k - 1$); the certified start is the least $k$ with ${p}k + i \\ge {from}$, where the min/max-plus certificate of Def 2.3 (replayed when this report was rendered) begins its induction. Between the two the line is checked on the data, so every line is PROVEN from its sharp start."
+                "One line per residue $i$ of the period ${p}$ as $f^{{\\mathrm{{I}}}}({p}k + i) = B_i k + c_i$ (the CSV names the sequences f1 and f2). The sharp start is the least $k$ from which the line holds (Def 2.3's value differs at $k - 1$); the certified start is the least $k$ with ${p}k + i \\ge {from}$, where the min/max-plus certificate of Def 2.3 (replayed when this report was rendered) begins its induction. Between the two the line is checked on the data, so every line is PROVEN from its sharp start."
             ),
             csv: "certified-forms-3-5-6-10-11.csv".into(),
             command: format!("nimlab mine cash --set 3,5,6,10,11 --max-n {max_n} --format csv"),
             data: certified,
             show: 64,
-            headers: Vec::new(),
+            headers: [
+                "sequence",
+                "period",
+                "$i$",
+                "$B_i$",
+                "$c_i$",
+                "formula",
+                "sharp start",
+                "certified from",
+                "status",
+            ]
+            .map(String::from)
+            .to_vec(),
+            display: certified_forms_display(&forms),
         },
         &mut files,
     )?];
     // The paper's Appendix beside the certified lines.
     if let Some(printed) = printed_appendix(opts)? {
         let t = appendix_table(&forms, &th, &printed)?;
-        let wrong: Vec<String> = t
-            .rows
-            .iter()
-            .filter(|r| r[6] == Cell::from("never"))
-            .map(|r| {
-                let seq = usize::from(r[0].text().starts_with("f2"));
-                format!(
-                    "${}({}) = {}$ (is ${}$ from $k = {}$)",
-                    SEQ_MATH[seq],
-                    r[0].text()
-                        .trim_start_matches("f1(")
-                        .trim_start_matches("f2(")
-                        .trim_end_matches(')'),
-                    r[3].text(),
-                    r[4].text(),
-                    r[5].text()
-                )
-            })
-            .collect();
+        // The printed lines that are not Def 2.3's (the table's `never` rows).
+        let mut wrong = Vec::new();
+        for (seq, fit) in [&forms.f1, &forms.f2].into_iter().enumerate() {
+            for (line, (b, c)) in fit.lines.iter().zip(&printed.lines[seq]) {
+                if (b, c) != (&line.slope, &line.intercept) {
+                    wrong.push(format!(
+                        "{} (is ${}$ from $k = {}$)",
+                        line_math(SEQ_MATH[seq], (fit.period, line.residue), (b, c), "k", None),
+                        affine_math(&line.slope, &line.intercept, "k"),
+                        line.from_k
+                    ));
+                }
+            }
+        }
         let other = t
             .rows
             .iter()
@@ -287,9 +295,23 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 ),
                 csv: "appendix-3-5-6-10-11.csv".into(),
                 command: "nimlab check data/claims/nim-with-cash.toml --only appendix".into(),
+                display: appendix_display(&forms, &printed),
                 data: t,
                 show: 64,
-                headers: Vec::new(),
+                headers: [
+                    "line",
+                    "residue $i$",
+                    "role",
+                    "paper",
+                    "Def 2.3",
+                    "sharp start $k$",
+                    "paper agrees from $k$",
+                    "first wrong $k$",
+                    "paper's value",
+                    "Def 2.3's value",
+                ]
+                .map(String::from)
+                .to_vec(),
             },
             &mut files,
         )?);
@@ -314,13 +336,24 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         TableSpec {
             title: "Least thresholds beside Def 2.3".into(),
             caption: format!(
-                "Every $n \\le {least_n}$ where Def 2.3's $f^{{\\mathrm{{I}}}}(n)$ or $f^{{\\mathrm{{II}}}}(n)$ differs from the true least threshold found by search in the win table (least_f1: with $W(n) = \\mathrm{{I}}$ the least $d$ with which I wins $(n; d, \\infty)$, else the least $d$ beating II's least threshold minus one; least_f2 likewise); differs: the main (plain-game winner's) value, the other player's, or both."
+                "Every $n \\le {least_n}$ where Def 2.3's $f^{{\\mathrm{{I}}}}(n)$ or $f^{{\\mathrm{{II}}}}(n)$ differs from the true least threshold found by search in the win table (least for I: with $W(n) = \\mathrm{{I}}$ the least $d$ with which I wins $(n; d, \\infty)$, else the least $d$ beating II's least threshold minus one; least for II likewise); differs: the main (plain-game winner's) value, the other player's, or both."
             ),
             csv: "least-thresholds-3-5-6-10-11.csv".into(),
             command: format!("nimlab cash thresholds --set 3,5,6,10,11 --max-n {least_n} --format csv"),
             data: least,
             show: 40,
-            headers: Vec::new(),
+            headers: [
+                "$n$",
+                "$W(n)$",
+                "$f^{\\mathrm{I}}(n)$",
+                "least for I",
+                "$f^{\\mathrm{II}}(n)$",
+                "least for II",
+                "differs",
+            ]
+            .map(String::from)
+            .to_vec(),
+            display: Vec::new(),
         },
         &mut files,
     )?);
@@ -358,9 +391,27 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 .into(),
             csv: "offsets-conjecture-8-1.csv".into(),
             command: "nimlab check data/claims/nim-with-cash.toml --only conj-8.1-2".into(),
+            display: vec![(
+                "within_bound".into(),
+                Shown::Cells(
+                    offsets
+                        .rows
+                        .iter()
+                        .map(|r| if r[4] == Cell::Bool(true) { "yes" } else { "NO" }.into())
+                        .collect(),
+                ),
+            )],
             data: offsets,
             show: 200,
-            headers: Vec::new(),
+            headers: [
+                "$L$",
+                "$M$",
+                "least $\\Theta$",
+                "bound $5(M-L)^2 + 2$",
+                "within the bound",
+            ]
+            .map(String::from)
+            .to_vec(),
         },
         &mut files,
     )?);
@@ -437,7 +488,28 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 command: format!("nimlab cash condition --set {set_text} --format csv"),
                 data: win_condition_table(&wc),
                 show: 64,
-                headers: Vec::new(),
+                headers: [
+                    "part",
+                    "$i$",
+                    "period in $b$",
+                    "residue of $b$",
+                    "$\\delta$",
+                    "slope",
+                    "intercept",
+                    "formula",
+                    "status",
+                ]
+                .map(String::from)
+                .to_vec(),
+                display: {
+                    let formulas = win_condition_formulas_math(&wc);
+                    let status =
+                        vec![format!("PROVEN for $n \\ge {}$", wc.proof.from); formulas.len()];
+                    vec![
+                        ("formula".into(), Shown::Cells(formulas)),
+                        ("status".into(), Shown::Cells(status)),
+                    ]
+                },
             },
             &mut files,
         )?);
@@ -445,8 +517,8 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     let bfile = |seq: usize| BFile {
         file: format!("b-{}-3-5-6-10-11.txt", ["f1", "f2"][seq]),
         sequence: format!(
-            "{}(n) of Def 2.3 (f1 = f^I, f2 = f^II), A = {{3,5,6,10,11}}",
-            ["f1", "f2"][seq]
+            "${}(n)$ of Def 2.3, $A = \\lbrace 3,5,6,10,11 \\rbrace$",
+            SEQ_MATH[seq]
         ),
         command: cmd.clone(),
         terms: (0..=max_n)
@@ -488,12 +560,14 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 param("set", "$A = \\lbrace 3,5,6,10,11 \\rbrace$"),
                 param(
                     "thresholds",
-                    format!("Def 2.1/2.3, 0 ≤ n ≤ {max_n} (figures n ≤ {plot_n})"),
+                    format!("Def 2.1/2.3, $0 \\le n \\le {max_n}$ (figures $n \\le {plot_n}$)"),
                 ),
-                param("least thresholds", format!("win table, n ≤ {least_n}")),
+                param("least thresholds", format!("win table, $n \\le {least_n}$")),
                 param(
                     "Conjecture 8.1 offsets",
-                    format!("1 ≤ L ≤ {max_l}, L ≤ M ≤ L + {extra_m}, forms fitted on n ≤ 2000"),
+                    format!(
+                        "$1 \\le L \\le {max_l}$, $L \\le M \\le L + {extra_m}$, forms fitted on $n \\le 2000$"
+                    ),
                 ),
             ],
         ),

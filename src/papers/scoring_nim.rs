@@ -1,4 +1,4 @@
-//! The Scoring Nim report: Figures 2–6 of the paper redrawn from exact payoffs f_N(p), with
+//! The Scoring Nim report: Figures 2–6 of the paper redrawn from exact payoffs $f_N(p)$, with
 //! their breakpoints, a table of the plotted positions' tails, the closed forms mined along the
 //! family (2k+1, 2k, 1) with their status (the family table, its mining and the zigzag form's
 //! re-verification live in [`crate::tables`]), and the verdicts.
@@ -6,17 +6,23 @@
 use std::collections::BTreeMap;
 
 use super::{command, common_commands, param, provenance, verdicts};
+use crate::claims::eval::Definitions;
 use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
 use crate::family::Family;
 use crate::games::scoring::{HeapSize, Limits, Method, nim_heaps, scoring_nim, solve};
+use crate::language::expr_math;
+use crate::miner::{FamilyForm, PwlKind};
 use crate::num::{IntRange, Pwl, Q};
 use crate::progress::Progress;
 use crate::report::context::{Axis, Report, Series, SeriesStyle, TableSection, VLine};
-use crate::report::data::{FigureSpec, MarkSpec, TableSpec, figure, table};
+use crate::report::data::{FigureSpec, MarkSpec, Shown, TableSpec, figure, table};
 use crate::report::files::Files;
 use crate::report::{Paper, ReportOptions};
-use crate::tables::mined::{ZIGZAG_BEYOND, family_forms, family_forms_table, verify_closed_form};
+use crate::tables::mined::{
+    ZIGZAG_BEYOND, family_expr, family_forms, family_forms_table, family_formulas_math,
+    verify_closed_form,
+};
 use crate::tables::scoring::family_table;
 
 /// The family whose closed forms are mined (Theorem 6.3 (i)), and its last member.
@@ -113,7 +119,6 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     progress.add_work(FIGURES.len() as u64);
     let mut figures = Vec::new();
     let mut tails = Table::new(&["figure", "position", "breakpoints", "c_plus", "c_minus"]);
-    let mut breakpoints_per_figure = Vec::new();
     let mut reproduce = common_commands(opts, &verdict_table);
     let payoffs = FIGURES
         .iter()
@@ -239,7 +244,6 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             },
             &mut files,
         )?);
-        breakpoints_per_figure.push(format!("$({})$: ${}$", show(&p), f.breakpoints().len()));
         tails.push(vec![
             Cell::Int(i64::from(number)),
             Cell::Text(format!("({})", show(&p))),
@@ -270,21 +274,17 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         }
         progress.advance(1);
     }
-    summary.findings.insert(
-        0,
-        format!(
-            "Figures 2–6 redrawn from exact payoffs: number of breakpoints per position {}.",
-            breakpoints_per_figure.join(", ")
-        ),
-    );
     let mut tables = vec![table(
         TableSpec {
             title: "The plotted positions".into(),
             caption: "Number of breakpoints and the tail constants $c^+$, $c^-$ ($f_N = c^+ \\pm N$ for large $N$, $c^- \\pm N$ for very negative $N$) of each figure's position.".into(),
             csv: "figures.csv".into(),
-            command: "nimlab scoring limits 5 4 2   (and likewise for 7 6 1, 8 7 1, 6 4 1, 5 4 3)".into(),
+            command: limits_command(),
             show: 10,
-            headers: Vec::new(),
+            headers: ["figure", "position", "breakpoints", "$c^+$", "$c^-$"]
+                .map(String::from)
+                .to_vec(),
+            display: Vec::new(),
             data: tails,
         },
         &mut files,
@@ -307,7 +307,14 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             vec![
                 param(
                     "figures",
-                    "f_N(p) for p = (5,4,2), (7,6,1), (8,7,1), (6,4,1), (5,4,3)",
+                    format!(
+                        "$f_N(p)$ for $p = {}$",
+                        FIGURES
+                            .iter()
+                            .map(|(_, p, _)| format!("({})", show(p)))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
                 ),
                 param(
                     "bonus range of a figure",
@@ -320,7 +327,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 param(
                     "mined family",
                     format!(
-                        "({FAMILY}), 1 ≤ k ≤ {FAMILY_MAX_K}; a zigzag form re-verified on {ZIGZAG_BEYOND} more members"
+                        "$(2k+1, 2k, 1)$, $1 \\le k \\le {FAMILY_MAX_K}$; a zigzag form re-verified on ${ZIGZAG_BEYOND}$ more members"
                     ),
                 ),
             ],
@@ -332,6 +339,55 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         reproduce,
     };
     Ok(Paper { report, files })
+}
+
+/// `nimlab scoring limits` for every plotted position, as one pasteable shell loop.
+fn limits_command() -> String {
+    let positions: Vec<String> = FIGURES
+        .iter()
+        .map(|(_, p, _)| format!("\"{}\"", args(p)))
+        .collect();
+    format!(
+        "for p in {}; do nimlab scoring limits $p; done",
+        positions.join(" ")
+    )
+}
+
+/// The family's quantities as a reader sees them: symbol (TeX, no `$`) and meaning.
+fn family_column(name: &str) -> (String, &'static str) {
+    match name {
+        "breakpoints" => ("B".into(), "the number of breakpoints"),
+        "c_minus" => ("c^-".into(), "the left tail constant"),
+        "c_plus" => ("c^+".into(), "the right tail constant"),
+        "first_breakpoint" => ("\\beta^-".into(), "the first breakpoint"),
+        "last_breakpoint" => ("\\beta^+".into(), "the last breakpoint"),
+        "breakpoint_step" => ("\\Delta".into(), "the step of the breakpoints' progression"),
+        _ => match name.strip_prefix('h').filter(|i| i.parse::<u32>().is_ok()) {
+            Some(i) => (format!("h_{{{i}}}"), "a heap"),
+            None => (
+                format!("\\mathrm{{{}}}", name.replace('_', " ")),
+                "a quantity",
+            ),
+        },
+    }
+}
+
+/// Whether a family form is Def 6.2's $F_k$: a zigzag with top $2$ and peaks
+/// $-(2k-2), \dots, 2k-2$ in steps of $2$ (Theorem 6.3 (i) says $f_N(2k+1,2k,1) = F_k(N)$).
+fn is_def_6_2(form: &FamilyForm) -> bool {
+    let expected = [
+        ("top", 0, 2),
+        ("first_peak", -2, 2),
+        ("last_peak", 2, -2),
+        ("peak_step", 0, 2),
+    ];
+    form.kind == PwlKind::Zigzag
+        && form.numbers.len() == expected.len()
+        && expected.iter().all(|&(name, slope, intercept)| {
+            form.numbers.iter().any(|n| {
+                n.name == name && n.slope == Q::int(slope) && n.intercept == Q::int(intercept)
+            })
+        })
 }
 
 /// `nimlab mine family scoring` on the report's family.
@@ -354,15 +410,52 @@ fn mined_family(progress: &dyn Progress, files: &mut Files) -> Result<(Vec<Table
     let (k0, k1) = forms.range;
     let mut tables = vec![table(
         TableSpec {
-            title: format!("Closed forms mined along the family ({FAMILY})"),
+            title: "Closed forms mined along the family $(2k+1, 2k, 1)$".into(),
             caption: format!(
-                "Each numeric column of the family's table (heaps, number of breakpoints, c⁻ and c⁺ of f_N) and the first breakpoint, last breakpoint and breakpoint step of the payoff, as periodic-linear closed forms in k found by the miner in the members k = {k0}..{k1}; every form is OBSERVED on k = {k0}..{k1} only."
+                "Each numeric column of the family's table and the breakpoints of the payoff $f_N(2k+1,2k,1)$, as periodic-linear closed forms in $k$ found by the miner in the members ${k0} \\le k \\le {k1}$: {}. Every form is OBSERVED on that range only.",
+                forms
+                    .fits()
+                    .map(|(name, _)| {
+                        let (symbol, meaning) = family_column(name);
+                        format!("${symbol}$ {meaning}")
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
             csv: "mined-family.csv".into(),
             command: format!("{} --format csv", mine_command()),
+            display: vec![
+                (
+                    "column".into(),
+                    Shown::Cells(
+                        forms
+                            .fits()
+                            .flat_map(|(name, fit)| {
+                                vec![format!("${}$", family_column(name).0); fit.lines.len()]
+                            })
+                            .collect(),
+                    ),
+                ),
+                (
+                    "formula".into(),
+                    Shown::Cells(family_formulas_math(&forms, |name| family_column(name).0)),
+                ),
+            ],
             data: family_forms_table(&forms),
             show: 64,
-            headers: Vec::new(),
+            headers: [
+                "quantity",
+                "period",
+                "preperiod",
+                "residue",
+                "slope",
+                "intercept",
+                "from $k$",
+                "formula",
+                "status",
+            ]
+            .map(String::from)
+            .to_vec(),
         },
         files,
     )?];
@@ -370,50 +463,87 @@ fn mined_family(progress: &dyn Progress, files: &mut Files) -> Result<(Vec<Table
         Some(z) => {
             let check = verify_closed_form(z, &fam)?;
             let form = format!("f_N({FAMILY}) = {}", z.expr);
+            let form_math = format!(
+                "$f_N(2k+1,2k,1) = {}$",
+                expr_math(&family_expr(&z.form, "N", &z.param), &Definitions::new())
+            );
             let status = format!("OBSERVED on k = {}..{}", z.from, z.to);
-            let verified = format!(
-                "k = {}..{} ({ZIGZAG_BEYOND} members beyond the data)",
+            let status_math = format!("OBSERVED on ${} \\le k \\le {}$", z.from, z.to);
+            let verified_math = format!(
+                "${} \\le k \\le {}$ (${ZIGZAG_BEYOND}$ members beyond the data)",
                 check.from, check.to
             );
+            let theorem = is_def_6_2(&z.form);
             let mut t = Table::new(&["item", "value"]);
-            for (item, value) in [
-                ("closed form", form.clone()),
-                ("found for", format!("k ≥ {}, every N", z.from)),
-                ("status", status.clone()),
-                ("re-verified on", verified.clone()),
+            let mut shown = Vec::new();
+            for (item, value, math) in [
+                ("closed form", form.clone(), form_math.clone()),
+                (
+                    "found for",
+                    format!("k ≥ {}, every N", z.from),
+                    format!("$k \\ge {}$, every $N$", z.from),
+                ),
+                ("status", status.clone(), status_math.clone()),
+                (
+                    "re-verified on",
+                    format!("k = {}..{}", check.from, check.to),
+                    verified_math.clone(),
+                ),
                 (
                     "at",
                     "every N from 2 below the first peak to 2 beyond the last, step 1/2".into(),
+                    "every $N$ from $2$ below the first peak to $2$ beyond the last, step $1/2$"
+                        .into(),
                 ),
-                ("verdict", check.finding.verdict.to_string()),
-                ("evidence", check.finding.evidence()),
+                (
+                    "verdict",
+                    check.finding.verdict.to_string(),
+                    check.finding.verdict.to_string(),
+                ),
+                (
+                    "evidence",
+                    check.finding.evidence(),
+                    check.finding.evidence(),
+                ),
             ] {
                 t.push(vec![item.into(), value.into()]);
+                shown.push(math);
             }
             tables.push(table(
                 TableSpec {
-                    title: format!("The zigzag closed form of f_N({FAMILY})"),
+                    title: "The zigzag closed form of $f_N(2k+1,2k,1)$".into(),
                     caption: format!(
-                        "The payoff of every member from k = {} on is a zigzag, f(N) = top − min_j |N − j| over peaks j in an arithmetic progression, with top, peaks and step affine in k: one closed form in (N, k), found in the data, then re-verified by the claims checker on those members and on {ZIGZAG_BEYOND} the miner did not see. A finite check: the form is not PROVEN here.",
-                        z.from
+                        "The payoff of every member from $k = {}$ on is a zigzag, $f(N) = t - \\min_j \\lvert N - j\\rvert$ over peaks $j$ in an arithmetic progression, with top $t$, peaks and step affine in $k$: one closed form in $(N, k)$, found in the data, then re-verified by the claims checker on those members and on ${ZIGZAG_BEYOND}$ the miner did not see.{} A finite check: the form is not PROVEN here. The reproduce command prints it in the last two lines of its output.",
+                        z.from,
+                        if theorem {
+                            " It is Def 6.2's $F_k(N)$: the miner re-discovers Theorem 6.3 (i), $f_N(2k+1,2k,1) = F_k(N)$, from the payoffs alone."
+                        } else {
+                            ""
+                        }
                     ),
                     csv: "mined-zigzag.csv".into(),
-                    command: format!("{}   (its last two lines)", mine_command()),
+                    command: mine_command(),
                     data: t,
                     show: 8,
                     headers: Vec::new(),
+                    display: vec![("value".into(), Shown::Cells(shown))],
                 },
                 files,
             )?);
             format!(
-                "Mined from the payoffs of ({FAMILY}), k = {k0}..{k1}: {form} for k ≥ {}, {status}; the claims checker re-verified it on {verified}: {} ({}).",
+                "Mined from the payoffs of $(2k+1, 2k, 1)$, ${k0} \\le k \\le {k1}$: {form_math} for $k \\ge {}$, {status_math}; the claims checker re-verified it on {verified_math}: {} ({}).{}",
                 z.from,
                 check.finding.verdict,
-                check.finding.evidence()
+                check.finding.evidence(),
+                if theorem {
+                    " This is Theorem 6.3 (i), $f_N(2k+1,2k,1) = F_k(N)$, re-discovered from the data: a confirmation, not a new result."
+                } else {
+                    ""
+                }
             )
         }
         None => format!(
-            "No zigzag closed form of f_N({FAMILY}) was found in the members k = {k0}..{k1}."
+            "No zigzag closed form of $f_N(2k+1,2k,1)$ was found in the members ${k0} \\le k \\le {k1}$."
         ),
     };
     progress.advance(1);
@@ -445,6 +575,27 @@ mod tests {
         // A function that differs only far out in a tail is told apart.
         let g = a.max(&Pwl::linear(Q::int(2), Q::int(-200)));
         assert!(a.eval(&Q::int(150)) == g.eval(&Q::int(150)) && !same_function(&a, &g));
+    }
+
+    #[test]
+    fn the_mined_zigzag_is_recognised_as_def_6_2_exactly_when_it_is() {
+        let fam: Family = FAMILY.parse().unwrap();
+        let ranges = BTreeMap::from([("k".to_string(), IntRange::new(1, 8).unwrap())]);
+        let data = family_table(&fam, &ranges, None, Method::Auto, &Limits::default()).unwrap();
+        let mut form = family_forms(&data.typed_columns())
+            .unwrap()
+            .closed
+            .unwrap()
+            .form;
+        // Independently of the form: the members' payoffs are Def 6.2's F_k at integers.
+        for k in 1..=4 {
+            let f = payoff(&[2 * k as HeapSize + 1, 2 * k as HeapSize, 1]);
+            assert!((-12..=12).all(|n| f.eval(&Q::int(n)) == Q::int(big_f(k, n))));
+        }
+        assert!(is_def_6_2(&form));
+        let top = form.numbers.iter_mut().find(|n| n.name == "top").unwrap();
+        top.intercept = Q::int(3);
+        assert!(!is_def_6_2(&form));
     }
 
     #[test]

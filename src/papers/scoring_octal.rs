@@ -14,10 +14,10 @@ use crate::miner::PeriodStatus;
 use crate::num::Q;
 use crate::progress::Progress;
 use crate::report::context::{Axis, Report, Series, SeriesStyle, TableSection, VLine};
-use crate::report::data::{BFile, FigureSpec, TableSpec, agreement, bfiles, figure, table};
+use crate::report::data::{BFile, FigureSpec, Shown, TableSpec, agreement, bfiles, figure, table};
 use crate::report::files::Files;
 use crate::report::{Paper, ReportOptions};
-use crate::tables::mined::periodic_forms_table;
+use crate::tables::mined::{formulas_math, periodic_forms_table};
 
 /// The subtraction set of Table 1 and the figure.
 const SET: [HeapSize; 2] = [4, 5];
@@ -171,6 +171,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 "nimlab".into(),
                 "agreement".into(),
             ],
+            display: Vec::new(),
         },
         &mut files,
     )?];
@@ -311,14 +312,12 @@ fn mined_forms(
         TableSpec {
             title: format!("Closed forms of $\\mathcal{{G}}_s$ for {what}"),
             caption: format!(
-                "Least period ${}$, least preperiod ${}$, {status}. {} One line per residue $i$, $0 \\le i \\le {}$: $\\mathcal{{G}}_s({}k + i) = c_i$ from the $k$ given on (the least $k$ with ${}k + i \\ge {}$).",
+                "Least period ${}$ and least preperiod $n_0 = {}$ for every line, {status}. {} One line per residue $i$, $0 \\le i \\le {}$: $\\mathcal{{G}}_s({}k + i) = c_i$ for every $k$ from the line's sharp start on, the least $k$ from which it holds (a line may hold below $n_0$ already).",
                 p.period,
                 p.preperiod,
                 period_argument(report),
                 p.period - 1,
                 p.period,
-                p.period,
-                p.preperiod
             ),
             csv: format!("mined-{id}.csv"),
             command: format!("nimlab mine octal {args} --format csv"),
@@ -329,9 +328,18 @@ fn mined_forms(
                 "period".into(),
                 "preperiod".into(),
                 "$c_i$".into(),
-                "from $k$".into(),
+                "sharp start $k$".into(),
                 "formula".into(),
                 "status".into(),
+            ],
+            // Period and preperiod are the same on every line: the caption says them once.
+            display: vec![
+                ("period".into(), Shown::Hidden),
+                ("preperiod".into(), Shown::Hidden),
+                (
+                    "formula".into(),
+                    Shown::Cells(formulas_math(&form, "\\mathcal{G}_s", "k")),
+                ),
             ],
         },
         files,
@@ -348,7 +356,7 @@ fn period_argument(report: &PeriodReport) -> String {
                 window_start,
                 window_len,
             } => format!(
-                "Proven: the window ${window_start} \\le n \\le {}$ (${window_len}$ consecutive values, as many as the recurrence looks back) recurs ${}$ later, so by induction the period holds for every $n \\ge {}$.",
+                "Proven: the window ${window_start} \\le n \\le {}$ (${window_len}$ consecutive values, as many as the periodicity argument for this rule needs) recurs ${}$ later, so by induction the period holds for every $n \\ge {}$.",
                 window_start + window_len - 1,
                 p.period,
                 p.preperiod

@@ -26,6 +26,19 @@ pub struct TableSpec {
     /// The column headings a reader sees, in prose with `$…$` mathematics, one per column of
     /// `data` (the CSV keeps its machine-readable names); empty: the CSV's names are shown.
     pub headers: Vec<String>,
+    /// Columns a reader sees otherwise than the CSV holds them (by CSV column name): cells
+    /// written as `$…$` mathematics where the CSV keeps plain machine values, or the column
+    /// left out of the displayed table (a constant column said once in the caption).
+    pub display: Vec<(String, Shown)>,
+}
+
+/// How a column of a [`TableSpec`] is displayed, when not as the CSV's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Shown {
+    /// One displayed cell per row of the data, in order (prose with `$…$` mathematics).
+    Cells(Vec<String>),
+    /// Not displayed (the CSV still has it).
+    Hidden,
 }
 
 /// Adds a table's CSV to `files` (unless a figure already wrote the same bytes there) and
@@ -34,7 +47,7 @@ pub struct TableSpec {
 /// # Errors
 /// Headings given for a different number of columns than the data has.
 pub fn table(spec: TableSpec, files: &mut Files) -> Result<TableSection> {
-    let columns = match spec.headers.len() {
+    let headings = match spec.headers.len() {
         0 => spec.data.columns.clone(),
         n if n == spec.data.columns.len() => spec.headers.clone(),
         n => {
@@ -45,13 +58,43 @@ pub fn table(spec: TableSpec, files: &mut Files) -> Result<TableSection> {
             )));
         }
     };
+    // Per CSV column: how it is shown (None: as the CSV's text).
+    let mut shown: Vec<Option<&Shown>> = vec![None; spec.data.columns.len()];
+    for (name, how) in &spec.display {
+        let c = column(&spec.data, name, &format!("table {}", spec.csv))?;
+        if let Shown::Cells(cells) = how
+            && cells.len() != spec.data.rows.len()
+        {
+            return Err(Error::invalid(format!(
+                "table {}: {} displayed cells for column `{name}` of {} rows",
+                spec.csv,
+                cells.len(),
+                spec.data.rows.len()
+            )));
+        }
+        shown[c] = Some(how);
+    }
+    let visible = |c: &usize| shown[*c] != Some(&Shown::Hidden);
+    let columns = (0..headings.len())
+        .filter(visible)
+        .map(|c| headings[c].clone())
+        .collect();
     files.share(&spec.csv, spec.data.render(Format::Csv))?;
     let rows: Vec<Vec<String>> = spec
         .data
         .rows
         .iter()
+        .enumerate()
         .take(spec.show)
-        .map(|r| r.iter().map(cell_text).collect())
+        .map(|(i, r)| {
+            (0..r.len())
+                .filter(visible)
+                .map(|c| match shown[c] {
+                    Some(Shown::Cells(cells)) => cells[i].clone(),
+                    _ => cell_text(&r[c]),
+                })
+                .collect()
+        })
         .collect();
     Ok(TableSection {
         title: spec.title,
@@ -141,6 +184,7 @@ pub fn bfiles(list: Vec<BFile>, files: &mut Files) -> Result<TableSection> {
             data: t,
             show: list.len(),
             headers: vec!["file".into(), "sequence".into(), "$n$".into()],
+            display: Vec::new(),
         },
         files,
     )?;
@@ -280,14 +324,17 @@ pub fn figure(spec: FigureSpec, files: &mut Files) -> Result<Figure> {
             .chain(marked.iter().flat_map(|m| &m.1)),
         &spec.vlines,
     );
-    let legend = legend_corner(&b, &spec.vlines).to_string();
+    // Sorted by x, so that the renderers can stagger the labels of neighbouring lines.
+    let mut vlines = spec.vlines.clone();
+    vlines.sort_by_key(|v| v.x);
+    let legend = legend_corner(&b, &vlines).to_string();
     let plot = Plot {
         x_label: spec.x.label.clone(),
         y_label: spec.y_label.clone(),
         bounds: b,
         curves,
         marks: marked,
-        vlines: spec.vlines.clone(),
+        vlines: vlines.clone(),
         legend: legend.clone(),
     };
     let svg = format!("{}.svg", spec.id);
@@ -317,7 +364,7 @@ pub fn figure(spec: FigureSpec, files: &mut Files) -> Result<Figure> {
         y_label: spec.y_label,
         series: spec.series,
         marks,
-        vlines: spec.vlines,
+        vlines,
         bounds: b,
         legend,
     })
@@ -338,6 +385,7 @@ mod tests {
             data,
             show: 1,
             headers,
+            display: Vec::new(),
         }
     }
 
@@ -354,6 +402,28 @@ mod tests {
             "{wrong}"
         );
         assert_ne!(agreement(true), agreement(false));
+    }
+
+    #[test]
+    fn displayed_cells_and_hidden_columns_change_what_readers_see_not_the_csv() {
+        let mut files = Files::new();
+        let mut s = spec(vec!["$n$".into(), "$N_W$".into()]);
+        s.data.push(vec![Cell::Int(3), Cell::Int(4)]);
+        s.show = 2;
+        s.display = vec![("n_w".into(), Shown::Cells(vec!["$2$".into(), "$4$".into()]))];
+        let shown = table(s.clone(), &mut files).unwrap();
+        assert_eq!(shown.rows, [["1", "$2$"], ["3", "$4$"]]);
+        let csv = String::from_utf8(files.get("t.csv").unwrap().to_vec()).unwrap();
+        assert!(csv.contains("1,2") && !csv.contains('$'), "{csv}");
+        s.display = vec![("n".into(), Shown::Hidden)];
+        let hidden = table(s.clone(), &mut Files::new()).unwrap();
+        assert_eq!(hidden.columns, ["$N_W$"]);
+        assert_eq!(hidden.rows, [["2"], ["4"]]);
+        s.display = vec![("n_w".into(), Shown::Cells(vec!["$2$".into()]))];
+        let short = table(s.clone(), &mut Files::new()).unwrap_err();
+        assert!(short.to_string().contains("1 displayed cells"), "{short}");
+        s.display = vec![("nope".into(), Shown::Hidden)];
+        assert!(table(s, &mut Files::new()).is_err());
         assert_eq!(agreement(false), agreement(false).to_uppercase());
     }
 }

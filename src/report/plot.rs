@@ -333,7 +333,9 @@ fn draw(plot: &Plot, out: &mut String) -> std::result::Result<(), Box<dyn std::e
         .label_style(("sans-serif", px(14)))
         .axis_desc_style(("sans-serif", px(16)))
         .draw()?;
-    for v in &plot.vlines {
+    // Neighbouring labels (the lines come sorted by x) alternate between two rows, so labels
+    // of close lines never print on top of each other; pgfplots does the same.
+    for (row, v) in plot.vlines.iter().enumerate() {
         let x = v.x as f64;
         chart.draw_series(DashedLineSeries::new(
             [(x, y0), (x, y1)],
@@ -344,7 +346,7 @@ fn draw(plot: &Plot, out: &mut String) -> std::result::Result<(), Box<dyn std::e
         let label = EmptyElement::at((x, y1))
             + Text::new(
                 plain_math(&v.label),
-                (ipx(5), ipx(5)),
+                (ipx(5), ipx(5) + ipx(16) * (row % 2) as i32),
                 ("sans-serif", px(13)).into_font().color(&rgb("gray")),
             );
         chart.draw_series(std::iter::once(label))?;
@@ -460,6 +462,33 @@ mod tests {
             }],
             legend: LEGEND_NORTH_WEST.into(),
         }
+    }
+
+    #[test]
+    fn labels_of_neighbouring_lines_go_on_different_rows() {
+        let mut p = a_plot(SeriesStyle::Line);
+        p.vlines = vec![
+            VLine {
+                x: 8,
+                label: "left".into(),
+            },
+            VLine {
+                x: 9,
+                label: "right".into(),
+            },
+        ];
+        let svg = svg(&p).unwrap();
+        // The y attribute of the <text> element holding `label`.
+        let y_of = |label: &str| {
+            let end = svg.find(&format!(">\n{label}\n<")).unwrap();
+            let start = svg[..end].rfind("<text").unwrap();
+            let tag = &svg[start..end];
+            let y = tag.find(" y=\"").unwrap() + 4;
+            tag[y..y + tag[y..].find('"').unwrap()]
+                .parse::<f64>()
+                .unwrap()
+        };
+        assert!(y_of("right") > y_of("left"));
     }
 
     #[test]

@@ -17,6 +17,11 @@ use crate::games::cash::{
 };
 use crate::miner::{PeriodicLinear, affine_text};
 use crate::num::Q;
+use crate::report::data::Shown;
+use crate::tables::mined::{affine_math, formulas_math, line_math};
+
+/// $f^{\mathrm{I}}$ and $f^{\mathrm{II}}$ as TeX (no `$`), the tables' `f1` and `f2`.
+pub const THRESHOLD_MATH: [&str; 2] = ["f^{\\mathrm{I}}", "f^{\\mathrm{II}}"];
 
 /// The columns of [`threshold_row`].
 pub const THRESHOLD_COLUMNS: [&str; 6] = ["n", "winner", "f1", "f2", "g1", "g2"];
@@ -89,6 +94,56 @@ pub fn certified_forms_table(forms: &ThresholdForms) -> Table {
         }
     }
     t
+}
+
+/// [`certified_forms_table`] as a reader sees it: the sequence and the formula as `$…$`
+/// mathematics, the period (the same on every row, said in the caption) left out.
+pub fn certified_forms_display(forms: &ThresholdForms) -> Vec<(String, Shown)> {
+    let mut names = Vec::new();
+    let mut formulas = Vec::new();
+    for (seq, fit) in [&forms.f1, &forms.f2].into_iter().enumerate() {
+        for line in &fit.lines {
+            names.push(format!("${}$", THRESHOLD_MATH[seq]));
+            formulas.push(line_math(
+                THRESHOLD_MATH[seq],
+                (fit.period, line.residue),
+                (&line.slope, &line.intercept),
+                "k",
+                None,
+            ));
+        }
+    }
+    vec![
+        ("sequence".into(), Shown::Cells(names)),
+        ("period".into(), Shown::Hidden),
+        ("formula".into(), Shown::Cells(formulas)),
+    ]
+}
+
+/// [`appendix_table`] as a reader sees it: each line's left side, the printed and the true
+/// right side as `$…$` mathematics (same rows, same order).
+pub fn appendix_display(forms: &ThresholdForms, printed: &PrintedTable) -> Vec<(String, Shown)> {
+    let (mut lhs, mut paper, mut truth) = (Vec::new(), Vec::new(), Vec::new());
+    for (seq, fit) in [&forms.f1, &forms.f2].into_iter().enumerate() {
+        for (line, (b, c)) in fit.lines.iter().zip(&printed.lines[seq]) {
+            let arg = affine_math(
+                &Q::int(fit.period as i64),
+                &Q::int(line.residue as i64),
+                "k",
+            );
+            lhs.push(format!("${}({arg})$", THRESHOLD_MATH[seq]));
+            paper.push(format!("${}$", affine_math(b, c, "k")));
+            truth.push(format!(
+                "${}$",
+                affine_math(&line.slope, &line.intercept, "k")
+            ));
+        }
+    }
+    vec![
+        ("sequence".into(), Shown::Cells(lhs)),
+        ("paper".into(), Shown::Cells(paper)),
+        ("def_2_3".into(), Shown::Cells(truth)),
+    ]
 }
 
 /// A printed table of f^I(pk + i) = B_i k + c_i, f^II likewise (k ≥ `from_k`), as a paper gives
@@ -331,6 +386,30 @@ pub fn win_condition_table(wc: &WinCondition) -> Table {
     t
 }
 
+/// The `formula` column of [`win_condition_table`] as a reader sees it, row for row:
+/// `$h_{1}(3k + 1) = 3k$ ($k \ge 0$)`, `$h_{0}(2) = 2$`, `$o_{1}(0) = 2$`.
+pub fn win_condition_formulas_math(wc: &WinCondition) -> Vec<String> {
+    let mut out = Vec::new();
+    for bd in &wc.boundaries {
+        let name = format!("h_{{{}}}", bd.residue);
+        out.extend(
+            bd.head
+                .iter()
+                .enumerate()
+                .map(|(b, v)| format!("${name}({b}) = {v}$")),
+        );
+        out.extend(formulas_math(&bd.form, &name, "k"));
+    }
+    for (j, row) in wc.edge.offsets.iter().enumerate() {
+        for (delta, o) in row.iter().enumerate() {
+            if let Some(o) = o {
+                out.push(format!("$o_{{{j}}}({delta}) = {o}$"));
+            }
+        }
+    }
+    out
+}
+
 /// The win condition in words, one boundary a line, then the edge layer and the proof (what
 /// `nimlab cash condition` prints).
 pub fn win_condition_text(wc: &WinCondition) -> String {
@@ -448,6 +527,42 @@ mod tests {
                 sharp <= cert && p * cert + i >= forms.certificate.from,
                 "{r:?}"
             );
+        }
+    }
+
+    /// A displayed formula compared as plain text: TeX spacing, `$`, braces and `\mathrm`
+    /// dropped, `\ge` made `≥`, as the CSV writes it.
+    fn plain(math: &str) -> String {
+        math.replace("\\mathrm", "")
+            .replace("\\ge", "≥")
+            .chars()
+            .filter(|c| !" ${}".contains(*c))
+            .collect()
+    }
+
+    #[test]
+    fn displayed_cells_follow_the_csv_rows_one_for_one() {
+        let set = CashSet::new(vec![3, 5, 6, 10, 11]).unwrap();
+        let forms = threshold_forms(&set, 1200).unwrap();
+        let t = certified_forms_table(&forms);
+        let display = certified_forms_display(&forms);
+        let Shown::Cells(formulas) = &display[2].1 else {
+            panic!("cells")
+        };
+        for (row, shown) in t.rows.iter().zip(formulas) {
+            // `f1(16k+3) = 10k+5` against `$f^{\mathrm{I}}(16k + 3) = 10k + 5$`.
+            let csv = row[5].text().replace("f2", "f^II").replace("f1", "f^I");
+            assert_eq!(plain(shown), plain(&csv));
+        }
+        assert_eq!(formulas.len(), t.rows.len());
+        for elements in [vec![1, 4], vec![3, 4, 8]] {
+            let wc = WinCondition::find(&CashSet::new(elements).unwrap(), 100, 1 << 30).unwrap();
+            let t = win_condition_table(&wc);
+            let shown = win_condition_formulas_math(&wc);
+            assert_eq!(shown.len(), t.rows.len());
+            for (row, math) in t.rows.iter().zip(&shown) {
+                assert_eq!(plain(math), plain(&row[7].text()), "{math}");
+            }
         }
     }
 

@@ -212,6 +212,87 @@ pub fn periodic_forms_table(form: &PeriodicLinear, name: &str, status: &str) -> 
     t
 }
 
+/// `sk + c` as TeX (no `$`): `10k + 5`, `k`, `-k - 1`, `3`, `\frac{3k}{2} - \frac{1}{3}` —
+/// the display twin of [`crate::miner::affine_text`], which the CSV and the CLI keep.
+pub fn affine_math(slope: &Q, constant: &Q, var: &str) -> String {
+    let number = |q: &Q| {
+        if q.is_integer() {
+            q.to_string()
+        } else {
+            let sign = if q.signum() < 0 { "-" } else { "" };
+            format!("{sign}\\frac{{{}}}{{{}}}", q.abs().numer(), q.denom())
+        }
+    };
+    let term = if slope.is_zero() {
+        None
+    } else if *slope == Q::one() {
+        Some(var.to_string())
+    } else if *slope == -Q::one() {
+        Some(format!("-{var}"))
+    } else if slope.is_integer() {
+        Some(format!("{slope}{var}"))
+    } else {
+        let sign = if slope.signum() < 0 { "-" } else { "" };
+        let numer = slope.abs().numer().clone();
+        let times = if numer == 1.into() {
+            String::new()
+        } else {
+            numer.to_string()
+        };
+        Some(format!("{sign}\\frac{{{times}{var}}}{{{}}}", slope.denom()))
+    };
+    match (term, constant.signum()) {
+        (None, _) => number(constant),
+        (Some(t), 0) => t,
+        (Some(t), 1) => format!("{t} + {}", number(constant)),
+        (Some(t), _) => format!("{t} - {}", number(&constant.abs())),
+    }
+}
+
+/// One line `symbol(P·var + i) = s·var + c` of a periodic-linear form as displayed: `$…$`
+/// mathematics, then its start in words-and-math, e.g. `$f^{\mathrm{I}}(16k + 3) = 10k + 5$
+/// ($k \ge 4$)`; `from_k` `None` leaves the start out. `symbol` is TeX (no `$`).
+pub fn line_math(
+    symbol: &str,
+    (period, residue): (usize, usize),
+    (slope, intercept): (&Q, &Q),
+    var: &str,
+    from_k: Option<i64>,
+) -> String {
+    let arg = affine_math(&Q::int(period as i64), &Q::int(residue as i64), var);
+    let rhs = affine_math(slope, intercept, var);
+    match from_k {
+        Some(k) => format!("${symbol}({arg}) = {rhs}$ (${var} \\ge {k}$)"),
+        None => format!("${symbol}({arg}) = {rhs}$"),
+    }
+}
+
+/// The displayed twin of [`PeriodicLinear::formulas_in`]: one `$…$` line per residue with its
+/// start, `symbol` the sequence's name as TeX (`\mathcal{G}_s`, `h_{1}`).
+pub fn formulas_math(form: &PeriodicLinear, symbol: &str, var: &str) -> Vec<String> {
+    form.lines
+        .iter()
+        .map(|l| {
+            line_math(
+                symbol,
+                (form.period, l.residue),
+                (&l.slope, &l.intercept),
+                var,
+                Some(l.from_k),
+            )
+        })
+        .collect()
+}
+
+/// The `formula` column of [`family_forms_table`] as displayed, row for row, each column's name
+/// given as TeX by `symbol`.
+pub fn family_formulas_math(forms: &FamilyForms, symbol: impl Fn(&str) -> String) -> Vec<String> {
+    forms
+        .fits()
+        .flat_map(|(name, fit)| formulas_math(fit, &symbol(name), &forms.param))
+        .collect()
+}
+
 /// Members beyond the data on which a mined zigzag form is re-verified.
 pub const ZIGZAG_BEYOND: i64 = 4;
 
@@ -733,6 +814,54 @@ mod tests {
                 let read = crate::claims::evaluate(&format!("let k = {k} in {text}")).unwrap();
                 assert_eq!(read.to_string(), found.to_string(), "{text} at k = {k}");
             }
+        }
+    }
+
+    #[test]
+    fn displayed_affine_numbers_are_the_texts_numbers_as_tex() {
+        for (slope, constant, text, math) in [
+            (Q::int(10), Q::int(5), "10k+5", "10k + 5"),
+            (Q::one(), Q::zero(), "k", "k"),
+            (-Q::one(), Q::int(-1), "-k-1", "-k - 1"),
+            (Q::zero(), Q::int(3), "3", "3"),
+            (Q::zero(), Q::frac(-1, 2), "-1/2", "-\\frac{1}{2}"),
+            (
+                Q::frac(3, 2),
+                Q::frac(-1, 3),
+                "3k/2-1/3",
+                "\\frac{3k}{2} - \\frac{1}{3}",
+            ),
+            (Q::frac(-1, 2), Q::zero(), "-k/2", "-\\frac{k}{2}"),
+        ] {
+            assert_eq!(crate::miner::affine_text(&slope, &constant, "k"), text);
+            assert_eq!(affine_math(&slope, &constant, "k"), math, "{text}");
+        }
+    }
+
+    #[test]
+    fn displayed_formulas_follow_the_printed_ones_line_for_line() {
+        let (_, t) = family("2k+1,2k,1", &[("k", 1, 12)]);
+        let forms = family_forms(&t.typed_columns()).unwrap();
+        let table = family_forms_table(&forms);
+        let shown = family_formulas_math(&forms, |name| format!("\\mathrm{{{name}}}"));
+        assert_eq!(shown.len(), table.rows.len());
+        let formula = table.columns.iter().position(|c| c == "formula").unwrap();
+        for (row, math) in table.rows.iter().zip(&shown) {
+            // `h1(k) = 2k+1  (k ≥ 1)` against `$\mathrm{h1}(k) = 2k + 1$ ($k \ge 1$)`: the
+            // same line once spaces, `$`, `\mathrm{…}` and `\ge` are read alike.
+            let plain = |s: &str| {
+                s.replace("\\mathrm{", "")
+                    .replace("\\ge", "≥")
+                    .chars()
+                    .filter(|c| !" ${}".contains(*c))
+                    .collect::<String>()
+            };
+            let printed = row[formula].text();
+            assert_eq!(plain(math), plain(&printed), "{printed}");
+            assert!(
+                math.starts_with('$') && math.matches('$').count() == 4,
+                "{math}"
+            );
         }
     }
 
