@@ -332,7 +332,13 @@ pub(crate) fn located(path: &Path, src: &str, at: usize, width: usize, message: 
 
 /// The text of [`located`]: `path:line:col: message`, the line, and a caret under the fault.
 /// A long line is shown as a window around the column.
-pub(crate) fn located_text(path: &Path, src: &str, at: usize, width: usize, message: &str) -> String {
+pub(crate) fn located_text(
+    path: &Path,
+    src: &str,
+    at: usize,
+    width: usize,
+    message: &str,
+) -> String {
     const BEFORE: usize = 50;
     const WINDOW: usize = 100;
     let (line, col, text) = line_col(src, at);
