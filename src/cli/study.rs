@@ -182,6 +182,9 @@ fn check(a: CheckArgs) -> anyhow::Result<()> {
         ]);
     }
     a.out.emit_table(&t)?;
+    if quiet() {
+        return Ok(());
+    }
     eprintln!(
         "{}: valid; {} tables, {} mining steps, {} inline claims, {} claim files, {} figures, {} values, {} sections; every table fits the memory budget",
         a.file.display(),
@@ -196,6 +199,11 @@ fn check(a: CheckArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Whether the environment asks for errors alone on stderr (`NIMLAB_PROGRESS=never`).
+fn quiet() -> bool {
+    std::env::var_os("NIMLAB_PROGRESS").is_some_and(|v| v == "never")
+}
+
 fn tables(a: TablesArgs) -> anyhow::Result<()> {
     let (study, _) = load_checked(&a.file, &a.budget)?;
     let cache = match (&a.cache, a.no_cache) {
@@ -203,7 +211,7 @@ fn tables(a: TablesArgs) -> anyhow::Result<()> {
         (Some(dir), false) => Cache::at(dir),
         (None, false) => Cache::default_dir().map_or_else(Cache::disabled, Cache::at),
     };
-    let quiet = std::env::var_os("NIMLAB_PROGRESS").is_some_and(|v| v == "never");
+    let quiet = quiet();
     let count = study.tables.len();
     // Every table is computed before anything is written: a failure leaves no partial output.
     let mut computed = Vec::with_capacity(count);

@@ -179,7 +179,6 @@ struct Params<'a> {
     kind: Kind,
     values: &'a BTreeMap<String, toml::Value>,
     spans: &'a TableSpans,
-    taken: BTreeSet<&'static str>,
 }
 
 impl<'a> Params<'a> {
@@ -206,7 +205,6 @@ impl<'a> Params<'a> {
     /// The value of `key`, if given.
     fn get(&mut self, key: &'static str) -> Option<&'a toml::Value> {
         debug_assert!(self.kind.params().contains(&key), "{key} is declared");
-        self.taken.insert(key);
         self.values.get(key)
     }
 
@@ -336,10 +334,11 @@ impl<'a> Params<'a> {
         set.map_err(|e| self.bad("set", &e.to_string()))
     }
 
-    /// Every given key not taken is an error at that key.
-    fn finish(self) -> Result<()> {
+    /// A given key the kind does not take is an error at that key (checked first: a misspelt
+    /// key explains a "missing" parameter).
+    fn unknown(&self) -> Result<()> {
         for (key, (key_span, _)) in &self.spans.keys {
-            if key == "name" || key == "kind" || self.taken.contains(key.as_str()) {
+            if key == "name" || key == "kind" || self.kind.params().contains(&key.as_str()) {
                 continue;
             }
             return Err(self.ctx.under(
@@ -664,16 +663,15 @@ pub fn parse(path: &Path, src: &str) -> Result<Study> {
                 ),
             )
         })?;
-        let mut params = Params {
+        let params = Params {
             ctx: &ctx,
             name: name.clone(),
             kind,
             values,
             spans,
-            taken: BTreeSet::new(),
         };
-        let spec = table_spec(&mut params)?;
-        params.finish()?;
+        params.unknown()?;
+        let spec = table_spec(&mut { params })?;
         names.sources.insert(name.clone(), Some(spec.columns()));
         tables.push(TableDecl {
             name,
