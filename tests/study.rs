@@ -408,3 +408,30 @@ fn a_cache_hit_and_a_corrupt_entry_give_identical_bytes() {
     assert_eq!(again, cold);
     assert!(Path::new(&entries[0]).is_file());
 }
+
+#[test]
+fn the_documented_example_and_the_shipped_study_are_valid() {
+    let readme = fs::read_to_string("data/studies/README.md").unwrap();
+    let example: String = readme
+        .split("```toml\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("the README has a complete example")
+        .to_string();
+    let (_dir, path) = study_file(&example);
+    let check = Csv::run_args(&["study", "check", &path, "--format", "csv"]);
+    let kinds: Vec<&str> = check.rows.iter().map(|r| r[1].as_str()).collect();
+    assert_eq!(kinds, ["scoring.family", "scoring.family", "cash.survey"]);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    run_ok_stderr(&[
+        "study",
+        "tables",
+        "data/studies/example.toml",
+        "--no-cache",
+        "-o",
+        out,
+    ]);
+    let sets = Csv::parse(&fs::read_to_string(dir.path().join("example/sets.csv")).unwrap());
+    assert_eq!(sets.rows.len(), 15);
+}
