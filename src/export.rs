@@ -1,8 +1,10 @@
 //! Generic tables and their renderings. Exporters are pure: rows in, bytes out (into any writer),
 //! so the same data gives byte-identical CSV, JSON and text. This layer knows nothing of games.
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::num::{Pwl, Q};
@@ -54,7 +56,7 @@ impl Format {
 ///   column has one JSON type and no reader rounds a value through a float;
 /// - lists are JSON arrays and values with named parts JSON objects, whose flat text is what
 ///   CSV and text print (e.g. `{1,3,4}`, `[3,2,1];[1,1,1,1,1,1]`, `[1] (0,2) [-1]`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Cell {
     /// An integer (a JSON number).
     Int(i64),
@@ -73,20 +75,20 @@ pub enum Cell {
 }
 
 /// A list cell: flat, its items' flat texts between `open` and `close`, separated by `sep`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct List {
     /// The items, in order.
     pub items: Vec<Cell>,
     /// Written before the first item in flat text (e.g. `{`), possibly empty.
-    pub open: &'static str,
+    pub open: Cow<'static, str>,
     /// Written between items in flat text (e.g. `,` or `;`).
-    pub sep: &'static str,
+    pub sep: Cow<'static, str>,
     /// Written after the last item in flat text.
-    pub close: &'static str,
+    pub close: Cow<'static, str>,
 }
 
 /// A record cell: named fields for JSON, and the flat text the other formats print.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {
     /// The fields, in order (JSON object keys).
     pub fields: Vec<(String, Cell)>,
@@ -104,9 +106,9 @@ impl Cell {
     ) -> Cell {
         Cell::List(List {
             items: items.into_iter().map(Into::into).collect(),
-            open,
-            sep,
-            close,
+            open: Cow::Borrowed(open),
+            sep: Cow::Borrowed(sep),
+            close: Cow::Borrowed(close),
         })
     }
 
@@ -131,7 +133,7 @@ impl Cell {
             Cell::Bool(b) => b.to_string(),
             Cell::List(l) => {
                 let items: Vec<String> = l.items.iter().map(Cell::text).collect();
-                format!("{}{}{}", l.open, items.join(l.sep), l.close)
+                format!("{}{}{}", l.open, items.join(&l.sep), l.close)
             }
             Cell::Record(r) => r.flat.clone(),
         }
@@ -229,8 +231,9 @@ impl<T: Into<Cell>> From<Option<T>> for Cell {
     }
 }
 
-/// A table with named columns (snake_case) held in memory.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// A table with named columns (snake_case) held in memory; its serde form (for caches) keeps
+/// every cell's type.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Table {
     /// Column names.
     pub columns: Vec<String>,

@@ -36,6 +36,8 @@
 //!   their game's namespace;
 //! - `report`: research reports (Markdown, LaTeX, CSV, SVG) rendered from templates, generic
 //!   ([`render_reports`], [`reports`]);
+//! - `study`: a researcher's own question as one TOML file, validated, costed and computed
+//!   through a content-addressed cache ([`study`]);
 //! - `papers`: the four papers' reports as data (tables, figures, verdicts, mined closed forms)
 //!   for `report` ([`PAPERS`]);
 //! - `cli`: the `nimlab` command line on top, behind the `cli` feature (on by default). Without
@@ -71,6 +73,35 @@ mod num;
 mod papers;
 mod progress;
 mod report;
+/// Studies: one TOML file declaring computations, mining, claims, figures and prose, validated
+/// (with `path:line:col` errors) and costed before anything runs; computed tables cached by
+/// content ([`study::Cache`]).
+///
+/// ```
+/// use std::path::Path;
+/// use nimlab::study::{Kind, parse};
+///
+/// let src = r#"
+/// [study]
+/// name = "demo"
+/// title = "Demo"
+///
+/// [[table]]
+/// name = "thresholds"
+/// kind = "cash.thresholds"
+/// set = [1, 4]
+/// max_n = 20
+/// "#;
+/// let study = parse(Path::new("demo.toml"), src)?;
+/// assert_eq!(study.tables[0].spec.kind(), Kind::CashThresholds);
+/// assert_eq!(study.tables[0].spec.columns()[..2], ["n", "winner"]);
+/// let cost = study.check_budget(1 << 30)?;
+/// assert_eq!(cost[0].rows, 21);
+/// let bad = parse(Path::new("demo.toml"), &src.replace("max_n", "max_m")).unwrap_err();
+/// assert!(bad.to_string().starts_with("demo.toml:10:1: table `thresholds`: unknown parameter `max_m`"), "{bad}");
+/// # Ok::<(), nimlab::Error>(())
+/// ```
+pub mod study;
 mod tables;
 
 /// Claims: a [`Registry`] read from a claim file or built from [`Claim`] values
@@ -264,6 +295,7 @@ pub mod scoring {
         Conjecture14Tally, MAX_SURVEY_WIDTH, SurveyRow, conjecture_14, subtraction_sets,
         survey_subtraction_games,
     };
+    pub use crate::tables::octal::{VALUE_COLUMNS, values_table};
     pub use crate::tables::scoring::{
         MAX_FAMILY_ROWS, PWL_COLUMNS, ScoringFamily, ScoringMember, family_cost, family_table,
         family_table_reporting,
@@ -311,6 +343,7 @@ pub mod candy {
 /// # Ok::<(), nimlab::Error>(())
 /// ```
 pub mod cash {
+    pub use crate::games::cash::threshold_bytes;
     pub use crate::games::cash::{
         Boundary, CashPeriodicity, CashSet, CashTable, Classification, EdgeLayer, Offset, Standing,
         ThresholdForms, Thresholds, WinCondition, WinProof, Winner, c_values, c1_as_printed,
@@ -327,6 +360,13 @@ pub mod cash {
         PrintedTable, THRESHOLD_COLUMNS, appendix_table, certified_forms_table, certified_start_k,
         least_threshold_table, offsets_table, threshold_row, win_condition_table,
         win_condition_text,
+    };
+    pub use crate::tables::cash_rows::{
+        LEAST_COLUMNS, STATE_COLUMNS, state_rows, threshold_columns, threshold_rows,
+    };
+    pub use crate::tables::cash_survey::{
+        CashSurveyRow, CashVerdict, MAX_SURVEY_ELEMENTS, SURVEY_COLUMNS, cash_survey, survey_cost,
+        survey_sets, survey_table,
     };
 }
 

@@ -111,6 +111,7 @@ const JSON_COMMANDS: &[(&str, &[&str])] = &[
     ("mine across cash --set 1,L --L 2..4", &["set", "slopes"]),
     ("check data/claims/candy-nim.toml --only Lemma_3.2", &[]),
     ("check --list-builtins", &[]),
+    ("study check data/studies/example.toml", &["columns"]),
 ];
 
 /// Keys whose text may look like a list: ruleset names such as `{4,5}` or `(3333, 2222)`, which

@@ -24,4 +24,5 @@ mod process_guards;
 mod report;
 mod robustness;
 mod scoring;
+mod study;
 mod typeset;

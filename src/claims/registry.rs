@@ -31,16 +31,23 @@ struct RawFile {
     claim: Vec<Spanned<RawClaim>>,
 }
 
+/// The parts of a file [`Registry::from_raw`] checks.
+struct RawParts<'a> {
+    define: &'a [Spanned<RawDefine>],
+    claim: &'a [Spanned<RawClaim>],
+}
+
 /// One entry of `define`: `"F(k) = body"`, or a table that also says how reports show the
 /// function instead of inlining it: `{ def = "F(k) = body", display = "F_{#k}", means = "…" }`.
-enum RawDefine {
+/// A study file (`crate::study`) holds the same entries, read by the same code.
+pub(crate) enum RawDefine {
     Plain(String),
     Shown(RawShown),
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawShown {
+pub(crate) struct RawShown {
     def: Spanned<String>,
     display: Spanned<String>,
     means: String,
@@ -77,11 +84,11 @@ impl<'de> Deserialize<'de> for RawDefine {
 
 /// The check fields a claim and a reading share.
 macro_rules! raw_with_check {
-    ($(#[$m:meta])* struct $name:ident { $($(#[$fm:meta])* $field:ident : $ty:ty,)* }) => {
+    ($(#[$m:meta])* $vis:vis struct $name:ident { $($(#[$fm:meta])* $field:ident : $ty:ty,)* }) => {
         $(#[$m])*
         #[derive(Deserialize)]
         #[serde(deny_unknown_fields)]
-        struct $name {
+        $vis struct $name {
             $($(#[$fm])* $field: $ty,)*
             #[serde(rename = "for")]
             range: Option<Spanned<String>>,
@@ -130,7 +137,7 @@ raw_with_check! {
 }
 
 raw_with_check! {
-    struct RawClaim {
+    pub(crate) struct RawClaim {
         id: String,
         label: String,
         statement: String,
@@ -319,13 +326,19 @@ fn line_col(src: &str, at: usize) -> (usize, usize, &str) {
 }
 
 /// A file error at a byte offset, with the line and a caret.
-fn located(path: &Path, src: &str, at: usize, width: usize, message: &str) -> Error {
+pub(crate) fn located(path: &Path, src: &str, at: usize, width: usize, message: &str) -> Error {
     Error::invalid(located_text(path, src, at, width, message))
 }
 
 /// The text of [`located`]: `path:line:col: message`, the line, and a caret under the fault.
 /// A long line is shown as a window around the column.
-fn located_text(path: &Path, src: &str, at: usize, width: usize, message: &str) -> String {
+pub(crate) fn located_text(
+    path: &Path,
+    src: &str,
+    at: usize,
+    width: usize,
+    message: &str,
+) -> String {
     const BEFORE: usize = 50;
     const WINDOW: usize = 100;
     let (line, col, text) = line_col(src, at);
@@ -705,13 +718,34 @@ impl Registry {
             let at = e.span().map_or(0, |s| s.start);
             located(path, src, at, 1, e.message())
         })?;
+        Registry::from_raw(
+            path,
+            src,
+            raw.paper,
+            raw.title.unwrap_or_default(),
+            &raw.define,
+            &raw.claim,
+        )
+    }
+
+    /// Checks the `define` entries and `[[claim]]` tables read from `src` (a claim file, or a
+    /// study file holding the same keys; spans are offsets into `src`) into a registry.
+    pub(crate) fn from_raw(
+        path: &Path,
+        src: &str,
+        paper: String,
+        title: String,
+        define: &[Spanned<RawDefine>],
+        claim: &[Spanned<RawClaim>],
+    ) -> Result<Registry> {
+        let raw = RawParts { define, claim };
         let loader = Loader {
             path,
             src,
             sources: RefCell::new(Vec::new()),
         };
         let mut definitions = Definitions::new();
-        for entry in &raw.define {
+        for entry in raw.define {
             let (d, shown) = match entry.get_ref() {
                 RawDefine::Plain(text) => (&Spanned::new(entry.span(), text.clone()), None),
                 RawDefine::Shown(shown) => (&shown.def, Some(shown)),
@@ -729,7 +763,7 @@ impl Registry {
             }
         }
         let mut claims: Vec<Claim> = Vec::with_capacity(raw.claim.len());
-        for c in &raw.claim {
+        for c in raw.claim {
             let claim = loader.claim(c, &definitions)?;
             if claims.iter().any(|d| d.id == claim.id) {
                 return Err(loader.error_at(
@@ -741,8 +775,8 @@ impl Registry {
         }
         Ok(Registry {
             path: path.to_path_buf(),
-            paper: raw.paper,
-            title: raw.title.unwrap_or_default(),
+            paper,
+            title,
             definitions,
             claims,
             src: Arc::from(src),

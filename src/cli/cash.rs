@@ -10,11 +10,10 @@ use super::output::OutputArgs;
 use crate::export::{Cell, Table, write_rows};
 use crate::games::cash::{
     Amount, CashSet, CashTable, Conflict, Decision, Reason, ThresholdSource, WinCondition,
-    critical_states, decide_reporting, least_thresholds, thresholds,
+    critical_states, decide_reporting, thresholds,
 };
-use crate::tables::cash::{
-    THRESHOLD_COLUMNS, threshold_row, win_condition_table, win_condition_text,
-};
+use crate::tables::cash::{win_condition_table, win_condition_text};
+use crate::tables::cash_rows::{STATE_COLUMNS, state_rows, threshold_columns, threshold_rows};
 
 #[derive(Debug, Subcommand)]
 pub enum CashCommand {
@@ -308,21 +307,8 @@ fn thresholds_cmd(a: ThresholdArgs) -> anyhow::Result<()> {
     } else {
         Some(CashTable::solve(&set, n, a.set.memory_limit).map_err(max_n_suggestion)?)
     };
-    let mut columns: Vec<String> = THRESHOLD_COLUMNS.map(String::from).to_vec();
-    if table.is_some() {
-        columns.extend(["least_f1", "least_f2"].map(String::from));
-    }
-    let rows = (0..=n).map(|k| {
-        let mut row = threshold_row(&set, &th, k);
-        if let Some(t) = &table {
-            let (l1, l2) = least_thresholds(t, k, th.winner[k as usize]).expect("k ≤ max_n");
-            row.extend([
-                l1.map_or(Cell::Text(String::new()), |v| least_cell(v, k)),
-                least_cell(l2, k),
-            ]);
-        }
-        row
-    });
+    let columns = threshold_columns(table.is_some());
+    let rows = threshold_rows(&set, &th, table.as_ref(), n);
     // Millions of rows take seconds to write: show how far the writing is.
     let pb = (n >= ROWS_WORTH_A_BAR)
         .then(|| super::progress_bar(n.saturating_add(1), "writing thresholds", "rows"));
@@ -344,15 +330,6 @@ fn thresholds_cmd(a: ThresholdArgs) -> anyhow::Result<()> {
 /// Rows written in about three seconds: more show a progress bar.
 const ROWS_WORTH_A_BAR: Amount = 5_000_000;
 
-/// A least threshold, or empty when no amount suffices (n + 1 means "never").
-fn least_cell(v: Amount, n: Amount) -> Cell {
-    if v > n {
-        Cell::Text(String::new())
-    } else {
-        v.into()
-    }
-}
-
 /// Largest n for a printed table: (n + 1)³ rows.
 const MAX_PRINTED_TABLE: Amount = 400;
 
@@ -371,16 +348,8 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
         );
     }
     let t = CashTable::solve(&set, n, a.set.memory_limit).map_err(max_n_suggestion)?;
-    let columns: Vec<String> = ["n", "d", "e", "winner"].map(String::from).to_vec();
-    let rows = (0..=n).flat_map(|k| {
-        let t = &t;
-        (0..=n).flat_map(move |d| {
-            (0..=n).map(move |e| {
-                let w = t.winner(k, d, e).expect("k ≤ max_n");
-                vec![k.into(), d.into(), e.into(), w.to_string().into()]
-            })
-        })
-    });
+    let columns: Vec<String> = STATE_COLUMNS.map(String::from).to_vec();
+    let rows = state_rows(&t);
     a.out
         .emit(|w| write_rows(a.out.format, &columns, rows, w))
         .context("writing the table")

@@ -12,6 +12,7 @@ mod octal;
 mod output;
 mod report;
 mod scoring;
+mod study;
 
 use std::time::Duration;
 
@@ -38,7 +39,8 @@ Examples:
   nimlab cash winner --set 1,3,4 14 9 9        winner of (n; d, e) and the theorem that decides it
   nimlab cash thresholds --set 3,5,6,10,11 --max-n 300 --format csv
   nimlab mine sequence --csv f.csv --index n --value f1   periodic-linear closed form of a column
-  nimlab check data/claims/candy-nim.toml     a verdict for every claim of the paper";
+  nimlab check data/claims/candy-nim.toml     a verdict for every claim of the paper
+  nimlab study new zigzag                     a starter study (one TOML file) for your own question";
 
 /// The version with the commit it was built from (see build.rs), e.g. `0.1.0 (commit 5a4243d1b2c3)`.
 const VERSION: &str = concat!(
@@ -75,6 +77,9 @@ enum Command {
     Mine(mine::MineCommand),
     /// Verdicts for the claims of claim files: HOLDS, PROVEN, FAILS, AMBIGUOUS or OPEN.
     Check(check::CheckArgs),
+    /// Studies: your own question as one TOML file — tables, mining, claims, figures, prose.
+    #[command(subcommand)]
+    Study(study::StudyCommand),
     /// Render the research reports (Markdown, LaTeX, CSV, SVG) into reports/, or check them.
     Report(report::ReportArgs),
     /// Shell completions (bash, zsh, fish, elvish or powershell) on standard output.
@@ -209,6 +214,7 @@ fn run_command(cli: Cli) -> anyhow::Result<Status> {
         Command::Octal(cmd) => octal::run(cmd),
         Command::Candy(cmd) => candy::run(cmd),
         Command::Cash(cmd) => cash::run(cmd),
+        Command::Study(cmd) => study::run(cmd),
         Command::Mine(cmd) => {
             return Ok(if mine::run(cmd)? {
                 Status::Success

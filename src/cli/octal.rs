@@ -9,7 +9,7 @@ use itertools::Itertools;
 
 use super::args::{SolveArgs, parse_heap, parse_int_range, parse_q};
 use super::output::OutputArgs;
-use crate::export::{Cell, Table, write_rows};
+use crate::export::{Cell, write_rows};
 use crate::games::scoring::{
     Heap, HeapSequence, HeapSize, MAX_SURVEY_WIDTH, OctalRules, Outcome, PROGRESS_SECONDS,
     PeriodReport, Route, RulesId, Ruleset, ScoringGame, conjecture_14, parse_rules, parse_set,
@@ -328,14 +328,9 @@ fn values(a: ValuesArgs) -> anyhow::Result<()> {
     } else {
         &crate::progress::Silent
     };
-    let v = seq.values_reporting(a.max_heap, &a.solve.limits(), progress);
+    let t = crate::tables::octal::values_table(&seq, a.max_heap, &a.solve.limits(), progress);
     bar.finish();
-    let v = v?;
-    let mut t = Table::new(&["n", "value"]);
-    for (n, x) in v.into_iter().enumerate() {
-        t.push(vec![Cell::Int(n as i64), x.into()]);
-    }
-    a.out.emit_table(&t)
+    a.out.emit_table(&t?)
 }
 
 fn show(game: &ScoringGame, heaps: &[Heap]) -> String {

@@ -5,7 +5,10 @@
 //!   each, or the values on a bonus grid), and the cost of computing it;
 //! - [`candy`]: a family of Candy Nim positions with V, N_L and N_W;
 //! - [`cash`]: NIM with Cash's thresholds f and g, the certified closed forms of f^I and f^II,
-//!   and the proven win condition on A-critical states;
+//!   and the proven win condition on A-critical states; [`cash_rows`]: the long threshold and
+//!   state tables streamed row by row; [`cash_survey`]: every move set A ⊆ {lo..hi} with its
+//!   plain period and whether it is cash-periodic;
+//! - [`octal`]: the value sequence of a scoring octal game;
 //! - [`mined`]: the miner's closed forms as tables (along a family, over a grid of parameters,
 //!   of an eventually periodic sequence), mined from the typed family tables, and a mined form
 //!   re-verified by the claims checker as a claim built from values (no claim text).
@@ -16,5 +19,8 @@
 
 pub mod candy;
 pub mod cash;
+pub mod cash_rows;
+pub mod cash_survey;
 pub mod mined;
+pub mod octal;
 pub mod scoring;

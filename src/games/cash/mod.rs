@@ -293,6 +293,16 @@ const THRESHOLD_BYTES_PER_N: u64 = 17;
 /// rationals for the fit (a `Q` is two big integers, 64 bytes, plus a heap digit each).
 const FORMS_BYTES_PER_N: u64 = THRESHOLD_BYTES_PER_N + 2 * 112;
 
+/// Bytes [`thresholds`] (or, with `forms`, [`threshold_forms`]) needs for n ≤ `max_n`.
+pub fn threshold_bytes(max_n: Amount, forms: bool) -> u128 {
+    let per_n = if forms {
+        FORMS_BYTES_PER_N
+    } else {
+        THRESHOLD_BYTES_PER_N
+    };
+    u128::from(max_n).saturating_add(1) * u128::from(per_n)
+}
+
 /// Refuses, before any work, thresholds or closed forms on n ≤ `max_n` that would need more
 /// than `max_bytes` (`forms`: also the exact data [`threshold_forms`] fits). The suggestion is
 /// the largest n that fits, by formula.
@@ -307,7 +317,7 @@ pub fn check_threshold_budget(
     } else {
         THRESHOLD_BYTES_PER_N
     };
-    let needed = u128::from(max_n).saturating_add(1) * u128::from(per_n);
+    let needed = threshold_bytes(max_n, forms);
     if needed <= u128::from(max_bytes) {
         return Ok(());
     }

@@ -1,0 +1,283 @@
+//! Studies: a researcher's own question in one TOML file — named computations (tables of any
+//! kind a `nimlab` command prints), mining steps, claims, figures, quoted values and prose —
+//! validated as a whole before anything runs (format in `data/studies/README.md`).
+//!
+//! - `file`: the raw schema and the validation pass ([`parse`], [`load`]): every error is
+//!   `path:line:col: message` with the line and a caret;
+//! - `compute`: [`TableSpec`], one typed variant per [`Kind`] of table, computed through the same
+//!   library functions as the CLI commands;
+//! - `cost`: each computation's peak bytes and work from its parameters alone ([`Cost`]);
+//!   [`Study::check_budget`] refuses a study any of whose computations would exceed the memory
+//!   budget, before any work;
+//! - `cache`: a content-addressed [`Cache`] of computed tables.
+
+mod cache;
+mod compute;
+mod cost;
+mod file;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub use cache::{CACHE_VERSION, Cache, Source};
+pub use compute::{
+    Kind, MAX_LEAST_TABLE_N, MAX_STATE_TABLE_N, OctalRulesSpec, TableSpec, method_name,
+    octal_ruleset,
+};
+pub use cost::Cost;
+pub use file::{is_study_name, parse, quotes};
+
+use crate::claims::Registry;
+use crate::claims::registry::located;
+use crate::error::{Error, Result};
+
+/// The `[study]` table: what the report says it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Meta {
+    /// The output directory and file stem, `[a-z0-9-]+`.
+    pub name: String,
+    /// The title (Markdown with `$…$` math).
+    pub title: String,
+    /// The authors.
+    pub authors: Vec<String>,
+    /// The abstract (Markdown with `$…$` math).
+    pub summary: String,
+    /// BibTeX entries, cited by key in prose.
+    pub references: Vec<String>,
+}
+
+/// A `[[table]]`: one named computation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableDecl {
+    /// Its name, `[a-z_][a-z0-9_]*`.
+    pub name: String,
+    /// What to compute.
+    pub spec: TableSpec,
+    /// Where its name is in the file (a byte offset).
+    pub at: usize,
+}
+
+/// How a mining step reads its columns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MineHow {
+    /// Closed forms along a one-parameter family.
+    Family,
+    /// A periodic-linear closed form of a column as a sequence.
+    Sequence,
+    /// Closed forms of piecewise-linear payoffs.
+    Pwl,
+    /// Closed forms across a second parameter.
+    Across,
+}
+
+impl MineHow {
+    /// The step named `name` in a study file.
+    pub fn from_name(name: &str) -> Option<MineHow> {
+        match name {
+            "family" => Some(MineHow::Family),
+            "sequence" => Some(MineHow::Sequence),
+            "pwl" => Some(MineHow::Pwl),
+            "across" => Some(MineHow::Across),
+            _ => None,
+        }
+    }
+}
+
+/// A `[[mine]]` step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MineDecl {
+    /// Its name.
+    pub name: String,
+    /// The table or mining step it reads.
+    pub source: String,
+    /// How.
+    pub how: MineHow,
+    /// The columns mined.
+    pub columns: Vec<String>,
+    /// The index column of a sequence, if named.
+    pub index: Option<String>,
+    /// How far beyond the data the forms are re-verified.
+    pub verify_to: Option<i64>,
+    /// Where its name is in the file.
+    pub at: usize,
+}
+
+/// How a figure draws its columns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FigureStyle {
+    /// Lines through the points.
+    Line,
+    /// Points.
+    Points,
+    /// Points coloured by the residue of x modulo the period.
+    Residues {
+        /// The modulus.
+        period: u64,
+    },
+    /// Piecewise-linear functions with their breakpoints marked.
+    Pwl,
+    /// A value over two parameters.
+    Heatmap,
+}
+
+/// A `[[figure]]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FigureDecl {
+    /// Its name.
+    pub name: String,
+    /// The table or mining step it draws.
+    pub source: String,
+    /// The x column.
+    pub x: String,
+    /// The y columns (a heatmap: the second parameter).
+    pub y: Vec<String>,
+    /// A heatmap's value column.
+    pub z: Option<String>,
+    /// How.
+    pub style: FigureStyle,
+    /// The caption (with `$…$` math).
+    pub caption: String,
+}
+
+/// A value a `where` filter asks a cell to equal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Key {
+    /// A whole number.
+    Int(i64),
+    /// Text (an exact rational such as `"1/2"`, or a word such as `"II"`).
+    Text(String),
+}
+
+/// A `[[value]]`: one cell prose may quote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueDecl {
+    /// Its name, quoted as `{{ name }}`.
+    pub name: String,
+    /// The table or mining step.
+    pub source: String,
+    /// The column.
+    pub column: String,
+    /// The row: each column with the value it must have.
+    pub at: Vec<(String, Key)>,
+}
+
+/// Where a prose section goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Placement {
+    /// After the findings.
+    Findings,
+    /// After the tables.
+    Tables,
+    /// After the figures.
+    Figures,
+    /// After the claims.
+    Claims,
+    /// At the end.
+    End,
+    /// After the named table.
+    Table(String),
+    /// After the named figure.
+    Figure(String),
+}
+
+impl Placement {
+    /// Reads `after = "…"`.
+    pub fn parse(text: &str) -> Option<Placement> {
+        Some(match text {
+            "findings" => Placement::Findings,
+            "tables" => Placement::Tables,
+            "figures" => Placement::Figures,
+            "claims" => Placement::Claims,
+            "end" => Placement::End,
+            _ => match text.split_once(':')? {
+                ("table", name) => Placement::Table(name.to_string()),
+                ("figure", name) => Placement::Figure(name.to_string()),
+                _ => return None,
+            },
+        })
+    }
+}
+
+/// A `[[section]]` of prose.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SectionDecl {
+    /// Its title.
+    pub title: String,
+    /// Where it goes.
+    pub after: Placement,
+    /// Markdown with `$…$` math and `{{ name }}` quotes.
+    pub text: String,
+}
+
+/// A parsed, validated study file.
+#[derive(Clone, Debug)]
+pub struct Study {
+    /// The file it was read from.
+    pub path: PathBuf,
+    /// Its text (for located errors found later, such as a refused computation).
+    src: Arc<str>,
+    /// The `[study]` table.
+    pub meta: Meta,
+    /// The computations, in file order.
+    pub tables: Vec<TableDecl>,
+    /// The mining steps.
+    pub mines: Vec<MineDecl>,
+    /// The inline claims (`define` and `[[claim]]`), checked by the claim-file parser.
+    pub claims: Option<Registry>,
+    /// Claim files named by `claims = [...]`, resolved against the study's directory.
+    pub claim_files: Vec<PathBuf>,
+    /// The figures.
+    pub figures: Vec<FigureDecl>,
+    /// The quotable values.
+    pub values: Vec<ValueDecl>,
+    /// The prose.
+    pub sections: Vec<SectionDecl>,
+}
+
+/// Reads, parses and validates a study file.
+pub fn load(path: &Path) -> Result<Study> {
+    let src = std::fs::read_to_string(path)
+        .map_err(|e| Error::invalid(format!("cannot read {}: {e}", path.display())))?;
+    parse(path, &src)
+}
+
+impl Study {
+    /// An error located at byte `at` of the study file.
+    pub fn error_at(&self, at: usize, message: &str) -> Error {
+        located(&self.path, &self.src, at, 1, message)
+    }
+
+    /// Every table's estimated cost, in file order; an estimate that cannot be made (a range
+    /// the engine refuses) is an error at the table.
+    pub fn costs(&self) -> Result<Vec<Cost>> {
+        self.tables
+            .iter()
+            .map(|t| {
+                t.spec.cost().map_err(|e| {
+                    self.error_at(
+                        t.at,
+                        &format!("table `{}` ({}): {e}", t.name, t.spec.kind().name()),
+                    )
+                })
+            })
+            .collect()
+    }
+
+    /// Refuses, before any work, a study any of whose tables would need more than `max_bytes`:
+    /// the error names the table, its place, the estimate and the budget.
+    pub fn check_budget(&self, max_bytes: u64) -> Result<Vec<Cost>> {
+        let costs = self.costs()?;
+        for (t, c) in self.tables.iter().zip(&costs) {
+            if c.bytes > max_bytes {
+                let too_large = Error::TooLarge {
+                    what: format!("table `{}` ({})", t.name, t.spec.kind().name()),
+                    needed_bytes: c.bytes,
+                    limit_bytes: max_bytes,
+                    suggestion: "narrow its parameters or raise --memory-limit".to_string(),
+                };
+                return Err(self.error_at(t.at, &too_large.to_string()));
+            }
+        }
+        Ok(costs)
+    }
+}
