@@ -2,14 +2,14 @@
 //! kind a `nimlab` command prints), mining steps, claims, figures, quoted values and prose —
 //! validated as a whole before anything runs (format in `data/studies/README.md`).
 //!
-//! - `file`: the raw schema and the validation pass ([`parse`], [`load`]): every error is
+//! - `file`: the raw schema and the validation pass ([`parse`](crate::study::parse), [`load`](crate::study::load)): every error is
 //!   `path:line:col: message` with the line and a caret;
-//! - `compute`: [`TableSpec`], one typed variant per [`Kind`] of table, computed through the same
+//! - `compute`: [`TableSpec`](crate::study::TableSpec), one typed variant per [`Kind`](crate::study::Kind) of table, computed through the same
 //!   library functions as the CLI commands;
-//! - `cost`: each computation's peak bytes and work from its parameters alone ([`Cost`]);
-//!   [`Study::check_budget`] refuses a study any of whose computations would exceed the memory
+//! - `cost`: each computation's peak bytes and work from its parameters alone ([`Cost`](crate::study::Cost));
+//!   [`Study::check_budget`](crate::study::Study::check_budget) refuses a study any of whose computations would exceed the memory
 //!   budget, before any work;
-//! - `cache`: a content-addressed [`Cache`] of computed tables.
+//! - `cache`: a content-addressed [`Cache`](crate::study::Cache) of computed tables.
 
 mod cache;
 mod compute;
