@@ -341,8 +341,7 @@ impl TableSpec {
                 max_heap,
                 bonus,
             } => {
-                let game = ScoringGame::new(vec![octal_ruleset(rules)?]);
-                let seq = HeapSequence::new(&game, 0, &[], bonus.clone())?;
+                let seq = octal_sequence(rules, bonus)?;
                 values_table(&seq, *max_heap, &limits, progress)
             }
             TableSpec::CandyFamily { family, ranges } => Ok(crate::tables::candy::family_table(
@@ -413,6 +412,13 @@ pub fn octal_ruleset(rules: &OctalRulesSpec) -> Result<Arc<dyn Ruleset>> {
         )),
         OctalRulesSpec::Rules(code) => parse_rules(code).map_err(refused),
     }
+}
+
+/// The values of single heaps of an octal table's game, with its bonus: what the table lists
+/// and what its cost estimate measures.
+pub(super) fn octal_sequence(rules: &OctalRulesSpec, bonus: &Q) -> Result<HeapSequence> {
+    let game = ScoringGame::new(vec![octal_ruleset(rules)?]);
+    HeapSequence::new(&game, 0, &[], bonus.clone())
 }
 
 /// The heaps of a candy position, for cost estimates.

@@ -5,11 +5,11 @@
 
 use serde::Serialize;
 
-use super::compute::{TableSpec, candy_hull, octal_ruleset};
+use super::compute::{TableSpec, candy_hull, octal_sequence};
 use crate::error::Result;
 use crate::games::candy::TableShape;
 use crate::games::cash::{Amount, threshold_bytes};
-use crate::games::scoring::{HeapSequence, ScoringGame, nim_heaps, scoring_nim, solve_cost};
+use crate::games::scoring::{nim_heaps, scoring_nim, solve_cost};
 use crate::tables::cash_survey::survey_cost;
 use crate::tables::scoring::family_cost;
 
@@ -75,8 +75,7 @@ impl TableSpec {
                 max_heap,
                 bonus,
             } => {
-                let game = ScoringGame::new(vec![octal_ruleset(rules)?]);
-                let seq = HeapSequence::new(&game, 0, &[], bonus.clone())?;
+                let seq = octal_sequence(rules, bonus)?;
                 let cost = seq.cost(*max_heap);
                 let rows = u64::from(*max_heap) + 1;
                 Cost {
