@@ -497,9 +497,9 @@ pub mod reports {
     pub use crate::papers::{claim_entry, identity, verdicts};
     pub use crate::report::context::{
         Axis, Bounds, ClaimEntry, Command, Commit, ComparedValue, CorrectionView,
-        CounterexampleView, Figure, FormulaView, Index, IndexEntry, Marks, NotationEntry,
-        PaperIdentity, Parameter, Provenance, ReadingView, Report, Series, SeriesStyle, Summary,
-        TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
+        CounterexampleView, FalseClaim, Figure, FormulaView, Index, IndexEntry, Marks,
+        NotationEntry, PairedValue, PaperIdentity, Parameter, Provenance, ReadingView, Report,
+        Series, SeriesStyle, Summary, TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
     };
     pub use crate::report::data::{BFile, FigureSpec, MarkSpec, bfile_text, bfiles, figure};
     pub use crate::report::escape::{

@@ -39,6 +39,7 @@ fn shown(check: &ExprCheck) -> Vec<&Expr> {
             actual,
             expected,
             correction,
+            ..
         } => {
             out.push(actual);
             out.push(expected);

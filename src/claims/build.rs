@@ -161,10 +161,12 @@ impl ExprCheck {
                     actual,
                     expected,
                     correction,
+                    quantities,
                 } => Assertion::Equal {
                     actual: actual.unplaced(),
                     expected: expected.unplaced(),
                     correction: correction.as_ref().map(|(t, e)| (t.clone(), e.unplaced())),
+                    quantities: quantities.clone(),
                 },
             },
         }
@@ -190,6 +192,7 @@ impl Claim {
             filter: None,
             assertion: None,
             correction: None,
+            quantities: Vec::new(),
         }
     }
 
@@ -250,6 +253,7 @@ pub struct ClaimBuilder {
     filter: Option<Expr>,
     assertion: Option<Stated>,
     correction: Option<(String, Expr)>,
+    quantities: Vec<String>,
 }
 
 impl ClaimBuilder {
@@ -305,6 +309,13 @@ impl ClaimBuilder {
         self
     }
 
+    /// Names the components of the compared lists (prose with `$…$` mathematics), for the
+    /// rows of a counterexample; needs `equal`.
+    pub fn quantities(mut self, names: Vec<String>) -> ClaimBuilder {
+        self.quantities = names;
+        self
+    }
+
     /// The claim, after the checks a claim file's loader runs, with user functions `defs`; an
     /// error names the claim and the part at fault.
     pub fn build(self, defs: &Definitions) -> Result<Claim> {
@@ -333,6 +344,14 @@ impl ClaimBuilder {
         if let Some(f) = &self.filter {
             typed("where", f, Some(Ty::Bool))?;
         }
+        if !self.quantities.is_empty() && !matches!(self.assertion, Some(Stated::Equal { .. })) {
+            return Err(Error::invalid(format!(
+                "claim `{}`: `quantities` names the components of compared lists; it needs \
+                 `actual` and `expected`",
+                super::registry::excerpt(&id)
+            )));
+        }
+        let quantities = self.quantities;
         let assertion = match (self.assertion, self.correction) {
             (Some(Stated::Holds(h)), None) => {
                 typed("holds", &h, Some(Ty::Bool))?;
@@ -348,6 +367,7 @@ impl ClaimBuilder {
                     actual,
                     expected,
                     correction,
+                    quantities,
                 }
             }
             (Some(Stated::Holds(_)), Some(_)) => {

@@ -389,6 +389,18 @@ impl BinOp {
 }
 
 impl CmpOp {
+    /// The comparison that holds exactly when this one does not.
+    pub fn negated(self) -> CmpOp {
+        match self {
+            CmpOp::Eq => CmpOp::Ne,
+            CmpOp::Ne => CmpOp::Eq,
+            CmpOp::Lt => CmpOp::Ge,
+            CmpOp::Le => CmpOp::Gt,
+            CmpOp::Gt => CmpOp::Le,
+            CmpOp::Ge => CmpOp::Lt,
+        }
+    }
+
     /// The source text of the comparison.
     pub fn symbol(self) -> &'static str {
         match self {

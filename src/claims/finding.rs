@@ -109,6 +109,10 @@ pub struct Commentary {
     pub in_paper: PaperStatus,
     /// How much the claim matters to a reader of the paper: findings are ranked by it.
     pub importance: Importance,
+    /// Its place among the findings of equal importance (1 first); unranked ones follow in
+    /// file order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rank: Option<u32>,
 }
 
 /// What the paper itself says of a statement.

@@ -99,6 +99,7 @@ macro_rules! raw_with_check {
             actual: Option<Spanned<String>>,
             expected: Option<Spanned<String>>,
             correction: Option<Spanned<String>>,
+            quantities: Option<Spanned<Vec<String>>>,
         }
 
         impl $name {
@@ -111,6 +112,7 @@ macro_rules! raw_with_check {
                     actual: self.actual.as_ref(),
                     expected: self.expected.as_ref(),
                     correction: self.correction.as_ref(),
+                    quantities: self.quantities.as_ref(),
                 }
             }
         }
@@ -126,6 +128,7 @@ struct RawCheck<'a> {
     actual: Option<&'a Spanned<String>>,
     expected: Option<&'a Spanned<String>>,
     correction: Option<&'a Spanned<String>>,
+    quantities: Option<&'a Spanned<Vec<String>>>,
 }
 
 raw_with_check! {
@@ -148,6 +151,7 @@ raw_with_check! {
         known_false: bool,
         #[serde(default)]
         importance: Importance,
+        rank: Option<u32>,
         builtin: Option<String>,
         #[serde(default)]
         args: toml::Table,
@@ -179,6 +183,10 @@ pub enum Assertion {
         /// A corrected closed form (as written, and parsed), checked on the same range when
         /// the claim fails.
         correction: Option<(String, Expr)>,
+        /// What each component of a compared list is (prose with `$…$` mathematics), when
+        /// both sides are lists: a counterexample then shows one row per quantity, claimed
+        /// beside found. Empty when the sides are not lists or need no names.
+        quantities: Vec<String>,
     },
 }
 
@@ -532,6 +540,16 @@ impl Loader<'_> {
             }
             None => None,
         };
+        if let (Some(q), None) = (raw.quantities, raw.expected) {
+            return Err(self.error_at(
+                q.span(),
+                "`quantities` names the components of compared lists; it needs `actual` and \
+                 `expected`",
+            ));
+        }
+        if let Some(q) = raw.quantities.filter(|q| q.get_ref().is_empty()) {
+            return Err(self.error_at(q.span(), "`quantities` lists at least one name"));
+        }
         if let (Some(c), None) = (raw.correction, raw.expected) {
             return Err(self.error_at(
                 c.span(),
@@ -556,6 +574,10 @@ impl Loader<'_> {
                             .map(|e| (c.get_ref().clone(), e))
                     })
                     .transpose()?,
+                quantities: raw
+                    .quantities
+                    .map(|q| q.get_ref().clone())
+                    .unwrap_or_default(),
             },
             _ => {
                 return Err(self.error_at(
@@ -698,6 +720,7 @@ impl Loader<'_> {
                     PaperStatus::Asserted
                 },
                 importance: c.importance,
+                rank: c.rank,
             },
             open: c.open,
             check,

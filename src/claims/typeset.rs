@@ -1007,14 +1007,7 @@ impl Printer<'_> {
         if let ExprKind::Compare(first, rest) = &x.kind
             && let [(op, second)] = rest.as_slice()
         {
-            let negated = match op {
-                CmpOp::Eq => CmpOp::Ne,
-                CmpOp::Ne => CmpOp::Eq,
-                CmpOp::Lt => CmpOp::Ge,
-                CmpOp::Le => CmpOp::Gt,
-                CmpOp::Gt => CmpOp::Le,
-                CmpOp::Ge => CmpOp::Lt,
-            };
+            let negated = op.negated();
             return Math::new(
                 format!(
                     "{} {} {}",
@@ -1477,7 +1470,8 @@ fn juxtaposes(tail: Tail, lead: Lead) -> bool {
     }
 }
 
-fn relation(op: CmpOp) -> &'static str {
+/// A comparison as a relation symbol: `\le`, `\ne`, `=`.
+pub fn relation(op: CmpOp) -> &'static str {
     match op {
         CmpOp::Eq => "=",
         CmpOp::Ne => r"\ne",

@@ -73,6 +73,7 @@ fn expr_check_cost(defs: &Definitions, check: &ExprCheck, deep: bool) -> Cost {
                 actual,
                 expected,
                 correction,
+                ..
             } => {
                 c = c
                     .plus(cost::of_expr(defs, actual, vars))
@@ -350,10 +351,16 @@ impl Runner<'_> {
                 checked: counts.checked,
                 skipped: counts.skipped,
             },
-            Some(((point, values), points)) => Sweep::Failed {
+            // Past the first failure the extent's sweep counts on: its points are all those
+            // checked, each value of the first variable up to its own first failure.
+            Some(((point, values), first_failure)) => Sweep::Failed {
                 point,
                 values,
-                points,
+                points: if extent == Extent::PerFirstValue {
+                    counts
+                } else {
+                    first_failure
+                },
                 extent: (extent == Extent::PerFirstValue).then(|| {
                     Box::new(FailureExtent {
                         variable: first.name.clone(),
@@ -380,7 +387,8 @@ impl Runner<'_> {
         match &e.kind {
             ExprKind::Let(name, v, body) => {
                 let x = self.ev.eval(v, env).ok()?;
-                actual.push(Labelled::new(name.clone(), x.clone()));
+                // The bound name is typeset like any variable.
+                actual.push(Labelled::of_expr(name.clone(), &Expr::var(name), x.clone()));
                 env.push((name.clone(), x));
                 let r = self.explain(body, env, actual);
                 env.pop();
@@ -508,15 +516,56 @@ impl Runner<'_> {
     }
 
     /// A failing point of `check` as a counterexample with labelled values, and what it
-    /// compared.
+    /// compared. With `quantities`, both sides must be lists of that many components (an error
+    /// names the claim otherwise): each component is labelled by its quantity on both sides.
     fn counterexample(
         &mut self,
         check: &ExprCheck,
         point: Vec<(String, Value)>,
         values: Option<(Value, Value)>,
         split: bool,
-    ) -> (Counterexample, Asserted) {
-        match (&check.assertion, values) {
+    ) -> Result<(Counterexample, Asserted)> {
+        Ok(match (&check.assertion, values) {
+            (
+                Assertion::Equal {
+                    quantities,
+                    expected,
+                    ..
+                },
+                Some((x, a)),
+            ) if !quantities.is_empty() => {
+                let named = |v: Value| -> Result<Vec<Labelled>> {
+                    match v {
+                        Value::List(items) if items.len() == quantities.len() => Ok(quantities
+                            .iter()
+                            .zip(items.iter())
+                            .map(|(q, x)| Labelled::new(q.clone(), x.clone()))
+                            .collect()),
+                        other => Err(self.reg.located_error(
+                            self.claim,
+                            &at_point(&point),
+                            Some(expected.span),
+                            None,
+                            &format!(
+                                "`quantities` names {} components, but a compared value is {}",
+                                quantities.len(),
+                                other.short()
+                            ),
+                        )),
+                    }
+                };
+                (
+                    Counterexample {
+                        expected: named(x)?,
+                        actual: named(a)?,
+                        point,
+                    },
+                    Asserted::Equal {
+                        expected_components: true,
+                        actual_components: true,
+                    },
+                )
+            }
             (
                 Assertion::Equal {
                     actual, expected, ..
@@ -559,7 +608,7 @@ impl Runner<'_> {
                     Asserted::Holds,
                 )
             }
-        }
+        })
     }
 
     fn expr_finding(&mut self, check: &ExprCheck, deep: bool) -> Result<Finding> {
@@ -603,7 +652,7 @@ impl Runner<'_> {
                 points,
                 extent,
             } => {
-                let (ce, asserted) = self.counterexample(check, point, values, true);
+                let (ce, asserted) = self.counterexample(check, point, values, true)?;
                 let mut f = Finding::new(
                     VerdictKind::Fails,
                     vec![part.clone()],
@@ -615,6 +664,7 @@ impl Runner<'_> {
                 if let Assertion::Equal {
                     actual,
                     correction: Some((text, c)),
+                    quantities,
                     ..
                 } = &check.assertion
                 {
@@ -623,6 +673,7 @@ impl Runner<'_> {
                             actual: actual.clone(),
                             expected: c.clone(),
                             correction: None,
+                            quantities: quantities.clone(),
                         },
                         ..check.clone()
                     };
@@ -636,7 +687,7 @@ impl Runner<'_> {
                                 ..
                             } => (
                                 points.checked,
-                                Some(self.counterexample(&corrected, point, values, false).0),
+                                Some(self.counterexample(&corrected, point, values, false)?.0),
                             ),
                         };
                     f.correction = Some(Correction {

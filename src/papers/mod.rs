@@ -18,13 +18,15 @@ mod scoring_octal;
 use std::path::Path;
 
 use crate::claims::eval::Definitions;
-use crate::claims::expr::{Domain, Expr};
-use crate::claims::finding::{Counterexample, FailureExtent, Importance, PaperStatus, Wording};
+use crate::claims::expr::{Domain, Expr, ExprKind};
+use crate::claims::finding::{
+    Counterexample, FailureExtent, Importance, Labelled, PaperStatus, Wording,
+};
 use crate::claims::registry::{Assertion, Check, ExprCheck};
 use crate::claims::sketch::sketch;
 use crate::claims::typeset::{
     binders_math, check_parts, expr_math, is_literal, name_math, notation, operand_math,
-    rational_math,
+    rational_math, relation,
 };
 use crate::claims::value::Value;
 use crate::claims::{Finding, Registry, VerdictKind, check_registry};
@@ -32,8 +34,9 @@ use crate::error::Result;
 use crate::export::{Cell, Format, Table};
 use crate::progress::Progress;
 use crate::report::context::{
-    ClaimEntry, Command, ComparedValue, CorrectionView, CounterexampleView, FormulaView,
-    NotationEntry, PaperIdentity, ReadingView, Summary, VerdictCount, VerdictRow, Verdicts,
+    ClaimEntry, Command, ComparedValue, CorrectionView, CounterexampleView, FalseClaim,
+    FormulaView, NotationEntry, PairedValue, PaperIdentity, ReadingView, Summary, VerdictCount,
+    VerdictRow, Verdicts,
 };
 use crate::report::files::Files;
 use crate::report::{Builder, Paper, ReportOptions};
@@ -212,7 +215,7 @@ pub fn verdicts(
     let mut table = Table::new(&["paper", "label", "verdict", "range", "evidence"]);
     let mut rows = Vec::new();
     let mut claims = Vec::new();
-    let mut errata: Vec<(Importance, ClaimEntry)> = Vec::new();
+    let mut errata: Vec<((Importance, u32), ClaimEntry)> = Vec::new();
     for f in &found {
         table.push(vec![
             Cell::Text(f.claim.paper.clone()),
@@ -230,13 +233,16 @@ pub fn verdicts(
             range: entry.range.clone(),
         });
         match place(f) {
-            Place::Erratum => errata.push((f.claim.commentary.importance, entry)),
+            Place::Erratum => {
+                let c = &f.claim.commentary;
+                errata.push(((c.importance, c.rank.unwrap_or(u32::MAX)), entry))
+            }
             Place::Proven => summary.proven.push(entry),
             Place::KnownFalse => summary.known_false.push(entry),
             Place::Other => claims.push(entry),
         }
     }
-    // Stable: equal importance keeps file order.
+    // Stable: equal importance and rank keep file order.
     errata.sort_by_key(|(importance, _)| *importance);
     summary.errata = errata.into_iter().map(|(_, e)| e).collect();
     summary.counts = VERDICT_ORDER
@@ -327,7 +333,7 @@ pub fn claim_entry(reg: &Registry, f: &Finding, check: &str) -> ClaimEntry {
             Importance::Minor => "minor",
         }
         .to_string(),
-        range: range_math(reg, f),
+        range: entry_range(reg, f, claim.map(|c| &c.check)),
         points: points_text(f),
         counterexample: f
             .counterexample
@@ -344,6 +350,32 @@ pub fn claim_entry(reg: &Registry, f: &Finding, check: &str) -> ClaimEntry {
     }
 }
 
+/// The range of a claim's entry, with the condition a point must meet: for a claim read
+/// several ways, the range of the statement as printed (the first reading when none is marked
+/// so); each reading shows its own under it.
+fn entry_range(reg: &Registry, f: &Finding, check: Option<&Check>) -> String {
+    let (finding, expr_check) = match check {
+        Some(Check::Readings(rs)) => {
+            let chosen = rs.iter().find(|r| r.literal).or(rs.first());
+            let reading = chosen.and_then(|c| f.readings.iter().find(|r| r.name == c.name));
+            match (chosen, reading) {
+                (Some(c), Some(r)) => (&r.finding, Some(&c.check)),
+                _ => (f, None),
+            }
+        }
+        Some(Check::Expr(e)) => (f, Some(e.as_ref())),
+        _ => (f, None),
+    };
+    let mut s = range_math(reg, finding);
+    if let Some(condition) = expr_check.and_then(|c| c.filter.as_ref()) {
+        s.push_str(&format!(
+            " such that {}",
+            math(&expr_math(condition, &reg.definitions))
+        ));
+    }
+    s
+}
+
 /// An expression check as mathematics: its formula, range and condition, each `$…$`.
 fn formula_view(check: &ExprCheck, defs: &Definitions) -> FormulaView {
     let parts = check_parts(check, defs);
@@ -354,18 +386,18 @@ fn formula_view(check: &ExprCheck, defs: &Definitions) -> FormulaView {
     }
 }
 
-/// The points a finding checked, in words.
+/// The points a finding checked, in words. Points outside a claim's hypotheses, which a
+/// `where` passes over, are not counted: the range and condition say which points count.
 fn points_text(f: &Finding) -> Option<String> {
     f.points.map(|p| {
         let mut s = plural(p.checked, "point") + " checked";
-        if f.counterexample.is_some() {
-            s.push_str(", up to the first failure");
-        }
-        if p.skipped > 0 {
-            s.push_str(&format!(
-                ", {} outside the claim's hypotheses passed over",
-                p.skipped
-            ));
+        match (&f.counterexample, &f.extent) {
+            (Some(_), Some(e)) if e.failing.len() + e.holding.len() > 1 => s.push_str(&format!(
+                ", each value of {} up to its first failure",
+                math(&name_math(&e.variable))
+            )),
+            (Some(_), _) => s.push_str(", up to the first failure"),
+            (None, _) => {}
         }
         s
     })
@@ -440,6 +472,7 @@ fn check_exprs(check: &ExprCheck) -> Vec<&Expr> {
             actual,
             expected,
             correction,
+            ..
         } => {
             out.extend([actual, expected]);
             out.extend(correction.as_ref().map(|(_, e)| e));
@@ -462,11 +495,14 @@ fn check_exprs(check: &ExprCheck) -> Vec<&Expr> {
 /// check, which has no expected side).
 fn corrected(check: &ExprCheck, correction: &Expr) -> Option<ExprCheck> {
     match &check.assertion {
-        Assertion::Equal { actual, .. } => Some(ExprCheck {
+        Assertion::Equal {
+            actual, quantities, ..
+        } => Some(ExprCheck {
             assertion: Assertion::Equal {
                 actual: actual.clone(),
                 expected: correction.clone(),
                 correction: None,
+                quantities: quantities.clone(),
             },
             ..check.clone()
         }),
@@ -534,7 +570,10 @@ pub fn value_math(v: &Value) -> String {
     }
 }
 
-/// A counterexample with its point as mathematics and every value labelled.
+/// A counterexample with its point as mathematics and every value labelled: quantities
+/// compared one by one (a claim's `quantities`, or the components of compared list literals)
+/// as rows claimed beside found; a false comparison with its sides' values put in; any other
+/// value as a row of its own.
 fn counterexample_view(c: &Counterexample, defs: &Definitions) -> CounterexampleView {
     let point = c
         .point
@@ -542,7 +581,13 @@ fn counterexample_view(c: &Counterexample, defs: &Definitions) -> Counterexample
         .map(|(n, v)| format!("{} = {}", name_math(n), value_math(v)))
         .collect::<Vec<_>>()
         .join(",\\ ");
-    let side = |side: &str, values: &[crate::claims::finding::Labelled]| {
+    let paired = paired_values(c, defs);
+    let false_claim = if paired.is_empty() {
+        false_claim(c, defs)
+    } else {
+        None
+    };
+    let side = |side: &str, values: &[Labelled]| {
         values
             .iter()
             .map(|l| {
@@ -567,8 +612,14 @@ fn counterexample_view(c: &Counterexample, defs: &Definitions) -> Counterexample
             })
             .collect::<Vec<_>>()
     };
-    let mut values = side("claimed", &c.expected);
-    values.extend(side("found", &c.actual));
+    let mut values = Vec::new();
+    if paired.is_empty() {
+        // A false comparison is stated in its sentence; only what was found is listed.
+        if false_claim.is_none() {
+            values.extend(side("claimed", &c.expected));
+        }
+        values.extend(side("found", &c.actual));
+    }
     CounterexampleView {
         point: if point.is_empty() {
             String::new()
@@ -576,7 +627,86 @@ fn counterexample_view(c: &Counterexample, defs: &Definitions) -> Counterexample
             math(&point)
         },
         values,
+        paired,
+        false_claim,
     }
+}
+
+/// The rows of a counterexample whose two sides list the same quantities: named by the claim's
+/// `quantities` (the same label on both sides), or components of list literals (the found
+/// side's expression names the quantity; the claimed side's expression is shown with its
+/// value). Empty when the sides do not pair up.
+fn paired_values(c: &Counterexample, defs: &Definitions) -> Vec<PairedValue> {
+    let (x, a) = (&c.expected, &c.actual);
+    let named = x.len() == a.len()
+        && x.iter()
+            .zip(a)
+            .all(|(p, q)| p.expr.is_none() && q.expr.is_none() && p.label == q.label);
+    let components =
+        x.len() == a.len() && x.len() > 1 && x.iter().chain(a).all(|l| l.expr.is_some());
+    if x.is_empty() || !(named || components) {
+        return Vec::new();
+    }
+    x.iter()
+        .zip(a)
+        .map(|(claimed, found)| {
+            let value = value_math(&claimed.value);
+            let (quantity, claimed_text) = match (&claimed.expr, &found.expr) {
+                (Some(ce), Some(fe)) => (
+                    math(&expr_math(fe, defs)),
+                    if is_literal(ce) {
+                        math(&value)
+                    } else {
+                        math(&format!("{value} = {}", expr_math(ce, defs)))
+                    },
+                ),
+                _ => (found.label.clone(), math(&value)),
+            };
+            PairedValue {
+                quantity,
+                claimed: claimed_text,
+                found: math(&value_math(&found.value)),
+                differs: claimed.value != found.value,
+            }
+        })
+        .collect()
+}
+
+/// A claimed comparison that is false at the counterexample, with the values found for its two
+/// sides put in (`6 < 9` for the claimed `V \ge 2a(m-1) + 3a`): `None` unless the claim's
+/// false part is one comparison whose sides are literals or among the values found.
+fn false_claim(c: &Counterexample, defs: &Definitions) -> Option<FalseClaim> {
+    let [claimed] = c.expected.as_slice() else {
+        return None;
+    };
+    let (Value::Bool(true), Some(e)) = (&claimed.value, &claimed.expr) else {
+        return None;
+    };
+    let ExprKind::Compare(left, rest) = &e.kind else {
+        return None;
+    };
+    let [(op, right)] = rest.as_slice() else {
+        return None;
+    };
+    let side_value = |side: &Expr| -> Option<String> {
+        if is_literal(side) {
+            return Some(expr_math(side, defs));
+        }
+        let side = side.unplaced();
+        c.actual
+            .iter()
+            .find(|l| l.expr.as_ref() == Some(&side))
+            .map(|l| value_math(&l.value))
+    };
+    Some(FalseClaim {
+        statement: math(&expr_math(e, defs)),
+        reads: math(&format!(
+            "{} {} {}",
+            side_value(left)?,
+            relation(op.negated()),
+            side_value(right)?
+        )),
+    })
 }
 
 /// The runs of `values` (increasing) that no value of `others` (the other values checked)

@@ -207,8 +207,35 @@ pub struct FormulaView {
 pub struct CounterexampleView {
     /// The point, e.g. `$k = 0,\ m = 1$`.
     pub point: String,
-    /// What the claim says there and what was found, one labelled value each.
+    /// What the claim says there and what was found, one labelled value each (the values
+    /// that are not paired below).
     pub values: Vec<ComparedValue>,
+    /// Quantities compared one by one: what each is, claimed beside found.
+    pub paired: Vec<PairedValue>,
+    /// A truth-valued statement that is false at the point, with its sides' values put in.
+    pub false_claim: Option<FalseClaim>,
+}
+
+/// One quantity of a counterexample, claimed beside found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PairedValue {
+    /// What the quantity is (prose with `$…$` mathematics).
+    pub quantity: String,
+    /// Its claimed value, with the claim's expression for it when that is not a number.
+    pub claimed: String,
+    /// Its value found.
+    pub found: String,
+    /// Whether the two differ.
+    pub differs: bool,
+}
+
+/// A claimed inequality (or other comparison) that is false at the counterexample.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FalseClaim {
+    /// The comparison as the claim states it, `$…$` mathematics.
+    pub statement: String,
+    /// The same with the values found put in, `$6 \ge 9$`: false.
+    pub reads: String,
 }
 
 /// One labelled value of a counterexample.

@@ -160,19 +160,25 @@ pub fn top_findings(summary: &Summary, max: usize) -> Vec<String> {
         let mut s = format!("{} is false as stated", e.label);
         if let Some(c) = e.counterexample.as_ref().filter(|c| !c.point.is_empty()) {
             s.push_str(&format!(" (at {}", c.point));
-            let shown: Vec<String> = c
-                .values
-                .iter()
-                .map(|v| {
-                    // A value named by a long formula is shown bare: the entry has the rest.
-                    let shown = if v.labelled.chars().count() <= INDEX_LABEL_LIMIT {
-                        &v.labelled
-                    } else {
-                        &v.value
-                    };
-                    format!("{} {shown}", v.side)
-                })
-                .collect();
+            let mut shown: Vec<String> =
+                c.false_claim
+                    .iter()
+                    .map(|f| f.reads.clone())
+                    .chain(c.paired.iter().filter(|p| p.differs).map(|p| {
+                        format!("{} claimed {}, found {}", p.quantity, p.claimed, p.found)
+                    }))
+                    .collect();
+            // A false comparison or the quantities that differ say it; else the values.
+            let values = if shown.is_empty() { &c.values[..] } else { &[] };
+            shown.extend(values.iter().map(|v| {
+                // A value named by a long formula is shown bare: the entry has the rest.
+                let shown = if v.labelled.chars().count() <= INDEX_LABEL_LIMIT {
+                    &v.labelled
+                } else {
+                    &v.value
+                };
+                format!("{} {shown}", v.side)
+            }));
             if !shown.is_empty() && shown.len() <= 4 {
                 s.push_str(&format!(": {}", shown.join(", ")));
             }
