@@ -9,9 +9,9 @@ use nimlab::Silent;
 use nimlab::findings::EvidenceTable;
 use nimlab::reports::{
     Axis, Bounds, ClaimEntry, Command, Commit, ComparedValue, CorrectionView, CounterexampleView,
-    Figure, FormulaView, Index, IndexEntry, Marks, NotationEntry, PaperIdentity, Parameter,
-    Provenance, ReadingView, Report, Series, SeriesStyle, Summary, TableSection, VLine,
-    VerdictCount, VerdictRow, Verdicts,
+    FalseClaim, Figure, FormulaView, Index, IndexEntry, Marks, NotationEntry, PairedValue,
+    PaperIdentity, Parameter, Provenance, ReadingView, Report, Series, SeriesStyle, Summary,
+    TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
 };
 use nimlab::reports::{Difference, Files, compare, install};
 use nimlab::reports::{FigureSpec, figure};
@@ -68,6 +68,13 @@ fn entry(id: &str, label: &str, verdict: &str, fails: bool) -> ClaimEntry {
                 labelled: "$f_N(n) = 3$".into(),
             },
         ],
+        paired: vec![PairedValue {
+            quantity: "the second player's score".into(),
+            claimed: "$5 = 1 + n + 1$".into(),
+            found: "$4$".into(),
+            differs: true,
+        }],
+        false_claim: None,
     });
     ClaimEntry {
         id: id.into(),
@@ -151,6 +158,11 @@ fn readings() -> Vec<ReadingView> {
                     value: "$\\mathrm{false}$".into(),
                     labelled: "$(f_N(n) \\le 3) = \\mathrm{false}$".into(),
                 }],
+                paired: Vec::new(),
+                false_claim: Some(FalseClaim {
+                    statement: "$f_N(n) \\le 3$".into(),
+                    reads: "$5 > 3$".into(),
+                }),
             }),
             fails_at_claims_counterexample: false,
             extent: Some("Fails at 1 of the 6 values of $n$ checked: $n = 4$.".into()),

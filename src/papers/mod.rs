@@ -759,28 +759,41 @@ fn values_math(var: &str, values: &[Value], others: &[Value]) -> String {
     parts.join(", ")
 }
 
-/// Where a claim fails along its first variable, in words; `None` when it fails everywhere it
-/// was checked along that variable (the counterexample says enough).
+/// Where a claim fails along its first variable, in words: the runs of failing and holding
+/// values, or every value listed when all fail; `None` when none fails.
 fn extent_text(e: &FailureExtent) -> Option<String> {
+    /// Up to this many values are listed one by one when every value fails.
+    const LISTED: usize = 8;
     if e.failing.is_empty() {
         return None;
     }
-    let n = e.failing.len() + e.holding.len();
-    let mut s = format!(
-        "Fails at {} of the {n} values of {} checked: {}",
-        e.failing.len(),
-        math(&name_math(&e.variable)),
-        values_math(&e.variable, &e.failing, &e.holding)
-    );
+    let x = math(&name_math(&e.variable));
     if e.holding.is_empty() {
-        s.push('.');
-    } else {
-        s.push_str(&format!(
-            "; holds at {}.",
-            values_math(&e.variable, &e.holding, &e.failing)
+        let which = if e.failing.len() <= LISTED {
+            math(&format!(
+                "{} \\in \\lbrace {}\\rbrace",
+                name_math(&e.variable),
+                e.failing
+                    .iter()
+                    .map(value_math)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        } else {
+            values_math(&e.variable, &e.failing, &e.holding)
+        };
+        return Some(format!(
+            "Fails at every value of {x} checked, {} in all: {which}.",
+            e.failing.len()
         ));
     }
-    Some(s)
+    let n = e.failing.len() + e.holding.len();
+    Some(format!(
+        "Fails at {} of the {n} values of {x} checked: {}; holds at {}.",
+        e.failing.len(),
+        values_math(&e.variable, &e.failing, &e.holding),
+        values_math(&e.variable, &e.holding, &e.failing)
+    ))
 }
 
 /// A path as the reports print it: with `/`, whatever the platform.

@@ -352,6 +352,51 @@ pub fn escape_latex_math(s: &str) -> String {
     latex_with_math(s, escape_latex)
 }
 
+/// A range for a narrow LaTeX column: like [`escape_latex_math`], but each quantifier of a math
+/// span (the parts `,\ ` separates outside braces) is kept whole in an `\mbox`, so a line
+/// breaks between quantifiers, never inside `0 \le d \le c`.
+pub fn escape_latex_range(s: &str) -> String {
+    prose_parts(s)
+        .into_iter()
+        .map(|part| match part {
+            Prose::Text(t) => escape_latex(&t),
+            Prose::Math(m) => top_level_parts(&latex_math_body(m), ",\\ ")
+                .iter()
+                .map(|p| format!("\\mbox{{${p}$}}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+        .collect()
+}
+
+/// `s` split at each `sep` outside braces, brackets and `\lbrace … \rbrace`.
+fn top_level_parts<'a>(s: &'a str, sep: &str) -> Vec<&'a str> {
+    let (mut parts, mut depth, mut start) = (Vec::new(), 0i32, 0);
+    let mut i = 0;
+    while i < s.len() {
+        let rest = &s[i..];
+        if depth == 0 && rest.starts_with(sep) {
+            parts.push(&s[start..i]);
+            i += sep.len();
+            start = i;
+            continue;
+        }
+        if rest.starts_with("\\lbrace") || rest.starts_with("\\rbrace") {
+            depth += if rest.starts_with("\\l") { 1 } else { -1 };
+            i += "\\lbrace".len();
+            continue;
+        }
+        match rest.as_bytes()[0] {
+            b'{' | b'(' | b'[' => depth += 1,
+            b'}' | b')' | b']' => depth -= 1,
+            _ => {}
+        }
+        i += rest.chars().next().map_or(1, char::len_utf8);
+    }
+    parts.push(&s[start..]);
+    parts
+}
+
 /// LaTeX for a command line: escaped text in `\texttt`, breakable at spaces.
 pub fn latex_code(s: &str) -> String {
     format!(r"\texttt{{{}}}", escape_latex(s))
@@ -369,11 +414,22 @@ pub fn register_filters(tera: &mut Tera) {
         escape_latex_prose(s)
     });
     tera.register_filter("tex_code", |s: &str, _: Kwargs, _: &State| latex_code(s));
+    tera.register_filter("tex_range", |s: &str, _: Kwargs, _: &State| {
+        escape_latex_range(s)
+    });
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_range_breaks_between_quantifiers_only() {
+        assert_eq!(
+            escape_latex_range(r"$1 \le L \le 6,\ \lbrace a,\ b\rbrace \ni M$; all"),
+            r"\mbox{$1 \le L \le 6$}, \mbox{$\lbrace a,\ b\rbrace \ni M$}; all"
+        );
+    }
 
     #[test]
     fn math_spans_pass_verbatim_and_text_around_them_is_escaped() {
