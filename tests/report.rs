@@ -71,6 +71,7 @@ fn entry(id: &str, label: &str, verdict: &str, fails: bool) -> ClaimEntry {
         paired: vec![PairedValue {
             quantity: "the second player's score".into(),
             claimed: "$5 = 1 + n + 1$".into(),
+            claimed_value: "$5$".into(),
             found: "$4$".into(),
             differs: true,
         }],
@@ -716,6 +717,18 @@ fn findings_come_first_and_the_index_lists_the_top_ones() {
     let mut minor = entry("lemma-9", "Lemma 9", "FAILS", true);
     minor.importance = "minor".into();
     summary.errata.push(minor);
+    // Quantities compared one by one show those that differ, claimed beside found.
+    let paired = top_findings(&summary, 1);
+    assert!(
+        paired[0].contains("(at $n = 3$: the second player's score: claimed $5$, found $4$)"),
+        "{}",
+        paired[0]
+    );
+    for e in &mut summary.errata {
+        if let Some(c) = e.counterexample.as_mut() {
+            c.paired.clear();
+        }
+    }
     let top = top_findings(&summary, 3);
     assert_eq!(top.len(), 3);
     // Each value with its label, the correction with its range.

@@ -665,6 +665,7 @@ fn paired_values(c: &Counterexample, defs: &Definitions) -> Vec<PairedValue> {
             PairedValue {
                 quantity,
                 claimed: claimed_text,
+                claimed_value: math(&value),
                 found: math(&value_math(&found.value)),
                 differs: claimed.value != found.value,
             }

@@ -223,6 +223,8 @@ pub struct PairedValue {
     pub quantity: String,
     /// Its claimed value, with the claim's expression for it when that is not a number.
     pub claimed: String,
+    /// Its claimed value alone, `$…$`.
+    pub claimed_value: String,
     /// Its value found.
     pub found: String,
     /// Whether the two differ.

@@ -165,7 +165,13 @@ pub fn top_findings(summary: &Summary, max: usize) -> Vec<String> {
                     .iter()
                     .map(|f| f.reads.clone())
                     .chain(c.paired.iter().filter(|p| p.differs).map(|p| {
-                        format!("{} claimed {}, found {}", p.quantity, p.claimed, p.found)
+                        // A quantity named by a long formula is left to the entry.
+                        let claimed = format!("claimed {}, found {}", p.claimed_value, p.found);
+                        if p.quantity.chars().count() <= INDEX_LABEL_LIMIT {
+                            format!("{}: {claimed}", p.quantity)
+                        } else {
+                            claimed
+                        }
                     }))
                     .collect();
             // A false comparison or the quantities that differ say it; else the values.
@@ -184,8 +190,14 @@ pub fn top_findings(summary: &Summary, max: usize) -> Vec<String> {
             }
             s.push(')');
         }
+        // A long corrected formula is left to the entry, which states it with its range.
         if let Some(c) = e.correction.as_ref().filter(|c| c.holds) {
-            s.push_str(&format!("; corrected: {}", formula_prose(&c.statement)));
+            let corrected = formula_prose(&c.statement);
+            if corrected.chars().count() <= 2 * INDEX_LABEL_LIMIT {
+                s.push_str(&format!("; corrected: {corrected}"));
+            } else {
+                s.push_str("; corrected in the entry");
+            }
         }
         s
     };
