@@ -393,7 +393,7 @@ fn sharper_tails() -> Result<String> {
                 for d in 0..=c {
                     let p = [a, b, c, d];
                     let f = exact_payoff(&p)?;
-                    let s = Q::int(i64::try_from(a + b + c + d).unwrap_or(i64::MAX));
+                    let s = Q::int(i64::from(a + b + c + d));
                     let (lo, hi) = (&Q::int(1) - &s, &s - &Q::int(3));
                     positions += 1;
                     breakpoints += f.breakpoints().len();
