@@ -136,13 +136,18 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             }
         }
     }
+    summary.findings.push(sharper_tails()?);
     for &(a, b) in &same {
         let name = |n: u32| FIGURES.iter().find(|f| f.0 == n).map_or("", |f| f.2);
-        summary.findings.push(format!(
+        let mut text = format!(
             "Figures {a} and {b} show the same function: {} and {} are equal for every real $N$ (same breakpoints, values and tails, checked exactly).",
             name(a),
             name(b)
-        ));
+        );
+        if (a, b) == (2, 5) {
+            text.push_str(&same_542_641_pattern()?);
+        }
+        summary.findings.push(text);
     }
     for ((number, p, what), f) in FIGURES.into_iter().zip(payoffs) {
         let (mut lo, mut hi) = bonus_range(&f);
@@ -260,17 +265,15 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         ));
         if number == 3 {
             // Theorem 6.3 at k = 3: f_N(7,6,1) against Def 6.2's F_3 on the figure's grid.
+            // Only a disagreement would be news (the paper says Figure 3 depicts F_3).
             let first_diff = (lo..=hi).find(|&n| f.eval(&Q::int(n)) != Q::int(big_f(3, n)));
-            summary.findings.push(match first_diff {
-                None => format!(
-                    "$f_N(7,6,1) = F_3(N) = 2 - \\min_{{j \\in J_3}} \\lvert N - j\\rvert$ at every integer $N$ with ${lo} \\le N \\le {hi}$, so Figure 3 is $F_3$."
-                ),
-                Some(n) => format!(
+            if let Some(n) = first_diff {
+                summary.findings.push(format!(
                     "$f_N(7,6,1) \\ne F_3(N)$ at $N = {n}$: $f = {}$, $F_3 = {}$.",
                     f.eval(&Q::int(n)),
                     big_f(3, n)
-                ),
-            });
+                ));
+            }
         }
         progress.advance(1);
     }
@@ -289,9 +292,9 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         },
         &mut files,
     )?];
-    let (mined, finding) = mined_family(progress, &mut files)?;
+    // The mined zigzag form re-discovers Theorem 6.3 (i): a table, not a new result.
+    let (mined, _finding) = mined_family(progress, &mut files)?;
     tables.extend(mined);
-    summary.findings.push(finding);
     reproduce.push(command(
         &format!(
             "The closed forms mined along ({FAMILY}), the zigzag form re-verified on {ZIGZAG_BEYOND} more members"
@@ -339,6 +342,115 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         reproduce,
     };
     Ok(Paper { report, files })
+}
+
+/// The exact payoff of a position.
+fn exact_payoff(p: &[HeapSize]) -> Result<Pwl> {
+    let heaps = nim_heaps(p);
+    solve(&scoring_nim(), &heaps, Method::Auto, &Limits::default())?.payoff(&heaps)
+}
+
+/// Def 6.2's $F_k$ as an exact PWL function: the maximum over $j \in J_k$ of
+/// $2 - \lvert N - j\rvert = \min\lbrace 2 + (N - j), 2 - (N - j)\rbrace$.
+fn big_f_pwl(k: i64) -> Pwl {
+    (-(k - 1)..=(k - 1))
+        .map(|i| {
+            let j = 2 * i;
+            Pwl::linear(Q::int(1), Q::int(2 - j)).min(&Pwl::linear(Q::int(-1), Q::int(2 + j)))
+        })
+        .reduce(|a, b| a.max(&b))
+        .expect("k ≥ 1")
+}
+
+/// The least $k \ge 1$ from which $f_N(2k+1,2k,1) = F_k(N)$ for every real $N$ holds on every
+/// member up to `fit_from` (where the miner's fit starts), checked exactly.
+fn def_6_2_from(fit_from: i64) -> Result<i64> {
+    let mut from = fit_from;
+    for k in (1..fit_from).rev() {
+        let h = HeapSize::try_from(k).map_err(|_| Error::invalid("k out of range"))?;
+        if !same_function(&exact_payoff(&[2 * h + 1, 2 * h, 1])?, &big_f_pwl(k)) {
+            break;
+        }
+        from = k;
+    }
+    Ok(from)
+}
+
+/// Largest pile of the positions on which the sharper tails of Prop 5.5 are checked.
+const TAILS_MAX_HEAP: HeapSize = 7;
+
+/// Prop 5.5 sharpened: on every position with at most four piles of at most
+/// [`TAILS_MAX_HEAP`] stones, every breakpoint lies in $[-\lvert p\rvert + 1, \lvert p\rvert - 3]$,
+/// and which positions attain each end. A finding in a sentence.
+fn sharper_tails() -> Result<String> {
+    let m = TAILS_MAX_HEAP;
+    let (mut positions, mut breakpoints) = (0usize, 0usize);
+    let (mut low, mut high) = (0usize, 0usize);
+    let mut outside: Option<(Vec<HeapSize>, Q)> = None;
+    for a in 0..=m {
+        for b in 0..=a {
+            for c in 0..=b {
+                for d in 0..=c {
+                    let p = [a, b, c, d];
+                    let f = exact_payoff(&p)?;
+                    let s = Q::int(i64::from(a + b + c + d));
+                    let (lo, hi) = (&Q::int(1) - &s, &s - &Q::int(3));
+                    positions += 1;
+                    breakpoints += f.breakpoints().len();
+                    for (x, _) in f.breakpoints() {
+                        if (x < &lo || x > &hi) && outside.is_none() {
+                            outside = Some((p.to_vec(), x.clone()));
+                        }
+                    }
+                    if f.breakpoints().first().is_some_and(|(x, _)| *x == lo) {
+                        low += 1;
+                    }
+                    if f.breakpoints().last().is_some_and(|(x, _)| *x == hi) {
+                        high += 1;
+                    }
+                }
+            }
+        }
+    }
+    let two = exact_payoff(&[2])?;
+    let sharp_at_two = two.breakpoints().len() == 1 && two.breakpoints()[0].0 == Q::int(-1);
+    Ok(match outside {
+        Some((p, x)) => format!(
+            "Prop 5.5's tails cannot be sharpened to $[-\\lvert p\\rvert + 1, \\lvert p\\rvert - 3]$: $f_N({})$ has a breakpoint at $N = {x}$.",
+            show(&p)
+        ),
+        None => format!(
+            "Sharper tails for Prop 5.5. On every position with at most four piles of at most ${m}$ stones ({positions} positions, {breakpoints} breakpoints, exact engine), every breakpoint of $N \\mapsto f_N(p)$ lies in $[-\\lvert p\\rvert + 1, \\lvert p\\rvert - 3]$. So $f_N(p) = c^{{+}}(p) \\pm N$ already for $N \\ge \\lvert p\\rvert - 3$ and $f_N(p) = c^{{-}}(p) \\pm N$ for $N \\le -\\lvert p\\rvert + 1$, one better than the paper's $\\lvert p\\rvert - 2$ and $-\\lvert p\\rvert$ at each end. Both ends are attained: {low} of the positions have a breakpoint at $-\\lvert p\\rvert + 1$ and {high} at $\\lvert p\\rvert - 3${}. A finite check, not a proof.",
+            if sharp_at_two {
+                ", both by $p = (2)$, whose only breakpoint is $N = -1$ ($f_N(2) = \\max\\lbrace 2 + N, -N\\rbrace$): no bound of the form $\\lvert p\\rvert - c$ with $c > 3$, or $-\\lvert p\\rvert + c$ with $c < 1$, holds for every $p$"
+            } else {
+                ""
+            }
+        ),
+    })
+}
+
+/// Whether $f_N(5,4,2) = f_N(6,4,1)$ is one member of the pattern
+/// $f_N(2k+1,2k,2) = f_N(2k+2,2k,1)$: a sentence saying for which $k \le 6$ it fails.
+fn same_542_641_pattern() -> Result<String> {
+    let mut fails = Vec::new();
+    for k in 1..=6 {
+        let h: HeapSize = k;
+        if !same_function(
+            &exact_payoff(&[2 * h + 1, 2 * h, 2])?,
+            &exact_payoff(&[2 * h + 2, 2 * h, 1])?,
+        ) {
+            fails.push(k.to_string());
+        }
+    }
+    Ok(if fails.is_empty() {
+        " It is one member of $f_N(2k+1,2k,2) = f_N(2k+2,2k,1)$, which holds for every $1 \\le k \\le 6$ (checked exactly).".into()
+    } else {
+        format!(
+            " It does not generalise: $f_N(2k+1,2k,2) = f_N(2k+2,2k,1)$ fails for $k \\in \\lbrace {} \\rbrace$ among $1 \\le k \\le 6$ (checked exactly), so $(5,4,2)$ and $(6,4,1)$ are not one member of a family of equal payoffs of this shape.",
+            fails.join(", ")
+        )
+    })
 }
 
 /// `nimlab scoring limits` for every plotted position, as one pasteable shell loop.
@@ -474,14 +586,34 @@ fn mined_family(progress: &dyn Progress, files: &mut Files) -> Result<(Vec<Table
                 check.from, check.to
             );
             let theorem = is_def_6_2(&z.form);
+            // The miner fits from its first regular member on; Def 6.2's F_k may hold below it.
+            let from = if theorem {
+                def_6_2_from(z.from)?
+            } else {
+                z.from
+            };
             let mut t = Table::new(&["item", "value"]);
             let mut shown = Vec::new();
             for (item, value, math) in [
                 ("closed form", form.clone(), form_math.clone()),
                 (
                     "found for",
-                    format!("k ≥ {}, every N", z.from),
-                    format!("$k \\ge {}$, every $N$", z.from),
+                    if from < z.from {
+                        format!(
+                            "k ≥ {from}, every N (k < {} checked exactly as F_k)",
+                            z.from
+                        )
+                    } else {
+                        format!("k ≥ {from}, every N")
+                    },
+                    if from < z.from {
+                        format!(
+                            "$k \\ge {from}$, every $N$ (the fit starts at $k = {}$; below it the payoff was checked to be $F_k$ exactly)",
+                            z.from
+                        )
+                    } else {
+                        format!("$k \\ge {from}$, every $N$")
+                    },
                 ),
                 ("status", status.clone(), status_math.clone()),
                 (
@@ -514,7 +646,7 @@ fn mined_family(progress: &dyn Progress, files: &mut Files) -> Result<(Vec<Table
                     title: "The zigzag closed form of $f_N(2k+1,2k,1)$".into(),
                     caption: format!(
                         "The payoff of every member from $k = {}$ on is a zigzag, $f(N) = t - \\min_j \\lvert N - j\\rvert$ over peaks $j$ in an arithmetic progression, with top $t$, peaks and step affine in $k$: one closed form in $(N, k)$, found in the data, then re-verified by the claims checker on those members and on ${ZIGZAG_BEYOND}$ the miner did not see.{} A finite check: the form is not PROVEN here. The reproduce command prints it in the last two lines of its output.",
-                        z.from,
+                        from,
                         if theorem {
                             " It is Def 6.2's $F_k(N)$: the miner re-discovers Theorem 6.3 (i), $f_N(2k+1,2k,1) = F_k(N)$, from the payoffs alone."
                         } else {
@@ -532,7 +664,7 @@ fn mined_family(progress: &dyn Progress, files: &mut Files) -> Result<(Vec<Table
             )?);
             format!(
                 "Mined from the payoffs of $(2k+1, 2k, 1)$, ${k0} \\le k \\le {k1}$: {form_math} for $k \\ge {}$, {status_math}; the claims checker re-verified it on {verified_math}: {} ({}).{}",
-                z.from,
+                from,
                 check.finding.verdict,
                 check.finding.evidence(),
                 if theorem {
@@ -596,6 +728,23 @@ mod tests {
         let top = form.numbers.iter_mut().find(|n| n.name == "top").unwrap();
         top.intercept = Q::int(3);
         assert!(!is_def_6_2(&form));
+    }
+
+    #[test]
+    fn def_6_2_as_a_pwl_is_f_k_and_the_family_is_f_k_from_k_1() {
+        for k in 1..=4 {
+            let f = big_f_pwl(k);
+            assert!((-12..=12).all(|n| f.eval(&Q::int(n)) == Q::int(big_f(k, n))));
+        }
+        assert!(same_function(&big_f_pwl(3), &payoff(&[7, 6, 1])));
+        assert_eq!(def_6_2_from(3).unwrap(), 1);
+    }
+
+    #[test]
+    fn the_sharper_tails_hold_and_are_attained_at_two_stones() {
+        let text = sharper_tails().unwrap();
+        assert!(text.starts_with("Sharper tails for Prop 5.5."), "{text}");
+        assert!(text.contains("$p = (2)$"), "{text}");
     }
 
     #[test]
