@@ -452,22 +452,21 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         ", while the game has $64m + 62$ candies"
     ));
     let family_headers = data.columns().iter().map(|c| column_math(c)).collect();
-    let tables = vec![
-        table(
-            TableSpec {
-                title: "Remark 4.5's family".into(),
-                caption: "$V$, $N_L$ and $N_W$ of $[31, 32m, 32m+31]$ (first rows; the CSV has every $m$)."
+    let tables = vec![table(
+        TableSpec {
+            title: "Remark 4.5's family".into(),
+            caption:
+                "$V$, $N_L$ and $N_W$ of $[31, 32m, 32m+31]$ (first rows; the CSV has every $m$)."
                     .into(),
-                csv: "family-31-32m.csv".into(),
-                command: family_cmd,
-                show: 12,
-                data: data.table(),
-                headers: family_headers,
-                display: Vec::new(),
-            },
-            &mut files,
-        )?,
-    ];
+            csv: "family-31-32m.csv".into(),
+            command: family_cmd,
+            show: 12,
+            data: data.table(),
+            headers: family_headers,
+            display: Vec::new(),
+        },
+        &mut files,
+    )?];
     progress.advance(1);
     progress.stage("candy-nim: allocations (Theorem 6.7, the example after Theorem 6.9)");
     progress.add_work(1);
@@ -613,6 +612,7 @@ mod tests {
 
     use super::*;
     use crate::claims::value::Value;
+    use crate::num::Q;
     use crate::papers::scoring_octal::tests::printed_in_claim_file;
 
     /// N_W of a P-position straight from the rules, independent of the engine: Luca (to move)
@@ -787,10 +787,9 @@ mod tests {
                 panic!("a list")
             };
             assert_eq!(parts[0], Value::Num(Q::int(*printed_nw as i64)));
-            // The claim file writes the heaps in decreasing order, the paper in increasing.
+            // The claim file writes the heaps in increasing order, as the paper does.
             let heaps: Vec<Value> = printed
                 .iter()
-                .rev()
                 .map(|&h| Value::Num(Q::int(i64::from(h))))
                 .collect();
             assert_eq!(
