@@ -1,6 +1,6 @@
 //! The Candy Nim report: V along Remark 4.5's family [31, 32m, 32m+31], its table (built by
-//! [`crate::tables::candy`], as `nimlab candy family` prints it), the closed forms mined along it
-//! with their status, the verdicts, and two of §6's statements side by side with the allocation
+//! [`crate::tables::candy`], as `nimlab candy family` prints it), the closed forms of N_L and N_W
+//! mined along it, the verdicts, and two of §6's statements side by side with the allocation
 //! engine ([`crate::games::candy::allocation`]):
 //! - Theorem 6.7: N_W(G) ≥ ⌊log₂ N(G)⌋, with equality only in the arrangements (1) N = 2^n,
 //!   (2) N = 2^n − 2, (3) N = 2^n − 2^k − 2 (n > k + 1, n > 2). Equality can only occur in a
@@ -20,14 +20,14 @@ use crate::export::{Cell, Table};
 use crate::family::Family;
 
 use crate::games::candy::{Allocation, Candies, MemoValues, allocation};
-use crate::num::{IntRange, Q};
+use crate::num::IntRange;
 use crate::progress::Progress;
 use crate::report::context::{Axis, Report, Series, SeriesStyle};
 use crate::report::data::{BFile, FigureSpec, Shown, TableSpec, agreement, bfiles, figure, table};
 use crate::report::files::Files;
 use crate::report::{Paper, ReportOptions};
 use crate::tables::candy::family_table;
-use crate::tables::mined::{family_forms, family_forms_table, family_formulas_math, formulas_math};
+use crate::tables::mined::{family_forms, formulas_math};
 
 /// Remark 4.5's family.
 const FAMILY: &str = "31,32m,32m+31";
@@ -379,29 +379,6 @@ fn allocations(max: Candies) -> Result<Vec<Allocation>> {
         .collect()
 }
 
-/// The family's table with Remark 4.5's value 62(m − 1) + 98 beside each member.
-fn with_remark(t: &Table) -> Result<Table> {
-    let m = t
-        .columns
-        .iter()
-        .position(|c| c == "m")
-        .ok_or_else(|| Error::invalid("the family table has no column `m`"))?;
-    let mut columns: Vec<&str> = t.columns.iter().map(String::as_str).collect();
-    columns.push("remark_4_5");
-    let mut out = Table::new(&columns);
-    for row in &t.rows {
-        let Cell::Int(k) = row[m] else {
-            return Err(Error::invalid(
-                "the family table's `m` is not a whole number",
-            ));
-        };
-        let mut r = row.clone();
-        r.push(Cell::Int(62 * (k - 1) + 98));
-        out.push(r);
-    }
-    Ok(out)
-}
-
 pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     let name = "candy-nim";
     let mut files = Files::new();
@@ -429,183 +406,79 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     });
     let family_cmd = format!("nimlab candy family \"{FAMILY}\" --m 1..{max_m} --format csv");
     let family_cmd_plain = family_cmd.clone();
-    // Two panels: V is small beside N_L and N_W (which grow like 32m each), so on one scale
-    // the three curves would crowd together.
-    let figures = vec![
-        figure(
-            FigureSpec {
-                id: "v-31-32m".into(),
-                title: "$V$ along the family $[31, 32m, 32m+31]$".into(),
-                caption: format!(
-                    "$V = N_L - N_W$ (the loser Luca's margin under optimal play) of the P-positions $[31, 32m, 32m+31]$ for $1 \\le m \\le {max_m}$, one marker per member; Remark 4.5 states $V = 62(m-1) + 98$, drawn as a line."
-                ),
-                command: family_cmd.clone(),
-                x: Axis {
-                    column: "m".into(),
-                    label: "$m$".into(),
-                },
-                y_label: "$V$".into(),
-                series: vec![
-                    Series {
-                        column: "v".into(),
-                        label: "$V = N_L - N_W$".into(),
-                        color: "blue".into(),
-                        style: SeriesStyle::Dots,
-                    },
-                    Series {
-                        column: "remark_4_5".into(),
-                        label: "$62(m-1) + 98$ (Remark 4.5)".into(),
-                        color: "gray".into(),
-                        style: SeriesStyle::Line,
-                    },
-                ],
-                data: with_remark(&data.table())?,
-                marks: None,
-                vlines: Vec::new(),
+    // V equals Remark 4.5's line at every member (the claim and the finding above say so), so a
+    // plot of V would only redraw that line; Windsor's share N_W, small beside N_L, is drawn on
+    // its own scale.
+    let figures = vec![figure(
+        FigureSpec {
+            id: "family-31-32m-nw".into(),
+            title: "Windsor's candies $N_W$ along $[31, 32m, 32m+31]$".into(),
+            caption: format!(
+                "$N_W$, the candies the winner Windsor collects under optimal play, for $1 \\le m \\le {max_m}$: the whole game has $64m + 62$ candies, and Windsor's share grows by about one candy per member (its closed form on the range is under New results)."
+            ),
+            command: family_cmd.clone(),
+            x: Axis {
+                column: "m".into(),
+                label: "$m$".into(),
             },
-            &mut files,
-        )?,
-        figure(
-            FigureSpec {
-                id: "family-31-32m-candies".into(),
-                title: "$N_L$ and $N_W$ along $[31, 32m, 32m+31]$".into(),
-                caption: format!(
-                    "The candies each player collects under optimal play, $N_L$ (Luca, the loser) and $N_W$ (Windsor), for $1 \\le m \\le {max_m}$; their difference is the $V$ of the figure before."
-                ),
-                command: family_cmd.clone(),
-                x: Axis {
-                    column: "m".into(),
-                    label: "$m$".into(),
-                },
-                y_label: "candies".into(),
-                series: vec![
-                    Series {
-                        column: "n_l".into(),
-                        label: "$N_L$ (Luca)".into(),
-                        color: "orange".into(),
-                        style: SeriesStyle::Markers,
-                    },
-                    Series {
-                        column: "n_w".into(),
-                        label: "$N_W$ (Windsor)".into(),
-                        color: "red".into(),
-                        style: SeriesStyle::Markers,
-                    },
-                ],
-                data: data.table(),
-                marks: None,
-                vlines: Vec::new(),
-            },
-            &mut files,
-        )?,
-    ];
+            y_label: "$N_W$".into(),
+            series: vec![Series {
+                column: "n_w".into(),
+                label: "$N_W$ (Windsor)".into(),
+                color: "red".into(),
+                style: SeriesStyle::Markers,
+            }],
+            data: data.table(),
+            marks: None,
+            vlines: Vec::new(),
+        },
+        &mut files,
+    )?];
     // The closed forms `nimlab mine family candy` finds in the same table.
     let forms = family_forms(&data.typed_columns())?;
     let (m0, m1) = forms.range;
     let values: Vec<String> = forms
         .fits()
-        .filter(|(name, _)| ["v", "n_l", "n_w"].contains(name))
+        .filter(|(name, _)| ["n_l", "n_w"].contains(name))
         .flat_map(|(name, fit)| formulas_math(fit, column_math(name).trim_matches('$'), "m"))
         .collect();
-    let remark = forms.fits().any(|(name, fit)| {
-        name == "v"
-            && fit.period == 1
-            && fit.lines[0].slope == Q::int(62)
-            && fit.lines[0].intercept == Q::int(36)
-    });
     summary.findings.push(format!(
-        "Mined from the family's table, OBSERVED on ${m0} \\le m \\le {m1}$ only: {}{}.",
+        "The candies of each player along the family, mined from its table and OBSERVED on ${m0} \\le m \\le {m1}$ only: {}{}.",
         if values.is_empty() {
-            "no closed form of $V$, $N_L$ or $N_W$".to_string()
+            "no closed form of $N_L$ or $N_W$".to_string()
         } else {
             values.join("; ")
         },
-        if remark {
-            "; $V(m) = 62m+36$ is Remark 4.5's $62(m-1) + 98$"
-        } else {
-            ""
-        }
+        ", while the game has $64m + 62$ candies"
     ));
-    let mined = family_forms_table(&forms);
     let family_headers = data.columns().iter().map(|c| column_math(c)).collect();
-    let tables = vec![
-        table(
-            TableSpec {
-                title: "Remark 4.5's family".into(),
-                caption: "$V$, $N_L$ and $N_W$ of $[31, 32m, 32m+31]$ (first rows; the CSV has every $m$)."
+    let tables = vec![table(
+        TableSpec {
+            title: "Remark 4.5's family".into(),
+            caption:
+                "$V$, $N_L$ and $N_W$ of $[31, 32m, 32m+31]$ (first rows; the CSV has every $m$)."
                     .into(),
-                csv: "family-31-32m.csv".into(),
-                command: family_cmd,
-                show: 12,
-                data: data.table(),
-                headers: family_headers,
-                display: Vec::new(),
-            },
-            &mut files,
-        )?,
-        table(
-            TableSpec {
-                title: "Closed forms mined along $[31, 32m, 32m+31]$".into(),
-                caption: format!(
-                    "Each column of the family's table (heaps $h_1, h_2, h_3$, $V$, $N_L$, $N_W$) as a periodic-linear closed form in $m$ found by the miner in the members ${m0} \\le m \\le {m1}$; every form is OBSERVED on that range only."
-                ),
-                csv: "mined-family.csv".into(),
-                command: format!(
-                    "nimlab mine family candy \"{FAMILY}\" --m {m0}..{m1} --format csv"
-                ),
-                show: 64,
-                display: vec![
-                    (
-                        "column".into(),
-                        Shown::Cells(
-                            forms
-                                .fits()
-                                .flat_map(|(name, fit)| vec![column_math(name); fit.lines.len()])
-                                .collect(),
-                        ),
-                    ),
-                    (
-                        "formula".into(),
-                        Shown::Cells(family_formulas_math(&forms, |name| {
-                            column_math(name).trim_matches('$').to_string()
-                        })),
-                    ),
-                ],
-                data: mined,
-                headers: [
-                    "quantity",
-                    "period",
-                    "preperiod",
-                    "residue",
-                    "slope",
-                    "intercept",
-                    "from $m$",
-                    "formula",
-                    "status",
-                ]
-                .map(String::from)
-                .to_vec(),
-            },
-            &mut files,
-        )?,
-    ];
+            csv: "family-31-32m.csv".into(),
+            command: family_cmd,
+            show: 12,
+            data: data.table(),
+            headers: family_headers,
+            display: Vec::new(),
+        },
+        &mut files,
+    )?];
     progress.advance(1);
     progress.stage("candy-nim: allocations (Theorem 6.7, the example after Theorem 6.9)");
     progress.add_work(1);
     let allocs = allocations(ALLOCATION_MAX)?;
     let (equality, rows, others, equality_display) = equality_table(&allocs);
     let differ: Vec<&EqualityRow> = rows.iter().filter(|r| !r.agrees()).collect();
-    let differ_at: Vec<String> = differ.iter().map(|r| r.candies.to_string()).collect();
-    summary.findings.push(if differ.is_empty() {
-        format!(
+    // A list that differs is the erratum of Theorem 6.7 (equality cases), not a new result.
+    if differ.is_empty() {
+        summary.findings.push(format!(
             "Theorem 6.7's equality list is exact for every even $N \\le {ALLOCATION_MAX}$: the games with $N_W(G) = \\lfloor \\log_2 N\\rfloor$ are exactly the listed arrangements."
-        )
-    } else {
-        format!(
-            "Theorem 6.7's equality list beside the true minimisers, even $N \\le {ALLOCATION_MAX}$: it DIFFERS at $N = {}$, where equality is attained outside the list; with $n \\ge 2$ allowed instead of $n > 2$ the list is exact on the range.",
-            differ_at.join(", ")
-        )
-    });
+        ));
+    }
     let (example, example_differ, example_display) = minimisers_table(&allocs)?;
     let mut tables = tables;
     tables.push(table(
@@ -739,6 +612,7 @@ mod tests {
 
     use super::*;
     use crate::claims::value::Value;
+    use crate::num::Q;
     use crate::papers::scoring_octal::tests::printed_in_claim_file;
 
     /// N_W of a P-position straight from the rules, independent of the engine: Luca (to move)
@@ -913,10 +787,9 @@ mod tests {
                 panic!("a list")
             };
             assert_eq!(parts[0], Value::Num(Q::int(*printed_nw as i64)));
-            // The claim file writes the heaps in decreasing order, the paper in increasing.
+            // The claim file writes the heaps in increasing order, as the paper does.
             let heaps: Vec<Value> = printed
                 .iter()
-                .rev()
                 .map(|&h| Value::Num(Q::int(i64::from(h))))
                 .collect();
             assert_eq!(

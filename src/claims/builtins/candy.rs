@@ -5,8 +5,8 @@
 //! exponent, so the best f(a) does not depend on f above a. Each candidate is *played* with the
 //! same strategy simulator as `nimlab candy strategy`, not read off a formula.
 
-use super::{Builtin, BuiltinRun, PointOutcome, int_value};
-use crate::claims::finding::{Finding, Sentence};
+use super::{Builtin, BuiltinRun, PointOutcome, ambiguous, int_value};
+use crate::claims::finding::{Finding, Reading as ClaimReading, Sentence};
 use crate::claims::value::Value;
 use crate::error::{Error, Result};
 use crate::games::candy::{Contraction, Reading, Strategy, play_strategy, standard_form_game};
@@ -15,7 +15,8 @@ use crate::games::candy::{Contraction, Reading, Strategy, play_strategy, standar
 pub const BUILTINS: &[Builtin] = &[Builtin {
     name: "candy.fractal_sup",
     about: "Theorem 4.8: the sup over all contractive f of V(Fractal_f) on 𝔊(2^k−1, m, 0) \
-            against f(a) = ⌊a/2⌋ (args k, m, reading)",
+            against f(a) = ⌊a/2⌋ (args k, m, reading: \"largest\", \"smallest\" or \"both\", \
+            the last as two readings, the smallest pile as printed)",
     expr_args: &["k", "m"],
     run: fractal_sup,
 }];
@@ -28,18 +29,38 @@ fn fractal_value(f: Contraction, reading: Reading, k: u32, m: u64) -> Result<i64
     Ok(play_strategy(&Strategy::Fractal { f, reading }, &g)?.value)
 }
 
+/// The readings of Definition 4.7 (3) as `args.reading = "both"` words them.
+const SMALLEST: &str = "as printed: step (3) of Definition 4.7 moves the smallest pile";
+const LARGEST: &str =
+    "step (3) moves the largest pile (the reading of Figure 2's numbers and of the proofs)";
+
 /// `candy.fractal_sup`: at every (k, m) of the range, sup_f V(Fractal_f) on 𝔊(2^k − 1, m, 0)
-/// equals V(Fractal_{⌊a/2⌋}) under `args.reading` ("largest" or "smallest").
+/// equals V(Fractal_{⌊a/2⌋}) under `args.reading` ("largest" or "smallest"); with "both", each
+/// reading is checked on its own, the smallest pile (Definition 4.7 (3) as written) as printed.
 pub fn fractal_sup(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
-    let reading = match run.text("reading")? {
-        "largest" => Reading::Largest,
-        "smallest" => Reading::Smallest,
-        other => {
-            return Err(Error::invalid(format!(
-                "`args.reading` must be \"largest\" or \"smallest\", got \"{other}\""
-            )));
+    match run.text("reading")? {
+        "largest" => fractal_sup_under(run, Reading::Largest),
+        "smallest" => fractal_sup_under(run, Reading::Smallest),
+        "both" => {
+            let small = fractal_sup_under(run, Reading::Smallest)?;
+            let large = fractal_sup_under(run, Reading::Largest)?;
+            let range = run.range_part("single check");
+            Ok(ambiguous(
+                range,
+                vec![
+                    ClaimReading::as_printed(SMALLEST, small),
+                    ClaimReading::interpreted(LARGEST, large),
+                ],
+            ))
         }
-    };
+        other => Err(Error::invalid(format!(
+            "`args.reading` must be \"largest\", \"smallest\" or \"both\", got \"{other}\""
+        ))),
+    }
+}
+
+/// `candy.fractal_sup` under one reading of Definition 4.7 (3).
+fn fractal_sup_under(run: &mut BuiltinRun<'_, '_>, reading: Reading) -> Result<Finding> {
     // best[a − 1] = the best f(a), found bottom-up.
     let mut best: Vec<u32> = Vec::new();
     run.each_point(|_, args| {
@@ -83,13 +104,21 @@ pub fn fractal_sup(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         } else {
             PointOutcome::Fail(
                 Sentence::new()
-                    .text("expected ")
-                    .expected("V(Fractal_f) with f(a) = ⌊a/2⌋", half, false)
-                    .text(" (f(a) = ⌊a/2⌋), actual sup ")
-                    .actual("sup over contractive f of V(Fractal_f)", sup, false)
-                    .text(format!(", attained by f(1..{k}) = "))
+                    .text("$f(a) = \\lfloor a/2\\rfloor$ gives ")
+                    .expected(
+                        "$V_{\\mathrm{Fractal}_f}(G)$ with $f(a) = \\lfloor a/2\\rfloor$",
+                        half,
+                        false,
+                    )
+                    .text(", but the supremum over contractive $f$ is ")
                     .actual(
-                        format!("the f(1..{k}) attaining the sup"),
+                        "$\\sup_{f \\in \\mathcal{F}} V_{\\mathrm{Fractal}_f}(G)$",
+                        sup,
+                        false,
+                    )
+                    .text(", attained with $f(1), \\dots, f(k)$ = ")
+                    .actual(
+                        "the values $f(1), \\dots, f(k)$ of a maximizing $f$",
                         f.iter().map(|&x| Value::from(i64::from(x))).collect::<Vec<_>>(),
                         false,
                     ),
