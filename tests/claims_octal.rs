@@ -203,19 +203,43 @@ fn family_builtins_budget_their_arguments_before_building_lists() {
 }
 
 #[test]
-fn conjecture_15_fails_as_printed_with_the_eventual_reading_as_its_correction() {
+fn conjecture_15_is_ambiguous_with_the_eventual_reading_as_printed() {
     let f = one(&format!(
         "{HEAD}[[claim]]\nid = \"c15\"\nlabel = \"Conjecture 15\"\nstatement = \"\"\n\
-         for = \"L in 1..1, m in 0..0\"\nbuiltin = \"octal.conjecture_15\"\n\
-         args = {{ L = \"L\", m = \"m\", max_heap = 200 }}\n"
+         for = \"t in 1..2, m in 0..0\"\nbuiltin = \"octal.conjecture_15\"\n\
+         args = {{ L = \"t\", m = \"m\", max_heap = 200 }}\n"
     ));
-    // "for all n ≥ 0" is the statement as printed and fails at O = 0.2: FAILS, not AMBIGUOUS,
-    // with that reading's counterexample; the eventual reading holds, each instance proven.
-    assert_eq!(f.verdict, VerdictKind::Fails, "{}", f.evidence());
-    assert!(f.readings[0].literal && !f.readings[1].literal);
+    // The paper's gloss makes "for all n ≥ N" the statement as printed; it holds, each instance
+    // proven, while "for all n ≥ 0" fails: AMBIGUOUS. The pure reading's counterexample is at a
+    // heap O can move from; the first failure, O = 0.2 at n = 0, is told beside it.
+    assert_eq!(f.verdict, VerdictKind::Ambiguous, "{}", f.evidence());
+    assert!(!f.readings[0].literal && f.readings[1].literal);
+    assert_eq!(f.readings[0].finding.verdict, VerdictKind::Fails);
     assert_eq!(f.readings[1].finding.verdict, VerdictKind::Holds);
-    assert_eq!(f.counterexample, f.readings[0].finding.counterexample);
-    assert!(f.counterexample.is_some());
+    let pure = f.readings[0].finding.evidence();
+    assert!(pure.contains("a heap with a move"), "{pure}");
+    assert!(pure.contains("a heap without a move"), "{pure}");
+    assert!(pure.contains("$\\mathcal G_s("), "{pure}");
+}
+
+#[test]
+fn the_largest_preperiod_over_max_s_is_checked_against_its_formula() {
+    let src = |formula: &str| {
+        format!(
+            "{HEAD}[[claim]]\nid = \"mp\"\nlabel = \"M\"\nstatement = \"\"\n\
+             for = \"k in 3..6\"\nbuiltin = \"octal.max_preperiod\"\n\
+             args = {{ k = \"k\", preperiod = \"{formula}\" }}\n"
+        )
+    };
+    let f = one(&src("(2k-1)*(k-2)"));
+    assert_eq!(f.verdict, VerdictKind::Holds, "{}", f.evidence());
+    assert!(
+        f.evidence().contains("each instance proven"),
+        "{}",
+        f.evidence()
+    );
+    let wrong = one(&src("(2k-1)*(k-2) + 1"));
+    assert_eq!(wrong.verdict, VerdictKind::Fails, "{}", wrong.evidence());
 }
 
 #[test]

@@ -13,7 +13,9 @@ use crate::games::scoring::{
 use crate::miner::PeriodStatus;
 use crate::num::Q;
 use crate::progress::Progress;
-use crate::report::context::{Axis, Report, Series, SeriesStyle, TableSection, VLine};
+use crate::report::context::{
+    Axis, ClaimEntry, Report, Series, SeriesStyle, Summary, TableSection, VLine, Verdicts,
+};
 use crate::report::data::{BFile, FigureSpec, Shown, TableSpec, agreement, bfiles, figure, table};
 use crate::report::files::Files;
 use crate::report::{Paper, ReportOptions};
@@ -64,10 +66,12 @@ const PERIOD_SEARCH: HeapSize = 100_000;
 pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     let name = "scoring-octal";
     let mut files = Files::new();
-    let (verdict_table, mut summary) = verdicts(name, opts, progress, &mut files)?;
+    let (mut verdict_table, mut summary) = verdicts(name, opts, progress, &mut files)?;
+    place_entries(&mut verdict_table, &mut summary);
     progress.stage("scoring-octal: G_s(n) for S = {4,5}");
     progress.add_work(1);
-    let max_n: HeapSize = 200;
+    // The figure shows the preperiod and a few periods (Table 1 is n ≤ 15, n₀ = 27).
+    let max_n: HeapSize = 60;
     // The b-files reach further than the figure: the values are a table look-up each.
     let bfile_n: HeapSize = if opts.deep { 10_000 } else { 2000 };
     let rules = OctalRules::subtraction(&SET, None).map_err(|e| Error::invalid(e.to_string()))?;
@@ -80,7 +84,10 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         data.push(vec![Cell::Int(n as i64), v.clone().into()]);
     }
     let (table1, differ) = table1_side_by_side(&values)?;
-    let mut vlines = Vec::new();
+    let mut vlines = vec![VLine {
+        x: (PRINTED_TABLE_1.len() - 1) as i64,
+        label: "Table 1 ends".into(),
+    }];
     match &period.periodicity {
         Some(p) => {
             let status = match &p.status {
@@ -122,7 +129,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             id: "values-4-5".into(),
             title: "$\\mathcal{G}_s(n)$ for the subtraction set $S = \\lbrace 4,5 \\rbrace$".into(),
             caption: format!(
-                "Stewart's $\\mathcal{{G}}_s(n)$ (the mover's best margin from a single heap of $n$ beans) for $0 \\le n \\le {max_n}$; dashed lines mark the least preperiod $n_0$ and one period later. {}",
+                "Stewart's $\\mathcal{{G}}_s(n)$ (the mover's best margin from a single heap of $n$ beans) for $0 \\le n \\le {max_n}$; dashed lines mark the end of the paper's Table 1 ($n = 15$), the least preperiod $n_0$ and one period later. {}",
                 period_argument(&period)
             ),
             command: format!("nimlab octal values --subtract 4,5 --max-heap {max_n} --format csv"),
@@ -205,7 +212,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         mined.push(line);
     }
     summary.findings.push(format!(
-        "Closed forms of $\\mathcal{{G}}_s$, as the miner finds them: {}.",
+        "Closed forms of $\\mathcal{{G}}_s$: {}.",
         mined.join("; ")
     ));
     progress.advance(1);
@@ -243,6 +250,10 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         "nimlab octal period --subtract 4,5",
     ));
     reproduce.push(command(
+        "The values of $\\mathcal{G}_s$ for $O = 0.25$, $n \\le 90$ (the law of the New results beyond the claim's range; some minutes)",
+        "nimlab octal values --rules 0.25 --max-heap 90",
+    ));
+    reproduce.push(command(
         "The closed forms of $\\mathcal{G}_s$ for $S = \\lbrace 4, 5\\rbrace$ and for $O = (3333, 2222)$, with their status",
         format!("nimlab mine octal --subtract 4,5 && nimlab mine octal --rules \"{STEWART}\""),
     ));
@@ -275,6 +286,29 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         reproduce,
     };
     Ok(Paper { report, files })
+}
+
+/// Claims of the file that are results of this report, not statements of the paper: listed
+/// under New results whatever their verdict (an observed law HOLDS on its range).
+const NEW_RESULTS: &[&str] = &["law-0.25", "max-preperiod"];
+
+/// Where the entries go: the report's own results under New results; a PROVEN statement of
+/// the paper (the (3333, 2222) period) among the claims, in file order.
+fn place_entries(verdicts: &mut Verdicts, summary: &mut Summary) {
+    let order: Vec<String> = verdicts.rows.iter().map(|r| r.id.clone()).collect();
+    let pos = |id: &str| order.iter().position(|x| x == id).unwrap_or(usize::MAX);
+    let (new, paper): (Vec<ClaimEntry>, Vec<ClaimEntry>) = std::mem::take(&mut summary.proven)
+        .into_iter()
+        .partition(|e| NEW_RESULTS.contains(&e.id.as_str()));
+    verdicts.claims.extend(paper);
+    let (mut own, rest): (Vec<ClaimEntry>, Vec<ClaimEntry>) = std::mem::take(&mut verdicts.claims)
+        .into_iter()
+        .partition(|e| NEW_RESULTS.contains(&e.id.as_str()));
+    verdicts.claims = rest;
+    verdicts.claims.sort_by_key(|e| pos(&e.id));
+    own.extend(new);
+    own.sort_by_key(|e| pos(&e.id));
+    summary.proven = own;
 }
 
 /// The closed form of G_s as `nimlab mine octal {args}` finds it: its table (one line per
@@ -312,7 +346,7 @@ fn mined_forms(
         TableSpec {
             title: format!("Closed forms of $\\mathcal{{G}}_s$ for {what}"),
             caption: format!(
-                "Least period ${}$ and least preperiod $n_0 = {}$ for every line, {status}. {} One line per residue $i$, $0 \\le i \\le {}$: $\\mathcal{{G}}_s({}k + i) = c_i$ for every $k$ from the line's sharp start on, the least $k$ from which it holds (a line may hold below $n_0$ already).",
+                "Least period ${}$ and least preperiod $n_0 = {}$ for every line, {status}. {} One line per residue $i$, $0 \\le i \\le {}$: $\\mathcal{{G}}_s({}k + i) = c_i$ for every $k$ from the least one at which the line holds on.",
                 p.period,
                 p.preperiod,
                 period_argument(report),
@@ -328,7 +362,7 @@ fn mined_forms(
                 "period".into(),
                 "preperiod".into(),
                 "$c_i$".into(),
-                "sharp start $k$".into(),
+                "from $k$".into(),
                 "formula".into(),
                 "status".into(),
             ],
@@ -356,7 +390,7 @@ fn period_argument(report: &PeriodReport) -> String {
                 window_start,
                 window_len,
             } => format!(
-                "Proven: the window ${window_start} \\le n \\le {}$ (${window_len}$ consecutive values, as many as the periodicity argument for this rule needs) recurs ${}$ later, so by induction the period holds for every $n \\ge {}$.",
+                "Proven: the window ${window_start} \\le n \\le {}$ (${window_len}$ consecutive values) recurs ${}$ later, so by induction the period holds for every $n \\ge {}$.",
                 window_start + window_len - 1,
                 p.period,
                 p.preperiod

@@ -54,6 +54,14 @@ pub const BUILTINS: &[Builtin] = &[
         run: conjecture_14,
     },
     Builtin {
+        name: "octal.max_preperiod",
+        about: "over every S with max S = k (args k, preperiod): the least period of G_s is \
+                PROVEN and equals 2k, and the largest least preperiod equals the expression \
+                preperiod, attained at S = {k−1, k}",
+        expr_args: &["k", "preperiod"],
+        run: max_preperiod,
+    },
+    Builtin {
         name: "octal.conjecture_15",
         about: "Conjecture 15 over taking-no-breaking codes O (index points, a digit 2 or 3) of \
                 length L and P of length ≤ p_len, n +ℓ m (args L, m): readings \"all n ≥ 0\" \
@@ -387,9 +395,9 @@ fn period(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     let a = values(&seq, top)?;
     let plus_text: String = plus
         .iter()
-        .map(|h| format!(" +ℓ {}@{}", h.size, h.rules + 1))
+        .map(|h| format!(" +_{{\\ell}} {}_{{({})}}", h.size, h.rules + 1))
         .collect();
-    let g = |n: usize| format!("G_s({n}{plus_text})");
+    let g = |n: usize| format!("$\\mathcal G_s({n}{plus_text})$");
     let range = run.range_part("no range");
 
     let mut checked = 0usize;
@@ -407,7 +415,8 @@ fn period(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         }
     }
     let direct = format!(
-        "G_s(n + {p}{plus_text}) = G_s(n{plus_text}) at all {checked} n of the range with n ≥ {pre}"
+        "$\\mathcal G_s(n + {p}{plus_text}) = \\mathcal G_s(n{plus_text})$ at all {checked} $n$ of \
+         the range with $n \\ge {pre}$"
     );
     let Some(pp) = pp else {
         return Ok(finding(
@@ -428,7 +437,8 @@ fn period(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         ));
     };
     let (ps, n0) = (pp.period, pp.preperiod);
-    let proof = period_proof(&pp, &report.argument);
+    let proof = constant_points_window(&game, &plus, &a, ps, n0)
+        .or_else(|| period_proof(&pp, &report.argument));
     if (least && ps != p) || (!least && !p.is_multiple_of(ps)) {
         let stated = if least { "least " } else { "" };
         let mut f = Sentence::new()
@@ -465,14 +475,21 @@ fn period(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         } else if let Some(n) = (n0..n0 + ps).find(|&n| a[n] != a[n + t]) {
             let _ = write!(
                 evidence,
-                "; {t} is NOT an eventual period: {ps} ∤ {t} (e.g. {} = {} ≠ {} = {})",
+                "; ${t}$ is not an eventual period: ${ps} \\nmid {t}$ (e.g. {} $= {} \\ne {} =$ {})",
                 g(n),
                 a[n],
-                g(n + t),
-                a[n + t]
+                a[n + t],
+                g(n + t)
             );
         }
     }
+    // Proven: the range is every n from the preperiod on; the range's n were checked directly.
+    let range = match (ns.iter().min(), ns.iter().max()) {
+        (Some(lo), Some(hi)) => vec![RangePart::described(format!(
+            "every $n \\ge {n0}$ (checked directly for ${lo} \\le n \\le {hi}$)"
+        ))],
+        _ => range,
+    };
     let mut f = Sentence::new()
         .text(format!("least period {ps}, least preperiod {n0} ("))
         .piece(Phrase::Proof)
@@ -480,6 +497,63 @@ fn period(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         .finding(VerdictKind::Proven, range);
     f.proof = proof;
     Ok(f)
+}
+
+/// For a single heap of a taking-no-breaking code whose moves all score the same c > 0 (the
+/// engine proves these through the normal-play reduction), the period's proof in the
+/// recurrence's own terms: G_s(n) = max(c − G_s(n − i)) over the moves, a function of the k
+/// values before n once n > k (k the code's length), so a window of k values from
+/// max(n₀, 1) that recurs one period later proves the period. Checked here on the values `a`;
+/// `None` when the game is not of that kind or the window does not fit in `a`.
+fn constant_points_window(
+    game: &ScoringGame,
+    plus: &[Heap],
+    a: &[Q],
+    period: usize,
+    preperiod: usize,
+) -> Option<Proof> {
+    if !plus.is_empty() || game.rulesets().len() != 1 {
+        return None;
+    }
+    let o = game.rulesets()[0].as_octal()?;
+    if o.digits().iter().any(|&d| d > 3) {
+        return None;
+    }
+    let c = o.constant_points()?.clone();
+    if c <= Q::zero() {
+        return None;
+    }
+    let k = o.max_take();
+    let w = preperiod.max(1);
+    if a.len() < w + k + period || a[w..w + k] != a[w + period..w + period + k] {
+        return None;
+    }
+    let grundy = if o
+        .subtraction_set()
+        .is_some_and(|s| s == (1..=k as HeapSize).collect::<Vec<_>>())
+    {
+        format!(
+            "; the game is the subtraction game $\\lbrace 1, \\dots, {k}\\rbrace$, whose Grundy \
+             value is $n \\bmod {}$",
+            k + 1
+        )
+    } else {
+        String::new()
+    };
+    Some(Proof::Period {
+        period,
+        preperiod,
+        window_start: w,
+        window_len: k,
+        argument: format!(
+            "every move scores $c = {c} > 0$, so $\\mathcal G_s(n)$ is the largest \
+             $c - \\mathcal G_s(n - i)$ over the moves from $n$, a function of the ${k}$ values \
+             before $n$ once $n > {k}$ (and $\\mathcal G_s(n) = c$ when the normal-play Grundy \
+             value of $n$ is non-zero and $0$ otherwise: the score is $c$ times the mover's \
+             moves less the opponent's, $1$ or $0$ as the mover makes the last move or \
+             not{grundy})"
+        ),
+    })
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -645,7 +719,22 @@ fn lemma_13(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     });
     if unproven.is_empty() {
         // Each S of the range is proven for every i ≥ 1; Lemma 13 speaks of every finite S,
-        // which no argument here covers: HOLDS, each instance proven, not PROVEN.
+        // which no argument here covers: HOLDS, each instance proven, not PROVEN. The range says
+        // so: the sets of the range, every i.
+        let ks: Vec<i64> = groups.iter().map(|(k, _)| *k).collect();
+        let is: Vec<i64> = groups
+            .iter()
+            .flat_map(|(_, is)| is.iter().copied())
+            .collect();
+        let (klo, khi) = (ks.iter().min().copied(), ks.iter().max().copied());
+        let (ilo, ihi) = (is.iter().min().copied(), is.iter().max().copied());
+        let range = match (klo, khi, ilo, ihi) {
+            (Some(klo), Some(khi), Some(ilo), Some(ihi)) => vec![RangePart::described(format!(
+                "${klo} \\le \\max S \\le {khi}$, every $i \\ge 1$ (checked directly for \
+                 ${ilo} \\le i \\le {ihi}$)"
+            ))],
+            _ => range,
+        };
         let mut f = Sentence::new()
             .piece(Phrase::Instances)
             .text(format!(
@@ -762,8 +851,9 @@ fn conjecture_14(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     if let Some((n, s)) = largest {
         let _ = write!(
             evidence,
-            "; largest N (one past the last n with G_s(n + 2k) ≠ G_s(n)) = {n} at S = {}",
-            show_set(s)
+            "; largest $N$ (one past the last $n$ with $\\mathcal G_s(n + 2k) \\ne \\mathcal G_s(n)$) \
+             $= {n}$ at $S = {}$",
+            set_math(s)
         );
     }
     if !unproven.is_empty() {
@@ -785,6 +875,129 @@ fn conjecture_14(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         proven: proven_sets as u64,
     };
     Ok(super::instances_finding(instances, evidence, range))
+}
+
+/// `octal.max_preperiod`: for each k of the range, every S with max S = k has a PROVEN least
+/// period exactly 2k, and the largest least preperiod over these S is the expression
+/// `preperiod` at k, attained at S = {k−1, k}.
+fn max_preperiod(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
+    let max_heap = max_heap_arg(run, 100_000)?;
+    let rows = int_points(run)?;
+    let range = run.range_part("no range");
+    let mut table = EvidenceTable::new(
+        "For each $k$: the sets $S$ with $\\max S = k$, their largest least preperiod $n_0$ and \
+         the sets attaining it",
+        &[
+            "$k$",
+            "sets $S$",
+            "largest $n_0$",
+            "attained at",
+            "$(2k-1)(k-2)$",
+        ],
+    );
+    let mut total = 0u64;
+    let mut done: Vec<i64> = Vec::new();
+    for row in &rows {
+        let (k, stated) = (row[0], row[1]);
+        if done.contains(&k) {
+            continue;
+        }
+        done.push(k);
+        let sets = sets_with_max(k)?;
+        let reports: Vec<Result<PeriodReport>> = sets
+            .par_iter()
+            .map(|s| Ok(prove(&subtraction(s)?, &[], max_heap, max_heap)?.1))
+            .collect();
+        let mut best: Option<(usize, Vec<&[HeapSize]>)> = None;
+        for (set, r) in sets.iter().zip(reports) {
+            let r = r?;
+            let Some(p) = proven(&r) else {
+                return Ok(finding(
+                    VerdictKind::Open,
+                    range,
+                    format!(
+                        "k = {k}: the period of S = {} is not proven ({}), so its least \
+                         preperiod is unknown",
+                        show_set(set),
+                        status(&r)
+                    ),
+                ));
+            };
+            if p.period != 2 * k as usize {
+                return Ok(Sentence::new()
+                    .text("fails at ")
+                    .at("k", Value::int(k), Style::Plain)
+                    .text(", ")
+                    .at("S", set_value(set), Style::Set)
+                    .text(": claimed ")
+                    .expected("the least period $2k$", Value::int(2 * k), true)
+                    .text(", found ")
+                    .actual("the least period", Value::int(p.period), true)
+                    .finding(VerdictKind::Fails, range));
+            }
+            match &mut best {
+                Some((b, at)) if p.preperiod == *b => at.push(set),
+                Some((b, _)) if p.preperiod < *b => {}
+                _ => best = Some((p.preperiod, vec![set])),
+            }
+        }
+        total += sets.len() as u64;
+        let (largest, at) = best.expect("a set with max S = k");
+        let pair: Vec<HeapSize> = vec![(k - 1) as HeapSize, k as HeapSize];
+        let at_pair = at.contains(&pair.as_slice());
+        if largest as i64 != stated || !at_pair {
+            return Ok(Sentence::new()
+                .text("fails at ")
+                .at("k", Value::int(k), Style::Plain)
+                .text(format!(
+                    " (largest least preperiod attained at {}): claimed ",
+                    at.iter()
+                        .map(|s| show_set(s))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+                .expected(
+                    r"the largest least preperiod, at $S = \lbrace k-1, k\rbrace$",
+                    Value::int(stated),
+                    true,
+                )
+                .text(", found ")
+                .actual("the largest least preperiod", Value::int(largest), true)
+                .finding(VerdictKind::Fails, range));
+        }
+        let shown: Vec<String> = at
+            .iter()
+            .take(4)
+            .map(|s| format!("${}$", set_math(s)))
+            .collect();
+        table.push(vec![
+            format!("${k}$"),
+            format!("${}$", sets.len()),
+            format!("${largest}$"),
+            shown.join(", ") + if at.len() > 4 { ", …" } else { "" },
+            format!("${stated}$"),
+        ]);
+    }
+    let instances = InstanceProofs {
+        what: "sets S".to_string(),
+        total,
+        proven: total,
+    };
+    let mut f = super::instances_finding(
+        instances,
+        "every least period is PROVEN and equals $2k$; for each $k$ the largest least \
+         preperiod is the one stated, attained at $S = \\lbrace k-1, k\\rbrace$ (table below); \
+         larger $k$ are not covered",
+        range,
+    );
+    f.tables.push(table);
+    Ok(f)
+}
+
+/// A set as math, `\lbrace 4, 5\rbrace`.
+fn set_math(s: &[HeapSize]) -> String {
+    let parts: Vec<String> = s.iter().map(u32::to_string).collect();
+    format!(r"\lbrace {}\rbrace", parts.join(", "))
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -909,14 +1122,51 @@ impl Instance {
         s.at_named("m", Value::int(self.m))
     }
 
-    /// `G_s(n)` or `G_s(n +ℓ m)`.
+    /// `$\mathcal G_s(n)$` or `$\mathcal G_s(n +_\ell m)$`.
     fn gs(&self, n: usize) -> String {
         if self.m == 0 {
-            format!("G_s({n})")
+            format!(r"$\mathcal G_s({n})$")
         } else {
-            format!("G_s({n} +ℓ {})", self.m)
+            format!(r"$\mathcal G_s({n} +_{{\ell}} {})$", self.m)
         }
     }
+
+    /// What a stated period t claims at n: `$\mathcal G_s(n + t) = \mathcal G_s(n)$`, with
+    /// the heaps added up.
+    fn claimed(&self, n: usize, t: usize) -> String {
+        let (a, b) = (self.gs(n + t), self.gs(n));
+        format!(
+            "{} = {}",
+            a.trim_end_matches('$'),
+            b.trim_start_matches('$')
+        )
+    }
+}
+
+/// Whether the heap n of an instance has a move under O (else the sequence at n only shows the
+/// second heap, or an end position whose G_s is 0 by definition).
+fn has_move(inst: &Instance, n: usize) -> Result<bool> {
+    if n == 0 {
+        return Ok(false);
+    }
+    let (game, _) = inst.game();
+    Ok(!game
+        .heap_moves(Heap {
+            size: heap_size(n, "n")?,
+            rules: 0,
+        })?
+        .is_empty())
+}
+
+/// Whether the second heap of an instance has a move under P.
+fn second_heap_moves(inst: &Instance) -> Result<bool> {
+    let (game, plus) = inst.game();
+    for h in plus {
+        if !game.heap_moves(h)?.is_empty() {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// The prover's report on an instance, with G_s(0..len) (at least the terms it examined and
@@ -1214,32 +1464,63 @@ fn conjecture_15(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     let solved = solve_all(&insts, (max_heap, max_heap), |i| 2 * take_k(&i.o))?;
     let range = run.range_part("no range");
 
-    // (a) for all n ≥ 0, on the data.
+    // (a) for all n ≥ 0, on the data. The counterexample shown is the first at a position
+    // with a move from the heap n under O: a heap O cannot move from says nothing about O (the
+    // first failure at all is told beside it).
     let mut checked = 0usize;
-    let mut literal: Option<Finding> = None;
+    let mut first_end: Option<(String, Finding)> = None;
+    let mut pure: Option<Finding> = None;
     'a: for (inst, s) in insts.iter().zip(&solved) {
         let t = 2 * take_k(&inst.o);
         let v = &s.values;
         for n in 0..v.len().saturating_sub(t) {
             checked += 1;
             if v[n] != v[n + t] {
-                literal = Some(
-                    inst.at(Sentence::new().text("fails at "))
-                        .text(" (k = ")
-                        .at("k", Value::int(t / 2), Style::Plain)
-                        .text("), n = ")
-                        .at("n", Value::int(n), Style::Plain)
-                        .text(": expected ")
-                        .expected(inst.gs(n), v[n].clone(), true)
-                        .text(", actual ")
-                        .actual(inst.gs(n + t), v[n + t].clone(), true)
-                        .finding(VerdictKind::Fails, range.clone()),
-                );
+                let movable = has_move(inst, n)?;
+                if !movable && first_end.is_some() {
+                    continue;
+                }
+                let f = inst
+                    .at(Sentence::new().text("fails at "))
+                    .text(" (k = ")
+                    .at("k", Value::int(t / 2), Style::Plain)
+                    .text("), n = ")
+                    .at("n", Value::int(n), Style::Plain)
+                    .text(if movable {
+                        ", a heap with a move: claimed "
+                    } else {
+                        ", a heap without a move: claimed "
+                    })
+                    .expected(inst.claimed(n, t), v[n].clone(), true)
+                    .text(", found ")
+                    .actual(inst.gs(n + t), v[n + t].clone(), true)
+                    .finding(VerdictKind::Fails, range.clone());
+                if !movable {
+                    let told = format!(
+                        r"{} at $n = {n}$, a heap without a move (${} = {} \ne {} = {}$)",
+                        inst.math(),
+                        inst.gs(n).trim_matches('$'),
+                        v[n],
+                        v[n + t],
+                        inst.gs(n + t).trim_matches('$')
+                    );
+                    first_end = Some((told, f));
+                    continue;
+                }
+                let mut f = f;
+                if let Some((e, _)) = &first_end {
+                    f.push_text(&format!(
+                        "; the first failure in the tool's order is {e}, from which $O$ \
+                         cannot move"
+                    ));
+                }
+                pure = Some(f);
                 break 'a;
             }
         }
     }
-    let literal = literal.unwrap_or_else(|| {
+    // Only end positions fail: the first of them is the counterexample.
+    let pure = pure.or(first_end.map(|(_, f)| f)).unwrap_or_else(|| {
         finding(
             VerdictKind::Holds,
             range.clone(),
@@ -1269,9 +1550,9 @@ fn conjecture_15(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
                         window(p)
                     ))
                     .at("n", Value::int(n), Style::Plain)
-                    .text(": expected ")
-                    .expected(inst.gs(n), v[n].clone(), true)
-                    .text(", actual ")
+                    .text(": claimed ")
+                    .expected(inst.claimed(n, t), v[n].clone(), true)
+                    .text(", found ")
                     .actual(inst.gs(n + t), v[n + t].clone(), true)
                     .finding(VerdictKind::Fails, range.clone()),
             );
@@ -1305,6 +1586,19 @@ fn conjecture_15(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
                 insts[i].math()
             );
         }
+        let dead = insts
+            .iter()
+            .filter(|i| i.m > 0 && !second_heap_moves(i).unwrap_or(true))
+            .count();
+        if dead > 0 {
+            let _ = write!(
+                e,
+                "; {dead} of the {} instances have a second heap with no move under $P$ (the \
+                 same sequence as $m = 0$), so at most {} are distinct",
+                insts.len(),
+                insts.len() - dead
+            );
+        }
         e.push_str(
             "; not a counterexample: the paper's $(3333, 2222)$ has least period $5 \\nmid 2k = 8$, \
              but violates the hypothesis $p_i = i$; other pairs of games are not covered",
@@ -1313,13 +1607,18 @@ fn conjecture_15(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         f.tables.extend(none);
         f
     });
-    // An equation in a free n is universal: (a) is the statement as printed, and its failure
-    // makes the claim FAILS, with (b), the paper's own gloss, as the corrected statement.
+    // The paper's own gloss ("if n is large enough, then your best move is to simply remove
+    // the maximum available beans"), its §3.1.2 ("periodic" meaning eventually periodic) and
+    // Conjecture 14, its special case ("for all n ≥ N"), make (b) the statement as printed;
+    // (a) supplies a quantifier the text does not print.
     Ok(ambiguous(
         range,
         vec![
-            Reading::as_printed(r"for all $n \ge 0$", literal),
-            Reading::interpreted(r"for all $n \ge N(O, P, m)$", eventual),
+            Reading::interpreted(r"for all $n \ge 0$ (purely periodic)", pure),
+            Reading::as_printed(
+                r"for all $n \ge N(O, P, m)$ (eventually periodic, as the paper glosses it)",
+                eventual,
+            ),
         ],
     ))
 }
@@ -1357,16 +1656,25 @@ fn purely_or_eventually(
             inst.at(Sentence::new().text("fails at "))
                 .text(format!(
                     ": least preperiod {} and least period {} (PROVEN, {}), so every eventual \
-                     period t is a multiple of {} and G_s(n + t) ≠ G_s(n) at n = ",
+                     period $t$ is a multiple of {} and $\\mathcal G_s(n + t) \\ne \\mathcal G_s(n)$ \
+                     at n = ",
                     p.preperiod,
                     p.period,
                     window(p),
                     p.period
                 ))
                 .at("n", Value::int(n), Style::Plain)
-                .text(": expected ")
-                .expected(inst.gs(n + p.period), v[n + p.period].clone(), true)
-                .text(", actual ")
+                .text(": claimed ")
+                .expected(
+                    format!(
+                        "{} = {}",
+                        inst.gs(n).trim_end_matches('$'),
+                        inst.gs(n + p.period).trim_start_matches('$')
+                    ),
+                    v[n + p.period].clone(),
+                    true,
+                )
+                .text(", found ")
                 .actual(inst.gs(n), v[n].clone(), true)
                 .finding(VerdictKind::Fails, range.clone()),
         );
@@ -1397,8 +1705,10 @@ fn purely_or_eventually(
     );
     let mut eventual = instance_finding(range.clone(), solved, e);
     eventual.tables.extend(none);
-    // With t unrestricted the printed text is trivially true (t = 0): neither reading is the
-    // statement exactly as printed.
+    // The paper calls a sequence periodic when it is eventually periodic (§3.1.2: "must always
+    // be eventually periodic … the real question … is not 'is it periodic?', but 'what is the
+    // period?'"), and Conjecture 15, read the same way, is the model: (b) is the statement as
+    // printed (t ≥ 1, as t = 0 makes it empty); (a) supplies "for all n ≥ 0".
     ambiguous(
         range,
         vec![
@@ -1406,8 +1716,8 @@ fn purely_or_eventually(
                 r"$\exists t \ge 1\ \forall n \ge 0$ (purely periodic)",
                 pure,
             ),
-            Reading::interpreted(
-                r"$\exists t \ge 1\ \exists N\ \forall n \ge N$ (eventually periodic)",
+            Reading::as_printed(
+                r"$\exists t \ge 1\ \exists N\ \forall n \ge N$ (eventually periodic, as the paper uses the word)",
                 eventual,
             ),
         ],
