@@ -26,7 +26,7 @@ use crate::claims::registry::{Assertion, Check, ExprCheck};
 use crate::claims::sketch::sketch;
 use crate::claims::typeset::{
     binders_math, check_parts, expr_math, is_literal, name_math, notation, operand_math,
-    rational_math, relation,
+    rational_math, relation, text_math,
 };
 use crate::claims::value::Value;
 use crate::claims::{Finding, Registry, VerdictKind, check_registry};
@@ -556,13 +556,7 @@ pub fn value_math(v: &Value) -> String {
     match v {
         Value::Num(q) => rational_math(q),
         Value::Bool(b) => format!("\\mathrm{{{b}}}"),
-        Value::Str(s) => {
-            let plain: String = s
-                .chars()
-                .filter(|c| c.is_ascii_alphanumeric() || *c == ' ')
-                .collect();
-            format!("\\text{{{plain}}}")
-        }
+        Value::Str(s) => text_math(s),
         Value::List(items) => format!(
             "[{}]",
             items.iter().map(value_math).collect::<Vec<_>>().join(", ")

@@ -89,7 +89,8 @@ pub struct Summary {
     /// What the paper gets wrong: its FAILS claims (except those the paper itself says are
     /// false), ranked by importance, then in file order.
     pub errata: Vec<ClaimEntry>,
-    /// The PROVEN claims: statements the tool proves for every n.
+    /// The New results: the PROVEN claims (statements the tool proves for every n), and the
+    /// results a report lists as its own with their verdicts and ranges.
     pub proven: Vec<ClaimEntry>,
     /// The report builder's own findings in sentences (extensions, discoveries), computed from
     /// the data; prose with `$…$` mathematics.

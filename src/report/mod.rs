@@ -160,20 +160,20 @@ pub fn top_findings(summary: &Summary, max: usize) -> Vec<String> {
         let mut s = format!("{} is false as stated", e.label);
         if let Some(c) = e.counterexample.as_ref().filter(|c| !c.point.is_empty()) {
             s.push_str(&format!(" (at {}", c.point));
-            let mut shown: Vec<String> =
-                c.false_claim
-                    .iter()
-                    .map(|f| f.reads.clone())
-                    .chain(c.paired.iter().filter(|p| p.differs).map(|p| {
-                        // A quantity named by a long formula is left to the entry.
-                        let claimed = format!("claimed {}, found {}", p.claimed_value, p.found);
-                        if p.quantity.chars().count() <= INDEX_LABEL_LIMIT {
-                            format!("{}: {claimed}", p.quantity)
-                        } else {
-                            claimed
-                        }
-                    }))
-                    .collect();
+            let mut shown: Vec<String> = c
+                .false_claim
+                .iter()
+                .map(|f| f.reads.clone())
+                .chain(c.paired.iter().filter(|p| p.differs).map(|p| {
+                    // A quantity named by a long formula is left to the entry.
+                    let claimed = format!("claimed {}, found {}", p.claimed_value, p.found);
+                    if p.quantity.chars().count() <= INDEX_LABEL_LIMIT {
+                        format!("{}: {claimed}", p.quantity)
+                    } else {
+                        claimed
+                    }
+                }))
+                .collect();
             // A false comparison or the quantities that differ say it; else the values.
             let values = if shown.is_empty() { &c.values[..] } else { &[] };
             shown.extend(values.iter().map(|v| {
@@ -201,7 +201,12 @@ pub fn top_findings(summary: &Summary, max: usize) -> Vec<String> {
         }
         s
     };
-    let proven = |e: &ClaimEntry| format!("{}: PROVEN, with a proof sketch", e.label);
+    // A report may list results of its own that a finite check supports: their verdict and
+    // range are said, PROVEN only of what is.
+    let proven = |e: &ClaimEntry| match (e.verdict.as_str(), &e.proof) {
+        ("PROVEN", Some(_)) => format!("{}: PROVEN, with a proof sketch", e.label),
+        (verdict, _) => format!("{}: {verdict} for {}", e.label, e.range),
+    };
     summary
         .errata
         .iter()

@@ -155,6 +155,8 @@ impl BuiltinRun<'_, '_> {
                     Ok(true)
                 }
                 Ok(PointOutcome::Fail(said)) => {
+                    // The failing point was checked too, as in an expression's sweep.
+                    checked += 1;
                     let mut at = Sentence::new();
                     if !env.is_empty() {
                         at = at.text("at ");
