@@ -215,6 +215,7 @@ fn toy_report() -> Report {
             note: None,
             csv: Some("verdicts.csv".into()),
             rows: vec![row(&failing), row(&holds), row(&proven)],
+            own_results: 1,
             claims: vec![holds],
             notation: vec![NotationEntry {
                 symbol: "$F_{k}(N)$".into(),

@@ -125,6 +125,9 @@ pub enum PaperStatus {
     /// The paper itself says it is false (e.g. "Alas this is not true"): a failure found here is
     /// the paper's own, not an erratum.
     KnownFalse,
+    /// Not the paper's: a result of the checker's own (a law found in the data, an identity
+    /// across papers), listed among the new results with its verdict and range.
+    NewResult,
 }
 
 /// How much a claim matters to a reader of the paper.

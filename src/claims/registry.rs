@@ -150,6 +150,8 @@ raw_with_check! {
         #[serde(default)]
         known_false: bool,
         #[serde(default)]
+        new_result: bool,
+        #[serde(default)]
         importance: Importance,
         rank: Option<u32>,
         builtin: Option<String>,
@@ -714,10 +716,20 @@ impl Loader<'_> {
             statement: c.statement.clone(),
             commentary: Commentary {
                 note: c.note.clone(),
-                in_paper: if c.known_false {
-                    PaperStatus::KnownFalse
-                } else {
-                    PaperStatus::Asserted
+                in_paper: match (c.known_false, c.new_result) {
+                    (true, true) => {
+                        return Err(self.error_at(
+                            at,
+                            &format!(
+                                "claim `{}`: `known_false` is about a statement of the paper, \
+                                 `new_result` about one that is not; it cannot be both",
+                                excerpt(&c.id)
+                            ),
+                        ));
+                    }
+                    (true, false) => PaperStatus::KnownFalse,
+                    (false, true) => PaperStatus::NewResult,
+                    (false, false) => PaperStatus::Asserted,
                 },
                 importance: c.importance,
                 rank: c.rank,

@@ -31,7 +31,7 @@ pub fn sketch(proof: &Proof) -> String {
             format!(
                 "Why the recurrence has a finite look-back: {argument}. The values were computed \
                  exactly and the window $n = {window_start}, \\dots, {last}$ ({window_len} \
-                 consecutive values, as many as the look-back) equals its translate \
+                 consecutive values, no fewer than the look-back) equals its translate \
                  $n = {}, \\dots, {}$ by $p = {period}$. Every value beyond the window is the same \
                  function of the values just before it, so by induction on $n$ the equality \
                  $a(n + {period}) = a(n)$ passes from one window to the next and holds for every \
@@ -45,12 +45,13 @@ pub fn sketch(proof: &Proof) -> String {
         }
         Proof::FamilyPeriods { sets, i_needed } => format!(
             "For each of the {sets} sets $S$ of the family the least period of \
-             $n \\mapsto G_S(n)$ was proven by the window argument (a window as long as the \
-             recurrence's look-back recurs one period later, so by induction the period holds \
-             for every $n$), and each period divides the identity's modulus. Each side of the \
-             identity is then, as a function of $i$, constant once its argument has passed the \
-             preperiod; the identity was checked for every $i \\le {i_needed}$, which reaches \
-             past the largest preperiod of the family, so it holds for every $i \\ge 1$."
+             $n \\mapsto \\mathcal{{G}}_s(n)$ was proven by the window argument (a window no \
+             shorter than the recurrence's look-back recurs one period later, so by induction \
+             the period holds for every $n$), and each period divides the identity's modulus. \
+             Each side of the identity is then, as a function of $i$, constant once its \
+             argument has passed the preperiod; the identity was checked for every \
+             $i \\le {i_needed}$, which reaches past the largest preperiod of the family, so it \
+             holds for every $i \\ge 1$."
         ),
         Proof::CertifiedForms { set, period, from } => {
             let members: Vec<String> = set.iter().map(u64::to_string).collect();

@@ -166,7 +166,7 @@ fn place(f: &Finding) -> Place {
     match (f.claim.commentary.in_paper, f.verdict) {
         (PaperStatus::KnownFalse, _) => Place::KnownFalse,
         (PaperStatus::Asserted, VerdictKind::Fails) => Place::Erratum,
-        (PaperStatus::Asserted, VerdictKind::Proven) => Place::Proven,
+        (PaperStatus::Asserted, VerdictKind::Proven) | (PaperStatus::NewResult, _) => Place::Proven,
         _ => Place::Other,
     }
 }
@@ -202,6 +202,7 @@ pub fn verdicts(
                 note: Some(note),
                 csv: None,
                 rows: Vec::new(),
+                own_results: 0,
                 claims: Vec::new(),
                 notation: Vec::new(),
             },
@@ -260,6 +261,10 @@ pub fn verdicts(
             note: None,
             csv: Some("verdicts.csv".to_string()),
             rows,
+            own_results: found
+                .iter()
+                .filter(|f| f.claim.commentary.in_paper == PaperStatus::NewResult)
+                .count(),
             claims,
             notation: notation_entries(&reg, &found),
         },

@@ -123,6 +123,8 @@ pub struct Verdicts {
     pub csv: Option<String>,
     /// The overview: one row per claim, in the registry's order.
     pub rows: Vec<VerdictRow>,
+    /// How many of the rows are results of nimlab's own (`new_result`), not the paper's.
+    pub own_results: usize,
     /// The claims not already shown in the summary (errata, proven, known false), in the
     /// registry's order, each in full.
     pub claims: Vec<ClaimEntry>,

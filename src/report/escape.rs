@@ -352,9 +352,12 @@ pub fn escape_latex_math(s: &str) -> String {
     latex_with_math(s, escape_latex)
 }
 
+/// The longest quantifier (in characters of its LaTeX) that a range keeps on one line.
+const UNBROKEN_RANGE_PART: usize = 40;
+
 /// A range for a narrow LaTeX column: like [`escape_latex_math`], but each quantifier of a math
 /// span (the parts `,\ ` separates outside braces) is kept whole in an `\mbox`, so a line
-/// breaks between quantifiers, never inside `0 \le d \le c`.
+/// breaks between quantifiers, never inside `0 \le d \le c`; a longer one stays breakable.
 pub fn escape_latex_range(s: &str) -> String {
     prose_parts(s)
         .into_iter()
@@ -362,7 +365,14 @@ pub fn escape_latex_range(s: &str) -> String {
             Prose::Text(t) => escape_latex(&t),
             Prose::Math(m) => top_level_parts(&latex_math_body(m), ",\\ ")
                 .iter()
-                .map(|p| format!("\\mbox{{${p}$}}"))
+                .map(|p| {
+                    // A long quantifier stays breakable: kept whole it would overrun the line.
+                    if p.chars().count() <= UNBROKEN_RANGE_PART {
+                        format!("\\mbox{{${p}$}}")
+                    } else {
+                        format!("${p}$")
+                    }
+                })
                 .collect::<Vec<_>>()
                 .join(", "),
         })
