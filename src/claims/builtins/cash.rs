@@ -60,7 +60,8 @@ pub const BUILTINS: &[Builtin] = &[
         name: "cash.closed_forms",
         about: "§9: closed forms of f^I, f^II and win conditions for every finite A, judged on \
                 listed sets through certified forms (args claim = one_slope_from_zero | \
-                eventually_per_residue | win_condition, sets, max_n)",
+                eventually_per_residue | win_condition, sets, max_n; for win_condition also \
+                critical_n, deep_critical_n, table_in = the label of a claim that prints the table)",
         expr_args: &[],
         run: closed_forms,
     },
