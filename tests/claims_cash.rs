@@ -41,27 +41,36 @@ fn the_printed_appendix_has_nine_wrong_entries() {
     assert_eq!(f.verdict, VerdictKind::Fails, "{}", f.evidence());
     let e = &f.evidence();
     assert!(
-        e.starts_with("fails at f^I(64) (k = 4, i = 0): expected 11·4 + 3 = 47, actual 46"),
+        e.starts_with(
+            "fails at $n = 64$ ($16k + i$ with $k = 4$, $i = 0$): the printed line gives \
+             $f^{\\mathrm{I}}(n) = 11 \\cdot 4 + 3 = 47$, Def 2.3 gives $46$"
+        ),
         "{e}"
     );
     assert!(e.contains("9 of 32 entries are wrong"), "{e}");
     for wrong in [
-        "f^I(16k) = 11k+2",
-        "f^I(16k+1) = 11k-2 (k ≥ 5)",
-        "f^I(16k+2) = 11k+4",
-        "f^I(16k+9) = 11k+5",
-        "f^II(16k+3) = 11k+2",
-        "f^II(16k+5) = 11k+4",
-        "f^II(16k+6) = 11k+2",
-        "f^II(16k+7) = 11k+4",
-        "f^II(16k+8) = 11k+4",
+        r"$f^{\mathrm{I}}(16k) = 11k + 2$",
+        r"$f^{\mathrm{I}}(16k + 1) = 11k - 2$ ($k \ge 5$)",
+        r"$f^{\mathrm{I}}(16k + 2) = 11k + 4$",
+        r"$f^{\mathrm{I}}(16k + 9) = 11k + 5$",
+        r"$f^{\mathrm{II}}(16k + 3) = 11k + 2$",
+        r"$f^{\mathrm{II}}(16k + 5) = 11k + 4$",
+        r"$f^{\mathrm{II}}(16k + 6) = 11k + 2$",
+        r"$f^{\mathrm{II}}(16k + 7) = 11k + 4$",
+        r"$f^{\mathrm{II}}(16k + 8) = 11k + 4$",
     ] {
         assert!(e.contains(wrong), "{wrong} missing: {e}");
     }
     // f^I(65) = 43 and f^I(81) = 53 agree with the printed 10k + 3: it first fails at k = 6.
-    assert!(e.contains("f^I printed 10k+3, first wrong at k = 6"), "{e}");
-    assert!(e.contains("(16 main-role, 7 other-role)"), "{e}");
-    assert!(e.contains("PROVEN for every k ≥ 5"), "{e}");
+    assert!(
+        e.contains(r"printed $f^{\mathrm{I}}(16k + 1) = 10k + 3$, first wrong at $k = 6$"),
+        "{e}"
+    );
+    assert!(
+        e.contains("(thresholds 16 of the plain-game winner, 7 of the plain-game loser)"),
+        "{e}"
+    );
+    assert!(e.contains(r"PROVEN for every $k \ge 5$"), "{e}");
 }
 
 #[test]
@@ -77,8 +86,10 @@ fn the_certified_table_is_proven_from_k_5_but_not_from_k_4() {
     let f = appendix(4, TRUE_F1, TRUE_F2);
     assert_eq!(f.verdict, VerdictKind::Fails, "{}", f.evidence());
     assert!(
-        f.evidence()
-            .starts_with("fails at f^I(65) (k = 4, i = 1): expected 11·4 − 2 = 42, actual 43"),
+        f.evidence().starts_with(
+            "fails at $n = 65$ ($16k + i$ with $k = 4$, $i = 1$): the printed line gives \
+                 $f^{\\mathrm{I}}(n) = 11 \\cdot 4 - 2 = 42$, Def 2.3 gives $43$"
+        ),
         "{}",
         f.evidence()
     );
@@ -98,8 +109,10 @@ fn a_deliberately_wrong_table_fails_beyond_the_direct_range() {
     assert_eq!(f.verdict, VerdictKind::Fails, "{}", f.evidence());
     // 12k + 5 = 11k + 10 only at k = 5: the first failure is f^II(16·6 + 15) = f^II(111).
     assert!(
-        f.evidence()
-            .starts_with("fails at f^II(111) (k = 6, i = 15): expected 12·6 + 5 = 77, actual 76"),
+        f.evidence().starts_with(
+            "fails at $n = 111$ ($16k + i$ with $k = 6$, $i = 15$): the printed line gives \
+                 $f^{\\mathrm{II}}(n) = 12 \\cdot 6 + 5 = 77$, Def 2.3 gives $76$"
+        ),
         "{}",
         f.evidence()
     );
@@ -110,15 +123,23 @@ fn three_five_six_ten_eleven_is_proven_not_cash_periodic() {
     let f = one(&claim("cash.not_cash_periodic", "set = [3, 5, 6, 10, 11]"));
     assert_eq!(f.verdict, VerdictKind::Proven, "{}", f.evidence());
     assert!(
-        f.evidence()
-            .contains("C^II(16k, 5) changes by 1 per period along n ≡ 0 (mod 16): 5, 6, 7, 8"),
+        f.evidence().contains(concat!(
+            r"$C^{\mathrm{II}}(16k, 5) = 11k - 10k = k$ for every $k \ge 5$ ",
+            r"($C^{\mathrm{II}}(n, a) = f^{\mathrm{II}}(n) - f^{\mathrm{I}}(n - a)$, ",
+            r"by the certified lines $f^{\mathrm{II}}(16k) = 11k$ and ",
+            r"$f^{\mathrm{I}}(16k + 11) = 10k + 10$"
+        )),
         "{}",
         f.evidence()
     );
     // {1, 3, 4} is cash-periodic (Lemma 6.4): the claim fails for it.
     let f = one(&claim("cash.not_cash_periodic", "set = [1, 3, 4]"));
     assert_eq!(f.verdict, VerdictKind::Fails, "{}", f.evidence());
-    assert!(f.evidence().contains("least period 7"), "{}", f.evidence());
+    assert!(
+        f.evidence().contains("least period $7$"),
+        "{}",
+        f.evidence()
+    );
 }
 
 #[test]
@@ -154,8 +175,10 @@ fn one_slope_from_zero_is_decided_per_set() {
     ));
     assert_eq!(f.verdict, VerdictKind::Fails, "{}", f.evidence());
     assert!(
-        f.evidence()
-            .contains("A = {3,5,6,10,11}: f^I(16k) = 11k+2 (k ≥ 1) but f^I(16k+3) = 10k+5 (k ≥ 2)"),
+        f.evidence().contains(concat!(
+            r"A = {3,5,6,10,11}: $f^{\mathrm{I}}(16k) = 11k + 2$ ($k \ge 1$) but ",
+            r"$f^{\mathrm{I}}(16k + 3) = 10k + 5$ ($k \ge 2$)"
+        )),
         "{}",
         f.evidence()
     );

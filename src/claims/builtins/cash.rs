@@ -28,8 +28,9 @@ use crate::games::cash::{
     Amount, CashPeriodicity, CashSet, CashTable, ThresholdForms, Thresholds, WinCondition, Winner,
     corresponding_state, g_thresholds, replay_threshold_certificate, threshold_forms, thresholds,
 };
-use crate::miner::affine_text;
 use crate::num::Q;
+use crate::tables::cash::THRESHOLD_MATH as SEQ_MATH;
+use crate::tables::mined::affine_math;
 
 /// The builtins of this paper.
 pub const BUILTINS: &[Builtin] = &[
@@ -59,7 +60,8 @@ pub const BUILTINS: &[Builtin] = &[
         name: "cash.closed_forms",
         about: "§9: closed forms of f^I, f^II and win conditions for every finite A, judged on \
                 listed sets through certified forms (args claim = one_slope_from_zero | \
-                eventually_per_residue | win_condition, sets, max_n)",
+                eventually_per_residue | win_condition, sets, max_n; for win_condition also \
+                critical_n, deep_critical_n, table_in = the label of a claim that prints the table)",
         expr_args: &[],
         run: closed_forms,
     },
@@ -293,24 +295,34 @@ fn lcm(a: usize, b: usize) -> usize {
     a / num_integer::gcd(a, b) * b
 }
 
-/// `f(16k+3) = 10k+5`, with `k` as the variable.
-fn line_text(seq: usize, m: usize, r: usize, line: &(Q, Q)) -> String {
+/// `f^{\mathrm{I}}(16k + 3) = 10k + 5` (TeX, no `$`), with `k` as the variable.
+fn line_tex(seq: usize, m: usize, r: usize, line: &(Q, Q)) -> String {
     format!(
         "{}({}) = {}",
-        SEQ[seq],
-        affine_text(&Q::int(m as i64), &Q::int(r as i64), "k"),
-        affine_text(&line.0, &line.1, "k")
+        SEQ_MATH[seq],
+        affine_math(&Q::int(m as i64), &Q::int(r as i64), "k"),
+        affine_math(&line.0, &line.1, "k")
     )
 }
 
-/// `11·4 + 3`: a printed line at a given k.
+/// [`line_tex`] as a `$…$` span.
+fn line_text(seq: usize, m: usize, r: usize, line: &(Q, Q)) -> String {
+    format!("${}$", line_tex(seq, m, r, line))
+}
+
+/// `11 \cdot 4 + 3` (TeX): a printed line at a given k.
 fn applied(b: &Q, c: &Q, k: Amount) -> String {
     let tail = if *c < Q::zero() {
-        format!(" − {}", -c)
+        format!(" - {}", -c)
     } else {
         format!(" + {c}")
     };
-    format!("{b}·{k}{tail}")
+    format!(r"{b} \cdot {k}{tail}")
+}
+
+/// `$f^{\mathrm{I}}$`: a threshold sequence's name as a math span.
+fn seq_name(seq: usize) -> String {
+    format!("${}$", SEQ_MATH[seq])
 }
 
 fn plural(n: usize, what: &str) -> String {
@@ -428,7 +440,8 @@ pub fn wins_by(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
             .map(|(_, s)| *s)
             .collect();
         let line = format!(
-            "{state} W = {w}, {player}: normally {}, miserly {}",
+            "${state}$: $W^{{\\mathrm{{cash}}}} = \\mathrm{{{w}}}$, {player} normally {}, \
+             miserly {}",
             mark(normally),
             mark(miserly)
         );
@@ -457,7 +470,7 @@ pub fn wins_by(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
             let mut said = Sentence::new()
                 .text("fails at case ")
                 .at("case", Value::int(j + 1), Style::Plain)
-                .text(format!(" of {}, A = {set}, (", cases.len()))
+                .text(format!(" of {}, $A = {}$, (", cases.len(), set_tex(&set)))
                 .at("n", Value::int(n), Style::Plain)
                 .text("; ")
                 .at("d", Value::int(d), Style::Plain)
@@ -471,7 +484,7 @@ pub fn wins_by(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
                 )
                 .text(", actual ")
                 .actual(
-                    "the winner and how (W^cash; normally, miserly)",
+                    "the winner and how ($W^{\\mathrm{cash}}$; normally, miserly)",
                     actual,
                     false,
                 );
@@ -481,8 +494,9 @@ pub fn wins_by(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
             return Ok(said.finding(
                 VerdictKind::Fails,
                 described(format!(
-                    "{} of A = {set}",
-                    plural(cases.len(), "listed state")
+                    "{} of $A = {}$",
+                    plural(cases.len(), "listed state"),
+                    set_tex(&set)
                 )),
             ));
         }
@@ -491,12 +505,13 @@ pub fn wins_by(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     Ok(finding(
         VerdictKind::Holds,
         described(format!(
-            "{} of A = {set}",
-            plural(cases.len(), "listed state")
+            "{} of $A = {}$",
+            plural(cases.len(), "listed state"),
+            set_tex(&set)
         )),
         format!(
-            "every case holds (W^cash, normally = wins with the other's money ∞, miserly = \
-             always removing a₁ beats every reply): {}",
+            "every case holds ($W^{{\\mathrm{{cash}}}}$ is the winner; normally: wins with the \
+             other's money $\\infty$; miserly: always removing $a_1$ beats every reply): {}",
             evidence.join("; ")
         ),
     ))
@@ -528,6 +543,15 @@ fn role(c: &Certified, seq: usize, p: usize, i: usize, from_k: Amount, upto: Amo
         (true, false) => "main",
         (false, true) => "other",
         _ => "mixed",
+    }
+}
+
+/// A role of [`role`] in words.
+fn role_words(role: &str) -> &'static str {
+    match role {
+        "main" => "of the plain-game winner",
+        "other" => "of the plain-game loser",
+        _ => "of the winner at some k, of the loser at others",
     }
 }
 
@@ -585,23 +609,23 @@ pub fn appendix(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
                     let certified = if big == p {
                         let line = c.line_mod(seq, p, i);
                         format!(
-                            "{} (k ≥ {})",
+                            "{} (${} \\ge {}$)",
                             line_text(seq, p, i, &line),
+                            "k",
                             c.line_from(seq, p, i)
                         )
                     } else {
                         format!(
-                            "no single line: the certified forms have period {}",
+                            "no single line: the certified forms have period ${}$",
                             c.period
                         )
                     };
                     wrong_text.push(format!(
-                        "{} printed {}, first wrong at k = {}; Def 2.3: {} [{}]",
-                        SEQ[seq],
-                        affine_text(b, k0, "k"),
+                        "printed {}, first wrong at $k = {}$, by Def 2.3 {} (threshold {})",
+                        line_text(seq, p, i, &(b.clone(), k0.clone())),
                         (n - i as Amount) / p as Amount,
                         certified,
-                        role(&c, seq, p, i, from_k, end)
+                        role_words(role(&c, seq, p, i, from_k, end))
                     ));
                     wrong.push(Wrong {
                         seq,
@@ -622,21 +646,22 @@ pub fn appendix(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         }
     }
     let range = described(format!(
-        "k ≥ {from_k}: n ≤ {end} directly, beyond by the forms certified for n ≥ {} \
-         (period {}, certificate replayed)",
-        c.from, c.period
+        "every $k \\ge {from_k}$: directly for $n \\le {end}$, beyond by the forms of period \
+         ${}$ certified for $n \\ge {}$ (certificate replayed)",
+        c.period, c.from
     ));
     let roles = right_roles
         .iter()
-        .map(|(r, n)| format!("{n} {r}-role"))
+        .map(|(r, n)| format!("{n} {}", role_words(r)))
         .collect::<Vec<_>>()
         .join(", ");
+    let roles = format!("thresholds {roles}");
     if wrong.is_empty() {
         let mut f = finding(
             VerdictKind::Proven,
             range,
             format!(
-                "all {} printed entries equal Def 2.3 for every k ≥ {from_k} ({roles})",
+                "all {} printed entries equal Def 2.3 for every $k \\ge {from_k}$ ({roles})",
                 2 * p
             ),
         );
@@ -649,27 +674,32 @@ pub fn appendix(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         .expect("non-empty");
     let k = (first.n - first.residue as Amount) / p as Amount;
     let (b, k0) = &printed[first.seq][first.residue];
+    let name = SEQ_MATH[first.seq];
     let mut said = Sentence::new()
-        .text(format!("fails at {}(", SEQ[first.seq]))
+        .text("fails at $n = ")
         .at("n", Value::int(first.n), Style::Plain)
-        .text(") (k = ")
+        .text(format!("$ (${p}k + i$ with $k = "))
         .at("k", Value::int(k), Style::Plain)
-        .text(", i = ")
+        .text("$, $i = ")
         .at("i", Value::int(first.residue), Style::Plain)
-        .text(format!("): expected {} = ", applied(b, k0, k)))
+        .text(format!(
+            "$): the printed line gives ${name}(n) = {} = ",
+            applied(b, k0, k)
+        ))
         .expected(
-            format!("{}(n) as printed, {}", SEQ[first.seq], applied(b, k0, k)),
+            format!("${name}(n)$ as printed, ${}$", applied(b, k0, k)),
             first.expected.clone(),
             false,
         )
-        .text(", actual ")
+        .text("$, Def 2.3 gives $")
         .actual(
-            format!("{}(n) by Def 2.3", SEQ[first.seq]),
+            format!("${name}(n)$ by Def 2.3"),
             first.actual.clone(),
             false,
-        );
+        )
+        .text("$");
     said = said.text(format!(
-        "; {} of {} entries are wrong: {}; the other {} hold for every k ≥ {from_k} ({roles})",
+        "; {} of {} entries are wrong: {}; the other {} hold for every $k \\ge {from_k}$ ({roles})",
         wrong.len(),
         2 * p,
         wrong_text.join("; "),
@@ -686,12 +716,12 @@ pub fn appendix(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
                 let cells: Vec<String> = (0..p)
                     .map(|i| {
                         let (b, k0) = c.line_mod(s, p, i);
-                        affine_text(&b, &k0, "k")
+                        format!("${}$", affine_math(&b, &k0, "k"))
                     })
                     .collect();
                 format!(
-                    "{}({p}k + i), i = 0..{}: {}",
-                    SEQ[s],
+                    "${}({p}k + i)$ for $i = 0, \\dots, {}$: {}",
+                    SEQ_MATH[s],
                     p - 1,
                     cells.join(", ")
                 )
@@ -699,7 +729,7 @@ pub fn appendix(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
             .collect::<Vec<_>>()
             .join("; ");
         said = said.text(format!(
-            "; correction (the certified table, PROVEN for every k ≥ {from}): {table}"
+            "; correction (the certified table, PROVEN for every $k \\ge {from}$): {table}"
         ));
     }
     let mut f = said.finding(VerdictKind::Fails, range);
@@ -764,9 +794,11 @@ fn c_value(c: &Certified, which: &str, n: Amount, a: Amount) -> Q {
     }
 }
 
-/// The witness in words, with its first values in the certified range.
+/// The witness in words: C(Pk + r, a) as a line in k, computed from the two certified lines it
+/// subtracts, and its first values in the certified range.
 fn witness_text(c: &Certified, w: &Witness) -> String {
     let p = c.period as Amount;
+    let pi = p as i64;
     // The least k with n − a = pk + r − a in the certified range.
     let k = (c.from + w.a)
         .saturating_sub(w.residue as Amount)
@@ -777,16 +809,72 @@ fn witness_text(c: &Certified, w: &Witness) -> String {
             format!("{}", c_value(c, w.which, n, w.a))
         })
         .collect();
-    let name = if w.which == "C^I printed" {
-        "C^I (printed)"
+    // C = f_s(n) − f_t(n − a) + sign·a with n = Pk + r, n − a = P(k + shift) + back.
+    let (s, t, sign, name, def) = match w.which {
+        "C^II" => (
+            1,
+            0,
+            0,
+            r"C^{\mathrm{II}}",
+            r"f^{\mathrm{II}}(n) - f^{\mathrm{I}}(n - a)",
+        ),
+        "C^I" => (
+            0,
+            1,
+            -1,
+            r"C^{\mathrm{I}}",
+            r"f^{\mathrm{I}}(n) - f^{\mathrm{II}}(n - a) - a",
+        ),
+        _ => (
+            0,
+            0,
+            1,
+            r"C^{\mathrm{I}}_{\mathrm{printed}}",
+            r"f^{\mathrm{I}}(n) - f^{\mathrm{I}}(n - a) + a",
+        ),
+    };
+    let r = w.residue as i64;
+    let a = w.a as i64;
+    let back = (r - a).rem_euclid(pi);
+    let shift = (r - a - back).div_euclid(pi);
+    let (b1, c1) = c.form(s, r as usize).clone();
+    let (b2, c2) = c.form(t, back as usize).clone();
+    // f_t(P(k + shift) + back) = b2·k + (b2·shift + c2)
+    let c2k = &(&b2 * &Q::int(shift)) + &c2;
+    let total_b = &b1 - &b2;
+    let total_c = &(&c1 - &c2k) + &Q::int(sign * a);
+    let paren = |b: &Q, c: &Q| {
+        let t = affine_math(b, c, "k");
+        if (b.is_zero() && *c >= Q::zero()) || (c.is_zero() && *b >= Q::zero()) {
+            t
+        } else {
+            format!("({t})")
+        }
+    };
+    let tail = match sign {
+        0 => String::new(),
+        1 => format!(" + {a}"),
+        _ => format!(" - {a}"),
+    };
+    let arg = affine_math(&Q::int(pi), &Q::int(r), "k");
+    let arg_back = if shift == 0 {
+        String::new()
     } else {
-        w.which
+        format!(
+            ", where ${} = {pi}({}) + {back}$",
+            affine_math(&Q::int(pi), &Q::int(r - a), "k"),
+            affine_math(&Q::one(), &Q::int(shift), "k")
+        )
     };
     format!(
-        "{name}({}, {}) changes by {} per period along n ≡ {} (mod {p}): {} at k = {k}..{} \
-         (every n − a in the certified range)",
-        affine_text(&Q::int(p as i64), &Q::int(w.residue as i64), "k"),
-        w.a,
+        "${name}({arg}, {a}) = {} - {}{tail} = {}$ for every $k \\ge {k}$ (${name}(n, a) = {def}$, by \
+         the certified lines {} and {}{arg_back}), so it changes by ${}$ per period \
+         along $n \\equiv {} \\pmod{{{p}}}$: ${}$ at $k = {k}, \\dots, {}$",
+        affine_math(&b1, &c1, "k"),
+        paren(&b2, &c2k),
+        affine_math(&total_b, &total_c, "k"),
+        line_text(s, c.period, r as usize, &(b1.clone(), c1.clone())),
+        line_text(t, c.period, back as usize, &(b2.clone(), c2.clone())),
         w.growth,
         w.residue,
         values.join(", "),
@@ -816,7 +904,7 @@ pub fn not_cash_periodic(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         )));
     }
     let range = described(format!(
-        "every n ≥ {} (forms of period {} certified from n = {}, certificate replayed)",
+        "every $n \\ge {}$ (forms of period ${}$ certified from $n = {}$, certificate replayed)",
         c.from + set.max(),
         c.period,
         c.from
@@ -829,29 +917,35 @@ pub fn not_cash_periodic(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
             which,
         } => format!(
             "the engine: not cash-periodic, even with an offset (PROVEN from the forms): \
-             {which}(n, {a}) grows by {growth} per period along n ≡ {residue} (mod {})",
+             ${}(n, {a})$ grows by ${growth}$ per period along $n \\equiv {residue} \\pmod{{{}}}$",
+            cash_math(which),
             c.period
         ),
         CashPeriodicity::Periodic { period, from } => format!(
-            "the engine: cash-periodic with least period {period} from n = {from} (PROVEN from \
-             the forms)"
+            "the engine: cash-periodic with least period ${period}$ from $n = {from}$ (PROVEN \
+             from the forms)"
         ),
     };
-    let why = "a C(·, a) taking infinitely many values along n ≡ r beyond any offset, while \
-               cash-periodicity with period m from any n₀ leaves it at most m values";
+    let why = "a $C(\\cdot, a)$ taking infinitely many values along $n \\equiv r$ beyond any \
+               offset, while cash-periodicity with period $m$ from any $n_0$ leaves it at most $m$ \
+               values";
     let per_reading: Vec<Option<&Witness>> =
         vec![w2.as_ref().or(w1.as_ref()), w2.as_ref().or(w1p.as_ref())];
     match (per_reading[0], per_reading[1]) {
         (Some(a), Some(b)) => {
             let mut evidence = format!(
-                "A = {set} is not cash-periodic, even with an offset, under both readings of \
-                 C^I: {}",
+                "$A = {}$ is not cash-periodic, even with an offset, under both readings of \
+                 $C^{{\\mathrm{{I}}}}$: {}",
+                set_tex(&set),
                 witness_text(&c, a)
             );
             if a.which != b.which {
-                evidence.push_str(&format!(" (Lemma 4.5's C^I); {}", witness_text(&c, b)));
+                evidence.push_str(&format!(
+                    r" (Lemma 4.5's $C^{{\mathrm{{I}}}}$); {}",
+                    witness_text(&c, b)
+                ));
             } else {
-                evidence.push_str(" (C^II, the same under both readings)");
+                evidence.push_str(r" ($C^{\mathrm{II}}$, the same under both readings)");
             }
             evidence.push_str(&format!(" — {why}; {engine_text}"));
             let mut f = finding(VerdictKind::Proven, range, evidence);
@@ -859,9 +953,14 @@ pub fn not_cash_periodic(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
             Ok(f)
         }
         (None, None) => {
-            let mut f = cash_periodic(&set, "every C^I(·, a), C^II(·, a) is constant along the residues of the certified forms (both readings of C^I): A = ")
-                .text(format!(" is cash-periodic; {engine_text}"))
-                .finding(VerdictKind::Fails, range);
+            let mut f = cash_periodic(
+                &set,
+                "every $C^{\\mathrm{I}}(\\cdot, a)$, $C^{\\mathrm{II}}(\\cdot, a)$ is constant \
+                 along the residues of the certified forms (both readings of $C^{\\mathrm{I}}$): \
+                 A = ",
+            )
+            .text(format!(" is cash-periodic; {engine_text}"))
+            .finding(VerdictKind::Fails, range);
             f.proof = Some(certified_proof(&c, &set));
             Ok(f)
         }
@@ -877,7 +976,7 @@ pub fn not_cash_periodic(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
                             format!("not cash-periodic: {}", witness_text(&c, w)),
                         ),
                         None => Sentence::new()
-                            .text("every C is constant along the residues of the certified forms")
+                            .text("every $C$ is constant along the residues of the certified forms")
                             .then(cash_periodic(&set, ""))
                             .finding(VerdictKind::Fails, range.clone()),
                     };
@@ -901,11 +1000,11 @@ pub fn not_cash_periodic(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
 /// lead is not empty.
 fn cash_periodic(set: &CashSet, lead: &str) -> Sentence {
     let growth = (
-        "the growth per period of every C^I(·, a), C^II(·, a)",
+        r"the growth per period of every $C^{\mathrm{I}}(\cdot, a)$, $C^{\mathrm{II}}(\cdot, a)$",
         Value::from(0),
     );
     let s = Sentence::new()
-        .expected_unwritten("the growth per period of some C(·, a)", "non-zero")
+        .expected_unwritten(r"the growth per period of some $C(\cdot, a)$", "non-zero")
         .actual_unwritten(growth.0, growth.1);
     if lead.is_empty() {
         s.point_unwritten("A", set_value(set))
@@ -938,7 +1037,7 @@ fn one_slope(c: &Certified, set: &CashSet, seq: usize) -> OneSlope {
             let line = (fit.lines[r].slope.clone(), fit.lines[r].intercept.clone());
             // With the least k from which the line holds (known when the fit's period is P).
             let from = if q == p {
-                format!(" (k ≥ {})", c.line_from(seq, q, r))
+                format!(" ($k \\ge {}$)", c.line_from(seq, q, r))
             } else {
                 String::new()
             };
@@ -950,7 +1049,7 @@ fn one_slope(c: &Certified, set: &CashSet, seq: usize) -> OneSlope {
         }
         let counts = counts
             .iter()
-            .map(|(s, n)| format!("{n} with slope {s}"))
+            .map(|(s, n)| format!("{n} with slope ${s}$"))
             .collect::<Vec<_>>()
             .join(", ");
         return OneSlope::Slopes(
@@ -958,24 +1057,29 @@ fn one_slope(c: &Certified, set: &CashSet, seq: usize) -> OneSlope {
                 .text("A = ")
                 .at("A", set_value(set), Style::Set)
                 .text(format!(
-                    ": {} but {} (slopes per period {q}; the {q} lines of {}: {counts}); \
-                     a form with period P and one slope B would force {}(n + {q}P) − {}(n) = \
-                     {q}B for every n, while the certified forms (n ≥ {}) give different \
-                     slopes·P",
+                    ": {} but {} (slopes per period ${q}$; the ${q}$ lines of {}: {counts}); \
+                     a form with period $P$ and one slope $B$ would force \
+                     ${f}(n + {q}P) - {f}(n) = {q}B$ for every $n$, while the certified forms \
+                     ($n \\ge {}$) give different slopes times $P$",
                     show(0),
                     show(r),
-                    SEQ[seq],
-                    SEQ[seq],
-                    SEQ[seq],
-                    c.from
+                    seq_name(seq),
+                    c.from,
+                    f = SEQ_MATH[seq],
                 ))
                 .point_unwritten("r", Value::int(r))
                 .expected_unwritten(
-                    format!("the slope per period {q} of {} on the residue 0", SEQ[seq]),
+                    format!(
+                        "the slope per period ${q}$ of ${}$ on the residue $0$",
+                        SEQ_MATH[seq]
+                    ),
                     fit.lines[0].slope.clone(),
                 )
                 .actual_unwritten(
-                    format!("the slope per period {q} of {} on the residue r", SEQ[seq]),
+                    format!(
+                        "the slope per period ${q}$ of ${}$ on the residue $r$",
+                        SEQ_MATH[seq]
+                    ),
                     fit.lines[r].slope.clone(),
                 ),
         );
@@ -987,33 +1091,37 @@ fn one_slope(c: &Certified, set: &CashSet, seq: usize) -> OneSlope {
                 .text("A = ")
                 .at("A", set_value(set), Style::Set)
                 .text(format!(
-                    ": {} has one slope {} per stone, but {}(",
-                    SEQ[seq],
+                    ": {} has one slope ${}$ per stone, but ${}(",
+                    seq_name(seq),
                     per_stone(0),
-                    SEQ[seq]
+                    SEQ_MATH[seq]
                 ))
                 .at("n", Value::int(n), Style::Plain)
                 .text(") = ")
                 .actual(
-                    format!("{}(n) by Def 2.3", SEQ[seq]),
+                    format!("${}(n)$ by Def 2.3", SEQ_MATH[seq]),
                     c.value(seq, n),
                     false,
                 )
                 .text(format!(
-                    " while the certified forms (n ≥ {}) extended to n = {n} give ",
+                    "$ while the certified forms ($n \\ge {}$) extended to $n = {n}$ give $",
                     c.from
                 ))
                 .expected(
-                    "the certified forms extended to n",
+                    "the certified forms extended to $n$",
                     c.formula_at(seq, n),
                     false,
                 )
-                .text(" (a form from m = 0 with any period P would have to be their extension)"),
+                .text(
+                    "$ (a form from $m = 0$ with any period $P$ would have to be their extension)",
+                ),
         );
     }
     OneSlope::Holds(format!(
-        "A = {set}: {} = the certified forms of period {p} from n = 0 (one slope {} per stone)",
-        SEQ[seq],
+        "$A = {}$: {} = the certified forms of period ${p}$ from $n = 0$ (one slope ${}$ per \
+         stone)",
+        set_tex(set),
+        seq_name(seq),
         per_stone(0)
     ))
 }
@@ -1024,7 +1132,7 @@ pub fn closed_forms(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     let sets = sets_arg(run)?;
     let max_n = max_n_arg(run)?;
     let range = described(format!(
-        "{} (forms fitted on n ≤ {max_n}, certificates replayed)",
+        "{} (forms fitted on $n \\le {max_n}$, certificates replayed)",
         plural(sets.len(), "listed set")
     ));
     match claim.as_str() {
@@ -1035,7 +1143,14 @@ pub fn closed_forms(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
             if run.deep {
                 critical_n = amount_arg(run, "deep_critical_n", critical_n as i64)?;
             }
-            win_condition(&sets, max_n, critical_n, range)
+            // A claim whose table another claim already prints names that claim instead.
+            let table_in = match run.args.get("table_in") {
+                None => None,
+                Some(v) => Some(v.as_str().ok_or_else(|| {
+                    Error::invalid("`args.table_in` must be a claim's label, as a string")
+                })?),
+            };
+            win_condition(&sets, max_n, critical_n, table_in, range)
         }
         other => Err(Error::invalid(format!(
             "`args.claim` must be \"one_slope_from_zero\", \"eventually_per_residue\" or \
@@ -1055,7 +1170,7 @@ fn one_slope_from_zero(sets: &[CashSet], max_n: Amount, range: Vec<RangePart>) -
         let c = match certify(set) {
             Ok(c) => c,
             Err(e) => {
-                unknown.push(format!("A = {set}: no certified form ({e})"));
+                unknown.push(format!("$A = {}$: no certified form ({e})", set_tex(set)));
                 continue;
             }
         };
@@ -1098,7 +1213,7 @@ fn one_slope_from_zero(sets: &[CashSet], max_n: Amount, range: Vec<RangePart>) -
             format!("; refuted likewise: {}", texts.join("; "))
         };
         return Ok(Sentence::new()
-            .text("refuted for every P (PROVEN): ")
+            .text("refuted for every $P$ (PROVEN): ")
             .then(first.clone())
             .text(format!("{others}{rest}"))
             .finding(VerdictKind::Fails, range));
@@ -1140,13 +1255,17 @@ fn eventually_per_residue(
                     .collect();
                 let slopes: Vec<String> = slopes.iter().map(Q::to_string).collect();
                 proven.push(format!(
-                    "{set} P = {} from n = {} (slopes {})",
+                    "${}$: $P = {}$ from $n = {}$ (slopes ${}$)",
+                    set_tex(set),
                     c.period,
                     c.from,
-                    slopes.join("/")
+                    slopes.join(", ")
                 ));
             }
-            Err(e) => unknown.push(format!("{set}: no certified form within n ≤ {max_n} ({e})")),
+            Err(e) => unknown.push(format!(
+                "${}$: no certified form within $n \\le {max_n}$ ({e})",
+                set_tex(set)
+            )),
         }
     }
     let mut evidence = format!(
@@ -1173,8 +1292,13 @@ fn eventually_per_residue(
 
 /// A set as mathematics, `$\lbrace 1, 4\rbrace$`.
 fn set_math(set: &CashSet) -> String {
+    format!("${}$", set_tex(set))
+}
+
+/// A set as TeX (no `$`), `\lbrace 1, 4\rbrace`.
+fn set_tex(set: &CashSet) -> String {
     let parts: Vec<String> = set.elements().iter().map(|a| a.to_string()).collect();
-    format!(r"$\lbrace {}\rbrace$", parts.join(", "))
+    format!(r"\lbrace {}\rbrace", parts.join(", "))
 }
 
 /// §9 Conjectures 3 and 4: what a win condition would rest on, per listed set; OPEN. The
@@ -1184,6 +1308,7 @@ fn win_condition(
     sets: &[CashSet],
     max_n: Amount,
     crit_n: Amount,
+    table_in: Option<&str>,
     range: Vec<RangePart>,
 ) -> Result<Finding> {
     let certify = |set: &CashSet| Certified::new(set, max_n);
@@ -1270,8 +1395,8 @@ fn win_condition(
          (c) on the $A$-critical states with $n \\le {crit_n}$ the corresponding state decides \
          the winner for {} and does not for {} (untested for {}, no $A$-critical state for \
          {}, not cash-periodic for {}); (d) a win condition on the $A$-critical states is PROVEN \
-         for every $n$ for {proven} of {} sets; each set in the table below; a statement about \
-         every finite $A$ stays open",
+         for every $n$ for {proven} of {} sets; each set in {}; a statement about every \
+         finite $A$ stays open",
         counts[0],
         sets.len(),
         plural(counts[1], "set"),
@@ -1280,9 +1405,15 @@ fn win_condition(
         counts[4],
         counts[5],
         sets.len(),
+        table_in.map_or_else(
+            || "the table below".to_string(),
+            |claim| format!("the table of {claim}")
+        ),
     );
     let mut f = finding(VerdictKind::Open, range, evidence);
-    f.tables.push(table);
+    if table_in.is_none() {
+        f.tables.push(table);
+    }
     Ok(f)
 }
 
