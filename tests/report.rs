@@ -693,7 +693,8 @@ correction = "k^2"
         renderer.report_markdown(&r).unwrap(),
         renderer.report_latex(&r).unwrap(),
     ] {
-        let errata = &text[text.find("Errata").unwrap()..text.find("New results").unwrap()];
+        let start = text.find("Errata").unwrap();
+        let errata = &text[start..start + text[start..].find("New results").unwrap()];
         assert!(errata.contains("Lemma 5"), "{errata}");
         for part in [
             "k = 4",

@@ -758,7 +758,10 @@ mod tests {
         let text = sharper_tails().unwrap();
         assert!(text.starts_with("Sharper tails for Prop 5.5."), "{text}");
         // The lower end −|p| + 1 is attained by (2) alone: its only breakpoint is N = −1.
-        assert!(text.contains("lower end is attained only by $(2)$,"), "{text}");
+        assert!(
+            text.contains("lower end is attained only by $(2)$,"),
+            "{text}"
+        );
         assert!(text.contains("upper end only by $(2)$"), "{text}");
     }
 
