@@ -407,7 +407,7 @@ fn sharper_tails() -> Result<String> {
                         if (x < &lo || x > &hi) && outside.is_none() {
                             outside = Some((nonzero.clone(), x.clone()));
                         }
-                        within_half &= &(x.abs() * Q::int(2)) <= &s;
+                        within_half &= x.abs() * Q::int(2) <= s;
                     }
                     if f.breakpoints().first().is_some_and(|(x, _)| *x == lo) {
                         low.push(nonzero.clone());
