@@ -154,7 +154,7 @@ pub fn command(what: &str, command: impl Into<String>) -> Command {
 enum Place {
     /// The paper asserts it and it is false.
     Erratum,
-    /// Proven for every n.
+    /// A new result: proven for every n (a minor example excepted), or the checker's own.
     Proven,
     /// The paper itself says it is false.
     KnownFalse,
@@ -166,6 +166,12 @@ fn place(f: &Finding) -> Place {
     match (f.claim.commentary.in_paper, f.verdict) {
         (PaperStatus::KnownFalse, _) => Place::KnownFalse,
         (PaperStatus::Asserted, VerdictKind::Fails) => Place::Erratum,
+        // A worked example the tool proves is confirmed, not a new result.
+        (PaperStatus::Asserted, VerdictKind::Proven)
+            if f.claim.commentary.importance == Importance::Minor =>
+        {
+            Place::Other
+        }
         (PaperStatus::Asserted, VerdictKind::Proven) | (PaperStatus::NewResult, _) => Place::Proven,
         _ => Place::Other,
     }

@@ -13,9 +13,7 @@ use crate::games::scoring::{
 use crate::miner::PeriodStatus;
 use crate::num::Q;
 use crate::progress::Progress;
-use crate::report::context::{
-    Axis, ClaimEntry, Report, Series, SeriesStyle, Summary, TableSection, VLine, Verdicts,
-};
+use crate::report::context::{Axis, Report, Series, SeriesStyle, TableSection, VLine};
 use crate::report::data::{BFile, FigureSpec, Shown, TableSpec, agreement, bfiles, figure, table};
 use crate::report::files::Files;
 use crate::report::{Paper, ReportOptions};
@@ -66,8 +64,7 @@ const PERIOD_SEARCH: HeapSize = 100_000;
 pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     let name = "scoring-octal";
     let mut files = Files::new();
-    let (mut verdict_table, mut summary) = verdicts(name, opts, progress, &mut files)?;
-    place_entries(&mut verdict_table, &mut summary);
+    let (verdict_table, mut summary) = verdicts(name, opts, progress, &mut files)?;
     progress.stage("scoring-octal: G_s(n) for S = {4,5}");
     progress.add_work(1);
     // The figure shows the preperiod and a few periods (Table 1 is n ≤ 15, n₀ = 27).
@@ -286,29 +283,6 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         reproduce,
     };
     Ok(Paper { report, files })
-}
-
-/// Claims of the file that are results of this report, not statements of the paper: listed
-/// under New results whatever their verdict (an observed law HOLDS on its range).
-const NEW_RESULTS: &[&str] = &["law-0.25", "max-preperiod"];
-
-/// Where the entries go: the report's own results under New results; a PROVEN statement of
-/// the paper (the (3333, 2222) period) among the claims, in file order.
-fn place_entries(verdicts: &mut Verdicts, summary: &mut Summary) {
-    let order: Vec<String> = verdicts.rows.iter().map(|r| r.id.clone()).collect();
-    let pos = |id: &str| order.iter().position(|x| x == id).unwrap_or(usize::MAX);
-    let (new, paper): (Vec<ClaimEntry>, Vec<ClaimEntry>) = std::mem::take(&mut summary.proven)
-        .into_iter()
-        .partition(|e| NEW_RESULTS.contains(&e.id.as_str()));
-    verdicts.claims.extend(paper);
-    let (mut own, rest): (Vec<ClaimEntry>, Vec<ClaimEntry>) = std::mem::take(&mut verdicts.claims)
-        .into_iter()
-        .partition(|e| NEW_RESULTS.contains(&e.id.as_str()));
-    verdicts.claims = rest;
-    verdicts.claims.sort_by_key(|e| pos(&e.id));
-    own.extend(new);
-    own.sort_by_key(|e| pos(&e.id));
-    summary.proven = own;
 }
 
 /// The closed form of G_s as `nimlab mine octal {args}` finds it: its table (one line per
