@@ -208,6 +208,10 @@ fn toy_report() -> Report {
                     count: 1,
                 },
             ],
+            own_counts: vec![VerdictCount {
+                verdict: "HOLDS".into(),
+                count: 1,
+            }],
         },
         verdicts: Verdicts {
             registry: "data/claims/toy.toml".into(),
@@ -669,15 +673,11 @@ correction = "k^2"
     assert_eq!(reading.range.as_deref(), Some("$0 \\le k \\le 6$"));
     let c = e.counterexample.as_ref().unwrap();
     assert_eq!(c.point, "$k = 4$");
-    let sides: Vec<(&str, &str)> = c
-        .values
-        .iter()
-        .map(|v| (v.side.as_str(), v.value.as_str()))
-        .collect();
-    assert_eq!(sides, [("claimed", "$9$"), ("found", "$16$")]);
-    assert!(c.values.iter().all(|v| !v.label.is_empty()), "labelled");
-    let labelled: Vec<&str> = c.values.iter().map(|v| v.labelled.as_str()).collect();
-    assert_eq!(labelled, ["$\\min(k^{2}, 9) = 9$", "$k^{2} = 16$"]);
+    // A false equation of two values is one line, each side with its value, not a table of a
+    // "claimed" and a "found" side.
+    assert!(c.values.is_empty(), "{c:?}");
+    let equation = c.false_claim.as_ref().unwrap();
+    assert_eq!(equation.reads, "$k^{2} = 16 \\ne 9 = \\min(k^{2}, 9)$");
     let correction = e.correction.as_ref().unwrap();
     assert!(correction.holds);
     assert_eq!(correction.statement.formula, "$k^{2} = k^{2}$");
@@ -696,13 +696,7 @@ correction = "k^2"
         let start = text.find("Errata").unwrap();
         let errata = &text[start..start + text[start..].find("New results").unwrap()];
         assert!(errata.contains("Lemma 5"), "{errata}");
-        for part in [
-            "k = 4",
-            "claimed",
-            "found",
-            "Corrected statement",
-            "--only halves",
-        ] {
+        for part in ["k = 4", "16 \\ne 9", "Corrected statement", "--only halves"] {
             let shown = part.replace("--", "-{}-");
             assert!(
                 errata.contains(part) || errata.contains(&shown),

@@ -558,11 +558,39 @@ pub fn check_parts(check: &ExprCheck, defs: &Definitions) -> CheckMath {
         Assertion::Holds(e) => p.expr(e).text,
         Assertion::Equal {
             actual, expected, ..
-        } => format!(
-            "{} = {}",
-            p.at(actual, level::NIM_SUM).text,
-            p.at(expected, level::NIM_SUM).text
-        ),
+        } => match (&actual.kind, &expected.kind) {
+            // Lists compared entry by entry read as the equations they are: `S_1(N) = 14,
+            // f_N(p) = 9 - N`, a truth value claimed true as the condition itself.
+            (ExprKind::List(found), ExprKind::List(claimed))
+                if found.len() == claimed.len() && found.len() > 1 =>
+            {
+                found
+                    .iter()
+                    .zip(claimed)
+                    .map(|(f, c)| match c.kind {
+                        ExprKind::Bool(true) => p.expr(f).text,
+                        ExprKind::Bool(false) => {
+                            let negated = Expr {
+                                kind: ExprKind::Not(Box::new(f.clone())),
+                                span: f.span.clone(),
+                            };
+                            p.expr(&negated).text
+                        }
+                        _ => format!(
+                            "{} = {}",
+                            p.at(f, level::NIM_SUM).text,
+                            p.at(c, level::NIM_SUM).text
+                        ),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(",\\quad ")
+            }
+            _ => format!(
+                "{} = {}",
+                p.at(actual, level::NIM_SUM).text,
+                p.at(expected, level::NIM_SUM).text
+            ),
+        },
     };
     CheckMath {
         formula,

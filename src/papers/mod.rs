@@ -196,6 +196,7 @@ pub fn verdicts(
         findings: Vec::new(),
         known_false: Vec::new(),
         counts: Vec::new(),
+        own_counts: Vec::new(),
     };
     if !path.exists() {
         let note = format!(
@@ -252,13 +253,23 @@ pub fn verdicts(
     // Stable: equal importance and rank keep file order.
     errata.sort_by_key(|(importance, _)| *importance);
     summary.errata = errata.into_iter().map(|(_, e)| e).collect();
-    summary.counts = VERDICT_ORDER
-        .iter()
-        .map(|k| VerdictCount {
-            verdict: k.to_string(),
-            count: found.iter().filter(|f| f.verdict == *k).count(),
-        })
-        .collect();
+    // The paper's claims are tallied apart from nimlab's own results, so the counts say what
+    // the paper gets right and wrong.
+    let own = |f: &&Finding| f.claim.commentary.in_paper == PaperStatus::NewResult;
+    let tally = |own_results: bool| {
+        VERDICT_ORDER
+            .iter()
+            .map(|k| VerdictCount {
+                verdict: k.to_string(),
+                count: found
+                    .iter()
+                    .filter(|f| own(f) == own_results && f.verdict == *k)
+                    .count(),
+            })
+            .collect::<Vec<_>>()
+    };
+    summary.counts = tally(false);
+    summary.own_counts = tally(true).into_iter().filter(|c| c.count > 0).collect();
     files.insert("verdicts.csv", table.render(Format::Csv))?;
     Ok((
         Verdicts {
@@ -618,13 +629,16 @@ fn counterexample_view(c: &Counterexample, defs: &Definitions) -> Counterexample
             .collect::<Vec<_>>()
     };
     let mut values = Vec::new();
-    if paired.is_empty() {
-        // A false comparison is stated in its sentence; only what was found is listed.
+    // A false equation of two values says everything in its sentence; a false comparison
+    // lists what was found for its sides.
+    let equation = false_equation(c, defs);
+    if paired.is_empty() && equation.is_none() {
         if false_claim.is_none() {
             values.extend(side("claimed", &c.expected));
         }
         values.extend(side("found", &c.actual));
     }
+    let false_claim = false_claim.or(equation);
     CounterexampleView {
         point: if point.is_empty() {
             String::new()
@@ -712,6 +726,43 @@ fn false_claim(c: &Counterexample, defs: &Definitions) -> Option<FalseClaim> {
             relation(op.negated()),
             side_value(right)?
         )),
+    })
+}
+
+/// A claimed equation between two single values that is false at the counterexample, as the
+/// two sides with their values, $f_{-1/2}(1,1,1) = \tfrac12 \ne -\tfrac12 = f_{-3/2}(1,1,1)$
+/// — rather than calling one side "claimed" and the other "found" when both are computed. A
+/// claimed side that is a long formula is named in words. `None` unless each side is one value
+/// named by an expression and the claimed value is not a truth value (a truth-valued check is
+/// stated by [`false_claim`]).
+fn false_equation(c: &Counterexample, defs: &Definitions) -> Option<FalseClaim> {
+    const SHORT: usize = 80;
+    let ([claimed], [found]) = (c.expected.as_slice(), c.actual.as_slice()) else {
+        return None;
+    };
+    let (Some(claimed_expr), Some(found_expr)) = (&claimed.expr, &found.expr) else {
+        return None;
+    };
+    if matches!(claimed.value, Value::Bool(_)) {
+        return None;
+    }
+    let sides = format!(
+        "{} = {} \\ne {}",
+        operand_math(found_expr, defs),
+        value_math(&found.value),
+        value_math(&claimed.value)
+    );
+    let claimed_side = operand_math(claimed_expr, defs);
+    let reads = if is_literal(claimed_expr) {
+        math(&sides)
+    } else if claimed_side.chars().count() <= SHORT {
+        math(&format!("{sides} = {claimed_side}"))
+    } else {
+        format!("{}, the claimed formula's value", math(&sides))
+    };
+    Some(FalseClaim {
+        statement: String::new(),
+        reads,
     })
 }
 

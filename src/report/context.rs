@@ -97,8 +97,10 @@ pub struct Summary {
     pub findings: Vec<String>,
     /// The claims the paper itself says are false.
     pub known_false: Vec<ClaimEntry>,
-    /// How many claims got each verdict (every verdict listed, in a fixed order).
+    /// How many of the paper's claims got each verdict (every verdict listed, in a fixed order).
     pub counts: Vec<VerdictCount>,
+    /// How many of nimlab's own results (`new_result`) got each verdict (only those that occur).
+    pub own_counts: Vec<VerdictCount>,
 }
 
 /// The number of claims with a verdict.
@@ -237,7 +239,8 @@ pub struct PairedValue {
 /// A claimed inequality (or other comparison) that is false at the counterexample.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct FalseClaim {
-    /// The comparison as the claim states it, `$…$` mathematics.
+    /// The comparison as the claim states it, `$…$` mathematics; empty for a false equation,
+    /// which `reads` states whole.
     pub statement: String,
     /// The same with the values found put in, `$6 \ge 9$`: false.
     pub reads: String,

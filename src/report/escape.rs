@@ -370,13 +370,63 @@ pub fn escape_latex_range(s: &str) -> String {
                     if p.chars().count() <= UNBROKEN_RANGE_PART {
                         format!("\\mbox{{${p}$}}")
                     } else {
-                        format!("${p}$")
+                        format!("${}$", breakable_between_terms(p))
                     }
                 })
                 .collect::<Vec<_>>()
                 .join(", "),
         })
         .collect()
+}
+
+/// A long math body that may break after the commas of a list and nowhere inside a bracketed
+/// term: each `(…)` becomes one group (TeX breaks math only after top-level operators), and each
+/// `, ` inside a set or list allows a break.
+fn breakable_between_terms(body: &str) -> String {
+    let mut out = String::with_capacity(body.len() + 16);
+    let mut rest = body;
+    while let Some(i) = rest.find(['(', ',']) {
+        let (before, at) = rest.split_at(i);
+        out.push_str(before);
+        if let Some(after_comma) = at.strip_prefix(", ") {
+            out.push_str(",\\allowbreak ");
+            rest = after_comma;
+            continue;
+        }
+        match (at.starts_with('('), matching_paren(at)) {
+            // `\left(` sizes its own group; anything else is grouped whole.
+            (true, Some(end)) if !before.ends_with("\\left") => {
+                out.push('{');
+                out.push_str(&at[..=end]);
+                out.push('}');
+                rest = &at[end + 1..];
+            }
+            _ => {
+                out.push_str(&at[..1]);
+                rest = &at[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The byte index of the `)` closing the `(` that `s` starts with.
+fn matching_paren(s: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// `s` split at each `sep` outside braces, brackets and `\lbrace … \rbrace`.
@@ -438,6 +488,16 @@ mod tests {
         assert_eq!(
             escape_latex_range(r"$1 \le L \le 6,\ \lbrace a,\ b\rbrace \ni M$; all"),
             r"\mbox{$1 \le L \le 6$}, \mbox{$\lbrace a,\ b\rbrace \ni M$}; all"
+        );
+    }
+
+    #[test]
+    fn a_long_range_breaks_after_list_commas_never_inside_brackets() {
+        let long =
+            r"$N \in \lbrace -(a + b + c + d) - 5/2, -(a + b + c + d) - 3/2, \dots, a + b\rbrace$";
+        assert_eq!(
+            escape_latex_range(long),
+            r"$N \in \lbrace -{(a + b + c + d)} - 5/2,\allowbreak -{(a + b + c + d)} - 3/2,\allowbreak \dots,\allowbreak a + b\rbrace$"
         );
     }
 

@@ -163,7 +163,15 @@ pub fn top_findings(summary: &Summary, max: usize) -> Vec<String> {
             let mut shown: Vec<String> = c
                 .false_claim
                 .iter()
-                .map(|f| f.reads.clone())
+                .map(|f| {
+                    // A short false comparison is named with its values; a long one is left
+                    // to the entry.
+                    if f.statement.is_empty() || f.statement.chars().count() > INDEX_LABEL_LIMIT {
+                        f.reads.clone()
+                    } else {
+                        format!("the claimed {} is false, {}", f.statement, f.reads)
+                    }
+                })
                 .chain(c.paired.iter().filter(|p| p.differs).map(|p| {
                     // A quantity named by a long formula is left to the entry.
                     let claimed = format!("claimed {}, found {}", p.claimed_value, p.found);
@@ -278,9 +286,9 @@ pub fn report_command(opts: &ReportOptions) -> String {
 /// Provenance of a report: version, command and parameters (the claim ranges first).
 pub fn provenance(opts: &ReportOptions, mut parameters: Vec<Parameter>) -> Provenance {
     let ranges = if opts.deep {
-        "deep: each claim's deep range"
+        "each claim's deep range, stated in its entry"
     } else {
-        "default: each claim's for range"
+        "each claim's range, stated in its entry"
     };
     parameters.insert(0, param("claim ranges", ranges));
     Provenance {
