@@ -15,7 +15,7 @@ use crate::language::expr_math;
 use crate::miner::{FamilyForm, PwlKind};
 use crate::num::{IntRange, Pwl, Q};
 use crate::progress::Progress;
-use crate::report::context::{Axis, Report, Series, SeriesStyle, TableSection, VLine};
+use crate::report::context::{Axis, Figure, Report, Series, SeriesStyle, TableSection, VLine};
 use crate::report::data::{FigureSpec, MarkSpec, Shown, TableSpec, figure, table};
 use crate::report::files::Files;
 use crate::report::{Paper, ReportOptions};
@@ -136,7 +136,6 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             }
         }
     }
-    summary.findings.push(sharper_tails()?);
     for &(a, b) in &same {
         let name = |n: u32| FIGURES.iter().find(|f| f.0 == n).map_or("", |f| f.2);
         let mut text = format!(
@@ -175,13 +174,13 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 column: "big_f3".into(),
                 label: "$F_3(N)$".into(),
                 color: "orange".into(),
-                style: SeriesStyle::Line,
+                style: SeriesStyle::Dots,
             });
             extra_series.push(Series {
                 column: "abs_minus_4".into(),
                 label: "$\\lvert N\\rvert - 4$".into(),
                 color: "gray".into(),
-                style: SeriesStyle::Line,
+                style: SeriesStyle::Dots,
             });
         }
         let mut data = Table::new(&columns);
@@ -212,7 +211,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                     f.right_intercept(),
                     f.left_intercept(),
                     match number {
-                        4 => " Drawn under it: $F_3(N)$ and $\\lvert N\\rvert - 4$, whose maximum it is by Theorem 6.3 (iii) (the claim table checks the equality).",
+                        4 => " Drawn with it, as dots at the grid points: $F_3(N)$ and $\\lvert N\\rvert - 4$, whose maximum it is by Theorem 6.3 (iii) (the claim table checks the equality).",
                         6 => " The window is symmetric about $N = 0$ and the lines $N = 0$, $N = -1$ are marked: $f_N(5,4,3)$ is not symmetric in $N$.",
                         _ => "",
                     },
@@ -279,6 +278,8 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         }
         progress.advance(1);
     }
+    progress.stage("scoring-nim: the largest breakpoints");
+    figures.push(tails_figure(&mut files)?);
     let mut tables = vec![table(
         TableSpec {
             title: "The plotted positions".into(),
@@ -378,69 +379,84 @@ fn def_6_2_from(fit_from: i64) -> Result<i64> {
     Ok(from)
 }
 
-/// Largest pile of the positions on which the sharper tails of Prop 5.5 are checked.
-const TAILS_MAX_HEAP: HeapSize = 7;
+/// Largest pile of the positions whose outermost breakpoints are plotted against $\lvert p\rvert$
+/// (the range of the claim `tails-sharper`).
+const TAILS_MAX_HEAP: HeapSize = 12;
 
-/// Prop 5.5 sharpened: on every position with at most four piles of at most
-/// [`TAILS_MAX_HEAP`] stones, every breakpoint lies in $[-\lvert p\rvert + 1, \lvert p\rvert - 3]$,
-/// and which positions attain each end. A finding in a sentence.
-fn sharper_tails() -> Result<String> {
+/// The figure of $\max_{b \in B(p)} \lvert b\rvert$ against $\lvert p\rvert$ over every position
+/// with at most four piles of at most [`TAILS_MAX_HEAP`] stones, with the bound $\lvert p\rvert - 3$
+/// of the claim `tails-sharper` and the line $\lvert p\rvert / 2$ that small positions suggest.
+fn tails_figure(files: &mut Files) -> Result<Figure> {
     let m = TAILS_MAX_HEAP;
-    let (mut positions, mut breakpoints) = (0usize, 0usize);
-    let (mut low, mut high): (Vec<Vec<HeapSize>>, Vec<Vec<HeapSize>>) = (Vec::new(), Vec::new());
-    let mut outside: Option<(Vec<HeapSize>, Q)> = None;
-    // Whether every breakpoint also lies in [−|p|/2, |p|/2], a bound far inside the one above
-    // for all but the smallest positions.
-    let mut within_half = true;
+    let mut largest: BTreeMap<i64, Q> = BTreeMap::new();
     for a in 0..=m {
         for b in 0..=a {
             for c in 0..=b {
                 for d in 0..=c {
-                    let p = [a, b, c, d];
-                    let f = exact_payoff(&p)?;
-                    let s = Q::int(i64::from(a + b + c + d));
-                    let (lo, hi) = (&Q::int(1) - &s, &s - &Q::int(3));
-                    positions += 1;
-                    breakpoints += f.breakpoints().len();
-                    let nonzero: Vec<HeapSize> = p.iter().copied().filter(|&h| h > 0).collect();
-                    for (x, _) in f.breakpoints() {
-                        if (x < &lo || x > &hi) && outside.is_none() {
-                            outside = Some((nonzero.clone(), x.clone()));
-                        }
-                        within_half &= x.abs() * Q::int(2) <= s;
-                    }
-                    if f.breakpoints().first().is_some_and(|(x, _)| *x == lo) {
-                        low.push(nonzero.clone());
-                    }
-                    if f.breakpoints().last().is_some_and(|(x, _)| *x == hi) {
-                        high.push(nonzero);
+                    let f = exact_payoff(&[a, b, c, d])?;
+                    let s = i64::from(a + b + c + d);
+                    let beta = f
+                        .breakpoints()
+                        .iter()
+                        .map(|(x, _)| x.abs())
+                        .max()
+                        .unwrap_or_else(Q::zero);
+                    let e = largest.entry(s).or_insert_with(Q::zero);
+                    if beta > *e {
+                        *e = beta;
                     }
                 }
             }
         }
     }
-    let listed = |ps: &[Vec<HeapSize>]| -> String {
-        ps.iter()
-            .map(|p| format!("$({})$", show(p)))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    Ok(match outside {
-        Some((p, x)) => format!(
-            "Prop 5.5's tails cannot be sharpened to $[-\\lvert p\\rvert + 1, \\lvert p\\rvert - 3]$: $f_N({})$ has a breakpoint at $N = {x}$.",
-            show(&p)
-        ),
-        None => format!(
-            "Sharper tails for Prop 5.5. On every position with at most four piles of at most ${m}$ stones ({positions} positions, {breakpoints} breakpoints, exact engine), every breakpoint of $N \\mapsto f_N(p)$ lies in $[-\\lvert p\\rvert + 1, \\lvert p\\rvert - 3]$. So $f_N(p) = c^{{+}}(p) \\pm N$ already for $N \\ge \\lvert p\\rvert - 3$ and $f_N(p) = c^{{-}}(p) \\pm N$ for $N \\le -\\lvert p\\rvert + 1$, one better than the paper's $\\lvert p\\rvert - 2$ and $-\\lvert p\\rvert$ at each end. The lower end is attained only by {}, the upper end only by {}; no bound of the form $\\lvert p\\rvert - c$ with $c > 3$, or $-\\lvert p\\rvert + c$ with $c < 1$, holds for every $p$.{} A finite check, not a proof.",
-            listed(&low),
-            listed(&high),
-            if within_half {
-                " For larger positions the tails start much earlier: every breakpoint checked satisfies $\\lvert N\\rvert \\le \\lvert p\\rvert / 2$."
-            } else {
-                ""
-            }
-        ),
-    })
+    let mut data = Table::new(&["stones", "largest", "bound", "half"]);
+    for (s, beta) in largest {
+        data.push(vec![
+            Cell::Int(s),
+            beta.into(),
+            Cell::Int((s - 1).max(0)),
+            Q::frac(s, 2).into(),
+        ]);
+    }
+    figure(
+        FigureSpec {
+            id: "tails".into(),
+            title: "Largest breakpoint against the number of stones".into(),
+            caption: format!(
+                "For each number of stones $s$, the largest $\\lvert b\\rvert$ over the breakpoints $b$ of $N \\mapsto f_N(p)$ of the positions $p$ with $\\lvert p\\rvert = s$ and at most four piles of at most ${m}$ stones (exact payoffs). Sharper tails for Prop 5.5 (New results) gives $\\lvert b\\rvert \\le \\lvert p\\rvert - 1$ (grey), reached only at $(2)$. The line $\\lvert p\\rvert / 2$ (orange), which no position with piles of at most $7$ stones crosses, is crossed first at $s = 15$ by $(8,4,2,1)$ (breakpoints $\\pm 8$). The fall beyond $s = 30$ comes from the cap of ${m}$ stones per pile, which leaves only nearly equal piles there."
+            ),
+            command: "nimlab check data/claims/scoring-nim.toml --only tails-sharper".into(),
+            x: Axis {
+                column: "stones".into(),
+                label: "number of stones $\\lvert p\\rvert$".into(),
+            },
+            y_label: "largest $\\lvert b\\rvert$".into(),
+            series: vec![
+                Series {
+                    column: "bound".into(),
+                    label: "$\\lvert p\\rvert - 1$".into(),
+                    color: "gray".into(),
+                    style: SeriesStyle::Line,
+                },
+                Series {
+                    column: "half".into(),
+                    label: "$\\lvert p\\rvert / 2$".into(),
+                    color: "orange".into(),
+                    style: SeriesStyle::Line,
+                },
+                Series {
+                    column: "largest".into(),
+                    label: "largest $\\lvert b\\rvert$".into(),
+                    color: "blue".into(),
+                    style: SeriesStyle::Markers,
+                },
+            ],
+            data,
+            marks: None,
+            vlines: Vec::new(),
+        },
+        files,
+    )
 }
 
 /// Whether $f_N(5,4,2) = f_N(6,4,1)$ is one member of the pattern
@@ -751,18 +767,6 @@ mod tests {
         }
         assert!(same_function(&big_f_pwl(3), &payoff(&[7, 6, 1])));
         assert_eq!(def_6_2_from(3).unwrap(), 1);
-    }
-
-    #[test]
-    fn the_sharper_tails_hold_and_are_attained_at_two_stones() {
-        let text = sharper_tails().unwrap();
-        assert!(text.starts_with("Sharper tails for Prop 5.5."), "{text}");
-        // The lower end −|p| + 1 is attained by (2) alone: its only breakpoint is N = −1.
-        assert!(
-            text.contains("lower end is attained only by $(2)$,"),
-            "{text}"
-        );
-        assert!(text.contains("upper end only by $(2)$"), "{text}");
     }
 
     #[test]
