@@ -455,7 +455,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             id: "standard-gap".into(),
             title: "What the fractal strategy leaves on $\\mathfrak{G}(2^k - 1, 2, 0)$".into(),
             caption: format!(
-                "$V - V_{{\\mathrm{{Fractal}}}}$ on the standard form $\\mathfrak{{G}}(2^k - 1, 2, 0) = [2^k - 1, 2^{{k+1}}, 3 \\cdot 2^k - 1]$ for $1 \\le k \\le {STANDARD_K}$, $V_{{\\mathrm{{Fractal}}}}$ being the fractal strategy with $f(a) = \\lfloor a/2\\rfloor$: it is optimal up to $k = 5$ and falls short from $k = 6$ on, by a gap that grows with $k$ (the §4 conjecture). At $m = 1$ the gap is $0$ for every $k$ of the table, and at $m = 3$ it is the same as at $m = 2$ (the table below)."
+                "$V - V_{{\\mathrm{{Fractal}}}}$ on the standard form $\\mathfrak{{G}}(2^k - 1, 2, 0) = [2^k - 1, 2^{{k+1}}, 3 \\cdot 2^k - 1]$ for $1 \\le k \\le {STANDARD_K}$, $V_{{\\mathrm{{Fractal}}}}$ being the fractal strategy with $f(a) = \\lfloor a/2\\rfloor$: it is optimal up to $k = 5$ and falls short from $k = 6$ on, by $4$ at $k = 6, 7$ and $12$ at $k = 8$ (the §4 conjecture fails there). At $m = 1$ the gap is $0$ for every $k$ of the table, and at $m = 3$ it is the same as at $m = 2$ (the table of the standard forms)."
             ),
             command: standard_cmd.clone(),
             x: Axis {
