@@ -19,7 +19,10 @@ use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
 use crate::family::Family;
 
-use crate::games::candy::{Allocation, Candies, MemoValues, allocation};
+use crate::games::candy::{
+    Allocation, Candies, Contraction, MemoValues, Reading, Strategy, TableShape, allocation,
+    play_strategy, standard_form_game, value_with,
+};
 use crate::num::IntRange;
 use crate::progress::Progress;
 use crate::report::context::{Axis, Report, Series, SeriesStyle};
@@ -34,6 +37,42 @@ const FAMILY: &str = "31,32m,32m+31";
 
 /// Memory cap of the value tables (the CLI's default).
 const MEMORY: u64 = 4 << 30;
+
+/// The standard forms 𝔊(2^k − 1, m, 0) of the §4 table: 1 ≤ k ≤ STANDARD_K, 1 ≤ m ≤ STANDARD_M
+/// (the games reach 1023 candies in a heap: 2 s of value table).
+const STANDARD_K: u32 = 8;
+const STANDARD_M: u64 = 3;
+
+/// V and the fractal strategy's value (f(a) = ⌊a/2⌋, step (3) on the largest pile) on every
+/// standard form 𝔊(2^k − 1, m, 0) of the §4 table, as `nimlab candy standard` prints them:
+/// columns k, m, v, v_fractal, gap = v − v_fractal.
+fn standard_table(progress: &dyn Progress) -> Result<Table> {
+    let points: Vec<(u32, u64)> = (1..=STANDARD_K)
+        .flat_map(|k| (1..=STANDARD_M).map(move |m| (k, m)))
+        .collect();
+    let games = points
+        .iter()
+        .map(|&(k, m)| standard_form_game(k, m).map(|g| g.to_vec()))
+        .collect::<Result<Vec<_>>>()?;
+    let values = TableShape::covering(&games)?.solve(MEMORY, progress)?;
+    let fractal = Strategy::Fractal {
+        f: Contraction::Half,
+        reading: Reading::Largest,
+    };
+    let mut t = Table::new(&["k", "m", "v", "v_fractal", "gap"]);
+    for (&(k, m), g) in points.iter().zip(&games) {
+        let v = value_with(values.as_ref(), g)?.v;
+        let fv = play_strategy(&fractal, g)?.value;
+        t.push(vec![
+            Cell::Int(i64::from(k)),
+            Cell::Int(m as i64),
+            Cell::Int(v),
+            Cell::Int(fv),
+            Cell::Int(v - fv),
+        ]);
+    }
+    Ok(t)
+}
 
 /// The largest N of the Theorem 6.7 table (the claim's deep range; 8 s of allocation here).
 const ALLOCATION_MAX: Candies = 60;
@@ -395,40 +434,42 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         let (k, v) = (m.params[0], m.value.v);
         (v != 62 * (k - 1) + 98).then_some((k, v))
     });
-    summary.findings.push(match first_off {
-        None => format!(
-            "Remark 4.5: $V([31, 32m, 32m+31]) = 62(m-1) + 98$ for every $m \\le {max_m}$ (the paper checked $m < 12$)."
-        ),
-        Some((m, v)) => format!(
-            "Remark 4.5 fails at $m = {m}$: $V = {v}$, the formula gives ${}$.",
-            62 * (m - 1) + 98
-        ),
-    });
     let family_cmd = format!("nimlab candy family \"{FAMILY}\" --m 1..{max_m} --format csv");
     let family_cmd_plain = family_cmd.clone();
-    // V equals Remark 4.5's line at every member (the claim and the finding above say so), so a
-    // plot of V would only redraw that line; Windsor's share N_W, small beside N_L, is drawn on
-    // its own scale.
+    // The §4 conjecture's counterexamples: V − V_Fractal on the standard forms. It is 0 at m = 1
+    // and the same for every m ≥ 2 of the table, so the figure draws the one line m = 2 against k.
+    let standard = standard_table(progress)?;
+    let standard_cmd =
+        format!("nimlab candy standard --k 1..{STANDARD_K} --m 1..{STANDARD_M} --format csv");
+    let gaps_m2 = Table {
+        columns: vec!["k".into(), "gap".into()],
+        rows: standard
+            .rows
+            .iter()
+            .filter(|r| r[1] == Cell::Int(2))
+            .map(|r| vec![r[0].clone(), r[4].clone()])
+            .collect(),
+    };
     let figures = vec![figure(
         FigureSpec {
-            id: "family-31-32m-nw".into(),
-            title: "Windsor's candies $N_W$ along $[31, 32m, 32m+31]$".into(),
+            id: "standard-gap".into(),
+            title: "What the fractal strategy leaves on $\\mathfrak{G}(2^k - 1, 2, 0)$".into(),
             caption: format!(
-                "$N_W$, the candies the winner Windsor collects under optimal play, for $1 \\le m \\le {max_m}$: the whole game has $64m + 62$ candies, and Windsor's share grows by about one candy per member (its closed form on the range is under New results)."
+                "$V - V_{{\\mathrm{{Fractal}}}}$ on the standard form $\\mathfrak{{G}}(2^k - 1, 2, 0) = [2^k - 1, 2^{{k+1}}, 3 \\cdot 2^k - 1]$ for $1 \\le k \\le {STANDARD_K}$, $V_{{\\mathrm{{Fractal}}}}$ being the fractal strategy with $f(a) = \\lfloor a/2\\rfloor$: it is optimal up to $k = 5$ and falls short from $k = 6$ on, by $4$ at $k = 6, 7$ and $12$ at $k = 8$ (the §4 conjecture fails there). At $m = 1$ the gap is $0$ for every $k$ of the table, and at $m = 3$ it is the same as at $m = 2$ (the table of the standard forms)."
             ),
-            command: family_cmd.clone(),
+            command: standard_cmd.clone(),
             x: Axis {
-                column: "m".into(),
-                label: "$m$".into(),
+                column: "k".into(),
+                label: "$k$".into(),
             },
-            y_label: "$N_W$".into(),
+            y_label: "$V - V_{\\mathrm{Fractal}}$".into(),
             series: vec![Series {
-                column: "n_w".into(),
-                label: "$N_W$ (Windsor)".into(),
+                column: "gap".into(),
+                label: "$m = 2$".into(),
                 color: "red".into(),
                 style: SeriesStyle::Markers,
             }],
-            data: data.table(),
+            data: gaps_m2,
             marks: None,
             vlines: Vec::new(),
         },
@@ -442,17 +483,28 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         .filter(|(name, _)| ["n_l", "n_w"].contains(name))
         .flat_map(|(name, fit)| formulas_math(fit, column_math(name).trim_matches('$'), "m"))
         .collect();
-    summary.findings.push(format!(
-        "The candies of each player along the family, mined from its table and OBSERVED on ${m0} \\le m \\le {m1}$ only: {}{}.",
-        if values.is_empty() {
-            "no closed form of $N_L$ or $N_W$".to_string()
-        } else {
-            values.join("; ")
-        },
-        ", while the game has $64m + 62$ candies"
-    ));
+    // A corollary of Remark 4.5 (checked by its claim): N_L − N_W = V and N_L + N_W = 64m + 62
+    // give both players' candies; the closed forms mined from the family table must agree.
+    let mined_agrees = values.len() == 2
+        && data.members.iter().all(|m| {
+            let k = m.params[0];
+            m.value.n_l as i64 == 63 * k + 49 && m.value.n_w as i64 == k + 13
+        });
+    summary.findings.push(match first_off {
+        None if mined_agrees => format!(
+            "A corollary of Remark 4.5: along $[31, 32m, 32m+31]$, which has $64m + 62$ candies, $N_L - N_W = 62m + 36$ gives $N_L = 63m + 49$ and $N_W = m + 13$ for every $m \\le {max_m}$ (the paper checked $m < 12$); the closed forms mined from the family table are these two."
+        ),
+        None => format!(
+            "Remark 4.5: $V([31, 32m, 32m+31]) = 62(m-1) + 98$ for every $m \\le {max_m}$ (the paper checked $m < 12$); the closed forms mined for $N_L$ and $N_W$ on ${m0} \\le m \\le {m1}$: {}.",
+            if values.is_empty() { "none".to_string() } else { values.join("; ") }
+        ),
+        Some((m, v)) => format!(
+            "Remark 4.5 fails at $m = {m}$: $V = {v}$, the formula gives ${}$.",
+            62 * (m - 1) + 98
+        ),
+    });
     let family_headers = data.columns().iter().map(|c| column_math(c)).collect();
-    let tables = vec![table(
+    let mut tables = vec![table(
         TableSpec {
             title: "Remark 4.5's family".into(),
             caption:
@@ -467,6 +519,29 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         },
         &mut files,
     )?];
+    tables.push(table(
+        TableSpec {
+            title: "The fractal strategy on the standard forms".into(),
+            caption: format!(
+                "$V$ and $V_{{\\mathrm{{Fractal}}}}$ (the fractal strategy with $f(a) = \\lfloor a/2\\rfloor$, step (3) on the largest pile) on $\\mathfrak{{G}}(2^k - 1, m, 0) = [2^k - 1, 2^k m, 2^k(m+1) - 1]$ for $1 \\le k \\le {STANDARD_K}$, $1 \\le m \\le {STANDARD_M}$ ($k$ as in §4; §5 calls the same game $\\mathfrak{{G}}(2^{{k'+1}} - 1, m, 0)$ with $k' = k - 1$). The gap $V - V_{{\\mathrm{{Fractal}}}}$ is $0$ when $k \\le 5$ or $m = 1$, and positive when $k \\ge 6$ and $m \\ge 2$."
+            ),
+            csv: "standard-forms.csv".into(),
+            command: standard_cmd,
+            show: standard.rows.len(),
+            data: standard,
+            headers: [
+                "$k$",
+                "$m$",
+                "$V$",
+                "$V_{\\mathrm{Fractal}}$",
+                "$V - V_{\\mathrm{Fractal}}$",
+            ]
+            .map(String::from)
+            .to_vec(),
+            display: Vec::new(),
+        },
+        &mut files,
+    )?);
     progress.advance(1);
     progress.stage("candy-nim: allocations (Theorem 6.7, the example after Theorem 6.9)");
     progress.add_work(1);
@@ -480,7 +555,6 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         ));
     }
     let (example, example_differ, example_display) = minimisers_table(&allocs)?;
-    let mut tables = tables;
     tables.push(table(
         TableSpec {
             title: "Theorem 6.7's equality cases beside the true minimisers".into(),
@@ -573,8 +647,10 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                     format!("$[31, 32m, 32m+31]$, $1 \\le m \\le {max_m}$"),
                 ),
                 param(
-                    "value tables",
-                    "3-heap $\\mathcal{P}$-position values, memory cap 4 GiB",
+                    "standard forms",
+                    format!(
+                        "$\\mathfrak{{G}}(2^k - 1, m, 0)$, $1 \\le k \\le {STANDARD_K}$, $1 \\le m \\le {STANDARD_M}$"
+                    ),
                 ),
                 param(
                     "allocation",
