@@ -10,8 +10,8 @@ use crate::claims::Registry;
 use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
 use crate::games::cash::{
-    Amount, CashSet, CashTable, ThresholdForms, WinCondition, replay_threshold_certificate,
-    threshold_forms, thresholds,
+    Amount, Boundary, CashSet, CashTable, ThresholdForms, WinCondition, Winner,
+    replay_threshold_certificate, threshold_forms, thresholds,
 };
 use crate::language::Check;
 use crate::num::Q;
@@ -159,6 +159,157 @@ fn residue_figure(
         },
         files,
     )
+}
+
+/// A boundary `h(b) = p⌊b/p⌋ + c` for every `b ≥ 0` (no head, one intercept, slope `p` per
+/// period `p` of `b`) as `(p, c)`, else `None`.
+fn floor_boundary(bd: &Boundary) -> Option<(usize, Q)> {
+    let form = &bd.form;
+    let p = form.period;
+    let c = form.lines.first()?.intercept.clone();
+    let plain = bd.head.is_empty()
+        && form.preperiod <= 0
+        && form
+            .lines
+            .iter()
+            .all(|l| l.intercept == c && l.slope == Q::int(p as i64) && l.from_k <= 0);
+    plain.then_some((p, c))
+}
+
+/// The win condition as mathematics when every boundary is `p⌊b/p⌋ + c` with one `p` and
+/// `c ∈ {0, p}`: one row per value of `c`, the residues `i` that take it, the boundary and the
+/// condition on `⌊b/p⌋`, `⌊b^†/p⌋` it amounts to. `None` when some boundary is of another shape.
+fn win_condition_compact(wc: &WinCondition) -> Option<(Table, Vec<String>)> {
+    let mut groups: Vec<(Q, Vec<usize>)> = Vec::new();
+    let mut period = None;
+    for bd in &wc.boundaries {
+        let (p, c) = floor_boundary(bd)?;
+        if *period.get_or_insert(p) != p || !(c == Q::zero() || c == Q::int(p as i64)) {
+            return None;
+        }
+        match groups.iter_mut().find(|(g, _)| *g == c) {
+            Some((_, is)) => is.push(bd.residue),
+            None => groups.push((c, vec![bd.residue])),
+        }
+    }
+    let p = period?;
+    groups.sort();
+    let mut t = Table::new(&["residues_i", "boundary", "player_I_wins_iff"]);
+    let mut sentences = Vec::new();
+    let floor = |v: &str| {
+        if p == 1 {
+            v.to_string()
+        } else {
+            format!("\\lfloor {v}/{p}\\rfloor")
+        }
+    };
+    for (c, is) in &groups {
+        let set = is
+            .iter()
+            .map(usize::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let (h, cond) = if *c == Q::zero() {
+            (
+                format!("{p}\\lfloor b/{p}\\rfloor"),
+                format!("{} \\le {}", floor("b"), floor("b^{\\dagger}")),
+            )
+        } else {
+            (
+                format!("{p}\\lfloor b/{p}\\rfloor + {p}"),
+                format!("{} < {}", floor("b"), floor("b^{\\dagger}")),
+            )
+        };
+        t.push(vec![
+            Cell::Text(format!("$i \\in \\lbrace {set}\\rbrace$")),
+            Cell::Text(format!("$h_i(b) = {h}$")),
+            Cell::Text(format!("${cond}$")),
+        ]);
+        sentences.push(format!("${cond}$ when $i \\in \\lbrace {set}\\rbrace$"));
+    }
+    Some((t, sentences))
+}
+
+/// Def 2.3's other-role value (the threshold of the player who loses the plain game) minus the
+/// true least threshold, at every `3 ≤ n ≤ max_n`, in two point sets by the plain-game winner:
+/// with `W(n) = I` the gap is on `f^II`, with `W(n) = II` on `f^I`. Returns the figure, the
+/// largest gap and an `n` attaining it.
+fn least_gap_figure(
+    least: &Table,
+    winner: &[Winner],
+    max_n: Amount,
+    files: &mut Files,
+) -> Result<(Figure, i64, i64)> {
+    let mut gap = vec![0i64; max_n as usize + 1];
+    let int = |c: &Cell| match c {
+        Cell::Int(v) => Some(*v),
+        _ => None,
+    };
+    for r in &least.rows {
+        let (Some(n), Some(f1), Some(f2), Some(l2)) =
+            (int(&r[0]), int(&r[2]), int(&r[4]), int(&r[5]))
+        else {
+            continue;
+        };
+        let g = match winner[n as usize] {
+            Winner::I => f2 - l2,
+            Winner::II => int(&r[3]).map_or(0, |l1| f1 - l1),
+        };
+        gap[n as usize] = g;
+    }
+    let mut data = Table::new(&["n", "winner", "gap", "gap_on_f2", "gap_on_f1"]);
+    let (mut top, mut top_n) = (0, 0);
+    for n in 3..=max_n as usize {
+        let g = gap[n];
+        if g > top {
+            (top, top_n) = (g, n as i64);
+        }
+        let (a, b) = match winner[n] {
+            Winner::I => (Cell::Int(g), Cell::Text(String::new())),
+            Winner::II => (Cell::Text(String::new()), Cell::Int(g)),
+        };
+        data.push(vec![
+            Cell::Int(n as i64),
+            Cell::Text(winner[n].to_string()),
+            Cell::Int(g),
+            a,
+            b,
+        ]);
+    }
+    let fig = figure(
+        FigureSpec {
+            id: "least-gap-3-5-6-10-11".into(),
+            title: "Def 2.3's other-role value above the true least threshold, $A = \\lbrace 3,5,6,10,11 \\rbrace$".into(),
+            caption: format!(
+                "For $3 \\le n \\le {max_n}$: the value Definition 2.3 gives the player who loses the plain game minus the least money with which that player actually wins when the opponent has just too little — $f^{{\\mathrm{{II}}}}(n)$ minus the true least threshold where $W(n) = \\mathrm{{I}}$ (blue), $f^{{\\mathrm{{I}}}}(n)$ minus it where $W(n) = \\mathrm{{II}}$ (orange). A point on the axis is a heap size where the two agree; the plain-game winner's value (Definition 2.1) equals the true least threshold at every $n$ of the range. The largest gap is ${top}$, at $n = {top_n}$: the gaps grow along residue classes, so Definition 2.3's other-role values are not least thresholds."
+            ),
+            command: format!("nimlab cash thresholds --set 3,5,6,10,11 --max-n {max_n} --format csv"),
+            x: Axis {
+                column: "n".into(),
+                label: "stones $n$".into(),
+            },
+            y_label: "Def 2.3's value minus the least threshold".into(),
+            series: vec![
+                Series {
+                    column: "gap_on_f2".into(),
+                    label: "$f^{\\mathrm{II}}(n)$ minus the least, where $W(n) = \\mathrm{I}$".into(),
+                    color: "blue".into(),
+                    style: SeriesStyle::Dots,
+                },
+                Series {
+                    column: "gap_on_f1".into(),
+                    label: "$f^{\\mathrm{I}}(n)$ minus the least, where $W(n) = \\mathrm{II}$".into(),
+                    color: "orange".into(),
+                    style: SeriesStyle::Dots,
+                },
+            ],
+            data,
+            marks: None,
+            vlines: Vec::new(),
+        },
+        files,
+    )?;
+    Ok((fig, top, top_n))
 }
 
 pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
@@ -328,20 +479,23 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         .count();
     // Below min A = 3 player I has no threshold (II wins with no money at all).
     let defined = least_n as usize + 1 - 3;
+    let (gap_figure, top_gap, top_gap_n) =
+        least_gap_figure(&least, &th.winner, least_n, &mut files)?;
+    figures.push(gap_figure);
     summary.findings.push(format!(
-        "Def 2.3's values are not the least money needed: for $A = \\lbrace 3,5,6,10,11 \\rbrace$ and $3 \\le n \\le {least_n}$ (the {defined} heap sizes where both thresholds are defined), the other-role value (the threshold of the player who loses the plain game) differs from the true least threshold at {} heap sizes ({upto_300} of the $301$ with $n \\le 300$), the main-role value at {}.",
+        "Def 2.3's values are not the least money needed: for $A = \\lbrace 3,5,6,10,11 \\rbrace$ and $3 \\le n \\le {least_n}$ (the {defined} heap sizes where both thresholds are defined), the other-role value (the threshold of the player who loses the plain game) differs from the true least threshold at {} heap sizes ({upto_300} of the $301$ with $n \\le 300$), the main-role value at {}. The excess grows with $n$, up to ${top_gap}$ at $n = {top_gap_n}$ (figure: Def 2.3's other-role value above the true least threshold).",
         counts[1], counts[0]
     ));
     tables.push(table(
         TableSpec {
             title: "Least thresholds beside Def 2.3".into(),
             caption: format!(
-                "Every $n \\le {least_n}$ where Def 2.3's $f^{{\\mathrm{{I}}}}(n)$ or $f^{{\\mathrm{{II}}}}(n)$ differs from the true least threshold found by search in the win table (least for I: with $W(n) = \\mathrm{{I}}$ the least $d$ with which I wins $(n; d, \\infty)$, else the least $d$ beating II's least threshold minus one; least for II likewise); differs: the main (plain-game winner's) value, the other player's, or both."
+                "Every $n \\le {least_n}$ where Def 2.3's $f^{{\\mathrm{{I}}}}(n)$ or $f^{{\\mathrm{{II}}}}(n)$ differs from the true least threshold found by search in the win table (least for I: with $W(n) = \\mathrm{{I}}$ the least $d$ with which I wins $(n; d, \\infty)$, else the least $d$ beating II's least threshold minus one; least for II likewise); differs: the main (plain-game winner's) value, the other player's, or both. The figure after the tables draws the difference at every $n$."
             ),
             csv: "least-thresholds-3-5-6-10-11.csv".into(),
             command: format!("nimlab cash thresholds --set 3,5,6,10,11 --max-n {least_n} --format csv"),
             data: least,
-            show: 40,
+            show: 12,
             headers: [
                 "$n$",
                 "$W(n)$",
@@ -422,7 +576,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     for (elements, label) in [
         (
             lemma_5_6,
-            "the paper's Lemma 5.6 for $L = 4$, in Def 4.3's coordinates",
+            "the paper's Lemma 5.6 for $L = 4$ (quotients by $L - 1 = 3$), in Def 4.3's coordinates",
         ),
         (&[3, 4, 8], "beyond Def 4.3"),
     ] {
@@ -461,6 +615,40 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 why.join(" and ")
             )
         };
+        let coords = format!(
+            "$i = n \\bmod {}$, $b = f^{{\\mathrm{{I}}}}(n) - 1 - d$, $b^\\dagger = f^{{\\mathrm{{II}}}}(n) - 1 - e$",
+            wc.modulus
+        );
+        if wc.edge.depth == 0
+            && let Some((compact, sentences)) = win_condition_compact(&wc)
+        {
+            summary.findings.push(format!(
+                "${set_math}$: Player I wins the $A$-critical state $(n; d, e)$ iff {}, where {coords}; PROVEN for every $n \\ge {}$ by induction (the step checked on ${} \\le n < {}$, to which every larger $n$ reduces) — {what}.",
+                sentences.join(", and "),
+                wc.proof.from,
+                wc.proof.step_from,
+                wc.proof.step_from + wc.proof.window,
+            ));
+            tables.push(table(
+                TableSpec {
+                    title: format!("The win condition on $A$-critical states for ${set_math}$"),
+                    caption: format!(
+                        "Player I wins an $A$-critical state $(n; d, e)$ iff $b^\\dagger \\ge h_i(b)$, where {coords}; every boundary is a step function of $b$, so the condition compares quotients. Found on the win table and PROVEN for every $n \\ge {}$ (proven when this report was rendered): {what}.",
+                        wc.proof.from
+                    ),
+                    csv: format!("win-condition-{slug}.csv"),
+                    command: format!("nimlab cash condition --set {set_text}"),
+                    data: compact,
+                    show: 64,
+                    headers: ["residues $i$", "boundary $h_i(b)$", "Player I wins iff"]
+                        .map(String::from)
+                        .to_vec(),
+                    display: Vec::new(),
+                },
+                &mut files,
+            )?);
+            continue;
+        }
         summary.findings.push(format!(
             "${set_math}$: the winner of every $A$-critical state (both players middle class) is given by boundaries $h_i(b)$ on the corresponding state{}, PROVEN for every $n \\ge {}$ by induction (the step checked on ${} \\le n < {}$, to which every larger $n$ reduces; the boundaries are tabulated below) — {what}.",
             if wc.edge.depth > 0 { " and an edge layer" } else { "" },
