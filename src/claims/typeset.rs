@@ -562,7 +562,7 @@ pub fn check_parts(check: &ExprCheck, defs: &Definitions) -> CheckMath {
             // Lists compared entry by entry read as the equations they are: `S_1(N) = 14,
             // f_N(p) = 9 - N`, a truth value claimed true as the condition itself.
             (ExprKind::List(found), ExprKind::List(claimed))
-                if found.len() == claimed.len() && found.len() > 1 =>
+                if found.len() == claimed.len() && !found.is_empty() =>
             {
                 found
                     .iter()
@@ -1341,6 +1341,19 @@ impl Printer<'_> {
                     ),
                 }
             }
+            // The members of a list literal are a set, never the interval `[a, b]` its
+            // brackets would suggest.
+            Domain::Members(Expr {
+                kind: ExprKind::List(items),
+                ..
+            }) => format!(
+                r"{name} \in \lbrace {}\rbrace",
+                items
+                    .iter()
+                    .map(|x| self.at(x, level::NIM_SUM).text)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
             Domain::Members(list) => {
                 format!(r"{name} \in {}", self.at(list, level::NIM_SUM).text)
             }

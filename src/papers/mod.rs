@@ -598,10 +598,9 @@ fn counterexample_view(c: &Counterexample, defs: &Definitions) -> Counterexample
         .collect::<Vec<_>>()
         .join(",\\ ");
     let paired = paired_values(c, defs);
-    let false_claim = if paired.is_empty() {
-        false_claim(c, defs)
-    } else {
-        None
+    let (false_claim, named) = match paired.is_empty().then(|| false_claim(c, defs)).flatten() {
+        Some((claim, named)) => (Some(claim), named),
+        None => (None, Vec::new()),
     };
     let side = |side: &str, values: &[Labelled]| {
         values
@@ -636,7 +635,14 @@ fn counterexample_view(c: &Counterexample, defs: &Definitions) -> Counterexample
         if false_claim.is_none() {
             values.extend(side("claimed", &c.expected));
         }
-        values.extend(side("found", &c.actual));
+        // A side the false comparison names with its value needs no row of its own.
+        let unnamed: Vec<Labelled> = c
+            .actual
+            .iter()
+            .filter(|l| !l.expr.as_ref().is_some_and(|e| named.contains(e)))
+            .cloned()
+            .collect();
+        values.extend(side("found", &unnamed));
     }
     let false_claim = false_claim.or(equation);
     CounterexampleView {
@@ -693,9 +699,11 @@ fn paired_values(c: &Counterexample, defs: &Definitions) -> Vec<PairedValue> {
 }
 
 /// A claimed comparison that is false at the counterexample, with the values found for its two
-/// sides put in (`6 < 9` for the claimed `V \ge 2a(m-1) + 3a`): `None` unless the claim's
-/// false part is one comparison whose sides are literals or among the values found.
-fn false_claim(c: &Counterexample, defs: &Definitions) -> Option<FalseClaim> {
+/// sides put in (`V(\dots) = 6 < 9 = 2a(m-1) + 3a` for the claimed `V \ge 2a(m-1) + 3a`), and
+/// the sides it names with their values (so they need no row of their own): `None` unless the
+/// claim's false part is one comparison whose sides are literals or among the values found.
+fn false_claim(c: &Counterexample, defs: &Definitions) -> Option<(FalseClaim, Vec<Expr>)> {
+    const SHORT: usize = 80;
     let [claimed] = c.expected.as_slice() else {
         return None;
     };
@@ -708,25 +716,42 @@ fn false_claim(c: &Counterexample, defs: &Definitions) -> Option<FalseClaim> {
     let [(op, right)] = rest.as_slice() else {
         return None;
     };
-    let side_value = |side: &Expr| -> Option<String> {
+    let mut named = Vec::new();
+    // A side as its value, or as `side = value` when it is a short formula.
+    let mut side_math = |side: &Expr, left: bool| -> Option<String> {
         if is_literal(side) {
             return Some(expr_math(side, defs));
         }
         let side = side.unplaced();
-        c.actual
+        let value = c
+            .actual
             .iter()
             .find(|l| l.expr.as_ref() == Some(&side))
-            .map(|l| value_math(&l.value))
+            .map(|l| value_math(&l.value))?;
+        let formula = operand_math(&side, defs);
+        if formula.chars().count() > SHORT {
+            return Some(value);
+        }
+        named.push(side);
+        Some(if left {
+            format!("{formula} = {value}")
+        } else {
+            format!("{value} = {formula}")
+        })
     };
-    Some(FalseClaim {
-        statement: math(&expr_math(e, defs)),
-        reads: math(&format!(
-            "{} {} {}",
-            side_value(left)?,
-            relation(op.negated()),
-            side_value(right)?
-        )),
-    })
+    let reads = format!(
+        "{} {} {}",
+        side_math(left, true)?,
+        relation(op.negated()),
+        side_math(right, false)?
+    );
+    Some((
+        FalseClaim {
+            statement: math(&expr_math(e, defs)),
+            reads: math(&reads),
+        },
+        named,
+    ))
 }
 
 /// A claimed equation between two single values that is false at the counterexample, as the
