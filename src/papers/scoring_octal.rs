@@ -13,7 +13,7 @@ use crate::games::scoring::{
 use crate::miner::PeriodStatus;
 use crate::num::Q;
 use crate::progress::Progress;
-use crate::report::context::{Axis, Report, Series, SeriesStyle, TableSection, VLine};
+use crate::report::context::{Axis, Figure, Report, Series, SeriesStyle, TableSection, VLine};
 use crate::report::data::{BFile, FigureSpec, Shown, TableSpec, agreement, bfiles, figure, table};
 use crate::report::files::Files;
 use crate::report::{Paper, ReportOptions};
@@ -58,13 +58,105 @@ pub fn table1_side_by_side(exact: &[Q]) -> Result<(Table, Vec<usize>)> {
     Ok((t, differ))
 }
 
+/// Why (3333, 2222) has period 5, for the caption of its closed forms (the claim "(3333, 2222)
+/// period 5" checks it; the engine's own window is the normal-play reduction's, not this one).
+const STEWART_ARGUMENT: &str = "Proven: every move scores $2$, so the mover's final margin is $2$ when the mover makes the last move and $0$ otherwise, that is $\\mathcal{G}_s(n) = 2$ exactly when the normal-play Grundy value of $n$ in the subtraction game $\\lbrace 1, 2, 3, 4\\rbrace$, which is $n \\bmod 5$, is non-zero (the claim (3333, 2222) period 5).";
+
+/// The law of 0.25 (the claim `law-0.25`): the even line 4 + ⌊(n − 18)/12⌋ and the odd line
+/// −1 − ⌊(n − 13)/12⌋.
+pub fn law_025(n: i64) -> i64 {
+    if n % 2 == 0 {
+        4 + (n - 18).div_euclid(12)
+    } else {
+        -1 - (n - 13).div_euclid(12)
+    }
+}
+
+/// The heaps where G_s of 0.25 differs from [`law_025`], among `values` (G_s(0), G_s(1), …).
+pub fn law_025_exceptions(values: &[Q]) -> Vec<usize> {
+    (0..values.len())
+        .filter(|&n| values[n] != Q::int(law_025(n as i64)))
+        .collect()
+}
+
+/// The figure of G_s for 0.25 with both lines of its law, n ≤ `max_n`, and the exceptions read
+/// off the values.
+fn law_figure(max_n: HeapSize, files: &mut Files) -> Result<Figure> {
+    let rules: OctalRules = "0.25"
+        .parse()
+        .map_err(|e: RulesError| Error::invalid(e.to_string()))?;
+    let seq = HeapSequence::new(&ScoringGame::single(rules), 0, &[], Q::zero())?;
+    let values = seq.values(max_n, &Limits::default())?;
+    let mut data = Table::new(&["n", "value", "even", "odd"]);
+    for (n, v) in values.iter().enumerate() {
+        let n = n as i64;
+        data.push(vec![
+            Cell::Int(n),
+            v.clone().into(),
+            Cell::Int(4 + (n - 18).div_euclid(12)),
+            Cell::Int(-1 - (n - 13).div_euclid(12)),
+        ]);
+    }
+    let exceptions: Vec<String> = law_025_exceptions(&values)
+        .iter()
+        .map(|n| n.to_string())
+        .collect();
+    let exceptions = match exceptions.len() {
+        0 => "it holds at every $n$ shown".to_string(),
+        1 => format!("it fails only at $n = {}$", exceptions[0]),
+        _ => format!(
+            "it fails only at $n \\in \\lbrace {}\\rbrace$",
+            exceptions.join(", ")
+        ),
+    };
+    figure(
+        FigureSpec {
+            id: "values-0-25".into(),
+            title: "$\\mathcal{G}_s(n)$ for $O = 0.25$ and the two lines of its law".into(),
+            caption: format!(
+                "The first New result: $\\mathcal{{G}}_s(n)$ for $O = 0.25$ ($p_1 = 1$, $p_2 = 2$), $0 \\le n \\le {max_n}$, as points, beside the two lines of the law, $4 + \\lfloor (n-18)/12\\rfloor$ (rising by $1$ every $12$ heaps, followed by even $n$) and $-1 - \\lfloor (n-13)/12\\rfloor$ (falling by $1$ every $12$ heaps, followed by odd $n$); {exceptions}. Observed, not proven: breaking codes have no finite look-back."
+            ),
+            command: format!("nimlab octal values --rules 0.25 --max-heap {max_n} --format csv"),
+            x: Axis {
+                column: "n".into(),
+                label: "heap size $n$".into(),
+            },
+            y_label: "$\\mathcal{G}_s(n)$".into(),
+            series: vec![
+                Series {
+                    column: "even".into(),
+                    label: "$4 + \\lfloor (n-18)/12\\rfloor$ (even $n$)".into(),
+                    color: "orange".into(),
+                    style: SeriesStyle::Line,
+                },
+                Series {
+                    column: "odd".into(),
+                    label: "$-1 - \\lfloor (n-13)/12\\rfloor$ (odd $n$)".into(),
+                    color: "gray".into(),
+                    style: SeriesStyle::Line,
+                },
+                Series {
+                    column: "value".into(),
+                    label: "$\\mathcal{G}_s(n)$, $O = 0.25$".into(),
+                    color: "teal".into(),
+                    style: SeriesStyle::Dots,
+                },
+            ],
+            data,
+            marks: None,
+            vlines: Vec::new(),
+        },
+        files,
+    )
+}
+
 /// How far `nimlab octal period` and `nimlab mine octal` look before giving up (their default).
 const PERIOD_SEARCH: HeapSize = 100_000;
 
 pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     let name = "scoring-octal";
     let mut files = Files::new();
-    let (verdict_table, mut summary) = verdicts(name, opts, progress, &mut files)?;
+    let (verdict_table, summary) = verdicts(name, opts, progress, &mut files)?;
     progress.stage("scoring-octal: G_s(n) for S = {4,5}");
     progress.add_work(1);
     // The figure shows the preperiod and a few periods (Table 1 is n ≤ 15, n₀ = 27).
@@ -85,43 +177,18 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         x: (PRINTED_TABLE_1.len() - 1) as i64,
         label: "Table 1 ends".into(),
     }];
-    match &period.periodicity {
-        Some(p) => {
-            let status = match &p.status {
-                PeriodStatus::Proven {
-                    window_start,
-                    window_len,
-                } => format!(
-                    "PROVEN (the window ${window_start} \\le n \\le {}$ recurs ${}$ later)",
-                    window_start + window_len - 1,
-                    p.period
-                ),
-                PeriodStatus::Observed { periods_seen } => {
-                    format!("OBSERVED (${periods_seen}$ periods seen)")
-                }
-            };
-            summary.findings.push(format!(
-                "$\\mathcal{{G}}_s(n)$ for $S = \\lbrace 4, 5\\rbrace$: least preperiod $n_0 = {}$, least period ${}$, {status}; {} $2 \\max S = 10$ (Conjecture 14).",
-                p.preperiod,
-                p.period,
-                if p.period == 10 { "equal to" } else { "unlike" },
-            ));
-            let n0 = p.preperiod as i64;
-            vlines.push(VLine {
-                x: n0,
-                label: format!("$n_0 = {n0}$"),
-            });
-            vlines.push(VLine {
-                x: n0 + p.period as i64,
-                label: format!("$n_0 + {}$", p.period),
-            });
-        }
-        None => summary.findings.push(format!(
-            "$\\mathcal{{G}}_s(n)$ for $S = \\lbrace 4, 5\\rbrace$: no period found among the first ${}$ terms.",
-            period.terms
-        )),
+    if let Some(p) = &period.periodicity {
+        let n0 = p.preperiod as i64;
+        vlines.push(VLine {
+            x: n0,
+            label: format!("$n_0 = {n0}$"),
+        });
+        vlines.push(VLine {
+            x: n0 + p.period as i64,
+            label: format!("$n_0 + {}$", p.period),
+        });
     }
-    let figures = vec![figure(
+    let mut figures = vec![figure(
         FigureSpec {
             id: "values-4-5".into(),
             title: "$\\mathcal{G}_s(n)$ for the subtraction set $S = \\lbrace 4,5 \\rbrace$".into(),
@@ -147,6 +214,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         },
         &mut files,
     )?];
+    figures.push(law_figure(if opts.deep { 90 } else { 60 }, &mut files)?);
     let agreement_text = if differ.is_empty() {
         format!("they agree at all ${}$ values", PRINTED_TABLE_1.len())
     } else {
@@ -187,14 +255,15 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         .map_err(|e: RulesError| Error::invalid(e.to_string()))?;
     let stewart = HeapSequence::new(&ScoringGame::single(stewart_rules), 0, &[], Q::zero())?;
     let stewart_period = stewart.period(PERIOD_SEARCH, &Limits::default())?;
-    let mut mined = Vec::new();
-    for (seq, report, what, id, args) in [
+    // The paper's own data: tables, not New results (the period of (3333, 2222) is a claim).
+    for (seq, report, what, id, args, argument) in [
         (
             &seq,
             &period,
             "$S = \\lbrace 4, 5\\rbrace$",
             "4-5",
             "--subtract 4,5".to_string(),
+            period_argument(&period),
         ),
         (
             &stewart,
@@ -202,16 +271,13 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             "$O = (3333, 2222)$",
             "3333-2222",
             format!("--rules \"{STEWART}\""),
+            STEWART_ARGUMENT.to_string(),
         ),
     ] {
-        let (section, line) = mined_forms(seq, report, what, id, &args, &mut files)?;
-        tables.extend(section);
-        mined.push(line);
+        tables.extend(mined_forms(
+            seq, report, what, id, &args, &argument, &mut files,
+        )?);
     }
-    summary.findings.push(format!(
-        "Closed forms of $\\mathcal{{G}}_s$: {}.",
-        mined.join("; ")
-    ));
     progress.advance(1);
     let mut list = Vec::new();
     for (seq, what, slug, args) in [
@@ -271,6 +337,10 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 ),
                 param("period search", format!("up to $n = {PERIOD_SEARCH}$")),
                 param(
+                    "not checked",
+                    "Theorem 8 (a commutative monoid under the disjunctive sum), the example $G +_\\ell G \\in \\mathcal{P}$ of §2, and the greedy strategy for scoring Nim of §3",
+                ),
+                param(
                     "closed forms",
                     "$\\mathcal{G}_s$ for $S = \\lbrace 4, 5\\rbrace$ and for $O = (3333, 2222)$",
                 ),
@@ -286,36 +356,24 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
 }
 
 /// The closed form of G_s as `nimlab mine octal {args}` finds it: its table (one line per
-/// residue, PROVEN or OBSERVED as the period is; none without a period) and a summary phrase.
+/// residue, PROVEN or OBSERVED as the period is; none without a period), its caption saying
+/// why the period holds (`argument`, prose with `$…$` mathematics).
 fn mined_forms(
     seq: &HeapSequence,
     report: &PeriodReport,
     what: &str,
     id: &str,
     args: &str,
+    argument: &str,
     files: &mut Files,
-) -> Result<(Option<TableSection>, String)> {
+) -> Result<Option<TableSection>> {
     let (Some(p), Some(form)) = (
         &report.periodicity,
         seq.periodic_form(report, &Limits::default())?,
     ) else {
-        return Ok((
-            None,
-            format!(
-                "{what}: no period among the first ${}$ terms, so no closed form",
-                report.terms
-            ),
-        ));
+        return Ok(None);
     };
     let status = if p.is_proven() { "PROVEN" } else { "OBSERVED" };
-    let values: Vec<String> = form.lines.iter().map(|l| l.intercept.to_string()).collect();
-    let line = format!(
-        "{what}: $\\mathcal{{G}}_s({}k + i) = c_i$ for $n \\ge {}$ with $(c_0, \\dots, c_{{{}}}) = ({})$, {status}",
-        p.period,
-        p.preperiod,
-        p.period - 1,
-        values.join(", ")
-    );
     let section = table(
         TableSpec {
             title: format!("Closed forms of $\\mathcal{{G}}_s$ for {what}"),
@@ -323,7 +381,7 @@ fn mined_forms(
                 "Least period ${}$ and least preperiod $n_0 = {}$ for every line, {status}. {} One line per residue $i$, $0 \\le i \\le {}$: $\\mathcal{{G}}_s({}k + i) = c_i$ for every $k$ from the least one at which the line holds on.",
                 p.period,
                 p.preperiod,
-                period_argument(report),
+                argument,
                 p.period - 1,
                 p.period,
             ),
@@ -352,7 +410,7 @@ fn mined_forms(
         },
         files,
     )?;
-    Ok((Some(section), line))
+    Ok(Some(section))
 }
 
 /// Why the period is what it is, in prose with `$…$` mathematics, from the typed status (the
@@ -423,6 +481,17 @@ pub(super) mod tests {
                 .unwrap_or(0);
         }
         g
+    }
+
+    #[test]
+    fn the_law_of_0_25_fails_exactly_at_0_3_8_on_the_first_values() {
+        // `nimlab octal values --rules 0.25 --max-heap 12`.
+        let values: Vec<Q> = [0, 0, 2, -1, 2, 0, 3, 0, 4, 0, 3, 0, 3]
+            .iter()
+            .map(|&v| Q::int(v))
+            .collect();
+        assert_eq!(law_025_exceptions(&values), vec![0, 3, 8]);
+        assert_eq!((law_025(90), law_025(87)), (10, -7));
     }
 
     #[test]
