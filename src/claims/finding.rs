@@ -408,23 +408,34 @@ impl InstanceProofs {
         self.proven == self.total && self.total > 0
     }
 
-    /// The verdict of a check that found no counterexample: HOLDS when every instance is
-    /// proven, OPEN when some instance is settled by nothing (an existence statement such as
-    /// "eventually periodic" cannot be checked on finitely many points of an instance).
+    /// The verdict of a check that found no counterexample: HOLDS on the instances proven
+    /// (every one of the range, or the ones the text names: "holds on the 20 of 63 … proven,
+    /// 43 unsettled"), OPEN when no instance is settled (an existence statement such as
+    /// "eventually periodic" cannot be checked on finitely many points of an instance, so an
+    /// unproven instance counts for nothing either way).
     pub fn verdict(&self) -> VerdictKind {
-        if self.all_proven() {
+        if self.proven > 0 {
             VerdictKind::Holds
         } else {
             VerdictKind::Open
         }
     }
 
-    /// `each instance proven (4095 sets S)` or `18 of 63 instances proven`.
+    /// `each instance proven (4095 sets S)`, or `holds on the 18 of 63 instances proven (45
+    /// unsettled: neither proven nor refuted)`.
     fn text(&self) -> String {
         if self.all_proven() {
             format!("each instance proven ({} {})", self.total, self.what)
+        } else if self.proven == 0 {
+            format!("none of {} {} settled", self.total, self.what)
         } else {
-            format!("{} of {} {} proven", self.proven, self.total, self.what)
+            format!(
+                "holds on the {} of {} {} proven ({} unsettled: neither proven nor refuted)",
+                self.proven,
+                self.total,
+                self.what,
+                self.total - self.proven
+            )
         }
     }
 
@@ -626,6 +637,9 @@ pub struct FailureExtent {
     pub failing: Vec<Value>,
     /// Its values at which every point held, in increasing order.
     pub holding: Vec<Value>,
+    /// The range's other variables: a value of the first "fails" when some point with it does.
+    #[serde(default)]
+    pub others: Vec<String>,
 }
 
 impl FailureExtent {
@@ -716,6 +730,7 @@ impl FailureExtent {
             variable: self.variable,
             failing,
             holding,
+            others: self.others,
         }
     }
 }
@@ -1098,7 +1113,7 @@ impl Finding {
             f.instances = instances;
             return Ok(f);
         }
-        // Every instance must be proven for HOLDS, whichever shard proved which.
+        // The instances of every shard together decide between HOLDS and OPEN.
         let verdict = match (&instances, base.verdict) {
             (Some(i), VerdictKind::Holds | VerdictKind::Open) => i.verdict(),
             (_, v) => v,
@@ -1606,6 +1621,7 @@ mod tests {
             variable: "k".into(),
             failing: values(failing),
             holding: values(holding),
+            others: Vec::new(),
         }
     }
 
@@ -1813,16 +1829,24 @@ mod tests {
     }
 
     #[test]
-    fn each_instance_proven_holds_and_an_unsettled_instance_leaves_it_open() {
+    fn proven_instances_hold_and_only_no_settled_instance_leaves_it_open() {
         let all = instances(3, 3);
         assert_eq!(all.verdict, VerdictKind::Holds);
         assert_eq!(all.evidence(), "each instance proven (3 sets S): checked");
         let some = instances(1, 2);
-        assert_eq!(some.verdict, VerdictKind::Open);
-        assert_eq!(some.evidence(), "1 of 2 sets S proven: checked");
-        // Shards: every instance of both must be proven.
+        assert_eq!(some.verdict, VerdictKind::Holds);
+        assert_eq!(
+            some.evidence(),
+            "holds on the 1 of 2 sets S proven (1 unsettled: neither proven nor refuted): checked"
+        );
+        assert_eq!(instances(0, 2).verdict, VerdictKind::Open);
+        assert_eq!(
+            instances(0, 2).evidence(),
+            "none of 2 sets S settled: checked"
+        );
+        // Shards: the instances of both count.
         let m = all.clone().merge(some).unwrap();
-        assert_eq!(m.verdict, VerdictKind::Open);
+        assert_eq!(m.verdict, VerdictKind::Holds);
         let i = m.instances.as_ref().unwrap();
         assert_eq!((i.proven, i.total), (4, 5));
         assert_eq!(

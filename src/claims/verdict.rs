@@ -366,6 +366,7 @@ impl Runner<'_> {
                         variable: first.name.clone(),
                         failing,
                         holding,
+                        others: rest.iter().map(|b| b.name.clone()).collect(),
                     })
                 }),
             },

@@ -792,18 +792,36 @@ fn false_equation(c: &Counterexample, defs: &Definitions) -> Option<FalseClaim> 
 }
 
 /// The runs of `values` (increasing) that no value of `others` (the other values checked)
-/// separates: along a range of step $\tfrac{1}{4}$ the failing values $6, \tfrac{25}{4}, \dots, 8$
-/// are one run, as the integers $0, 1, 2, 3$ are. Values that are not numbers are runs of one.
+/// separates, nor a gap wider than the range's step: along a range of step $\tfrac{1}{4}$ the
+/// failing values $6, \tfrac{25}{4}, \dots, 8$ are one run, as the integers $0, 1, 2, 3$ are.
+/// Values that are not numbers are runs of one.
 fn runs(values: &[Value], others: &[Value]) -> Vec<(Value, Value)> {
     let number = |v: &Value| match v {
         Value::Num(q) => Some(q.clone()),
         _ => None,
     };
     let others: Vec<crate::num::Q> = others.iter().filter_map(number).collect();
+    // The range's step, as the least gap between values checked: a wider gap is a value the
+    // range's condition left out (a = 4 between 3 and 5 when only a with s_2(a) >= 2 count), so
+    // it breaks a run too.
+    let mut checked: Vec<crate::num::Q> = values.iter().filter_map(number).collect();
+    checked.extend(others.iter().cloned());
+    checked.sort();
+    checked.dedup();
+    let step = checked
+        .windows(2)
+        .map(|w| w[1].clone() - w[0].clone())
+        .min();
     let mut out: Vec<(Value, Value)> = Vec::new();
     for v in values {
         let extends = match (out.last().and_then(|(_, last)| number(last)), number(v)) {
-            (Some(last), Some(q)) => last < q && !others.iter().any(|o| last < *o && *o < q),
+            (Some(last), Some(q)) => {
+                last < q
+                    && !others.iter().any(|o| last < *o && *o < q)
+                    && step
+                        .as_ref()
+                        .is_none_or(|step| q.clone() - last.clone() <= *step)
+            }
             _ => false,
         };
         match (extends, out.last_mut()) {
@@ -864,14 +882,25 @@ fn extent_text(e: &FailureExtent) -> Option<String> {
         } else {
             values_math(&e.variable, &e.failing, &e.holding)
         };
+        let each = if e.others.is_empty() {
+            ""
+        } else {
+            " (at some point with each)"
+        };
         return Some(format!(
-            "Fails at every value of {x} checked, {} in all: {which}.",
+            "Fails at every value of {x} checked{each}, {} in all: {which}.",
             e.failing.len()
         ));
     }
     let n = e.failing.len() + e.holding.len();
+    // With more variables, a value "fails" at some point of it and "holds" at all of them.
+    let (some, every) = if e.others.is_empty() {
+        ("", "")
+    } else {
+        (" (at some point with that value)", " every point with")
+    };
     Some(format!(
-        "Fails at {} of the {n} values of {x} checked: {}; holds at {}.",
+        "Fails at {} of the {n} values of {x} checked{some}: {}; holds at{every} {}.",
         e.failing.len(),
         values_math(&e.variable, &e.failing, &e.holding),
         values_math(&e.variable, &e.holding, &e.failing)
@@ -914,6 +943,7 @@ mod tests {
             variable: "k".into(),
             failing: ints(&[0, 1, 2, 3, 7]),
             holding: ints(&[4, 5, 6]),
+            others: Vec::new(),
         };
         assert_eq!(
             extent_text(&e).unwrap(),
@@ -923,8 +953,23 @@ mod tests {
             variable: "k".into(),
             failing: Vec::new(),
             holding: ints(&[1]),
+            others: Vec::new(),
         };
         assert_eq!(extent_text(&nothing), None);
+    }
+
+    #[test]
+    fn an_extent_skips_the_values_the_condition_left_out_and_names_the_other_variables() {
+        let e = FailureExtent {
+            variable: "a".into(),
+            failing: ints(&[3, 5, 6, 7]),
+            holding: ints(&[9, 10]),
+            others: vec!["b".into()],
+        };
+        assert_eq!(
+            extent_text(&e).unwrap(),
+            "Fails at 4 of the 6 values of $a$ checked (at some point with that value): $a = 3$, $5 \\le a \\le 7$; holds at every point with $9 \\le a \\le 10$."
+        );
     }
 
     #[test]
@@ -938,6 +983,7 @@ mod tests {
             variable: "M".into(),
             failing: quarters(&[24, 25, 26, 28, 32]),
             holding: quarters(&[27, 29, 30, 31]),
+            others: Vec::new(),
         };
         assert_eq!(
             extent_text(&e).unwrap(),

@@ -340,7 +340,7 @@ pub fn figure(spec: FigureSpec, files: &mut Files) -> Result<Figure> {
     let svg = format!("{}.svg", spec.id);
     let csv = format!("{}.csv", spec.id);
     files.insert(&svg, plot::svg(&plot)?.into_bytes())?;
-    files.insert(&csv, spec.data.render(Format::Csv))?;
+    files.insert(&csv, plottable(&spec.data, &what)?.render(Format::Csv))?;
     let marks = match spec.marks {
         Some(m) => {
             files.insert(&m.csv, m.data.render(Format::Csv))?;
@@ -370,9 +370,65 @@ pub fn figure(spec: FigureSpec, files: &mut Files) -> Result<Figure> {
     })
 }
 
+/// `data` as pgfplots reads it: a fraction such as `1/2` becomes its exact decimal `0.5`
+/// (pgfplots parses no fractions). A fraction with no finite decimal cannot be plotted exactly:
+/// an error naming it.
+fn plottable(data: &Table, what: &str) -> Result<Table> {
+    let mut out = data.clone();
+    for cell in out.rows.iter_mut().flatten() {
+        if let Cell::Rational(q) = cell
+            && !q.is_integer()
+        {
+            let decimal = exact_decimal(q).ok_or_else(|| {
+                Error::invalid(format!(
+                    "{what}: the value {} has no finite decimal, so it cannot be plotted exactly",
+                    q
+                ))
+            })?;
+            *cell = Cell::Text(decimal);
+        }
+    }
+    Ok(out)
+}
+
+/// The finite decimal of `q` (`-3/4` → `-0.75`), `None` when its denominator has a prime factor
+/// other than 2 and 5.
+fn exact_decimal(q: &crate::num::Q) -> Option<String> {
+    use num_bigint::BigInt;
+    use num_traits::{Signed, Zero};
+    let (numer, denom) = (q.numer().abs(), q.denom().clone());
+    let mut scale = BigInt::from(1);
+    let mut digits = 0usize;
+    while !(&scale % &denom).is_zero() {
+        scale *= 10;
+        digits += 1;
+        if digits > 64 {
+            return None;
+        }
+    }
+    let scaled = (numer * (scale / denom)).to_string();
+    let padded = format!("{scaled:0>width$}", width = digits + 1);
+    let (whole, fraction) = padded.split_at(padded.len() - digits);
+    let sign = if q.signum() < 0 { "-" } else { "" };
+    Some(format!("{sign}{whole}.{fraction}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fractions_are_plotted_as_their_exact_decimals() {
+        use crate::num::Q;
+        assert_eq!(exact_decimal(&Q::frac(1, 2)).as_deref(), Some("0.5"));
+        assert_eq!(exact_decimal(&Q::frac(-3, 4)).as_deref(), Some("-0.75"));
+        assert_eq!(exact_decimal(&Q::frac(15, 2)).as_deref(), Some("7.5"));
+        assert_eq!(exact_decimal(&Q::frac(1, 40)).as_deref(), Some("0.025"));
+        assert_eq!(exact_decimal(&Q::frac(1, 3)), None);
+        let mut t = Table::new(&["x"]);
+        t.push(vec![Q::frac(1, 3).into()]);
+        assert!(plottable(&t, "figure f").is_err());
+    }
 
     fn spec(headers: Vec<String>) -> TableSpec {
         let mut data = Table::new(&["n", "n_w"]);

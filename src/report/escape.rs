@@ -379,18 +379,21 @@ pub fn escape_latex_range(s: &str) -> String {
         .collect()
 }
 
-/// A long math body that may break after the commas of a list and nowhere inside a bracketed
-/// term: each `(…)` becomes one group (TeX breaks math only after top-level operators), and each
-/// `, ` inside a set or list allows a break.
+/// A long math body that may break after the commas of a list and the words of a conjunction,
+/// and nowhere inside a bracketed term: each `(…)` becomes one group (TeX breaks math only after
+/// top-level operators), and each `, ` inside a set or list and each top-level `\text{ and }`,
+/// `\text{ or }` allows a break.
 fn breakable_between_terms(body: &str) -> String {
+    const BREAK_AFTER: [&str; 3] = [", ", "\\text{ and } ", "\\text{ or } "];
     let mut out = String::with_capacity(body.len() + 16);
     let mut rest = body;
-    while let Some(i) = rest.find(['(', ',']) {
+    while let Some(i) = rest.find(['(', ',', '\\']) {
         let (before, at) = rest.split_at(i);
         out.push_str(before);
-        if let Some(after_comma) = at.strip_prefix(", ") {
-            out.push_str(",\\allowbreak ");
-            rest = after_comma;
+        if let Some(word) = BREAK_AFTER.iter().find(|w| at.starts_with(**w)) {
+            out.push_str(word.trim_end());
+            out.push_str("\\allowbreak ");
+            rest = &at[word.len()..];
             continue;
         }
         match (at.starts_with('('), matching_paren(at)) {
@@ -498,6 +501,16 @@ mod tests {
         assert_eq!(
             escape_latex_range(long),
             r"$N \in \lbrace -{(a + b + c + d)} - 5/2,\allowbreak -{(a + b + c + d)} - 3/2,\allowbreak \dots,\allowbreak a + b\rbrace$"
+        );
+    }
+
+    #[test]
+    fn a_long_condition_breaks_after_its_conjunctions() {
+        assert_eq!(
+            escape_latex_range(
+                r"$e \ge 1 \text{ and } (a = 0 \text{ or } a < b) \text{ and } (b = 0 \text{ or } b < c)$"
+            ),
+            r"$e \ge 1 \text{ and }\allowbreak {(a = 0 \text{ or } a < b)} \text{ and }\allowbreak {(b = 0 \text{ or } b < c)}$"
         );
     }
 

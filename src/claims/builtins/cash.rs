@@ -1375,9 +1375,18 @@ fn win_condition(
                         counts[3] += 1;
                         format!("untested ({at}: {states} states, each with its own)")
                     }
+                    // The window from the cash period's start to n = crit_n is empty: nothing
+                    // was tested, which is not the same as no A-critical state existing.
+                    Critical::Decides(..) if from as u64 > crit_n as u64 => {
+                        counts[3] += 1;
+                        format!(
+                            "untested (cash period {period} from $n = {from}$, beyond the \
+                             $n \\le {crit_n}$ checked)"
+                        )
+                    }
                     Critical::Decides(..) => {
                         counts[4] += 1;
-                        format!("no $A$-critical state ({at})")
+                        format!("no $A$-critical state with $n \\le {crit_n}$ ({at})")
                     }
                     Critical::Conflict(text) => {
                         counts[2] += 1;
