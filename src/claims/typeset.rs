@@ -572,7 +572,7 @@ pub fn check_parts(check: &ExprCheck, defs: &Definitions) -> CheckMath {
                         ExprKind::Bool(false) => {
                             let negated = Expr {
                                 kind: ExprKind::Not(Box::new(f.clone())),
-                                span: f.span.clone(),
+                                span: f.span,
                             };
                             p.expr(&negated).text
                         }

@@ -221,7 +221,8 @@ pub fn verdicts(
     progress.add_work(reg.claims.len() as u64);
     let found = check_registry(&reg, opts.deep, &[], progress)?;
     let mut table = Table::new(&["paper", "label", "verdict", "range", "evidence"]);
-    let mut rows = Vec::new();
+    // The paper's claims in its order, then nimlab's own results.
+    let (mut rows, mut own_rows) = (Vec::new(), Vec::new());
     let mut claims = Vec::new();
     let mut errata: Vec<((Importance, u32), ClaimEntry)> = Vec::new();
     for f in &found {
@@ -233,6 +234,11 @@ pub fn verdicts(
             Cell::Text(f.evidence()),
         ]);
         let entry = claim_entry(&reg, f, &format!("nimlab check {shown}{deep}"));
+        let rows = if f.claim.commentary.in_paper == PaperStatus::NewResult {
+            &mut own_rows
+        } else {
+            &mut rows
+        };
         rows.push(VerdictRow {
             id: entry.id.clone(),
             label: entry.label.clone(),
@@ -250,6 +256,7 @@ pub fn verdicts(
             Place::Other => claims.push(entry),
         }
     }
+    rows.append(&mut own_rows);
     // Stable: equal importance and rank keep file order.
     errata.sort_by_key(|(importance, _)| *importance);
     summary.errata = errata.into_iter().map(|(_, e)| e).collect();

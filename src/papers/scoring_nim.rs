@@ -379,20 +379,23 @@ fn def_6_2_from(fit_from: i64) -> Result<i64> {
     Ok(from)
 }
 
-/// Largest pile of the positions whose outermost breakpoints are plotted against $\lvert p\rvert$
-/// (the range of the claim `tails-sharper`).
-const TAILS_MAX_HEAP: HeapSize = 12;
+/// The figure of tails covers every position of at most four piles with at most this many
+/// stones in all: every partition of $s \le$ this into at most four parts, so no cap on a pile
+/// bends the curve.
+const TAILS_MAX_STONES: HeapSize = 20;
 
 /// The figure of $\max_{b \in B(p)} \lvert b\rvert$ against $\lvert p\rvert$ over every position
-/// with at most four piles of at most [`TAILS_MAX_HEAP`] stones, with the bound $\lvert p\rvert - 3$
-/// of the claim `tails-sharper` and the line $\lvert p\rvert / 2$ that small positions suggest.
+/// with at most four piles and at most [`TAILS_MAX_STONES`] stones, with the bound
+/// $\lvert p\rvert - 1$ of the claim `tails-sharper` and the line $\lvert p\rvert / 2$ that small
+/// positions suggest; the caption names where the data first cross that line.
 fn tails_figure(files: &mut Files) -> Result<Figure> {
-    let m = TAILS_MAX_HEAP;
-    let mut largest: BTreeMap<i64, Q> = BTreeMap::new();
-    for a in 0..=m {
-        for b in 0..=a {
-            for c in 0..=b {
-                for d in 0..=c {
+    let most = TAILS_MAX_STONES;
+    // For each number of stones: the largest |b| and the first position (in loop order) with it.
+    let mut largest: BTreeMap<i64, (Q, [HeapSize; 4])> = BTreeMap::new();
+    for a in 0..=most {
+        for b in 0..=a.min(most - a) {
+            for c in 0..=b.min(most - a - b) {
+                for d in 0..=c.min(most - a - b - c) {
                     let f = exact_payoff(&[a, b, c, d])?;
                     let s = i64::from(a + b + c + d);
                     let beta = f
@@ -401,16 +404,36 @@ fn tails_figure(files: &mut Files) -> Result<Figure> {
                         .map(|(x, _)| x.abs())
                         .max()
                         .unwrap_or_else(Q::zero);
-                    let e = largest.entry(s).or_insert_with(Q::zero);
-                    if beta > *e {
-                        *e = beta;
+                    let e = largest
+                        .entry(s)
+                        .or_insert_with(|| (Q::zero(), [a, b, c, d]));
+                    if beta > e.0 {
+                        *e = (beta, [a, b, c, d]);
                     }
                 }
             }
         }
     }
+    let crossing = largest
+        .iter()
+        .find(|(s, (beta, _))| *beta > Q::frac(**s, 2))
+        .map(|(s, (beta, p))| {
+            let piles: Vec<String> = p
+                .iter()
+                .filter(|&&h| h > 0)
+                .map(|h| h.to_string())
+                .collect();
+            format!(
+                " The line $\\lvert p\\rvert / 2$ (orange) is crossed first at $s = {s}$, e.g. by $({})$ (largest $\\lvert b\\rvert = {}$); the data do not suggest a bound $c \\lvert p\\rvert$ with $c \\le \\tfrac12$.",
+                piles.join(","),
+                crate::language::rational_math(beta)
+            )
+        })
+        .unwrap_or_else(|| {
+            format!(" No position with at most ${most}$ stones crosses the line $\\lvert p\\rvert / 2$ (orange).")
+        });
     let mut data = Table::new(&["stones", "largest", "bound", "half"]);
-    for (s, beta) in largest {
+    for (s, (beta, _)) in largest {
         data.push(vec![
             Cell::Int(s),
             beta.into(),
@@ -423,7 +446,7 @@ fn tails_figure(files: &mut Files) -> Result<Figure> {
             id: "tails".into(),
             title: "Largest breakpoint against the number of stones".into(),
             caption: format!(
-                "For each number of stones $s$, the largest $\\lvert b\\rvert$ over the breakpoints $b$ of $N \\mapsto f_N(p)$ of the positions $p$ with $\\lvert p\\rvert = s$ and at most four piles of at most ${m}$ stones (exact payoffs). Sharper tails for Prop 5.5 (New results) gives $\\lvert b\\rvert \\le \\lvert p\\rvert - 1$ (grey), reached only at $(2)$. The line $\\lvert p\\rvert / 2$ (orange), which no position with piles of at most $7$ stones crosses, is crossed first at $s = 15$ by $(8,4,2,1)$ (breakpoints $\\pm 8$). The fall beyond $s = 30$ comes from the cap of ${m}$ stones per pile, which leaves only nearly equal piles there."
+                "For each number of stones $s \\le {most}$, the largest $\\lvert b\\rvert$ over the breakpoints $b$ of $N \\mapsto f_N(p)$ of every position $p$ with $\\lvert p\\rvert = s$ and at most four piles (exact payoffs). Sharper tails for Prop 5.5 (New results) gives $1 - \\lvert p\\rvert \\le b \\le \\lvert p\\rvert - 3$, so $\\lvert b\\rvert \\le \\lvert p\\rvert - 1$ (grey).{crossing}"
             ),
             command: "nimlab check data/claims/scoring-nim.toml --only tails-sharper".into(),
             x: Axis {
