@@ -6,7 +6,9 @@
 //! same strategy simulator as `nimlab candy strategy`, not read off a formula.
 
 use super::{Builtin, BuiltinRun, PointOutcome, ambiguous, int_value};
-use crate::claims::finding::{Finding, Reading as ClaimReading, Sentence};
+use crate::claims::finding::{
+    FailureExtent, Finding, Reading as ClaimReading, Sentence, Style, VerdictKind,
+};
 use crate::claims::value::Value;
 use crate::error::{Error, Result};
 use crate::games::candy::{Contraction, Reading, Strategy, play_strategy, standard_form_game};
@@ -59,11 +61,43 @@ pub fn fractal_sup(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     }
 }
 
-/// `candy.fractal_sup` under one reading of Definition 4.7 (3).
+/// One point of the range where `f(a) = ⌊a/2⌋` misses the supremum.
+struct Miss {
+    k: u32,
+    m: u64,
+    half: i64,
+    sup: i64,
+    f: Vec<u32>,
+}
+
+/// `f = \mathrm{id}` when the maximizer is the identity on `1..k`, else its values in math.
+fn maximizer_math(f: &[u32]) -> String {
+    if f.iter().enumerate().all(|(i, &x)| x as usize == i + 1) {
+        "$f = \\mathrm{id}$ (the flip-flop strategy)".to_string()
+    } else {
+        let parts: Vec<String> = f
+            .iter()
+            .enumerate()
+            .map(|(i, x)| format!("f({}) = {x}", i + 1))
+            .collect();
+        format!("${}$", parts.join(",\\ "))
+    }
+}
+
+/// `candy.fractal_sup` under one reading of Definition 4.7 (3). Every point of the range is
+/// checked (not only up to the first failure), so that a failing reading says where it fails.
 fn fractal_sup_under(run: &mut BuiltinRun<'_, '_>, reading: Reading) -> Result<Finding> {
+    let v = match reading {
+        Reading::Largest => "V_{\\mathrm{Fractal}_f}",
+        Reading::Smallest => "V_{\\mathrm{Fractal}_f}^{\\mathrm{small}}",
+    };
     // best[a − 1] = the best f(a), found bottom-up.
     let mut best: Vec<u32> = Vec::new();
-    run.each_point(|_, args| {
+    let mut misses: Vec<Miss> = Vec::new();
+    let mut holding_k: Vec<u32> = Vec::new();
+    let mut failing_k: Vec<u32> = Vec::new();
+    let mut checked = 0u64;
+    let sweep = run.each_point(|_, args| {
         let k = int_value(&args[0], "k")?;
         let m = int_value(&args[1], "m")?;
         let (Ok(k), Ok(m)) = (u32::try_from(k), u64::try_from(m)) else {
@@ -99,30 +133,97 @@ fn fractal_sup_under(run: &mut BuiltinRun<'_, '_>, reading: Reading) -> Result<F
         let f: Vec<u32> = best[..k as usize].to_vec();
         let sup = fractal_value(Contraction::table(f.clone())?, reading, k, m)?;
         let half = fractal_value(Contraction::Half, reading, k, m)?;
-        Ok(if sup == half {
-            PointOutcome::Pass
+        checked += 1;
+        if sup == half {
+            if !holding_k.contains(&k) {
+                holding_k.push(k);
+            }
         } else {
-            PointOutcome::Fail(
-                Sentence::new()
-                    .text("$f(a) = \\lfloor a/2\\rfloor$ gives ")
-                    .expected(
-                        "$V_{\\mathrm{Fractal}_f}(G)$ with $f(a) = \\lfloor a/2\\rfloor$",
-                        half,
-                        false,
-                    )
-                    .text(", but the supremum over contractive $f$ is ")
-                    .actual(
-                        "$\\sup_{f \\in \\mathcal{F}} V_{\\mathrm{Fractal}_f}(G)$",
-                        sup,
-                        false,
-                    )
-                    .text(", attained with $f(1), \\dots, f(k)$ = ")
-                    .actual(
-                        "the values $f(1), \\dots, f(k)$ of a maximizing $f$",
-                        f.iter().map(|&x| Value::from(i64::from(x))).collect::<Vec<_>>(),
-                        false,
-                    ),
-            )
-        })
-    })
+            if !failing_k.contains(&k) {
+                failing_k.push(k);
+            }
+            misses.push(Miss { k, m, half, sup, f });
+        }
+        // Every point is checked: a miss is recorded, and the sweep goes on.
+        Ok(PointOutcome::Pass)
+    })?;
+    let Some(first) = misses.first() else {
+        // Holds: the sweep's own finding, worded as mathematics rather than a count.
+        let mut f = Sentence::new()
+            .text(format!(
+                "$\\sup_{{f \\in \\mathcal{{F}}}} {v}(G) = {v}(G)$ with $f(a) = \\lfloor a/2\\rfloor$ at every point of the range"
+            ))
+            .finding(sweep.verdict, sweep.range.clone());
+        f.points = sweep.points;
+        return Ok(f);
+    };
+    let claimed =
+        format!("${v}(G)$ with $f(a) = \\lfloor a/2\\rfloor$, claimed to attain the supremum");
+    let found = format!(
+        "$\\sup_{{f \\in \\mathcal{{F}}}} {v}(G)$, attained by {}",
+        maximizer_math(&first.f)
+    );
+    let mut said = Sentence::new()
+        .text("At $k = ")
+        .at("k", i64::from(first.k), Style::Plain)
+        .text("$, $m = ")
+        .at(
+            "m",
+            i64::try_from(first.m).unwrap_or(i64::MAX),
+            Style::Plain,
+        )
+        .text(format!("$: with $f(a) = \\lfloor a/2\\rfloor$, ${v}(G) = "))
+        .expected(claimed, first.half, false)
+        .text(format!("$, but $\\sup_{{f \\in \\mathcal{{F}}}} {v}(G) = "))
+        .actual(found, first.sup, false)
+        .text(format!("$, attained by {}", maximizer_math(&first.f)));
+    let n = misses.len() as u64;
+    if n == checked {
+        said = said.text(format!(
+            ". It fails at every one of the ${checked}$ points of the range"
+        ));
+        // The pattern, stated only when every point shows it.
+        let flip_flop = misses.iter().all(|x| {
+            i64::try_from(x.m)
+                .ok()
+                .and_then(|m| m.checked_mul((1i64 << (x.k + 1)) - 2))
+                == Some(x.sup)
+                && x.f.iter().enumerate().all(|(i, &y)| y as usize == i + 1)
+        });
+        if flip_flop {
+            said = said.text(format!(
+                ": at each, $f(a) = \\lfloor a/2\\rfloor$ gets less than $\\sup_{{f \\in \\mathcal{{F}}}} {v}(G) = V_{{\\mathrm{{FF}}}}(G) = m(2^{{k+1}} - 2)$, attained by $f = \\mathrm{{id}}$"
+            ));
+        }
+    } else {
+        let ks = |xs: &[u32]| {
+            xs.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        said = said.text(format!(
+            ". It fails at ${n}$ of the ${checked}$ points of the range, at $k \\in \\lbrace {}\\rbrace$",
+            ks(&failing_k)
+        ));
+    }
+    let mut f = said.finding(VerdictKind::Fails, sweep.range.clone());
+    // Every point was checked, so the count is in the sentence ("up to the first failure" would
+    // be wrong), and the extent along k is the whole sweep's.
+    f.points = None;
+    let mut holding: Vec<u32> = holding_k
+        .into_iter()
+        .filter(|k| !failing_k.contains(k))
+        .collect();
+    holding.sort_unstable();
+    failing_k.sort_unstable();
+    f.extent = Some(FailureExtent {
+        variable: "k".to_string(),
+        failing: failing_k
+            .iter()
+            .map(|&k| Value::from(i64::from(k)))
+            .collect(),
+        holding: holding.iter().map(|&k| Value::from(i64::from(k))).collect(),
+    });
+    Ok(f)
 }
