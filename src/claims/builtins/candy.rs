@@ -224,6 +224,7 @@ fn fractal_sup_under(run: &mut BuiltinRun<'_, '_>, reading: Reading) -> Result<F
             .map(|&k| Value::from(i64::from(k)))
             .collect(),
         holding: holding.iter().map(|&k| Value::from(i64::from(k))).collect(),
+        others: vec!["m".to_string()],
     });
     Ok(f)
 }

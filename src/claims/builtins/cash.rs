@@ -1377,7 +1377,7 @@ fn win_condition(
                     }
                     // The window from the cash period's start to n = crit_n is empty: nothing
                     // was tested, which is not the same as no A-critical state existing.
-                    Critical::Decides(..) if from as u64 > crit_n as u64 => {
+                    Critical::Decides(..) if from as u64 > crit_n => {
                         counts[3] += 1;
                         format!(
                             "untested (cash period {period} from $n = {from}$, beyond the \
