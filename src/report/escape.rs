@@ -268,6 +268,8 @@ fn latex_prose_text(s: &str) -> String {
 enum Prose<'a> {
     Text(String),
     Math(&'a str),
+    /// A `` `command` `` span: a command a reader pastes, set in code type.
+    Code(&'a str),
 }
 
 /// Splits prose into text and `$…$` math spans. `\$` is a literal dollar; a `$` with no
@@ -293,6 +295,16 @@ fn prose_parts(s: &str) -> Vec<Prose<'_>> {
             i += len + 2;
             continue;
         }
+        if rest.starts_with('`')
+            && let Some(len) = rest[1..].find('`').filter(|&len| len > 0)
+        {
+            if !text.is_empty() {
+                parts.push(Prose::Text(std::mem::take(&mut text)));
+            }
+            parts.push(Prose::Code(&rest[1..1 + len]));
+            i += len + 2;
+            continue;
+        }
         let c = rest.chars().next().expect("i is inside the string");
         text.push(c);
         i += c.len_utf8();
@@ -311,6 +323,7 @@ pub fn escape_markdown_math(s: &str) -> String {
         .map(|part| match part {
             Prose::Text(t) => escape_markdown(&t),
             Prose::Math(m) => format!("${}$", m.replace(['\n', '\r'], " ").replace('|', r"\vert ")),
+            Prose::Code(c) => markdown_code(c),
         })
         .collect()
 }
@@ -343,6 +356,7 @@ fn latex_with_math(s: &str, escape: fn(&str) -> String) -> String {
         .map(|part| match part {
             Prose::Text(t) => escape(&t),
             Prose::Math(m) => format!("${}$", latex_math_body(m)),
+            Prose::Code(c) => latex_code(c),
         })
         .collect()
 }
@@ -363,6 +377,7 @@ pub fn escape_latex_range(s: &str) -> String {
         .into_iter()
         .map(|part| match part {
             Prose::Text(t) => escape_latex(&t),
+            Prose::Code(c) => latex_code(c),
             Prose::Math(m) => top_level_parts(&latex_math_body(m), ",\\ ")
                 .iter()
                 .map(|p| {
