@@ -658,7 +658,7 @@ fn subtraction(set: &[HeapSize]) -> Result<ScoringGame> {
 /// What Lemma 13 found for one S.
 struct LemmaSet {
     /// The first failing (s, i), with the calls naming its claimed and found values.
-    fail: Option<(Sentence, Option<Expr>, Option<Expr>)>,
+    fail: Option<Failed>,
     /// Identities checked.
     checked: usize,
     /// When proven for every i ≥ 1: (n₀, the largest i that had to be checked).
@@ -848,12 +848,15 @@ fn lemma_13(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     }
 }
 
+/// A failing sentence with the calls naming its claimed and found values.
+type Failed = (Sentence, Option<Expr>, Option<Expr>);
+
 /// What Conjecture 14 found for one S.
 struct C14Set {
     report: PeriodReport,
     /// N(S) when 2k is a proven eventual period; the counterexample when a proven period
     /// does not divide 2k.
-    n_or_fail: Option<std::result::Result<usize, (Sentence, Option<Expr>, Option<Expr>)>>,
+    n_or_fail: Option<std::result::Result<usize, Failed>>,
 }
 
 fn c14_set(set: &[HeapSize], max_heap: HeapSize) -> Result<C14Set> {
@@ -2169,7 +2172,7 @@ fn theorem_12(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
                 };
                 if let Some((name, v)) = wrong {
                     let gs = if p.is_some() {
-                        format!("\\mathcal G_s(n +_{{\\ell}} m)")
+                        "\\mathcal G_s(n +_{\\ell} m)".to_string()
                     } else {
                         "\\mathcal G_s(n)".to_string()
                     };
