@@ -19,7 +19,7 @@ fn lemma_13_holds_with_each_set_proven() {
     assert_eq!(f.verdict, VerdictKind::Holds, "{}", f.evidence());
     assert!(
         f.evidence()
-            .starts_with("each instance proven (31 sets S): 31 sets S"),
+            .starts_with("each instance proven (31 sets S): 31 sets $S$"),
         "{}",
         f.evidence()
     );
@@ -86,13 +86,13 @@ fn stated_periods_are_proven_or_refuted_by_the_prover() {
         "{f:#?}"
     );
     assert!(
-        f[2].evidence().contains("actual least period 5"),
+        f[2].evidence().contains("the least period is $5$"),
         "{}",
         f[2].evidence()
     );
     assert!(f[4].evidence().contains("n = 21"), "{}", f[4].evidence());
     assert!(
-        f[5].evidence().contains("least preperiod is 27"),
+        f[5].evidence().contains("least preperiod is $27"),
         "{}",
         f[5].evidence()
     );
@@ -117,7 +117,7 @@ fn theorem_12_holds_and_conjecture_14_holds_with_each_set_proven() {
     assert_eq!(f[1].verdict, VerdictKind::Holds, "{}", f[1].evidence());
     assert!(
         f[1].evidence()
-            .starts_with("each instance proven (63 sets S): 63 sets S"),
+            .starts_with("each instance proven (63 sets S): 63 sets $S$"),
         "{}",
         f[1].evidence()
     );

@@ -16,11 +16,13 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use super::{Builtin, BuiltinRun, PointOutcome, ambiguous, finding, int_value};
+use crate::claims::expr::{Expr, parse_expr};
 use crate::claims::finding::{
-    EvidenceTable, Finding, InstanceProofs, Phrase, Proof, RangePart, Reading, Sentence, Style,
+    EvidenceTable, Finding, InstanceProofs, Phrase, Proof, RangePart, Reading, Sentence,
     VerdictKind,
 };
 use crate::claims::functions::octal::OctalCache;
+use crate::claims::typeset::{rational_math, text_math};
 use crate::claims::value::Value;
 use crate::error::{Error, Result};
 use crate::games::scoring::{
@@ -294,7 +296,10 @@ fn window(p: &Periodicity) -> String {
         PeriodStatus::Proven {
             window_start,
             window_len,
-        } => format!("window {window_start}..{}", window_start + window_len - 1),
+        } => format!(
+            "window ${window_start} \\le n \\le {}$",
+            window_start + window_len - 1
+        ),
         PeriodStatus::Observed { periods_seen } => format!("{periods_seen} periods seen"),
     }
 }
@@ -326,6 +331,63 @@ fn plural(n: usize, what: &str) -> String {
 /// A set S as a value (a coordinate of a counterexample, written as a set).
 fn set_value(s: &[HeapSize]) -> Value {
     Value::List(s.iter().map(|&h| Value::int(h)).collect())
+}
+
+/// A rational as a math body: `-1`, `\tfrac{1}{2}`.
+fn qm(q: &Q) -> String {
+    rational_math(q)
+}
+
+/// The call `gs("rules", heaps)` (or `gs_mixed`) naming a value of G_s, so that a report
+/// typesets a false equation between two computed values as one equation.
+fn gs_call(src: &str) -> Option<Expr> {
+    parse_expr(src).ok()
+}
+
+/// A failing finding whose one claimed and one found value are named by `claimed` and
+/// `found`: a report then shows `found = a \ne b = claimed` as one equation.
+fn as_equation(mut f: Finding, claimed: Option<Expr>, found: Option<Expr>) -> Finding {
+    if let (Some(c), Some(claimed), Some(found)) = (f.counterexample.as_mut(), claimed, found)
+        && let ([e], [a]) = (c.expected.as_mut_slice(), c.actual.as_mut_slice())
+    {
+        e.expr = Some(claimed.unplaced());
+        a.expr = Some(found.unplaced());
+    }
+    f
+}
+
+/// A ruleset as mathematics: `0.21`, `\lbrace 4, 5\rbrace`, or the code with its points named
+/// by `letter` (`0.23\ (p_1 = \tfrac{1}{2},\ p_2 = 2)`).
+fn rules_math(o: &OctalRules, letter: char) -> String {
+    let index = o
+        .points()
+        .iter()
+        .enumerate()
+        .all(|(i, p)| *p == Q::int(i as i64 + 1));
+    if index {
+        return match o.subtraction_set() {
+            Some(s) if o.to_string().starts_with('{') => set_math(&s),
+            _ => o.to_string(),
+        };
+    }
+    let digits: String = o.digits().iter().map(u8::to_string).collect();
+    let points: Vec<String> = o
+        .digits()
+        .iter()
+        .zip(o.points())
+        .enumerate()
+        .filter(|(_, (d, _))| **d != 0)
+        .map(|(i, (_, p))| format!("{letter}_{} = {}", i + 1, qm(p)))
+        .collect();
+    format!(r"0.{digits}\ ({})", points.join(r",\ "))
+}
+
+/// The prover's report as a phrase of mathematics: `PROVEN least period $10$`.
+fn status_math(r: &PeriodReport) -> String {
+    match &r.periodicity {
+        Some(p) => format!("{} least period ${}$", status(r), p.period),
+        None => "NONE".to_string(),
+    }
 }
 
 /// The prover's proof of an eventual period, with its argument in words.
@@ -397,21 +459,32 @@ fn period(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         .iter()
         .map(|h| format!(" +_{{\\ell}} {}_{{({})}}", h.size, h.rules + 1))
         .collect();
-    let g = |n: usize| format!("$\\mathcal G_s({n}{plus_text})$");
+    // G_s at n as a math body, and as the claim file's call when it has one (a single heap).
+    let g = |n: usize| format!("\\mathcal G_s({n}{plus_text})");
+    let call = |n: usize| {
+        plus.is_empty()
+            .then(|| gs_call(&format!("gs({rules:?}, {n})")))
+            .flatten()
+    };
     let range = run.range_part("no range");
 
     let mut checked = 0usize;
     for &n in ns.iter().filter(|&&n| n >= pre) {
         checked += 1;
         if a[n + p] != a[n] {
-            return Ok(Sentence::new()
-                .text("fails at n = ")
-                .at("n", Value::int(n), Style::Plain)
-                .text(format!(" (period {p} stated): expected "))
-                .expected(g(n), a[n].clone(), true)
-                .text(", actual ")
-                .actual(g(n + p), a[n + p].clone(), true)
-                .finding(VerdictKind::Fails, range));
+            let f = Sentence::new()
+                .point_unwritten("n", Value::int(n))
+                .expected_unwritten(format!("${}$", g(n)), a[n].clone())
+                .actual_unwritten(format!("${}$", g(n + p)), a[n + p].clone())
+                .text(format!(
+                    "fails at $n = {n}$ (period ${p}$ stated): ${} = {} \\ne {} = {}$",
+                    g(n + p),
+                    qm(&a[n + p]),
+                    qm(&a[n]),
+                    g(n)
+                ))
+                .finding(VerdictKind::Fails, range);
+            return Ok(as_equation(f, call(n), call(n + p)));
         }
     }
     let direct = format!(
@@ -423,10 +496,10 @@ fn period(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
             VerdictKind::Holds,
             range,
             format!(
-                "{direct}; observed only — the prover gives {} on n ≤ {} ({})",
+                "{direct}; observed only: the prover gives {} on $n \\le {}$ ({})",
                 match &report.periodicity {
                     Some(o) => format!(
-                        "OBSERVED least period {}, preperiod {}",
+                        "OBSERVED least period ${}$, preperiod ${}$",
                         o.period, o.preperiod
                     ),
                     None => "NONE".to_string(),
@@ -442,43 +515,49 @@ fn period(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     if (least && ps != p) || (!least && !p.is_multiple_of(ps)) {
         let stated = if least { "least " } else { "" };
         let mut f = Sentence::new()
-            .text(format!("expected {stated}period "))
-            .expected(format!("the stated {stated}period"), Value::int(p), false)
-            .text(", actual least period ")
-            .actual("the least period", Value::int(ps), false)
-            .text(format!(" (least preperiod {n0}; "))
-            .piece(Phrase::Proof)
-            .text(")")
+            .expected_unwritten(format!("the stated {stated}period"), Value::int(p))
+            .actual_unwritten("the least period", Value::int(ps))
+            .text(format!(
+                "the least period is ${ps}$, not the stated {stated}period ${p}$ (least \
+                 preperiod ${n0}$, PROVEN: see the proof sketch)"
+            ))
             .finding(VerdictKind::Fails, range);
         f.proof = proof;
         return Ok(f);
     }
     if n0 > pre {
         let n = n0 - 1;
-        let mut f = Sentence::new()
-            .text(format!("the least preperiod is {n0} > {pre} ("))
-            .piece(Phrase::Proof)
-            .text("): at n = ")
-            .at("n", Value::int(n), Style::Plain)
-            .text(", expected ")
-            .expected(g(n + p), a[n + p].clone(), true)
-            .text(", actual ")
-            .actual(g(n), a[n].clone(), true)
+        let f = Sentence::new()
+            .point_unwritten("n", Value::int(n))
+            .expected_unwritten(format!("${}$", g(n + p)), a[n + p].clone())
+            .actual_unwritten(format!("${}$", g(n)), a[n].clone())
+            .text(format!(
+                "the least preperiod is ${n0} > {pre}$ (PROVEN: see the proof sketch): at \
+                 $n = {n}$, ${} = {} \\ne {} = {}$",
+                g(n),
+                qm(&a[n]),
+                qm(&a[n + p]),
+                g(n + p)
+            ))
             .finding(VerdictKind::Fails, range);
+        let mut f = as_equation(f, call(n + p), call(n));
         f.proof = proof;
         return Ok(f);
     }
-    let mut evidence = format!("); {direct}");
+    let mut evidence = format!("; {direct}");
     for &t in &others {
         if t > 0 && t.is_multiple_of(ps) {
-            let _ = write!(evidence, "; {t} is an eventual period too ({ps} | {t})");
+            let _ = write!(
+                evidence,
+                "; ${t}$ is an eventual period too (${ps} \\mid {t}$)"
+            );
         } else if let Some(n) = (n0..n0 + ps).find(|&n| a[n] != a[n + t]) {
             let _ = write!(
                 evidence,
-                "; ${t}$ is not an eventual period: ${ps} \\nmid {t}$ (e.g. {} $= {} \\ne {} =$ {})",
+                "; ${t}$ is not an eventual period: ${ps} \\nmid {t}$ (e.g. ${} = {} \\ne {} = {}$)",
                 g(n),
-                a[n],
-                a[n + t],
+                qm(&a[n]),
+                qm(&a[n + t]),
                 g(n + t)
             );
         }
@@ -490,10 +569,11 @@ fn period(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         ))],
         _ => range,
     };
+    // The proof's argument is the proof sketch's; the evidence only points to it.
     let mut f = Sentence::new()
-        .text(format!("least period {ps}, least preperiod {n0} ("))
-        .piece(Phrase::Proof)
-        .text(evidence)
+        .text(format!(
+            "least period ${ps}$, least preperiod ${n0}$, PROVEN (see the proof sketch){evidence}"
+        ))
         .finding(VerdictKind::Proven, range);
     f.proof = proof;
     Ok(f)
@@ -524,34 +604,27 @@ fn constant_points_window(
         return None;
     }
     let k = o.max_take();
-    let w = preperiod.max(1);
+    // A subtraction game (digits 0 and 3) has every move from n once n ≥ k; a digit 1 or 2
+    // allows or forbids a move at n = i itself, so only n > k is uniform.
+    let subtraction = o.digits().iter().all(|&d| d == 0 || d == 3);
+    let (w, from) = if subtraction {
+        (preperiod, format!("n \\ge {k}"))
+    } else {
+        (preperiod.max(1), format!("n > {k}"))
+    };
     if a.len() < w + k + period || a[w..w + k] != a[w + period..w + period + k] {
         return None;
     }
-    let grundy = if o
-        .subtraction_set()
-        .is_some_and(|s| s == (1..=k as HeapSize).collect::<Vec<_>>())
-    {
-        format!(
-            "; the game is the subtraction game $\\lbrace 1, \\dots, {k}\\rbrace$, whose Grundy \
-             value is $n \\bmod {}$",
-            k + 1
-        )
-    } else {
-        String::new()
-    };
     Some(Proof::Period {
         period,
         preperiod,
         window_start: w,
         window_len: k,
         argument: format!(
-            "every move scores $c = {c} > 0$, so $\\mathcal G_s(n)$ is the largest \
-             $c - \\mathcal G_s(n - i)$ over the moves from $n$, a function of the ${k}$ values \
-             before $n$ once $n > {k}$ (and $\\mathcal G_s(n) = c$ when the normal-play Grundy \
-             value of $n$ is non-zero and $0$ otherwise: the score is $c$ times the mover's \
-             moves less the opponent's, $1$ or $0$ as the mover makes the last move or \
-             not{grundy})"
+            "every move scores $c = {}$ and removes at most ${k}$ beans, so \
+             $\\mathcal G_s(n)$ is the largest $c - \\mathcal G_s(n - i)$ over the moves from \
+             $n$, a function of the ${k}$ values before $n$ once ${from}$",
+            qm(&c)
         ),
     })
 }
@@ -584,8 +657,8 @@ fn subtraction(set: &[HeapSize]) -> Result<ScoringGame> {
 
 /// What Lemma 13 found for one S.
 struct LemmaSet {
-    /// The first failing (s, i).
-    fail: Option<Sentence>,
+    /// The first failing (s, i), with the calls naming its claimed and found values.
+    fail: Option<Failed>,
     /// Identities checked.
     checked: usize,
     /// When proven for every i ≥ 1: (n₀, the largest i that had to be checked).
@@ -633,22 +706,30 @@ fn lemma_set(set: &[HeapSize], is: &[usize], max_heap: HeapSize) -> Result<Lemma
             let (lhs, rhs) = (s + 2 * i * k, s + (2 * i - 1) * k);
             let expected = &kq - &a[rhs];
             if a[lhs] != expected {
+                let sm = set_math(set);
+                let (claimed, found) = (
+                    format!("${k} - \\mathcal G_s({rhs})$"),
+                    format!("$\\mathcal G_s({lhs})$"),
+                );
+                let rules = show_set(set);
                 return Ok(LemmaSet {
-                    fail: Some(
+                    fail: Some((
                         Sentence::new()
-                            .text("fails at k = ")
-                            .at("k", Value::int(k), Style::Plain)
-                            .text(", S = ")
-                            .at("S", set_value(set), Style::Set)
-                            .text(", s = ")
-                            .at("s", Value::int(s), Style::Plain)
-                            .text(", i = ")
-                            .at("i", Value::int(i), Style::Plain)
-                            .text(": expected ")
-                            .expected(format!("{k} − G_s({rhs})"), expected, true)
-                            .text(", actual ")
-                            .actual(format!("G_s({lhs})"), a[lhs].clone(), true),
-                    ),
+                            .point_unwritten("k", Value::int(k))
+                            .point_unwritten("S", set_value(set))
+                            .point_unwritten("s", Value::int(s))
+                            .point_unwritten("i", Value::int(i))
+                            .expected_unwritten(claimed, expected.clone())
+                            .actual_unwritten(found, a[lhs].clone())
+                            .text(format!(
+                                "fails at $k = {k}$, $S = {sm}$, $s = {s}$, $i = {i}$: \
+                                 $\\mathcal G_s({lhs}) = {} \\ne {} = {k} - \\mathcal G_s({rhs})$",
+                                qm(&a[lhs]),
+                                qm(&expected)
+                            )),
+                        gs_call(&format!("{k} - gs({rules:?}, {rhs})")),
+                        gs_call(&format!("gs({rules:?}, {lhs})")),
+                    )),
                     checked,
                     proof: None,
                     status: String::new(),
@@ -660,10 +741,7 @@ fn lemma_set(set: &[HeapSize], is: &[usize], max_heap: HeapSize) -> Result<Lemma
         fail: None,
         checked,
         proof: proof.map(|p| (p.preperiod, i_needed)),
-        status: match &report.periodicity {
-            Some(p) => format!("{} least period {}", status(&report), p.period),
-            None => "NONE".to_string(),
-        },
+        status: status_math(&report),
     })
 }
 
@@ -699,8 +777,12 @@ fn lemma_13(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     for ((set, _), r) in jobs.iter().zip(results) {
         let r = r?;
         checked += r.checked;
-        if let Some(fail) = r.fail {
-            return Ok(fail.finding(VerdictKind::Fails, range));
+        if let Some((fail, claimed, found)) = r.fail {
+            return Ok(as_equation(
+                fail.finding(VerdictKind::Fails, range),
+                claimed,
+                found,
+            ));
         }
         match r.proof {
             Some((n0, i)) => {
@@ -709,13 +791,13 @@ fn lemma_13(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
                 }
                 i_needed = i_needed.max(i);
             }
-            None => unproven.push(format!("{} ({})", show_set(set), r.status)),
+            None => unproven.push(format!("${}$ ({})", set_math(set), r.status)),
         }
     }
     let sets = jobs.len();
-    let head = format!("{sets} sets S, every s ∈ S: all {checked} identities hold");
+    let head = format!("{sets} sets $S$, every $s \\in S$: all {checked} identities hold");
     let largest = largest.map_or(String::new(), |(n0, s)| {
-        format!("; largest least preperiod {n0} at S = {}", show_set(s))
+        format!("; largest least preperiod ${n0}$ at $S = {}$", set_math(s))
     });
     if unproven.is_empty() {
         // Each S of the range is proven for every i ≥ 1; Lemma 13 speaks of every finite S,
@@ -738,9 +820,9 @@ fn lemma_13(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         let mut f = Sentence::new()
             .piece(Phrase::Instances)
             .text(format!(
-                ": {head}; every S has a PROVEN least period dividing 2k, so both sides are \
-                 constant in i once s + (2i−1)k reaches the preperiod and i ≤ {i_needed} covers \
-                 every i ≥ 1{largest}; larger S are not covered"
+                ": {head}; every $S$ has a PROVEN least period dividing $2k$, so both sides \
+                 are constant in $i$ once $s + (2i-1)k$ reaches the preperiod, and \
+                 $i \\le {i_needed}$ covers every $i \\ge 1${largest}; larger $S$ are not covered"
             ))
             .finding(VerdictKind::Holds, range);
         f.proof = Some(Proof::FamilyPeriods { sets, i_needed });
@@ -757,8 +839,8 @@ fn lemma_13(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
             VerdictKind::Holds,
             range,
             format!(
-                "{head} (the range's i only for {n} sets without a proven period dividing 2k: \
-                 {}{}){largest}",
+                "{head} (the range's $i$ only for {n} sets without a proven period dividing \
+                 $2k$: {}{}){largest}",
                 unproven.join(", "),
                 if n > 10 { ", …" } else { "" }
             ),
@@ -766,12 +848,15 @@ fn lemma_13(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     }
 }
 
+/// A failing sentence with the calls naming its claimed and found values.
+type Failed = (Sentence, Option<Expr>, Option<Expr>);
+
 /// What Conjecture 14 found for one S.
 struct C14Set {
     report: PeriodReport,
     /// N(S) when 2k is a proven eventual period; the counterexample when a proven period
     /// does not divide 2k.
-    n_or_fail: Option<std::result::Result<usize, Sentence>>,
+    n_or_fail: Option<std::result::Result<usize, Failed>>,
 }
 
 fn c14_set(set: &[HeapSize], max_heap: HeapSize) -> Result<C14Set> {
@@ -793,22 +878,33 @@ fn c14_set(set: &[HeapSize], max_heap: HeapSize) -> Result<C14Set> {
         let n = (p.preperiod..p.preperiod + p.period)
             .find(|&n| a[n] != a[n + 2 * k])
             .expect("a shift that is not a multiple of the least period moves the cycle");
-        Err(Sentence::new()
-            .text("fails at S = ")
-            .at("S", set_value(set), Style::Set)
+        let rules = show_set(set);
+        let f = Sentence::new()
+            .point_unwritten("S", set_value(set))
+            .point_unwritten("n", Value::int(n))
+            .expected_unwritten(format!("$\\mathcal G_s({n})$"), a[n].clone())
+            .actual_unwritten(
+                format!("$\\mathcal G_s({})$", n + 2 * k),
+                a[n + 2 * k].clone(),
+            )
             .text(format!(
-                ": least period {} (PROVEN, {}) does not divide 2k = {}, so G_s(n + {}) ≠ G_s(n) \
-                 for infinitely many n; at n = ",
+                "fails at $S = {}$: least period ${}$ (PROVEN, {}) does not divide \
+                 $2k = {}$, so $\\mathcal G_s(n + {}) \\ne \\mathcal G_s(n)$ for infinitely many \
+                 $n$; at $n = {n}$, $\\mathcal G_s({}) = {} \\ne {} = \\mathcal G_s({n})$",
+                set_math(set),
                 p.period,
                 window(&p),
                 2 * k,
-                2 * k
-            ))
-            .at("n", Value::int(n), Style::Plain)
-            .text(": expected ")
-            .expected(format!("G_s({n})"), a[n].clone(), true)
-            .text(", actual ")
-            .actual(format!("G_s({})", n + 2 * k), a[n + 2 * k].clone(), true))
+                2 * k,
+                n + 2 * k,
+                qm(&a[n + 2 * k]),
+                qm(&a[n]),
+            ));
+        Err((
+            f,
+            gs_call(&format!("gs({rules:?}, {n})")),
+            gs_call(&format!("gs({rules:?}, {})", n + 2 * k)),
+        ))
     };
     Ok(C14Set {
         report,
@@ -831,7 +927,13 @@ fn conjecture_14(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         let r = r?;
         let k = *set.last().expect("non-empty") as usize;
         match r.n_or_fail {
-            Some(Err(fail)) => return Ok(fail.finding(VerdictKind::Fails, range)),
+            Some(Err((fail, claimed, found))) => {
+                return Ok(as_equation(
+                    fail.finding(VerdictKind::Fails, range),
+                    claimed,
+                    found,
+                ));
+            }
             Some(Ok(n)) => {
                 let p = proven(&r.report).expect("proven");
                 exact += usize::from(p.period == 2 * k);
@@ -839,13 +941,14 @@ fn conjecture_14(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
                     largest = Some((n, set));
                 }
             }
-            None => unproven.push(format!("{} ({})", show_set(set), status(&r.report))),
+            None => unproven.push(format!("${}$ ({})", set_math(set), status(&r.report))),
         }
     }
     let proven_sets = sets.len() - unproven.len();
     let mut evidence = format!(
-        "{} sets S: the least period is PROVEN for {proven_sets} and divides 2·max S in all of \
-         them, so 2·max S is an eventual period there (least period exactly 2·max S for {exact})",
+        "{} sets $S$: the least period is PROVEN for {proven_sets} and divides $2\\max S$ in \
+         all of them, so $2\\max S$ is an eventual period there (least period exactly \
+         $2\\max S$ for {exact})",
         sets.len()
     );
     if let Some((n, s)) = largest {
@@ -866,7 +969,7 @@ fn conjecture_14(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
             if n > 10 { ", …" } else { "" }
         );
     }
-    evidence.push_str("; larger S are not covered");
+    evidence.push_str("; larger $S$ are not covered");
     // The conjecture asks for an N for each S: a proven period settles an S for every n, and
     // nothing short of a proof settles one at all.
     let instances = InstanceProofs {
@@ -916,23 +1019,26 @@ fn max_preperiod(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
                     VerdictKind::Open,
                     range,
                     format!(
-                        "k = {k}: the period of S = {} is not proven ({}), so its least \
+                        "at $k = {k}$ the period of $S = {}$ is not proven ({}), so its least \
                          preperiod is unknown",
-                        show_set(set),
+                        set_math(set),
                         status(&r)
                     ),
                 ));
             };
             if p.period != 2 * k as usize {
                 return Ok(Sentence::new()
-                    .text("fails at ")
-                    .at("k", Value::int(k), Style::Plain)
-                    .text(", ")
-                    .at("S", set_value(set), Style::Set)
-                    .text(": claimed ")
-                    .expected("the least period $2k$", Value::int(2 * k), true)
-                    .text(", found ")
-                    .actual("the least period", Value::int(p.period), true)
+                    .point_unwritten("k", Value::int(k))
+                    .point_unwritten("S", set_value(set))
+                    .expected_unwritten("the least period $2k$", Value::int(2 * k))
+                    .actual_unwritten("the least period", Value::int(p.period))
+                    .text(format!(
+                        "fails at $k = {k}$, $S = {}$: the least period is ${}$, not \
+                         $2k = {}$",
+                        set_math(set),
+                        p.period,
+                        2 * k
+                    ))
                     .finding(VerdictKind::Fails, range));
             }
             match &mut best {
@@ -947,22 +1053,20 @@ fn max_preperiod(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         let at_pair = at.contains(&pair.as_slice());
         if largest as i64 != stated || !at_pair {
             return Ok(Sentence::new()
-                .text("fails at ")
-                .at("k", Value::int(k), Style::Plain)
+                .point_unwritten("k", Value::int(k))
+                .expected_unwritten(
+                    r"the largest least preperiod, at $S = \lbrace k-1, k\rbrace$",
+                    Value::int(stated),
+                )
+                .actual_unwritten("the largest least preperiod", Value::int(largest))
                 .text(format!(
-                    " (largest least preperiod attained at {}): claimed ",
+                    "fails at $k = {k}$: the largest least preperiod is ${largest}$, attained at \
+                     {}, where ${stated}$ at $S = \\lbrace k-1, k\\rbrace$ is claimed",
                     at.iter()
-                        .map(|s| show_set(s))
+                        .map(|s| format!("$S = {}$", set_math(s)))
                         .collect::<Vec<_>>()
                         .join(", ")
                 ))
-                .expected(
-                    r"the largest least preperiod, at $S = \lbrace k-1, k\rbrace$",
-                    Value::int(stated),
-                    true,
-                )
-                .text(", found ")
-                .actual("the largest least preperiod", Value::int(largest), true)
                 .finding(VerdictKind::Fails, range));
         }
         let shown: Vec<String> = at
@@ -1104,42 +1208,80 @@ impl Instance {
 
     /// The label as mathematics: `$O = 0.25,\ m = 0$`.
     fn math(&self) -> String {
+        format!("${}$", self.math_body())
+    }
+
+    fn math_body(&self) -> String {
         match (&self.p, self.m) {
-            (Some(p), m) if m > 0 => {
-                format!(r"$O = {},\ P = {},\ m = {m}$", spell(&self.o), spell(p))
-            }
-            (_, m) => format!(r"$O = {},\ m = {m}$", spell(&self.o)),
+            (Some(p), m) if m > 0 => format!(
+                r"O = {},\ P = {},\ m = {m}",
+                rules_math(&self.o, 'p'),
+                rules_math(p, 'q')
+            ),
+            (_, m) => format!(r"O = {},\ m = {m}", rules_math(&self.o, 'p')),
         }
     }
 
-    /// The instance's coordinates written as [`label`](Self::label) writes them.
-    fn at(&self, s: Sentence) -> Sentence {
-        let s = s.at_named("O", spell(&self.o)).text(", ");
-        let s = match (&self.p, self.m) {
-            (Some(p), m) if m > 0 => s.at_named("P", spell(p)).text(", "),
-            _ => s,
+    /// The instance's coordinates: the codes, the points of non-zero digits when they are not
+    /// p_i = i, and m.
+    fn at(&self, mut s: Sentence) -> Sentence {
+        let code = |s: Sentence, name: &str, letter: char, o: &OctalRules| {
+            let digits: String = o.digits().iter().map(u8::to_string).collect();
+            let index = o
+                .points()
+                .iter()
+                .enumerate()
+                .all(|(i, p)| *p == Q::int(i as i64 + 1));
+            let mut s = s.point_unwritten(name, format!("0.{digits}"));
+            if !index {
+                for (i, (d, p)) in o.digits().iter().zip(o.points()).enumerate() {
+                    if *d != 0 {
+                        s = s.point_unwritten(format!("{letter}_{}", i + 1), p.clone());
+                    }
+                }
+            }
+            s
         };
-        s.at_named("m", Value::int(self.m))
+        s = code(s, "O", 'p', &self.o);
+        if let (Some(p), 1..) = (&self.p, self.m) {
+            s = code(s, "P", 'q', p);
+        }
+        s.point_unwritten("m", Value::int(self.m))
     }
 
-    /// `$\mathcal G_s(n)$` or `$\mathcal G_s(n +_\ell m)$`.
+    /// `\mathcal G_s(n)` or `\mathcal G_s(n +_\ell m)` (a math body).
     fn gs(&self, n: usize) -> String {
         if self.m == 0 {
-            format!(r"$\mathcal G_s({n})$")
+            format!(r"\mathcal G_s({n})")
         } else {
-            format!(r"$\mathcal G_s({n} +_{{\ell}} {})$", self.m)
+            format!(r"\mathcal G_s({n} +_{{\ell}} {})", self.m)
         }
     }
 
-    /// What a stated period t claims at n: `$\mathcal G_s(n + t) = \mathcal G_s(n)$`, with
-    /// the heaps added up.
-    fn claimed(&self, n: usize, t: usize) -> String {
-        let (a, b) = (self.gs(n + t), self.gs(n));
-        format!(
-            "{} = {}",
-            a.trim_end_matches('$'),
-            b.trim_start_matches('$')
-        )
+    /// The call of the claim language naming G_s at n for this instance.
+    fn call(&self, n: usize) -> Option<Expr> {
+        let o = self.o.to_string();
+        gs_call(&match (&self.p, self.m) {
+            (_, 0) => format!("gs({o:?}, {n})"),
+            (None, m) => format!("gs({o:?}, [{n}, {m}])"),
+            (Some(p), m) => format!("gs_mixed({o:?}, {n}, {:?}, {m})", p.to_string()),
+        })
+    }
+
+    /// A failed equation `G(a) = x \ne y = G(b)` at n, with its counterexample values (claimed:
+    /// G(b), found: G(a)) and `lead` before it.
+    fn equation(&self, lead: String, n: usize, a: usize, b: usize, v: &[Q]) -> Sentence {
+        self.at(Sentence::new())
+            .point_unwritten("n", Value::int(n))
+            .expected_unwritten(format!("${}$", self.gs(b)), v[b].clone())
+            .actual_unwritten(format!("${}$", self.gs(a)), v[a].clone())
+            .text(format!(
+                "{lead}${} = {} \\ne {} = {}$",
+                self.gs(a),
+                qm(&v[a]),
+                qm(&v[b]),
+                self.gs(b)
+            ))
     }
 }
 
@@ -1462,7 +1604,14 @@ fn conjecture_15(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     };
     let (insts, rulesets) = instances(&fam, &family_args(run)?)?;
     let solved = solve_all(&insts, (max_heap, max_heap), |i| 2 * take_k(&i.o))?;
-    let range = run.range_part("no range");
+    let mut range = run.range_part("no range");
+    if let Some(ps) = &fam.p {
+        let names: Vec<String> = ps.iter().map(|p| rules_math(p, 'q')).collect();
+        range.push(RangePart::described(format!(
+            "$p_i = i$, $P \\in \\lbrace {}\\rbrace$ with $q_j = j$",
+            names.join(", ")
+        )));
+    }
 
     // (a) for all n ≥ 0, on the data. The counterexample shown is the first at a position
     // with a move from the heap n under O: a heap O cannot move from says nothing about O (the
@@ -1480,29 +1629,29 @@ fn conjecture_15(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
                 if !movable && first_end.is_some() {
                     continue;
                 }
-                let f = inst
-                    .at(Sentence::new().text("fails at "))
-                    .text(" (k = ")
-                    .at("k", Value::int(t / 2), Style::Plain)
-                    .text("), n = ")
-                    .at("n", Value::int(n), Style::Plain)
-                    .text(if movable {
-                        ", a heap with a move: claimed "
+                let lead = format!(
+                    "fails at {} ($k = {}$), $n = {n}$, a heap {}: ",
+                    inst.math(),
+                    t / 2,
+                    if movable {
+                        "with a move"
                     } else {
-                        ", a heap without a move: claimed "
-                    })
-                    .expected(inst.claimed(n, t), v[n].clone(), true)
-                    .text(", found ")
-                    .actual(inst.gs(n + t), v[n + t].clone(), true)
+                        "without a move"
+                    }
+                );
+                let f = inst
+                    .equation(lead, n, n, n + t, v)
+                    .point_unwritten("k", Value::int(t / 2))
                     .finding(VerdictKind::Fails, range.clone());
+                let f = as_equation(f, inst.call(n + t), inst.call(n));
                 if !movable {
                     let told = format!(
                         r"{} at $n = {n}$, a heap without a move (${} = {} \ne {} = {}$)",
                         inst.math(),
-                        inst.gs(n).trim_matches('$'),
-                        v[n],
-                        v[n + t],
-                        inst.gs(n + t).trim_matches('$')
+                        inst.gs(n),
+                        qm(&v[n]),
+                        qm(&v[n + t]),
+                        inst.gs(n + t)
                     );
                     first_end = Some((told, f));
                     continue;
@@ -1540,22 +1689,19 @@ fn conjecture_15(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
             let n = (p.preperiod..p.preperiod + p.period)
                 .find(|&n| v[n] != v[n + t])
                 .expect("a shift that is not a multiple of the least period moves the cycle");
-            eventual = Some(
-                inst.at(Sentence::new().text("fails at "))
-                    .text(" (k = ")
-                    .at("k", Value::int(t / 2), Style::Plain)
-                    .text(format!(
-                        "): least period {} (PROVEN, {}) does not divide 2k = {t}; at n = ",
-                        p.period,
-                        window(p)
-                    ))
-                    .at("n", Value::int(n), Style::Plain)
-                    .text(": claimed ")
-                    .expected(inst.claimed(n, t), v[n].clone(), true)
-                    .text(", found ")
-                    .actual(inst.gs(n + t), v[n + t].clone(), true)
-                    .finding(VerdictKind::Fails, range.clone()),
+            let lead = format!(
+                "fails at {} ($k = {}$): least period ${}$ (PROVEN, {}) does not divide \
+                 $2k = {t}$; at $n = {n}$, ",
+                inst.math(),
+                t / 2,
+                p.period,
+                window(p)
             );
+            let f = inst
+                .equation(lead, n, n + t, n, v)
+                .point_unwritten("k", Value::int(t / 2))
+                .finding(VerdictKind::Fails, range.clone());
+            eventual = Some(as_equation(f, inst.call(n), inst.call(n + t)));
             break;
         }
         if p.period == t {
@@ -1636,7 +1782,52 @@ fn instance_finding(range: Vec<RangePart>, solved: &[Solved], evidence: String) 
     super::instances_finding(instances, evidence, range)
 }
 
+/// Whether O can move from some heap of two or more beans (a game that can only move from a
+/// heap of one bean refutes pure periodicity only trivially).
+fn moves_from_two(inst: &Instance) -> Result<bool> {
+    for h in 2..=inst.o.digits().len() + 1 {
+        if has_move(inst, h)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Pure periodicity refuted by a PROVEN instance with least preperiod n₀ > 0: every t that
+/// works for all n ≥ 0 is an eventual period, hence a multiple t = jP* (j ≥ 1) of the least
+/// period. The first n whose translates by jP* (j ≥ 1) all carry one value, different from
+/// G_s(n), is the counterexample (n = n₀ − 1 always is one).
+fn pure_failure(inst: &Instance, s: &Solved, range: &[RangePart], how: &str) -> Option<Finding> {
+    let p = s.proven().filter(|p| p.preperiod > 0)?;
+    let (n0, per, v) = (p.preperiod, p.period, &s.values);
+    let n = (0..n0).find(|&n| {
+        let later: Vec<&Q> = (1..)
+            .map(|j| n + j * per)
+            .take_while(|&h| h < n0 + per)
+            .map(|h| &v[h])
+            .collect();
+        later.iter().all(|x| *x == later[0]) && *later[0] != v[n]
+    })?;
+    let lead = format!(
+        "fails at {}{how}: least preperiod ${n0}$ and least period ${per}$ (PROVEN, {}), so \
+         every $t$ with $\\mathcal G_s(n + t) = \\mathcal G_s(n)$ for all $n \\ge 0$ is a \
+         multiple of ${per}$, and $\\mathcal G_s({n} + t) = {}$ for every such $t$: at \
+         $n = {n}$, ",
+        inst.math(),
+        window(p),
+        qm(&v[n + per])
+    );
+    let f = inst
+        .equation(lead, n, n, n + per, v)
+        .finding(VerdictKind::Fails, range.to_vec());
+    Some(as_equation(f, inst.call(n + per), inst.call(n)))
+}
+
 /// Readings (a) "∃ t ≥ 1 ∀ n ≥ 0" and (b) "∃ t ≥ 1 ∃ N ∀ n ≥ N" of Conjectures 16 and 17.
+/// (a)'s counterexample is `lead` (a game of the class named by the claim, with what it is)
+/// when it refutes (a), else the first instance of the family that can move from a heap of
+/// two or more beans, else the first at all; the family's first is told beside a lead.
+#[allow(clippy::too_many_arguments)]
 fn purely_or_eventually(
     range: Vec<RangePart>,
     insts: &[Instance],
@@ -1644,42 +1835,37 @@ fn purely_or_eventually(
     rulesets: usize,
     spread: Option<usize>,
     note: &str,
-) -> Finding {
-    let mut pure: Option<Finding> = None;
+    lead: Option<(&Instance, &Solved, &str)>,
+) -> Result<Finding> {
+    let mut first: Option<(&Instance, Finding)> = None;
+    let mut moving: Option<Finding> = None;
     for (inst, s) in insts.iter().zip(solved) {
-        let Some(p) = s.proven().filter(|p| p.preperiod > 0) else {
+        let Some(f) = pure_failure(inst, s, &range, "") else {
             continue;
         };
-        let n = p.preperiod - 1;
-        let v = &s.values;
-        pure = Some(
-            inst.at(Sentence::new().text("fails at "))
-                .text(format!(
-                    ": least preperiod {} and least period {} (PROVEN, {}), so every eventual \
-                     period $t$ is a multiple of {} and $\\mathcal G_s(n + t) \\ne \\mathcal G_s(n)$ \
-                     at n = ",
-                    p.preperiod,
-                    p.period,
-                    window(p),
-                    p.period
-                ))
-                .at("n", Value::int(n), Style::Plain)
-                .text(": claimed ")
-                .expected(
-                    format!(
-                        "{} = {}",
-                        inst.gs(n).trim_end_matches('$'),
-                        inst.gs(n + p.period).trim_start_matches('$')
-                    ),
-                    v[n + p.period].clone(),
-                    true,
-                )
-                .text(", found ")
-                .actual(inst.gs(n), v[n].clone(), true)
-                .finding(VerdictKind::Fails, range.clone()),
-        );
-        break;
+        if moves_from_two(inst)? {
+            moving = Some(f);
+            break;
+        }
+        if first.is_none() {
+            first = Some((inst, f));
+        }
     }
+    let family_first = moving.or(first.map(|(_, f)| f));
+    let led = lead.and_then(|(inst, s, what)| pure_failure(inst, s, &range, what));
+    let pure = match (led, family_first) {
+        (Some(mut f), Some(fam)) => {
+            let said = fam.evidence();
+            let said = said.strip_prefix("fails at ").unwrap_or(&said);
+            let said = said.split(": ").next().unwrap_or(said);
+            f.push_text(&format!(
+                "; in the family checked, the first instance that fails and can move from a \
+                 heap of two or more beans is {said}"
+            ));
+            Some(f)
+        }
+        (led, fam) => led.or(fam),
+    };
     let unproven = solved.iter().filter(|s| s.proven().is_none()).count();
     let pure = pure.unwrap_or_else(|| {
         let e = format!(
@@ -1709,7 +1895,7 @@ fn purely_or_eventually(
     // be eventually periodic … the real question … is not 'is it periodic?', but 'what is the
     // period?'"), and Conjecture 15, read the same way, is the model: (b) is the statement as
     // printed (t ≥ 1, as t = 0 makes it empty); (a) supplies "for all n ≥ 0".
-    ambiguous(
+    Ok(ambiguous(
         range,
         vec![
             Reading::interpreted(
@@ -1721,7 +1907,7 @@ fn purely_or_eventually(
                 eventual,
             ),
         ],
-    )
+    ))
 }
 
 /// `octal.conjecture_16`.
@@ -1736,10 +1922,42 @@ fn conjecture_16(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     };
     let (insts, rulesets) = instances(&fam, &family_args(run)?)?;
     let solved = solve_all(&insts, (max_heap, max_heap), |_| 0)?;
-    let range = run.range_part("no range");
-    Ok(purely_or_eventually(
-        range, &insts, &solved, rulesets, None, "",
-    ))
+    let mut range = run.range_part("no range");
+    let list = |l: &[Q]| l.iter().map(qm).collect::<Vec<_>>().join(", ");
+    if let (Points::From(o), Points::From(q)) = (&fam.o_points, &p_points) {
+        range.push(RangePart::described(format!(
+            "points $p_i \\in \\lbrace {}\\rbrace$; $P$ of at most ${}$ digits with \
+             $q_j \\in \\lbrace {}\\rbrace$",
+            list(o),
+            p_len(run)?.max(1),
+            list(q)
+        )));
+    }
+    let lead = lead_instance(run, max_heap)?;
+    let lead = lead.as_ref().map(|(i, s, w)| (i, s, w.as_str()));
+    purely_or_eventually(range, &insts, &solved, rulesets, None, "", lead)
+}
+
+/// `args.lead` (a ruleset of the claim's class, alone: m = 0) and `args.lead_about` (what it
+/// is, in words): the instance whose failure of pure periodicity is shown first.
+fn lead_instance(
+    run: &BuiltinRun<'_, '_>,
+    max_heap: HeapSize,
+) -> Result<Option<(Instance, Solved, String)>> {
+    let Some(rules) = run.args.get("lead").and_then(toml::Value::as_str) else {
+        return Ok(None);
+    };
+    let o = ruleset(rules)?
+        .as_octal()
+        .cloned()
+        .ok_or_else(|| Error::invalid(format!("`args.lead` = \"{rules}\" is not an octal code")))?;
+    let inst = Instance { o, p: None, m: 0 };
+    let solved = solve_instance(&inst, (max_heap, max_heap), 0)?;
+    let about = match run.args.get("lead_about").and_then(toml::Value::as_str) {
+        Some(a) => format!(" ({a})"),
+        None => String::new(),
+    };
+    Ok(Some((inst, solved, about)))
 }
 
 /// `octal.conjecture_17`.
@@ -1759,18 +1977,22 @@ fn conjecture_17(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     };
     let (insts, rulesets) = instances(&fam, &grouped(&rows, 0, 1))?;
     let solved = solve_all(&insts, (max_heap, heap_size(compared, "n")?), |_| 0)?;
-    let range = run.range_part("no range");
-    Ok(purely_or_eventually(
+    let mut range = run.range_part("no range");
+    range.push(RangePart::described("$p_i = i$, $P = O$"));
+    let lead = lead_instance(run, max_heap)?;
+    let lead = lead.as_ref().map(|(i, s, w)| (i, s, w.as_str()));
+    purely_or_eventually(
         range,
         &insts,
         &solved,
         rulesets,
         Some(compared),
         "; breaking codes have no finite look-back, so they are PROVEN only through the \
-         normal-play reduction (every move scores the same c: G_s = c·[Grundy value ≠ 0]), \
-         which ties the claim to octal games whose periodicity is unsettled (e.g. 0.6, \
-         Officers)",
-    ))
+         normal-play reduction (when every move scores the same $c$, $\\mathcal G_s(n) = c$ \
+         when the normal-play Grundy value of $n$ is non-zero and $0$ otherwise), which ties \
+         the claim to octal games whose periodicity is unsettled (e.g. $0.6$, Officers)",
+        lead,
+    )
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -1910,16 +2132,18 @@ fn theorem_12(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
                 memo: HashMap::new(),
             });
             for &n in &ns {
+                // The coordinate n is written `$n = …$` by the sentence itself.
                 let at = Sentence::new()
-                    .text("fails at ")
-                    .at_named("O", o.as_str())
-                    .text(", ")
-                    .at_named("n", Value::int(n));
-                let (heaps, g, at) = match p {
+                    .point_unwritten("O", o.as_str())
+                    .text(format!("fails at $O = {}$, $", text_math(o)))
+                    .at_named("n", Value::int(n))
+                    .text("$");
+                let (heaps, g, at, pos) = match p {
                     None => (
                         vec![Heap::new(n)],
                         run.ev.engines().cache::<OctalCache>().gs(o, n)?,
                         at,
+                        format!("{n}"),
                     ),
                     Some(p) => (
                         vec![Heap::new(n), Heap { size: m, rules: 1 }],
@@ -1927,10 +2151,9 @@ fn theorem_12(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
                             .engines()
                             .cache::<OctalCache>()
                             .gs_mixed(o, n, p, m)?,
-                        at.text(", ")
-                            .at_named("P", p.as_str())
-                            .text(", ")
-                            .at_named("m", Value::int(m)),
+                        at.point_unwritten("P", p.as_str())
+                            .point_unwritten("m", Value::int(m)),
+                        format!("({n} +_{{\\ell}} {m})"),
                     ),
                 };
                 let left = mm.final_score(&heaps, true)?;
@@ -1938,28 +2161,36 @@ fn theorem_12(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
                 checked += 1;
                 // Both components of the minimax are labelled; the sentence names the first
                 // that differs from the engine's G_s.
-                let (sl, sr) = ("n_F^SL", "−n_F^SR");
+                let (sl, sr) = (format!("${pos}_F^{{SL}}$"), format!("$-{pos}_F^{{SR}}$"));
                 let minus_right = -&right;
-                let expected = if g != left {
-                    Some(
-                        at.text(": expected ")
-                            .expected(sl, left.clone(), true)
-                            .expected_unwritten(sr, minus_right),
-                    )
+                let wrong = if g != left {
+                    Some((sl.clone(), left.clone()))
                 } else if g != minus_right {
-                    Some(
-                        at.text(": expected ")
-                            .expected_unwritten(sl, left.clone())
-                            .expected(sr, minus_right, true),
-                    )
+                    Some((sr.clone(), minus_right.clone()))
                 } else {
                     None
                 };
-                if let Some(said) = expected {
-                    return Ok(said
-                        .text(" (explicit Left/Right minimax), actual G_s = ")
-                        .actual("G_s (engine)", g, false)
-                        .text(" (engine)")
+                if let Some((name, v)) = wrong {
+                    let gs = if p.is_some() {
+                        "\\mathcal G_s(n +_{\\ell} m)".to_string()
+                    } else {
+                        "\\mathcal G_s(n)".to_string()
+                    };
+                    return Ok(at
+                        .expected_unwritten(sl, left.clone())
+                        .expected_unwritten(sr, minus_right.clone())
+                        .actual_unwritten("$\\mathcal G_s$ (engine)", g.clone())
+                        .text(format!(
+                            "{}: the engine's ${gs} = {}$, but the explicit Left/Right minimax \
+                             gives {} $= {}$",
+                            p.map_or(String::new(), |p| format!(
+                                ", $P = {}$, $m = {m}$",
+                                text_math(p)
+                            )),
+                            qm(&g),
+                            name,
+                            qm(&v)
+                        ))
                         .finding(VerdictKind::Fails, range));
                 }
             }
@@ -1969,9 +2200,10 @@ fn theorem_12(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         VerdictKind::Holds,
         range,
         format!(
-            "G_s (engine) = n_F^SL = −n_F^SR at all {} ({} × ({} single heaps + {} × {} × {} \
-             sums)); final scores by an explicit Left/Right minimax from score 0, sharing only \
-             the move generator with the engine",
+            "$\\mathcal G_s = n_F^{{SL}} = -n_F^{{SR}}$ ($\\mathcal G_s$ by the engine) at all \
+             {} ({} $\\times$ ({} single heaps $+\\ {} \\times {} \\times {}$ sums)); final \
+             scores by an explicit Left/Right minimax from score $0$, sharing only the move \
+             generator with the engine",
             plural(checked, "position"),
             plural(rules.len(), "ruleset"),
             if ms.contains(&0) { ns.len() } else { 0 },
