@@ -752,9 +752,15 @@ fn false_claim(c: &Counterexample, defs: &Definitions) -> Option<(FalseClaim, Ve
         relation(op.negated()),
         side_math(right, false)?
     );
+    // With both sides named the line says it all: `V(G) = 340 \ne 344 = V'(G)`.
+    let statement = if named.len() == 2 {
+        String::new()
+    } else {
+        math(&expr_math(e, defs))
+    };
     Some((
         FalseClaim {
-            statement: math(&expr_math(e, defs)),
+            statement,
             reads: math(&reads),
         },
         named,
