@@ -306,12 +306,7 @@ fn window(p: &Periodicity) -> String {
 
 /// Stewart's spelling with comma-separated points, `0.23` / `{4,5}` for p_i = i.
 fn spell(o: &OctalRules) -> String {
-    let index = o
-        .points()
-        .iter()
-        .enumerate()
-        .all(|(i, p)| *p == Q::int(i as i64 + 1));
-    if index {
+    if o.default_points() {
         return o.to_string();
     }
     let digits: String = o.digits().iter().map(u8::to_string).collect();
@@ -359,15 +354,10 @@ fn as_equation(mut f: Finding, claimed: Option<Expr>, found: Option<Expr>) -> Fi
 /// A ruleset as mathematics: `0.21`, `\lbrace 4, 5\rbrace`, or the code with its points named
 /// by `letter` (`0.23\ (p_1 = \tfrac{1}{2},\ p_2 = 2)`).
 fn rules_math(o: &OctalRules, letter: char) -> String {
-    let index = o
-        .points()
-        .iter()
-        .enumerate()
-        .all(|(i, p)| *p == Q::int(i as i64 + 1));
-    if index {
-        return match o.subtraction_set() {
-            Some(s) if o.to_string().starts_with('{') => set_math(&s),
-            _ => o.to_string(),
+    if o.default_points() {
+        return match o.written_as_set() {
+            Some(s) => set_math(&s),
+            None => o.code(),
         };
     }
     let digits: String = o.digits().iter().map(u8::to_string).collect();

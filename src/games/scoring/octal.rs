@@ -169,8 +169,15 @@ impl OctalRules {
         })
     }
 
+    /// The subtraction set the user gave, when the rules were written as one ({4,5}) with the
+    /// default points: how they read best, and how [`fmt::Display`] prints them.
+    pub fn written_as_set(&self) -> Option<Vec<HeapSize>> {
+        self.subtraction_set()
+            .filter(|_| self.subtraction && self.default_points())
+    }
+
     /// Whether points are the default p_i = i.
-    fn default_points(&self) -> bool {
+    pub fn default_points(&self) -> bool {
         self.points
             .iter()
             .enumerate()
@@ -187,7 +194,7 @@ impl fmt::Display for OctalRules {
     /// `0.26` or `{4,5}` with default points; otherwise Stewart's `(3333, 2,2,2,2)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.default_points() {
-            match self.subtraction_set().filter(|_| self.subtraction) {
+            match self.written_as_set() {
                 Some(s) => write!(f, "{{{}}}", s.iter().join(",")),
                 None => write!(f, "{}", self.code()),
             }
