@@ -482,10 +482,19 @@ fn notation_entries(reg: &Registry, found: &[Finding]) -> Vec<NotationEntry> {
             }
         }
     }
-    notation(&exprs, &reg.definitions)
+    // Helpers that mean the same (the two- and three-pile forms of one notion) are one entry,
+    // their forms listed together, in order of first appearance.
+    let mut entries: Vec<(Vec<String>, String)> = Vec::new();
+    for (symbol, meaning) in notation(&exprs, &reg.definitions) {
+        match entries.iter_mut().find(|(_, m)| *m == meaning) {
+            Some((symbols, _)) => symbols.push(math(&symbol)),
+            None => entries.push((vec![math(&symbol)], meaning)),
+        }
+    }
+    entries
         .into_iter()
-        .map(|(symbol, meaning)| NotationEntry {
-            symbol: math(&symbol),
+        .map(|(symbols, meaning)| NotationEntry {
+            symbol: symbols.join(", "),
             meaning,
         })
         .collect()

@@ -302,7 +302,8 @@ pub struct ReadingView {
 /// means.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct NotationEntry {
-    /// The helper applied to its parameters, typeset (`$…$`).
+    /// The helper applied to its parameters, typeset (`$…$`); helpers that mean the same are
+    /// one entry, their forms separated by commas.
     pub symbol: String,
     /// What it means: prose with `$…$` mathematics.
     pub meaning: String,
