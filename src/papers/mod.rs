@@ -714,12 +714,15 @@ fn paired_values(c: &Counterexample, defs: &Definitions) -> Vec<PairedValue> {
         .collect()
 }
 
+/// The longest side (in characters of its LaTeX) a false comparison or equation names beside
+/// its value; a longer formula is left to the statement.
+const SHORT_SIDE: usize = 80;
+
 /// A claimed comparison that is false at the counterexample, with the values found for its two
 /// sides put in (`V(\dots) = 6 < 9 = 2a(m-1) + 3a` for the claimed `V \ge 2a(m-1) + 3a`), and
 /// the sides it names with their values (so they need no row of their own): `None` unless the
 /// claim's false part is one comparison whose sides are literals or among the values found.
 fn false_claim(c: &Counterexample, defs: &Definitions) -> Option<(FalseClaim, Vec<Expr>)> {
-    const SHORT: usize = 80;
     let [claimed] = c.expected.as_slice() else {
         return None;
     };
@@ -745,7 +748,7 @@ fn false_claim(c: &Counterexample, defs: &Definitions) -> Option<(FalseClaim, Ve
             .find(|l| l.expr.as_ref() == Some(&side))
             .map(|l| value_math(&l.value))?;
         let formula = operand_math(&side, defs);
-        if formula.chars().count() > SHORT {
+        if formula.chars().count() > SHORT_SIDE {
             return Some(value);
         }
         named.push(side);
@@ -783,7 +786,6 @@ fn false_claim(c: &Counterexample, defs: &Definitions) -> Option<(FalseClaim, Ve
 /// named by an expression and the claimed value is not a truth value (a truth-valued check is
 /// stated by [`false_claim`]).
 fn false_equation(c: &Counterexample, defs: &Definitions) -> Option<FalseClaim> {
-    const SHORT: usize = 80;
     let ([claimed], [found]) = (c.expected.as_slice(), c.actual.as_slice()) else {
         return None;
     };
@@ -802,7 +804,7 @@ fn false_equation(c: &Counterexample, defs: &Definitions) -> Option<FalseClaim> 
     let claimed_side = operand_math(claimed_expr, defs);
     let reads = if is_literal(claimed_expr) {
         math(&sides)
-    } else if claimed_side.chars().count() <= SHORT {
+    } else if claimed_side.chars().count() <= SHORT_SIDE {
         math(&format!("{sides} = {claimed_side}"))
     } else {
         format!("{}, the claimed formula's value", math(&sides))

@@ -619,15 +619,19 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             "$i = n \\bmod {}$, $b = f^{{\\mathrm{{I}}}}(n) - 1 - d$, $b^\\dagger = f^{{\\mathrm{{II}}}}(n) - 1 - e$",
             wc.modulus
         );
+        // How the condition is proven, shared by both ways of stating it.
+        let proven = format!(
+            "PROVEN for every $n \\ge {}$ by induction (the step checked on ${} \\le n < {}$, to which every larger $n$ reduces",
+            wc.proof.from,
+            wc.proof.step_from,
+            wc.proof.step_from + wc.proof.window,
+        );
         if wc.edge.depth == 0
             && let Some((compact, sentences)) = win_condition_compact(&wc)
         {
             summary.findings.push(format!(
-                "${set_math}$: Player I wins the $A$-critical state $(n; d, e)$ iff {}, where {coords}; PROVEN for every $n \\ge {}$ by induction (the step checked on ${} \\le n < {}$, to which every larger $n$ reduces) — {what}.",
+                "${set_math}$: Player I wins the $A$-critical state $(n; d, e)$ iff {}, where {coords}; {proven}) — {what}.",
                 sentences.join(", and "),
-                wc.proof.from,
-                wc.proof.step_from,
-                wc.proof.step_from + wc.proof.window,
             ));
             tables.push(table(
                 TableSpec {
@@ -650,18 +654,14 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             continue;
         }
         summary.findings.push(format!(
-            "${set_math}$: the winner of every $A$-critical state (both players middle class) is given by boundaries $h_i(b)$ on the corresponding state{}, PROVEN for every $n \\ge {}$ by induction (the step checked on ${} \\le n < {}$, to which every larger $n$ reduces; the boundaries are tabulated below) — {what}.",
+            "${set_math}$: the winner of every $A$-critical state (both players middle class) is given by boundaries $h_i(b)$ on the corresponding state{}, {proven}; the boundaries are tabulated below) — {what}.",
             if wc.edge.depth > 0 { " and an edge layer" } else { "" },
-            wc.proof.from,
-            wc.proof.step_from,
-            wc.proof.step_from + wc.proof.window,
         ));
         tables.push(table(
             TableSpec {
                 title: format!("The win condition on $A$-critical states for ${set_math}$"),
                 caption: format!(
-                    "Player I wins an $A$-critical state $(n; d, e)$ iff $b^\\dagger \\ge h_i(b)$, where $i = n \\bmod {}$, $b = f^{{\\mathrm{{I}}}}(n) - 1 - d$, $b^\\dagger = f^{{\\mathrm{{II}}}}(n) - 1 - e$; one row per line of each boundary (its values below the periodic part first){}. Found on the win table and PROVEN for every $n \\ge {}$ (proven when this report was rendered): {what}.",
-                    wc.modulus,
+                    "Player I wins an $A$-critical state $(n; d, e)$ iff $b^\\dagger \\ge h_i(b)$, where {coords}; one row per line of each boundary (its values below the periodic part first){}. Found on the win table and PROVEN for every $n \\ge {}$ (proven when this report was rendered): {what}.",
                     if wc.edge.depth > 0 {
                         format!(
                             ", then the edge layer: where $\\delta = d - g^{{\\mathrm{{I}}}}(n) < {}$, I wins iff $b^\\dagger \\ge b + o_j(\\delta)$ with $j = n \\bmod {}$",

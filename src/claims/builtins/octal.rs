@@ -16,7 +16,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use super::{Builtin, BuiltinRun, PointOutcome, ambiguous, finding, int_value};
-use crate::claims::expr::{Expr, parse_expr};
+use crate::claims::expr::Expr;
 use crate::claims::finding::{
     EvidenceTable, Finding, InstanceProofs, Phrase, Proof, RangePart, Reading, Sentence,
     VerdictKind,
@@ -333,10 +333,44 @@ fn qm(q: &Q) -> String {
     rational_math(q)
 }
 
-/// The call `gs("rules", heaps)` (or `gs_mixed`) naming a value of G_s, so that a report
-/// typesets a false equation between two computed values as one equation.
-fn gs_call(src: &str) -> Option<Expr> {
-    parse_expr(src).ok()
+/// Expressions of the claim language naming values of G_s (`gs("0.21", 5)`, `gs_mixed(…)`,
+/// `k - gs(…)`), built as trees so that a report typesets a false equation between two computed
+/// values as one equation.
+mod named {
+    use crate::claims::expr::{BinOp, Expr, ExprKind, Span};
+
+    fn node(kind: ExprKind) -> Expr {
+        Expr {
+            kind,
+            span: Span::default(),
+        }
+    }
+
+    pub fn int(n: impl Into<num_bigint::BigInt>) -> Expr {
+        node(ExprKind::Int(n.into()))
+    }
+
+    pub fn text(s: &str) -> Expr {
+        node(ExprKind::Str(s.to_string()))
+    }
+
+    pub fn list(items: Vec<Expr>) -> Expr {
+        node(ExprKind::List(items))
+    }
+
+    pub fn call(name: &str, args: Vec<Expr>) -> Expr {
+        node(ExprKind::Call(name.to_string(), args))
+    }
+
+    /// `gs(rules, heaps)`.
+    pub fn gs(rules: &str, heaps: Expr) -> Expr {
+        call("gs", vec![text(rules), heaps])
+    }
+
+    /// `k - e`.
+    pub fn minus(k: impl Into<num_bigint::BigInt>, e: Expr) -> Expr {
+        node(ExprKind::Binary(BinOp::Sub, Box::new(int(k)), Box::new(e)))
+    }
 }
 
 /// A failing finding whose one claimed and one found value are named by `claimed` and
@@ -451,11 +485,7 @@ fn period(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         .collect();
     // G_s at n as a math body, and as the claim file's call when it has one (a single heap).
     let g = |n: usize| format!("\\mathcal G_s({n}{plus_text})");
-    let call = |n: usize| {
-        plus.is_empty()
-            .then(|| gs_call(&format!("gs({rules:?}, {n})")))
-            .flatten()
-    };
+    let call = |n: usize| plus.is_empty().then(|| named::gs(&rules, named::int(n)));
     let range = run.range_part("no range");
 
     let mut checked = 0usize;
@@ -717,8 +747,8 @@ fn lemma_set(set: &[HeapSize], is: &[usize], max_heap: HeapSize) -> Result<Lemma
                                 qm(&a[lhs]),
                                 qm(&expected)
                             )),
-                        gs_call(&format!("{k} - gs({rules:?}, {rhs})")),
-                        gs_call(&format!("gs({rules:?}, {lhs})")),
+                        Some(named::minus(k, named::gs(&rules, named::int(rhs)))),
+                        Some(named::gs(&rules, named::int(lhs))),
                     )),
                     checked,
                     proof: None,
@@ -892,8 +922,8 @@ fn c14_set(set: &[HeapSize], max_heap: HeapSize) -> Result<C14Set> {
             ));
         Err((
             f,
-            gs_call(&format!("gs({rules:?}, {n})")),
-            gs_call(&format!("gs({rules:?}, {})", n + 2 * k)),
+            Some(named::gs(&rules, named::int(n))),
+            Some(named::gs(&rules, named::int(n + 2 * k))),
         ))
     };
     Ok(C14Set {
@@ -1251,10 +1281,18 @@ impl Instance {
     /// The call of the claim language naming G_s at n for this instance.
     fn call(&self, n: usize) -> Option<Expr> {
         let o = self.o.to_string();
-        gs_call(&match (&self.p, self.m) {
-            (_, 0) => format!("gs({o:?}, {n})"),
-            (None, m) => format!("gs({o:?}, [{n}, {m}])"),
-            (Some(p), m) => format!("gs_mixed({o:?}, {n}, {:?}, {m})", p.to_string()),
+        Some(match (&self.p, self.m) {
+            (_, 0) => named::gs(&o, named::int(n)),
+            (None, m) => named::gs(&o, named::list(vec![named::int(n), named::int(m)])),
+            (Some(p), m) => named::call(
+                "gs_mixed",
+                vec![
+                    named::text(&o),
+                    named::int(n),
+                    named::text(&p.to_string()),
+                    named::int(m),
+                ],
+            ),
         })
     }
 
