@@ -145,6 +145,15 @@ mod tables;
 pub use claims::{
     Claim, ClaimBuilder, Finding, Registry, VerdictKind, check_claim, check_registry,
 };
+/// Family induction proofs: closed forms over a closure of positions ([`prove::System`], read
+/// from a forms file) proven for every parameter and every bonus N, each step of the induction
+/// an SMT query answered by z3 or cvc5 ([`prove::Solver`], run as programs).
+pub mod prove {
+    pub use crate::claims::induction::{
+        Answer, Class, Game, Obligation, Outcome, Query, REFINEMENTS, Rel, SECONDS_PER_OBLIGATION,
+        Solver, Sort, System, Term, prove_statement, run, write_certificate,
+    };
+}
 /// The library's error (the bad value named) and its result type.
 ///
 /// ```
@@ -469,7 +478,7 @@ pub mod language {
     };
     pub use crate::claims::functions::markdown as function_tables;
     pub use crate::claims::registry::{
-        Assertion, BuiltinCheck, Check, ClaimPlace, ExprCheck, Quantifiers, ReadingCheck,
+        Assertion, BuiltinCheck, Check, ClaimPlace, ExprCheck, ProofRef, Quantifiers, ReadingCheck,
     };
     pub use crate::claims::typeset::{
         CallMath, CheckMath, DisplayForm, MathArg, Shape, binders_math, check_math, check_parts,

@@ -21,6 +21,7 @@ mod mine_octal_cert;
 mod mine_pwl_forms;
 mod octal;
 mod process_guards;
+mod prove;
 mod report;
 mod robustness;
 mod scoring;

@@ -395,6 +395,7 @@ impl ClaimBuilder {
                 filter: self.filter,
                 assertion,
             })),
+            proof: None,
             place: ClaimPlace::default(),
         })
     }

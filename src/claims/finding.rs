@@ -327,6 +327,23 @@ pub enum Proof {
         /// The forms hold for every n ≥ from.
         from: u64,
     },
+    /// Closed forms on the classes of a closure of positions proven for every parameter and
+    /// every bonus by induction on the number of stones, each step an SMT query found
+    /// unsatisfiable; the claim's statement follows from the forms (`crate::claims::induction`).
+    Induction {
+        /// The forms file (its path from where the claim file was read).
+        forms: String,
+        /// What the forms file proves, in words.
+        title: String,
+        /// The classes, as a reader sees them (`$…$` mathematics).
+        classes: Vec<String>,
+        /// How many obligations were discharged (the forms' and the statement's).
+        obligations: usize,
+        /// The claim's variables' domain the statement is proven on (LaTeX, without `$`).
+        over: String,
+        /// The solver that answered.
+        solver: String,
+    },
 }
 
 impl Proof {
@@ -348,6 +365,12 @@ impl Proof {
             Proof::CertifiedForms { period, from, .. } => {
                 format!("PROVEN by forms of period {period} certified from n = {from}")
             }
+            Proof::Induction {
+                obligations, over, ..
+            } => format!(
+                "PROVEN for every value with ${over}$ and every rational $N$, by induction on \
+                 the number of stones ({obligations} SMT obligations unsatisfiable)"
+            ),
         }
     }
 }
@@ -940,6 +963,9 @@ impl Finding {
                 return "no point of the range satisfies `where`: nothing was checked".to_string();
             }
             let mut s = format!("true at all {}", plural(p.checked, unit.name()));
+            if let Some(proof @ Proof::Induction { .. }) = &self.proof {
+                s = format!("{}; checked directly: {s}", proof.text());
+            }
             if p.skipped > 0 {
                 s.push_str(&format!(
                     " ({} excluded by `where`)",

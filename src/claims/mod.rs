@@ -7,6 +7,7 @@
 //! - [`value`], [`eval`]: checking names, arities and kinds, then exact evaluation;
 //! - [`functions`]: the functions expressions call, one file per game, registered in one place;
 //! - [`cost`]: sizing a claim's work before it runs;
+//! - [`induction`]: closed forms proven for every parameter by induction, each step an SMT query;
 //! - [`engines`]: the caches of the game engines behind the functions;
 //! - [`finding`]: typed findings (counterexamples, corrections, proofs, readings), their merge
 //!   and their rendering; [`verdict`]: checking a claim into one.
@@ -19,6 +20,7 @@ pub mod eval;
 pub mod expr;
 pub mod finding;
 pub mod functions;
+pub mod induction;
 pub mod registry;
 pub mod sketch;
 pub mod typeset;

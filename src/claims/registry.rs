@@ -159,7 +159,34 @@ raw_with_check! {
         args: toml::Table,
         #[serde(default)]
         reading: Vec<RawReading>,
+        proof: Option<Spanned<RawProofRef>>,
     }
+}
+
+/// A claim's `proof = { forms = "…", over = "…", reals = […] }`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawProofRef {
+    forms: String,
+    over: Option<String>,
+    #[serde(default)]
+    reals: Vec<String>,
+}
+
+/// Where a claim's statement is proven for every value of its variables: a forms file whose
+/// closed forms `nimlab prove` proves, and the domain of the claim's variables.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProofRef {
+    /// The forms file as the claim file names it (relative to the claim file's folder).
+    pub forms: String,
+    /// The forms file's path.
+    pub path: std::path::PathBuf,
+    /// The constraint on the claim's variables (all values satisfying it are covered).
+    pub over: Expr,
+    /// `over` as written.
+    pub over_text: String,
+    /// The variables that range over the rationals (the others over the integers).
+    pub reals: Vec<String>,
 }
 
 /// A quantifier list with its source text (the verdict table's `range` column).
@@ -275,6 +302,8 @@ pub struct Claim {
     pub open: bool,
     /// How it is checked.
     pub check: Check,
+    /// Where its statement is proven for every value (`proof` in a claim file).
+    pub proof: Option<ProofRef>,
     /// Where it is in the file.
     pub place: ClaimPlace,
 }
@@ -596,6 +625,42 @@ impl Loader<'_> {
         })
     }
 
+    /// A claim's `proof` table, checked: an expression claim, a forms file that exists, an
+    /// `over` that parses.
+    fn proof_ref(&self, raw: &Spanned<RawProofRef>, check: &Check, id: &str) -> Result<ProofRef> {
+        let p = raw.get_ref();
+        if !matches!(check, Check::Expr(_)) {
+            return Err(self.error_at(
+                raw.span(),
+                &format!(
+                    "claim `{}`: `proof` is for claims checked by an expression",
+                    excerpt(id)
+                ),
+            ));
+        }
+        let path = crate::fsio::parent_dir(self.path).join(&p.forms);
+        if !path.is_file() {
+            return Err(self.error_at(
+                raw.span(),
+                &format!("claim `{}`: no forms file {}", excerpt(id), path.display()),
+            ));
+        }
+        let over_text = p.over.clone().unwrap_or_else(|| "true".into());
+        let over = parse_expr(&over_text).map_err(|e| {
+            self.error_at(
+                raw.span(),
+                &format!("claim `{}`: proof.over: {e}", excerpt(id)),
+            )
+        })?;
+        Ok(ProofRef {
+            forms: p.forms.clone(),
+            path,
+            over,
+            over_text,
+            reals: p.reals.clone(),
+        })
+    }
+
     fn claim(&self, raw: &Spanned<RawClaim>, defs: &Definitions) -> Result<Claim> {
         let at = raw.span();
         let c = raw.get_ref();
@@ -735,6 +800,11 @@ impl Loader<'_> {
                 rank: c.rank,
             },
             open: c.open,
+            proof: c
+                .proof
+                .as_ref()
+                .map(|p| self.proof_ref(p, &check, &c.id))
+                .transpose()?,
             check,
             place: ClaimPlace {
                 table: at.start,

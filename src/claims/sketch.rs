@@ -13,7 +13,10 @@
 //! - **certified closed forms** ([`Proof::CertifiedForms`]): periodic-linear forms substituted
 //!   into the min/max-plus recurrence, each residue's winning term identified and every other
 //!   term shown to stay on its side of the line for all k (`crate::miner::certificate`), plus
-//!   the base window, give the forms for every n by induction.
+//!   the base window, give the forms for every n by induction;
+//! - **family induction** ([`Proof::Induction`]): closed forms on classes of positions proven
+//!   for every parameter by SMT queries, one step of the induction on the number of stones
+//!   each (`crate::claims::induction`), and the statement read off the forms.
 
 use super::finding::Proof;
 
@@ -70,6 +73,33 @@ pub fn sketch(proof: &Proof) -> String {
                 members.join(", ")
             )
         }
+        Proof::Induction {
+            forms,
+            title,
+            classes,
+            obligations,
+            over,
+            solver,
+        } => format!(
+            "The statement is proven for every value of its variables with ${over}$, not only \
+             on the range computed. The forms file `{forms}` ({title}) covers a set of positions \
+             closed under moves by {} classes — {} — each with a closed form of its payoff in \
+             its parameters and $N$. The recurrence $f_N(0) = -N$, $f_N(p) = \\max_{{p \\to p'}} \
+             (\\lvert p\\rvert - \\lvert p'\\rvert - f_N(p'))$ was turned into quantifier-free \
+             formulas of linear integer and real arithmetic: no move beats a class's form (one \
+             formula for each class, pile lowered and class of the position left), some move \
+             reaches it, every move stays in the set, every position of the set lies in a \
+             class, and the empty position is worth $-N$. {solver} found the negation of each of \
+             the {obligations} formulas (these and the statement's own) unsatisfiable. By \
+             induction on the number of stones each form therefore equals $f_N$ at every \
+             position of its class, for every integer value of the parameters and every \
+             rational $N$, and the statement, with each payoff replaced by its form, follows. \
+             The argument uses the rules of the game only, no result of the paper; the \
+             formulas are SMT-LIB files that another solver replays (`nimlab prove {forms} \
+             --solver cvc5 --certificate DIR`).",
+            classes.len(),
+            classes.join("; "),
+        ),
     }
 }
 

@@ -840,7 +840,15 @@ fn check_sized_claim(
     let f = runner.finding(deep);
     runner.ev.flush_progress();
     report.advance(planned);
-    Ok(f?.about(&claim_ref(reg, claim)))
+    let mut f = f?;
+    if let (Some(proof), Check::Expr(check), VerdictKind::Holds) =
+        (&claim.proof, &claim.check, f.verdict)
+        && let Some(p) = super::induction::prove_claim(&reg.definitions, check, proof)?
+    {
+        f.verdict = VerdictKind::Proven;
+        f.proof = Some(p);
+    }
+    Ok(f.about(&claim_ref(reg, claim)))
 }
 
 /// Passes a claim's progress on to `to`, never more than its `planned` steps in all.

@@ -10,6 +10,7 @@ pub mod guard;
 mod mine;
 mod octal;
 mod output;
+mod prove;
 mod report;
 mod scoring;
 mod study;
@@ -80,6 +81,8 @@ enum Command {
     /// Studies: your own question as one TOML file — tables, mining, claims, figures, prose.
     #[command(subcommand)]
     Study(study::StudyCommand),
+    /// Prove closed forms for every parameter (family induction, SMT solver).
+    Prove(prove::ProveArgs),
     /// Render the research reports (Markdown, LaTeX, CSV, SVG) into reports/, or check them.
     Report(report::ReportArgs),
     /// Shell completions (bash, zsh, fish, elvish or powershell) on standard output.
@@ -231,6 +234,13 @@ fn run_command(cli: Cli) -> anyhow::Result<Status> {
         }
         Command::Completions(args) => completions::completions(args),
         Command::Man(args) => completions::man(args),
+        Command::Prove(args) => {
+            return Ok(if prove::run(args)? {
+                Status::Success
+            } else {
+                Status::ClaimsFail
+            });
+        }
         Command::Check(args) => {
             return Ok(if check::run(args)? {
                 Status::Success

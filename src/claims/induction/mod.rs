@@ -1,0 +1,834 @@
+//! Family induction proofs: closed forms proven for every parameter by an SMT solver.
+//!
+//! A *forms file* (TOML, format in `data/proofs/README.md`) declares a closure of positions —
+//! sorted piles satisfying linear constraints, such as every position of three piles whose
+//! smallest pile is at most 1 — and covers it with *classes*, each a family of positions whose
+//! piles are affine in integer parameters (`[2k+1, 2k, 1]` with `k ≥ 1`) with a closed form of
+//! its value in the parameters and the bonus N (`F(k, N)`).
+//!
+//! The forms are proven by induction on the number of stones. The game's recurrence becomes
+//! finitely many obligations in linear integer/real arithmetic with floors ([`term`]), one per
+//! class and kind of move (Scoring Nim's are in [`scoring`]): the forms' positions stay in the
+//! closure, every position of the closure is in a class, no move beats a form, some move reaches
+//! it, the empty position is worth −N. Each obligation is negated and handed to an SMT solver
+//! (z3, or cvc5 to replay: [`solver`]); `unsat` for every one proves that each form equals the
+//! value at every position of its class, for every parameter value and every rational N. The
+//! argument uses only the rules of the game — no theorem of the paper whose claims it checks.
+//!
+//! A claim whose statement follows from proven forms (`proof = { forms = …, over = … }` in a
+//! claim file) adds one more obligation: the claim's formula, with every `payoff` replaced by the
+//! form of a class holding its position, holds for every value of its variables allowed by
+//! `over` ([`prove_statement`]).
+//!
+//! A `sat` answer is a point where an obligation fails, reported with the solver's values (the
+//! caller confirms it with the exact engine); anything else is UNKNOWN with the solver's words.
+
+mod scoring;
+mod solver;
+mod term;
+mod translate;
+
+pub use self::solver::{Answer, Solver};
+pub use self::term::{Query, Rel, Sort, Term};
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::Deserialize;
+use toml::Spanned;
+
+use self::term::linear;
+use self::translate::{Scope, TVal, Translator};
+use crate::claims::eval::Definitions;
+use crate::claims::expr::{Expr, ExprKind, parse_expr};
+use crate::claims::registry::{Registry, located};
+use crate::error::{Error, Result};
+use crate::num::Q;
+
+/// The games whose recurrence a forms file can prove.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Game {
+    /// Scoring Nim: f_N(0) = −N, f_N(p) = max over moves of (stones taken − f_N(p')).
+    ScoringNim,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawForms {
+    game: Spanned<String>,
+    title: String,
+    piles: Vec<String>,
+    closure: Spanned<String>,
+    #[serde(default)]
+    define: Vec<Spanned<crate::claims::registry::RawDefine>>,
+    class: Vec<Spanned<RawClass>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawClass {
+    id: String,
+    name: String,
+    position: Spanned<String>,
+    #[serde(rename = "where")]
+    filter: Option<Spanned<String>>,
+    form: Spanned<String>,
+}
+
+/// One class: a family of positions of the closure with the closed form of their value.
+#[derive(Clone, Debug)]
+pub struct Class {
+    /// Short name (file names, messages).
+    pub slug: String,
+    /// How a reader sees it (`$…$` mathematics allowed).
+    pub name: String,
+    /// The parameters, in order of first appearance in the position.
+    pub params: Vec<String>,
+    /// The piles, affine in the parameters.
+    pub position: Vec<Expr>,
+    /// Constraints on the parameters.
+    pub filter: Option<Expr>,
+    /// The value, in the parameters and N.
+    pub form: Expr,
+    /// Its position as written.
+    pub position_text: String,
+    /// Its constraint as written.
+    pub filter_text: Option<String>,
+    /// Its form as written.
+    pub form_text: String,
+}
+
+/// A forms file: a closure of positions covered by classes with closed forms.
+#[derive(Clone, Debug)]
+pub struct System {
+    /// The file it was read from.
+    pub path: PathBuf,
+    /// The game whose recurrence is proven.
+    pub game: Game,
+    /// What the file proves, in words.
+    pub title: String,
+    /// Names of the piles, largest first.
+    pub piles: Vec<String>,
+    /// The closure's constraint on the piles.
+    pub closure: Expr,
+    /// The closure as written.
+    pub closure_text: String,
+    /// The file's functions.
+    pub definitions: Definitions,
+    /// The classes.
+    pub classes: Vec<Class>,
+}
+
+/// One obligation: a query whose `unsat` proves one step of the induction.
+#[derive(Clone, Debug)]
+pub struct Obligation {
+    /// The query.
+    pub query: Query,
+}
+
+impl Obligation {
+    fn new(name: String, about: String, assertions: Vec<Term>, shown: Vec<String>) -> Obligation {
+        Obligation {
+            query: Query {
+                name,
+                about,
+                assertions,
+                shown,
+            },
+        }
+    }
+}
+
+/// How a proof ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// Every obligation is unsatisfiable.
+    Proven {
+        /// How many obligations were discharged.
+        obligations: usize,
+    },
+    /// An obligation is satisfiable: the forms fail the recurrence (or a claim does not follow).
+    Refuted {
+        /// The obligation.
+        obligation: String,
+        /// What it says.
+        about: String,
+        /// The solver's values of its variables.
+        values: Vec<(String, Q)>,
+    },
+    /// The solver could not decide an obligation.
+    Unknown {
+        /// The obligation.
+        obligation: String,
+        /// The solver's words.
+        why: String,
+    },
+}
+
+/// How long one obligation may take by default, in seconds.
+pub const SECONDS_PER_OBLIGATION: u32 = 120;
+
+impl System {
+    /// Reads and checks a forms file.
+    pub fn load(path: &Path) -> Result<System> {
+        let src = std::fs::read_to_string(path)
+            .map_err(|e| Error::invalid(format!("cannot read {}: {e}", path.display())))?;
+        System::parse(path, &src)
+    }
+
+    /// Parses a forms file's text; `path` is for messages.
+    pub fn parse(path: &Path, src: &str) -> Result<System> {
+        let raw: RawForms = toml::from_str(src).map_err(|e| {
+            let at = e.span().map_or(0, |s| s.start);
+            located(path, src, at, 1, e.message())
+        })?;
+        let game = match raw.game.get_ref().as_str() {
+            "scoring-nim" => Game::ScoringNim,
+            other => {
+                return Err(located(
+                    path,
+                    src,
+                    raw.game.span().start,
+                    1,
+                    &format!("unknown game `{other}`; forms can be proven for: scoring-nim"),
+                ));
+            }
+        };
+        let definitions =
+            Registry::from_raw(path, src, String::new(), String::new(), &raw.define, &[])?
+                .definitions;
+        let expr = |field: &Spanned<String>| -> Result<Expr> {
+            parse_expr(field.get_ref()).map_err(|e| {
+                located(
+                    path,
+                    src,
+                    field.span().start + 1 + e.span.local_start(),
+                    1,
+                    &e.message,
+                )
+            })
+        };
+        if raw.piles.is_empty() || raw.piles.len() > 6 {
+            return Err(Error::invalid(format!(
+                "{}: `piles` names 1 to 6 piles, not {}",
+                path.display(),
+                raw.piles.len()
+            )));
+        }
+        let closure = expr(&raw.closure)?;
+        let mut classes = Vec::new();
+        for rc in &raw.class {
+            let c = rc.get_ref();
+            let position = expr(&c.position)?;
+            let ExprKind::List(items) = position.kind else {
+                return Err(located(
+                    path,
+                    src,
+                    c.position.span().start,
+                    1,
+                    "a class's position is a list of piles",
+                ));
+            };
+            if items.len() != raw.piles.len() {
+                return Err(located(
+                    path,
+                    src,
+                    c.position.span().start,
+                    1,
+                    &format!(
+                        "this position has {} piles; the file's positions have {}",
+                        items.len(),
+                        raw.piles.len()
+                    ),
+                ));
+            }
+            let mut params = Vec::new();
+            for item in &items {
+                free_names(item, &mut params);
+            }
+            if params.iter().any(|p| p == "N") {
+                return Err(located(
+                    path,
+                    src,
+                    c.position.span().start,
+                    1,
+                    "a position cannot depend on the bonus N",
+                ));
+            }
+            if classes.iter().any(|d: &Class| d.slug == c.id) {
+                return Err(located(
+                    path,
+                    src,
+                    rc.span().start,
+                    1,
+                    &format!("class id `{}` is used twice", c.id),
+                ));
+            }
+            classes.push(Class {
+                slug: c.id.clone(),
+                name: c.name.clone(),
+                params,
+                position: items,
+                filter: c.filter.as_ref().map(&expr).transpose()?,
+                form: expr(&c.form)?,
+                position_text: c.position.get_ref().clone(),
+                filter_text: c.filter.as_ref().map(|f| f.get_ref().clone()),
+                form_text: c.form.get_ref().clone(),
+            });
+        }
+        let system = System {
+            path: path.to_path_buf(),
+            game,
+            title: raw.title,
+            piles: raw.piles,
+            closure,
+            closure_text: raw.closure.get_ref().clone(),
+            definitions,
+            classes,
+        };
+        // Every expression must translate before anything runs.
+        for c in &system.classes {
+            let mut tr = system.translator("check_");
+            let (q, _, _) = c.instance(&system, &mut tr, "q").map_err(|m| {
+                Error::invalid(format!("{}: class `{}`: {m}", path.display(), c.slug))
+            })?;
+            c.form_at(&system, &mut tr, &q).map_err(|m| {
+                Error::invalid(format!("{}: class `{}`: form: {m}", path.display(), c.slug))
+            })?;
+            c.solved(&system, &mut tr, &vec![Term::int(0); system.piles.len()])
+                .map_err(|m| {
+                    Error::invalid(format!("{}: class `{}`: {m}", path.display(), c.slug))
+                })?;
+        }
+        let piles: Vec<Term> = system.piles.iter().map(|p| Term::int_var(p)).collect();
+        system
+            .closure_at(&piles)
+            .map_err(|m| Error::invalid(format!("{}: closure: {m}", path.display())))?;
+        Ok(system)
+    }
+
+    pub(super) fn translator(&self, prefix: &str) -> Translator<'_> {
+        Translator::new(&self.definitions, None, prefix)
+    }
+
+    /// The closure's constraint at the piles `p`.
+    pub(super) fn closure_at(&self, p: &[Term]) -> std::result::Result<Term, String> {
+        let mut tr = self.translator("cl_");
+        let mut scope: Scope = self
+            .piles
+            .iter()
+            .cloned()
+            .zip(p.iter().cloned().map(TVal::Num))
+            .collect();
+        let t = tr
+            .formula(&self.closure, &mut scope)
+            .map_err(|e| e.to_string())?;
+        if !tr.facts.is_empty() {
+            return Err("the closure must be linear constraints on the piles (no floors)".into());
+        }
+        Ok(t)
+    }
+
+    /// The obligations of the game's recurrence.
+    pub fn obligations(&self) -> Result<Vec<Obligation>> {
+        match self.game {
+            Game::ScoringNim => scoring::obligations(self).map_err(Error::invalid),
+        }
+    }
+
+    /// Proves the forms: every obligation handed to `solver` (in parallel). A class whose
+    /// offered moves fail to reach its form at some point gets that point as a new sample and
+    /// its obligation is posed again (at most [`REFINEMENTS`] times). Returns the outcome and
+    /// the obligations as finally posed (the certificate).
+    pub fn prove(&self, solver: Solver, seconds: u32) -> Result<(Outcome, Vec<Obligation>)> {
+        let mut obligations = self.obligations()?;
+        let mut answers = answer_all(&obligations, solver, seconds)?;
+        for (ci, class) in self.classes.iter().enumerate() {
+            let name = format!("attained-{}", class.slug);
+            let Some(at) = obligations.iter().position(|o| o.query.name == name) else {
+                continue;
+            };
+            let mut extra = Vec::new();
+            for _ in 0..REFINEMENTS {
+                if !matches!(answers[at], Answer::Sat(_)) {
+                    break;
+                }
+                let values = match solver.run(&obligations[at].query.script(true), seconds)? {
+                    Answer::Sat(v) => v,
+                    _ => break,
+                };
+                let Some(point) = scoring::failed_point(self, ci, &values) else {
+                    break;
+                };
+                if extra.contains(&point) {
+                    break;
+                }
+                extra.push(point);
+                obligations[at] = scoring::attained(self, ci, &extra).map_err(Error::invalid)?;
+                answers[at] = answer(&obligations[at], solver, seconds)?;
+            }
+        }
+        let outcome = outcome(&obligations, answers, solver, seconds)?;
+        Ok((outcome, obligations))
+    }
+}
+
+/// How many times a class's *attained* obligation is posed again with the point where it failed.
+pub const REFINEMENTS: usize = 8;
+
+/// One obligation's answer (a `sat` without its values).
+fn answer(o: &Obligation, solver: Solver, seconds: u32) -> Result<Answer> {
+    solver.run(&o.query.script(false), seconds)
+}
+
+fn answer_all(obligations: &[Obligation], solver: Solver, seconds: u32) -> Result<Vec<Answer>> {
+    obligations
+        .par_iter()
+        .map(|o| answer(o, solver, seconds))
+        .collect()
+}
+
+/// Runs the obligations with `solver`, each for at most `seconds`; the first failure in
+/// obligation order is reported.
+pub fn run(obligations: &[Obligation], solver: Solver, seconds: u32) -> Result<Outcome> {
+    let answers = answer_all(obligations, solver, seconds)?;
+    outcome(obligations, answers, solver, seconds)
+}
+
+fn outcome(
+    obligations: &[Obligation],
+    answers: Vec<Answer>,
+    solver: Solver,
+    seconds: u32,
+) -> Result<Outcome> {
+    for (o, a) in obligations.iter().zip(answers) {
+        match a {
+            Answer::Unsat => {}
+            Answer::Sat(_) => {
+                let values = match solver.run(&o.query.script(true), seconds)? {
+                    Answer::Sat(v) => v,
+                    _ => Vec::new(),
+                };
+                return Ok(Outcome::Refuted {
+                    obligation: o.query.name.clone(),
+                    about: o.query.about.clone(),
+                    values,
+                });
+            }
+            Answer::Unknown(why) => {
+                return Ok(Outcome::Unknown {
+                    obligation: o.query.name.clone(),
+                    why,
+                });
+            }
+        }
+    }
+    Ok(Outcome::Proven {
+        obligations: obligations.len(),
+    })
+}
+
+/// Writes each obligation as `DIR/<name>.smt2` (a certificate any SMT-LIB solver replays: every
+/// file must answer `unsat`).
+pub fn write_certificate(obligations: &[Obligation], dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::invalid(format!("cannot create {}: {e}", dir.display())))?;
+    for o in obligations {
+        let path = dir.join(format!("{}.smt2", o.query.name));
+        let script = o.query.script(false);
+        crate::fsio::write_output(&path, |w| w.write_all(script.as_bytes()))
+            .map_err(|e| Error::invalid(format!("cannot write {}: {e}", path.display())))?;
+    }
+    Ok(())
+}
+
+/// The names an expression uses that are neither functions nor bound inside it.
+fn free_names(e: &Expr, out: &mut Vec<String>) {
+    use ExprKind as K;
+    match &e.kind {
+        K::Var(n) => {
+            if !out.contains(n) {
+                out.push(n.clone());
+            }
+        }
+        K::Int(_) | K::Bool(_) | K::Str(_) => {}
+        K::List(xs) | K::Call(_, xs) => xs.iter().for_each(|x| free_names(x, out)),
+        K::Neg(x) | K::Not(x) => free_names(x, out),
+        K::Binary(_, a, b) => {
+            free_names(a, out);
+            free_names(b, out);
+        }
+        K::Compare(a, rest) => {
+            free_names(a, out);
+            rest.iter().for_each(|(_, x)| free_names(x, out));
+        }
+        K::If(c, a, b) => {
+            free_names(c, out);
+            free_names(a, out);
+            free_names(b, out);
+        }
+        K::Let(..) | K::Aggregate(..) => {}
+    }
+}
+
+impl Class {
+    /// Fresh parameter variables `prefix_param`, the position in them, and the class's
+    /// constraint on them.
+    pub(super) fn instance(
+        &self,
+        system: &System,
+        tr: &mut Translator<'_>,
+        prefix: &str,
+    ) -> std::result::Result<(Vec<String>, Vec<Term>, Term), String> {
+        let names: Vec<String> = self
+            .params
+            .iter()
+            .map(|p| format!("{prefix}_{p}"))
+            .collect();
+        let values: Vec<Term> = names.iter().map(|n| Term::int_var(n)).collect();
+        let (pos, cond) = self.at(system, tr, &values)?;
+        Ok((names, pos, cond))
+    }
+
+    /// The position and the constraint at parameter values `values`.
+    pub(super) fn at(
+        &self,
+        system: &System,
+        tr: &mut Translator<'_>,
+        values: &[Term],
+    ) -> std::result::Result<(Vec<Term>, Term), String> {
+        let _ = system;
+        let mut scope: Scope = self
+            .params
+            .iter()
+            .cloned()
+            .zip(values.iter().cloned().map(TVal::Num))
+            .collect();
+        let mut pos = Vec::new();
+        for e in &self.position {
+            let t = tr
+                .num(e, &mut scope)
+                .map_err(|e| format!("position: {e}"))?;
+            if t.sort() != Sort::Int {
+                return Err("a position's piles must be integers".into());
+            }
+            pos.push(t);
+        }
+        let cond = match &self.filter {
+            Some(f) => tr
+                .formula(f, &mut scope)
+                .map_err(|e| format!("where: {e}"))?,
+            None => Term::Bool(true),
+        };
+        Ok((pos, cond))
+    }
+
+    /// The form at the parameter variables `q` and the bonus N.
+    pub(super) fn form_at(
+        &self,
+        system: &System,
+        tr: &mut Translator<'_>,
+        q: &[String],
+    ) -> std::result::Result<Term, String> {
+        self.form_with(system, tr, q.iter().map(|n| Term::int_var(n)).collect())
+    }
+
+    /// The form at parameter values `values` and the bonus N.
+    pub(super) fn form_with(
+        &self,
+        system: &System,
+        tr: &mut Translator<'_>,
+        values: Vec<Term>,
+    ) -> std::result::Result<Term, String> {
+        self.form_with_bonus(system, tr, values, Term::real_var("N"))
+    }
+
+    /// The form at parameter values `values` and the bonus `n`.
+    pub(super) fn form_with_bonus(
+        &self,
+        system: &System,
+        tr: &mut Translator<'_>,
+        values: Vec<Term>,
+        n: Term,
+    ) -> std::result::Result<Term, String> {
+        let _ = system;
+        let mut scope: Scope = self
+            .params
+            .iter()
+            .cloned()
+            .zip(values.into_iter().map(TVal::Num))
+            .collect();
+        scope.push(("N".into(), TVal::Num(n)));
+        tr.num(&self.form, &mut scope).map_err(|e| e.to_string())
+    }
+
+    /// The parameters read off the piles `t` (each from a pile where it appears alone with the
+    /// parameters already read), with the divisibility conditions that make them integers.
+    fn solve(
+        &self,
+        system: &System,
+        tr: &mut Translator<'_>,
+        t: &[Term],
+    ) -> std::result::Result<(Vec<Term>, Vec<Term>), String> {
+        let symbolic: Vec<Term> = self
+            .params
+            .iter()
+            .map(|p| Term::int_var(&format!("param_{p}")))
+            .collect();
+        let (pos, _) = self.at(system, tr, &symbolic)?;
+        let forms: Vec<(BTreeMap<String, Q>, Q)> = pos
+            .iter()
+            .map(|x| {
+                linear(x).ok_or_else(|| {
+                    "a position's piles must be affine in the parameters".to_string()
+                })
+            })
+            .collect::<std::result::Result<_, _>>()?;
+        let mut known: BTreeMap<String, Term> = BTreeMap::new();
+        let mut conds = Vec::new();
+        while known.len() < self.params.len() {
+            let mut progress = false;
+            for (i, (coeffs, constant)) in forms.iter().enumerate() {
+                let unknown: Vec<(&String, &Q)> = coeffs
+                    .iter()
+                    .filter(|(n, _)| !known.contains_key(*n))
+                    .collect();
+                let [(name, c)] = unknown.as_slice() else {
+                    continue;
+                };
+                if !c.is_integer()
+                    || coeffs.values().any(|q| !q.is_integer())
+                    || !constant.is_integer()
+                {
+                    return Err("a position's coefficients must be integers".into());
+                }
+                // t_i − constant − Σ (known coefficients · values) = c · param.
+                let mut rest = t[i].clone().minus(Term::Num(constant.clone()));
+                for (n, q) in coeffs {
+                    if let Some(v) = known.get(n) {
+                        rest = rest.minus(v.clone().scale(q.clone()));
+                    }
+                }
+                let d = c.abs();
+                let quotient = Term::Div(Box::new(rest.clone()), d.numer().clone());
+                let value = if c.signum() < 0 {
+                    quotient.negated()
+                } else {
+                    quotient
+                };
+                if d != Q::one() {
+                    conds.push(Term::eq(
+                        Term::Mod(Box::new(rest), d.numer().clone()),
+                        Term::int(0),
+                    ));
+                }
+                known.insert((*name).clone(), value);
+                progress = true;
+            }
+            if !progress {
+                let missing: Vec<&String> = self
+                    .params
+                    .iter()
+                    .filter(|p| !known.contains_key(&format!("param_{p}")))
+                    .collect();
+                return Err(format!(
+                    "parameters {missing:?} cannot be read off the position (each must appear alone in some pile once the others are known)"
+                ));
+            }
+        }
+        let values = self
+            .params
+            .iter()
+            .map(|p| known[&format!("param_{p}")].clone())
+            .collect();
+        Ok((values, conds))
+    }
+
+    /// The parameters of the class's member `t` (meaningful when [`Class::member`] holds).
+    pub(super) fn solved(
+        &self,
+        system: &System,
+        tr: &mut Translator<'_>,
+        t: &[Term],
+    ) -> std::result::Result<Vec<Term>, String> {
+        Ok(self.solve(system, tr, t)?.0)
+    }
+
+    /// Whether the piles `t` are a position of the class.
+    pub(super) fn member(
+        &self,
+        system: &System,
+        tr: &mut Translator<'_>,
+        t: &[Term],
+    ) -> std::result::Result<Term, String> {
+        let (values, mut conds) = self.solve(system, tr, t)?;
+        let (pos, cond) = self.at(system, tr, &values)?;
+        conds.extend(
+            pos.iter()
+                .zip(t)
+                .map(|(x, y)| Term::eq(x.clone(), y.clone())),
+        );
+        conds.push(cond);
+        Ok(Term::And(conds))
+    }
+}
+
+/// Systems proven in this process, by forms file: a claim file refers to one system from many
+/// claims, and the system's obligations are the costly part.
+type ProvenSystems = std::sync::Mutex<BTreeMap<PathBuf, (System, Outcome, usize)>>;
+
+/// Systems proven in this process (see above).
+static PROVEN_SYSTEMS: std::sync::LazyLock<ProvenSystems> =
+    std::sync::LazyLock::new(Default::default);
+
+/// The proof of a claim whose statement refers to a forms file (`proof` in its claim file):
+/// `Some` when the forms and the statement are proven, `None` when either is refuted or
+/// undecided (the claim keeps the verdict of its finite check). An error when the forms file is
+/// bad or no solver runs.
+pub fn prove_claim(
+    defs: &Definitions,
+    check: &crate::claims::registry::ExprCheck,
+    proof: &crate::claims::registry::ProofRef,
+) -> Result<Option<crate::claims::finding::Proof>> {
+    use crate::claims::expr::{BinOp, CmpOp, Span};
+    use crate::claims::registry::Assertion;
+    let solver = Solver::Z3;
+    let (system, outcome, count) = {
+        let mut cache = PROVEN_SYSTEMS.lock().unwrap_or_else(|e| e.into_inner());
+        match cache.get(&proof.path) {
+            Some(entry) => entry.clone(),
+            None => {
+                let system = System::load(&proof.path)?;
+                let (outcome, obligations) = system.prove(solver, SECONDS_PER_OBLIGATION)?;
+                let entry = (system, outcome, obligations.len());
+                cache.insert(proof.path.clone(), entry.clone());
+                entry
+            }
+        }
+    };
+    if !matches!(outcome, Outcome::Proven { .. }) {
+        return Ok(None);
+    }
+    let statement = match &check.assertion {
+        Assertion::Holds(e) => e.clone(),
+        Assertion::Equal {
+            actual, expected, ..
+        } => Expr {
+            kind: ExprKind::Compare(
+                Box::new(actual.clone()),
+                vec![(CmpOp::Eq, expected.clone())],
+            ),
+            span: Span::default(),
+        },
+    };
+    let over = match &check.filter {
+        Some(f) => Expr {
+            kind: ExprKind::Binary(
+                BinOp::And,
+                Box::new(proof.over.clone()),
+                Box::new(f.clone()),
+            ),
+            span: Span::default(),
+        },
+        None => proof.over.clone(),
+    };
+    let vars: Vec<String> = check.range.binders.iter().map(|b| b.name.clone()).collect();
+    let statement_outcome = prove_statement(
+        &system,
+        defs,
+        &vars,
+        &proof.reals,
+        &over,
+        &statement,
+        solver,
+    )?;
+    let Outcome::Proven { obligations } = statement_outcome else {
+        return Ok(None);
+    };
+    Ok(Some(crate::claims::finding::Proof::Induction {
+        forms: lexical(&proof.path),
+        title: system.title.clone(),
+        classes: system.classes.iter().map(|c| c.name.clone()).collect(),
+        obligations: count + obligations,
+        over: crate::claims::typeset::expr_math(&over, defs),
+        solver: solver.program().to_string(),
+    }))
+}
+
+/// `path` with `.` and `dir/..` removed without asking the file system (`data/claims/../proofs/x`
+/// is `data/proofs/x`): how a report names a forms file.
+fn lexical(path: &Path) -> String {
+    use std::path::Component;
+    let mut parts: Vec<Component<'_>> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(parts.last(), Some(Component::Normal(_))) => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    parts.iter().collect::<PathBuf>().display().to_string()
+}
+
+/// A claim's statement over proven forms: its formula with every `payoff` read from the forms,
+/// for every value of `vars` (integers, or reals when named in `reals`) with `over` true.
+pub fn prove_statement(
+    system: &System,
+    defs: &Definitions,
+    vars: &[String],
+    reals: &[String],
+    over: &Expr,
+    statement: &Expr,
+    solver: Solver,
+) -> Result<Outcome> {
+    let calls = scoring::ScoringCalls {
+        system,
+        positions: RefCell::new(Vec::new()),
+    };
+    let mut tr = Translator::new(defs, Some(&calls), "st_");
+    let mut scope: Scope = vars
+        .iter()
+        .map(|v| {
+            let t = if reals.contains(v) {
+                Term::real_var(&format!("v_{v}"))
+            } else {
+                Term::int_var(&format!("v_{v}"))
+            };
+            (v.clone(), TVal::Num(t))
+        })
+        .collect();
+    let over_t = tr
+        .formula(over, &mut scope)
+        .map_err(|e| Error::invalid(format!("over: {e}")))?;
+    let goal = tr
+        .formula(statement, &mut scope)
+        .map_err(|e| Error::invalid(format!("the claim's formula: {e}")))?;
+    let shown: Vec<String> = vars.iter().map(|v| format!("v_{v}")).collect();
+    let mut obligations = Vec::new();
+    let mut a = tr.facts.clone();
+    a.extend([over_t.clone(), goal.negation()]);
+    obligations.push(Obligation::new(
+        "statement".into(),
+        "the claim follows from the forms".into(),
+        a,
+        shown.clone(),
+    ));
+    for (k, t) in calls.positions.borrow().iter().enumerate() {
+        let mut a = tr.facts.clone();
+        a.extend([
+            over_t.clone(),
+            system.closure_at(t).map_err(Error::invalid)?.negation(),
+        ]);
+        obligations.push(Obligation::new(
+            format!("statement-closure-{k}"),
+            "the claim's positions lie in the closure".into(),
+            a,
+            shown.clone(),
+        ));
+    }
+    run(&obligations, solver, SECONDS_PER_OBLIGATION)
+}

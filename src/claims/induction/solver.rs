@@ -1,0 +1,226 @@
+//! Running an SMT solver (z3 or cvc5, as programs) on a query and reading its answer.
+//!
+//! The solvers are external programs on purpose: a proof is a set of SMT-LIB files that any
+//! SMT-LIB solver replays, so the certificate does not rest on nimlab's own code. `unsat` proves
+//! an obligation; `sat` comes with the values of the shown variables (a counterexample to
+//! confirm with the exact engines); anything else (a timeout, `unknown`, a crash) is UNKNOWN
+//! with the solver's own words.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use num_bigint::BigInt;
+
+use crate::error::{Error, Result};
+use crate::num::Q;
+
+/// A solver program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Solver {
+    /// Microsoft's z3 (Debian package `z3`).
+    Z3,
+    /// cvc5 (Debian package `cvc5`).
+    Cvc5,
+}
+
+impl Solver {
+    /// The program's name.
+    pub fn program(self) -> &'static str {
+        match self {
+            Solver::Z3 => "z3",
+            Solver::Cvc5 => "cvc5",
+        }
+    }
+
+    /// Whether the program can be run here.
+    pub fn available(self) -> bool {
+        Command::new(self.program())
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    }
+
+    /// The program's version line (for provenance), or `None` when it does not run.
+    pub fn version(self) -> Option<String> {
+        let out = Command::new(self.program())
+            .arg("--version")
+            .output()
+            .ok()?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        text.lines().next().map(|l| l.trim().to_string())
+    }
+
+    fn args(self, seconds: u32) -> Vec<String> {
+        match self {
+            Solver::Z3 => vec![format!("-T:{seconds}"), "-in".into(), "-smt2".into()],
+            Solver::Cvc5 => vec![
+                "--lang=smt2".into(),
+                format!("--tlimit={}", u64::from(seconds) * 1000),
+                "-".into(),
+            ],
+        }
+    }
+
+    /// Runs the solver on `script` (SMT-LIB 2 ending in `(check-sat)`, possibly followed by
+    /// `(get-value …)`), with a time limit in seconds.
+    pub fn run(self, script: &str, seconds: u32) -> Result<Answer> {
+        let mut child = Command::new(self.program())
+            .args(self.args(seconds))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| {
+                Error::Invalid(format!(
+                    "cannot run the SMT solver `{}` ({e}); install it (Debian package {})",
+                    self.program(),
+                    self.program()
+                ))
+            })?;
+        if let Some(mut stdin) = child.stdin.take() {
+            // A solver that stops reading early (a parse error) is reported by its output.
+            let _ = stdin.write_all(script.as_bytes());
+        }
+        let out = child
+            .wait_with_output()
+            .map_err(|e| Error::Invalid(format!("`{}` failed: {e}", self.program())))?;
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let first = text.lines().next().unwrap_or("").trim().to_string();
+        Ok(match first.as_str() {
+            "unsat" => Answer::Unsat,
+            "sat" => Answer::Sat(parse_values(&text)),
+            _ => {
+                let err = String::from_utf8_lossy(&out.stderr);
+                let said = if first.is_empty() {
+                    err.lines().next().unwrap_or("no answer").trim().to_string()
+                } else {
+                    first
+                };
+                Answer::Unknown(format!(
+                    "{} answered `{}`",
+                    self.program(),
+                    crate::claims::registry::excerpt(&said)
+                ))
+            }
+        })
+    }
+}
+
+/// What a solver said of a query.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    /// No assignment satisfies it: the obligation holds.
+    Unsat,
+    /// A satisfying assignment (the values it printed of the shown variables).
+    Sat(Vec<(String, Q)>),
+    /// Neither (timeout, `unknown`, an error), in the solver's words.
+    Unknown(String),
+}
+
+/// The `(get-value …)` answer `((x 3) (N (/ 7.0 2.0)))` as pairs; values it cannot read are left
+/// out.
+fn parse_values(text: &str) -> Vec<(String, Q)> {
+    let body: String = text.lines().skip(1).collect::<Vec<_>>().join(" ");
+    let tokens = tokenize(&body);
+    let mut pos = 0;
+    let Some(Sexp::List(items)) = parse_sexp(&tokens, &mut pos) else {
+        return Vec::new();
+    };
+    items
+        .iter()
+        .filter_map(|item| match item {
+            Sexp::List(pair) if pair.len() == 2 => match (&pair[0], sexp_value(&pair[1])) {
+                (Sexp::Atom(name), Some(v)) => Some((name.clone(), v)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+#[derive(Debug)]
+enum Sexp {
+    Atom(String),
+    List(Vec<Sexp>),
+}
+
+fn tokenize(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for c in s.chars() {
+        match c {
+            '(' | ')' => {
+                if !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+                out.push(c.to_string());
+            }
+            c if c.is_whitespace() => {
+                if !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+            }
+            c => cur.push(c),
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+fn parse_sexp(tokens: &[String], pos: &mut usize) -> Option<Sexp> {
+    let t = tokens.get(*pos)?;
+    *pos += 1;
+    if t == "(" {
+        let mut items = Vec::new();
+        while tokens.get(*pos)? != ")" {
+            items.push(parse_sexp(tokens, pos)?);
+        }
+        *pos += 1;
+        Some(Sexp::List(items))
+    } else if t == ")" {
+        None
+    } else {
+        Some(Sexp::Atom(t.clone()))
+    }
+}
+
+fn sexp_value(s: &Sexp) -> Option<Q> {
+    match s {
+        Sexp::Atom(a) => {
+            let digits = a.strip_suffix(".0").unwrap_or(a);
+            digits.parse::<BigInt>().ok().map(Q::from_bigint)
+        }
+        Sexp::List(items) => match items.as_slice() {
+            [Sexp::Atom(op), x] if op == "-" => sexp_value(x).map(|v| Q::zero() - v),
+            [Sexp::Atom(op), a, b] if op == "/" => {
+                let (a, b) = (sexp_value(a)?, sexp_value(b)?);
+                (!b.is_zero()).then(|| a / b)
+            }
+            _ => None,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn models_are_read_exactly() {
+        let v =
+            parse_values("sat\n((a 64792)\n (b (- 3))\n (N (/ 376447.0 6.0)) (M (- (/ 1 2))))\n");
+        assert_eq!(
+            v,
+            vec![
+                ("a".to_string(), Q::int(64792)),
+                ("b".to_string(), Q::int(-3)),
+                ("N".to_string(), Q::frac(376447, 6)),
+                ("M".to_string(), Q::frac(-1, 2)),
+            ]
+        );
+    }
+}

@@ -1,0 +1,84 @@
+//! `nimlab prove`: closed forms over a closure of positions proven for every parameter.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use crate::claims::induction::{Outcome, Solver, System, write_certificate};
+
+const EXAMPLES: &str = "\
+Examples:
+  nimlab prove data/proofs/scoring-nim-two-piles.toml            PROVEN, or where the forms fail
+  nimlab prove data/proofs/scoring-nim-third-pile-at-most-1.toml --certificate cert/
+  nimlab prove my-forms.toml --solver cvc5                         replay with the other solver
+  for f in cert/*.smt2; do z3 \"$f\"; done                          every file must say unsat
+
+The forms file format is in data/proofs/README.md. The solvers are Debian packages (z3, cvc5).
+Exit status: 0 when PROVEN, 1 when refuted or undecided, 2 on errors in the file.";
+
+/// Prove closed forms of a game's values for every parameter and every bonus N, by induction
+/// on the number of stones, each step an SMT query (z3 or cvc5).
+#[derive(Debug, Args)]
+#[command(after_help = EXAMPLES)]
+pub struct ProveArgs {
+    /// The forms file (TOML).
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// The SMT solver to run.
+    #[arg(long, value_enum, default_value_t = SolverArg::Z3)]
+    solver: SolverArg,
+    /// The time limit of one obligation, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::claims::induction::SECONDS_PER_OBLIGATION,
+          value_parser = clap::value_parser!(u32).range(1..=86_400))]
+    timeout: u32,
+    /// Write every obligation as DIR/<name>.smt2 (each must answer unsat).
+    #[arg(long, value_name = "DIR")]
+    certificate: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum SolverArg {
+    Z3,
+    Cvc5,
+}
+
+/// Runs `nimlab prove`; returns whether the forms are proven.
+pub fn run(a: ProveArgs) -> anyhow::Result<bool> {
+    let system = System::load(&a.file)?;
+    let solver = match a.solver {
+        SolverArg::Z3 => Solver::Z3,
+        SolverArg::Cvc5 => Solver::Cvc5,
+    };
+    eprintln!(
+        "proving the forms of {} classes with {}",
+        system.classes.len(),
+        solver.program()
+    );
+    let (outcome, obligations) = system.prove(solver, a.timeout)?;
+    if let Some(dir) = &a.certificate {
+        write_certificate(&obligations, dir)?;
+    }
+    match &outcome {
+        Outcome::Proven { obligations } => {
+            println!(
+                "PROVEN: {} ({obligations} obligations unsatisfiable)",
+                system.title
+            );
+        }
+        Outcome::Refuted {
+            obligation,
+            about,
+            values,
+        } => {
+            let shown: Vec<String> = values.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+            println!(
+                "REFUTED: {obligation}: {about} fails at {}",
+                shown.join(", ")
+            );
+        }
+        Outcome::Unknown { obligation, why } => {
+            println!("UNKNOWN: {obligation}: {why}");
+        }
+    }
+    Ok(matches!(outcome, Outcome::Proven { .. }))
+}

@@ -1,0 +1,127 @@
+//! `nimlab prove`: forms proven for every parameter, refuted when perturbed, certificates that
+//! another solver replays. These tests need the SMT solvers z3 and cvc5 (Debian packages, which
+//! `.ci/run` installs).
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::common::nimlab;
+
+const TWO_PILES: &str = "data/proofs/scoring-nim-two-piles.toml";
+
+fn forms() -> String {
+    std::fs::read_to_string(TWO_PILES).unwrap()
+}
+
+/// Runs `nimlab prove` on `text` written to a file; returns (exit code, stdout).
+fn prove(text: &str, extra: &[&str]) -> (i32, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("forms.toml");
+    std::fs::write(&path, text).unwrap();
+    let out = nimlab()
+        .arg("prove")
+        .arg(&path)
+        .args(extra)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn the_two_pile_forms_are_proven_and_replay_with_cvc5() {
+    let dir = tempfile::tempdir().unwrap();
+    let cert = dir.path().join("cert");
+    let (code, out) = prove(&forms(), &["--certificate", cert.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("PROVEN"), "{out}");
+    let files: Vec<_> = std::fs::read_dir(&cert)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(files.len() > 100, "{}", files.len());
+    // A second solver, run on the files alone, agrees with every obligation.
+    for f in files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "smt2"))
+    {
+        let out = Command::new("cvc5")
+            .arg("--lang=smt2")
+            .arg(f)
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(said.trim(), "unsat", "{}", f.display());
+    }
+}
+
+#[test]
+fn a_form_off_by_one_is_refuted_in_its_class() {
+    // Prop 4.1's form with the constant lowered by one.
+    let bad = forms().replace("form = \"x - 1 + abs(N)\"", "form = \"x - 2 + abs(N)\"");
+    assert_ne!(bad, forms());
+    let (code, out) = prove(&bad, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with("REFUTED"), "{out}");
+    // Class (x,1) is where the wrong form is: its bound against the move to (1) (or another
+    // class) fails with the solver's values.
+    assert!(out.contains("x-one") || out.contains("$(x,1)$"), "{out}");
+}
+
+#[test]
+fn a_coefficient_perturbed_in_n_is_refuted() {
+    let bad = forms().replace(
+        "form = \"x - y + abs(1 - abs(1 + N))\"",
+        "form = \"x - y + abs(1 - abs(N))\"",
+    );
+    let (code, out) = prove(&bad, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("REFUTED"), "{out}");
+}
+
+#[test]
+fn a_dropped_class_leaves_positions_uncovered() {
+    let text = forms();
+    let start = text.find("[[class]]\nid = \"x-x\"").unwrap();
+    let end = text.find("[[class]]\nid = \"x-y\"").unwrap();
+    let bad = format!("{}{}", &text[..start], &text[end..]);
+    let (code, out) = prove(&bad, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with("REFUTED: covered"), "{out}");
+    assert!(out.contains("a = ") && out.contains("b = "), "{out}");
+}
+
+#[test]
+fn a_nonlinear_form_is_refused_with_its_place() {
+    let bad = forms().replace("form = \"x - 1 + abs(N)\"", "form = \"x * N\"");
+    let (code, _) = prove(&bad, &[]);
+    assert_eq!(code, 2);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("forms.toml");
+    std::fs::write(&path, &bad).unwrap();
+    let out = nimlab().arg("prove").arg(&path).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("x-one") && err.contains("not linear"), "{err}");
+}
+
+#[test]
+fn claims_with_a_proof_are_proven() {
+    let out = nimlab()
+        .args([
+            "check",
+            "data/claims/scoring-nim.toml",
+            "--only",
+            "eq-1,prop-4.1,prop-4.2-ii",
+        ])
+        .args(["--format", "csv"])
+        .env("NIMLAB_PROGRESS", "never")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert_eq!(text.matches(",PROVEN,").count(), 3, "{text}");
+    assert!(text.contains("y \\ge 2"), "{text}");
+    assert!(Path::new(TWO_PILES).is_file());
+}
