@@ -29,7 +29,7 @@ pub struct ProveArgs {
     solver: SolverArg,
     /// The time limit of one obligation, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = crate::claims::induction::SECONDS_PER_OBLIGATION,
-          value_parser = clap::value_parser!(u32).range(1..=86_400))]
+          value_parser = super::args::ranged(1u32, 86_400))]
     timeout: u32,
     /// Write every obligation as DIR/<name>.smt2 (each must answer unsat).
     #[arg(long, value_name = "DIR")]
