@@ -270,7 +270,7 @@ fn conventions() {
         ("cash_winner(A, n, d, e)", r"W_{A}^{\mathrm{cash}}(n; d, e)"),
         (
             r#"gs("{4,5}", n)"#,
-            r"G_{s}^{\mathrm{\lbrace 4,5\rbrace }}(n)",
+            r"\mathcal{G}_{s}^{\mathrm{\lbrace 4,5\rbrace }}(n)",
         ),
         ("true", r"\mathrm{true}"),
     ] {
