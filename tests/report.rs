@@ -271,6 +271,8 @@ fn toy_report() -> Report {
                 x_max: 3,
                 y_min: -1,
                 y_max: 4,
+                x_step: 1,
+                y_step: 1,
             },
             legend: "north west".into(),
         }],

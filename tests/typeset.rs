@@ -180,17 +180,44 @@ fn conventions() {
         ("not (a < b)", r"a \ge b"),
         ("a or b and c", r"a \text{ or } (b \text{ and } c)"),
         ("not is_int(x)", r"x \notin \mathbb{Z}"),
+        // A case distinction is a `cases` block read from the top (a branch that is one adds
+        // rows of its own); whatever follows it is kept out by brackets grown to its height,
+        // since its last row would seem to go on.
         (
             r#"if c == b then "II" else "I""#,
-            r"\mathrm{II} \text{ if } c = b \text{, }\text{else } \mathrm{I}",
+            r"\begin{cases} \mathrm{II} & \text{if } c = b,\cr \mathrm{I} & \text{otherwise} \end{cases}",
         ),
         (
             "if a then 1 else if b then 2 else 3",
-            r"1 \text{ if } a \text{, }2 \text{ if } b \text{, }\text{else } 3",
+            r"\begin{cases} 1 & \text{if } a,\cr 2 & \text{if } b,\cr 3 & \text{otherwise} \end{cases}",
+        ),
+        (
+            "if a then (if b then 1 else 2) else 3",
+            r"\begin{cases} 1 & \text{if } a \text{ and } b,\cr 2 & \text{if } a,\cr 3 & \text{otherwise} \end{cases}",
         ),
         (
             "(if a then 1 else 2) + 1",
-            r"(1 \text{ if } a \text{, }\text{else } 2) + 1",
+            r"\left(\begin{cases} 1 & \text{if } a,\cr 2 & \text{otherwise} \end{cases}\right) + 1",
+        ),
+        (
+            "n - (if a then 1 else 2)",
+            r"n - \begin{cases} 1 & \text{if } a,\cr 2 & \text{otherwise} \end{cases}",
+        ),
+        (
+            "(if a then 1 else 2) + (if b then 1 else 2) - 1",
+            r"\left(\begin{cases} 1 & \text{if } a,\cr 2 & \text{otherwise} \end{cases}\right) + \left(\begin{cases} 1 & \text{if } b,\cr 2 & \text{otherwise} \end{cases}\right) - 1",
+        ),
+        (
+            "x == (if a then 1 else 2)",
+            r"x = \begin{cases} 1 & \text{if } a,\cr 2 & \text{otherwise} \end{cases}",
+        ),
+        (
+            "(if a then 1 else 2) == x",
+            r"\left(\begin{cases} 1 & \text{if } a,\cr 2 & \text{otherwise} \end{cases}\right) = x",
+        ),
+        (
+            "[if a then 1 else 2, 0]",
+            r"[\left(\begin{cases} 1 & \text{if } a,\cr 2 & \text{otherwise} \end{cases}\right), 0]",
         ),
         (
             "let i = n % 5 in let l = 2 in [i, l]",
@@ -200,6 +227,7 @@ fn conventions() {
         // A big operator extends to the right: what follows it is kept out by brackets.
         ("sum(j in 1..k: j) + 1", r"(\sum_{j=1}^{k} j) + 1"),
         ("1 + sum(j in 1..k: j)", r"1 + \sum_{j=1}^{k} j"),
+        ("1 + sum(j in 1..k: j) + 2", r"1 + (\sum_{j=1}^{k} j) + 2"),
         ("2 * sum(j in 1..k: j)", r"2\sum_{j=1}^{k} j"),
         ("if k > 0 then 1 + k else true", r"k > 0 \Rightarrow 1 + k"),
         ("sum(j in 3..3: j)", r"\sum_{j=3}^{3} j"),
@@ -242,7 +270,7 @@ fn conventions() {
         ("cash_winner(A, n, d, e)", r"W_{A}^{\mathrm{cash}}(n; d, e)"),
         (
             r#"gs("{4,5}", n)"#,
-            r"G_{s}^{\mathrm{\lbrace 4,5\rbrace }}(n)",
+            r"\mathcal{G}_{s}^{\mathrm{\lbrace 4,5\rbrace }}(n)",
         ),
         ("true", r"\mathrm{true}"),
     ] {
@@ -315,7 +343,7 @@ fn a_labelled_value_names_its_expression_as_an_operand() {
     let operand = |src: &str| operand_math(&parse_expr(src).unwrap(), &defs);
     assert_eq!(
         operand(r#"if a then "I" else "II""#),
-        r"(\mathrm{I} \text{ if } a \text{, }\text{else } \mathrm{II})"
+        r"\left(\begin{cases} \mathrm{I} & \text{if } a,\cr \mathrm{II} & \text{otherwise} \end{cases}\right)"
     );
     assert_eq!(operand("a and b"), r"(a \text{ and } b)");
     assert_eq!(operand("2*k + 1"), "2k + 1");
@@ -592,7 +620,7 @@ fn readme_example_with_a_display_form_loads() {
     let call = parse_expr("F(2, N) + nz(N)").unwrap();
     assert_eq!(
         expr_math(&call, &reg.definitions),
-        r"F_{2}(N) + (1 \text{ if } N > 0 \text{, }\text{else } 0)"
+        r"F_{2}(N) + \begin{cases} 1 & \text{if } N > 0,\cr 0 & \text{otherwise} \end{cases}"
     );
     assert_eq!(notation(&[&call], &reg.definitions).len(), 1);
 }

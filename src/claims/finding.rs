@@ -316,6 +316,8 @@ pub enum Proof {
         sets: usize,
         /// The largest i that had to be checked.
         i_needed: usize,
+        /// The largest i that was checked (at least `i_needed`).
+        i_checked: usize,
     },
     /// Closed forms f(Pk + r) = B_r k + c_r certified from n = `from` by a replayed
     /// certificate (Nim with Cash, Def 2.3).
@@ -359,8 +361,12 @@ impl Proof {
                 "PROVEN, window {window_start}..{}: {argument}",
                 window_start + window_len - 1
             ),
-            Proof::FamilyPeriods { sets, i_needed } => {
-                format!("PROVEN for {sets} sets, i ≤ {i_needed} checked")
+            Proof::FamilyPeriods {
+                sets,
+                i_needed,
+                i_checked,
+            } => {
+                format!("PROVEN for {sets} sets, i ≤ {i_checked} checked (i ≤ {i_needed} needed)")
             }
             Proof::CertifiedForms { period, from, .. } => {
                 format!("PROVEN by forms of period {period} certified from n = {from}")

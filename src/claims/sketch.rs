@@ -46,14 +46,18 @@ pub fn sketch(proof: &Proof) -> String {
                 last + period,
             )
         }
-        Proof::FamilyPeriods { sets, i_needed } => format!(
+        Proof::FamilyPeriods {
+            sets,
+            i_needed,
+            i_checked,
+        } => format!(
             "For each of the {sets} sets $S$ of the family the least period of \
              $n \\mapsto \\mathcal{{G}}_s(n)$ was proven by the window argument (a window no \
              shorter than the recurrence's look-back recurs one period later, so by induction \
              the period holds for every $n$), and each period divides the identity's modulus. \
              Each side of the identity is then, as a function of $i$, constant once its \
-             argument has passed the preperiod; the identity was checked for every \
-             $i \\le {i_needed}$, which reaches past the largest preperiod of the family, so it \
+             argument has passed the preperiod, which it does from $i = {i_needed}$ on for every \
+             set of the family; the identity was checked for every $i \\le {i_checked}$, so it \
              holds for every $i \\ge 1$."
         ),
         Proof::CertifiedForms { set, period, from } => {
@@ -126,8 +130,10 @@ mod tests {
         let f = sketch(&Proof::FamilyPeriods {
             sets: 12,
             i_needed: 7,
+            i_checked: 20,
         });
-        assert!(f.contains("12 sets") && f.contains("i \\le 7"), "{f}");
+        assert!(f.contains("12 sets") && f.contains("i = 7"), "{f}");
+        assert!(f.contains("i \\le 20"), "{f}");
         let c = sketch(&Proof::CertifiedForms {
             set: vec![1, 3, 4],
             period: 16,

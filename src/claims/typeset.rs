@@ -18,8 +18,12 @@
 //!   `⊕` or `mod`, `mod` inside arithmetic, `and` inside `or`); a product is written by
 //!   juxtaposition where that is unambiguous (`2k`, `3(k-1)`, `(m-1)(2^{k+1}-2)`) and with
 //!   `\cdot` otherwise (`2 \cdot 3`, `L \cdot (k+1)`, `k \cdot V(p)`); division is inline, `a/b`;
-//! - `if`/`let` as one line: `a \text{ if } c \text{, else } b` and `b \text{ where } x = e`
-//!   (a `cases` environment needs `\\`);
+//! - `if c then a else b` as a case distinction,
+//!   `\begin{cases} a & \text{if } c,\cr b & \text{otherwise} \end{cases}`, an `else if` chain
+//!   as one block with a row per branch (rows end with `\cr`, which LaTeX and MathJax read as
+//!   `\\` does, since Markdown would eat one backslash of `\\`); the block is bracketed with
+//!   `\left(…\right)` wherever something follows it, since its last row would seem to go on;
+//!   `let` as `b \text{ where } x = e`;
 //! - aggregates as big operators and quantifiers: $\sum_{j=a}^{b}$, $\min_{a \le j \le b}$,
 //!   $\forall$, $\exists$, a count as the size of a set, and `list(j in a..b: e)` as
 //!   $[e(a), \dots, e(b)]$;
@@ -86,6 +90,8 @@ enum Tail {
     Application,
     /// A big operator's body, which extends to the right: what follows must not continue it.
     Open,
+    /// A case distinction, whose last row would seem to take in anything that follows it.
+    Rows,
     Other,
 }
 
@@ -112,14 +118,23 @@ impl Math {
     }
 
     fn bracketed(self) -> Math {
-        Math::new(
-            format!("({})", self.text),
-            level::ATOM,
-            Lead::Paren,
-            Tail::Closed,
-        )
+        Math::new(paren(&self.text), level::ATOM, Lead::Paren, Tail::Closed)
     }
 }
+
+/// `text` in round brackets, grown to its height (`\left(…\right)`) when it holds a case
+/// distinction.
+fn paren(text: &str) -> String {
+    if text.contains(CASES_BEGIN) {
+        format!(r"\left({text}\right)")
+    } else {
+        format!("({text})")
+    }
+}
+
+/// How a case distinction begins and ends.
+const CASES_BEGIN: &str = r"\begin{cases}";
+const CASES_END: &str = r"\end{cases}";
 
 /// What a function call looks like once typeset, so that the printer knows where it needs
 /// brackets around it.
@@ -214,7 +229,7 @@ impl MathArg {
         if self.atomic {
             self.math.clone()
         } else {
-            format!("({})", self.math)
+            paren(&self.math)
         }
     }
 
@@ -500,7 +515,7 @@ pub fn expr_math(expr: &Expr, defs: &Definitions) -> String {
 /// `expr` typeset as one side of an equation, bracketed when it binds more loosely than `=`
 /// (a case distinction, a conjunction), so `{operand} = {value}` reads as meant.
 pub fn operand_math(expr: &Expr, defs: &Definitions) -> String {
-    Printer { defs }.at(expr, level::NIM_SUM).text
+    finished(Printer { defs }.at(expr, level::NIM_SUM)).text
 }
 
 /// Whether `expr` is a literal value (a number, truth value, string, or a list of them): its
@@ -558,39 +573,58 @@ pub fn check_parts(check: &ExprCheck, defs: &Definitions) -> CheckMath {
         Assertion::Holds(e) => p.expr(e).text,
         Assertion::Equal {
             actual, expected, ..
-        } => match (&actual.kind, &expected.kind) {
-            // Lists compared entry by entry read as the equations they are: `S_1(N) = 14,
-            // f_N(p) = 9 - N`, a truth value claimed true as the condition itself.
-            (ExprKind::List(found), ExprKind::List(claimed))
-                if found.len() == claimed.len() && !found.is_empty() =>
-            {
-                found
-                    .iter()
-                    .zip(claimed)
-                    .map(|(f, c)| match c.kind {
-                        ExprKind::Bool(true) => p.expr(f).text,
-                        ExprKind::Bool(false) => {
-                            let negated = Expr {
-                                kind: ExprKind::Not(Box::new(f.clone())),
-                                span: f.span,
-                            };
-                            p.expr(&negated).text
-                        }
-                        _ => format!(
-                            "{} = {}",
-                            p.at(f, level::NIM_SUM).text,
-                            p.at(c, level::NIM_SUM).text
-                        ),
-                    })
-                    .collect::<Vec<_>>()
-                    .join(",\\quad ")
+        } => {
+            // A claimed list under `let` bindings (`[…] where i = n mod 5`) is compared entry by
+            // entry too, the bindings said once at the end, when the found side does not use
+            // their names.
+            let (bindings, claimed) = p.bindings(expected);
+            let bound_apart = !let_names(expected).iter().any(|name| actual.mentions(name));
+            match (&actual.kind, &claimed.kind) {
+                // Lists compared entry by entry read as the equations they are: `S_1(N) = 14,
+                // f_N(p) = 9 - N`, a truth value claimed true as the condition itself.
+                (ExprKind::List(found), ExprKind::List(claimed))
+                    if found.len() == claimed.len()
+                        && !found.is_empty()
+                        && (bindings.is_empty() || bound_apart) =>
+                {
+                    let last = found.len() - 1;
+                    let equations = found
+                        .iter()
+                        .zip(claimed)
+                        .enumerate()
+                        .map(|(j, (f, c))| {
+                            let follows = j < last || !bindings.is_empty();
+                            match c.kind {
+                                ExprKind::Bool(true) => p.before(f, level::OPEN, follows).text,
+                                ExprKind::Bool(false) => {
+                                    let negated = Expr {
+                                        kind: ExprKind::Not(Box::new(f.clone())),
+                                        span: f.span,
+                                    };
+                                    p.before(&negated, level::OPEN, follows).text
+                                }
+                                _ => format!(
+                                    "{} = {}",
+                                    finished(p.at(f, level::NIM_SUM)).text,
+                                    p.before(c, level::NIM_SUM, follows).text
+                                ),
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                        .join(",\\quad ");
+                    if bindings.is_empty() {
+                        equations
+                    } else {
+                        format!(r"{equations} \text{{ where }} {}", bindings.join(r",\ "))
+                    }
+                }
+                _ => format!(
+                    "{} = {}",
+                    finished(p.at(actual, level::NIM_SUM)).text,
+                    p.at(expected, level::NIM_SUM).text
+                ),
             }
-            _ => format!(
-                "{} = {}",
-                p.at(actual, level::NIM_SUM).text,
-                p.at(expected, level::NIM_SUM).text
-            ),
-        },
+        }
     };
     CheckMath {
         formula,
@@ -600,6 +634,17 @@ pub fn check_parts(check: &ExprCheck, defs: &Definitions) -> CheckMath {
             .as_ref()
             .map(|filter| p.at(filter, level::OR).text),
     }
+}
+
+/// The names a `let` chain at the top of `e` binds.
+fn let_names(e: &Expr) -> Vec<&str> {
+    let mut names = Vec::new();
+    let mut rest = e;
+    while let ExprKind::Let(name, _, body) = &rest.kind {
+        names.push(name.as_str());
+        rest = body;
+    }
+    names
 }
 
 /// The helpers with a display form that the typeset `exprs` show, in order of first
@@ -938,6 +983,12 @@ impl Printer<'_> {
         if m.level < least { m.bracketed() } else { m }
     }
 
+    /// [`Printer::at`], and when something `follows`, a case distinction bracketed.
+    fn before(&self, e: &Expr, least: u8, follows: bool) -> Math {
+        let m = self.at(e, least);
+        if follows { finished(m) } else { m }
+    }
+
     fn expr(&self, e: &Expr) -> Math {
         stacker::maybe_grow(super::eval::RED_ZONE, super::eval::STACK_SEGMENT, || {
             self.node(e)
@@ -963,7 +1014,11 @@ impl Printer<'_> {
             ),
             K::Str(s) => Math::new(text_math(s), level::ATOM, Lead::Other, Tail::Other),
             K::List(items) => {
-                let items: Vec<String> = items.iter().map(|i| self.at(i, level::OR).text).collect();
+                let items: Vec<String> = items
+                    .iter()
+                    .enumerate()
+                    .map(|(j, i)| self.before(i, level::OR, j + 1 < items.len()).text)
+                    .collect();
                 Math::new(
                     format!("[{}]", items.join(", ")),
                     level::ATOM,
@@ -985,13 +1040,13 @@ impl Printer<'_> {
             K::Not(x) => self.not(x),
             K::Binary(op, a, b) => self.binary(*op, a, b),
             K::Compare(first, rest) => {
-                let mut text = self.at(first, level::NIM_SUM).text;
-                for (op, x) in rest {
+                let mut text = finished(self.at(first, level::NIM_SUM)).text;
+                for (j, (op, x)) in rest.iter().enumerate() {
                     let _ = write!(
                         text,
                         " {} {}",
                         relation(*op),
-                        self.at(x, level::NIM_SUM).text
+                        self.before(x, level::NIM_SUM, j + 1 < rest.len()).text
                     );
                 }
                 Math::new(text, level::RELATION, Lead::Other, Tail::Other)
@@ -1039,7 +1094,7 @@ impl Printer<'_> {
             return Math::new(
                 format!(
                     "{} {} {}",
-                    self.at(first, level::NIM_SUM).text,
+                    finished(self.at(first, level::NIM_SUM)).text,
                     relation(negated),
                     self.at(second, level::NIM_SUM).text
                 ),
@@ -1086,7 +1141,11 @@ impl Printer<'_> {
 
     fn binary(&self, op: BinOp, a: &Expr, b: &Expr) -> Math {
         let joined = |operands: Vec<&Expr>, least: u8, joiner: &str, own: u8| {
-            let parts: Vec<String> = operands.iter().map(|x| self.at(x, least).text).collect();
+            let parts: Vec<String> = operands
+                .iter()
+                .enumerate()
+                .map(|(j, x)| self.before(x, least, j + 1 < operands.len()).text)
+                .collect();
             Math::new(parts.join(joiner), own, Lead::Other, Tail::Other)
         };
         match op {
@@ -1108,27 +1167,13 @@ impl Printer<'_> {
                 r" \oplus ",
                 level::NIM_SUM,
             ),
-            BinOp::Add | BinOp::Sub => {
-                let left = closed_right(self.at(a, level::SUM));
-                let right = self.expr(b);
-                let right = if (right.level < level::PRODUCT && right.level != level::BIG_OPERATOR)
-                    || right.lead == Lead::Minus
-                {
-                    right.bracketed()
-                } else {
-                    right
-                };
-                Math::new(
-                    format!("{} {} {}", left.text, op.symbol(), right.text),
-                    level::SUM,
-                    left.lead,
-                    right.tail,
-                )
-            }
+            BinOp::Add | BinOp::Sub => self.sum(op, a, b, false),
             BinOp::Mul => {
                 let left = self.product_left(a);
                 let right = self.expr(b);
-                let right = if right.level < level::POWER && right.level != level::BIG_OPERATOR {
+                let right = if (right.level < level::POWER && right.level != level::BIG_OPERATOR)
+                    || right.tail == Tail::Rows
+                {
                     right.bracketed()
                 } else {
                     right
@@ -1179,19 +1224,47 @@ impl Printer<'_> {
         }
     }
 
+    /// `a + b` or `a - b`; when something `follows` it, a last term that would take it in (a big
+    /// operator's body, a case distinction) is bracketed, and so is every such term of a chain
+    /// of sums on the left (`1 + (\sum_j j) + 2`, not `(1 + \sum_j j) + 2`).
+    fn sum(&self, op: BinOp, a: &Expr, b: &Expr, follows: bool) -> Math {
+        let left = match &a.kind {
+            ExprKind::Binary(inner @ (BinOp::Add | BinOp::Sub), x, y) => {
+                self.sum(*inner, x, y, true)
+            }
+            _ => closed_right(self.at(a, level::SUM)),
+        };
+        let right = self.expr(b);
+        let right = if (right.level < level::PRODUCT && right.level != level::BIG_OPERATOR)
+            || right.lead == Lead::Minus
+            || (follows && matches!(right.tail, Tail::Open | Tail::Rows))
+        {
+            right.bracketed()
+        } else {
+            right
+        };
+        Math::new(
+            format!("{} {} {}", left.text, op.symbol(), right.text),
+            level::SUM,
+            left.lead,
+            right.tail,
+        )
+    }
+
     /// The left operand of a product, quotient or `mod`: a quotient or `mod` there is bracketed
     /// (`(L/2)k`, not `L/2 \cdot k`).
     fn product_left(&self, a: &Expr) -> Math {
         let m = self.at(a, level::PRODUCT);
-        if m.quotient || m.tail == Tail::Open {
+        if m.quotient || matches!(m.tail, Tail::Open | Tail::Rows) {
             m.bracketed()
         } else {
             m
         }
     }
 
-    /// `a \text{ if } c \text{, } b \text{ if } d \text{, else } e` for an `if … else if …` chain;
-    /// `if c then a else true` is the implication `c \Rightarrow a`.
+    /// `\begin{cases} a & \text{if } c,\cr b & \text{if } d,\cr e & \text{otherwise} \end{cases}`
+    /// for an `if … else if …` chain; `if c then a else true` is the implication
+    /// `c \Rightarrow a`.
     fn cases(&self, e: &Expr) -> Math {
         if let ExprKind::If(c, a, b) = &e.kind
             && b.kind == ExprKind::Bool(true)
@@ -1199,7 +1272,7 @@ impl Printer<'_> {
             return Math::new(
                 format!(
                     r"{} \Rightarrow {}",
-                    self.at(c, level::OR).text,
+                    finished(self.at(c, level::OR)).text,
                     self.at(a, level::OR).text
                 ),
                 level::IMPLIES,
@@ -1207,41 +1280,76 @@ impl Printer<'_> {
                 Tail::Other,
             );
         }
-        let mut text = String::new();
-        let mut rest = e;
-        while let ExprKind::If(c, a, b) = &rest.kind {
-            let _ = write!(
-                text,
-                r"{} \text{{ if }} {} \text{{, }}",
-                self.at(a, level::RELATION).text,
-                self.at(c, level::OR).text
-            );
-            rest = b;
-        }
-        let _ = write!(
-            text,
-            r"\text{{else }} {}",
-            self.at(rest, level::RELATION).text
-        );
-        Math::new(text, level::OPEN, Lead::Other, Tail::Other)
+        let mut rows = Vec::new();
+        self.rows(e, None, &mut rows);
+        Math::new(
+            format!("{CASES_BEGIN} {} {CASES_END}", rows.join(r"\cr ")),
+            level::BIG_OPERATOR,
+            Lead::Other,
+            Tail::Rows,
+        )
     }
 
-    /// `b \text{ where } x = e,\ y = f` for `let x = e in let y = f in b`.
-    fn let_chain(&self, e: &Expr) -> Math {
+    /// The rows of a case distinction `e` under `guard` (a condition every row adds to its own),
+    /// read from the top, the first that applies: a branch that is itself a case distinction
+    /// gives rows of its own with the branch's condition added (`a` if $c$ and $d$, `b` if $c$),
+    /// not a block inside a block; the last row is "otherwise" unless a guard names it.
+    fn rows(&self, e: &Expr, guard: Option<&Expr>, out: &mut Vec<String>) {
+        let both = |c: &Expr| match guard {
+            Some(g) => Expr {
+                kind: ExprKind::Binary(BinOp::And, Box::new(g.clone()), Box::new(c.clone())),
+                span: c.span,
+            },
+            None => c.clone(),
+        };
+        let mut rest = e;
+        while let ExprKind::If(c, a, b) = &rest.kind
+            && b.kind != ExprKind::Bool(true)
+        {
+            let condition = both(c);
+            if matches!(&a.kind, ExprKind::If(_, _, x) if x.kind != ExprKind::Bool(true)) {
+                self.rows(a, Some(&condition), out);
+            } else {
+                out.push(format!(
+                    r"{} & \text{{if }} {},",
+                    self.expr(a).text,
+                    finished(self.expr(&condition)).text
+                ));
+            }
+            rest = b;
+        }
+        out.push(match guard {
+            Some(g) => format!(
+                r"{} & \text{{if }} {},",
+                self.expr(rest).text,
+                finished(self.expr(g)).text
+            ),
+            None => format!(r"{} & \text{{otherwise}}", self.expr(rest).text),
+        });
+    }
+
+    /// The bindings `x = e` of a `let` chain, typeset, and the expression under them.
+    fn bindings<'e>(&self, e: &'e Expr) -> (Vec<String>, &'e Expr) {
         let mut bindings = Vec::new();
         let mut rest = e;
         while let ExprKind::Let(name, v, body) = &rest.kind {
             bindings.push(format!(
                 "{} = {}",
                 name_math(name),
-                self.at(v, level::OR).text
+                finished(self.at(v, level::OR)).text
             ));
             rest = body;
         }
+        (bindings, rest)
+    }
+
+    /// `b \text{ where } x = e,\ y = f` for `let x = e in let y = f in b`.
+    fn let_chain(&self, e: &Expr) -> Math {
+        let (bindings, rest) = self.bindings(e);
         Math::new(
             format!(
                 r"{} \text{{ where }} {}",
-                self.at(rest, level::OR).text,
+                finished(self.at(rest, level::OR)).text,
                 bindings.join(r",\ ")
             ),
             level::OPEN,
@@ -1311,7 +1419,7 @@ impl Printer<'_> {
                 step: None,
             } => format!(
                 r"{} \le {name} \le {}",
-                self.at(from, level::NIM_SUM).text,
+                finished(self.at(from, level::NIM_SUM)).text,
                 self.at(to, level::NIM_SUM).text
             ),
             Domain::Interval {
@@ -1476,9 +1584,20 @@ impl Math {
     }
 }
 
-/// `m`, bracketed when it ends in a big operator's body that what follows would continue.
+/// `m`, bracketed when it ends in a big operator's body or a case distinction that what
+/// follows would continue.
 fn closed_right(m: Math) -> Math {
-    if m.tail == Tail::Open {
+    if matches!(m.tail, Tail::Open | Tail::Rows) {
+        m.bracketed()
+    } else {
+        m
+    }
+}
+
+/// `m`, bracketed when it is a case distinction: before a relation, a comma or words, which a
+/// big operator's body may stand before (`\sum_{j} j = 5`) but a last row may not.
+fn finished(m: Math) -> Math {
+    if m.tail == Tail::Rows {
         m.bracketed()
     } else {
         m

@@ -428,6 +428,11 @@ pub struct Bounds {
     pub y_min: i64,
     /// Greatest y shown.
     pub y_max: i64,
+    /// The distance between ticks on the x axis: a whole number, so an axis of integers is
+    /// never labelled at 1.5.
+    pub x_step: i64,
+    /// The distance between ticks on the y axis, likewise.
+    pub y_step: i64,
 }
 
 /// A command with what it reproduces.

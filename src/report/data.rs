@@ -272,11 +272,34 @@ fn bounds<'a>(all: impl Iterator<Item = &'a (f64, f64)>, vlines: &[VLine]) -> Bo
     let span = (y1 - y0).max(1.0);
     let below = (span / 20.0).ceil().max(1.0);
     let above = (span * 0.3).ceil().max(2.0);
+    let (x_min, y_min) = (x0.floor() as i64, (y0 - below).floor() as i64);
+    let (x_max, y_max) = (
+        (x1.ceil() as i64).max(x_min + 1),
+        (y1 + above).ceil() as i64,
+    );
     Bounds {
-        x_min: x0.floor() as i64,
-        x_max: (x1.ceil() as i64).max(x0.floor() as i64 + 1),
-        y_min: (y0 - below).floor() as i64,
-        y_max: (y1 + above).ceil() as i64,
+        x_min,
+        x_max,
+        y_min,
+        y_max,
+        x_step: tick_step(x_max - x_min),
+        y_step: tick_step(y_max - y_min),
+    }
+}
+
+/// The least of 1, 2, 5, 10, 20, 50, … that puts at most ten ticks on an axis of length `span`.
+fn tick_step(span: i64) -> i64 {
+    let mut decade = 1i64;
+    loop {
+        for step in [decade, 2 * decade, 5 * decade] {
+            if span <= 10 * step {
+                return step;
+            }
+        }
+        if decade > i64::MAX / 100 {
+            return decade;
+        }
+        decade *= 10;
     }
 }
 
@@ -428,6 +451,17 @@ mod tests {
         let mut t = Table::new(&["x"]);
         t.push(vec![Q::frac(1, 3).into()]);
         assert!(plottable(&t, "figure f").is_err());
+    }
+
+    /// Whole-number ticks, at most ten to an axis: $1 \le k \le 8$ is labelled at every $k$,
+    /// never at 1.5; $-1 \le y \le 16$ every 2.
+    #[test]
+    fn ticks_are_whole_numbers_at_most_ten_to_an_axis() {
+        let steps: Vec<i64> = [1, 7, 10, 11, 17, 20, 21, 50, 51, 1000, 1001]
+            .into_iter()
+            .map(tick_step)
+            .collect();
+        assert_eq!(steps, [1, 1, 1, 2, 2, 2, 5, 5, 10, 100, 200]);
     }
 
     fn spec(headers: Vec<String>) -> TableSpec {

@@ -446,6 +446,8 @@ mod tests {
                 x_max: 16,
                 y_min: 0,
                 y_max: 12,
+                x_step: 2,
+                y_step: 2,
             },
             curves: vec![Curve {
                 label: "$f^{\\mathrm{I}}$".into(),

@@ -830,6 +830,8 @@ fn lemma_13(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
             .collect();
         let (klo, khi) = (ks.iter().min().copied(), ks.iter().max().copied());
         let (ilo, ihi) = (is.iter().min().copied(), is.iter().max().copied());
+        // Each set is checked at the range's i and at every i up to its own bound.
+        let i_checked = usize::try_from(ihi.unwrap_or(0)).unwrap_or(0).max(i_needed);
         let range = match (klo, khi, ilo, ihi) {
             (Some(klo), Some(khi), Some(ilo), Some(ihi)) => vec![RangePart::described(format!(
                 "${klo} \\le \\max S \\le {khi}$, every $i \\ge 1$ (checked directly for \
@@ -841,11 +843,16 @@ fn lemma_13(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
             .piece(Phrase::Instances)
             .text(format!(
                 ": {head}; every $S$ has a PROVEN least period dividing $2k$, so both sides \
-                 are constant in $i$ once $s + (2i-1)k$ reaches the preperiod, and \
-                 $i \\le {i_needed}$ covers every $i \\ge 1${largest}; larger $S$ are not covered"
+                 are constant in $i$ once $s + (2i-1)k$ reaches the preperiod, which it does from \
+                 $i = {i_needed}$ on for every $S$; the $i \\le {i_checked}$ checked therefore \
+                 cover every $i \\ge 1${largest}; larger $S$ are not covered"
             ))
             .finding(VerdictKind::Holds, range);
-        f.proof = Some(Proof::FamilyPeriods { sets, i_needed });
+        f.proof = Some(Proof::FamilyPeriods {
+            sets,
+            i_needed,
+            i_checked,
+        });
         f.instances = Some(InstanceProofs {
             what: "sets S".to_string(),
             total: sets as u64,
@@ -1790,7 +1797,8 @@ fn conjecture_15(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         vec![
             Reading::interpreted(r"for all $n \ge 0$ (purely periodic)", pure),
             Reading::as_printed(
-                r"for all $n \ge N(O, P, m)$ (eventually periodic, as the paper glosses it)",
+                "for all $n \\ge N(O, P, m)$ (eventually periodic: the quantifier of the paper's \
+                 gloss and of Conjecture 14)",
                 eventual,
             ),
         ],

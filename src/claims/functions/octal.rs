@@ -125,7 +125,10 @@ impl Function for Gs {
                 .join(" + "),
             None => args[1].math().to_string(),
         };
-        CallMath::application(format!("G_{{s}}^{{{}}}({heaps})", args[0].math()))
+        CallMath::application(format!(
+            r"\mathcal{{G}}_{{s}}^{{{}}}({heaps})",
+            args[0].math()
+        ))
     }
 
     fn call(&self, args: &Args<'_>, engines: &mut Engines) -> Result<Value, ExprError> {
@@ -160,7 +163,7 @@ impl Function for GsMixed {
 
     fn math(&self, args: &[MathArg]) -> CallMath {
         CallMath::application(format!(
-            r"G_{{s}}^{{{}, {}}}({} +_{{\ell}} {})",
+            r"\mathcal{{G}}_{{s}}^{{{}, {}}}({} +_{{\ell}} {})",
             args[0].math(),
             args[2].math(),
             args[1].math(),
