@@ -339,6 +339,8 @@ pub enum Proof {
         title: String,
         /// The classes, as a reader sees them (`$…$` mathematics).
         classes: Vec<String>,
+        /// The game's recurrence the forms satisfy (LaTeX, without `$`).
+        recurrence: String,
         /// How many obligations were discharged (the forms' and the statement's).
         obligations: usize,
         /// The claim's variables' domain the statement is proven on (LaTeX, without `$`).

@@ -81,6 +81,7 @@ pub fn sketch(proof: &Proof) -> String {
             forms,
             title,
             classes,
+            recurrence,
             obligations,
             over,
             solver,
@@ -88,8 +89,7 @@ pub fn sketch(proof: &Proof) -> String {
             "The statement is proven for every value of its variables with ${over}$, not only \
              on the range computed. The forms file `{forms}` ({title}) covers a set of positions \
              closed under moves by {} classes — {} — each with a closed form of its payoff in \
-             its parameters and $N$. The recurrence $f_N(0) = -N$, $f_N(p) = \\max_{{p \\to p'}} \
-             (\\lvert p\\rvert - \\lvert p'\\rvert - f_N(p'))$ was turned into quantifier-free \
+             its parameters and $N$. The recurrence ${recurrence}$ was turned into quantifier-free \
              formulas of linear integer and real arithmetic: no move beats a class's form (one \
              formula for each class, pile lowered and class of the position left), some move \
              reaches it, every move stays in the set, every position of the set lies in a \
@@ -123,6 +123,31 @@ mod tests {
         assert!(s.contains("$n = 5, \\dots, 7$"), "{s}");
         assert!(s.contains("$n = 39, \\dots, 41$"), "{s}");
         assert!(s.contains("$n_0 = 2$") && s.contains("a(n−3..n−1)"), "{s}");
+    }
+
+    #[test]
+    fn an_induction_sketch_names_its_file_classes_recurrence_and_count() {
+        let s = sketch(&Proof::Induction {
+            forms: "data/proofs/two.toml".into(),
+            title: "two piles".into(),
+            classes: vec!["$(x)$".into(), "$(x,y)$".into()],
+            recurrence: "f(p) = g(p)".into(),
+            obligations: 127,
+            over: "x \\ge 2".into(),
+            solver: "z3".into(),
+        });
+        assert!(
+            s.contains("`data/proofs/two.toml`") && s.contains("2 classes"),
+            "{s}"
+        );
+        assert!(
+            s.contains("$(x)$; $(x,y)$") && s.contains("$f(p) = g(p)$"),
+            "{s}"
+        );
+        assert!(
+            s.contains("127 formulas") && s.contains("$x \\ge 2$"),
+            "{s}"
+        );
     }
 
     #[test]

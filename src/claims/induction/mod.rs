@@ -54,6 +54,17 @@ pub enum Game {
     ScoringNim,
 }
 
+impl Game {
+    /// The recurrence the forms are proven to satisfy, in LaTeX (for proof sketches).
+    pub fn recurrence(self) -> &'static str {
+        match self {
+            Game::ScoringNim => {
+                r"f_N(0) = -N,\ f_N(p) = \max_{p \to p'} (\lvert p\rvert - \lvert p'\rvert - f_N(p'))"
+            }
+        }
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawForms {
@@ -291,13 +302,13 @@ impl System {
         // Every expression must translate before anything runs.
         for c in &system.classes {
             let mut tr = system.translator("check_");
-            let (q, _, _) = c.instance(&system, &mut tr, "q").map_err(|m| {
+            let (q, _, _) = c.instance(&mut tr, "q").map_err(|m| {
                 Error::invalid(format!("{}: class `{}`: {m}", path.display(), c.slug))
             })?;
-            c.form_at(&system, &mut tr, &q).map_err(|m| {
+            c.form_at(&mut tr, &q).map_err(|m| {
                 Error::invalid(format!("{}: class `{}`: form: {m}", path.display(), c.slug))
             })?;
-            c.solved(&system, &mut tr, &vec![Term::int(0); system.piles.len()])
+            c.solved(&mut tr, &vec![Term::int(0); system.piles.len()])
                 .map_err(|m| {
                     Error::invalid(format!("{}: class `{}`: {m}", path.display(), c.slug))
                 })?;
@@ -474,11 +485,19 @@ fn free_names(e: &Expr, out: &mut Vec<String>) {
 }
 
 impl Class {
+    /// The parameters bound to `values`.
+    fn scope(&self, values: Vec<Term>) -> Scope {
+        self.params
+            .iter()
+            .cloned()
+            .zip(values.into_iter().map(TVal::Num))
+            .collect()
+    }
+
     /// Fresh parameter variables `prefix_param`, the position in them, and the class's
     /// constraint on them.
     pub(super) fn instance(
         &self,
-        system: &System,
         tr: &mut Translator<'_>,
         prefix: &str,
     ) -> std::result::Result<(Vec<String>, Vec<Term>, Term), String> {
@@ -488,24 +507,17 @@ impl Class {
             .map(|p| format!("{prefix}_{p}"))
             .collect();
         let values: Vec<Term> = names.iter().map(|n| Term::int_var(n)).collect();
-        let (pos, cond) = self.at(system, tr, &values)?;
+        let (pos, cond) = self.at(tr, &values)?;
         Ok((names, pos, cond))
     }
 
     /// The position and the constraint at parameter values `values`.
     pub(super) fn at(
         &self,
-        system: &System,
         tr: &mut Translator<'_>,
         values: &[Term],
     ) -> std::result::Result<(Vec<Term>, Term), String> {
-        let _ = system;
-        let mut scope: Scope = self
-            .params
-            .iter()
-            .cloned()
-            .zip(values.iter().cloned().map(TVal::Num))
-            .collect();
+        let mut scope = self.scope(values.to_vec());
         let mut pos = Vec::new();
         for e in &self.position {
             let t = tr
@@ -528,38 +540,29 @@ impl Class {
     /// The form at the parameter variables `q` and the bonus N.
     pub(super) fn form_at(
         &self,
-        system: &System,
         tr: &mut Translator<'_>,
         q: &[String],
     ) -> std::result::Result<Term, String> {
-        self.form_with(system, tr, q.iter().map(|n| Term::int_var(n)).collect())
+        self.form_with(tr, q.iter().map(|n| Term::int_var(n)).collect())
     }
 
     /// The form at parameter values `values` and the bonus N.
     pub(super) fn form_with(
         &self,
-        system: &System,
         tr: &mut Translator<'_>,
         values: Vec<Term>,
     ) -> std::result::Result<Term, String> {
-        self.form_with_bonus(system, tr, values, Term::real_var("N"))
+        self.form_with_bonus(tr, values, Term::real_var("N"))
     }
 
     /// The form at parameter values `values` and the bonus `n`.
     pub(super) fn form_with_bonus(
         &self,
-        system: &System,
         tr: &mut Translator<'_>,
         values: Vec<Term>,
         n: Term,
     ) -> std::result::Result<Term, String> {
-        let _ = system;
-        let mut scope: Scope = self
-            .params
-            .iter()
-            .cloned()
-            .zip(values.into_iter().map(TVal::Num))
-            .collect();
+        let mut scope = self.scope(values);
         scope.push(("N".into(), TVal::Num(n)));
         tr.num(&self.form, &mut scope).map_err(|e| e.to_string())
     }
@@ -568,7 +571,6 @@ impl Class {
     /// parameters already read), with the divisibility conditions that make them integers.
     fn solve(
         &self,
-        system: &System,
         tr: &mut Translator<'_>,
         t: &[Term],
     ) -> std::result::Result<(Vec<Term>, Vec<Term>), String> {
@@ -577,7 +579,7 @@ impl Class {
             .iter()
             .map(|p| Term::int_var(&format!("param_{p}")))
             .collect();
-        let (pos, _) = self.at(system, tr, &symbolic)?;
+        let (pos, _) = self.at(tr, &symbolic)?;
         let forms: Vec<(BTreeMap<String, Q>, Q)> = pos
             .iter()
             .map(|x| {
@@ -649,22 +651,20 @@ impl Class {
     /// The parameters of the class's member `t` (meaningful when [`Class::member`] holds).
     pub(super) fn solved(
         &self,
-        system: &System,
         tr: &mut Translator<'_>,
         t: &[Term],
     ) -> std::result::Result<Vec<Term>, String> {
-        Ok(self.solve(system, tr, t)?.0)
+        Ok(self.solve(tr, t)?.0)
     }
 
     /// Whether the piles `t` are a position of the class.
     pub(super) fn member(
         &self,
-        system: &System,
         tr: &mut Translator<'_>,
         t: &[Term],
     ) -> std::result::Result<Term, String> {
-        let (values, mut conds) = self.solve(system, tr, t)?;
-        let (pos, cond) = self.at(system, tr, &values)?;
+        let (values, mut conds) = self.solve(tr, t)?;
+        let (pos, cond) = self.at(tr, &values)?;
         conds.extend(
             pos.iter()
                 .zip(t)
@@ -751,6 +751,7 @@ pub fn prove_claim(
         forms: lexical(&proof.path),
         title: system.title.clone(),
         classes: system.classes.iter().map(|c| c.name.clone()).collect(),
+        recurrence: system.game.recurrence().to_string(),
         obligations: count + obligations,
         over: crate::claims::typeset::expr_math(&over, defs),
         solver: solver.program().to_string(),

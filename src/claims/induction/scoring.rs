@@ -22,9 +22,10 @@
 //! from a class that holds it; by induction on the number of stones every form equals f_N on its
 //! class.
 
-use super::term::{Sort, Term};
+use super::term::Term;
 use super::translate::{GameCalls, TVal, Translator, int_list};
 use super::{Class, System};
+use itertools::Itertools;
 use num_traits::ToPrimitive;
 
 use crate::num::Q;
@@ -91,7 +92,7 @@ pub(super) fn obligations(system: &System) -> Result<Vec<super::Obligation>, Str
     // shape
     for (ci, class) in system.classes.iter().enumerate() {
         let mut tr = system.translator(&format!("s{ci}_"));
-        let (q, pos, cond) = class.instance(system, &mut tr, "q")?;
+        let (q, pos, cond) = class.instance(&mut tr, "q")?;
         let inside = Term::And(vec![sorted(&pos), system.closure_at(&pos)?]);
         let mut a = tr.facts;
         a.push(cond);
@@ -134,7 +135,7 @@ pub(super) fn obligations(system: &System) -> Result<Vec<super::Obligation>, Str
         let mut tr = system.translator("c_");
         let mut a = vec![sorted(&p), closure.clone()];
         for class in &system.classes {
-            a.push(class.member(system, &mut tr, &p)?.negation());
+            a.push(class.member(&mut tr, &p)?.negation());
         }
         let mut all = tr.facts;
         all.extend(a);
@@ -149,8 +150,8 @@ pub(super) fn obligations(system: &System) -> Result<Vec<super::Obligation>, Str
         // terminal
         {
             let mut tr = system.translator(&format!("t{ci}_"));
-            let (q, pos, cond) = s.instance(system, &mut tr, "q")?;
-            let form = s.form_at(system, &mut tr, &q)?;
+            let (q, pos, cond) = s.instance(&mut tr, "q")?;
+            let form = s.form_at(&mut tr, &q)?;
             let zero = Term::And(
                 pos.iter()
                     .map(|x| Term::eq(x.clone(), Term::int(0)))
@@ -175,11 +176,11 @@ pub(super) fn obligations(system: &System) -> Result<Vec<super::Obligation>, Str
         for i in 0..n {
             for (di, d) in system.classes.iter().enumerate() {
                 let mut tr = system.translator(&format!("b{ci}_{i}_{di}_"));
-                let (q, pos, cond) = s.instance(system, &mut tr, "q")?;
-                let form = s.form_at(system, &mut tr, &q)?;
+                let (q, pos, cond) = s.instance(&mut tr, "q")?;
+                let form = s.form_at(&mut tr, &q)?;
                 let h = Term::int_var("h");
-                let (qd, dpos, dcond) = d.instance(system, &mut tr, "r")?;
-                let dform = d.form_at(system, &mut tr, &qd)?;
+                let (qd, dpos, dcond) = d.instance(&mut tr, "r")?;
+                let dform = d.form_at(&mut tr, &qd)?;
                 let mut places = Vec::new();
                 for j in 0..n {
                     let (t, place) = after_move(&pos, i, j, &h);
@@ -361,11 +362,14 @@ fn sampled_offers(system: &System, s: &Class, extra: &[(Vec<i64>, Q)]) -> Option
     let n = system.piles.len();
     let k = s.params.len();
     let mut members: Vec<Vec<i64>> = Vec::new();
-    let mut values = vec![0i64; k];
-    loop {
+    // A class without parameters is its one position (the nullary product yields `[]`).
+    for values in (0..k)
+        .map(|_| 0..=SAMPLE_PARAM_MAX)
+        .multi_cartesian_product()
+    {
         let mut tr = system.translator("sample_");
         let terms: Vec<Term> = values.iter().map(|&v| Term::int(v)).collect();
-        if let Ok((pos, cond)) = s.at(system, &mut tr, &terms)
+        if let Ok((pos, cond)) = s.at(&mut tr, &terms)
             && constant_truth(&cond) == Some(true)
         {
             let p: Option<Vec<i64>> = pos
@@ -376,33 +380,19 @@ fn sampled_offers(system: &System, s: &Class, extra: &[(Vec<i64>, Q)]) -> Option
                 members.push(p);
             }
         }
-        // The next parameter vector, smallest sums first would be nicer; odometer order is
-        // enough for a sample.
-        let mut d = 0;
-        loop {
-            if d == k {
-                members.sort_by_key(|p| p.iter().sum::<i64>());
-                members.truncate(SAMPLE_POSITIONS);
-                return cover(system, &members, extra, n, &|p: &[i64]| {
-                    let heaps: Vec<u32> =
-                        p.iter().map(|&x| u32::try_from(x).unwrap_or(0)).collect();
-                    solve(
-                        &scoring_nim(),
-                        &nim_heaps(&heaps),
-                        Method::Auto,
-                        &Limits::default(),
-                    )
-                    .ok()
-                });
-            }
-            values[d] += 1;
-            if values[d] <= SAMPLE_PARAM_MAX {
-                break;
-            }
-            values[d] = 0;
-            d += 1;
-        }
     }
+    members.sort_by_key(|p| p.iter().sum::<i64>());
+    members.truncate(SAMPLE_POSITIONS);
+    cover(system, &members, extra, n, &|p: &[i64]| {
+        let heaps: Vec<u32> = p.iter().map(|&x| u32::try_from(x).unwrap_or(0)).collect();
+        solve(
+            &scoring_nim(),
+            &nim_heaps(&heaps),
+            Method::Auto,
+            &Limits::default(),
+        )
+        .ok()
+    })
 }
 
 type Solved = crate::games::scoring::Solution;
@@ -454,10 +444,7 @@ fn cover(
                     let tt: Vec<Term> = t.iter().map(|&x| Term::int(x)).collect();
                     for (di, d) in system.classes.iter().enumerate() {
                         let mut tr = system.translator("sample_");
-                        let holds = d
-                            .member(system, &mut tr, &tt)
-                            .ok()
-                            .and_then(|m| constant_truth(&m));
+                        let holds = d.member(&mut tr, &tt).ok().and_then(|m| constant_truth(&m));
                         if holds == Some(true) {
                             offers.push(Offer {
                                 pile: i,
@@ -521,8 +508,8 @@ pub(super) fn attained(
             .collect(),
     };
     let mut tr = system.translator(&format!("a{ci}_"));
-    let (q, pos, cond) = s.instance(system, &mut tr, "q")?;
-    let form = s.form_at(system, &mut tr, &q)?;
+    let (q, pos, cond) = s.instance(&mut tr, "q")?;
+    let form = s.form_at(&mut tr, &q)?;
     let mut reach = Vec::new();
     for o in &offers {
         let i = o.pile;
@@ -534,9 +521,9 @@ pub(super) fn attained(
         let score = pos[i].clone().minus(h.clone());
         let (t, place) = after_move(&pos, i, o.place, &h);
         let d = &system.classes[o.target];
-        let member = d.member(system, &mut tr, &t)?;
-        let params = d.solved(system, &mut tr, &t)?;
-        let dform = d.form_with(system, &mut tr, params)?;
+        let member = d.member(&mut tr, &t)?;
+        let params = d.solved(&mut tr, &t)?;
+        let dform = d.form_with(&mut tr, params)?;
         reach.push(Term::And(vec![
             valid,
             place,
@@ -582,7 +569,7 @@ pub(super) fn failed_point(
         .collect::<Option<_>>()?;
     let bonus = get("N")?;
     let mut tr = system.translator("point_");
-    let (pos, _) = s.at(system, &mut tr, &params).ok()?;
+    let (pos, _) = s.at(&mut tr, &params).ok()?;
     let p: Vec<i64> = pos
         .iter()
         .map(|t| constant_value(t).and_then(|q| q.to_i64()))
@@ -612,9 +599,6 @@ impl GameCalls for ScoringCalls<'_> {
             let [TVal::Num(n), list] = args else {
                 return Err("payoff takes (N, position)".to_string());
             };
-            if n.sort() == Sort::Bool {
-                return Err("payoff's bonus is a number".into());
-            }
             let mut piles = int_list(list)?;
             if piles.len() > self.system.piles.len() {
                 return Err(format!(
@@ -626,37 +610,23 @@ impl GameCalls for ScoringCalls<'_> {
             piles.resize(self.system.piles.len(), Term::int(0));
             let t = sort_terms(&piles);
             self.positions.borrow_mut().push(t.clone());
-            let mut value = Term::int_var("unreachable");
-            // The first class holding t gives the value; coverage makes one hold.
+            // The first class holding t gives the value; outside every class it is a fresh
+            // unknown, so a claim cannot rely on it (coverage makes some class hold).
             let mut chain = Vec::new();
             for d in &self.system.classes {
-                let member = d.member(self.system, cx, &t)?;
-                let params = d.solved(self.system, cx, &t)?;
-                let form = d.form_with_bonus(self.system, cx, params, n.clone())?;
+                let member = d.member(cx, &t)?;
+                let params = d.solved(cx, &t)?;
+                let form = d.form_with_bonus(cx, params, n.clone())?;
                 chain.push((member, form));
             }
-            for (member, form) in chain.into_iter().rev() {
-                value = Term::ite(member, form, value);
-            }
-            // Outside every class the value is a fresh unknown: a claim cannot rely on it.
-            Ok(TVal::Num(replace_unreachable(value, cx)))
+            let unknown = cx.fresh_real("unknown");
+            let value = chain
+                .into_iter()
+                .rev()
+                .fold(unknown, |rest, (member, form)| {
+                    Term::ite(member, form, rest)
+                });
+            Ok(TVal::Num(value))
         })())
-    }
-}
-
-fn replace_unreachable(t: Term, cx: &mut Translator<'_>) -> Term {
-    let fresh = cx.fresh_int("unknown");
-    let name = match &fresh {
-        Term::Var(n, _) => n.clone(),
-        _ => unreachable!("fresh_int gives a variable"),
-    };
-    rename(t, "unreachable", &Term::Var(name, Sort::Real))
-}
-
-fn rename(t: Term, from: &str, to: &Term) -> Term {
-    match t {
-        Term::Var(n, _) if n == from => to.clone(),
-        Term::Ite(c, a, b) => Term::ite(*c, rename(*a, from, to), rename(*b, from, to)),
-        other => other,
     }
 }

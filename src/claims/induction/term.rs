@@ -120,14 +120,11 @@ impl Term {
                     Sort::Real
                 }
             }
-            Term::Ite(c, a, b) => {
-                let _ = c;
-                match (a.sort(), b.sort()) {
-                    (Sort::Bool, _) => Sort::Bool,
-                    (Sort::Int, Sort::Int) => Sort::Int,
-                    _ => Sort::Real,
-                }
-            }
+            Term::Ite(_, a, b) => match (a.sort(), b.sort()) {
+                (Sort::Bool, _) => Sort::Bool,
+                (Sort::Int, Sort::Int) => Sort::Int,
+                _ => Sort::Real,
+            },
             Term::Div(..) | Term::Mod(..) => Sort::Int,
             Term::Cmp(..) | Term::Bool(_) | Term::And(_) | Term::Or(_) | Term::Not(_) => Sort::Bool,
         }

@@ -21,7 +21,7 @@ use num_traits::ToPrimitive;
 
 use super::term::{Sort, Term, kinks};
 use crate::claims::eval::Definitions;
-use crate::claims::expr::{BinOp, Binder, CmpOp, Domain, Expr, ExprError, ExprKind};
+use crate::claims::expr::{BinOp, Binder, CmpOp, Domain, Expr, ExprError, ExprKind, Span};
 use crate::num::Q;
 
 /// A translated value.
@@ -290,17 +290,13 @@ impl<'a> Translator<'a> {
             .iter()
             .map(|a| self.value(a, scope))
             .collect::<Result<Vec<_>, _>>()?;
-        let nums = |vs: &[TVal]| -> Result<Vec<Term>, ExprError> {
+        let takes = format!("`{name}` takes numbers");
+        let nums = |vs: &[TVal]| {
             let flat: Vec<TVal> = match vs {
                 [TVal::List(items)] => items.clone(),
                 _ => vs.to_vec(),
             };
-            flat.into_iter()
-                .map(|v| match v {
-                    TVal::Num(t) => Ok(t),
-                    _ => Err(ExprError::new(span, format!("`{name}` takes numbers"))),
-                })
-                .collect()
+            numbers(flat, span, &takes)
         };
         Ok(match name {
             "abs" => TVal::Num(one(&nums(&values)?, name, span)?.abs()),
@@ -337,13 +333,7 @@ impl<'a> Translator<'a> {
                 let first = it
                     .next()
                     .ok_or_else(|| ExprError::new(span, format!("`{name}` of nothing")))?;
-                TVal::Num(it.fold(first, |acc, x| {
-                    if name == "min" {
-                        acc.min(x)
-                    } else {
-                        acc.max(x)
-                    }
-                }))
+                TVal::Num(extremum(name, first, it))
             }
             _ => {
                 let game = self.game;
@@ -498,22 +488,8 @@ impl<'a> Translator<'a> {
             values.push(v?);
             x = x + s.clone();
         }
-        let nums = |vs: Vec<TVal>| -> Result<Vec<Term>, ExprError> {
-            vs.into_iter()
-                .map(|v| match v {
-                    TVal::Num(t) => Ok(t),
-                    _ => Err(ExprError::new(body.span, "expected a number here")),
-                })
-                .collect()
-        };
-        let bools = |vs: Vec<TVal>| -> Result<Vec<Term>, ExprError> {
-            vs.into_iter()
-                .map(|v| match v {
-                    TVal::Bool(t) => Ok(t),
-                    _ => Err(ExprError::new(body.span, "expected a truth value here")),
-                })
-                .collect()
-        };
+        let nums = |vs: Vec<TVal>| numbers(vs, body.span, "expected a number here");
+        let bools = |vs: Vec<TVal>| truths(vs, body.span);
         Ok(match name {
             "min" | "max" => {
                 let xs = nums(values)?;
@@ -523,13 +499,7 @@ impl<'a> Translator<'a> {
                     // (a class's constraints) rules this case out, so any value will do.
                     return Ok(TVal::Num(self.fresh_real("empty")));
                 };
-                TVal::Num(it.fold(first, |acc, x| {
-                    if name == "min" {
-                        acc.min(x)
-                    } else {
-                        acc.max(x)
-                    }
-                }))
+                TVal::Num(extremum(name, first, it))
             }
             "sum" => TVal::Num(Term::Add(nums(values)?)),
             "all" => TVal::Bool(Term::And(bools(values)?)),
@@ -544,6 +514,37 @@ impl<'a> Translator<'a> {
             _ => return Err(ExprError::new(span, format!("unknown aggregate `{name}`"))),
         })
     }
+}
+
+/// The least (`min`) or largest (`max`) of `first` and `rest`.
+fn extremum(name: &str, first: Term, rest: impl Iterator<Item = Term>) -> Term {
+    rest.fold(first, |acc, x| {
+        if name == "min" {
+            acc.min(x)
+        } else {
+            acc.max(x)
+        }
+    })
+}
+
+/// Values that must all be numbers; `message` at `span` otherwise.
+fn numbers(vs: Vec<TVal>, span: Span, message: &str) -> Result<Vec<Term>, ExprError> {
+    vs.into_iter()
+        .map(|v| match v {
+            TVal::Num(t) => Ok(t),
+            _ => Err(ExprError::new(span, message)),
+        })
+        .collect()
+}
+
+/// Values that must all be truth values.
+fn truths(vs: Vec<TVal>, span: Span) -> Result<Vec<Term>, ExprError> {
+    vs.into_iter()
+        .map(|v| match v {
+            TVal::Bool(t) => Ok(t),
+            _ => Err(ExprError::new(span, "expected a truth value here")),
+        })
+        .collect()
 }
 
 /// The value of a term made of constants only.
@@ -564,7 +565,7 @@ pub fn constant(t: &Term) -> Option<Q> {
     }
 }
 
-fn one(xs: &[Term], name: &str, span: crate::claims::expr::Span) -> Result<Term, ExprError> {
+fn one(xs: &[Term], name: &str, span: Span) -> Result<Term, ExprError> {
     match xs {
         [x] => Ok(x.clone()),
         _ => Err(ExprError::new(span, format!("`{name}` takes one number"))),
