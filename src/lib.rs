@@ -150,8 +150,9 @@ pub use claims::{
 /// an SMT query answered by z3 or cvc5 ([`prove::Solver`], run as programs).
 pub mod prove {
     pub use crate::claims::induction::{
-        Answer, Class, Game, Obligation, Outcome, Query, REFINEMENTS, Rel, SECONDS_PER_OBLIGATION,
-        Solver, Sort, System, Term, prove_statement, run, write_certificate,
+        Answer, Class, Discrepancy, Game, Obligation, Outcome, Query, REFINEMENTS, Rel,
+        SECONDS_PER_OBLIGATION, Solver, Sort, System, Term, prove_statement, run,
+        write_certificate,
     };
 }
 /// The library's error (the bad value named) and its result type.

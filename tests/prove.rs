@@ -123,3 +123,49 @@ fn claims_with_a_proof_are_proven() {
     assert_eq!(text.matches(",PROVEN,").count(), 3, "{text}");
     assert!(text.contains("y \\ge 2"), "{text}");
 }
+
+const THIRD_PILE: &str = "data/proofs/scoring-nim-third-pile-at-most-1.toml";
+
+#[test]
+fn theorem_6_3_is_proven_for_every_k_and_x() {
+    let text = std::fs::read_to_string(THIRD_PILE).unwrap();
+    let (code, out) = prove(&text, &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("PROVEN"), "{out}");
+}
+
+#[test]
+fn theorem_6_3_is_proven_again_by_cvc5() {
+    // The second solver decides the same obligations on its own (some as their two cases on
+    // the sign of N, which its certificate then lists).
+    let dir = tempfile::tempdir().unwrap();
+    let cert = dir.path().join("cert");
+    let text = std::fs::read_to_string(THIRD_PILE).unwrap();
+    let (code, out) = prove(
+        &text,
+        &["--solver", "cvc5", "--certificate", cert.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("PROVEN"), "{out}");
+    assert!(std::fs::read_dir(&cert).unwrap().count() > 500);
+}
+
+#[test]
+fn the_papers_misprint_for_10_8_1_is_refuted_and_the_engine_confirms_it() {
+    // Theorem 6.3 (ii) at (10,8,1) as printed in the example after it: 9 − N for
+    // 6 ≤ |N| ≤ 8 (right for N ≥ 6, a sign slip for N ≤ −6), the theorem's form elsewhere.
+    let text = std::fs::read_to_string(THIRD_PILE).unwrap();
+    let printed = "[[class]]\nid = \"printed-10-8-1\"\nname = \"$(10,8,1)$ as printed\"\n\
+                   position = \"[10, 8, 1]\"\nform = \"if abs(N) >= 6 and abs(N) <= 8 then 9 - N \
+                   else max(F(4, N), -8 + abs(N)) + 1\"\n\n";
+    let at = text.find("[[class]]\nid = \"thm-6.3-ii\"").unwrap();
+    let bad = format!("{}{printed}{}", &text[..at], &text[at..]);
+    let (code, out) = prove(&bad, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with("REFUTED"), "{out}");
+    let confirmed = out
+        .lines()
+        .find(|l| l.starts_with("confirmed by the exact engine"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(confirmed.contains("at (10,8,1) with N = -"), "{confirmed}");
+}

@@ -86,6 +86,7 @@ fn entry(id: &str, label: &str, verdict: &str, fails: bool) -> ClaimEntry {
         verdict: verdict.into(),
         importance: if fails { "major" } else { "normal" }.into(),
         range: "$0 \\le n \\le 10$".into(),
+        proven_for: None,
         points: Some("11 points checked".into()),
         counterexample,
         extent: fails.then(|| "Fails at 8 of the 11 values of $n$ checked: $3 \\le n \\le 10$; holds at $0 \\le n \\le 2$.".into()),

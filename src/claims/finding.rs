@@ -343,14 +343,24 @@ pub enum Proof {
         recurrence: String,
         /// How many obligations were discharged (the forms' and the statement's).
         obligations: usize,
-        /// The claim's variables' domain the statement is proven on (LaTeX, without `$`).
-        over: String,
+        /// Where the statement is proven, as a phrase with `$…$` mathematics: "all integers
+        /// $k, x$ with $k \ge 1,\ x \ge 2k + 2$ and every rational $N$".
+        domain: String,
         /// The solver that answered.
         solver: String,
     },
 }
 
 impl Proof {
+    /// Where the statement is proven beyond the range checked (an induction's domain, a
+    /// phrase with `$…$` mathematics); `None` when the proof covers the range checked only.
+    pub fn domain(&self) -> Option<&str> {
+        match self {
+            Proof::Induction { domain, .. } => Some(domain),
+            _ => None,
+        }
+    }
+
     /// `PROVEN, window 0..8: <argument>` for a period proof.
     fn text(&self) -> String {
         match self {
@@ -374,10 +384,12 @@ impl Proof {
                 format!("PROVEN by forms of period {period} certified from n = {from}")
             }
             Proof::Induction {
-                obligations, over, ..
+                obligations,
+                domain,
+                ..
             } => format!(
-                "PROVEN for every value with ${over}$ and every rational $N$, by induction on \
-                 the number of stones ({obligations} SMT obligations unsatisfiable)"
+                "PROVEN for {domain}, by induction on the number of stones ({obligations} SMT \
+                 obligations unsatisfiable)"
             ),
         }
     }

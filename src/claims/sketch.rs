@@ -83,11 +83,10 @@ pub fn sketch(proof: &Proof) -> String {
             classes,
             recurrence,
             obligations,
-            over,
+            domain,
             solver,
         } => format!(
-            "The statement is proven for every value of its variables with ${over}$, not only \
-             on the range computed. The forms file `{forms}` ({title}) covers a set of positions \
+            "The statement is proven for {domain}, not only on the range computed. The forms file `{forms}` ({title}) covers a set of positions \
              closed under moves by {} classes — {} — each with a closed form of its payoff in \
              its parameters and $N$. The recurrence ${recurrence}$ was turned into quantifier-free \
              formulas of linear integer and real arithmetic: no move beats a class's form (one \
@@ -133,7 +132,7 @@ mod tests {
             classes: vec!["$(x)$".into(), "$(x,y)$".into()],
             recurrence: "f(p) = g(p)".into(),
             obligations: 127,
-            over: "x \\ge 2".into(),
+            domain: "all integers $x \\ge 2$ and every rational $N$".into(),
             solver: "z3".into(),
         });
         assert!(

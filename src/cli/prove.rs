@@ -69,12 +69,26 @@ pub fn run(a: ProveArgs) -> anyhow::Result<bool> {
             obligation,
             about,
             values,
+            confirmed,
         } => {
             let shown: Vec<String> = values.iter().map(|(n, v)| format!("{n} = {v}")).collect();
             println!(
                 "REFUTED: {obligation}: {about} fails at {}",
                 shown.join(", ")
             );
+            if let Some(d) = confirmed {
+                let piles: Vec<String> = d.position.iter().map(i64::to_string).collect();
+                println!(
+                    "confirmed by the exact engine: the form of class {} gives {} at ({}) with \
+                     N = {}, but f_N({}) = {}",
+                    d.class,
+                    d.form,
+                    piles.join(","),
+                    d.bonus,
+                    piles.join(","),
+                    d.exact
+                );
+            }
         }
         Outcome::Unknown { obligation, why } => {
             println!("UNKNOWN: {obligation}: {why}");

@@ -244,7 +244,10 @@ pub fn verdicts(
             label: entry.label.clone(),
             anchor: entry.anchor.clone(),
             verdict: entry.verdict.clone(),
-            range: entry.range.clone(),
+            range: entry
+                .proven_for
+                .clone()
+                .unwrap_or_else(|| entry.range.clone()),
         });
         match place(f) {
             Place::Erratum => {
@@ -363,6 +366,11 @@ pub fn claim_entry(reg: &Registry, f: &Finding, check: &str) -> ClaimEntry {
         }
         .to_string(),
         range: entry_range(reg, f, claim.map(|c| &c.check)),
+        proven_for: f
+            .proof
+            .as_ref()
+            .and_then(|p| p.domain())
+            .map(str::to_string),
         points: points_text(f),
         counterexample: f
             .counterexample

@@ -170,6 +170,9 @@ pub struct ClaimEntry {
     pub importance: String,
     /// The range checked.
     pub range: String,
+    /// Where the statement is proven for every value (an induction's domain), when that is
+    /// more than the range checked; the range is then what was also checked directly.
+    pub proven_for: Option<String>,
     /// How many points were checked (and passed over), in words.
     pub points: Option<String>,
     /// The first failing point, its values labelled.

@@ -137,6 +137,12 @@ pub struct System {
 pub struct Obligation {
     /// The query.
     pub query: Query,
+    /// The class members a counterexample names: each class with the prefix of its parameters'
+    /// variables (`q` for `q_k`, `q_x`), so the exact engine can check the forms there.
+    members: Vec<(usize, &'static str)>,
+    /// Whether this is an *attained* obligation, whose failure can also mean that the moves
+    /// offered were too few.
+    attained: bool,
 }
 
 impl Obligation {
@@ -148,8 +154,65 @@ impl Obligation {
                 assertions,
                 shown,
             },
+            members: Vec::new(),
+            attained: false,
         }
     }
+
+    /// The obligation, with the class members its counterexample names.
+    fn naming(mut self, members: Vec<(usize, &'static str)>) -> Obligation {
+        self.members = members;
+        self
+    }
+
+    /// The obligation, marked as an *attained* one.
+    fn of_attainment(mut self) -> Obligation {
+        self.attained = true;
+        self
+    }
+
+    /// The obligation as two cases, N < 0 and N ≥ 0, when it speaks of the bonus N: together
+    /// they are the obligation, and each is often far easier for a solver (the forms are
+    /// symmetric or nearly so in N, and the solver no longer branches on its sign).
+    fn split_on_bonus_sign(&self) -> Option<[Obligation; 2]> {
+        let mut vars = BTreeMap::new();
+        Term::And(self.query.assertions.clone()).variables(&mut vars);
+        if vars.get("N") != Some(&term::Sort::Real) {
+            return None;
+        }
+        let bonus = Term::real_var("N");
+        let zero = Term::Num(Q::zero());
+        let case = |suffix: &str, words: &str, side: Term| {
+            let mut query = self.query.clone();
+            query.name = format!("{}-{suffix}", query.name);
+            query.about = format!("{} (case {words})", query.about);
+            query.assertions.push(side);
+            Obligation {
+                query,
+                ..self.clone()
+            }
+        };
+        Some([
+            case("n-negative", "N < 0", Term::lt(bonus.clone(), zero.clone())),
+            case("n-nonnegative", "N ≥ 0", Term::le(zero, bonus)),
+        ])
+    }
+}
+
+/// A class's form against the exact engine at one position and bonus: the confirmation of a
+/// refutation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Discrepancy {
+    /// The class, as a reader sees it.
+    pub class: String,
+    /// The position (sorted piles).
+    pub position: Vec<i64>,
+    /// The bonus N.
+    pub bonus: Q,
+    /// The form's value there.
+    pub form: Q,
+    /// The exact payoff f_N there.
+    pub exact: Q,
 }
 
 /// How a proof ended.
@@ -168,6 +231,9 @@ pub enum Outcome {
         about: String,
         /// The solver's values of its variables.
         values: Vec<(String, Q)>,
+        /// A form the exact engine shows wrong at the solver's point, when the point is small
+        /// enough to solve.
+        confirmed: Option<Box<Discrepancy>>,
     },
     /// The solver could not decide an obligation.
     Unknown {
@@ -370,7 +436,9 @@ impl System {
                     Answer::Sat(v) => v,
                     _ => break,
                 };
-                let Some(point) = scoring::failed_point(self, ci, &values) else {
+                let Some(point) =
+                    self.small_failure(ci, &obligations[at].query, &values, solver, seconds)?
+                else {
                     break;
                 };
                 if extra.contains(&point) {
@@ -381,9 +449,209 @@ impl System {
                 answers[at] = answer(&obligations[at], solver, seconds)?;
             }
         }
+        let (obligations, answers) = split_undecided(obligations, answers, solver, seconds)?;
         let outcome = outcome(&obligations, answers, solver, seconds)?;
-        Ok((outcome, obligations))
+        Ok((self.confirm(outcome, &obligations), obligations))
     }
+
+    /// The first class holding position `p` (sorted) and its form's value there at bonus N.
+    fn form_of(&self, p: &[i64], bonus: &Q) -> Option<(usize, Q)> {
+        let piles: Vec<Term> = p.iter().map(|&x| Term::int(x)).collect();
+        for (ci, class) in self.classes.iter().enumerate() {
+            let mut tr = self.translator("confirm_");
+            let member = class.member(&mut tr, &piles).ok()?;
+            if scoring::constant_truth(&member) != Some(true) {
+                continue;
+            }
+            let params: Vec<i64> = class
+                .solved(&mut tr, &piles)
+                .ok()?
+                .iter()
+                .map(|t| scoring::constant_value(t)?.to_i64())
+                .collect::<Option<_>>()?;
+            let (_, form) = class.value_at(&self.definitions, &params, bonus)?;
+            return Some((ci, form));
+        }
+        None
+    }
+
+    /// A refutation checked against the exact engine: the first class member the
+    /// counterexample names whose form differs from f_N there. An *attained* obligation that
+    /// fails where every form is right only shows that the moves offered were too few, so it
+    /// is UNKNOWN, not REFUTED.
+    fn confirm(&self, outcome: Outcome, obligations: &[Obligation]) -> Outcome {
+        let Outcome::Refuted {
+            obligation,
+            about,
+            values,
+            ..
+        } = outcome
+        else {
+            return outcome;
+        };
+        let Some(o) = obligations.iter().find(|o| o.query.name == obligation) else {
+            return Outcome::Refuted {
+                obligation,
+                about,
+                values,
+                confirmed: None,
+            };
+        };
+        let value = |name: &str| {
+            values
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.clone())
+        };
+        // Each member's position and every position one move away: the forms the obligation
+        // used are among theirs.
+        let mut checked_all = !o.members.is_empty();
+        let mut confirmed = None;
+        for &(ci, prefix) in &o.members {
+            let class = &self.classes[ci];
+            let params: Option<Vec<i64>> = class
+                .params
+                .iter()
+                .map(|p| value(&format!("{prefix}_{p}")).and_then(|v| v.to_i64()))
+                .collect();
+            let found = params.zip(value("N")).and_then(|(params, bonus)| {
+                let (position, _) = class.value_at(&self.definitions, &params, &bonus)?;
+                let exact = scoring::exact_neighbourhood(&position, &bonus)?;
+                Some((exact, bonus))
+            });
+            let Some((exact, bonus)) = found else {
+                checked_all = false;
+                continue;
+            };
+            for (position, exact) in exact {
+                match self.form_of(&position, &bonus) {
+                    Some((di, form)) if form != exact => {
+                        confirmed = Some(Box::new(Discrepancy {
+                            class: self.classes[di].name.clone(),
+                            position,
+                            bonus: bonus.clone(),
+                            form,
+                            exact,
+                        }));
+                        break;
+                    }
+                    Some(_) => {}
+                    None => checked_all = false,
+                }
+            }
+            if confirmed.is_some() {
+                break;
+            }
+        }
+        if confirmed.is_none() && o.attained && checked_all {
+            let shown: Vec<String> = values.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+            return Outcome::Unknown {
+                obligation,
+                why: format!(
+                    "no move offered reaches the form at {}, where the form agrees with the \
+                     exact engine: the moves offered are too few",
+                    shown.join(", ")
+                ),
+            };
+        }
+        Outcome::Refuted {
+            obligation,
+            about,
+            values,
+            confirmed,
+        }
+    }
+}
+
+impl System {
+    /// A point where the *attained* obligation `query` of class `ci` fails, small enough for the
+    /// exact engine to solve: the solver's `values` when they are, otherwise the same query asked
+    /// again with every parameter at most 4, 8, 16, 32 (solvers tend to answer with huge
+    /// parameters, and a failure at small parameters shows the same missing move).
+    fn small_failure(
+        &self,
+        ci: usize,
+        query: &term::Query,
+        values: &[(String, Q)],
+        solver: Solver,
+        seconds: u32,
+    ) -> Result<Option<(Vec<i64>, Q)>> {
+        let first = scoring::failed_point(self, ci, values);
+        if first
+            .as_ref()
+            .is_none_or(|(p, _)| p.iter().sum::<i64>() <= SOLVABLE_STONES)
+        {
+            return Ok(first);
+        }
+        for bound in [4, 8, 16, 32] {
+            let mut bounded = query.clone();
+            bounded.assertions.extend(
+                query
+                    .shown
+                    .iter()
+                    .filter(|v| *v != "N")
+                    .map(|v| Term::le(Term::int_var(v), Term::int(bound))),
+            );
+            if let Answer::Sat(v) = solver.run(&bounded.script(true), seconds)? {
+                return Ok(scoring::failed_point(self, ci, &v).or(first));
+            }
+        }
+        Ok(first)
+    }
+}
+
+/// The most stones of a failure point handed to the exact engine as a new sample.
+const SOLVABLE_STONES: i64 = 200;
+
+/// Where a statement is proven, in words with `$…$` mathematics: "all integers $k, x$ with
+/// $k \ge 1,\ x \ge 2k + 2$ and every rational $N$" (the conjuncts of `over` listed apart; a
+/// condition `true` left out).
+fn domain_phrase(vars: &[String], reals: &[String], over: &Expr, defs: &Definitions) -> String {
+    use crate::claims::expr::BinOp;
+    fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+        match &e.kind {
+            ExprKind::Binary(BinOp::And, a, b) => {
+                conjuncts(a, out);
+                conjuncts(b, out);
+            }
+            ExprKind::Bool(true) => {}
+            _ => out.push(e),
+        }
+    }
+    let mut parts = Vec::new();
+    conjuncts(over, &mut parts);
+    let conditions: Vec<String> = parts
+        .iter()
+        .map(|e| crate::claims::typeset::expr_math(e, defs))
+        .collect();
+    let integers: Vec<&str> = vars
+        .iter()
+        .filter(|v| !reals.contains(v))
+        .map(String::as_str)
+        .collect();
+    let mut phrase = match (integers.len(), conditions.is_empty()) {
+        (0, _) => String::new(),
+        (1, true) => format!("every integer ${}$", integers[0]),
+        (_, true) => format!("all integers ${}$", integers.join(", ")),
+        (1, false) if conditions.len() == 1 => format!("every integer ${}$", conditions[0]),
+        (_, false) => format!(
+            "all integers ${}$ with ${}$",
+            integers.join(", "),
+            conditions.join(",\\ ")
+        ),
+    };
+    let rationals: Vec<&str> = vars
+        .iter()
+        .filter(|v| reals.contains(v))
+        .map(String::as_str)
+        .collect();
+    if !rationals.is_empty() {
+        if !phrase.is_empty() {
+            phrase.push_str(" and ");
+        }
+        phrase.push_str(&format!("every rational ${}$", rationals.join(", ")));
+    }
+    phrase
 }
 
 /// How many times a class's *attained* obligation is posed again with the point where it failed.
@@ -401,11 +669,38 @@ fn answer_all(obligations: &[Obligation], solver: Solver, seconds: u32) -> Resul
         .collect()
 }
 
-/// Runs the obligations with `solver`, each for at most `seconds`; the first failure in
-/// obligation order is reported.
+/// Each obligation the solver left undecided replaced by its two cases on the sign of N
+/// ([`Obligation::split_on_bonus_sign`]), posed in turn; the others kept with their answers.
+fn split_undecided(
+    obligations: Vec<Obligation>,
+    answers: Vec<Answer>,
+    solver: Solver,
+    seconds: u32,
+) -> Result<(Vec<Obligation>, Vec<Answer>)> {
+    let mut kept = Vec::with_capacity(obligations.len());
+    let mut said = Vec::with_capacity(answers.len());
+    for (o, a) in obligations.into_iter().zip(answers) {
+        match (&a, o.split_on_bonus_sign()) {
+            (Answer::Unknown(_), Some(cases)) => {
+                let case_answers = answer_all(&cases, solver, seconds)?;
+                kept.extend(cases);
+                said.extend(case_answers);
+            }
+            _ => {
+                kept.push(o);
+                said.push(a);
+            }
+        }
+    }
+    Ok((kept, said))
+}
+
+/// Runs the obligations with `solver`, each for at most `seconds` (an undecided one once more
+/// as its two cases on the sign of N); the first failure in obligation order is reported.
 pub fn run(obligations: &[Obligation], solver: Solver, seconds: u32) -> Result<Outcome> {
     let answers = answer_all(obligations, solver, seconds)?;
-    outcome(obligations, answers, solver, seconds)
+    let (obligations, answers) = split_undecided(obligations.to_vec(), answers, solver, seconds)?;
+    outcome(&obligations, answers, solver, seconds)
 }
 
 fn outcome(
@@ -426,6 +721,7 @@ fn outcome(
                     obligation: o.query.name.clone(),
                     about: o.query.about.clone(),
                     values,
+                    confirmed: None,
                 });
             }
             Answer::Unknown(why) => {
@@ -485,6 +781,35 @@ fn free_names(e: &Expr, out: &mut Vec<String>) {
 }
 
 impl Class {
+    /// The position and the form's value of the member with integer parameters `params` at
+    /// bonus N, by the claims evaluator (exact); `None` when they do not evaluate to numbers
+    /// (the parameters outside the class, say).
+    pub fn value_at(&self, defs: &Definitions, params: &[i64], bonus: &Q) -> Option<(Vec<i64>, Q)> {
+        use crate::claims::eval::Evaluator;
+        use crate::claims::value::Value;
+        let mut engines = crate::claims::engines::Engines::new();
+        let mut ev = Evaluator::new(defs, &mut engines);
+        let mut env: crate::claims::eval::Env = self
+            .params
+            .iter()
+            .zip(params)
+            .map(|(p, &v)| (p.clone(), Value::Num(Q::int(v))))
+            .collect();
+        env.push(("N".into(), Value::Num(bonus.clone())));
+        let mut position = Vec::new();
+        for pile in &self.position {
+            match ev.eval(pile, &mut env).ok()? {
+                Value::Num(q) => position.push(q.to_i64()?),
+                _ => return None,
+            }
+        }
+        position.sort_unstable_by(|a, b| b.cmp(a));
+        match ev.eval(&self.form, &mut env).ok()? {
+            Value::Num(q) => Some((position, q)),
+            _ => None,
+        }
+    }
+
     /// The parameters bound to `values`.
     fn scope(&self, values: Vec<Term>) -> Scope {
         self.params
@@ -753,7 +1078,7 @@ pub fn prove_claim(
         classes: system.classes.iter().map(|c| c.name.clone()).collect(),
         recurrence: system.game.recurrence().to_string(),
         obligations: count + obligations,
-        over: crate::claims::typeset::expr_math(&over, defs),
+        domain: domain_phrase(&vars, &proof.reals, &over, defs),
         solver: solver.program().to_string(),
     }))
 }

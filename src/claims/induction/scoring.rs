@@ -165,12 +165,15 @@ pub(super) fn obligations(system: &System) -> Result<Vec<super::Obligation>, Str
             ]);
             let mut shown = q.clone();
             shown.push("N".into());
-            out.push(super::Obligation::new(
-                format!("terminal-{}", s.slug),
-                format!("class {} has the form −N at the empty position", s.name),
-                a,
-                shown,
-            ));
+            out.push(
+                super::Obligation::new(
+                    format!("terminal-{}", s.slug),
+                    format!("class {} has the form −N at the empty position", s.name),
+                    a,
+                    shown,
+                )
+                .naming(vec![(ci, "q")]),
+            );
         }
         // bound
         for i in 0..n {
@@ -203,18 +206,22 @@ pub(super) fn obligations(system: &System) -> Result<Vec<super::Obligation>, Str
                     Term::lt(form, score.minus(dform)),
                 ]);
                 let mut shown = q.clone();
+                shown.extend(qd.iter().cloned());
                 shown.extend(["h".to_string(), "N".to_string()]);
-                out.push(super::Obligation::new(
-                    format!("bound-{}-pile{}-to-{}", s.slug, i + 1, d.slug),
-                    format!(
-                        "no move lowering pile {} from class {} to class {} beats the form",
-                        i + 1,
-                        s.name,
-                        d.name
-                    ),
-                    a,
-                    shown,
-                ));
+                out.push(
+                    super::Obligation::new(
+                        format!("bound-{}-pile{}-to-{}", s.slug, i + 1, d.slug),
+                        format!(
+                            "no move lowering pile {} from class {} to class {} beats the form",
+                            i + 1,
+                            s.name,
+                            d.name
+                        ),
+                        a,
+                        shown,
+                    )
+                    .naming(vec![(ci, "q"), (di, "r")]),
+                );
             }
         }
         // attained
@@ -293,7 +300,7 @@ impl Candidate {
 }
 
 /// The value of a term without variables.
-fn constant_value(t: &Term) -> Option<Q> {
+pub(super) fn constant_value(t: &Term) -> Option<Q> {
     super::translate::constant(t).or_else(|| match t {
         Term::Ite(c, a, b) => {
             if constant_truth(c)? {
@@ -307,7 +314,7 @@ fn constant_value(t: &Term) -> Option<Q> {
 }
 
 /// The truth of a formula without variables.
-fn constant_truth(t: &Term) -> Option<bool> {
+pub(super) fn constant_truth(t: &Term) -> Option<bool> {
     Some(match t {
         Term::Bool(b) => *b,
         Term::And(xs) => xs
@@ -346,7 +353,7 @@ struct Offer {
 }
 
 /// The largest parameter value tried when sampling a class.
-const SAMPLE_PARAM_MAX: i64 = 7;
+const SAMPLE_PARAM_MAX: i64 = 12;
 /// The most positions sampled per class.
 const SAMPLE_POSITIONS: usize = 48;
 /// The most offers kept for one class.
@@ -358,7 +365,6 @@ const MAX_OFFERS: usize = 10;
 /// offers the solver — a poor choice can make it fail, never make it prove something false.
 /// `None` when the samples are not all covered by candidates (then every candidate is offered).
 fn sampled_offers(system: &System, s: &Class, extra: &[(Vec<i64>, Q)]) -> Option<Vec<Offer>> {
-    use crate::games::scoring::{Limits, Method, nim_heaps, scoring_nim, solve};
     let n = system.piles.len();
     let k = s.params.len();
     let mut members: Vec<Vec<i64>> = Vec::new();
@@ -383,19 +389,67 @@ fn sampled_offers(system: &System, s: &Class, extra: &[(Vec<i64>, Q)]) -> Option
     }
     members.sort_by_key(|p| p.iter().sum::<i64>());
     members.truncate(SAMPLE_POSITIONS);
-    cover(system, &members, extra, n, &|p: &[i64]| {
-        let heaps: Vec<u32> = p.iter().map(|&x| u32::try_from(x).unwrap_or(0)).collect();
-        solve(
-            &scoring_nim(),
-            &nim_heaps(&heaps),
-            Method::Auto,
-            &Limits::default(),
-        )
-        .ok()
-    })
+    cover(system, &members, extra, n, &solve_position)
 }
 
 type Solved = crate::games::scoring::Solution;
+
+/// The most stones of a position the exact engine is asked to solve here.
+const MAX_SOLVED_STONES: i64 = 400;
+
+/// The exact engine's solution of position `p` (every position below it included), when it
+/// is small enough.
+fn solve_position(p: &[i64]) -> Option<Solved> {
+    use crate::games::scoring::{Limits, Method, nim_heaps, scoring_nim, solve};
+    if p.iter().any(|&x| x < 0) || p.iter().sum::<i64>() > MAX_SOLVED_STONES {
+        return None;
+    }
+    let heaps: Vec<u32> = p
+        .iter()
+        .map(|&x| u32::try_from(x).ok())
+        .collect::<Option<_>>()?;
+    solve(
+        &scoring_nim(),
+        &nim_heaps(&heaps),
+        Method::Auto,
+        &Limits::default(),
+    )
+    .ok()
+}
+
+/// f_N(p) read off a solution holding p.
+fn payoff_in(solution: &Solved, p: &[i64], bonus: &Q) -> Option<Q> {
+    use crate::games::scoring::nim_heaps;
+    let heaps: Vec<u32> = p
+        .iter()
+        .map(|&x| u32::try_from(x).ok())
+        .collect::<Option<_>>()?;
+    Some(solution.payoff(&nim_heaps(&heaps)).ok()?.eval(bonus))
+}
+
+/// Position `p` and every position one move away (sorted), each with f_N by the exact engine;
+/// `None` when p is too large to solve.
+pub(super) fn exact_neighbourhood(p: &[i64], bonus: &Q) -> Option<Vec<(Vec<i64>, Q)>> {
+    let solution = solve_position(p)?;
+    let mut positions = vec![p.to_vec()];
+    for i in 0..p.len() {
+        for h in 0..p[i] {
+            let mut t = p.to_vec();
+            t[i] = h;
+            t.sort_unstable_by(|a, b| b.cmp(a));
+            if !positions.contains(&t) {
+                positions.push(t);
+            }
+        }
+    }
+    positions
+        .into_iter()
+        .map(|t| {
+            let v = payoff_in(&solution, &t, bonus)?;
+            Some((t, v))
+        })
+        .collect()
+}
 
 fn cover(
     system: &System,
@@ -545,7 +599,9 @@ pub(super) fn attained(
         format!("some move from class {} reaches its form", s.name),
         a,
         shown,
-    ))
+    )
+    .naming(vec![(ci, "q")])
+    .of_attainment())
 }
 
 /// The point (position, bonus) of a failed *attained* obligation of class `ci`, read off the
