@@ -101,7 +101,7 @@ fn require_registries(root: &Path) -> anyhow::Result<()> {
 /// The commit checked out in the repository at the current directory, and whether its work tree
 /// has uncommitted changes outside `reports` (whose contents are what is being rendered);
 /// `None` without git or outside a checkout.
-pub(super) fn current_commit(reports: &Path) -> Option<Commit> {
+fn current_commit(reports: &Path) -> Option<Commit> {
     let git = |args: &[&str]| {
         std::process::Command::new("git")
             .args(args)

@@ -36,7 +36,7 @@ Exit status: 0 when the file is valid and every table fits the memory budget, 2 
 
 const TABLES_EXAMPLES: &str = "\
 Examples:
-  nimlab study tables zigzag.toml                 reports/zigzag/<table>.csv for every table
+  nimlab study tables zigzag.toml                 study-reports/zigzag/<table>.csv for every table
   nimlab study tables zigzag.toml -o out          out/zigzag/<table>.csv
   nimlab study tables zigzag.toml --no-cache      recompute everything
   nimlab study tables zigzag.toml --cache /tmp/c  cache in /tmp/c (default: $NIMLAB_CACHE,
@@ -51,7 +51,7 @@ Examples:
   nimlab study run zigzag.toml --no-cache      recompute every table
 
 Tables come through the cache (see `study tables`), so a prose-only edit re-renders without
-recomputing. The report records the nimlab commit it was rendered from; --check renders with the
+recomputing. The report records the commit the nimlab binary was built from; --check renders with the
 commit recorded in DIR/<name>/<name>.json and compares every byte. Nothing is written unless the
 whole render succeeds: the new directory replaces DIR/<name> in one atomic step.
 
@@ -323,6 +323,22 @@ fn tables(a: TablesArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The commit this binary was built from (`build.rs`): `None` when built outside a checkout.
+fn build_commit() -> Option<crate::report::context::Commit> {
+    let built = env!("NIMLAB_COMMIT");
+    let (hash, dirty) = match built.strip_suffix("-dirty") {
+        Some(hash) => (hash, true),
+        None => (built, false),
+    };
+    hash.chars()
+        .all(|c| c.is_ascii_hexdigit())
+        .then(|| crate::report::context::Commit {
+            hash: hash.to_string(),
+            modified: dirty,
+        })
+        .filter(|c| c.hash.len() >= 7)
+}
+
 /// The command that renders a study, as its report records it.
 fn run_command(file: &Path, output: &Path) -> String {
     let mut c = format!("nimlab study run {}", file.display());
@@ -344,10 +360,12 @@ fn run_study(a: RunArgs) -> anyhow::Result<bool> {
     }
     let cache = a.cache.cache();
     let tables = compute_tables(&study, &cache, a.budget.memory_limit)?;
+    // The commit of the nimlab that renders, not of whatever repository the study sits in; a
+    // check renders with the commit the report records, so that it compares the content.
     let commit = if a.check {
         super::report::recorded_commit_in(&dir.join(format!("{name}.json")))?
     } else {
-        super::report::current_commit(&dir)
+        build_commit()
     };
     let opts = RunOptions {
         cache: &cache,

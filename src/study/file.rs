@@ -689,6 +689,8 @@ pub fn parse(path: &Path, src: &str) -> Result<Study> {
             .sources
             .insert(name, Some(MINED_COLUMNS.map(String::from).to_vec()));
     }
+    // A cycle first: the columns of steps that read each other are beside the point.
+    check_cycles(&ctx, &raw.mine)?;
     for m in &raw.mine {
         let m = m.get_ref();
         let who = format!("mining step `{}`", m.name.get_ref());
@@ -728,7 +730,6 @@ pub fn parse(path: &Path, src: &str) -> Result<Study> {
             at: m.name.span().start,
         });
     }
-    check_cycles(&ctx, &raw.mine)?;
 
     let claims = if raw.define.is_empty() && raw.claim.is_empty() {
         None
