@@ -226,3 +226,24 @@ fn a_bad_figure_column_or_an_unmatched_value_is_refused_at_its_place_and_nothing
         assert!(!out.exists(), "nothing is written for a refused study");
     }
 }
+
+#[test]
+fn a_family_of_payoffs_gets_its_closed_form_re_verified_by_the_claims_checker() {
+    // F_k(N) = 2 − min_j |N − j| over j = −(2k−2), …, 2k−2 step 2: Scoring Nim, Def 6.2.
+    let body = "[study]\nname = \"z\"\ntitle = \"t\"\n\n[[table]]\nname = \"f\"\nkind = \"scoring.family\"\nfamily = \"2k+1,2k,1\"\nranges = { k = \"1..8\" }\n\n[[mine]]\nname = \"forms\"\ntable = \"f\"\nhow = \"family\"\ncolumns = [\"payoff\"]\n";
+    let (dir, file) = study_file(body);
+    let (out, cache) = (dir.path().join("out"), dir.path().join("cache"));
+    run_ok(&run_args(&file, &out, &cache, &[]));
+    let json: serde_json::Value =
+        serde_json::from_slice(&fs::read(out.join("z").join("z.json")).unwrap()).unwrap();
+    let forms = json["mined"][0]["forms"].as_array().unwrap();
+    let payoff = forms
+        .iter()
+        .find(|f| f["column"] == "payoff")
+        .expect("the payoff's form");
+    assert_eq!(payoff["status"], "OBSERVED");
+    let formula = payoff["formulas"][0].as_str().unwrap();
+    assert!(formula.contains(r"2 - \min_{j \in"), "{formula}");
+    let verified = payoff["verified"].as_str().unwrap();
+    assert!(verified.contains("HOLDS"), "{verified}");
+}

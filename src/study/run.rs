@@ -22,12 +22,14 @@ use sha2::{Digest, Sha256};
 use super::{
     Cache, FigureDecl, FigureStyle, Key, MineDecl, MineHow, Placement, Study, TableSpec, quotes,
 };
+use crate::claims::eval::Definitions;
+use crate::claims::typeset::expr_math;
 use crate::claims::typeset::{name_math, rational_math};
 use crate::claims::{Finding, Registry, VerdictKind, check_registry};
 use crate::error::Result;
 use crate::export::{Cell, Format, Table};
-use crate::miner::{FamilyForms, mine_family};
-use crate::num::Q;
+use crate::miner::{BreakpointForms, FamilyForms, mine_family};
+use crate::num::{Pwl, Q};
 use crate::progress::Progress;
 use crate::report::context::{
     Axis, ClaimEntry, Commit, MinedForm, MinedSection, Parameter, Prose, Provenance, Series,
@@ -36,7 +38,9 @@ use crate::report::context::{
 use crate::report::data::{self, FigureSpec};
 use crate::report::files::Files;
 use crate::report::{Renderer, context_json, param};
-use crate::tables::mined::{family_forms_table, formulas_math};
+use crate::tables::mined::{
+    ZIGZAG_BEYOND, family_expr, family_forms_table, formulas_math, verify_closed_form,
+};
 
 /// How many rows of a table the report shows (its CSV has all of them).
 pub const SHOWN_ROWS: usize = 30;
@@ -381,18 +385,37 @@ fn mine(
     }
     let (first, ks) = index_values(table, &index).map_err(here)?;
     let mut quantities = Vec::new();
+    // At most one column of piecewise-linear functions (a payoff): its breakpoints and its
+    // closed form in (N, index) are mined too.
+    let mut functions: Option<(String, Vec<Option<Pwl>>)> = None;
     for c in &m.columns {
         let at = column_index(table, c).expect("the file checked the columns");
-        let values: Option<Vec<Q>> = numbers(table, at).into_iter().collect();
-        let values = values.ok_or_else(|| {
-            here(format!(
-                "the column `{c}` of `{}` does not hold exact numbers in every row",
-                m.source
-            ))
-        })?;
-        quantities.push((c.clone(), values));
+        if let Some(values) = numbers(table, at).into_iter().collect::<Option<Vec<Q>>>() {
+            quantities.push((c.clone(), values));
+            continue;
+        }
+        let fs: Option<Vec<Pwl>> = table.rows.iter().map(|r| r[at].as_pwl()).collect();
+        match (fs, &functions) {
+            (Some(fs), None) => functions = Some((c.clone(), fs.into_iter().map(Some).collect())),
+            (Some(_), Some((other, _))) => {
+                return Err(here(format!(
+                    "one column of functions at a time: `{other}` and `{c}` both hold them"
+                )));
+            }
+            (None, _) => {
+                return Err(here(format!(
+                    "the column `{c}` of `{}` holds neither exact numbers nor piecewise-linear functions in every row",
+                    m.source
+                )));
+            }
+        }
     }
-    let forms: FamilyForms = mine_family(&index, first, &quantities, None);
+    let forms: FamilyForms = mine_family(
+        &index,
+        first,
+        &quantities,
+        functions.as_ref().map(|(n, fs)| (n.as_str(), &fs[..])),
+    );
     let last = *ks.last().expect("a non-empty index");
     let verified = match m.verify_to {
         None => None,
@@ -450,6 +473,24 @@ fn mine(
             verified,
         });
     }
+    if let Some((_, BreakpointForms::Progression { fits, .. })) = &forms.breakpoints {
+        for q in fits {
+            shown.push(MinedForm {
+                column: q.name.clone(),
+                status: if q.fit.is_some() { "OBSERVED" } else { "NONE" }.into(),
+                range: range.clone(),
+                formulas: q
+                    .fit
+                    .as_ref()
+                    .map(|fit| formulas_math(fit, &name_math(&q.name), &name_math(&var)))
+                    .unwrap_or_default(),
+                verified: None,
+            });
+        }
+    }
+    if let Some((name, _)) = &functions {
+        shown.push(closed_form(study, m, name, &forms, &var).map_err(|e| here(e.to_string()))?);
+    }
     let section = MinedSection {
         name: m.name.clone(),
         what: format!(
@@ -466,6 +507,62 @@ fn mine(
         csv: format!("{}.csv", m.name),
     };
     Ok((section, family_forms_table(&forms)))
+}
+
+/// The closed form in (N, index) of a column of functions, when the miner finds one, re-verified
+/// by the claims checker beyond the data when the functions are a Scoring family's payoffs.
+fn closed_form(
+    study: &Study,
+    m: &MineDecl,
+    column: &str,
+    forms: &FamilyForms,
+    var: &str,
+) -> Result<MinedForm> {
+    let Some(z) = &forms.closed else {
+        return Ok(MinedForm {
+            column: column.to_string(),
+            status: "NONE".into(),
+            range: format!(
+                "${} \\le {} \\le {}$",
+                forms.range.0,
+                name_math(var),
+                forms.range.1
+            ),
+            formulas: Vec::new(),
+            verified: None,
+        });
+    };
+    let expr = expr_math(&family_expr(&z.form, "N", var), &Definitions::new());
+    let family = study
+        .tables
+        .iter()
+        .find(|t| t.name == m.source)
+        .and_then(|t| match &t.spec {
+            TableSpec::ScoringFamily {
+                family, grid: None, ..
+            } => Some(family),
+            _ => None,
+        });
+    let verified = family
+        .map(|f| verify_closed_form(z, f))
+        .transpose()?
+        .map(|check| {
+            format!(
+                "re-verified by the claims checker on ${} \\le {} \\le {}$ ({ZIGZAG_BEYOND} beyond the data) at every half-integer $N$ from two below the first breakpoint to two beyond the last: {}, {}",
+                check.from,
+                name_math(var),
+                check.to,
+                check.finding.verdict,
+                check.finding.evidence()
+            )
+        });
+    Ok(MinedForm {
+        column: column.to_string(),
+        status: "OBSERVED".into(),
+        range: format!("${} \\le {} \\le {}$", z.from, name_math(var), z.to),
+        formulas: vec![format!("${}(N) = {expr}$", name_math(column))],
+        verified,
+    })
 }
 
 /// The parameters of a family table's spec, if it is one.
