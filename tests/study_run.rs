@@ -230,7 +230,7 @@ fn a_bad_figure_column_or_an_unmatched_value_is_refused_at_its_place_and_nothing
 #[test]
 fn a_family_of_payoffs_gets_its_closed_form_re_verified_by_the_claims_checker() {
     // F_k(N) = 2 − min_j |N − j| over j = −(2k−2), …, 2k−2 step 2: Scoring Nim, Def 6.2.
-    let body = "[study]\nname = \"z\"\ntitle = \"t\"\n\n[[table]]\nname = \"f\"\nkind = \"scoring.family\"\nfamily = \"2k+1,2k,1\"\nranges = { k = \"1..8\" }\n\n[[mine]]\nname = \"forms\"\ntable = \"f\"\nhow = \"family\"\ncolumns = [\"payoff\"]\n";
+    let body = "[study]\nname = \"z\"\ntitle = \"t\"\n\n[[table]]\nname = \"f\"\nkind = \"scoring.family\"\nfamily = \"2k+1,2k,1\"\nranges = { k = \"1..8\" }\n\n[[mine]]\nname = \"forms\"\ntable = \"f\"\nhow = \"family\"\ncolumns = [\"payoff\"]\n\n[[figure]]\nname = \"p\"\ntable = \"f\"\nx = \"k\"\ny = [\"payoff\"]\nstyle = \"pwl\"\n";
     let (dir, file) = study_file(body);
     let (out, cache) = (dir.path().join("out"), dir.path().join("cache"));
     run_ok(&run_args(&file, &out, &cache, &[]));
@@ -246,4 +246,16 @@ fn a_family_of_payoffs_gets_its_closed_form_re_verified_by_the_claims_checker() 
     assert!(formula.contains(r"2 - \min_{j \in"), "{formula}");
     let verified = payoff["verified"].as_str().unwrap();
     assert!(verified.contains("HOLDS"), "{verified}");
+    // The pwl figure: six of the eight functions, with their breakpoints (4k − 3 of them for
+    // the member k, Scoring Nim Def 6.2) marked.
+    let report = out.join("z");
+    assert!(report.join("p.svg").is_file());
+    let marks = fs::read_to_string(report.join("p-breakpoints.csv")).unwrap();
+    let tex = fs::read_to_string(report.join("z.tex")).unwrap();
+    let drawn: Vec<i64> = (1..=8)
+        .filter(|k| tex.contains(&format!("$k = {k}$")))
+        .collect();
+    assert_eq!(drawn.len(), 6, "{tex}");
+    let expected: i64 = drawn.iter().map(|k| 4 * k - 3).sum();
+    assert_eq!(marks.lines().count() as i64 - 1, expected, "{marks}");
 }

@@ -776,6 +776,9 @@ fn figure(
     files: &mut Files,
 ) -> Result<crate::report::context::Figure> {
     let here = |message: String| study.error_at(f.at, &format!("figure `{}`: {message}", f.name));
+    if f.style == FigureStyle::Pwl {
+        return pwl_figure(f, table, command, files).map_err(here);
+    }
     let x = column_index(table, &f.x).ok_or_else(|| here(format!("no column `{}`", f.x)))?;
     let xs = numbers(table, x);
     if xs.iter().any(Option::is_none) {
@@ -846,15 +849,12 @@ fn figure(
                     )));
                 }
             }
-            FigureStyle::Pwl | FigureStyle::Heatmap => {
-                return Err(here(format!(
-                    "style \"{}\" is validated but not drawn yet; use line, points or residues",
-                    if f.style == FigureStyle::Pwl {
-                        "pwl"
-                    } else {
-                        "heatmap"
-                    }
-                )));
+            FigureStyle::Pwl => unreachable!("drawn by pwl_figure"),
+            FigureStyle::Heatmap => {
+                return Err(here(
+                    "style \"heatmap\" is validated but not drawn yet; use line, points, residues or pwl"
+                        .to_string(),
+                ));
             }
         }
     }
@@ -882,6 +882,111 @@ fn figure(
         files,
     )
     .map_err(|e| here(e.to_string()))
+}
+
+/// Most functions one `pwl` figure draws (rows evenly spread over the table, first and last
+/// included): more curves than colours cannot be told apart.
+pub const MAX_PWL_CURVES: usize = 6;
+
+/// A `pwl` figure: the piecewise-linear functions of the `y` column (one curve per row, labelled
+/// by the row's `x`), over their argument from two below the least breakpoint to two beyond the
+/// greatest, with every breakpoint marked. The functions are evaluated exactly at every
+/// breakpoint of any of them, so the drawn lines are the functions themselves.
+fn pwl_figure(
+    f: &FigureDecl,
+    table: &Table,
+    command: &str,
+    files: &mut Files,
+) -> std::result::Result<crate::report::context::Figure, String> {
+    let [y] = &f.y[..] else {
+        return Err("style \"pwl\" draws one column of functions: give one `y`".to_string());
+    };
+    let x = column_index(table, &f.x).ok_or_else(|| format!("no column `{}`", f.x))?;
+    let c = column_index(table, y).ok_or_else(|| format!("no column `{y}`"))?;
+    let rows = table.rows.len();
+    if rows == 0 {
+        return Err("the table has no rows to draw".to_string());
+    }
+    let picked: Vec<usize> = if rows <= MAX_PWL_CURVES {
+        (0..rows).collect()
+    } else {
+        let mut p: Vec<usize> = (0..MAX_PWL_CURVES)
+            .map(|i| i * (rows - 1) / (MAX_PWL_CURVES - 1))
+            .collect();
+        p.dedup();
+        p
+    };
+    let mut curves = Vec::new();
+    for &r in &picked {
+        let fun = table.rows[r][c].as_pwl().ok_or_else(|| {
+            format!("the column `{y}` does not hold a piecewise-linear function in every row")
+        })?;
+        curves.push((table.rows[r][x].text(), fun));
+    }
+    let knots: Vec<Q> = curves
+        .iter()
+        .flat_map(|(_, g)| g.breakpoints().iter().map(|(n, _)| n.clone()))
+        .collect();
+    let two = Q::int(2);
+    let lo = knots.iter().min().cloned().unwrap_or_else(Q::zero) - two.clone();
+    let hi = knots.iter().max().cloned().unwrap_or_else(Q::zero) + two;
+    let mut grid: Vec<Q> = knots.clone();
+    grid.extend([Q::from_bigint(lo.floor()), Q::from_bigint(hi.ceil())]);
+    grid.sort();
+    grid.dedup();
+    let mut columns = vec!["N".to_string()];
+    columns.extend((0..curves.len()).map(|i| format!("{y}_{i}")));
+    let data = Table {
+        columns,
+        rows: grid
+            .iter()
+            .map(|n| {
+                let mut row = vec![Cell::Rational(n.clone())];
+                row.extend(curves.iter().map(|(_, g)| Cell::Rational(g.eval(n))));
+                row
+            })
+            .collect(),
+    };
+    let mut marks = Table::new(&["N", y]);
+    for (_, g) in &curves {
+        for (n, v) in g.breakpoints() {
+            marks.push(vec![Cell::Rational(n.clone()), Cell::Rational(v.clone())]);
+        }
+    }
+    let series = curves
+        .iter()
+        .enumerate()
+        .map(|(i, (at, _))| Series {
+            column: format!("{y}_{i}"),
+            label: format!("${} = {at}$", name_math(&f.x)),
+            color: COLOURS[i % COLOURS.len()].to_string(),
+            style: SeriesStyle::Line,
+        })
+        .collect();
+    data::figure(
+        FigureSpec {
+            id: f.name.clone(),
+            title: f.name.clone(),
+            caption: f.caption.clone(),
+            command: command.to_string(),
+            x: Axis {
+                column: "N".to_string(),
+                label: "$N$".to_string(),
+            },
+            y_label: format!("${}(N)$", name_math(y)),
+            series,
+            data,
+            marks: Some(data::MarkSpec {
+                label: "breakpoints".to_string(),
+                csv: format!("{}-breakpoints.csv", f.name),
+                command: command.to_string(),
+                data: marks,
+            }),
+            vlines: Vec::new(),
+        },
+        files,
+    )
+    .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
