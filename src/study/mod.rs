@@ -10,6 +10,8 @@
 //!   [`Study::check_budget`](crate::study::Study::check_budget) refuses a study any of whose computations would exceed the memory
 //!   budget, before any work;
 //! - `cache`: a content-addressed [`Cache`](crate::study::Cache) of computed tables;
+//! - `mine`: the mining steps, through the miner, re-verified beyond the data;
+//! - `figures`: the figures, through the report layer's plots;
 //! - `run`: the report of a study ([`render`](crate::study::render)): mined closed forms and
 //!   claims first, then tables, figures and the prose, through the report layer's templates,
 //!   in memory for an atomic install or a comparison.
@@ -17,7 +19,9 @@
 mod cache;
 mod compute;
 mod cost;
+mod figures;
 mod file;
+mod mine;
 mod run;
 
 use std::path::{Path, PathBuf};
@@ -29,6 +33,7 @@ pub use compute::{
     octal_ruleset,
 };
 pub use cost::Cost;
+pub use figures::MAX_PWL_CURVES;
 pub use file::{is_study_name, parse, quotes};
 pub use run::{Rendered, RunOptions, SHOWN_ROWS, render};
 
