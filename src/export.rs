@@ -139,6 +139,37 @@ impl Cell {
         }
     }
 
+    /// The piecewise-linear function a cell made by `Cell::from(&Pwl)` holds, read back from its
+    /// typed fields (never from its text); `None` for any other cell.
+    pub fn as_pwl(&self) -> Option<Pwl> {
+        let Cell::Record(r) = self else { return None };
+        let field = |name: &str| r.fields.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+        let rational = |c: &Cell| match c {
+            Cell::Rational(q) => Some(q.clone()),
+            Cell::Int(n) => Some(Q::int(*n)),
+            _ => None,
+        };
+        let Some(Cell::List(knots)) = field("knots") else {
+            return None;
+        };
+        let points = knots
+            .items
+            .iter()
+            .map(|k| match k {
+                Cell::List(xy) if xy.items.len() == 2 => {
+                    Some((rational(&xy.items[0])?, rational(&xy.items[1])?))
+                }
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Pwl::from_points(
+            rational(field("left_slope")?)?,
+            points,
+            rational(field("right_slope")?)?,
+        )
+        .ok()
+    }
+
     /// The cell as JSON writes it.
     pub fn json(&self) -> Value {
         match self {
@@ -373,6 +404,24 @@ pub fn write_rows<W: Write + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_payoff_cell_reads_back_as_its_function() {
+        let zigzag = Pwl::from_points(
+            Q::int(1),
+            vec![
+                (Q::int(-1), Q::int(1)),
+                (Q::int(0), Q::int(2)),
+                (Q::int(1), Q::int(1)),
+            ],
+            Q::int(-1),
+        )
+        .unwrap();
+        for f in [zigzag, Pwl::linear(Q::int(1), Q::frac(-1, 2))] {
+            assert_eq!(Cell::from(&f).as_pwl(), Some(f));
+        }
+        assert_eq!(Cell::Int(3).as_pwl(), None);
+    }
 
     #[test]
     fn every_format_is_listed_once_with_its_name() {

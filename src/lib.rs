@@ -36,10 +36,11 @@
 //!   their game's namespace;
 //! - `report`: research reports (Markdown, LaTeX, CSV, SVG) rendered from templates, generic
 //!   ([`render_reports`], [`reports`]);
-//! - `study`: a researcher's own question as one TOML file, validated, costed and computed
-//!   through a content-addressed cache ([`study`]);
 //! - `papers`: the four papers' reports as data (tables, figures, verdicts, mined closed forms)
-//!   for `report` ([`PAPERS`]);
+//!   for `report` ([`PAPERS`]), and the claim entries every report shows;
+//! - `study`: a researcher's own question as one TOML file, validated, costed, computed
+//!   through a content-addressed cache and rendered as a report ([`study`]; its claims are
+//!   shown with the papers' claim entries);
 //! - `cli`: the `nimlab` command line on top, behind the `cli` feature (on by default). Without
 //!   it the library builds with none of the command line's dependencies (clap, indicatif,
 //!   anyhow): `cargo build --lib --no-default-features`.
@@ -507,9 +508,10 @@ pub mod reports {
     pub use crate::papers::{claim_entry, identity, verdicts};
     pub use crate::report::context::{
         Axis, Bounds, ClaimEntry, Command, Commit, ComparedValue, CorrectionView,
-        CounterexampleView, FalseClaim, Figure, FormulaView, Index, IndexEntry, Marks,
-        NotationEntry, PairedValue, PaperIdentity, Parameter, Provenance, ReadingView, Report,
-        Series, SeriesStyle, Summary, TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
+        CounterexampleView, FalseClaim, Figure, FormulaView, Index, IndexEntry, Marks, MinedForm,
+        MinedSection, NotationEntry, PairedValue, PaperIdentity, Parameter, Prose, Provenance,
+        ReadingView, Report, Series, SeriesStyle, StudyFigure, StudyReport, StudyTable, Summary,
+        TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
     };
     pub use crate::report::data::{BFile, FigureSpec, MarkSpec, bfile_text, bfiles, figure};
     pub use crate::report::escape::{

@@ -26,4 +26,5 @@ mod report;
 mod robustness;
 mod scoring;
 mod study;
+mod study_run;
 mod typeset;

@@ -217,7 +217,13 @@ fn run_command(cli: Cli) -> anyhow::Result<Status> {
         Command::Octal(cmd) => octal::run(cmd),
         Command::Candy(cmd) => candy::run(cmd),
         Command::Cash(cmd) => cash::run(cmd),
-        Command::Study(cmd) => study::run(cmd),
+        Command::Study(cmd) => {
+            return Ok(if study::run(cmd)? {
+                Status::Success
+            } else {
+                Status::ClaimsFail
+            });
+        }
         Command::Mine(cmd) => {
             return Ok(if mine::run(cmd)? {
                 Status::Success

@@ -132,8 +132,13 @@ fn current_commit(reports: &Path) -> Option<Commit> {
 /// compares everything except that one value. A recorded value that is not a commit hash is
 /// refused.
 fn recorded_commit(dir: &Path) -> anyhow::Result<Option<Commit>> {
-    let path = dir.join("index.json");
-    let Ok(text) = std::fs::read_to_string(&path) else {
+    recorded_commit_in(&dir.join("index.json"))
+}
+
+/// The commit recorded in `path`, a rendered context's JSON (`provenance.commit`); `None` when
+/// the file is missing or records none. A recorded value that is not a commit hash is refused.
+pub(super) fn recorded_commit_in(path: &Path) -> anyhow::Result<Option<Commit>> {
+    let Ok(text) = std::fs::read_to_string(path) else {
         return Ok(None);
     };
     let json: serde_json::Value =

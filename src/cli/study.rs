@@ -1,7 +1,8 @@
 //! `nimlab study`: a researcher's own question as one TOML file (format in
 //! `data/studies/README.md`). `new` writes a commented starter, `check` validates a file and
 //! estimates every computation before anything runs, `tables` computes every table through the
-//! cache and writes one CSV per table.
+//! cache and writes one CSV per table, `run` renders the whole report (the library's
+//! [`crate::study::render`]) and installs it atomically, or compares it with what is on disk.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -13,7 +14,8 @@ use super::args::parse_size;
 use super::output::OutputArgs;
 use crate::export::{Cell, Format, Table};
 use crate::fsio;
-use crate::study::{Cache, Source, Study, is_study_name, load};
+use crate::report::{files, pdf};
+use crate::study::{Cache, RunOptions, Source, Study, is_study_name, load, render};
 
 /// The starter study `nimlab study new` writes, `{name}` standing for its name.
 const STARTER: &str = include_str!("starter.toml");
@@ -34,11 +36,27 @@ Exit status: 0 when the file is valid and every table fits the memory budget, 2 
 
 const TABLES_EXAMPLES: &str = "\
 Examples:
-  nimlab study tables zigzag.toml                 reports/zigzag/<table>.csv for every table
+  nimlab study tables zigzag.toml                 study-reports/zigzag/<table>.csv for every table
   nimlab study tables zigzag.toml -o out          out/zigzag/<table>.csv
   nimlab study tables zigzag.toml --no-cache      recompute everything
   nimlab study tables zigzag.toml --cache /tmp/c  cache in /tmp/c (default: $NIMLAB_CACHE,
                                                   $XDG_CACHE_HOME/nimlab or ~/.cache/nimlab)";
+
+const RUN_EXAMPLES: &str = "\
+Examples:
+  nimlab study run zigzag.toml                 study-reports/zigzag/: zigzag.md, zigzag.tex,
+                                               zigzag.pdf (with pdflatex), CSV, JSON, SVG
+  nimlab study run zigzag.toml -o out          out/zigzag/
+  nimlab study run zigzag.toml --check         exit 1 when out/zigzag/ differs from a fresh render
+  nimlab study run zigzag.toml --no-cache      recompute every table
+
+Tables come through the cache (see `study tables`), so a prose-only edit re-renders without
+recomputing. The report records the commit the nimlab binary was built from; --check renders with the
+commit recorded in DIR/<name>/<name>.json and compares every byte. Nothing is written unless the
+whole render succeeds: the new directory replaces DIR/<name> in one atomic step.
+
+Exit status: 0 rendered (or up to date), 1 --check found differences, 2 a bad study file
+(file:line:col) or any other error.";
 
 /// Studies: one TOML file declaring tables, mining, claims, figures and prose.
 #[derive(Debug, Subcommand)]
@@ -53,6 +71,10 @@ pub enum StudyCommand {
     /// CSV per table into DIR/<study name>/.
     #[command(after_help = TABLES_EXAMPLES)]
     Tables(TablesArgs),
+    /// Render a study's report into DIR/<study name>/: Markdown, LaTeX (and its PDF when
+    /// pdflatex is installed), one CSV per table and mining step, the findings as JSON, figures.
+    #[command(after_help = RUN_EXAMPLES)]
+    Run(RunArgs),
 }
 
 #[derive(Debug, Args)]
@@ -93,9 +115,21 @@ pub struct TablesArgs {
         short = 'o',
         long = "output",
         value_name = "DIR",
-        default_value = "reports"
+        default_value = DEFAULT_OUTPUT
     )]
     output: PathBuf,
+    #[command(flatten)]
+    cache: CacheArgs,
+    #[command(flatten)]
+    budget: BudgetArgs,
+}
+
+/// Where study outputs go by default: not `reports/`, which `nimlab report` replaces whole.
+const DEFAULT_OUTPUT: &str = "study-reports";
+
+/// Where computed tables are kept.
+#[derive(Debug, Clone, Args)]
+pub struct CacheArgs {
     /// The cache directory (default: $NIMLAB_CACHE, else $XDG_CACHE_HOME/nimlab, else
     /// ~/.cache/nimlab).
     #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
@@ -103,15 +137,47 @@ pub struct TablesArgs {
     /// Compute every table, reading and writing no cache.
     #[arg(long)]
     no_cache: bool,
+}
+
+impl CacheArgs {
+    fn cache(&self) -> Cache {
+        match (&self.cache, self.no_cache) {
+            (_, true) => Cache::disabled(),
+            (Some(dir), false) => Cache::at(dir),
+            (None, false) => Cache::default_dir().map_or_else(Cache::disabled, Cache::at),
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The study file.
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// Render into DIR/<study name>/.
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_name = "DIR",
+        default_value = DEFAULT_OUTPUT
+    )]
+    output: PathBuf,
+    /// Do not write: compare a fresh render with DIR/<study name>/ and exit 1 when they differ.
+    #[arg(long)]
+    check: bool,
+    #[command(flatten)]
+    cache: CacheArgs,
     #[command(flatten)]
     budget: BudgetArgs,
 }
 
-pub fn run(cmd: StudyCommand) -> anyhow::Result<()> {
+/// Runs `nimlab study …`; false when `run --check` found differences.
+pub fn run(cmd: StudyCommand) -> anyhow::Result<bool> {
     match cmd {
-        StudyCommand::New(a) => new(a),
-        StudyCommand::Check(a) => check(a),
-        StudyCommand::Tables(a) => tables(a),
+        StudyCommand::New(a) => new(a).map(|()| true),
+        StudyCommand::Check(a) => check(a).map(|()| true),
+        StudyCommand::Tables(a) => tables(a).map(|()| true),
+        StudyCommand::Run(a) => run_study(a),
     }
 }
 
@@ -204,16 +270,11 @@ fn quiet() -> bool {
     std::env::var_os("NIMLAB_PROGRESS").is_some_and(|v| v == "never")
 }
 
-fn tables(a: TablesArgs) -> anyhow::Result<()> {
-    let (study, _) = load_checked(&a.file, &a.budget)?;
-    let cache = match (&a.cache, a.no_cache) {
-        (_, true) => Cache::disabled(),
-        (Some(dir), false) => Cache::at(dir),
-        (None, false) => Cache::default_dir().map_or_else(Cache::disabled, Cache::at),
-    };
+/// Computes every table of `study` through `cache`, in file order, with a progress line per
+/// table; nothing is written.
+fn compute_tables(study: &Study, cache: &Cache, max_bytes: u64) -> anyhow::Result<Vec<Table>> {
     let quiet = quiet();
     let count = study.tables.len();
-    // Every table is computed before anything is written: a failure leaves no partial output.
     let mut computed = Vec::with_capacity(count);
     for (i, decl) in study.tables.iter().enumerate() {
         let what = format!(
@@ -223,7 +284,7 @@ fn tables(a: TablesArgs) -> anyhow::Result<()> {
             decl.spec.kind().name()
         );
         let pb = super::progress_bar(0, &what, "steps");
-        let result = cache.table(&decl.spec, a.budget.memory_limit, &super::Bar(&pb));
+        let result = cache.table(&decl.spec, max_bytes, &super::Bar(&pb));
         pb.finish_and_clear();
         let (table, source) = result.map_err(|e| {
             study.error_at(
@@ -241,6 +302,14 @@ fn tables(a: TablesArgs) -> anyhow::Result<()> {
         }
         computed.push(table);
     }
+    Ok(computed)
+}
+
+fn tables(a: TablesArgs) -> anyhow::Result<()> {
+    let (study, _) = load_checked(&a.file, &a.budget)?;
+    // Every table is computed before anything is written: a failure leaves no partial output.
+    let computed = compute_tables(&study, &a.cache.cache(), a.budget.memory_limit)?;
+    let count = computed.len();
     let dir = a.output.join(&study.meta.name);
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     for (decl, table) in study.tables.iter().zip(&computed) {
@@ -248,8 +317,122 @@ fn tables(a: TablesArgs) -> anyhow::Result<()> {
         fsio::write_output(&path, |w| w.write_all(&table.render(Format::Csv)))
             .with_context(|| format!("writing {}", path.display()))?;
     }
-    if !quiet {
+    if !quiet() {
         eprintln!("wrote {count} tables into {}", dir.display());
     }
     Ok(())
+}
+
+/// The commit this binary was built from (`build.rs`): `None` when built outside a checkout.
+fn build_commit() -> Option<crate::report::context::Commit> {
+    let built = env!("NIMLAB_COMMIT");
+    let (hash, dirty) = match built.strip_suffix("-dirty") {
+        Some(hash) => (hash, true),
+        None => (built, false),
+    };
+    hash.chars()
+        .all(|c| c.is_ascii_hexdigit())
+        .then(|| crate::report::context::Commit {
+            hash: hash.to_string(),
+            modified: dirty,
+        })
+        .filter(|c| c.hash.len() >= 7)
+}
+
+/// The command that renders a study, as its report records it.
+fn run_command(file: &Path, output: &Path) -> String {
+    let mut c = format!("nimlab study run {}", file.display());
+    if output != Path::new(DEFAULT_OUTPUT) {
+        c.push_str(&format!(" -o {}", output.display()));
+    }
+    c
+}
+
+/// `nimlab study run`: validate, compute (through the cache), render in memory, then install
+/// the report atomically or compare it with the directory.
+fn run_study(a: RunArgs) -> anyhow::Result<bool> {
+    let (study, _) = load_checked(&a.file, &a.budget)?;
+    let name = study.meta.name.clone();
+    let dir = a.output.join(&name);
+    if !a.check {
+        // Refused before any work, not after.
+        files::check_target(&dir)?;
+    }
+    let cache = a.cache.cache();
+    let tables = compute_tables(&study, &cache, a.budget.memory_limit)?;
+    // The commit of the nimlab that renders, not of whatever repository the study sits in; a
+    // check renders with the commit the report records, so that it compares the content.
+    let commit = if a.check {
+        super::report::recorded_commit_in(&dir.join(format!("{name}.json")))?
+    } else {
+        build_commit()
+    };
+    let opts = RunOptions {
+        cache: &cache,
+        max_bytes: a.budget.memory_limit,
+        command: run_command(&a.file, &a.output),
+        commit,
+    };
+    let bar = super::progress_bar(0, "rendering", "steps");
+    let rendered = render(&study, &tables, &opts, &super::Bar(&bar));
+    bar.finish_and_clear();
+    let mut out = rendered?.files;
+    let tex = format!("{name}.tex");
+    if !quiet() && pdf::pdflatex_available() {
+        eprintln!("compiling {tex} with pdflatex");
+    }
+    let pdf_name = format!("{name}.pdf");
+    let compiled = pdf::compile(&out, &tex)?;
+    let no_pdflatex = compiled.is_none();
+    match compiled {
+        Some(compiled) => {
+            for o in &compiled.overfull {
+                eprintln!("warning: {tex}: {o}");
+            }
+            out.insert(&pdf_name, compiled.bytes)?;
+        }
+        None if !quiet() => {
+            eprintln!("note: pdflatex is not installed, so {name}.pdf is not rendered");
+        }
+        None => {}
+    }
+    if a.check {
+        let mut diffs = files::compare(&dir, &out)?;
+        // Without pdflatex here, the PDF on disk cannot be compared: said, not counted.
+        if no_pdflatex {
+            let before = diffs.len();
+            diffs.retain(|d| *d != files::Difference::Extra(pdf_name.clone()));
+            if diffs.len() < before {
+                eprintln!("note: {pdf_name} is not compared (pdflatex is not installed)");
+            }
+        }
+        if diffs.is_empty() {
+            println!(
+                "{}: all {} files match a fresh render",
+                dir.display(),
+                out.len()
+            );
+            return Ok(true);
+        }
+        let mut message = format!(
+            "{} differs from a fresh render ({} of {} file(s)); run `{}` to update it:\n",
+            dir.display(),
+            diffs.len(),
+            out.len(),
+            opts.command
+        );
+        for d in &diffs {
+            message.push_str(&format!("  {d}\n"));
+        }
+        eprint!("{message}");
+        return Ok(false);
+    }
+    for note in files::recover(&dir)? {
+        eprintln!("note: {note}");
+    }
+    files::install(&dir, &out)?;
+    if !quiet() {
+        eprintln!("wrote {} files into {}", out.len(), dir.display());
+    }
+    Ok(true)
 }

@@ -475,3 +475,100 @@ pub struct IndexEntry {
     /// The paper's identity.
     pub paper: Option<PaperIdentity>,
 }
+
+/// A study's report (`nimlab study run`): a researcher's own question, findings first — the
+/// mined closed forms and the claims' verdicts — then the tables and the figures, with the
+/// study's prose placed between them where its file puts it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StudyReport {
+    /// File stem and directory name.
+    pub name: String,
+    /// Title (prose with `$…$` mathematics).
+    pub title: String,
+    /// The authors.
+    pub authors: Vec<String>,
+    /// The abstract (prose).
+    pub summary: String,
+    /// What produced the report: nimlab's version and commit, the command, and the study
+    /// file's path and SHA-256 among the parameters.
+    pub provenance: Provenance,
+    /// The mined closed forms, one entry per mining step, in file order.
+    pub mined: Vec<MinedSection>,
+    /// Prose placed after the mined forms.
+    pub after_findings: Vec<Prose>,
+    /// How many claims got each verdict (only verdicts that occur).
+    pub counts: Vec<VerdictCount>,
+    /// Every claim of the study (inline, then each claim file), in full.
+    pub claims: Vec<ClaimEntry>,
+    /// The claim files checked besides the inline claims, as given.
+    pub claim_files: Vec<String>,
+    /// Prose placed after the claims.
+    pub after_claims: Vec<Prose>,
+    /// The tables, each with the prose placed after it.
+    pub tables: Vec<StudyTable>,
+    /// Prose placed after the tables.
+    pub after_tables: Vec<Prose>,
+    /// The figures, each with the prose placed after it.
+    pub figures: Vec<StudyFigure>,
+    /// Prose placed after the figures.
+    pub after_figures: Vec<Prose>,
+    /// Prose at the end.
+    pub at_end: Vec<Prose>,
+    /// The study's BibTeX entries, verbatim.
+    pub references: Vec<String>,
+}
+
+/// A prose section of a study, its quotes of computed values already filled in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Prose {
+    /// Heading.
+    pub title: String,
+    /// Markdown with `$…$` mathematics.
+    pub text: String,
+}
+
+/// One mining step's closed forms.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MinedSection {
+    /// The step's name.
+    pub name: String,
+    /// What was mined, in words: the columns, the table, how.
+    pub what: String,
+    /// One entry per mined column.
+    pub forms: Vec<MinedForm>,
+    /// The CSV file with one row per residue class.
+    pub csv: String,
+}
+
+/// The closed form of one column, with its status.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MinedForm {
+    /// The column.
+    pub column: String,
+    /// OBSERVED, or NONE when no form was found.
+    pub status: String,
+    /// Where the form was found, in words with `$…$` mathematics.
+    pub range: String,
+    /// One `$…$` formula per residue class.
+    pub formulas: Vec<String>,
+    /// The re-verification beyond the data, in words (absent when none was asked for).
+    pub verified: Option<String>,
+}
+
+/// A table of a study with the prose that follows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StudyTable {
+    /// The table.
+    pub table: TableSection,
+    /// Prose placed after it.
+    pub after: Vec<Prose>,
+}
+
+/// A figure of a study with the prose that follows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StudyFigure {
+    /// The figure.
+    pub figure: Figure,
+    /// Prose placed after it.
+    pub after: Vec<Prose>,
+}

@@ -366,7 +366,7 @@ pub fn figure(spec: FigureSpec, files: &mut Files) -> Result<Figure> {
     files.insert(&csv, plottable(&spec.data, &what)?.render(Format::Csv))?;
     let marks = match spec.marks {
         Some(m) => {
-            files.insert(&m.csv, m.data.render(Format::Csv))?;
+            files.insert(&m.csv, plottable(&m.data, &what)?.render(Format::Csv))?;
             Some(Marks {
                 x: m.data.columns[0].clone(),
                 y: m.data.columns[1].clone(),

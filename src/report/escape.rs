@@ -480,6 +480,26 @@ pub fn latex_code(s: &str) -> String {
     format!(r"\texttt{{{}}}", escape_latex(s))
 }
 
+/// A study's own Markdown prose for a Markdown file: kept as written (it is Markdown already),
+/// line endings normalized and surrounding blank lines trimmed, so a section's text cannot run
+/// into the heading or the part that follows.
+pub fn markdown_prose(s: &str) -> String {
+    s.replace("\r\n", "\n").trim_matches('\n').to_string()
+}
+
+/// A study's own Markdown prose for LaTeX: its paragraphs (separated by blank lines) kept
+/// apart, each escaped as prose ([`escape_latex_prose`], `$…$` math passing raw); the
+/// Markdown markup inside a paragraph is not interpreted.
+pub fn latex_markdown(s: &str) -> String {
+    markdown_prose(s)
+        .split("\n\n")
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(escape_latex_prose)
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
 /// Registers the escaping filters on a Tera instance (the Markdown and the LaTeX renderer get
 /// the same filters, so a template can only forget to escape, never escape wrongly).
 pub fn register_filters(tera: &mut Tera) {
@@ -487,6 +507,12 @@ pub fn register_filters(tera: &mut Tera) {
         escape_markdown_math(s)
     });
     tera.register_filter("md_code", |s: &str, _: Kwargs, _: &State| markdown_code(s));
+    tera.register_filter("md_prose", |s: &str, _: Kwargs, _: &State| {
+        markdown_prose(s)
+    });
+    tera.register_filter("tex_markdown", |s: &str, _: Kwargs, _: &State| {
+        latex_markdown(s)
+    });
     tera.register_filter("tex", |s: &str, _: Kwargs, _: &State| escape_latex_math(s));
     tera.register_filter("tex_prose", |s: &str, _: Kwargs, _: &State| {
         escape_latex_prose(s)
@@ -500,6 +526,19 @@ pub fn register_filters(tera: &mut Tera) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn study_prose_keeps_its_paragraphs_and_math() {
+        let text = "\nAt $k = 8$ the tail is $17$.\r\n\r\nA 50% rise_up.\n";
+        assert_eq!(
+            markdown_prose(text),
+            "At $k = 8$ the tail is $17$.\n\nA 50% rise_up."
+        );
+        assert_eq!(
+            latex_markdown(text),
+            "At $k = 8$ the tail is $17$.\n\nA 50\\% rise\\_up."
+        );
+    }
 
     #[test]
     fn a_range_breaks_between_quantifiers_only() {

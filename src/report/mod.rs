@@ -13,7 +13,8 @@
 //! - [`render`]: the Tera renderers (Markdown and LaTeX from the same context) and its JSON;
 //! - [`plot`]: SVG figures with plotters;
 //! - [`data`]: one data table → its CSV, its SVG and its context;
-//! - [`files`]: the rendered tree in memory, installed atomically or compared with a directory.
+//! - [`files`]: the rendered tree in memory, installed atomically or compared with a directory;
+//! - [`pdf`]: the PDF of a rendered report, reproducibly, when pdflatex is installed.
 //!
 //! Nothing here names a game: the papers' builders ([`crate::papers`]) fill the contexts.
 
@@ -21,6 +22,7 @@ pub mod context;
 pub mod data;
 pub mod escape;
 pub mod files;
+pub mod pdf;
 pub mod plot;
 pub mod render;
 

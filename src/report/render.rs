@@ -6,22 +6,23 @@
 
 use tera::{Context, Delimiters, Kwargs, State, Tera};
 
-use super::context::{Index, Report};
+use super::context::{Index, Report, StudyReport};
 use super::escape::{escape_latex, register_filters};
 use crate::error::{Error, Result};
 
 /// The built-in templates: (name, source). `claim.md` holds the claim-entry macros the report
 /// imports.
-pub const TEMPLATES_MD: [(&str, &str); 3] = [
+pub const TEMPLATES_MD: [(&str, &str); 4] = [
     ("claim.md", include_str!("../../templates/claim.md.tera")),
     ("report.md", include_str!("../../templates/report.md.tera")),
     ("index.md", include_str!("../../templates/index.md.tera")),
+    ("study.md", include_str!("../../templates/study.md.tera")),
 ];
 
 /// The built-in LaTeX templates (and the BibTeX file, whose braces want the same delimiters):
 /// (name, source). `preamble.tex` is included by the report and by `all-reports.tex`;
 /// `claim.tex` holds the claim-entry macros.
-pub const TEMPLATES_TEX: [(&str, &str); 5] = [
+pub const TEMPLATES_TEX: [(&str, &str); 6] = [
     (
         "preamble.tex",
         include_str!("../../templates/preamble.tex.tera"),
@@ -39,6 +40,7 @@ pub const TEMPLATES_TEX: [(&str, &str); 5] = [
         "references.bib",
         include_str!("../../templates/references.bib.tera"),
     ),
+    ("study.tex", include_str!("../../templates/study.tex.tera")),
 ];
 
 /// A command line for LaTeX: escaped, in `\\texttt`, with a permitted line break after every
@@ -154,6 +156,16 @@ impl Renderer {
     /// The BibTeX file of the papers and of nimlab (`references.bib`).
     pub fn bibliography(&self, index: &Index) -> Result<String> {
         Renderer::render(&self.tex, "references.bib", "index", index)
+    }
+
+    /// A study's report as Markdown.
+    pub fn study_markdown(&self, study: &StudyReport) -> Result<String> {
+        Renderer::render(&self.md, "study.md", "study", study)
+    }
+
+    /// A study's report as LaTeX.
+    pub fn study_latex(&self, study: &StudyReport) -> Result<String> {
+        Renderer::render(&self.tex, "study.tex", "study", study)
     }
 
     /// The index of the reports as Markdown.

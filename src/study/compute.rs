@@ -299,6 +299,37 @@ impl TableSpec {
         json!({ "kind": self.kind().name(), "params": body })
     }
 
+    /// The same table with its index `index` taken up to `to` (a family's parameter, an octal
+    /// table's heap `n`, a threshold table's `n`), for re-verifying a mined form beyond the
+    /// data; `None` when `index` is not an index of this kind or `to` is no larger.
+    pub fn extended(&self, index: &str, to: i64) -> Option<TableSpec> {
+        let mut out = self.clone();
+        match &mut out {
+            TableSpec::ScoringFamily { ranges, .. } | TableSpec::CandyFamily { ranges, .. } => {
+                if ranges.len() != 1 {
+                    return None;
+                }
+                let r = ranges.get_mut(index)?;
+                if to <= r.end() {
+                    return None;
+                }
+                *r = IntRange::new(r.start(), to).ok()?;
+            }
+            TableSpec::OctalValues { max_heap, .. } if index == "n" => {
+                let to = HeapSize::try_from(to).ok()?;
+                (to > *max_heap).then_some(())?;
+                *max_heap = to;
+            }
+            TableSpec::CashThresholds { max_n, .. } if index == "n" => {
+                let to = Amount::try_from(to).ok()?;
+                (to > *max_n).then_some(())?;
+                *max_n = to;
+            }
+            _ => return None,
+        }
+        Some(out)
+    }
+
     /// Computes the table through the library functions the CLI commands call; `max_bytes` is
     /// the memory budget their own guards enforce.
     pub fn compute(&self, max_bytes: u64, progress: &dyn Progress) -> Result<Table> {

@@ -19,8 +19,8 @@ use toml::de::DeTable;
 
 use super::compute::{Kind, MAX_LEAST_TABLE_N, MAX_STATE_TABLE_N, OctalRulesSpec, TableSpec};
 use super::{
-    FigureDecl, FigureStyle, Key, Meta, MineDecl, MineHow, Placement, SectionDecl, Study,
-    TableDecl, ValueDecl,
+    FigureDecl, FigureStyle, Key, MINED_COLUMNS, Meta, MineDecl, MineHow, Placement, SectionDecl,
+    Study, TableDecl, ValueDecl,
 };
 use crate::claims::Registry;
 use crate::claims::registry::{RawClaim, RawDefine, located};
@@ -530,7 +530,7 @@ pub fn is_study_name(name: &str) -> bool {
 /// The names declared so far, for uniqueness and references.
 #[derive(Default)]
 struct Names {
-    /// Table and mining-step names → their columns (`None`: a mining step's, known when mined).
+    /// Table and mining-step names → their columns (`None`: not known before computing).
     sources: BTreeMap<String, Option<Vec<String>>>,
     /// Every name, for uniqueness.
     all: BTreeSet<String>,
@@ -685,8 +685,12 @@ pub fn parse(path: &Path, src: &str) -> Result<Study> {
     for m in &raw.mine {
         let m = m.get_ref();
         let name = names.declare(&ctx, "mining step", &m.name)?;
-        names.sources.insert(name, None);
+        names
+            .sources
+            .insert(name, Some(MINED_COLUMNS.map(String::from).to_vec()));
     }
+    // A cycle first: the columns of steps that read each other are beside the point.
+    check_cycles(&ctx, &raw.mine)?;
     for m in &raw.mine {
         let m = m.get_ref();
         let who = format!("mining step `{}`", m.name.get_ref());
@@ -726,7 +730,6 @@ pub fn parse(path: &Path, src: &str) -> Result<Study> {
             at: m.name.span().start,
         });
     }
-    check_cycles(&ctx, &raw.mine)?;
 
     let claims = if raw.define.is_empty() && raw.claim.is_empty() {
         None
@@ -827,6 +830,7 @@ pub fn parse(path: &Path, src: &str) -> Result<Study> {
             z,
             style,
             caption: f.caption.clone(),
+            at: f.name.span().start,
         });
     }
 
@@ -837,7 +841,7 @@ pub fn parse(path: &Path, src: &str) -> Result<Study> {
         let who = format!("value `{name}`");
         let columns = names.source(&ctx, &who, &v.table)?.cloned();
         let col = column(&ctx, &who, v.table.get_ref(), columns.as_ref(), &v.column)?;
-        let mut at = Vec::new();
+        let mut row = Vec::new();
         for (key, want) in &v.at {
             let key = column(
                 &ctx,
@@ -850,13 +854,14 @@ pub fn parse(path: &Path, src: &str) -> Result<Study> {
                 RawKey::Int(n) => Key::Int(*n),
                 RawKey::Text(s) => Key::Text(s.clone()),
             };
-            at.push((key, want));
+            row.push((key, want));
         }
         values.push(ValueDecl {
             name,
             source: v.table.get_ref().clone(),
             column: col,
-            at,
+            row,
+            at: v.name.span().start,
         });
     }
 
@@ -876,7 +881,7 @@ pub fn parse(path: &Path, src: &str) -> Result<Study> {
             })?,
         };
         let known = match &after {
-            Placement::Table(t) => names.sources.get(t).is_some_and(Option::is_some),
+            Placement::Table(t) => tables.iter().any(|d| &d.name == t),
             Placement::Figure(f) => figure_names.contains(f.as_str()),
             _ => true,
         };

@@ -9,12 +9,20 @@
 //! - `cost`: each computation's peak bytes and work from its parameters alone ([`Cost`](crate::study::Cost));
 //!   [`Study::check_budget`](crate::study::Study::check_budget) refuses a study any of whose computations would exceed the memory
 //!   budget, before any work;
-//! - `cache`: a content-addressed [`Cache`](crate::study::Cache) of computed tables.
+//! - `cache`: a content-addressed [`Cache`](crate::study::Cache) of computed tables;
+//! - `mine`: the mining steps, through the miner, re-verified beyond the data;
+//! - `figures`: the figures, through the report layer's plots;
+//! - `run`: the report of a study ([`render`](crate::study::render)): mined closed forms and
+//!   claims first, then tables, figures and the prose, through the report layer's templates,
+//!   in memory for an atomic install or a comparison.
 
 mod cache;
 mod compute;
 mod cost;
+mod figures;
 mod file;
+mod mine;
+mod run;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -25,7 +33,9 @@ pub use compute::{
     octal_ruleset,
 };
 pub use cost::Cost;
+pub use figures::MAX_PWL_CURVES;
 pub use file::{is_study_name, parse, quotes};
+pub use run::{Rendered, RunOptions, SHOWN_ROWS, render};
 
 use crate::claims::Registry;
 use crate::claims::registry::located;
@@ -83,6 +93,20 @@ impl MineHow {
     }
 }
 
+/// The columns of every mining step's table: one row per residue class of each mined column's
+/// periodic-linear form (what `nimlab mine family … --format csv` prints).
+pub const MINED_COLUMNS: [&str; 9] = [
+    "column",
+    "period",
+    "preperiod",
+    "residue",
+    "slope",
+    "intercept",
+    "from_k",
+    "formula",
+    "status",
+];
+
 /// A `[[mine]]` step.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MineDecl {
@@ -137,6 +161,8 @@ pub struct FigureDecl {
     pub style: FigureStyle,
     /// The caption (with `$…$` math).
     pub caption: String,
+    /// Where its name is in the file (for errors found when it is drawn).
+    pub at: usize,
 }
 
 /// A value a `where` filter asks a cell to equal.
@@ -158,7 +184,9 @@ pub struct ValueDecl {
     /// The column.
     pub column: String,
     /// The row: each column with the value it must have.
-    pub at: Vec<(String, Key)>,
+    pub row: Vec<(String, Key)>,
+    /// Where its name is in the file (for errors found when it is looked up).
+    pub at: usize,
 }
 
 /// Where a prose section goes.

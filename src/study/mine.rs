@@ -1,0 +1,314 @@
+//! A study's mining steps: each mined column's periodic-linear form along the index (a family's
+//! one parameter, or a sequence's index column), through the miner itself ([`mine_family`]), with
+//! a column of piecewise-linear functions mined for its breakpoints and its closed form in
+//! (N, index). Everything the miner finds is OBSERVED; `verify_to` re-computes the table
+//! further (through the cache) and checks every form on the new rows, and a payoff's closed
+//! form is re-checked by the claims checker — larger finite checks, said as such.
+//!
+//! Kept apart from the render because it is the one place a study's data is read back as
+//! typed numbers and functions (never from their text) and handed to the miner.
+
+use super::run::{RunOptions, column_index, numbers};
+use super::{MineDecl, MineHow, Study, TableSpec};
+use crate::claims::eval::Definitions;
+use crate::claims::typeset::{expr_math, name_math, rational_math};
+use crate::error::Result;
+use crate::export::Table;
+use crate::miner::{BreakpointForms, FamilyForms, mine_family};
+use crate::num::{Pwl, Q};
+use crate::progress::Progress;
+use crate::report::context::{MinedForm, MinedSection};
+use crate::tables::mined::{
+    ZIGZAG_BEYOND, family_expr, family_forms_table, formulas_math, verify_closed_form,
+};
+
+/// One mining step: the periodic-linear forms of its columns along the index (a family's
+/// parameter, or a sequence's index column), re-verified on a larger table when `verify_to`
+/// asks for it.
+pub(super) fn mine(
+    study: &Study,
+    m: &MineDecl,
+    table: &Table,
+    opts: &RunOptions<'_>,
+    progress: &dyn Progress,
+) -> Result<(MinedSection, Table)> {
+    let here =
+        |message: String| study.error_at(m.at, &format!("mining step `{}`: {message}", m.name));
+    let how = match m.how {
+        MineHow::Family => "along the family",
+        MineHow::Sequence => "as sequences",
+        MineHow::Pwl | MineHow::Across => {
+            return Err(here(format!(
+                "`how = \"{}\"` is validated but not rendered yet; use family or sequence",
+                match m.how {
+                    MineHow::Pwl => "pwl",
+                    _ => "across",
+                }
+            )));
+        }
+    };
+    let index = match &m.index {
+        Some(i) => i.clone(),
+        None => table
+            .columns
+            .first()
+            .cloned()
+            .ok_or_else(|| here(format!("the table `{}` has no columns", m.source)))?,
+    };
+    if m.how == MineHow::Family && m.index.is_none() {
+        // A family's parameters come first; the miner reads one.
+        let spec = study.tables.iter().find(|t| t.name == m.source);
+        if let Some(params) = spec.and_then(|t| family_params(&t.spec))
+            && params.len() > 1
+        {
+            return Err(here(format!(
+                "mining along a family needs one parameter; the table `{}` has {}",
+                m.source,
+                params.join(", ")
+            )));
+        }
+    }
+    let (first, ks) = index_values(table, &index).map_err(here)?;
+    let mut quantities = Vec::new();
+    // At most one column of piecewise-linear functions (a payoff): its breakpoints and its
+    // closed form in (N, index) are mined too.
+    let mut functions: Option<(String, Vec<Option<Pwl>>)> = None;
+    for c in &m.columns {
+        let at = column_index(table, c).expect("the file checked the columns");
+        if let Some(values) = numbers(table, at).into_iter().collect::<Option<Vec<Q>>>() {
+            quantities.push((c.clone(), values));
+            continue;
+        }
+        let fs: Option<Vec<Pwl>> = table.rows.iter().map(|r| r[at].as_pwl()).collect();
+        match (fs, &functions) {
+            (Some(fs), None) => functions = Some((c.clone(), fs.into_iter().map(Some).collect())),
+            (Some(_), Some((other, _))) => {
+                return Err(here(format!(
+                    "one column of functions at a time: `{other}` and `{c}` both hold them"
+                )));
+            }
+            (None, _) => {
+                return Err(here(format!(
+                    "the column `{c}` of `{}` holds neither exact numbers nor piecewise-linear functions in every row",
+                    m.source
+                )));
+            }
+        }
+    }
+    let forms: FamilyForms = mine_family(
+        &index,
+        first,
+        &quantities,
+        functions.as_ref().map(|(n, fs)| (n.as_str(), &fs[..])),
+    );
+    let last = *ks.last().expect("a non-empty index");
+    let verified = match m.verify_to {
+        None => None,
+        Some(to) if to <= last => {
+            return Err(here(format!(
+                "verify_to = {to} is not beyond the data, which ends at {index} = {last}"
+            )));
+        }
+        Some(to) => {
+            let spec = study
+                .tables
+                .iter()
+                .find(|t| t.name == m.source)
+                .and_then(|t| t.spec.extended(&index, to))
+                .ok_or_else(|| {
+                    here(format!(
+                        "verify_to needs a table whose `{index}` the study can extend; `{}` is not one",
+                        m.source
+                    ))
+                })?;
+            progress.stage(&format!("re-verifying `{}` to {index} = {to}", m.name));
+            let (more, _) = opts
+                .cache
+                .table(&spec, opts.max_bytes, progress)
+                .map_err(|e| here(format!("re-verification table: {e}")))?;
+            Some((more, last + 1, to))
+        }
+    };
+    let var = index.clone();
+    let range = format!("${first} \\le {} \\le {last}$", name_math(&var));
+    let mut shown = Vec::new();
+    for q in &forms.quantities {
+        let symbol = name_math(&q.name);
+        let Some(fit) = &q.fit else {
+            shown.push(MinedForm {
+                column: q.name.clone(),
+                status: "NONE".into(),
+                range: range.clone(),
+                formulas: Vec::new(),
+                verified: None,
+            });
+            continue;
+        };
+        let verified = match &verified {
+            None => None,
+            Some((more, from, to)) => {
+                Some(reverify(more, &index, &q.name, fit, *from, *to).map_err(here)?)
+            }
+        };
+        shown.push(MinedForm {
+            column: q.name.clone(),
+            status: "OBSERVED".into(),
+            range: range.clone(),
+            formulas: formulas_math(fit, &symbol, &name_math(&var)),
+            verified,
+        });
+    }
+    if let Some((_, BreakpointForms::Progression { fits, .. })) = &forms.breakpoints {
+        for q in fits {
+            shown.push(MinedForm {
+                column: q.name.clone(),
+                status: if q.fit.is_some() { "OBSERVED" } else { "NONE" }.into(),
+                range: range.clone(),
+                formulas: q
+                    .fit
+                    .as_ref()
+                    .map(|fit| formulas_math(fit, &name_math(&q.name), &name_math(&var)))
+                    .unwrap_or_default(),
+                verified: None,
+            });
+        }
+    }
+    if let Some((name, _)) = &functions {
+        shown.push(closed_form(study, m, name, &forms, &var).map_err(|e| here(e.to_string()))?);
+    }
+    let section = MinedSection {
+        name: m.name.clone(),
+        what: format!(
+            "{} of the table `{}` {how}, in ${}$",
+            m.columns
+                .iter()
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            m.source,
+            name_math(&var)
+        ),
+        forms: shown,
+        csv: format!("{}.csv", m.name),
+    };
+    Ok((section, family_forms_table(&forms)))
+}
+
+/// The closed form in (N, index) of a column of functions, when the miner finds one, re-verified
+/// by the claims checker beyond the data when the functions are a Scoring family's payoffs.
+fn closed_form(
+    study: &Study,
+    m: &MineDecl,
+    column: &str,
+    forms: &FamilyForms,
+    var: &str,
+) -> Result<MinedForm> {
+    let Some(z) = &forms.closed else {
+        return Ok(MinedForm {
+            column: column.to_string(),
+            status: "NONE".into(),
+            range: format!(
+                "${} \\le {} \\le {}$",
+                forms.range.0,
+                name_math(var),
+                forms.range.1
+            ),
+            formulas: Vec::new(),
+            verified: None,
+        });
+    };
+    let expr = expr_math(&family_expr(&z.form, "N", var), &Definitions::new());
+    let family = study
+        .tables
+        .iter()
+        .find(|t| t.name == m.source)
+        .and_then(|t| match &t.spec {
+            TableSpec::ScoringFamily {
+                family, grid: None, ..
+            } => Some(family),
+            _ => None,
+        });
+    let verified = family
+        .map(|f| verify_closed_form(z, f))
+        .transpose()?
+        .map(|check| {
+            format!(
+                "re-verified by the claims checker on ${} \\le {} \\le {}$ ({ZIGZAG_BEYOND} beyond the data) at every half-integer $N$ from two below the first breakpoint to two beyond the last: {}, {}",
+                check.from,
+                name_math(var),
+                check.to,
+                check.finding.verdict,
+                check.finding.evidence()
+            )
+        });
+    Ok(MinedForm {
+        column: column.to_string(),
+        status: "OBSERVED".into(),
+        range: format!("${} \\le {} \\le {}$", z.from, name_math(var), z.to),
+        formulas: vec![format!("${}(N) = {expr}$", name_math(column))],
+        verified,
+    })
+}
+
+/// The parameters of a family table's spec, if it is one.
+fn family_params(spec: &TableSpec) -> Option<Vec<String>> {
+    match spec {
+        TableSpec::ScoringFamily { ranges, .. } | TableSpec::CandyFamily { ranges, .. } => {
+            Some(ranges.keys().cloned().collect())
+        }
+        _ => None,
+    }
+}
+
+/// The index column's first value and values, which must be consecutive whole numbers.
+fn index_values(table: &Table, index: &str) -> std::result::Result<(i64, Vec<i64>), String> {
+    let at = column_index(table, index).ok_or_else(|| format!("no column `{index}`"))?;
+    let ks: Vec<i64> = numbers(table, at)
+        .into_iter()
+        .map(|q| q.filter(Q::is_integer).and_then(|q| q.to_i64()))
+        .collect::<Option<_>>()
+        .ok_or_else(|| format!("the index `{index}` is not a whole number in every row"))?;
+    if ks.windows(2).any(|w| w[1] != w[0] + 1) {
+        return Err(format!(
+            "the index `{index}` must take consecutive values, one row each"
+        ));
+    }
+    let first = *ks.first().ok_or("the table has no rows")?;
+    Ok((first, ks))
+}
+
+/// Checks a form on the rows `from..=to` of the larger table: `HOLDS` in words, or where it
+/// fails.
+fn reverify(
+    more: &Table,
+    index: &str,
+    column: &str,
+    fit: &crate::miner::PeriodicLinear,
+    from: i64,
+    to: i64,
+) -> std::result::Result<String, String> {
+    let i = column_index(more, index).ok_or_else(|| format!("no column `{index}`"))?;
+    let c = column_index(more, column).ok_or_else(|| format!("no column `{column}`"))?;
+    let ks = numbers(more, i);
+    let vs = numbers(more, c);
+    let var = name_math(index);
+    let mut checked = 0;
+    for (k, v) in ks.iter().zip(&vs) {
+        let (Some(k), Some(v)) = (k, v) else { continue };
+        let Some(k) = k.to_i64().filter(|k| (from..=to).contains(k)) else {
+            continue;
+        };
+        let predicted = fit.eval(k);
+        if &predicted != v {
+            return Ok(format!(
+                "FAILS beyond the data: at ${var} = {k}$ the form gives ${}$, the table ${}$",
+                rational_math(&predicted),
+                rational_math(v)
+            ));
+        }
+        checked += 1;
+    }
+    Ok(format!(
+        "re-verified beyond the data on ${from} \\le {var} \\le {to}$ ({checked} new rows): HOLDS there, still OBSERVED"
+    ))
+}

@@ -1,0 +1,261 @@
+//! `nimlab study run` end to end (issue 17): the starter study's round trip (new → run → run
+//! --check), byte-identical re-renders with and without the cache, bad study files refused at
+//! their place with nothing written, and prose quoting a computed value that an independent
+//! recomputation confirms.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::common;
+use common::*;
+
+/// Every file under `dir` (relative path → bytes).
+fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    for entry in fs::read_dir(dir).expect("the report directory exists") {
+        let path = entry.expect("a directory entry").path();
+        assert!(path.is_file(), "{} is a plain file", path.display());
+        let rel = path.strip_prefix(dir).unwrap().to_path_buf();
+        out.insert(rel, fs::read(&path).unwrap());
+    }
+    out
+}
+
+/// A study file named `s.toml` with `body` in a fresh directory: (the directory, its path).
+fn study_file(body: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("s.toml");
+    fs::write(&path, body).expect("the study is written");
+    (dir, path.to_str().expect("UTF-8 path").to_string())
+}
+
+/// `study run FILE -o OUT --cache CACHE` and any `extra` arguments.
+fn run_args<'a>(file: &'a str, out: &'a Path, cache: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "study",
+        "run",
+        file,
+        "-o",
+        out.to_str().unwrap(),
+        "--cache",
+        cache.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    args
+}
+
+/// The stderr of a successful run with progress lines on.
+fn progress_of(args: &[&str]) -> String {
+    let out = common::nimlab()
+        .env_remove("NIMLAB_PROGRESS")
+        .args(args)
+        .output()
+        .expect("nimlab runs");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{args:?}: {stderr}");
+    stderr
+}
+
+#[test]
+fn the_starter_study_runs_and_checks_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = dir.path().join("my-study");
+    run_ok_stderr(&["study", "new", name.to_str().unwrap()]);
+    let file = format!("{}.toml", name.display());
+    let (out, cache) = (dir.path().join("out"), dir.path().join("cache"));
+    run_ok(&run_args(&file, &out, &cache, &[]));
+    let report = out.join("my-study");
+    let first = tree(&report);
+    for f in [
+        "my-study.md",
+        "my-study.tex",
+        "my-study.json",
+        "family.csv",
+        "thresholds.csv",
+        "tails.csv",
+        "tails_plot.svg",
+        "tails_plot.csv",
+    ] {
+        assert!(first.contains_key(Path::new(f)), "{f} is rendered");
+    }
+    let md = String::from_utf8(first[Path::new("my-study.md")].clone()).unwrap();
+    // Findings first: the mined forms and the claims come before the tables and figures.
+    let at = |s: &str| md.find(s).unwrap_or_else(|| panic!("{s} in {md}"));
+    assert!(at("## Mined closed forms") < at("## Claims"));
+    assert!(at("## Claims") < at("## Tables"));
+    assert!(at("## Tables") < at("## Figures"));
+    assert!(
+        md.contains("HOLDS there"),
+        "the forms are re-verified: {md}"
+    );
+    let sha = {
+        use std::fmt::Write;
+        let digest = <sha2::Sha256 as sha2::Digest>::digest(fs::read(&file).unwrap());
+        digest.iter().fold(String::new(), |mut s, b| {
+            write!(s, "{b:02x}").unwrap();
+            s
+        })
+    };
+    assert!(md.contains(&sha), "the provenance names the file's SHA-256");
+
+    let check = run_ok(&run_args(&file, &out, &cache, &["--check"]));
+    assert!(check.contains("match a fresh render"), "{check}");
+    assert_eq!(check.lines().count(), 1, "a one-line summary: {check}");
+
+    // A re-render is byte-identical.
+    run_ok(&run_args(&file, &out, &cache, &[]));
+    assert_eq!(tree(&report), first);
+
+    // An edited file is found by --check (exit 1), and nothing is written.
+    fs::write(report.join("my-study.md"), b"edited").unwrap();
+    let out_check = common::nimlab()
+        .args(run_args(&file, &out, &cache, &["--check"]))
+        .output()
+        .unwrap();
+    assert_eq!(out_check.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out_check.stderr);
+    assert!(stderr.contains("differs: my-study.md"), "{stderr}");
+    assert_eq!(fs::read(report.join("my-study.md")).unwrap(), b"edited");
+}
+
+#[test]
+fn a_cache_hit_and_a_prose_edit_render_from_the_cache_with_identical_bytes() {
+    let body = "[study]\nname = \"s\"\ntitle = \"t\"\n\n[[table]]\nname = \"f\"\nkind = \"scoring.family\"\nfamily = \"2k+1,2k,1\"\nranges = { k = \"1..6\" }\n\n[[value]]\nname = \"top\"\ntable = \"f\"\ncolumn = \"c_plus\"\nwhere = { k = 6 }\n\n[[section]]\ntitle = \"Note\"\ntext = 'The tail is {{ top }}.'\n";
+    let (dir, file) = study_file(body);
+    let (out, cache) = (dir.path().join("out"), dir.path().join("cache"));
+    let args = run_args(&file, &out, &cache, &[]);
+    let cold_log = progress_of(&args);
+    assert!(cold_log.contains("computed"), "{cold_log}");
+    let cold = tree(&out.join("s"));
+    let warm_log = progress_of(&args);
+    assert!(warm_log.contains("read from the cache"), "{warm_log}");
+    assert_eq!(
+        tree(&out.join("s")),
+        cold,
+        "a cache hit gives the same bytes"
+    );
+    // Without the cache: the same bytes again.
+    let fresh = dir.path().join("fresh");
+    run_ok(&[
+        "study",
+        "run",
+        &file,
+        "-o",
+        fresh.to_str().unwrap(),
+        "--no-cache",
+    ]);
+    let mut no_cache = tree(&fresh.join("s"));
+    let mut cached = cold.clone();
+    // The command recorded names the output directory, which differs here.
+    for t in [&mut no_cache, &mut cached] {
+        t.retain(|p, _| {
+            !matches!(
+                p.extension().and_then(|e| e.to_str()),
+                Some("md" | "tex" | "json" | "pdf")
+            )
+        });
+    }
+    assert_eq!(no_cache, cached);
+    // A prose-only edit is rendered from the cache.
+    fs::write(&file, body.replace("The tail is", "Its right tail is")).unwrap();
+    let edit_log = progress_of(&args);
+    assert!(
+        edit_log.contains("read from the cache") && !edit_log.contains("computed"),
+        "{edit_log}"
+    );
+    let md = fs::read_to_string(out.join("s").join("s.md")).unwrap();
+    assert!(md.contains("Its right tail is $12$."), "{md}");
+}
+
+/// G(n) of the scoring subtraction game S = {2, 3} (each move scores the beans taken), by the
+/// plain recursion G(n) = max over s ≤ n of s − G(n − s), G = 0 without a move: independent of
+/// the engine.
+fn naive_subtraction_values(set: &[i64], max: usize) -> Vec<i64> {
+    let mut g = vec![0i64; max + 1];
+    for n in 1..=max {
+        g[n] = set
+            .iter()
+            .filter(|&&s| s as usize <= n)
+            .map(|&s| s - g[n - s as usize])
+            .max()
+            .unwrap_or(0);
+    }
+    g
+}
+
+#[test]
+fn a_quoted_value_is_the_computed_number() {
+    let body = "[study]\nname = \"q\"\ntitle = 'Values of $S = \\lbrace 2, 3 \\rbrace$'\n\n[[table]]\nname = \"g\"\nkind = \"octal.values\"\nsubtract = [2, 3]\nmax_heap = 40\n\n[[value]]\nname = \"g37\"\ntable = \"g\"\ncolumn = \"value\"\nwhere = { n = 37 }\n\n[[section]]\ntitle = \"Reading\"\nafter = \"table:g\"\ntext = '''At $n = 37$ the value is {{ g37 }}.'''\n";
+    let (dir, file) = study_file(body);
+    let (out, cache) = (dir.path().join("out"), dir.path().join("cache"));
+    run_ok(&run_args(&file, &out, &cache, &[]));
+    let expected = naive_subtraction_values(&[2, 3], 40)[37];
+    let md = fs::read_to_string(out.join("q").join("q.md")).unwrap();
+    assert!(
+        md.contains(&format!("At $n = 37$ the value is ${expected}$.")),
+        "expected {expected}: {md}"
+    );
+    // Placed after its table, before the end of the report.
+    assert!(md.find("### g").unwrap() < md.find("### Reading").unwrap());
+    let tex = fs::read_to_string(out.join("q").join("q.tex")).unwrap();
+    assert!(
+        tex.contains(&format!("the value is ${expected}$.")),
+        "{tex}"
+    );
+}
+
+#[test]
+fn a_bad_figure_column_or_an_unmatched_value_is_refused_at_its_place_and_nothing_written() {
+    let head = "[study]\nname = \"s\"\ntitle = \"t\"\n\n[[table]]\nname = \"f\"\nkind = \"scoring.family\"\nfamily = \"2k+1,2k,1\"\nranges = { k = \"1..4\" }\n\n";
+    for (body, place, needle) in [
+        (
+            "[[figure]]\nname = \"p\"\ntable = \"f\"\nx = \"k\"\ny = [\"c_pluss\"]\nstyle = \"line\"\n",
+            "s.toml:15:6: ",
+            "names the column `c_pluss`",
+        ),
+        (
+            "[[value]]\nname = \"v\"\ntable = \"f\"\ncolumn = \"c_plus\"\nwhere = { k = 9 }\n",
+            "s.toml:12:8: ",
+            "value `v`: no row of `f` has k = 9",
+        ),
+    ] {
+        let (dir, file) = study_file(&format!("{head}{body}"));
+        let (out, cache) = (dir.path().join("out"), dir.path().join("cache"));
+        run_input_error(&run_args(&file, &out, &cache, &[]), &[place, needle]);
+        assert!(!out.exists(), "nothing is written for a refused study");
+    }
+}
+
+#[test]
+fn a_family_of_payoffs_gets_its_closed_form_re_verified_by_the_claims_checker() {
+    // F_k(N) = 2 − min_j |N − j| over j = −(2k−2), …, 2k−2 step 2: Scoring Nim, Def 6.2.
+    let body = "[study]\nname = \"z\"\ntitle = \"t\"\n\n[[table]]\nname = \"f\"\nkind = \"scoring.family\"\nfamily = \"2k+1,2k,1\"\nranges = { k = \"1..8\" }\n\n[[mine]]\nname = \"forms\"\ntable = \"f\"\nhow = \"family\"\ncolumns = [\"payoff\"]\n\n[[figure]]\nname = \"p\"\ntable = \"f\"\nx = \"k\"\ny = [\"payoff\"]\nstyle = \"pwl\"\n";
+    let (dir, file) = study_file(body);
+    let (out, cache) = (dir.path().join("out"), dir.path().join("cache"));
+    run_ok(&run_args(&file, &out, &cache, &[]));
+    let json: serde_json::Value =
+        serde_json::from_slice(&fs::read(out.join("z").join("z.json")).unwrap()).unwrap();
+    let forms = json["mined"][0]["forms"].as_array().unwrap();
+    let payoff = forms
+        .iter()
+        .find(|f| f["column"] == "payoff")
+        .expect("the payoff's form");
+    assert_eq!(payoff["status"], "OBSERVED");
+    let formula = payoff["formulas"][0].as_str().unwrap();
+    assert!(formula.contains(r"2 - \min_{j \in"), "{formula}");
+    let verified = payoff["verified"].as_str().unwrap();
+    assert!(verified.contains("HOLDS"), "{verified}");
+    // The pwl figure: six of the eight functions, with their breakpoints (4k − 3 of them for
+    // the member k, Scoring Nim Def 6.2) marked.
+    let report = out.join("z");
+    assert!(report.join("p.svg").is_file());
+    let marks = fs::read_to_string(report.join("p-breakpoints.csv")).unwrap();
+    let tex = fs::read_to_string(report.join("z.tex")).unwrap();
+    let drawn: Vec<i64> = (1..=8)
+        .filter(|k| tex.contains(&format!("$k = {k}$")))
+        .collect();
+    assert_eq!(drawn.len(), 6, "{tex}");
+    let expected: i64 = drawn.iter().map(|k| 4 * k - 3).sum();
+    assert_eq!(marks.lines().count() as i64 - 1, expected, "{marks}");
+}
