@@ -388,6 +388,11 @@ fn latex_escapes_every_special_character() {
     // `--` stays two hyphens, not an en dash.
     assert_eq!(escape_latex("--deep"), "-{}-deep");
     assert_eq!(latex_code("x_1 --y"), r"\texttt{x\_1 -{}-y}");
+    // A long path may break after each slash instead of running into the margin.
+    assert_eq!(
+        latex_code("data/proofs/f.toml"),
+        r"\texttt{data/\allowbreak{}proofs/\allowbreak{}f.toml}"
+    );
 }
 
 /// Prose typesets the papers' ASCII scripts and escapes everything else as data does.

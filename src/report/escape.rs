@@ -475,9 +475,13 @@ fn top_level_parts<'a>(s: &'a str, sep: &str) -> Vec<&'a str> {
     parts
 }
 
-/// LaTeX for a command line: escaped text in `\texttt`, breakable at spaces.
+/// LaTeX for a command line: escaped text in `\texttt`, breakable at spaces and after each `/`
+/// (a long path cannot run into the margin).
 pub fn latex_code(s: &str) -> String {
-    format!(r"\texttt{{{}}}", escape_latex(s))
+    format!(
+        r"\texttt{{{}}}",
+        escape_latex(s).replace('/', r"/\allowbreak{}")
+    )
 }
 
 /// A study's own Markdown prose for a Markdown file: kept as written (it is Markdown already),
