@@ -93,19 +93,8 @@ impl MineHow {
     }
 }
 
-/// The columns of every mining step's table: one row per residue class of each mined column's
-/// periodic-linear form (what `nimlab mine family … --format csv` prints).
-pub const MINED_COLUMNS: [&str; 9] = [
-    "column",
-    "period",
-    "preperiod",
-    "residue",
-    "slope",
-    "intercept",
-    "from_k",
-    "formula",
-    "status",
-];
+/// The columns of every mining step's table: those `nimlab mine family … --format csv` prints.
+pub use crate::tables::mined::FAMILY_FORM_COLUMNS as MINED_COLUMNS;
 
 /// A `[[mine]]` step.
 #[derive(Clone, Debug, PartialEq, Eq)]

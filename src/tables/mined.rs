@@ -155,19 +155,23 @@ pub fn grid_forms(columns: &[(String, Column)], params: usize) -> Result<GridFor
     })
 }
 
+/// The columns of [`family_forms_table`]: one row per residue class of each mined column's
+/// periodic-linear form.
+pub const FAMILY_FORM_COLUMNS: [&str; 9] = [
+    "column",
+    "period",
+    "preperiod",
+    "residue",
+    "slope",
+    "intercept",
+    "from_k",
+    "formula",
+    "status",
+];
+
 /// One row per residue of every fit of a family (`nimlab mine family … --format csv`).
 pub fn family_forms_table(forms: &FamilyForms) -> Table {
-    let mut t = Table::new(&[
-        "column",
-        "period",
-        "preperiod",
-        "residue",
-        "slope",
-        "intercept",
-        "from_k",
-        "formula",
-        "status",
-    ]);
+    let mut t = Table::new(&FAMILY_FORM_COLUMNS);
     for (name, fit) in forms.fits() {
         for (line, f) in fit.lines.iter().zip(fit.formulas_in(name, &forms.param)) {
             t.push(vec![

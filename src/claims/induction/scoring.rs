@@ -389,7 +389,7 @@ fn sampled_offers(system: &System, s: &Class, extra: &[(Vec<i64>, Q)]) -> Option
     }
     members.sort_by_key(|p| p.iter().sum::<i64>());
     members.truncate(SAMPLE_POSITIONS);
-    cover(system, &members, extra, n, &solve_position)
+    cover(system, &members, extra, n)
 }
 
 type Solved = crate::games::scoring::Solution;
@@ -456,9 +456,7 @@ fn cover(
     members: &[Vec<i64>],
     extra: &[(Vec<i64>, Q)],
     n: usize,
-    solve: &dyn Fn(&[i64]) -> Option<Solved>,
 ) -> Option<Vec<Offer>> {
-    use crate::games::scoring::nim_heaps;
     let mut points: Vec<(Vec<i64>, Vec<Q>)> = members
         .iter()
         .map(|p| {
@@ -472,12 +470,9 @@ fn cover(
     points.extend(extra.iter().map(|(p, b)| (p.clone(), vec![b.clone()])));
     let mut samples: Vec<Vec<Offer>> = Vec::new();
     for (p, bonuses) in &points {
-        let solution = solve(p)?;
-        let heaps =
-            |q: &[i64]| -> Vec<u32> { q.iter().map(|&x| u32::try_from(x).unwrap_or(0)).collect() };
-        let root = solution.payoff(&nim_heaps(&heaps(p))).ok()?;
+        let solution = solve_position(p)?;
         for bonus in bonuses {
-            let best = root.eval(bonus);
+            let best = payoff_in(&solution, p, bonus)?;
             let mut offers = Vec::new();
             for i in 0..n {
                 for (ci, c) in candidates(n, i).into_iter().enumerate() {
@@ -489,10 +484,10 @@ fn cover(
                     t.remove(i);
                     let place = t.iter().take_while(|&&x| x > h).count();
                     t.insert(place, h);
-                    let Ok(f) = solution.payoff(&nim_heaps(&heaps(&t))) else {
+                    let Some(f) = payoff_in(&solution, &t, bonus) else {
                         continue;
                     };
-                    if Q::int(p[i] - h) - f.eval(bonus) != best {
+                    if Q::int(p[i] - h) - f != best {
                         continue;
                     }
                     let tt: Vec<Term> = t.iter().map(|&x| Term::int(x)).collect();
