@@ -106,6 +106,47 @@ pub fn sketch(proof: &Proof) -> String {
     }
 }
 
+/// What makes two proofs the same argument, so a report can sketch it once and let every other
+/// claim resting on it refer back: the forms file of an induction, the set, period and start of
+/// certified forms. `None` for an argument made for one claim alone (a period, a family).
+pub fn shared_argument(proof: &Proof) -> Option<String> {
+    match proof {
+        Proof::Induction { forms, .. } => Some(format!("forms {forms}")),
+        Proof::CertifiedForms { set, period, from } => {
+            Some(format!("certified {set:?} {period} {from}"))
+        }
+        Proof::Period { .. } | Proof::FamilyPeriods { .. } => None,
+    }
+}
+
+/// The sketch of a proof whose shared argument ([`shared_argument`]) is sketched in full under
+/// the claim labelled `first`: what this claim adds to it, and a pointer back.
+pub fn sketch_referring(proof: &Proof, first: &str) -> String {
+    match proof {
+        Proof::Induction {
+            forms,
+            obligations,
+            domain,
+            solver,
+            ..
+        } => format!(
+            "The statement is proven for {domain}, not only on the range computed. It rests on \
+             the closed forms of `{forms}`, proven for every value of their parameters and every \
+             rational $N$ by induction on the number of stones, as sketched in the entry of {first}. With \
+             each payoff of the statement replaced by the form of a class holding its position, \
+             {solver} found the negation of the statement unsatisfiable ({obligations} formulas \
+             in all, the forms' and the statement's), so the statement holds wherever the forms \
+             do."
+        ),
+        Proof::CertifiedForms { period, from, .. } => format!(
+            "The closed forms of period ${period}$ used here are the ones certified for every \
+             $n \\ge {from}$ in the entry of {first}, where the certificate's argument is sketched; the \
+             statement was read off those forms, so it holds for every $n$ they cover."
+        ),
+        Proof::Period { .. } | Proof::FamilyPeriods { .. } => sketch(proof),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,5 +209,33 @@ mod tests {
             "{c}"
         );
         assert!(c.contains("n \\ge 40"), "{c}");
+    }
+    #[test]
+    fn a_shared_argument_is_sketched_once_and_referred_to_after() {
+        let induction = |domain: &str| Proof::Induction {
+            forms: "data/proofs/two.toml".into(),
+            title: "two piles".into(),
+            classes: vec!["$(x)$".into()],
+            recurrence: "f(p) = g(p)".into(),
+            obligations: 127,
+            domain: domain.into(),
+            solver: "z3".into(),
+        };
+        let (a, b) = (induction("all $x \\ge 2$"), induction("all $x \\ge 3$"));
+        assert_eq!(shared_argument(&a), shared_argument(&b));
+        let again = sketch_referring(&b, "Theorem 6.3 (i)");
+        assert!(
+            again.contains("Theorem 6.3 (i)") && again.contains("all $x \\ge 3$"),
+            "{again}"
+        );
+        assert!(!again.contains("classes"), "{again}");
+        let period = Proof::Period {
+            period: 2,
+            preperiod: 0,
+            window_start: 0,
+            window_len: 1,
+            argument: "look-back 1".into(),
+        };
+        assert_eq!(shared_argument(&period), None);
     }
 }

@@ -23,7 +23,7 @@ use crate::claims::finding::{
     Counterexample, FailureExtent, Importance, Labelled, PaperStatus, Wording,
 };
 use crate::claims::registry::{Assertion, Check, ExprCheck};
-use crate::claims::sketch::sketch;
+use crate::claims::sketch::{shared_argument, sketch, sketch_referring};
 use crate::claims::typeset::{
     binders_math, check_parts, expr_math, is_literal, name_math, notation, operand_math,
     rational_math, relation, text_math,
@@ -263,6 +263,16 @@ pub fn verdicts(
     // Stable: equal importance and rank keep file order.
     errata.sort_by_key(|(importance, _)| *importance);
     summary.errata = errata.into_iter().map(|(_, e)| e).collect();
+    // In the order a reader meets them: errata, new results, known false, the rest.
+    share_sketches(
+        summary
+            .errata
+            .iter_mut()
+            .chain(&mut summary.proven)
+            .chain(&mut summary.known_false)
+            .chain(&mut claims),
+        &found,
+    );
     // The paper's claims are tallied apart from nimlab's own results, so the counts say what
     // the paper gets right and wrong.
     let own = |f: &&Finding| f.claim.commentary.in_paper == PaperStatus::NewResult;
@@ -297,6 +307,26 @@ pub fn verdicts(
         },
         summary,
     ))
+}
+
+/// Sketches each argument several claims rest on (one forms file, one certificate) in full
+/// under the first of them a reader meets, and lets every later one say what it adds and refer
+/// back, so a report does not print the same paragraph once per claim.
+fn share_sketches<'a>(entries: impl IntoIterator<Item = &'a mut ClaimEntry>, found: &[Finding]) {
+    let mut sketched_under: Vec<(String, String)> = Vec::new();
+    for entry in entries {
+        let proof = found
+            .iter()
+            .find(|f| f.claim.id == entry.id)
+            .and_then(|f| f.proof.as_ref());
+        let Some((proof, argument)) = proof.and_then(|p| Some((p, shared_argument(p)?))) else {
+            continue;
+        };
+        match sketched_under.iter().find(|(a, _)| *a == argument) {
+            Some((_, first)) => entry.proof = Some(sketch_referring(proof, first)),
+            None => sketched_under.push((argument, entry.label.clone())),
+        }
+    }
 }
 
 /// One claim in full, from its finding and the registry's definition of it. `check` is the
