@@ -133,15 +133,16 @@ pub fn sketch_referring(proof: &Proof, first: &str) -> String {
             "The statement is proven for {domain}, not only on the range computed. It rests on \
              the closed forms of `{forms}`, proven for every value of their parameters and every \
              rational $N$ by induction on the number of stones, as sketched in the entry of \
-             {first}. With each payoff of the statement replaced by the form of a class holding its position, \
-             {solver} found the negation of the statement unsatisfiable ({obligations} formulas \
-             in all, the forms' and the statement's), so the statement holds wherever the forms \
-             do."
+             {first}. With each payoff of the statement replaced by the form of a class holding \
+             its position, {solver} found the negation of the statement unsatisfiable \
+             ({obligations} formulas in all, the forms' and the statement's), so the statement \
+             holds wherever the forms do."
         ),
         Proof::CertifiedForms { period, from, .. } => format!(
             "The closed forms of period ${period}$ used here are the ones certified for every \
              $n \\ge {from}$ in the entry of {first}, where the certificate's argument is \
-             sketched; the statement was read off those forms, so it holds for every $n$ they cover."
+             sketched; the statement was read off those forms, so it holds for every $n$ they \
+             cover."
         ),
         Proof::Period { .. } | Proof::FamilyPeriods { .. } => sketch(proof),
     }
