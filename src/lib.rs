@@ -508,12 +508,14 @@ pub mod reports {
     pub use crate::papers::{claim_entry, identity, verdicts};
     pub use crate::report::context::{
         Axis, Bounds, ClaimEntry, Command, Commit, ComparedValue, CorrectionView,
-        CounterexampleView, FalseClaim, Figure, FormulaView, Index, IndexEntry, Marks, MinedForm,
-        MinedSection, NotationEntry, PairedValue, PaperIdentity, Parameter, Prose, Provenance,
-        ReadingView, Report, Series, SeriesStyle, StudyFigure, StudyReport, StudyTable, Summary,
-        TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
+        CounterexampleView, FalseClaim, Figure, FormulaView, Heatmap, Index, IndexEntry, Marks,
+        MinedForm, MinedSection, NotationEntry, PairedValue, PaperIdentity, Parameter, Prose,
+        Provenance, ReadingView, Report, Series, SeriesStyle, StudyFigure, StudyReport, StudyTable,
+        Summary, TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
     };
-    pub use crate::report::data::{BFile, FigureSpec, MarkSpec, bfile_text, bfiles, figure};
+    pub use crate::report::data::{
+        BFile, FigureSpec, HeatmapSpec, MarkSpec, bfile_text, bfiles, figure, heatmap,
+    };
     pub use crate::report::escape::{
         escape_latex, escape_latex_math, escape_latex_prose, escape_markdown, escape_markdown_math,
         latex_code, markdown_code,

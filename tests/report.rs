@@ -276,6 +276,7 @@ fn toy_report() -> Report {
                 y_step: 1,
             },
             legend: "north west".into(),
+            heatmap: None,
         }],
         reproduce: vec![Command {
             what: "Everything".into(),

@@ -259,3 +259,136 @@ fn a_family_of_payoffs_gets_its_closed_form_re_verified_by_the_claims_checker() 
     let expected: i64 = drawn.iter().map(|k| 4 * k - 3).sum();
     assert_eq!(marks.lines().count() as i64 - 1, expected, "{marks}");
 }
+
+#[test]
+fn payoffs_over_a_grid_of_two_parameters_get_one_closed_form_re_verified_beyond_the_data() {
+    // f_N(y + 1 + t, y): adding a stone to the larger pile adds one to the payoff (the mover
+    // takes it first), and y does not change it (Scoring Nim, Prop 4.2 (ii)).
+    let body = "[study]\nname = \"g\"\ntitle = \"t\"\n\n[[table]]\nname = \"pairs\"\nkind = \"scoring.family\"\nfamily = \"y+1+t,y\"\nranges = { y = \"2..6\", t = \"0..3\" }\n\n[[mine]]\nname = \"form\"\ntable = \"pairs\"\nhow = \"pwl\"\ncolumns = [\"payoff\"]\n";
+    let (dir, file) = study_file(body);
+    let (out, cache) = (dir.path().join("out"), dir.path().join("cache"));
+    run_ok(&run_args(&file, &out, &cache, &[]));
+    let report = out.join("g");
+    let json: serde_json::Value =
+        serde_json::from_slice(&fs::read(report.join("g.json")).unwrap()).unwrap();
+    let form = &json["mined"][0]["forms"][0];
+    assert_eq!(form["status"], "OBSERVED", "{form}");
+    let formula = form["formulas"][0].as_str().unwrap();
+    assert!(formula.ends_with("+ t$"), "{formula}");
+    let verified = form["verified"].as_str().unwrap();
+    assert!(
+        verified.contains("t in 0..5, y in 2..8") && verified.contains("HOLDS"),
+        "{verified}"
+    );
+    let csv = fs::read_to_string(report.join("form.csv")).unwrap();
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows[0], "parameter,role,step,from,formula,status");
+    assert!(rows[1].starts_with("t,linear,1,0,"), "{csv}");
+    assert!(rows[2].starts_with("y,linear,0,2,"), "{csv}");
+}
+
+#[test]
+fn pwl_mining_of_a_table_without_payoff_functions_is_refused_at_the_step() {
+    let body = "[study]\nname = \"s\"\ntitle = \"t\"\n\n[[table]]\nname = \"g\"\nkind = \"octal.values\"\nsubtract = [2, 3]\nmax_heap = 20\n\n[[mine]]\nname = \"m\"\ntable = \"g\"\nhow = \"pwl\"\ncolumns = [\"value\"]\n";
+    let (dir, file) = study_file(body);
+    let (out, cache) = (dir.path().join("out"), dir.path().join("cache"));
+    run_input_error(
+        &run_args(&file, &out, &cache, &[]),
+        &[
+            "s.toml:12:8: ",
+            "mines the payoffs of a `scoring.family` table without a grid; `g` is not one",
+        ],
+    );
+    assert!(!out.exists(), "nothing is written for a refused study");
+}
+
+#[test]
+fn a_heatmap_colours_every_grid_point_once_and_refuses_two_values_at_one_point() {
+    let head = "[study]\nname = \"h\"\ntitle = \"t\"\n\n[[table]]\nname = \"zz\"\nkind = \"scoring.family\"\nfamily = \"2k+1,2k,1\"\nranges = { k = \"1..4\" }\ngrid = \"-3..3 step 1/2\"\n\n[[figure]]\nname = \"map\"\ntable = \"zz\"\nstyle = \"heatmap\"\nz = \"payoff\"\n";
+    let (dir, file) = study_file(&format!("{head}x = \"bonus\"\ny = [\"k\"]\n"));
+    let (out, cache) = (dir.path().join("out"), dir.path().join("cache"));
+    run_ok(&run_args(&file, &out, &cache, &[]));
+    let report = out.join("h");
+    assert!(report.join("map.svg").is_file());
+    // Scan lines: k outer, N inner, one row per grid point (13 bonus values × 4 members).
+    let csv = fs::read_to_string(report.join("map.csv")).unwrap();
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows[0], "bonus,k,payoff");
+    assert_eq!(rows.len(), 1 + 13 * 4, "{csv}");
+    assert!(
+        rows[1].starts_with("-3,1,") && rows[14].starts_with("-3,2,"),
+        "{csv}"
+    );
+    // The colour scale starts at the least payoff of the data.
+    let json: serde_json::Value =
+        serde_json::from_slice(&fs::read(report.join("h.json")).unwrap()).unwrap();
+    let heatmap = &json["figures"][0]["figure"]["heatmap"];
+    let payoffs: Vec<f64> = rows[1..]
+        .iter()
+        .map(|r| r.rsplit(',').next().unwrap().parse().unwrap())
+        .collect();
+    let least = payoffs.iter().copied().fold(f64::INFINITY, f64::min);
+    assert_eq!(
+        heatmap["min"].as_str().unwrap().parse::<f64>().unwrap(),
+        least
+    );
+    assert_eq!(heatmap["cols"], 13);
+    let tex = fs::read_to_string(report.join("h.tex")).unwrap();
+    assert!(tex.contains("matrix plot*, mesh/cols=13"), "{tex}");
+
+    // h3 is 1 in every row: every bonus value has four rows at one grid point.
+    let (dir, file) = study_file(&format!("{head}x = \"bonus\"\ny = [\"h3\"]\n"));
+    let (out, cache) = (dir.path().join("out"), dir.path().join("cache"));
+    run_input_error(
+        &run_args(&file, &out, &cache, &[]),
+        &["s.toml:13:8: ", "two rows at bonus = -3, h3 = 1"],
+    );
+    assert!(!out.exists(), "nothing is written for a refused study");
+}
+
+#[test]
+fn a_study_renders_through_its_own_templates_and_names_them_in_provenance() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("short.md.tera"),
+        "# {{ study.title }}\n{% for m in study.mined %}{% for f in m.forms %}{{ f.column }}: {{ f.status }}\n{% endfor %}{% endfor %}",
+    )
+    .unwrap();
+    fs::write(
+        dir.path().join("short.tex.tera"),
+        "\\documentclass{article}\n\\begin{document}\n\\section*{<< study.title >>}\n<% for p in study.provenance.parameters %><< p.name | tex >>;<% endfor %>\n\\end{document}\n",
+    )
+    .unwrap();
+    let body = "[study]\nname = \"own\"\ntitle = \"Tails\"\ntemplates = { md = \"short.md.tera\", tex = \"short.tex.tera\" }\n\n[[table]]\nname = \"f\"\nkind = \"scoring.family\"\nfamily = \"2k+1,2k,1\"\nranges = { k = \"1..6\" }\n\n[[mine]]\nname = \"m\"\ntable = \"f\"\nhow = \"family\"\ncolumns = [\"c_plus\"]\n";
+    let file = dir.path().join("s.toml");
+    fs::write(&file, body).unwrap();
+    let file = file.to_str().unwrap();
+    let (out, cache) = (dir.path().join("out"), dir.path().join("cache"));
+    run_ok(&run_args(file, &out, &cache, &[]));
+    let md = fs::read_to_string(out.join("own").join("own.md")).unwrap();
+    assert_eq!(md, "# Tails\nc_plus: OBSERVED\n");
+    let tex = fs::read_to_string(out.join("own").join("own.tex")).unwrap();
+    assert!(
+        tex.contains("Markdown template;Markdown template SHA-256;LaTeX template;"),
+        "{tex}"
+    );
+    // The same study re-rendered through the same templates: identical bytes.
+    run_ok(&run_args(file, &out, &cache, &["--check"]));
+
+    // A template that does not compile is refused at its key, before anything is computed.
+    fs::write(
+        dir.path().join("short.md.tera"),
+        "{% for x in study.mined %}\n",
+    )
+    .unwrap();
+    let out2 = dir.path().join("out2");
+    run_input_error(
+        &run_args(file, &out2, &cache, &[]),
+        &[
+            "s.toml:4:20: ",
+            "template",
+            "short.md.tera does not compile",
+        ],
+    );
+    assert!(!out2.exists(), "nothing is written for a refused study");
+}

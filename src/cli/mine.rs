@@ -21,8 +21,8 @@ use crate::miner::{FitOptions, across_analysis, fit_periodic_linear};
 use crate::num::Q;
 use crate::tables::cash::certified_forms_table;
 use crate::tables::mined::{
-    family_forms, family_forms_table, grid_forms, periodic_forms_table, verify_closed_form,
-    verify_grid_form,
+    family_forms, family_forms_table, grid_form_table, grid_forms, periodic_forms_table,
+    verify_closed_form, verify_grid_form,
 };
 
 #[derive(Debug, Subcommand)]
@@ -251,7 +251,6 @@ fn mine_grid(a: &super::scoring::FamilyArgs, fam: &crate::family::Family) -> any
         .map(|(p, lo, hi)| format!("{p} = {lo}..{hi}"))
         .collect::<Vec<_>>()
         .join(", ");
-    let mut table = Table::new(&["parameter", "role", "step", "from", "formula", "status"]);
     let status = format!("OBSERVED on {observed}");
     let mut text = String::new();
     for l in &form.linear {
@@ -259,29 +258,14 @@ fn mine_grid(a: &super::scoring::FamilyArgs, fam: &crate::family::Family) -> any
             "payoff: linear in {} (it adds {} per unit of {}, at every grid point)\n",
             l.name, l.step, l.name
         ));
-        table.push(vec![
-            l.name.clone().into(),
-            "linear".into(),
-            l.step.clone().into(),
-            Cell::Int(l.least),
-            form.expr("N").into(),
-            status.clone().into(),
-        ]);
     }
     if let Some((p, f)) = &form.shaped {
         text.push_str(&format!(
             "payoff: along {p} (the others at their least values) a {} with its numbers affine in {p}, for {p} ≥ {}\n",
             f.kind, f.from
         ));
-        table.push(vec![
-            p.clone().into(),
-            "shaped".into(),
-            Cell::Text(String::new()),
-            Cell::Int(f.from),
-            form.expr("N").into(),
-            status.clone().into(),
-        ]);
     }
+    let table = grid_form_table(&form, &status);
     text.push_str(&format!(
         "payoff: closed form f(N) = {}  ({status})\n",
         form.expr("N")

@@ -359,6 +359,25 @@ pub struct Figure {
     /// The legend's corner as pgfplots names it (`north west` or `north east`; also used for
     /// the SVG): the upper corner away from the vertical lines' labels.
     pub legend: String,
+    /// For a heat map, its value column and colour scale (the figure then has no series).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heatmap: Option<Heatmap>,
+}
+
+/// A heat map: one coloured cell per grid point (x, y), its colour the value in `column` on
+/// a viridis scale from `min` to `max`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Heatmap {
+    /// The y column of the CSV (the second parameter).
+    pub y: Axis,
+    /// The value column of the CSV.
+    pub z: Axis,
+    /// The least value, as an exact decimal (the colour scale's low end).
+    pub min: String,
+    /// The greatest value, likewise (the high end).
+    pub max: String,
+    /// How many distinct x values one row of the grid has (pgfplots' `mesh/cols`).
+    pub cols: usize,
 }
 
 /// An axis: its CSV column and label.

@@ -2,11 +2,12 @@
 //! drawn from it, and the context the templates read (pgfplots reads the same CSV), so the three
 //! can never disagree. Knows no game.
 
-use super::context::{Axis, Bounds, Figure, Marks, Series, TableSection, VLine};
+use super::context::{Axis, Bounds, Figure, Heatmap, Marks, Series, TableSection, VLine};
 use super::files::Files;
 use super::plot::{self, Curve, Plot};
 use crate::error::{Error, Result};
 use crate::export::{Cell, Format, Table};
+use crate::num::Q;
 
 /// A table to show, with the CSV holding all its rows.
 #[derive(Clone, Debug)]
@@ -390,6 +391,182 @@ pub fn figure(spec: FigureSpec, files: &mut Files) -> Result<Figure> {
         vlines,
         bounds: b,
         legend,
+        heatmap: None,
+    })
+}
+
+/// What a heat map shows: the value column `z` over every grid point (x, y) of `data` (three
+/// columns: x, y, z).
+pub struct HeatmapSpec {
+    /// File stem of the SVG and CSV files.
+    pub id: String,
+    /// Heading.
+    pub title: String,
+    /// What the figure shows.
+    pub caption: String,
+    /// The command that reproduces the data.
+    pub command: String,
+    /// The x column and its label.
+    pub x: Axis,
+    /// The y column and its label.
+    pub y: Axis,
+    /// The value column and its label.
+    pub z: Axis,
+    /// The data: the x, y and z columns, in any order of rows.
+    pub data: Table,
+}
+
+/// Adds a heat map's CSV (rows sorted by y, then x: the scan lines pgfplots' `matrix plot`
+/// reads) and SVG to `files` and returns its context. Every grid point must have a number, and
+/// each (x, y) exactly one row: a heat map with holes or duplicates would show colours that
+/// were never computed.
+pub fn heatmap(spec: HeatmapSpec, files: &mut Files) -> Result<Figure> {
+    use std::collections::BTreeSet;
+    let what = format!("figure {}", spec.id);
+    let (x, y, z) = (
+        column(&spec.data, &spec.x.column, &what)?,
+        column(&spec.data, &spec.y.column, &what)?,
+        column(&spec.data, &spec.z.column, &what)?,
+    );
+    let exact = |c: &Cell| match c {
+        Cell::Int(n) => Some(Q::int(*n)),
+        Cell::UInt(n) => i64::try_from(*n).ok().map(Q::int),
+        Cell::Rational(q) => Some(q.clone()),
+        _ => None,
+    };
+    let mut cells: Vec<(Q, Q, Q, usize)> = Vec::new();
+    for (i, r) in spec.data.rows.iter().enumerate() {
+        let point = (exact(&r[x]), exact(&r[y]), exact(&r[z]));
+        let (Some(px), Some(py), Some(pz)) = point else {
+            return Err(Error::invalid(format!(
+                "{what}: row {} has no number in `{}`, `{}` or `{}`; a heat map needs a value at every grid point",
+                i + 1,
+                spec.x.column,
+                spec.y.column,
+                spec.z.column
+            )));
+        };
+        cells.push((py, px, pz, i));
+    }
+    cells.sort();
+    let xs: BTreeSet<&Q> = cells.iter().map(|c| &c.1).collect();
+    let ys: BTreeSet<&Q> = cells.iter().map(|c| &c.0).collect();
+    if cells.is_empty() {
+        return Err(Error::invalid(format!("{what}: the table has no rows")));
+    }
+    if let Some(w) = cells
+        .windows(2)
+        .find(|w| w[0].0 == w[1].0 && w[0].1 == w[1].1)
+    {
+        return Err(Error::invalid(format!(
+            "{what}: two rows at {} = {}, {} = {}; a heat map needs one value per grid point",
+            spec.x.column, w[0].1, spec.y.column, w[0].0
+        )));
+    }
+    if cells.len() != xs.len() * ys.len() {
+        return Err(Error::invalid(format!(
+            "{what}: {} rows for {} values of `{}` and {} of `{}`; a heat map needs a value at every grid point",
+            cells.len(),
+            xs.len(),
+            spec.x.column,
+            ys.len(),
+            spec.y.column
+        )));
+    }
+    let gap = |values: &BTreeSet<&Q>| -> f64 {
+        let v: Vec<&&Q> = values.iter().collect();
+        v.windows(2)
+            .map(|w| (*w[1] - *w[0]).to_f64_lossy())
+            .fold(f64::INFINITY, f64::min)
+            .min(1.0)
+    };
+    let (dx, dy) = (gap(&xs), gap(&ys));
+    let first = |s: &BTreeSet<&Q>| s.first().map_or(0.0, |q| q.to_f64_lossy());
+    let last = |s: &BTreeSet<&Q>| s.last().map_or(0.0, |q| q.to_f64_lossy());
+    let (x0, x1) = (first(&xs) - dx / 2.0, last(&xs) + dx / 2.0);
+    let (y0, y1) = (first(&ys) - dy / 2.0, last(&ys) + dy / 2.0);
+    let (x_min, x_max) = (
+        x0.floor() as i64,
+        (x1.ceil() as i64).max(x0.floor() as i64 + 1),
+    );
+    let (y_min, y_max) = (
+        y0.floor() as i64,
+        (y1.ceil() as i64).max(y0.floor() as i64 + 1),
+    );
+    let bounds = Bounds {
+        x_min,
+        x_max,
+        y_min,
+        y_max,
+        x_step: tick_step(x_max - x_min),
+        y_step: tick_step(y_max - y_min),
+    };
+    let zs = cells.iter().map(|c| &c.2);
+    let (lo, hi) = (
+        zs.clone().min().expect("rows").clone(),
+        zs.max().expect("rows").clone(),
+    );
+    let data = Table {
+        columns: vec![
+            spec.x.column.clone(),
+            spec.y.column.clone(),
+            spec.z.column.clone(),
+        ],
+        rows: cells
+            .iter()
+            .map(|c| {
+                let r = &spec.data.rows[c.3];
+                vec![r[x].clone(), r[y].clone(), r[z].clone()]
+            })
+            .collect(),
+    };
+    let plotted = plottable(&data, &what)?;
+    let decimal = |q: &Q| -> Result<String> {
+        if q.is_integer() {
+            return Ok(q.to_string());
+        }
+        exact_decimal(q).ok_or_else(|| {
+            Error::invalid(format!(
+                "{what}: the value {q} has no finite decimal, so it cannot be plotted exactly"
+            ))
+        })
+    };
+    let plot = plot::HeatPlot {
+        x_label: spec.x.label.clone(),
+        y_label: spec.y.label.clone(),
+        z_label: spec.z.label.clone(),
+        bounds,
+        cells: cells
+            .iter()
+            .map(|c| (c.1.to_f64_lossy(), c.0.to_f64_lossy(), c.2.to_f64_lossy()))
+            .collect(),
+        cell: (dx, dy),
+        range: (lo.to_f64_lossy(), hi.to_f64_lossy()),
+    };
+    let svg = format!("{}.svg", spec.id);
+    let csv = format!("{}.csv", spec.id);
+    files.insert(&svg, plot::heatmap_svg(&plot)?.into_bytes())?;
+    files.insert(&csv, plotted.render(Format::Csv))?;
+    Ok(Figure {
+        title: spec.title,
+        caption: spec.caption,
+        svg,
+        csv,
+        command: spec.command,
+        x: spec.x,
+        y_label: spec.y.label.clone(),
+        series: Vec::new(),
+        marks: None,
+        vlines: Vec::new(),
+        bounds,
+        legend: plot::LEGEND_NORTH_EAST.to_string(),
+        heatmap: Some(Heatmap {
+            y: spec.y,
+            z: spec.z,
+            min: decimal(&lo)?,
+            max: decimal(&hi)?,
+            cols: xs.len(),
+        }),
     })
 }
 

@@ -100,6 +100,107 @@ pub fn svg(plot: &Plot) -> Result<String> {
     Ok(out.replacen(&drawn, &shown, 1))
 }
 
+/// Everything a heat map shows.
+#[derive(Clone, Debug)]
+pub struct HeatPlot {
+    /// x axis label.
+    pub x_label: String,
+    /// y axis label.
+    pub y_label: String,
+    /// The colour bar's label.
+    pub z_label: String,
+    /// Axis bounds.
+    pub bounds: Bounds,
+    /// The cells: centre (x, y) and value.
+    pub cells: Vec<(f64, f64, f64)>,
+    /// A cell's width and height.
+    pub cell: (f64, f64),
+    /// The least and greatest value (the colour scale's ends).
+    pub range: (f64, f64),
+}
+
+/// A heat map as SVG text: a viridis-coloured rectangle per cell (the colormap pgfplots names
+/// `viridis`, so both renderings agree), and a colour bar with the scale's ends.
+pub fn heatmap_svg(plot: &HeatPlot) -> Result<String> {
+    let mut out = String::new();
+    draw_heatmap(plot, &mut out).map_err(|e| Error::invalid(format!("drawing the figure: {e}")))?;
+    let drawn = format!("<svg width=\"{}\" height=\"{}\"", px(SIZE.0), px(SIZE.1));
+    let shown = format!("<svg width=\"{}\" height=\"{}\"", SIZE.0, SIZE.1);
+    Ok(out.replacen(&drawn, &shown, 1))
+}
+
+fn draw_heatmap(
+    plot: &HeatPlot,
+    out: &mut String,
+) -> std::result::Result<(), Box<dyn std::error::Error>> {
+    let b = plot.bounds;
+    let (x0, x1) = (b.x_min as f64, b.x_max as f64);
+    let (y0, y1) = (b.y_min as f64, b.y_max as f64);
+    let root = SVGBackend::with_string(out, (px(SIZE.0), px(SIZE.1))).into_drawing_area();
+    root.fill(&WHITE)?;
+    let (main, bar) = root.split_horizontally(px(SIZE.0 - 110));
+    let mut chart = ChartBuilder::on(&main)
+        .margin(px(18))
+        .x_label_area_size(px(44))
+        .y_label_area_size(px(60))
+        .build_cartesian_2d(x0..x1, y0..y1)?;
+    let (x_label, y_label) = (plain_math(&plot.x_label), plain_math(&plot.y_label));
+    chart
+        .configure_mesh()
+        .x_desc(x_label.as_str())
+        .y_desc(y_label.as_str())
+        .x_label_formatter(&axis_number)
+        .y_label_formatter(&axis_number)
+        .disable_mesh()
+        .axis_style(BLACK.stroke_width(px(1)))
+        .set_tick_mark_size(LabelAreaPosition::Left, ipx(5))
+        .set_tick_mark_size(LabelAreaPosition::Bottom, ipx(5))
+        .label_style(("sans-serif", px(14)))
+        .axis_desc_style(("sans-serif", px(16)))
+        .draw()?;
+    let (lo, hi) = plot.range;
+    let colour = |v: f64| -> RGBColor {
+        if hi > lo {
+            ViridisRGB::get_color_normalized(v, lo, hi)
+        } else {
+            ViridisRGB::get_color(0.5)
+        }
+    };
+    let (w, h) = (plot.cell.0 / 2.0, plot.cell.1 / 2.0);
+    chart.draw_series(
+        plot.cells
+            .iter()
+            .map(|&(x, y, v)| Rectangle::new([(x - w, y - h), (x + w, y + h)], colour(v).filled())),
+    )?;
+    // The colour bar: the scale from the least value (bottom) to the greatest (top).
+    let bar = bar.margin(px(30), px(60), px(10), px(30));
+    let bar_h = bar.dim_in_pixel().1;
+    let steps = 64u32;
+    let strip = bar_h / steps + 1;
+    for i in 0..steps {
+        let t = f64::from(i) / f64::from(steps - 1);
+        let top = bar_h.saturating_sub((i + 1) * bar_h / steps) as i32;
+        bar.draw(&Rectangle::new(
+            [(0, top), (ipx(20), top + strip as i32)],
+            ViridisRGB::get_color(t).filled(),
+        ))?;
+    }
+    let font = ("sans-serif", px(14)).into_font();
+    bar.draw(&Text::new(axis_number(&hi), (ipx(24), 0), font.clone()))?;
+    bar.draw(&Text::new(
+        axis_number(&lo),
+        (ipx(24), bar_h as i32 - ipx(14)),
+        font.clone(),
+    ))?;
+    bar.draw(&Text::new(
+        plain_math(&plot.z_label),
+        (0, bar_h as i32 + ipx(8)),
+        font,
+    ))?;
+    root.present()?;
+    Ok(())
+}
+
 /// The Unicode form of a label with TeX mathematics in `$…$` spans, for SVG text: the dollars
 /// dropped, `\mathrm{…}`, `\text{…}` and braces unwrapped, the usual symbols (≤, ·, |·|, {…},
 /// ⌊·⌋, −, …) as characters, sub- and superscripts as Unicode sub/superscript characters where

@@ -92,6 +92,27 @@ impl Renderer {
         Renderer::with_templates(&TEMPLATES_MD, &TEMPLATES_TEX)
     }
 
+    /// The renderer of a study: the built-in templates, with `study.md` and `study.tex`
+    /// replaced by the study's own where it has them.
+    pub fn for_study(templates: &crate::study::Templates) -> Result<Renderer> {
+        fn replaced<'a>(
+            builtin: &[(&'a str, &'a str)],
+            name: &str,
+            own: Option<&'a crate::study::UserTemplate>,
+        ) -> Vec<(&'a str, &'a str)> {
+            builtin
+                .iter()
+                .map(|&(n, src)| match own {
+                    Some(t) if n == name => (n, t.source.as_str()),
+                    _ => (n, src),
+                })
+                .collect()
+        }
+        let md = replaced(&TEMPLATES_MD, "study.md", templates.md.as_ref());
+        let tex = replaced(&TEMPLATES_TEX, "study.tex", templates.tex.as_ref());
+        Renderer::with_templates(&md, &tex)
+    }
+
     /// A renderer with other template sources (same names as the built-in ones).
     pub fn with_templates(md: &[(&str, &str)], tex: &[(&str, &str)]) -> Result<Renderer> {
         let mut md_tera = Tera::new();

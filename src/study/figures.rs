@@ -1,7 +1,7 @@
 //! A study's figures, drawn by the report layer ([`data::figure`]: one CSV, its SVG, and the
 //! pgfplots context reading the same CSV): columns against a column (`line`, `points`), by
-//! residue class (`residues`), or a column of piecewise-linear functions over their argument
-//! (`pwl`). Kept apart from the render because each style decides how a study's table becomes
+//! residue class (`residues`), a column of piecewise-linear functions over their argument
+//! (`pwl`), or a value column coloured over a grid of two columns (`heatmap`). Kept apart from the render because each style decides how a study's table becomes
 //! the plot layer's series — the only place the study's columns meet the plot's.
 
 use super::run::{column_index, numbers};
@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::export::{Cell, Table};
 use crate::num::Q;
 use crate::report::context::{Axis, Figure, Series, SeriesStyle};
-use crate::report::data::{self, FigureSpec};
+use crate::report::data::{self, FigureSpec, HeatmapSpec};
 use crate::report::files::Files;
 
 /// The colours of a figure's series, in order (the plot layer knows each by name).
@@ -26,8 +26,10 @@ pub(super) fn figure(
     files: &mut Files,
 ) -> Result<Figure> {
     let here = |message: String| study.error_at(f.at, &format!("figure `{}`: {message}", f.name));
-    if f.style == FigureStyle::Pwl {
-        return pwl_figure(f, table, command, files).map_err(here);
+    match f.style {
+        FigureStyle::Pwl => return pwl_figure(f, table, command, files).map_err(here),
+        FigureStyle::Heatmap => return heatmap_figure(f, table, command, files).map_err(here),
+        _ => {}
     }
     let x = column_index(table, &f.x).ok_or_else(|| here(format!("no column `{}`", f.x)))?;
     let xs = numbers(table, x);
@@ -99,12 +101,8 @@ pub(super) fn figure(
                     )));
                 }
             }
-            FigureStyle::Pwl => unreachable!("drawn by pwl_figure"),
-            FigureStyle::Heatmap => {
-                return Err(here(
-                    "style \"heatmap\" is validated but not drawn yet; use line, points, residues or pwl"
-                        .to_string(),
-                ));
+            FigureStyle::Pwl | FigureStyle::Heatmap => {
+                unreachable!("drawn by pwl_figure and heatmap_figure")
             }
         }
     }
@@ -132,6 +130,46 @@ pub(super) fn figure(
         files,
     )
     .map_err(|e| here(e.to_string()))
+}
+
+/// A `heatmap` figure: the `z` column coloured over the grid of the `x` column and the one `y`
+/// column (the file checked that there is one of each).
+fn heatmap_figure(
+    f: &FigureDecl,
+    table: &Table,
+    command: &str,
+    files: &mut Files,
+) -> std::result::Result<Figure, String> {
+    let (Some(y), Some(z)) = (f.y.first(), f.z.as_ref()) else {
+        return Err("a heatmap has one `y` column and a `z` column".to_string());
+    };
+    let at = |c: &str| column_index(table, c).ok_or_else(|| format!("no column `{c}`"));
+    let columns = [at(&f.x)?, at(y)?, at(z)?];
+    let axis = |c: &str| Axis {
+        column: c.to_string(),
+        label: format!("${}$", name_math(c)),
+    };
+    data::heatmap(
+        HeatmapSpec {
+            id: f.name.clone(),
+            title: f.name.clone(),
+            caption: f.caption.clone(),
+            command: command.to_string(),
+            x: axis(&f.x),
+            y: axis(y),
+            z: axis(z),
+            data: Table {
+                columns: vec![f.x.clone(), y.clone(), z.clone()],
+                rows: table
+                    .rows
+                    .iter()
+                    .map(|r| columns.iter().map(|&i| r[i].clone()).collect())
+                    .collect(),
+            },
+        },
+        files,
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// Most functions one `pwl` figure draws (rows evenly spread over the table, first and last

@@ -19,8 +19,8 @@ use toml::de::DeTable;
 
 use super::compute::{Kind, MAX_LEAST_TABLE_N, MAX_STATE_TABLE_N, OctalRulesSpec, TableSpec};
 use super::{
-    FigureDecl, FigureStyle, Key, MINED_COLUMNS, Meta, MineDecl, MineHow, Placement, SectionDecl,
-    Study, TableDecl, ValueDecl,
+    FigureDecl, FigureStyle, Key, Meta, MineDecl, MineHow, Placement, SectionDecl, Study,
+    TableDecl, TemplateKind, Templates, UserTemplate, ValueDecl,
 };
 use crate::claims::Registry;
 use crate::claims::registry::{RawClaim, RawDefine, located};
@@ -63,6 +63,15 @@ struct RawMeta {
     summary: String,
     #[serde(default)]
     references: Vec<String>,
+    templates: Option<RawTemplates>,
+}
+
+/// `templates = { md = "…", tex = "…" }`: the study's own templates, paths relative to the file.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTemplates {
+    md: Option<Spanned<String>>,
+    tex: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -605,6 +614,38 @@ fn column(
     Ok(column.get_ref().clone())
 }
 
+/// A study's own template, read and compiled now: a file that cannot be read or a template
+/// Tera rejects is an error at its key, before anything is computed.
+fn user_template(
+    ctx: &Ctx<'_>,
+    file: &Spanned<String>,
+    kind: TemplateKind,
+) -> Result<UserTemplate> {
+    let base = ctx.path.parent().unwrap_or(Path::new(""));
+    let path = base.join(file.get_ref());
+    let source = std::fs::read_to_string(&path).map_err(|e| {
+        ctx.under(
+            file.span(),
+            &format!(
+                "template {} cannot be read (paths are relative to the study file): {e}",
+                path.display()
+            ),
+        )
+    })?;
+    let template = UserTemplate { path, source };
+    let path_shown = |p: &Path| p.display().to_string();
+    crate::report::Renderer::for_study(&Templates::one(kind, template.clone())).map_err(|e| {
+        ctx.under(
+            file.span(),
+            &format!(
+                "template {} does not compile: {e}",
+                path_shown(&template.path)
+            ),
+        )
+    })?;
+    Ok(template)
+}
+
 /// Parses and validates a study file's text; `path` is for messages and for resolving claim
 /// files named by the study.
 pub fn parse(path: &Path, src: &str) -> Result<Study> {
@@ -624,12 +665,28 @@ pub fn parse(path: &Path, src: &str) -> Result<Study> {
             &format!("study name `{name}`: use lowercase letters, digits and - (it names the output files)"),
         ));
     }
+    let templates = match &raw.study.templates {
+        None => Templates::default(),
+        Some(t) => Templates {
+            md: t
+                .md
+                .as_ref()
+                .map(|f| user_template(&ctx, f, TemplateKind::Markdown))
+                .transpose()?,
+            tex: t
+                .tex
+                .as_ref()
+                .map(|f| user_template(&ctx, f, TemplateKind::Latex))
+                .transpose()?,
+        },
+    };
     let meta = Meta {
         name,
         title: raw.study.title,
         authors: raw.study.authors,
         summary: raw.study.summary,
         references: raw.study.references,
+        templates,
     };
 
     let mut names = Names::default();
@@ -682,28 +739,32 @@ pub fn parse(path: &Path, src: &str) -> Result<Study> {
 
     // Mining steps may read tables or other mining steps: declare all names first.
     let mut mines = Vec::new();
+    let mut hows = Vec::new();
     for m in &raw.mine {
         let m = m.get_ref();
         let name = names.declare(&ctx, "mining step", &m.name)?;
-        names
-            .sources
-            .insert(name, Some(MINED_COLUMNS.map(String::from).to_vec()));
-    }
-    // A cycle first: the columns of steps that read each other are beside the point.
-    check_cycles(&ctx, &raw.mine)?;
-    for m in &raw.mine {
-        let m = m.get_ref();
-        let who = format!("mining step `{}`", m.name.get_ref());
-        let columns = names.source(&ctx, &who, &m.table)?.cloned();
         let how = MineHow::from_name(m.how.get_ref()).ok_or_else(|| {
             ctx.under(
                 m.how.span(),
                 &format!(
-                    "{who}: unknown `how` `{}`; use family, sequence, pwl or across",
+                    "mining step `{}`: unknown `how` `{}`; use family, sequence, pwl or across",
+                    m.name.get_ref(),
                     m.how.get_ref()
                 ),
             )
         })?;
+        names.sources.insert(
+            name,
+            Some(how.columns().iter().map(|c| c.to_string()).collect()),
+        );
+        hows.push(how);
+    }
+    // A cycle first: the columns of steps that read each other are beside the point.
+    check_cycles(&ctx, &raw.mine)?;
+    for (m, how) in raw.mine.iter().zip(hows) {
+        let m = m.get_ref();
+        let who = format!("mining step `{}`", m.name.get_ref());
+        let columns = names.source(&ctx, &who, &m.table)?.cloned();
         let cols = m
             .columns
             .iter()

@@ -13,13 +13,14 @@ use super::{MineDecl, MineHow, Study, TableSpec};
 use crate::claims::eval::Definitions;
 use crate::claims::typeset::{expr_math, name_math, rational_math};
 use crate::error::Result;
-use crate::export::Table;
-use crate::miner::{BreakpointForms, FamilyForms, mine_family};
+use crate::export::{Cell, Table};
+use crate::miner::{BreakpointForms, FamilyForms, grid_form, mine_family};
 use crate::num::{Pwl, Q};
 use crate::progress::Progress;
 use crate::report::context::{MinedForm, MinedSection};
 use crate::tables::mined::{
-    ZIGZAG_BEYOND, family_expr, family_forms_table, formulas_math, verify_closed_form,
+    GRID_FORM_COLUMNS, ZIGZAG_BEYOND, family_expr, family_forms_table, formulas_math, grid_expr,
+    grid_form_table, no_grid_form, verify_closed_form, verify_grid_form,
 };
 
 /// One mining step: the periodic-linear forms of its columns along the index (a family's
@@ -37,14 +38,12 @@ pub(super) fn mine(
     let how = match m.how {
         MineHow::Family => "along the family",
         MineHow::Sequence => "as sequences",
-        MineHow::Pwl | MineHow::Across => {
-            return Err(here(format!(
-                "`how = \"{}\"` is validated but not rendered yet; use family or sequence",
-                match m.how {
-                    MineHow::Pwl => "pwl",
-                    _ => "across",
-                }
-            )));
+        MineHow::Pwl => return mine_pwl(study, m, table).map_err(here),
+        MineHow::Across => {
+            return Err(here(
+                "`how = \"across\"` is validated but not rendered yet; use family, sequence or pwl"
+                    .to_string(),
+            ));
         }
     };
     let index = match &m.index {
@@ -192,6 +191,130 @@ pub(super) fn mine(
         csv: format!("{}.csv", m.name),
     };
     Ok((section, family_forms_table(&forms)))
+}
+
+/// A `pwl` step: the closed form in N and every parameter of a Scoring family's payoffs over
+/// the grid of its parameter values ([`grid_form`]: every parameter but at most one adds a
+/// constant per step, the last shapes a line, V or zigzag with numbers affine in it), OBSERVED
+/// on the data and re-verified by the claims checker beyond it ([`verify_grid_form`]). No form
+/// is a result (NONE), not an error.
+fn mine_pwl(
+    study: &Study,
+    m: &MineDecl,
+    table: &Table,
+) -> std::result::Result<(MinedSection, Table), String> {
+    let Some(TableSpec::ScoringFamily {
+        family,
+        ranges,
+        grid: None,
+        ..
+    }) = study
+        .tables
+        .iter()
+        .find(|t| t.name == m.source)
+        .map(|t| &t.spec)
+    else {
+        return Err(format!(
+            "`how = \"pwl\"` mines the payoffs of a `scoring.family` table without a grid; `{}` is not one",
+            m.source
+        ));
+    };
+    if m.verify_to.is_some() {
+        return Err(format!(
+            "`verify_to` does not apply to `how = \"pwl\"`: the claims checker re-verifies the form {ZIGZAG_BEYOND} beyond the data along its shaped parameter and 2 beyond along each other one"
+        ));
+    }
+    let [column] = &m.columns[..] else {
+        return Err("`how = \"pwl\"` mines one column of payoffs: give one".to_string());
+    };
+    let at = column_index(table, column).expect("the file checked the columns");
+    let params: Vec<String> = ranges.keys().cloned().collect();
+    let param_at: Vec<usize> = params
+        .iter()
+        .map(|p| column_index(table, p).expect("a family table has its parameters' columns"))
+        .collect();
+    let points = table
+        .rows
+        .iter()
+        .map(|row| {
+            let f = row[at].as_pwl()?;
+            let values = param_at
+                .iter()
+                .map(|&i| match &row[i] {
+                    Cell::Int(v) => Some(*v),
+                    _ => None,
+                })
+                .collect::<Option<Vec<i64>>>()?;
+            Some((values, f))
+        })
+        .collect::<Option<Vec<(Vec<i64>, Pwl)>>>()
+        .ok_or_else(|| {
+            format!(
+                "the column `{column}` of `{}` does not hold a piecewise-linear function in every row",
+                m.source
+            )
+        })?;
+    let bounds: Vec<(String, i64, i64)> = ranges
+        .iter()
+        .map(|(p, r)| (p.clone(), r.start(), r.end()))
+        .collect();
+    // Where a form holds: the data's bounds, the shaped parameter's from where its form starts.
+    let range = |shaped_from: Option<(&str, i64)>| {
+        let bound = |(p, lo, hi): &(String, i64, i64)| {
+            let lo = match shaped_from {
+                Some((s, from)) if s == p => from,
+                _ => *lo,
+            };
+            format!("{lo} \\le {} \\le {hi}", name_math(p))
+        };
+        format!(
+            "${}$",
+            bounds.iter().map(bound).collect::<Vec<_>>().join(",\\ ")
+        )
+    };
+    let variables = params.iter().map(|p| name_math(p)).collect::<Vec<_>>();
+    let section = |forms: Vec<MinedForm>| MinedSection {
+        name: m.name.clone(),
+        what: format!(
+            "`{column}` of the table `{}` over the grid of its parameters, in $N, {}$",
+            m.source,
+            variables.join(", ")
+        ),
+        forms,
+        csv: format!("{}.csv", m.name),
+    };
+    let Some(form) = grid_form(&params, &points) else {
+        let none = MinedForm {
+            column: column.clone(),
+            status: "NONE".into(),
+            range: range(None),
+            formulas: Vec::new(),
+            verified: Some(no_grid_form(&params).to_string()),
+        };
+        return Ok((section(vec![none]), Table::new(&GRID_FORM_COLUMNS)));
+    };
+    let observed = bounds
+        .iter()
+        .map(|(p, lo, hi)| format!("{p} = {lo}..{hi}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let (over, finding) = verify_grid_form(&form, family, &bounds).map_err(|e| e.to_string())?;
+    let expr = expr_math(&grid_expr(&form, "N"), &Definitions::new());
+    let mined = MinedForm {
+        column: column.clone(),
+        status: "OBSERVED".into(),
+        range: range(form.shaped.as_ref().map(|(p, f)| (p.as_str(), f.from))),
+        formulas: vec![format!("${}(N) = {expr}$", name_math(column))],
+        verified: Some(format!(
+            "re-verified by the claims checker beyond the data, on `{over}`: {}, {}",
+            finding.verdict,
+            finding.evidence()
+        )),
+    };
+    Ok((
+        section(vec![mined]),
+        grid_form_table(&form, &format!("OBSERVED on {observed}")),
+    ))
 }
 
 /// The closed form in (N, index) of a column of functions, when the miner finds one, re-verified

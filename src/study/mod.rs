@@ -40,6 +40,7 @@ pub use run::{Rendered, RunOptions, SHOWN_ROWS, render};
 use crate::claims::Registry;
 use crate::claims::registry::located;
 use crate::error::{Error, Result};
+use crate::tables::mined::{FAMILY_FORM_COLUMNS, GRID_FORM_COLUMNS};
 
 /// The `[study]` table: what the report says it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,6 +55,52 @@ pub struct Meta {
     pub summary: String,
     /// BibTeX entries, cited by key in prose.
     pub references: Vec<String>,
+    /// The study's own templates, if any (else the built-in ones).
+    pub templates: Templates,
+}
+
+/// A study's own Markdown and LaTeX templates, each replacing the built-in `study.md` or
+/// `study.tex`; they see the same context (`study`, documented in `data/studies/README.md`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Templates {
+    /// Replaces `study.md`.
+    pub md: Option<UserTemplate>,
+    /// Replaces `study.tex` (LaTeX delimiters: `<< >>`, `<% %>`, `<# #>`).
+    pub tex: Option<UserTemplate>,
+}
+
+impl Templates {
+    /// Only the template of `kind`.
+    pub fn one(kind: TemplateKind, template: UserTemplate) -> Templates {
+        match kind {
+            TemplateKind::Markdown => Templates {
+                md: Some(template),
+                tex: None,
+            },
+            TemplateKind::Latex => Templates {
+                md: None,
+                tex: Some(template),
+            },
+        }
+    }
+}
+
+/// Which of a study's outputs a template renders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TemplateKind {
+    /// The Markdown report.
+    Markdown,
+    /// The LaTeX report.
+    Latex,
+}
+
+/// A template file of a study: where it was read from and its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UserTemplate {
+    /// The file, resolved against the study's directory.
+    pub path: PathBuf,
+    /// Its text.
+    pub source: String,
 }
 
 /// A `[[table]]`: one named computation.
@@ -93,8 +140,17 @@ impl MineHow {
     }
 }
 
-/// The columns of every mining step's table: those `nimlab mine family … --format csv` prints.
-pub use crate::tables::mined::FAMILY_FORM_COLUMNS as MINED_COLUMNS;
+impl MineHow {
+    /// The columns of the step's table (what values, figures and later steps may name): those
+    /// `nimlab mine family … --format csv` prints, one row per residue class of each form, or
+    /// for `pwl` one row per parameter of the form over the grid.
+    pub fn columns(self) -> &'static [&'static str] {
+        match self {
+            MineHow::Pwl => &GRID_FORM_COLUMNS,
+            MineHow::Family | MineHow::Sequence | MineHow::Across => &FAMILY_FORM_COLUMNS,
+        }
+    }
+}
 
 /// A `[[mine]]` step.
 #[derive(Clone, Debug, PartialEq, Eq)]

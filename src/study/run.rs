@@ -61,11 +61,16 @@ pub struct Rendered {
 impl Study {
     /// The hex SHA-256 of the study file's text, as provenance records it.
     pub fn sha256(&self) -> String {
-        Sha256::digest(self.src.as_bytes())
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
+        hex_sha256(&self.src)
     }
+}
+
+/// The hex SHA-256 of a text.
+fn hex_sha256(text: &str) -> String {
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Renders `study` from its computed `tables` (one per `[[table]]`, in file order).
@@ -211,16 +216,25 @@ pub fn render(
         references: study.meta.references.clone(),
     };
     progress.stage("rendering");
-    let renderer = Renderer::new()?;
+    let renderer = Renderer::for_study(&study.meta.templates)?;
     let name = &study.meta.name;
-    files.insert(
-        &format!("{name}.md"),
-        renderer.study_markdown(&report)?.into_bytes(),
-    )?;
-    files.insert(
-        &format!("{name}.tex"),
-        renderer.study_latex(&report)?.into_bytes(),
-    )?;
+    // An error in the study's own template names its file (Tera knows it as study.md/.tex).
+    let own = |t: &Option<super::UserTemplate>, e: crate::error::Error| match t {
+        Some(t) => crate::error::Error::invalid(format!(
+            "the study's template {}: {e}",
+            shown_path(&t.path)
+        )),
+        None => e,
+    };
+    let templates = &study.meta.templates;
+    let markdown = renderer
+        .study_markdown(&report)
+        .map_err(|e| own(&templates.md, e))?;
+    let latex = renderer
+        .study_latex(&report)
+        .map_err(|e| own(&templates.tex, e))?;
+    files.insert(&format!("{name}.md"), markdown.into_bytes())?;
+    files.insert(&format!("{name}.tex"), latex.into_bytes())?;
     files.insert(&format!("{name}.json"), context_json(&report)?)?;
     if !report.references.is_empty() {
         let mut bib = report.references.join("\n\n");
@@ -281,6 +295,16 @@ fn provenance(study: &Study, opts: &RunOptions<'_>) -> Provenance {
             .iter()
             .map(|p| param("claim file", shown_path(p))),
     );
+    let templates = &study.meta.templates;
+    for (what, t) in [("Markdown", &templates.md), ("LaTeX", &templates.tex)] {
+        if let Some(t) = t {
+            parameters.push(param(&format!("{what} template"), shown_path(&t.path)));
+            parameters.push(param(
+                &format!("{what} template SHA-256"),
+                hex_sha256(&t.source),
+            ));
+        }
+    }
     Provenance {
         version: env!("CARGO_PKG_VERSION").to_string(),
         command: opts.command.clone(),

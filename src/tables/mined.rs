@@ -147,12 +147,48 @@ pub fn grid_forms(columns: &[(String, Column)], params: usize) -> Result<GridFor
         .enumerate()
         .map(|(row, f)| (values.iter().map(|v| v[row]).collect(), f.clone()))
         .collect();
-    grid_form(&names, &points).ok_or_else(|| {
-        Error::invalid(format!(
-            "the payoffs over ({}) have no closed form the miner knows: it needs every parameter but one to add a constant per step, and a line, V, zigzag or zigzag with upturned tails with numbers affine in the last",
-            names.join(", ")
-        ))
-    })
+    grid_form(&names, &points).ok_or_else(|| no_grid_form(&names))
+}
+
+/// Why the payoffs over a grid of `params` have no [`GridForm`]: what the miner would need.
+pub fn no_grid_form(params: &[String]) -> Error {
+    Error::invalid(format!(
+        "the payoffs over ({}) have no closed form the miner knows: it needs every parameter but one to add a constant per step, and a line, V, zigzag or zigzag with upturned tails with numbers affine in the last",
+        params.join(", ")
+    ))
+}
+
+/// The columns of [`grid_form_table`].
+pub const GRID_FORM_COLUMNS: [&str; 6] = ["parameter", "role", "step", "from", "formula", "status"];
+
+/// One row per parameter of a grid form (`nimlab mine family scoring` over several parameters,
+/// `--format csv`): a linear parameter with what the payoff adds per unit of it and its least
+/// value, the shaped one with the value its family form holds from; each row carries the whole
+/// closed form and its status.
+pub fn grid_form_table(form: &GridForm, status: &str) -> Table {
+    let mut table = Table::new(&GRID_FORM_COLUMNS);
+    let formula = form.expr("N");
+    for l in &form.linear {
+        table.push(vec![
+            l.name.clone().into(),
+            "linear".into(),
+            l.step.clone().into(),
+            Cell::Int(l.least),
+            formula.clone().into(),
+            status.into(),
+        ]);
+    }
+    if let Some((p, f)) = &form.shaped {
+        table.push(vec![
+            p.clone().into(),
+            "shaped".into(),
+            Cell::Text(String::new()),
+            Cell::Int(f.from),
+            formula.clone().into(),
+            status.into(),
+        ]);
+    }
+    table
 }
 
 /// The columns of [`family_forms_table`]: one row per residue class of each mined column's
