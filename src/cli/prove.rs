@@ -54,7 +54,13 @@ pub fn run(a: ProveArgs) -> anyhow::Result<bool> {
         system.classes.len(),
         solver.program()
     );
+    let started = std::time::Instant::now();
     let (outcome, obligations) = system.prove(solver, a.timeout)?;
+    eprintln!(
+        "{} obligations posed in {:.1} s",
+        obligations.len(),
+        started.elapsed().as_secs_f64()
+    );
     if let Some(dir) = &a.certificate {
         write_certificate(&obligations, dir)?;
     }
