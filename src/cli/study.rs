@@ -110,14 +110,8 @@ pub struct TablesArgs {
     /// The study file.
     #[arg(value_name = "FILE")]
     file: PathBuf,
-    /// Write the CSV files into DIR/<study name>/.
-    #[arg(
-        short = 'o',
-        long = "output",
-        value_name = "DIR",
-        default_value = DEFAULT_OUTPUT
-    )]
-    output: PathBuf,
+    #[command(flatten)]
+    output: OutputDir,
     #[command(flatten)]
     cache: CacheArgs,
     #[command(flatten)]
@@ -126,6 +120,19 @@ pub struct TablesArgs {
 
 /// Where study outputs go by default: not `reports/`, which `nimlab report` replaces whole.
 const DEFAULT_OUTPUT: &str = "study-reports";
+
+/// Where a study's files go.
+#[derive(Debug, Clone, Args)]
+pub struct OutputDir {
+    /// Write into DIR/<study name>/.
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_name = "DIR",
+        default_value = DEFAULT_OUTPUT
+    )]
+    dir: PathBuf,
+}
 
 /// Where computed tables are kept.
 #[derive(Debug, Clone, Args)]
@@ -154,14 +161,8 @@ pub struct RunArgs {
     /// The study file.
     #[arg(value_name = "FILE")]
     file: PathBuf,
-    /// Render into DIR/<study name>/.
-    #[arg(
-        short = 'o',
-        long = "output",
-        value_name = "DIR",
-        default_value = DEFAULT_OUTPUT
-    )]
-    output: PathBuf,
+    #[command(flatten)]
+    output: OutputDir,
     /// Do not write: compare a fresh render with DIR/<study name>/ and exit 1 when they differ.
     #[arg(long)]
     check: bool,
@@ -310,7 +311,7 @@ fn tables(a: TablesArgs) -> anyhow::Result<()> {
     // Every table is computed before anything is written: a failure leaves no partial output.
     let computed = compute_tables(&study, &a.cache.cache(), a.budget.memory_limit)?;
     let count = computed.len();
-    let dir = a.output.join(&study.meta.name);
+    let dir = a.output.dir.join(&study.meta.name);
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     for (decl, table) in study.tables.iter().zip(&computed) {
         let path = dir.join(format!("{}.csv", decl.name));
@@ -353,7 +354,7 @@ fn run_command(file: &Path, output: &Path) -> String {
 fn run_study(a: RunArgs) -> anyhow::Result<bool> {
     let (study, _) = load_checked(&a.file, &a.budget)?;
     let name = study.meta.name.clone();
-    let dir = a.output.join(&name);
+    let dir = a.output.dir.join(&name);
     if !a.check {
         // Refused before any work, not after.
         files::check_target(&dir)?;
@@ -370,7 +371,7 @@ fn run_study(a: RunArgs) -> anyhow::Result<bool> {
     let opts = RunOptions {
         cache: &cache,
         max_bytes: a.budget.memory_limit,
-        command: run_command(&a.file, &a.output),
+        command: run_command(&a.file, &a.output.dir),
         commit,
     };
     let bar = super::progress_bar(0, "rendering", "steps");
