@@ -325,7 +325,8 @@ pub mod scoring {
 pub mod candy {
     pub use crate::games::candy::{
         Allocation, AllocationCost, CandyPly, CandyTable, CandyValue, Contraction, MemoValues,
-        PValues, Reading, Role, Strategy, StrategyPlay, StrategyTurn, TableShape, ThreeHeapTable,
+        PValues, Reading, Role, Strategy, StrategyPlay, StrategyTurn, TableShape, ThreeHeapBox,
+        ThreeHeapTable,
         allocation, allocation_cost, allocation_reporting, nim_sum, optimal_line, p_partitions,
         plain_value, play_strategy, role, standard_form, total, value_with, winning_moves,
     };

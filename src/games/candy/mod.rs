@@ -15,8 +15,9 @@
 //!
 //! Solvers: [`plain_value`] is the reference (memoized minimax on sorted tuples, nothing
 //! assumed); [`CandyTable`] stores V for every P-position in a box of heap sizes, indexed densely
-//! and filled in index order (every move lowers one coordinate, so children come first); and
-//! [`ThreeHeapTable`] stores V for all sorted 3-heap P-positions (x, y, x ⊕ y) with x ≤ X, y ≤ Y.
+//! and filled in index order (every move lowers one coordinate, so children come first);
+//! [`ThreeHeapTable`] stores V for all sorted 3-heap P-positions (x, y, x ⊕ y) with x ≤ X, y ≤ Y;
+//! and [`ThreeHeapBox`] those with every heap ≤ H, in parallel layers.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -49,6 +50,7 @@ fn show_bounded(heaps: &[Candies]) -> String {
 }
 mod p_positions;
 mod strategy;
+mod three_heap_box;
 
 pub use allocation::{
     Allocation, AllocationCost, allocation, allocation_cost, allocation_reporting, p_partitions,
@@ -60,6 +62,7 @@ pub use p_positions::{
 pub use strategy::{
     Contraction, Reading, Strategy, StrategyPlay, StrategyTurn, play_strategy, standard_form,
 };
+pub use three_heap_box::ThreeHeapBox;
 
 /// A heap of candies.
 pub type Candies = u32;
@@ -413,6 +416,8 @@ pub enum TableShape {
     },
     /// The dense box of heaps ≤ `bounds` (sorted decreasingly).
     Box(Vec<Candies>),
+    /// Sorted 3-heap P-positions with every heap ≤ the bound.
+    ThreeBox(Candies),
 }
 
 impl TableShape {
@@ -457,6 +462,7 @@ impl TableShape {
             TableShape::Pairs => 0,
             TableShape::Three { small, middle } => ThreeHeapTable::bytes(*small, *middle),
             TableShape::Box(bounds) => CandyTable::bytes(bounds),
+            TableShape::ThreeBox(max_heap) => ThreeHeapBox::bytes(*max_heap),
         }
     }
 
@@ -466,6 +472,7 @@ impl TableShape {
             TableShape::Pairs => 0,
             TableShape::Three { small, middle } => ThreeHeapTable::work(*small, *middle),
             TableShape::Box(bounds) => CandyTable::steps(bounds),
+            TableShape::ThreeBox(max_heap) => ThreeHeapBox::steps(*max_heap),
         }
     }
 
@@ -484,6 +491,9 @@ impl TableShape {
             TableShape::Box(bounds) => Box::new(SortedBox(CandyTable::solve_reporting(
                 bounds, max_bytes, progress,
             )?)),
+            TableShape::ThreeBox(max_heap) => Box::new(ThreeHeapBox::solve_reporting(
+                *max_heap, max_bytes, progress,
+            )?),
         })
     }
 }
