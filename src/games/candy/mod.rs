@@ -28,6 +28,7 @@ use crate::error::{Error, Result};
 use crate::progress::{Progress, Silent};
 
 mod allocation;
+mod packed;
 
 /// Work between two progress reports (a report per position would cost more than the work).
 const PROGRESS_CHUNK: usize = 1 << 16;
@@ -53,12 +54,14 @@ mod strategy;
 mod three_heap_box;
 
 pub use allocation::{
-    Allocation, AllocationCost, allocation, allocation_cost, allocation_reporting, p_partitions,
+    Allocation, AllocationCost, allocation, allocation_cost, allocation_reporting, allocations,
+    p_partitions,
 };
 pub use p_positions::{
     most_heaps_fitting, p_position_table, p_position_table_bytes, p_positions,
     p_positions_with_largest,
 };
+pub use packed::PACKED_TOTAL;
 pub use strategy::{
     Contraction, Reading, Strategy, StrategyPlay, StrategyTurn, play_strategy, standard_form,
 };
@@ -823,11 +826,13 @@ impl PValues for ThreeHeapTable {
     }
 }
 
-/// V of P-positions of any shape, memoized on sorted heap tuples (for allocation surveys, where
-/// the positions share most of their sub-positions).
+/// V of P-positions of any shape, memoized (for allocation surveys and claims, where the
+/// positions share most of their sub-positions): positions of up to [`PACKED_TOTAL`] candies
+/// keyed by their packed code (see `packed`), larger ones by their sorted heaps.
 #[derive(Debug, Default)]
 pub struct MemoValues {
-    memo: HashMap<Vec<Candies>, i64>,
+    packed: packed::PackedValues,
+    wide: HashMap<Vec<Candies>, i64>,
 }
 
 impl MemoValues {
@@ -838,28 +843,41 @@ impl MemoValues {
 
     /// Number of P-positions solved so far.
     pub fn len(&self) -> usize {
-        self.memo.len()
+        self.packed.len() + self.wide.len()
     }
 
     /// Whether nothing was solved yet.
     pub fn is_empty(&self) -> bool {
-        self.memo.is_empty()
+        self.len() == 0
     }
 
     /// V of a P-position (heaps in any order). Recursion depth is one frame per turn.
     pub fn p_value(&mut self, heaps: &[Candies]) -> i64 {
         let g = sorted(heaps.to_vec());
         debug_assert_eq!(nim_sum(&g), 0);
-        if let Some(&v) = self.memo.get(&g) {
+        let code = packed::pack_sorted(&g);
+        let known = match code {
+            Some(code) => self.packed.get(code).map(i64::from),
+            None => self.wide.get(&g).copied(),
+        };
+        if let Some(v) = known {
             return v;
         }
-        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.solve_p(g))
+        let v = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.solve_p(&g));
+        match code {
+            // A packed position has |V| ≤ N ≤ 3136 (see `packed`).
+            Some(code) => self.packed.insert(code, v as i16),
+            None => {
+                self.wide.insert(g, v);
+            }
+        }
+        v
     }
 
     /// V of a sorted P-position not yet in the memo.
-    fn solve_p(&mut self, g: Vec<Candies>) -> i64 {
+    fn solve_p(&mut self, g: &[Candies]) -> i64 {
         let mut best: Option<i64> = None;
-        let mut next = g.clone();
+        let mut next = g.to_vec();
         for i in 0..g.len() {
             if i > 0 && g[i - 1] == g[i] {
                 continue;
@@ -880,9 +898,7 @@ impl MemoValues {
             }
             next[i] = g[i];
         }
-        let v = best.unwrap_or(0);
-        self.memo.insert(g, v);
-        v
+        best.unwrap_or(0)
     }
 }
 
