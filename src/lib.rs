@@ -325,12 +325,13 @@ pub mod scoring {
 pub mod candy {
     pub use crate::games::candy::{
         Allocation, AllocationCost, CandyPly, CandyTable, CandyValue, Contraction, MemoValues,
-        PValues, Reading, Role, Strategy, StrategyPlay, StrategyTurn, TableShape, ThreeHeapTable,
-        allocation, allocation_cost, allocation_reporting, nim_sum, optimal_line, p_partitions,
-        plain_value, play_strategy, role, standard_form, total, value_with, winning_moves,
+        PValues, Reading, Role, Strategy, StrategyPlay, StrategyTurn, TableShape, ThreeHeapBox,
+        ThreeHeapTable, allocation, allocation_cost, allocation_reporting, allocations, nim_sum,
+        optimal_line, p_partitions, plain_value, play_strategy, role, standard_form, total,
+        value_with, winning_moves,
     };
     pub use crate::games::candy::{
-        FrakRanges, frak_ranges, frak_x_limit, most_heaps_fitting, p_position_table,
+        FrakRanges, PACKED_TOTAL, frak_ranges, frak_x_limit, most_heaps_fitting, p_position_table,
         p_position_table_bytes, p_positions, p_positions_with_largest,
     };
     pub use crate::tables::candy::{CandyFamily, CandyMember, family_table};

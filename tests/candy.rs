@@ -1,8 +1,10 @@
 //! Candy Nim against the plain minimax, the paper's printed values and Scoring Nim's c⁺.
 
+use nimlab::Silent;
 use nimlab::candy::{
-    CandyTable, CandyValue, PValues, Role, ThreeHeapTable, nim_sum, optimal_line, plain_value,
-    role, total, value_with, winning_moves,
+    Allocation, CandyTable, CandyValue, MemoValues, PValues, Role, ThreeHeapBox, ThreeHeapTable,
+    allocation, allocations, nim_sum, optimal_line, p_partitions, plain_value, role, total,
+    value_with, winning_moves,
 };
 use nimlab::scoring::{Limits, Method, nim_heaps, scoring_nim, solve, tails};
 use proptest::prelude::*;
@@ -50,6 +52,39 @@ proptest! {
         let luca: u64 = line.iter().filter(|p| p.player == Role::Luca).map(|p| u64::from(p.taken)).sum();
         prop_assert_eq!(luca, v.n_l);
         prop_assert!(line.last().is_none_or(|p| p.after.iter().all(|&x| x == 0)));
+    }
+
+    /// The exact 3-heap box (parallel layers, one move-with-reply per block entry) equals the
+    /// plain minimax, and its optimal lines achieve V.
+    #[test]
+    fn three_heap_box_matches_plain_minimax(a in 1u32..=24, b in 1u32..=24) {
+        let h = [a, b, a ^ b];
+        let t = ThreeHeapBox::solve(a.max(b).max(a ^ b), MEM).unwrap();
+        let v = value_with(&t, &h).unwrap();
+        prop_assert_eq!(v, plain_value(&h));
+        let line = optimal_line(&t, &h).unwrap();
+        let luca: u64 = line.iter().filter(|p| p.player == Role::Luca).map(|p| u64::from(p.taken)).sum();
+        prop_assert_eq!(luca, v.n_l);
+    }
+
+    /// The memo of packed codes equals the plain minimax, on positions that pack (≤ 112 candies)
+    /// and on ones kept by their heaps (three heaps up to 60 hold up to 180 candies).
+    #[test]
+    fn memo_matches_plain_minimax(h in p_position(6, 9), wide in p_position(3, 60)) {
+        let mut memo = MemoValues::new();
+        for g in [h, wide] {
+            prop_assert_eq!(memo.p_value(&g), plain_value(&g).v, "{:?}", g);
+        }
+    }
+
+    /// The layered allocation answers any set of N as the full run does.
+    #[test]
+    fn allocations_of_some_n_are_rows_of_all(picked in proptest::collection::btree_set(1u32..=18, 1..5)) {
+        let all = allocations(&(1..=18).map(|n| 2 * n).collect::<Vec<_>>(), &Silent).unwrap();
+        let evens: Vec<u32> = picked.iter().map(|n| 2 * n).collect();
+        let some = allocations(&evens, &Silent).unwrap();
+        let expected: Vec<&Allocation> = picked.iter().map(|&n| &all[n as usize - 1]).collect();
+        prop_assert_eq!(some.iter().collect::<Vec<_>>(), expected);
     }
 
     /// V(G) = c⁺(G) of Scoring Nim for P-positions (SPEC §3).
@@ -109,5 +144,38 @@ fn totals_and_values_have_the_same_parity() {
         let v = table_value(&h);
         assert_eq!(v.n_l + v.n_w, total(&h));
         assert!(v.v >= 0, "Lemma 2.12");
+    }
+}
+
+/// The layered, packed allocation equals the recursive one on a shared memo (the path `candy
+/// allocate` took before) up to N = 40, and, up to N = 16, the plain minimax of every partition.
+#[test]
+fn allocations_match_the_recursion_and_plain_minimax() {
+    let evens: Vec<u32> = (2..=40).step_by(2).collect();
+    let layered = allocations(&evens, &Silent).unwrap();
+    let mut memo = MemoValues::new();
+    for (row, &n) in layered.iter().zip(&evens) {
+        assert_eq!(row, &allocation(n, &mut memo).unwrap(), "N = {n}");
+    }
+    for (row, &n) in layered.iter().zip(&evens).take(8) {
+        let nw: Vec<(u64, Vec<u32>)> = p_partitions(n)
+            .into_iter()
+            .map(|p| (plain_value(&p).n_w, p))
+            .collect();
+        let min = nw.iter().map(|x| x.0).min().unwrap();
+        let max = nw.iter().map(|x| x.0).max().unwrap();
+        let arg = |m: u64| -> Vec<Vec<u32>> {
+            nw.iter()
+                .filter(|x| x.0 == m)
+                .map(|x| x.1.clone())
+                .collect()
+        };
+        assert_eq!((row.min_nw, &row.argmin), (min, &arg(min)), "N = {n}");
+        assert_eq!((row.max_nw, &row.argmax), (max, &arg(max)), "N = {n}");
+        assert_eq!(row.positions, nw.len(), "N = {n}");
+    }
+    // N is checked: even, positive and within the packed codes.
+    for bad in [0, 7, 114] {
+        assert!(allocations(&[bad], &Silent).is_err(), "{bad}");
     }
 }

@@ -894,7 +894,7 @@ mod huge_values {
     #[test]
     fn allocation_is_costed_against_the_memory_limit() {
         let e = run_input_error(
-            &words("candy allocate --candies 100"),
+            &words("candy allocate --candies 100 --memory-limit 256M"),
             &["--candies 100", "would need"],
         );
         // The suggestion is an even N that fits.

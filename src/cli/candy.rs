@@ -9,10 +9,10 @@ use super::output::OutputArgs;
 use crate::export::{Cell, Format, Table, write_rows};
 use crate::family::Family;
 use crate::games::candy::{
-    Candies, CandyValue, Contraction, FrakRanges, MemoValues, PValues, Reading, Role, Strategy,
-    TableShape, allocation_cost, allocation_reporting, frak, frak_ranges, frak_x_limit,
-    most_heaps_fitting, nim_sum, optimal_line, p_position_table, p_position_table_bytes,
-    p_positions, play_strategy, role, show, standard_form_game, total, value_with,
+    Candies, CandyValue, Contraction, FrakRanges, PValues, Reading, Role, Strategy, TableShape,
+    allocation_cost, allocations, frak, frak_ranges, frak_x_limit, most_heaps_fitting, nim_sum,
+    optimal_line, p_position_table, p_position_table_bytes, p_positions, play_strategy, role, show,
+    standard_form_game, total, value_with,
 };
 use crate::num::IntRange;
 use crate::progress::Silent;
@@ -364,19 +364,15 @@ fn allocate(a: AllocateArgs) -> anyhow::Result<()> {
         }
         .into());
     }
-    // One step per P-position solved, over every N asked for.
-    let positions: u128 = evens.iter().map(|&c| allocation_cost(c).positions).sum();
+    // One step per P-position solved, every one with at most N candies.
     let pb = super::progress_bar(
-        u64::try_from(positions).unwrap_or(u64::MAX),
+        u64::try_from(cost.solved).unwrap_or(u64::MAX),
         "allocating",
         "positions",
     );
-    let mut memo = MemoValues::new();
-    let mut rows = Vec::new();
-    for &c in &evens {
-        rows.push(allocation_reporting(c, &mut memo, &super::Bar(&pb))?);
-    }
+    let rows = allocations(&evens, &super::Bar(&pb));
     pb.finish_and_clear();
+    let rows = rows?;
     // CSV and JSON list every arrangement; text, read by a person, shows the first few.
     let shown = if a.out.format == Format::Text {
         4
@@ -391,17 +387,20 @@ fn allocate(a: AllocateArgs) -> anyhow::Result<()> {
             Cell::list("", ";", "", v.iter().map(|p| heaps_cell(p)))
         }
     };
-    let mut t = Table::new(&["candies", "min_nw", "argmin", "max_nw", "argmax"]);
-    for r in rows {
-        t.push(vec![
+    // Rows are written as they are made: N's arrangements as cells are far larger than as heaps.
+    let columns = ["candies", "min_nw", "argmin", "max_nw", "argmax"].map(String::from);
+    let cells = rows.iter().map(|r| {
+        vec![
             r.candies.into(),
             Cell::Int(r.min_nw as i64),
             arrangements(&r.argmin),
             Cell::Int(r.max_nw as i64),
             arrangements(&r.argmax),
-        ]);
-    }
-    a.out.emit_table(&t)
+        ]
+    });
+    a.out
+        .emit(|w| write_rows(a.out.format, &columns, cells, w))
+        .context("writing the allocations")
 }
 
 /// The named strategies.

@@ -15,8 +15,9 @@
 //!
 //! Solvers: [`plain_value`] is the reference (memoized minimax on sorted tuples, nothing
 //! assumed); [`CandyTable`] stores V for every P-position in a box of heap sizes, indexed densely
-//! and filled in index order (every move lowers one coordinate, so children come first); and
-//! [`ThreeHeapTable`] stores V for all sorted 3-heap P-positions (x, y, x ⊕ y) with x ≤ X, y ≤ Y.
+//! and filled in index order (every move lowers one coordinate, so children come first);
+//! [`ThreeHeapTable`] stores V for all sorted 3-heap P-positions (x, y, x ⊕ y) with x ≤ X, y ≤ Y;
+//! and [`ThreeHeapBox`] those with every heap ≤ H, in parallel layers.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -27,6 +28,7 @@ use crate::error::{Error, Result};
 use crate::progress::{Progress, Silent};
 
 mod allocation;
+mod packed;
 
 /// Work between two progress reports (a report per position would cost more than the work).
 const PROGRESS_CHUNK: usize = 1 << 16;
@@ -49,17 +51,21 @@ fn show_bounded(heaps: &[Candies]) -> String {
 }
 mod p_positions;
 mod strategy;
+mod three_heap_box;
 
 pub use allocation::{
-    Allocation, AllocationCost, allocation, allocation_cost, allocation_reporting, p_partitions,
+    Allocation, AllocationCost, allocation, allocation_cost, allocation_reporting, allocations,
+    p_partitions,
 };
 pub use p_positions::{
     most_heaps_fitting, p_position_table, p_position_table_bytes, p_positions,
     p_positions_with_largest,
 };
+pub use packed::PACKED_TOTAL;
 pub use strategy::{
     Contraction, Reading, Strategy, StrategyPlay, StrategyTurn, play_strategy, standard_form,
 };
+pub use three_heap_box::ThreeHeapBox;
 
 /// A heap of candies.
 pub type Candies = u32;
@@ -413,6 +419,8 @@ pub enum TableShape {
     },
     /// The dense box of heaps ≤ `bounds` (sorted decreasingly).
     Box(Vec<Candies>),
+    /// Sorted 3-heap P-positions with every heap ≤ the bound.
+    ThreeBox(Candies),
 }
 
 impl TableShape {
@@ -457,6 +465,7 @@ impl TableShape {
             TableShape::Pairs => 0,
             TableShape::Three { small, middle } => ThreeHeapTable::bytes(*small, *middle),
             TableShape::Box(bounds) => CandyTable::bytes(bounds),
+            TableShape::ThreeBox(max_heap) => ThreeHeapBox::bytes(*max_heap),
         }
     }
 
@@ -466,6 +475,7 @@ impl TableShape {
             TableShape::Pairs => 0,
             TableShape::Three { small, middle } => ThreeHeapTable::work(*small, *middle),
             TableShape::Box(bounds) => CandyTable::steps(bounds),
+            TableShape::ThreeBox(max_heap) => ThreeHeapBox::steps(*max_heap),
         }
     }
 
@@ -484,6 +494,9 @@ impl TableShape {
             TableShape::Box(bounds) => Box::new(SortedBox(CandyTable::solve_reporting(
                 bounds, max_bytes, progress,
             )?)),
+            TableShape::ThreeBox(max_heap) => Box::new(ThreeHeapBox::solve_reporting(
+                *max_heap, max_bytes, progress,
+            )?),
         })
     }
 }
@@ -813,11 +826,13 @@ impl PValues for ThreeHeapTable {
     }
 }
 
-/// V of P-positions of any shape, memoized on sorted heap tuples (for allocation surveys, where
-/// the positions share most of their sub-positions).
+/// V of P-positions of any shape, memoized (for allocation surveys and claims, where the
+/// positions share most of their sub-positions): positions of up to [`PACKED_TOTAL`] candies
+/// keyed by their packed code (see `packed`), larger ones by their sorted heaps.
 #[derive(Debug, Default)]
 pub struct MemoValues {
-    memo: HashMap<Vec<Candies>, i64>,
+    packed: packed::PackedValues,
+    wide: HashMap<Vec<Candies>, i64>,
 }
 
 impl MemoValues {
@@ -828,28 +843,41 @@ impl MemoValues {
 
     /// Number of P-positions solved so far.
     pub fn len(&self) -> usize {
-        self.memo.len()
+        self.packed.len() + self.wide.len()
     }
 
     /// Whether nothing was solved yet.
     pub fn is_empty(&self) -> bool {
-        self.memo.is_empty()
+        self.len() == 0
     }
 
     /// V of a P-position (heaps in any order). Recursion depth is one frame per turn.
     pub fn p_value(&mut self, heaps: &[Candies]) -> i64 {
         let g = sorted(heaps.to_vec());
         debug_assert_eq!(nim_sum(&g), 0);
-        if let Some(&v) = self.memo.get(&g) {
+        let code = packed::pack_sorted(&g);
+        let known = match code {
+            Some(code) => self.packed.get(code).map(i64::from),
+            None => self.wide.get(&g).copied(),
+        };
+        if let Some(v) = known {
             return v;
         }
-        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.solve_p(g))
+        let v = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.solve_p(&g));
+        match code {
+            // A packed position has |V| ≤ N ≤ 3136 (see `packed`).
+            Some(code) => self.packed.insert(code, v as i16),
+            None => {
+                self.wide.insert(g, v);
+            }
+        }
+        v
     }
 
     /// V of a sorted P-position not yet in the memo.
-    fn solve_p(&mut self, g: Vec<Candies>) -> i64 {
+    fn solve_p(&mut self, g: &[Candies]) -> i64 {
         let mut best: Option<i64> = None;
-        let mut next = g.clone();
+        let mut next = g.to_vec();
         for i in 0..g.len() {
             if i > 0 && g[i - 1] == g[i] {
                 continue;
@@ -870,9 +898,7 @@ impl MemoValues {
             }
             next[i] = g[i];
         }
-        let v = best.unwrap_or(0);
-        self.memo.insert(g, v);
-        v
+        best.unwrap_or(0)
     }
 }
 

@@ -2,7 +2,7 @@
 //! the box: sorted tuples a₁ ≥ … ≥ a_k ≥ 1 whose last heap is forced to be the nim-sum of the
 //! others. These are the positions whose Candy Nim values `nimlab candy table` lists.
 
-use super::{Candies, TableShape, ThreeHeapTable, nim_sum};
+use super::{Candies, TableShape, ThreeHeapBox, nim_sum};
 
 /// Sorted tuples a₁ ≥ … ≥ a_k ≥ 1 with a₁ = `largest` and nim-sum 0, in increasing
 /// lexicographic order (one largest heap at a time, so a caller walking every largest heap
@@ -41,14 +41,11 @@ pub fn p_positions(k: usize, max_heap: Candies) -> impl Iterator<Item = Vec<Cand
     (1..=max_heap).flat_map(move |largest| p_positions_with_largest(k, largest))
 }
 
-/// The value table that covers every P-position with k heaps of at most `max_heap` candies:
-/// the 3-heap table for k = 3, the box of k heaps ≤ H otherwise.
+/// The value table that covers exactly every P-position with k heaps of at most `max_heap`
+/// candies: the 3-heap box for k = 3, the dense box of k heaps ≤ H otherwise.
 pub fn p_position_table(k: usize, max_heap: Candies) -> TableShape {
     if k == 3 {
-        TableShape::Three {
-            small: max_heap,
-            middle: max_heap,
-        }
+        TableShape::ThreeBox(max_heap)
     } else {
         TableShape::Box(vec![max_heap; k])
     }
@@ -58,7 +55,7 @@ pub fn p_position_table(k: usize, max_heap: Candies) -> TableShape {
 /// be in the quintillions): `None` when the box has more than 2⁶⁴ points.
 pub fn p_position_table_bytes(k: usize, max_heap: Candies) -> Option<u128> {
     if k == 3 {
-        return Some(ThreeHeapTable::bytes(max_heap, max_heap));
+        return Some(ThreeHeapBox::bytes(max_heap));
     }
     // (H + 1)^k points; H ≥ 1 makes this at most 64 steps before it leaves u64.
     let points = (0..k).try_fold(1u128, |acc, _| {
