@@ -15,6 +15,12 @@
 //! breakpoint so the window *is* the breakpoint range. Values are `i32` with every magnitude kept
 //! below 2^28, so no intermediate can overflow; larger data reports [`GridError::Range`] and the
 //! exact path takes over.
+//!
+//! Storage. Consecutive grid values differ by exactly ±1, so a function is stored as its first
+//! and last value and one bit per step (set: the value rises). A whole table of payoffs then
+//! costs a bit per grid step instead of 32; a value inside the window is the first value plus
+//! twice the rises before it minus the steps, a popcount. The recursion itself works on plain
+//! `i32` windows and packs each result once.
 
 use num_bigint::BigInt;
 use num_traits::ToPrimitive;
@@ -42,10 +48,43 @@ pub enum GridError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GridFn {
     lo: i64,
-    values: Box<[i32]>,
+    /// F(lo).
+    first: i32,
+    /// F(hi).
+    last: i32,
+    /// Grid points in the window, hi − lo + 1 ≥ 1.
+    len: u32,
+    /// Bit i (of word i / 64): F(lo + i + 1) − F(lo + i) = +1; clear: −1. Bits past the last
+    /// step are zero, so equal functions compare equal.
+    rises: Box<[u64]>,
     left: i8,
     right: i8,
     parity: u8,
+}
+
+/// Values F(lo), F(lo + 1), … of a [`GridFn`]'s window from some index on, decoded from its bits.
+struct Values<'a> {
+    rises: &'a [u64],
+    index: usize,
+    len: usize,
+    value: i32,
+}
+
+impl Iterator for Values<'_> {
+    type Item = i32;
+
+    fn next(&mut self) -> Option<i32> {
+        if self.index >= self.len {
+            return None;
+        }
+        let out = self.value;
+        if self.index + 1 < self.len {
+            let rise = (self.rises[self.index / 64] >> (self.index % 64)) & 1;
+            self.value += 2 * rise as i32 - 1;
+        }
+        self.index += 1;
+        Some(out)
+    }
 }
 
 impl GridFn {
@@ -53,7 +92,10 @@ impl GridFn {
     pub fn terminal() -> GridFn {
         GridFn {
             lo: 0,
-            values: Box::new([0]),
+            first: 0,
+            last: 0,
+            len: 1,
+            rises: Box::new([]),
             left: -1,
             right: -1,
             parity: 0,
@@ -67,23 +109,48 @@ impl GridFn {
 
     /// Last grid point of the window (the last breakpoint, if any).
     pub fn hi(&self) -> i64 {
-        self.lo + self.values.len() as i64 - 1
+        self.lo + i64::from(self.len) - 1
     }
 
-    /// Bytes of heap memory held.
+    /// Bytes of heap memory held: one bit per grid step, in 64-bit words.
     pub fn heap_bytes(&self) -> usize {
-        self.values.len() * std::mem::size_of::<i32>()
+        std::mem::size_of_val::<[u64]>(&self.rises)
+    }
+
+    /// Bytes of heap memory a function with a window of `len` grid points holds.
+    pub(crate) fn heap_bytes_for(len: u64) -> u64 {
+        len.saturating_sub(1).div_ceil(64) * 8
     }
 
     /// F(M) for any integer M.
     pub fn at(&self, m: i64) -> i64 {
         let hi = self.hi();
         if m < self.lo {
-            i64::from(self.values[0]) + i64::from(self.left) * (m - self.lo)
+            i64::from(self.first) + i64::from(self.left) * (m - self.lo)
         } else if m > hi {
-            i64::from(self.values[self.values.len() - 1]) + i64::from(self.right) * (m - hi)
+            i64::from(self.last) + i64::from(self.right) * (m - hi)
         } else {
-            i64::from(self.values[(m - self.lo) as usize])
+            i64::from(self.value_at_index((m - self.lo) as usize))
+        }
+    }
+
+    /// F(lo + i) for i < len: the first value, plus one per rise, minus one per fall.
+    fn value_at_index(&self, i: usize) -> i32 {
+        let (words, bits) = (i / 64, i % 64);
+        let mut rises: u32 = self.rises[..words].iter().map(|w| w.count_ones()).sum();
+        if bits > 0 {
+            rises += (self.rises[words] & ((1u64 << bits) - 1)).count_ones();
+        }
+        self.first + 2 * rises as i32 - i as i32
+    }
+
+    /// The window's values from index `i` on.
+    fn values_from(&self, i: usize) -> Values<'_> {
+        Values {
+            rises: &self.rises,
+            index: i,
+            len: self.len as usize,
+            value: self.value_at_index(i),
         }
     }
 
@@ -114,16 +181,42 @@ impl GridFn {
         Ok(trimmed(lo, out, left, right))
     }
 
+    /// min over candidates (P + F_cand), with P already scaled: the lower envelope the
+    /// running-minimum recursion of [`super::running_min`] carries. `cands` must be non-empty.
+    ///
+    /// min(P + F) = −max(−P − F), and negating a payoff keeps it on the grid (slopes ±1, the
+    /// parity class (F(M) − M) mod 2 and the knots are unchanged), so this is [`combine`] with
+    /// negated points, negated back; the same parity and range checks apply.
+    ///
+    /// [`combine`]: GridFn::combine
+    pub fn lower_envelope(cands: &[(i64, &GridFn)]) -> Result<GridFn, GridError> {
+        let negated: Vec<(i64, &GridFn)> = cands.iter().map(|&(p, g)| (-p, g)).collect();
+        Ok(GridFn::combine(&negated)?.negated())
+    }
+
+    /// −F: the same window and knots, values and tail slopes negated.
+    fn negated(mut self) -> GridFn {
+        // A rise of F is a fall of −F: flip every step bit, keeping the bits past the end zero.
+        let steps = self.len as usize - 1;
+        for (w, word) in self.rises.iter_mut().enumerate() {
+            let live = (steps - 64 * w).min(64);
+            *word = !*word & (u64::MAX >> (64 - live));
+        }
+        self.first = -self.first;
+        self.last = -self.last;
+        self.left = -self.left;
+        self.right = -self.right;
+        self
+    }
+
     /// The exact payoff as a function of N, given the grid scale.
     pub fn to_pwl(&self, scale: i64) -> Pwl {
         let s = Q::int(scale);
         let (left, right) = (Q::int(self.left.into()), Q::int(self.right.into()));
         let points: Vec<(Q, Q)> = self
-            .knot_indices()
-            .map(|i| {
-                let m = self.lo + i as i64;
-                (&Q::int(m) / &s, &Q::int(self.values[i].into()) / &s)
-            })
+            .knots()
+            .into_iter()
+            .map(|(m, v)| (&Q::int(m) / &s, &Q::int(v) / &s))
             .collect();
         Pwl::from_points(left, points, right)
             .expect("grid knots are strictly increasing and non-empty")
@@ -135,12 +228,12 @@ impl GridFn {
     /// whole tables print quickly.
     pub fn summary(&self, scale: i64) -> GridSummary {
         use std::fmt::Write;
-        let knots: Vec<usize> = self.knot_indices().collect();
-        let linear = self.left == self.right && knots.len() <= 1 && self.values.len() == 1;
+        let knots = self.knots();
+        let linear = self.left == self.right && knots.len() <= 1 && self.len == 1;
         let left = i64::from(self.left);
         let right = i64::from(self.right);
-        let first = i64::from(self.values[0]);
-        let last = i64::from(self.values[self.values.len() - 1]);
+        let first = i64::from(self.first);
+        let last = i64::from(self.last);
         let c_minus = (first - left * self.lo, scale);
         let c_plus = (last - right * self.hi(), scale);
         let mut text = String::with_capacity(16 + 12 * knots.len());
@@ -148,9 +241,7 @@ impl GridFn {
         if linear {
             let _ = write!(text, " (0,{})", GridFrac(c_minus.0, scale));
         } else {
-            for &i in &knots {
-                let m = self.lo + i as i64;
-                let v = i64::from(self.values[i]);
+            for &(m, v) in &knots {
                 let _ = write!(text, " ({},{})", GridFrac(m, scale), GridFrac(v, scale));
             }
         }
@@ -163,22 +254,23 @@ impl GridFn {
         }
     }
 
-    /// Indices where the slope changes (the single anchor for a line).
-    fn knot_indices(&self) -> impl Iterator<Item = usize> + '_ {
-        let n = self.values.len();
-        (0..n).filter(move |&i| {
-            let before = if i == 0 {
-                i32::from(self.left)
-            } else {
-                self.values[i] - self.values[i - 1]
-            };
-            let after = if i + 1 == n {
-                i32::from(self.right)
-            } else {
-                self.values[i + 1] - self.values[i]
-            };
-            before != after || n == 1
-        })
+    /// (M, F(M)) where the slope changes, left to right (the single anchor for a line).
+    fn knots(&self) -> Vec<(i64, i64)> {
+        let n = self.len as usize;
+        if n == 1 {
+            return vec![(self.lo, i64::from(self.first))];
+        }
+        let slope = |i: usize| 2 * ((self.rises[i / 64] >> (i % 64)) & 1) as i8 - 1;
+        let mut out = Vec::new();
+        let mut before = self.left;
+        for (i, v) in self.values_from(0).enumerate() {
+            let after = if i + 1 == n { self.right } else { slope(i) };
+            if before != after {
+                out.push((self.lo + i as i64, i64::from(v)));
+            }
+            before = after;
+        }
+        out
     }
 
     /// f(N) exactly, given the grid scale.
@@ -195,19 +287,19 @@ impl GridFn {
         let m = n * &s;
         let (lo, hi) = (Q::int(self.lo), Q::int(self.hi()));
         let f_scaled = if m < lo {
-            Q::int(self.values[0].into()) + Q::int(self.left.into()) * (m - lo)
+            Q::int(self.first.into()) + Q::int(self.left.into()) * (m - lo)
         } else if m > hi {
-            Q::int(self.values[self.values.len() - 1].into()) + Q::int(self.right.into()) * (m - hi)
+            Q::int(self.last.into()) + Q::int(self.right.into()) * (m - hi)
         } else {
             let m0 = m.floor();
             let i = (&m0 - BigInt::from(self.lo))
                 .to_usize()
                 .expect("inside the window");
-            let base = Q::int(self.values[i].into());
+            let base = Q::int(self.value_at_index(i).into());
             if Q::from_bigint(m0.clone()) == m {
                 base
             } else {
-                let step = Q::int((self.values[i + 1] - self.values[i]).into());
+                let step = Q::int((self.value_at_index(i + 1) - self.value_at_index(i)).into());
                 base + step * (m - Q::from_bigint(m0))
             }
         };
@@ -307,8 +399,8 @@ fn accumulate(out: &mut [i32], lo: i64, p: i64, g: &GridFn) {
     if mid_lo <= mid_hi {
         let p32 = p as i32;
         let dst = &mut out[(mid_lo - lo) as usize..=(mid_hi - lo) as usize];
-        let src = &g.values[(mid_lo - glo) as usize..=(mid_hi - glo) as usize];
-        for (d, &v) in dst.iter_mut().zip(src) {
+        let src = g.values_from((mid_lo - glo) as usize);
+        for (d, v) in dst.iter_mut().zip(src) {
             *d = (*d).max(p32 - v);
         }
     }
@@ -353,11 +445,20 @@ fn trimmed(lo: i64, out: Vec<i32>, left: i8, right: i8) -> GridFn {
         _ => (0, 0),
     };
     let new_lo = lo + first as i64;
-    let values: Box<[i32]> = out[first..=last].into();
+    let values = &out[first..=last];
+    let mut rises = vec![0u64; (values.len() - 1).div_ceil(64)];
+    for (i, step) in values.windows(2).enumerate() {
+        if step[1] > step[0] {
+            rises[i / 64] |= 1 << (i % 64);
+        }
+    }
     let parity = (i64::from(values[0]) - new_lo).rem_euclid(2) as u8;
     GridFn {
         lo: new_lo,
-        values,
+        first: values[0],
+        last: values[values.len() - 1],
+        len: values.len() as u32,
+        rises: rises.into_boxed_slice(),
         left,
         right,
         parity,
