@@ -62,31 +62,6 @@ pub struct GridFn {
     parity: u8,
 }
 
-/// Values F(lo), F(lo + 1), … of a [`GridFn`]'s window from some index on, decoded from its bits.
-struct Values<'a> {
-    rises: &'a [u64],
-    index: usize,
-    len: usize,
-    value: i32,
-}
-
-impl Iterator for Values<'_> {
-    type Item = i32;
-
-    fn next(&mut self) -> Option<i32> {
-        if self.index >= self.len {
-            return None;
-        }
-        let out = self.value;
-        if self.index + 1 < self.len {
-            let rise = (self.rises[self.index / 64] >> (self.index % 64)) & 1;
-            self.value += 2 * rise as i32 - 1;
-        }
-        self.index += 1;
-        Some(out)
-    }
-}
-
 impl GridFn {
     /// The payoff of a position with no move: f = −N.
     pub fn terminal() -> GridFn {
@@ -144,14 +119,25 @@ impl GridFn {
         self.first + 2 * rises as i32 - i as i32
     }
 
-    /// The window's values from index `i` on.
-    fn values_from(&self, i: usize) -> Values<'_> {
-        Values {
-            rises: &self.rises,
-            index: i,
-            len: self.len as usize,
-            value: self.value_at_index(i),
+    /// The `count` values from index `from` on, decoded a byte of steps at a time into `buffer`
+    /// (reused between calls); `from + count` must not pass the window.
+    fn decode<'b>(&self, from: usize, count: usize, buffer: &'b mut Vec<i32>) -> &'b [i32] {
+        debug_assert!(from + count <= self.len as usize);
+        buffer.clear();
+        let aligned = from / 8 * 8;
+        let mut value = self.value_at_index(aligned);
+        let mut index = aligned;
+        while index < from + count {
+            // Bits past the last step are zero: the values they give are cut off below.
+            let word = self.rises.get(index / 64).copied().unwrap_or(0);
+            let byte = (word >> (index % 64)) as u8;
+            let offsets = &BYTE_OFFSETS[usize::from(byte)];
+            let block: [i32; 8] = std::array::from_fn(|j| value + i32::from(offsets[j]));
+            buffer.extend_from_slice(&block);
+            value += 2 * byte.count_ones() as i32 - 8;
+            index += 8;
         }
+        &buffer[from - aligned..from - aligned + count]
     }
 
     /// max over candidates (P − F_child), with P already scaled. `cands` must be non-empty.
@@ -239,10 +225,16 @@ impl GridFn {
         let mut text = String::with_capacity(16 + 12 * knots.len());
         let _ = write!(text, "[{left}]");
         if linear {
-            let _ = write!(text, " (0,{})", GridFrac(c_minus.0, scale));
+            text.push_str(" (0,");
+            push_fraction(&mut text, c_minus.0, scale);
+            text.push(')');
         } else {
             for &(m, v) in &knots {
-                let _ = write!(text, " ({},{})", GridFrac(m, scale), GridFrac(v, scale));
+                text.push_str(" (");
+                push_fraction(&mut text, m, scale);
+                text.push(',');
+                push_fraction(&mut text, v, scale);
+                text.push(')');
             }
         }
         let _ = write!(text, " [{right}]");
@@ -263,13 +255,16 @@ impl GridFn {
         let slope = |i: usize| 2 * ((self.rises[i / 64] >> (i % 64)) & 1) as i8 - 1;
         let mut out = Vec::new();
         let mut before = self.left;
-        for (i, v) in self.values_from(0).enumerate() {
-            let after = if i + 1 == n { self.right } else { slope(i) };
-            if before != after {
-                out.push((self.lo + i as i64, i64::from(v)));
+        DECODED.with(|buffer| {
+            let mut buffer = buffer.borrow_mut();
+            for (i, &v) in self.decode(0, n, &mut buffer).iter().enumerate() {
+                let after = if i + 1 == n { self.right } else { slope(i) };
+                if before != after {
+                    out.push((self.lo + i as i64, i64::from(v)));
+                }
+                before = after;
             }
-            before = after;
-        }
+        });
         out
     }
 
@@ -320,19 +315,38 @@ pub struct GridSummary {
     pub text: String,
 }
 
-/// a/s in lowest terms, printed as [`Q`] prints (s > 0).
-struct GridFrac(i64, i64);
+/// Appends a/s in lowest terms as [`Q`] prints it (s > 0). Whole tables print millions of
+/// these, so integers (s = 1, Scoring Nim's scale) skip the gcd and `fmt`'s machinery.
+fn push_fraction(text: &mut String, a: i64, s: i64) {
+    if s == 1 {
+        push_integer(text, a);
+        return;
+    }
+    let g = num_integer::Integer::gcd(&a, &s);
+    push_integer(text, a / g);
+    if s != g {
+        text.push('/');
+        push_integer(text, s / g);
+    }
+}
 
-impl std::fmt::Display for GridFrac {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let g = num_integer::Integer::gcd(&self.0, &self.1);
-        let (a, s) = (self.0 / g, self.1 / g);
-        if s == 1 {
-            write!(f, "{a}")
-        } else {
-            write!(f, "{a}/{s}")
+/// Appends an integer in decimal, as `Display` writes it.
+fn push_integer(text: &mut String, n: i64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n.unsigned_abs();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
         }
     }
+    if n < 0 {
+        text.push('-');
+    }
+    text.extend(digits[at..].iter().map(|&d| char::from(d)));
 }
 
 /// Right end of the parent window and its right tail slope, from the candidates' tail lines.
@@ -399,10 +413,13 @@ fn accumulate(out: &mut [i32], lo: i64, p: i64, g: &GridFn) {
     if mid_lo <= mid_hi {
         let p32 = p as i32;
         let dst = &mut out[(mid_lo - lo) as usize..=(mid_hi - lo) as usize];
-        let src = g.values_from((mid_lo - glo) as usize);
-        for (d, v) in dst.iter_mut().zip(src) {
-            *d = (*d).max(p32 - v);
-        }
+        DECODED.with(|buffer| {
+            let mut buffer = buffer.borrow_mut();
+            let src = g.decode((mid_lo - glo) as usize, dst.len(), &mut buffer);
+            for (d, &v) in dst.iter_mut().zip(src) {
+                *d = (*d).max(p32 - v);
+            }
+        });
     }
     let right_start = lo.max(ghi + 1);
     if right_start <= hi {
@@ -414,6 +431,29 @@ fn accumulate(out: &mut [i32], lo: i64, p: i64, g: &GridFn) {
         }
     }
 }
+
+thread_local! {
+    /// Scratch space for [`GridFn::decode`] in [`accumulate`], one per thread.
+    static DECODED: std::cell::RefCell<Vec<i32>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// For each byte of step bits, the values after 0, 1, …, 7 of its steps relative to the value
+/// before them: decoding eight steps is then one table row plus a constant.
+const BYTE_OFFSETS: [[i8; 8]; 256] = {
+    let mut table = [[0i8; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut offset = 0i8;
+        let mut step = 0;
+        while step < 8 {
+            table[byte][step] = offset;
+            offset += if (byte >> step) & 1 == 1 { 1 } else { -1 };
+            step += 1;
+        }
+        byte += 1;
+    }
+    table
+};
 
 /// Trims a freshly computed window to its first and last breakpoint.
 fn trimmed(lo: i64, out: Vec<i32>, left: i8, right: i8) -> GridFn {
@@ -446,12 +486,15 @@ fn trimmed(lo: i64, out: Vec<i32>, left: i8, right: i8) -> GridFn {
     };
     let new_lo = lo + first as i64;
     let values = &out[first..=last];
-    let mut rises = vec![0u64; (values.len() - 1).div_ceil(64)];
-    for (i, step) in values.windows(2).enumerate() {
-        if step[1] > step[0] {
-            rises[i / 64] |= 1 << (i % 64);
-        }
-    }
+    // Word w holds the steps from value 64·w to value 64·w + 64.
+    let rises: Vec<u64> = (0..(values.len() - 1).div_ceil(64))
+        .map(|w| {
+            values[64 * w..values.len().min(64 * w + 65)]
+                .windows(2)
+                .enumerate()
+                .fold(0u64, |word, (j, s)| word | (u64::from(s[1] > s[0]) << j))
+        })
+        .collect();
     let parity = (i64::from(values[0]) - new_lo).rem_euclid(2) as u8;
     GridFn {
         lo: new_lo,
@@ -539,6 +582,62 @@ mod tests {
                 assert_eq!(s.c_minus, pwl.left_intercept());
                 assert_eq!(s.c_plus, pwl.right_intercept());
             }
+        }
+    }
+
+    #[test]
+    fn fractions_print_as_rationals_do() {
+        for a in [
+            0,
+            1,
+            -1,
+            9,
+            -10,
+            12345,
+            i64::from(i32::MIN),
+            i64::MAX,
+            i64::MIN + 1,
+        ] {
+            for s in [1, 2, 3, 6] {
+                let mut text = String::new();
+                push_fraction(&mut text, a, s);
+                assert_eq!(text, Q::frac(a, s).to_string(), "{a}/{s}");
+            }
+        }
+        let mut text = String::new();
+        push_integer(&mut text, i64::MIN);
+        assert_eq!(text, i64::MIN.to_string());
+    }
+
+    #[test]
+    fn packed_steps_decode_to_the_values_at_every_offset() {
+        // Random walks of many lengths around byte and word boundaries, every start.
+        let mut seed = 11u64;
+        for len in 1..=200usize {
+            let mut walk = vec![0i32];
+            for _ in 1..len {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                walk.push(walk[walk.len() - 1] + if seed >> 63 == 1 { 1 } else { -1 });
+            }
+            let f = trimmed(-3, walk.clone(), -1, 1);
+            // The window kept: from the first knot to the last.
+            let first = (f.lo + 3) as usize;
+            let kept = &walk[first..first + f.len as usize];
+            let mut buffer = Vec::new();
+            for from in 0..kept.len() {
+                assert_eq!(
+                    f.decode(from, kept.len() - from, &mut buffer),
+                    &kept[from..]
+                );
+                let direct: Vec<i32> = (from..kept.len()).map(|i| f.value_at_index(i)).collect();
+                assert_eq!(direct, &kept[from..]);
+                assert_eq!(f.at(f.lo + from as i64), i64::from(kept[from]));
+            }
+            let negated = f.clone().negated();
+            assert_eq!(negated.at(-3), -f.at(-3));
+            assert_eq!(negated.negated(), f);
         }
     }
 

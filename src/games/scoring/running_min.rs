@@ -250,7 +250,7 @@ fn sweep(
             ranks.push(rank(binom, t));
         });
         debug_assert!(ranks.windows(2).all(|w| w[0] < w[1]));
-        let solved: Vec<Result<(GridFn, Vec<Option<GridFn>>), GridError>> = tuples
+        let solved: Vec<Result<Solved, GridError>> = tuples
             .par_chunks(k)
             .with_min_len(8)
             .map_init(
@@ -262,7 +262,7 @@ fn sweep(
             .collect();
         let mut carried = Vec::with_capacity(ranks.len() * k);
         for (&r, result) in ranks.iter().zip(solved) {
-            let (payoff, minima) = result?;
+            let Solved { payoff, minima } = result?;
             payoffs[r as usize] = Some(payoff);
             carried.extend(minima);
         }
@@ -275,6 +275,14 @@ fn sweep(
         .collect())
 }
 
+/// What one position of a layer yields.
+struct Solved {
+    /// Its payoff f.
+    payoff: GridFn,
+    /// T(x, rest) of its heap at each slot (see [`Layer::carried`]).
+    minima: Vec<Option<GridFn>>,
+}
+
 /// The payoff of one position and the carried minimum T of each of its heaps (by slot), from
 /// the previous layer's payoffs and minima.
 fn solve_position(
@@ -284,7 +292,7 @@ fn solve_position(
     payoffs: &[Option<GridFn>],
     previous: &Layer,
     binom: &[Vec<u64>],
-) -> Result<(GridFn, Vec<Option<GridFn>>), GridError> {
+) -> Result<Solved, GridError> {
     let k = position.len();
     let mut minima: Vec<Option<GridFn>> = vec![None; k];
     for (slot, &size) in position.iter().enumerate() {
@@ -328,7 +336,7 @@ fn solve_position(
     } else {
         GridFn::combine(&candidates)?
     };
-    Ok((payoff, minima))
+    Ok(Solved { payoff, minima })
 }
 
 #[cfg(test)]
