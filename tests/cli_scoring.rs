@@ -722,3 +722,38 @@ fn mine_family_rediscovers_f_k_as_a_closed_form() {
     let out = run_ok(&["mine", "family", "scoring", "2k,k,1", "--k", "1..10"]);
     assert!(!out.contains("closed form"), "{out}");
 }
+
+/// Issue 18: tables of Scoring Nim are solved by the running minimum now; their output must be
+/// byte for byte what the reference recursion printed. SHA-256 of the output of nimlab at
+/// 3bac65f (before the running minimum), with the sizes in bytes.
+#[test]
+fn running_minimum_tables_print_what_the_reference_printed() {
+    let expected = [
+        (
+            "scoring table --heaps 3 --max-heap 20 --format csv",
+            "49d25371e13bd4fa011eadba99a179d9f6e4c6137c4cede7deb231d74e5430e2",
+            166_446,
+        ),
+        (
+            "scoring table --heaps 4 --max-heap 10 --format csv",
+            "12df191114eb488faf991d3600f59ebf2ace346e4efacd3975d9694d707eb405",
+            39_328,
+        ),
+        (
+            "scoring table --heaps 2 --max-heap 12 --bonus=-5..5 --format csv",
+            "d72985a1cf61614b0237eac1fda2012e6d727f0bf1151ebb9ef84fcb9b697cb2",
+            7_926,
+        ),
+        (
+            "scoring table --heaps 1 --max-heap 30 --format csv",
+            "844d95ec42d2b151adcec7b47e5bde9a42d41d49cefec8e1d61488822aeb7d07",
+            896,
+        ),
+    ];
+    for (line, sha, len) in expected {
+        let out = run_ok(&words(line));
+        let digest = <sha2::Sha256 as sha2::Digest>::digest(out.as_bytes());
+        let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!((hex.as_str(), out.len()), (sha, len), "{line}");
+    }
+}

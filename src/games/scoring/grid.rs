@@ -15,6 +15,12 @@
 //! breakpoint so the window *is* the breakpoint range. Values are `i32` with every magnitude kept
 //! below 2^28, so no intermediate can overflow; larger data reports [`GridError::Range`] and the
 //! exact path takes over.
+//!
+//! Storage. Consecutive grid values differ by exactly ±1, so a function is stored as its first
+//! and last value and one bit per step (set: the value rises). A whole table of payoffs then
+//! costs a bit per grid step instead of 32; a value inside the window is the first value plus
+//! twice the rises before it minus the steps, a popcount. The recursion itself works on plain
+//! `i32` windows and packs each result once.
 
 use num_bigint::BigInt;
 use num_traits::ToPrimitive;
@@ -42,7 +48,15 @@ pub enum GridError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GridFn {
     lo: i64,
-    values: Box<[i32]>,
+    /// F(lo).
+    first: i32,
+    /// F(hi).
+    last: i32,
+    /// Grid points in the window, hi − lo + 1 ≥ 1.
+    len: u32,
+    /// Bit i (of word i / 64): F(lo + i + 1) − F(lo + i) = +1; clear: −1. Bits past the last
+    /// step are zero, so equal functions compare equal.
+    rises: Box<[u64]>,
     left: i8,
     right: i8,
     parity: u8,
@@ -53,7 +67,10 @@ impl GridFn {
     pub fn terminal() -> GridFn {
         GridFn {
             lo: 0,
-            values: Box::new([0]),
+            first: 0,
+            last: 0,
+            len: 1,
+            rises: Box::new([]),
             left: -1,
             right: -1,
             parity: 0,
@@ -67,24 +84,60 @@ impl GridFn {
 
     /// Last grid point of the window (the last breakpoint, if any).
     pub fn hi(&self) -> i64 {
-        self.lo + self.values.len() as i64 - 1
+        self.lo + i64::from(self.len) - 1
     }
 
-    /// Bytes of heap memory held.
+    /// Bytes of heap memory held: one bit per grid step, in 64-bit words.
     pub fn heap_bytes(&self) -> usize {
-        self.values.len() * std::mem::size_of::<i32>()
+        std::mem::size_of_val::<[u64]>(&self.rises)
+    }
+
+    /// Bytes of heap memory a function with a window of `len` grid points holds.
+    pub(crate) fn heap_bytes_for(len: u64) -> u64 {
+        len.saturating_sub(1).div_ceil(64) * 8
     }
 
     /// F(M) for any integer M.
     pub fn at(&self, m: i64) -> i64 {
         let hi = self.hi();
         if m < self.lo {
-            i64::from(self.values[0]) + i64::from(self.left) * (m - self.lo)
+            i64::from(self.first) + i64::from(self.left) * (m - self.lo)
         } else if m > hi {
-            i64::from(self.values[self.values.len() - 1]) + i64::from(self.right) * (m - hi)
+            i64::from(self.last) + i64::from(self.right) * (m - hi)
         } else {
-            i64::from(self.values[(m - self.lo) as usize])
+            i64::from(self.value_at_index((m - self.lo) as usize))
         }
+    }
+
+    /// F(lo + i) for i < len: the first value, plus one per rise, minus one per fall.
+    fn value_at_index(&self, i: usize) -> i32 {
+        let (words, bits) = (i / 64, i % 64);
+        let mut rises: u32 = self.rises[..words].iter().map(|w| w.count_ones()).sum();
+        if bits > 0 {
+            rises += (self.rises[words] & ((1u64 << bits) - 1)).count_ones();
+        }
+        self.first + 2 * rises as i32 - i as i32
+    }
+
+    /// The `count` values from index `from` on, decoded a byte of steps at a time into `buffer`
+    /// (reused between calls); `from + count` must not pass the window.
+    fn decode<'b>(&self, from: usize, count: usize, buffer: &'b mut Vec<i32>) -> &'b [i32] {
+        debug_assert!(from + count <= self.len as usize);
+        buffer.clear();
+        let aligned = from / 8 * 8;
+        let mut value = self.value_at_index(aligned);
+        let mut index = aligned;
+        while index < from + count {
+            // Bits past the last step are zero: the values they give are cut off below.
+            let word = self.rises.get(index / 64).copied().unwrap_or(0);
+            let byte = (word >> (index % 64)) as u8;
+            let offsets = &BYTE_OFFSETS[usize::from(byte)];
+            let block: [i32; 8] = std::array::from_fn(|j| value + i32::from(offsets[j]));
+            buffer.extend_from_slice(&block);
+            value += 2 * byte.count_ones() as i32 - 8;
+            index += 8;
+        }
+        &buffer[from - aligned..from - aligned + count]
     }
 
     /// max over candidates (P − F_child), with P already scaled. `cands` must be non-empty.
@@ -114,16 +167,42 @@ impl GridFn {
         Ok(trimmed(lo, out, left, right))
     }
 
+    /// min over candidates (P + F_cand), with P already scaled: the lower envelope the
+    /// running-minimum recursion of [`super::running_min`] carries. `cands` must be non-empty.
+    ///
+    /// min(P + F) = −max(−P − F), and negating a payoff keeps it on the grid (slopes ±1, the
+    /// parity class (F(M) − M) mod 2 and the knots are unchanged), so this is [`combine`] with
+    /// negated points, negated back; the same parity and range checks apply.
+    ///
+    /// [`combine`]: GridFn::combine
+    pub fn lower_envelope(cands: &[(i64, &GridFn)]) -> Result<GridFn, GridError> {
+        let negated: Vec<(i64, &GridFn)> = cands.iter().map(|&(p, g)| (-p, g)).collect();
+        Ok(GridFn::combine(&negated)?.negated())
+    }
+
+    /// −F: the same window and knots, values and tail slopes negated.
+    fn negated(mut self) -> GridFn {
+        // A rise of F is a fall of −F: flip every step bit, keeping the bits past the end zero.
+        let steps = self.len as usize - 1;
+        for (w, word) in self.rises.iter_mut().enumerate() {
+            let live = (steps - 64 * w).min(64);
+            *word = !*word & (u64::MAX >> (64 - live));
+        }
+        self.first = -self.first;
+        self.last = -self.last;
+        self.left = -self.left;
+        self.right = -self.right;
+        self
+    }
+
     /// The exact payoff as a function of N, given the grid scale.
     pub fn to_pwl(&self, scale: i64) -> Pwl {
         let s = Q::int(scale);
         let (left, right) = (Q::int(self.left.into()), Q::int(self.right.into()));
         let points: Vec<(Q, Q)> = self
-            .knot_indices()
-            .map(|i| {
-                let m = self.lo + i as i64;
-                (&Q::int(m) / &s, &Q::int(self.values[i].into()) / &s)
-            })
+            .knots()
+            .into_iter()
+            .map(|(m, v)| (&Q::int(m) / &s, &Q::int(v) / &s))
             .collect();
         Pwl::from_points(left, points, right)
             .expect("grid knots are strictly increasing and non-empty")
@@ -135,23 +214,27 @@ impl GridFn {
     /// whole tables print quickly.
     pub fn summary(&self, scale: i64) -> GridSummary {
         use std::fmt::Write;
-        let knots: Vec<usize> = self.knot_indices().collect();
-        let linear = self.left == self.right && knots.len() <= 1 && self.values.len() == 1;
+        let knots = self.knots();
+        let linear = self.left == self.right && knots.len() <= 1 && self.len == 1;
         let left = i64::from(self.left);
         let right = i64::from(self.right);
-        let first = i64::from(self.values[0]);
-        let last = i64::from(self.values[self.values.len() - 1]);
+        let first = i64::from(self.first);
+        let last = i64::from(self.last);
         let c_minus = (first - left * self.lo, scale);
         let c_plus = (last - right * self.hi(), scale);
         let mut text = String::with_capacity(16 + 12 * knots.len());
         let _ = write!(text, "[{left}]");
         if linear {
-            let _ = write!(text, " (0,{})", GridFrac(c_minus.0, scale));
+            text.push_str(" (0,");
+            push_fraction(&mut text, c_minus.0, scale);
+            text.push(')');
         } else {
-            for &i in &knots {
-                let m = self.lo + i as i64;
-                let v = i64::from(self.values[i]);
-                let _ = write!(text, " ({},{})", GridFrac(m, scale), GridFrac(v, scale));
+            for &(m, v) in &knots {
+                text.push_str(" (");
+                push_fraction(&mut text, m, scale);
+                text.push(',');
+                push_fraction(&mut text, v, scale);
+                text.push(')');
             }
         }
         let _ = write!(text, " [{right}]");
@@ -163,22 +246,26 @@ impl GridFn {
         }
     }
 
-    /// Indices where the slope changes (the single anchor for a line).
-    fn knot_indices(&self) -> impl Iterator<Item = usize> + '_ {
-        let n = self.values.len();
-        (0..n).filter(move |&i| {
-            let before = if i == 0 {
-                i32::from(self.left)
-            } else {
-                self.values[i] - self.values[i - 1]
-            };
-            let after = if i + 1 == n {
-                i32::from(self.right)
-            } else {
-                self.values[i + 1] - self.values[i]
-            };
-            before != after || n == 1
-        })
+    /// (M, F(M)) where the slope changes, left to right (the single anchor for a line).
+    fn knots(&self) -> Vec<(i64, i64)> {
+        let n = self.len as usize;
+        if n == 1 {
+            return vec![(self.lo, i64::from(self.first))];
+        }
+        let slope = |i: usize| 2 * ((self.rises[i / 64] >> (i % 64)) & 1) as i8 - 1;
+        let mut out = Vec::new();
+        let mut before = self.left;
+        DECODED.with(|buffer| {
+            let mut buffer = buffer.borrow_mut();
+            for (i, &v) in self.decode(0, n, &mut buffer).iter().enumerate() {
+                let after = if i + 1 == n { self.right } else { slope(i) };
+                if before != after {
+                    out.push((self.lo + i as i64, i64::from(v)));
+                }
+                before = after;
+            }
+        });
+        out
     }
 
     /// f(N) exactly, given the grid scale.
@@ -195,19 +282,19 @@ impl GridFn {
         let m = n * &s;
         let (lo, hi) = (Q::int(self.lo), Q::int(self.hi()));
         let f_scaled = if m < lo {
-            Q::int(self.values[0].into()) + Q::int(self.left.into()) * (m - lo)
+            Q::int(self.first.into()) + Q::int(self.left.into()) * (m - lo)
         } else if m > hi {
-            Q::int(self.values[self.values.len() - 1].into()) + Q::int(self.right.into()) * (m - hi)
+            Q::int(self.last.into()) + Q::int(self.right.into()) * (m - hi)
         } else {
             let m0 = m.floor();
             let i = (&m0 - BigInt::from(self.lo))
                 .to_usize()
                 .expect("inside the window");
-            let base = Q::int(self.values[i].into());
+            let base = Q::int(self.value_at_index(i).into());
             if Q::from_bigint(m0.clone()) == m {
                 base
             } else {
-                let step = Q::int((self.values[i + 1] - self.values[i]).into());
+                let step = Q::int((self.value_at_index(i + 1) - self.value_at_index(i)).into());
                 base + step * (m - Q::from_bigint(m0))
             }
         };
@@ -228,19 +315,38 @@ pub struct GridSummary {
     pub text: String,
 }
 
-/// a/s in lowest terms, printed as [`Q`] prints (s > 0).
-struct GridFrac(i64, i64);
+/// Appends a/s in lowest terms as [`Q`] prints it (s > 0). Whole tables print millions of
+/// these, so integers (s = 1, Scoring Nim's scale) skip the gcd and `fmt`'s machinery.
+fn push_fraction(text: &mut String, a: i64, s: i64) {
+    if s == 1 {
+        push_integer(text, a);
+        return;
+    }
+    let g = num_integer::Integer::gcd(&a, &s);
+    push_integer(text, a / g);
+    if s != g {
+        text.push('/');
+        push_integer(text, s / g);
+    }
+}
 
-impl std::fmt::Display for GridFrac {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let g = num_integer::Integer::gcd(&self.0, &self.1);
-        let (a, s) = (self.0 / g, self.1 / g);
-        if s == 1 {
-            write!(f, "{a}")
-        } else {
-            write!(f, "{a}/{s}")
+/// Appends an integer in decimal, as `Display` writes it.
+fn push_integer(text: &mut String, n: i64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n.unsigned_abs();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
         }
     }
+    if n < 0 {
+        text.push('-');
+    }
+    text.extend(digits[at..].iter().map(|&d| char::from(d)));
 }
 
 /// Right end of the parent window and its right tail slope, from the candidates' tail lines.
@@ -307,10 +413,13 @@ fn accumulate(out: &mut [i32], lo: i64, p: i64, g: &GridFn) {
     if mid_lo <= mid_hi {
         let p32 = p as i32;
         let dst = &mut out[(mid_lo - lo) as usize..=(mid_hi - lo) as usize];
-        let src = &g.values[(mid_lo - glo) as usize..=(mid_hi - glo) as usize];
-        for (d, &v) in dst.iter_mut().zip(src) {
-            *d = (*d).max(p32 - v);
-        }
+        DECODED.with(|buffer| {
+            let mut buffer = buffer.borrow_mut();
+            let src = g.decode((mid_lo - glo) as usize, dst.len(), &mut buffer);
+            for (d, &v) in dst.iter_mut().zip(src) {
+                *d = (*d).max(p32 - v);
+            }
+        });
     }
     let right_start = lo.max(ghi + 1);
     if right_start <= hi {
@@ -322,6 +431,29 @@ fn accumulate(out: &mut [i32], lo: i64, p: i64, g: &GridFn) {
         }
     }
 }
+
+thread_local! {
+    /// Scratch space for [`GridFn::decode`] in [`accumulate`], one per thread.
+    static DECODED: std::cell::RefCell<Vec<i32>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// For each byte of step bits, the values after 0, 1, …, 7 of its steps relative to the value
+/// before them: decoding eight steps is then one table row plus a constant.
+const BYTE_OFFSETS: [[i8; 8]; 256] = {
+    let mut table = [[0i8; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut offset = 0i8;
+        let mut step = 0;
+        while step < 8 {
+            table[byte][step] = offset;
+            offset += if (byte >> step) & 1 == 1 { 1 } else { -1 };
+            step += 1;
+        }
+        byte += 1;
+    }
+    table
+};
 
 /// Trims a freshly computed window to its first and last breakpoint.
 fn trimmed(lo: i64, out: Vec<i32>, left: i8, right: i8) -> GridFn {
@@ -353,11 +485,23 @@ fn trimmed(lo: i64, out: Vec<i32>, left: i8, right: i8) -> GridFn {
         _ => (0, 0),
     };
     let new_lo = lo + first as i64;
-    let values: Box<[i32]> = out[first..=last].into();
+    let values = &out[first..=last];
+    // Word w holds the steps from value 64·w to value 64·w + 64.
+    let rises: Vec<u64> = (0..(values.len() - 1).div_ceil(64))
+        .map(|w| {
+            values[64 * w..values.len().min(64 * w + 65)]
+                .windows(2)
+                .enumerate()
+                .fold(0u64, |word, (j, s)| word | (u64::from(s[1] > s[0]) << j))
+        })
+        .collect();
     let parity = (i64::from(values[0]) - new_lo).rem_euclid(2) as u8;
     GridFn {
         lo: new_lo,
-        values,
+        first: values[0],
+        last: values[values.len() - 1],
+        len: values.len() as u32,
+        rises: rises.into_boxed_slice(),
         left,
         right,
         parity,
@@ -438,6 +582,62 @@ mod tests {
                 assert_eq!(s.c_minus, pwl.left_intercept());
                 assert_eq!(s.c_plus, pwl.right_intercept());
             }
+        }
+    }
+
+    #[test]
+    fn fractions_print_as_rationals_do() {
+        for a in [
+            0,
+            1,
+            -1,
+            9,
+            -10,
+            12345,
+            i64::from(i32::MIN),
+            i64::MAX,
+            i64::MIN + 1,
+        ] {
+            for s in [1, 2, 3, 6] {
+                let mut text = String::new();
+                push_fraction(&mut text, a, s);
+                assert_eq!(text, Q::frac(a, s).to_string(), "{a}/{s}");
+            }
+        }
+        let mut text = String::new();
+        push_integer(&mut text, i64::MIN);
+        assert_eq!(text, i64::MIN.to_string());
+    }
+
+    #[test]
+    fn packed_steps_decode_to_the_values_at_every_offset() {
+        // Random walks of many lengths around byte and word boundaries, every start.
+        let mut seed = 11u64;
+        for len in 1..=200usize {
+            let mut walk = vec![0i32];
+            for _ in 1..len {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                walk.push(walk[walk.len() - 1] + if seed >> 63 == 1 { 1 } else { -1 });
+            }
+            let f = trimmed(-3, walk.clone(), -1, 1);
+            // The window kept: from the first knot to the last.
+            let first = (f.lo + 3) as usize;
+            let kept = &walk[first..first + f.len as usize];
+            let mut buffer = Vec::new();
+            for from in 0..kept.len() {
+                assert_eq!(
+                    f.decode(from, kept.len() - from, &mut buffer),
+                    &kept[from..]
+                );
+                let direct: Vec<i32> = (from..kept.len()).map(|i| f.value_at_index(i)).collect();
+                assert_eq!(direct, &kept[from..]);
+                assert_eq!(f.at(f.lo + from as i64), i64::from(kept[from]));
+            }
+            let negated = f.clone().negated();
+            assert_eq!(negated.at(-3), -f.at(-3));
+            assert_eq!(negated.negated(), f);
         }
     }
 

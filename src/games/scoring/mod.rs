@@ -17,6 +17,7 @@ mod outcome;
 mod partition;
 mod position;
 mod ruleset;
+mod running_min;
 mod sequence;
 mod solver;
 mod survey;

@@ -5,9 +5,10 @@
 //! a bijection onto 0..C(H + k, k). Children are computed on the fly from the rank, so memory is
 //! the payoffs alone. Layers by total beans are solved in parallel as in [`super::solver`].
 
-use super::grid::GridSummary;
+use super::grid::{GridFn, GridSummary};
 use super::position::{Heap, ScoringGame};
 use super::ruleset::HeapSize;
+use super::running_min::{PrefixMoves, solve_prefix_table};
 use super::solver::{Limits, Method, Payoffs, PointIds, layers_by, multisets, solve_with};
 use crate::error::{Error, Result};
 use crate::num::{Pwl, Q, last_fitting};
@@ -51,16 +52,28 @@ pub fn table_size(k: usize, max_heap: HeapSize) -> Option<u64> {
     (c != u64::MAX).then_some(c)
 }
 
-/// Estimated peak bytes of [`solve_table`] for k heaps ≤ H, `None` when it overflows: per
-/// position a grid payoff (a window of `i32`s over at most the total k·H, as in the solver's
-/// model), its total and layer entry; the moves of every heap size (8 bytes each) and the
-/// binomial table of the ranking.
+/// Estimated peak bytes of [`solve_table`] for k heaps ≤ H, `None` when it overflows.
+///
+/// Per position: one packed grid payoff ([`GridFn`]: its fixed part, and one bit per grid step
+/// of a window of k·H + 3 points — the average over the table of the 2|p| breakpoint range of
+/// Prop 5.5, the solver's model — with the allocator's overhead), and the total and layer entry
+/// of the reference recursion. Besides: the carried minima of the running minimum, k per
+/// position of two layers, a layer (a fixed total) holding at most C(H + k − 1, k − 1)
+/// positions because its other heaps fix the largest; the moves of every heap size (8 bytes
+/// each) and the binomial table of the ranking.
 pub fn table_bytes(game: &ScoringGame, k: usize, max_heap: HeapSize) -> Option<u64> {
     let count = table_size(k, max_heap)?;
     let window = (k as u64)
         .checked_mul(u64::from(max_heap))?
         .checked_add(3)?;
-    let per_position = window.checked_mul(4)?.checked_add(64 + 12)?;
+    let payoff = packed_payoff_bytes(window);
+    let per_position = payoff.checked_add(12)?;
+    let layer = table_size(k.saturating_sub(1), max_heap)?;
+    // Each layer position: its tuple and rank, its result slot, k carried minima.
+    let per_layer_position = payoff
+        .checked_mul(k as u64)?
+        .checked_add(4 * k as u64 + 8 + 64)?;
+    let carried = layer.checked_mul(per_layer_position)?.checked_mul(2)?;
     let moves = game
         .rulesets()
         .first()
@@ -69,9 +82,24 @@ pub fn table_bytes(game: &ScoringGame, k: usize, max_heap: HeapSize) -> Option<u
     let binomials = (u64::from(max_heap) + k as u64 + 1).checked_mul(8 * (k as u64 + 1))?;
     count
         .checked_mul(per_position)?
+        .checked_add(carried)?
         .checked_add(moves.checked_mul(8)?)?
         .checked_add((u64::from(max_heap) + 1) * 24)?
         .checked_add(binomials)
+}
+
+/// What the allocator spends on one block besides the bytes asked for (its header and rounding).
+const ALLOCATION_OVERHEAD: u64 = 16;
+
+/// Bytes of one [`GridFn`] with a window of `window` grid points, its packed steps included.
+fn packed_payoff_bytes(window: u64) -> u64 {
+    let steps = GridFn::heap_bytes_for(window);
+    let block = if steps > 0 {
+        steps + ALLOCATION_OVERHEAD
+    } else {
+        0
+    };
+    std::mem::size_of::<GridFn>() as u64 + block
 }
 
 /// The largest H′ < `max_heap` with `bytes(H′)` within `limit`, by bisection (`bytes` must grow
@@ -87,7 +115,8 @@ pub fn largest_fitting_max_heap(
     last_fitting(0, i64::from(max_heap) - 1, fits).map(|h| h as HeapSize)
 }
 
-fn rank(binom: &[Vec<u64>], sorted_desc: &[HeapSize]) -> u64 {
+/// The index of a tuple sorted largest first: Σ C(aᵢ + k − 1 − i, k − i) (0-based i).
+pub(super) fn rank(binom: &[Vec<u64>], sorted_desc: &[HeapSize]) -> u64 {
     let k = sorted_desc.len();
     sorted_desc
         .iter()
@@ -115,6 +144,10 @@ fn for_each_tuple(k: usize, max: HeapSize, f: &mut dyn FnMut(&[HeapSize])) {
 
 /// Solves every k-heap position with heaps ≤ `max_heap` of a single non-splitting ruleset.
 /// `progress` advances by the positions finished after each layer.
+///
+/// Rulesets whose moves on a heap reach every smaller allowed size with separable points (Nim
+/// among them) are solved on the grid by the running minimum of [`super::running_min`]; every
+/// other ruleset, the exact method, and any grid refusal there take the reference recursion.
 pub fn solve_table(
     game: &ScoringGame,
     heaps: usize,
@@ -122,6 +155,37 @@ pub fn solve_table(
     method: Method,
     limits: &Limits,
     progress: &dyn Progress,
+) -> Result<HeapTable> {
+    solve_table_by(
+        game,
+        heaps,
+        max_heap,
+        method,
+        limits,
+        progress,
+        Recursion::Fastest,
+    )
+}
+
+/// Which recursion [`solve_table_by`] may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Recursion {
+    /// The running minimum where it applies, else the reference.
+    Fastest,
+    /// Always the reference recursion of [`super::solver`] (the cross-check of the tests).
+    #[cfg(test)]
+    Reference,
+}
+
+/// [`solve_table`] with the choice of recursion, so tests can compare the two.
+pub(crate) fn solve_table_by(
+    game: &ScoringGame,
+    heaps: usize,
+    max_heap: HeapSize,
+    method: Method,
+    limits: &Limits,
+    progress: &dyn Progress,
+    recursion: Recursion,
 ) -> Result<HeapTable> {
     if heaps == 0 {
         return Err(Error::invalid(
@@ -184,6 +248,31 @@ pub fn solve_table(
         );
     }
 
+    let prefix = (recursion == Recursion::Fastest && method != Method::Exact)
+        .then(|| PrefixMoves::detect(&heap_moves, &point_ids.values))
+        .flatten();
+    if let Some(prefix) = prefix {
+        let solved = solve_prefix_table(
+            &prefix,
+            &point_ids.values,
+            heaps,
+            max_heap,
+            count,
+            &binom,
+            progress,
+        );
+        // A grid refusal here (values beyond its range) is left to the reference recursion,
+        // which refuses or falls back to the exact path exactly as it always did.
+        if let Ok(payoffs) = solved {
+            return Ok(HeapTable {
+                heaps,
+                max_heap,
+                binom,
+                payoffs,
+            });
+        }
+    }
+
     let mut totals = vec![0u64; count];
     for_each_tuple(heaps, max_heap, &mut |t| {
         totals[rank(&binom, t) as usize] = t.iter().map(|&a| u64::from(a)).sum();
@@ -223,7 +312,7 @@ pub fn solve_table(
 }
 
 /// Restores decreasing order after `t[i]` decreased.
-fn resort(t: &mut [HeapSize], mut i: usize) {
+pub(super) fn resort(t: &mut [HeapSize], mut i: usize) {
     while i + 1 < t.len() && t[i] < t[i + 1] {
         t.swap(i, i + 1);
         i += 1;

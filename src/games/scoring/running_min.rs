@@ -1,0 +1,559 @@
+//! Whole tables of "reduce a heap to any smaller allowed size" rulesets by a running minimum:
+//! one step per heap instead of one candidate per move.
+//!
+//! The reference recursion ([`super::solver`], used by [`super::table`] for every other ruleset)
+//! takes, at each position, a maximum over all O(H) moves of O(H)-long payoff windows: H⁵ work for
+//! a table of three heaps ≤ H. For the rulesets below the moves that shrink one heap form a prefix,
+//! and the maximum over them can be carried from the position with that heap one bean smaller.
+//!
+//! **Which rulesets.** There must be one set A of heap sizes such that, for every heap x ≤ H, the
+//! moves on x are exactly "leave x′" for each x′ ∈ A with x′ < x (x′ = 0: take the whole heap),
+//! and the points are *separable*: the move x → x′ scores α(x) − β(x′). Nim is A = ℕ, α(x) = x,
+//! β(x′) = x′; the codes 0.33…3 and 0.22…2 with at least H digits and points affine in the beans
+//! removed qualify as well. [`PrefixMoves::detect`] checks this on the listed moves themselves,
+//! so nothing is assumed about a ruleset. A finite subtraction set such as {1, 2, 3} does *not*
+//! qualify: from x it reaches only x − 3 ≤ x′ < x, a sliding window whose minimum cannot be updated
+//! by one step (the value leaving the window is lost); those rulesets keep the reference recursion.
+//!
+//! **The identity.** Write a position as a heap x plus the other heaps `rest`. With
+//! f(p) = max over moves (points − f(p′)) and separable points, the moves on that heap give
+//!
+//!   max over x′ ∈ A, x′ < x of (α(x) − β(x′) − f(rest ∪ x′)) = α(x) − T(x, rest),
+//!   T(x, rest) = min over x′ ∈ A, x′ < x of (β(x′) + f(rest ∪ x′)),
+//!
+//! because α(x) does not depend on the move and leaves the maximum, while −β(x′) − f turns into
+//! the minimum of β(x′) + f. So f(p) = max over the heaps x of p of (α(x) − T(x, rest)), one
+//! candidate per distinct heap size (equal heaps have the same moves). Since
+//! A ∩ [0, x) = (A ∩ [0, x − 1)) ∪ ({x − 1} ∩ A),
+//!
+//!   T(x, rest) = min(T(x − 1, rest), β(x − 1) + f(rest ∪ {x − 1}))   (second term only if x − 1 ∈ A),
+//!
+//! with T(0, rest) = +∞ (the empty minimum: a heap of 0 has no move). When every heap's T is +∞
+//! the position has no move and f(p) = −N, the terminal value: the empty maximum is *not* −∞ here,
+//! and −N enters the recursion only as the payoff f(∅) of a child, inside the minimum — exactly
+//! where the reference recursion uses it.
+//!
+//! **Why the grid stays exact.** All of this is elementwise in N: min and max of functions of N
+//! are taken pointwise. On the integer grid M = s·N ([`super::grid`]) each β(x′) + f is a
+//! unit-slope function with integer knots, and min(a, b) = −max(−a, −b) is a grid combine of the
+//! negated functions, so T is again a grid function with its window and tails found exactly. The
+//! functions inside T(x, rest) and the candidates α(x) − T are, up to the constant α(x), the
+//! reference recursion's candidates α(x) − β(x′) − f(rest ∪ x′) themselves, so they fall in one
+//! parity class exactly when the reference's do: the same scale is chosen, and a refusal at scale
+//! q is retried at 2q as there. The values equal the reference's payoffs (tested against it and
+//! against a naive minimax), and the grid's trimmed windows make the stored functions identical.
+//!
+//! **Order and memory.** T(x, rest) and f(rest ∪ {x − 1}) lie one bean below the position
+//! x ∪ rest, so positions are solved in layers by total beans, each in parallel, and only the
+//! carried minima of the previous layer are kept: memory is the payoffs plus two layers of T.
+//! Work per position is at most k envelope steps and one combine of at most k candidates, each
+//! linear in the window: the exponent drops by one (H⁴ for three heaps).
+
+use rayon::prelude::*;
+
+use super::grid::{GRID_LIMIT, GridError, GridFn};
+use super::ruleset::HeapSize;
+use super::solver::{Payoffs, base_scale};
+use super::table::{rank, resort};
+use crate::num::Q;
+use crate::progress::Progress;
+
+/// Moves on every heap ≤ H are "leave any smaller size in A", scoring α(x) − β(x′).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct PrefixMoves {
+    /// α(x) for every heap x that has a move (`None` for heaps with none).
+    alpha: Vec<Option<Q>>,
+    /// β(x′) for x′ ∈ A, `None` for x′ ∉ A.
+    beta: Vec<Option<Q>>,
+}
+
+/// [`PrefixMoves`] with α and β multiplied by the grid scale.
+struct ScaledMoves {
+    alpha: Vec<Option<i64>>,
+    beta: Vec<Option<i64>>,
+}
+
+impl PrefixMoves {
+    /// Recognises the ruleset from its moves: `heap_moves[x]` lists (point id, heap left; 0 =
+    /// none) for every heap x ≤ H, `points[id]` the points. `None` when some heap's moves are not
+    /// exactly A ∩ [0, x) for one set A, or the points are not α(x) − β(x′).
+    pub(crate) fn detect(heap_moves: &[Vec<(u32, HeapSize)>], points: &[Q]) -> Option<Self> {
+        let sizes = heap_moves.len();
+        // A is read off the moves: x′ ∈ A when the heap x′ + 1 may be left at x′.
+        let allowed: Vec<bool> = (0..sizes)
+            .map(|left| {
+                heap_moves
+                    .get(left + 1)
+                    .is_some_and(|moves| moves.iter().any(|&(_, l)| l as usize == left))
+            })
+            .collect();
+        let mut alpha: Vec<Option<Q>> = vec![None; sizes];
+        let mut beta: Vec<Option<Q>> = vec![None; sizes];
+        let first_allowed = allowed.iter().position(|&a| a);
+        let mut allowed_below = 0usize;
+        let mut last_seen = vec![usize::MAX; sizes];
+        for (heap, moves) in heap_moves.iter().enumerate() {
+            // Each x′ ∈ A below the heap exactly once, and nothing else.
+            if moves.len() != allowed_below {
+                return None;
+            }
+            for &(_, left) in moves {
+                let left = left as usize;
+                if left >= heap || !allowed[left] || last_seen[left] == heap {
+                    return None;
+                }
+                last_seen[left] = heap;
+            }
+            if let Some(a0) = first_allowed.filter(|&a0| a0 < heap) {
+                let points_of = |left: usize| -> &Q {
+                    let &(id, _) = moves
+                        .iter()
+                        .find(|&&(_, l)| l as usize == left)
+                        .expect("every allowed size below the heap was seen above");
+                    &points[id as usize]
+                };
+                // β(a₀) = 0 fixes the free constant: α(x) is the points of x → a₀.
+                let a = points_of(a0).clone();
+                // β(x′) is first met on the heap x′ + 1; every later heap must agree with it.
+                beta[heap - 1] = allowed[heap - 1].then(|| &a - points_of(heap - 1));
+                for &(id, left) in moves {
+                    let b = beta[left as usize].as_ref().expect("left is allowed");
+                    if &a - b != points[id as usize] {
+                        return None;
+                    }
+                }
+                alpha[heap] = Some(a);
+            }
+            if heap < sizes && allowed[heap] {
+                allowed_below += 1;
+            }
+        }
+        Some(PrefixMoves { alpha, beta })
+    }
+
+    /// α and β at grid scale s; refuses like the grid does for points that are not integers or
+    /// not below [`GRID_LIMIT`].
+    fn scaled(&self, scale: i64) -> Result<ScaledMoves, GridError> {
+        let s = Q::int(scale);
+        let one = |q: &Option<Q>| -> Result<Option<i64>, GridError> {
+            let Some(q) = q else { return Ok(None) };
+            let v = (q * &s).to_i64().ok_or(GridError::NotInteger)?;
+            if v.abs() > GRID_LIMIT {
+                return Err(GridError::Range);
+            }
+            Ok(Some(v))
+        };
+        Ok(ScaledMoves {
+            alpha: self.alpha.iter().map(one).collect::<Result<_, _>>()?,
+            beta: self.beta.iter().map(one).collect::<Result<_, _>>()?,
+        })
+    }
+}
+
+/// The positions of one layer (a fixed total of beans), with the carried minima T computed there.
+#[derive(Default)]
+struct Layer {
+    /// Ranks, increasing (the layer is listed in increasing lexicographic order, as ranked).
+    ranks: Vec<u64>,
+    /// T(x, rest) of position j's heap at slot i (the first slot holding x), at `j·k + i`;
+    /// `None` for +∞ and for slots that are not the first of their size.
+    carried: Vec<Option<GridFn>>,
+}
+
+impl Layer {
+    /// The carried minimum of the heap of size `size` in the position ranked `rank`.
+    fn carried_at(
+        &self,
+        k: usize,
+        rank: u64,
+        tuple: &[HeapSize],
+        size: HeapSize,
+    ) -> Option<&GridFn> {
+        let j = self
+            .ranks
+            .binary_search(&rank)
+            .expect("the child lies in the previous layer");
+        let slot = tuple.iter().position(|&h| h == size)?;
+        self.carried[j * k + slot].as_ref()
+    }
+}
+
+/// Calls `f` on every tuple a₁ ≥ … ≥ a_k ≥ 0 with a₁ ≤ `max` and Σ aᵢ = `total`, in increasing
+/// lexicographic order.
+fn for_each_tuple_with_total(k: usize, max: HeapSize, total: u64, f: &mut dyn FnMut(&[HeapSize])) {
+    fn rec(
+        buf: &mut Vec<HeapSize>,
+        slots: usize,
+        bound: HeapSize,
+        left: u64,
+        f: &mut dyn FnMut(&[HeapSize]),
+    ) {
+        if slots == 0 {
+            if left == 0 {
+                f(buf);
+            }
+            return;
+        }
+        // The remaining slots are each ≤ this one, so this one is at least their average.
+        let lowest = left.div_ceil(slots as u64);
+        let highest = left.min(u64::from(bound));
+        for a in lowest..=highest {
+            buf.push(a as HeapSize);
+            rec(buf, slots - 1, a as HeapSize, left - a, f);
+            buf.pop();
+        }
+    }
+    rec(&mut Vec::with_capacity(k), k, max, total, f);
+}
+
+/// Solves every k-heap position with heaps ≤ `max_heap` (`count` of them, ranked with the
+/// binomial table `binom` as [`super::table`] ranks them) by the running-minimum recursion, on the grid at the base scale q of `points`, then 2q after a
+/// parity refusal, as [`super::solver`] does.
+pub(crate) fn solve_prefix_table(
+    moves: &PrefixMoves,
+    points: &[Q],
+    heaps: usize,
+    max_heap: HeapSize,
+    count: usize,
+    binom: &[Vec<u64>],
+    progress: &dyn Progress,
+) -> Result<Payoffs, GridError> {
+    let q = base_scale(points).ok_or(GridError::Range)?;
+    for scale in [q, 2 * q] {
+        let scaled = moves.scaled(scale)?;
+        match sweep(&scaled, heaps, max_heap, count, binom, progress) {
+            Ok(fns) => return Ok(Payoffs::Grid { scale, fns }),
+            Err(GridError::Parity) if scale == q => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(GridError::Parity)
+}
+
+/// The layer-by-layer recursion at one scale.
+fn sweep(
+    moves: &ScaledMoves,
+    k: usize,
+    max_heap: HeapSize,
+    count: usize,
+    binom: &[Vec<u64>],
+    progress: &dyn Progress,
+) -> Result<Vec<GridFn>, GridError> {
+    let mut payoffs: Vec<Option<GridFn>> = vec![None; count];
+    let mut previous = Layer::default();
+    let top = k as u64 * u64::from(max_heap);
+    for total in 0..=top {
+        let mut tuples: Vec<HeapSize> = Vec::new();
+        let mut ranks: Vec<u64> = Vec::new();
+        for_each_tuple_with_total(k, max_heap, total, &mut |t| {
+            tuples.extend_from_slice(t);
+            ranks.push(rank(binom, t));
+        });
+        debug_assert!(ranks.windows(2).all(|w| w[0] < w[1]));
+        let solved: Vec<Result<Solved, GridError>> = tuples
+            .par_chunks(k)
+            .with_min_len(8)
+            .map_init(
+                || vec![0 as HeapSize; k],
+                |child, position| {
+                    solve_position(moves, position, child, &payoffs, &previous, binom)
+                },
+            )
+            .collect();
+        let mut carried = Vec::with_capacity(ranks.len() * k);
+        for (&r, result) in ranks.iter().zip(solved) {
+            let Solved { payoff, minima } = result?;
+            payoffs[r as usize] = Some(payoff);
+            carried.extend(minima);
+        }
+        progress.advance(ranks.len() as u64);
+        previous = Layer { ranks, carried };
+    }
+    Ok(payoffs
+        .into_iter()
+        .map(|f| f.expect("every position lies in a layer"))
+        .collect())
+}
+
+/// What one position of a layer yields.
+struct Solved {
+    /// Its payoff f.
+    payoff: GridFn,
+    /// T(x, rest) of its heap at each slot (see [`Layer::carried`]).
+    minima: Vec<Option<GridFn>>,
+}
+
+/// The payoff of one position and the carried minimum T of each of its heaps (by slot), from
+/// the previous layer's payoffs and minima.
+fn solve_position(
+    moves: &ScaledMoves,
+    position: &[HeapSize],
+    child: &mut [HeapSize],
+    payoffs: &[Option<GridFn>],
+    previous: &Layer,
+    binom: &[Vec<u64>],
+) -> Result<Solved, GridError> {
+    let k = position.len();
+    let mut minima: Vec<Option<GridFn>> = vec![None; k];
+    for (slot, &size) in position.iter().enumerate() {
+        if size == 0 || (slot > 0 && position[slot - 1] == size) {
+            continue;
+        }
+        let smaller = size - 1;
+        child.copy_from_slice(position);
+        child[slot] = smaller;
+        resort(child, slot);
+        let child_rank = rank(binom, child);
+        // T(x − 1, rest): empty for x − 1 = 0, which has no move.
+        let earlier = (smaller > 0)
+            .then(|| previous.carried_at(k, child_rank, child, smaller))
+            .flatten();
+        let fresh = moves.beta[smaller as usize].map(|b| {
+            let f = payoffs[child_rank as usize]
+                .as_ref()
+                .expect("children lie in the previous layer");
+            (b, f)
+        });
+        minima[slot] = match (earlier, fresh) {
+            (None, None) => None,
+            // Nothing new enters the minimum: it is carried unchanged.
+            (Some(t), None) => Some(t.clone()),
+            (None, Some(c)) => Some(GridFn::lower_envelope(&[c])?),
+            (Some(t), Some(c)) => Some(GridFn::lower_envelope(&[(0, t), c])?),
+        };
+    }
+    let candidates: Vec<(i64, &GridFn)> = position
+        .iter()
+        .zip(&minima)
+        .filter_map(|(&size, t)| {
+            let t = t.as_ref()?;
+            let a = moves.alpha[size as usize].expect("a heap with moves has α");
+            Some((a, t))
+        })
+        .collect();
+    let payoff = if candidates.is_empty() {
+        GridFn::terminal()
+    } else {
+        GridFn::combine(&candidates)?
+    };
+    Ok(Solved { payoff, minima })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+    use std::sync::Arc;
+
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::games::scoring::octal::OctalRules;
+    use crate::games::scoring::position::{Heap, ScoringGame};
+    use crate::games::scoring::ruleset::{HeapMove, Ruleset};
+    use crate::games::scoring::solver::{Limits, Method, PointIds};
+    use crate::games::scoring::table::{HeapTable, Recursion, solve_table_by};
+    use crate::games::scoring::{Nim, scoring_nim};
+    use crate::progress::Silent;
+
+    /// "Leave any smaller size in `allowed`", scoring α(x) − β(x′): the general shape the
+    /// running minimum accepts, with A, α and β drawn at random.
+    #[derive(Debug)]
+    struct Separable {
+        allowed: Vec<bool>,
+        alpha: Vec<Q>,
+        beta: Vec<Q>,
+    }
+
+    impl Ruleset for Separable {
+        fn name(&self) -> String {
+            "separable".to_string()
+        }
+        fn heap_moves(&self, heap: HeapSize) -> Vec<HeapMove> {
+            (0..heap as usize)
+                .filter(|&left| self.allowed[left])
+                .map(|left| HeapMove {
+                    points: &self.alpha[heap as usize] - &self.beta[left],
+                    leaves: if left == 0 {
+                        vec![]
+                    } else {
+                        vec![left as HeapSize]
+                    },
+                })
+                .collect()
+        }
+        fn splits(&self) -> bool {
+            false
+        }
+    }
+
+    fn table(game: &ScoringGame, k: usize, h: HeapSize, recursion: Recursion) -> HeapTable {
+        let limits = Limits::default();
+        solve_table_by(game, k, h, Method::Auto, &limits, &Silent, recursion).unwrap()
+    }
+
+    /// Naive minimax at one N straight from the ruleset's moves (independent of both recursions).
+    fn naive(game: &ScoringGame, p: &[HeapSize], n: &Q, memo: &mut HashMap<Vec<HeapSize>, Q>) -> Q {
+        let mut key = p.to_vec();
+        key.sort_unstable();
+        if let Some(v) = memo.get(&key) {
+            return v.clone();
+        }
+        let rules = &game.rulesets()[0];
+        let mut best: Option<Q> = None;
+        for i in 0..key.len() {
+            for m in rules.heap_moves(key[i]) {
+                let mut child = key.clone();
+                child[i] = m.leaves.first().copied().unwrap_or(0);
+                let v = &m.points - &naive(game, &child, n, memo);
+                if best.as_ref().is_none_or(|b| &v > b) {
+                    best = Some(v);
+                }
+            }
+        }
+        let value = best.unwrap_or_else(|| -n);
+        memo.insert(key, value.clone());
+        value
+    }
+
+    /// The running minimum agrees with the reference on every payoff (as exact functions: the
+    /// window of a line is not canonical) and on the method, and with naive minimax at a few N.
+    fn check_against_references(game: &ScoringGame, k: usize, h: HeapSize) {
+        let fast = table(game, k, h, Recursion::Fastest);
+        let reference = table(game, k, h, Recursion::Reference);
+        assert_eq!(fast.method(), reference.method());
+        let scale = match fast.payoffs() {
+            Payoffs::Grid { scale, .. } => *scale,
+            Payoffs::Exact(_) => 0,
+        };
+        let bonuses = [
+            Q::int(-7),
+            Q::frac(-3, 2),
+            Q::zero(),
+            Q::frac(1, 3),
+            Q::int(4),
+        ];
+        let mut memos: Vec<HashMap<Vec<HeapSize>, Q>> =
+            bonuses.iter().map(|_| HashMap::new()).collect();
+        for p in fast.positions() {
+            let f = fast.payoff(&p).unwrap();
+            assert_eq!(f, reference.payoff(&p).unwrap(), "{p:?} at scale {scale}");
+            assert_eq!(
+                fast.summary(&p).unwrap(),
+                reference.summary(&p).unwrap(),
+                "{p:?}"
+            );
+            for (n, memo) in bonuses.iter().zip(&mut memos) {
+                assert_eq!(
+                    fast.value(&p, n).unwrap(),
+                    naive(game, &p, n, memo),
+                    "{p:?} at N = {n}"
+                );
+            }
+        }
+    }
+
+    fn detected(game: &ScoringGame, h: HeapSize) -> bool {
+        let mut ids = PointIds::default();
+        let moves: Vec<Vec<(u32, HeapSize)>> = (0..=h)
+            .map(|x| {
+                game.heap_moves_uncached(Heap::new(x))
+                    .unwrap()
+                    .iter()
+                    .map(|m| (ids.id(&m.points), m.leaves.first().copied().unwrap_or(0)))
+                    .collect()
+            })
+            .collect();
+        PrefixMoves::detect(&moves, &ids.values).is_some()
+    }
+
+    fn octal(code: &str) -> ScoringGame {
+        ScoringGame::single(code.parse::<OctalRules>().unwrap())
+    }
+
+    #[test]
+    fn scoring_nim_tables_match_the_reference_and_naive_minimax() {
+        let nim = scoring_nim();
+        for (k, h) in [(1, 12), (2, 9), (3, 7), (4, 5)] {
+            check_against_references(&nim, k, h);
+        }
+    }
+
+    #[test]
+    fn only_prefix_moves_with_separable_points_take_the_running_minimum() {
+        assert!(detected(&scoring_nim(), 40));
+        // Long enough codes reach every smaller size: 0.33…3 (Nim), 0.22…2 (never take all).
+        assert!(detected(&octal("0.33333333"), 8));
+        assert!(detected(&octal("0.2222222"), 8));
+        // Constant points are separable (α = 2, β = 0); p_i = i² is not.
+        assert!(detected(&octal("(33333333, 2,2,2,2,2,2,2,2)"), 8));
+        assert!(!detected(&octal("(333, 1,4,9)"), 3));
+        // Finite subtraction sets slide a window over smaller sizes: not a prefix.
+        assert!(!detected(
+            &ScoringGame::single(OctalRules::subtraction(&[1, 2, 3], None).unwrap()),
+            6
+        ));
+        assert!(!detected(&octal("0.333"), 4));
+        assert!(detected(&octal("0.333"), 3));
+        // Taking the whole heap only when it is small: not one set A for every heap.
+        assert!(!detected(&octal("0.2223"), 4));
+        assert!(detected(&ScoringGame::single(Nim), 0));
+    }
+
+    #[test]
+    fn rulesets_outside_the_shape_and_the_exact_method_keep_the_reference() {
+        let limits = Limits::default();
+        let nim = scoring_nim();
+        let exact = solve_table_by(
+            &nim,
+            3,
+            4,
+            Method::Exact,
+            &limits,
+            &Silent,
+            Recursion::Fastest,
+        )
+        .unwrap();
+        assert_eq!(exact.method(), "exact rational PWL");
+        check_against_references(
+            &ScoringGame::single(OctalRules::subtraction(&[1, 3], None).unwrap()),
+            3,
+            6,
+        );
+    }
+
+    fn point() -> impl Strategy<Value = Q> {
+        (-6i64..=6, prop_oneof![Just(1i64), Just(2), Just(3)]).prop_map(|(n, d)| Q::frac(n, d))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(40))]
+
+        /// Random A, α and β: every payoff agrees with the reference and with naive minimax.
+        #[test]
+        fn random_separable_rulesets_match_the_references(
+            allowed in proptest::collection::vec(any::<bool>(), 7),
+            alpha in proptest::collection::vec(point(), 7),
+            beta in proptest::collection::vec(point(), 7),
+            k in 1usize..=3,
+        ) {
+            let rules = Separable { allowed, alpha, beta };
+            let game = ScoringGame::new(vec![Arc::new(rules)]);
+            prop_assert!(detected(&game, 6));
+            check_against_references(&game, k, 6);
+        }
+
+        /// Random octal taking codes with random points: the running minimum where it applies,
+        /// the reference elsewhere, both equal to naive minimax.
+        #[test]
+        fn random_octal_taking_codes_match_the_references(
+            digits in proptest::collection::vec(0u8..=3, 1..=7),
+            points in proptest::collection::vec(point(), 7),
+            k in 1usize..=3,
+        ) {
+            prop_assume!(digits.iter().any(|&d| d != 0));
+            let n = digits.len();
+            let rules = OctalRules::new(digits, Some(points[..n].to_vec())).unwrap();
+            check_against_references(&ScoringGame::single(rules), k, 6);
+        }
+    }
+}
