@@ -168,7 +168,7 @@ impl GridFn {
     }
 
     /// min over candidates (P + F_cand), with P already scaled: the lower envelope the
-    /// running-minimum recursion of [`super::running_min`] carries. `cands` must be non-empty.
+    /// running-minimum recursion of the `running_min` module carries. `cands` must be non-empty.
     ///
     /// min(P + F) = −max(−P − F), and negating a payoff keeps it on the grid (slopes ±1, the
     /// parity class (F(M) − M) mod 2 and the knots are unchanged), so this is [`combine`] with

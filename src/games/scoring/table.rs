@@ -146,7 +146,7 @@ fn for_each_tuple(k: usize, max: HeapSize, f: &mut dyn FnMut(&[HeapSize])) {
 /// `progress` advances by the positions finished after each layer.
 ///
 /// Rulesets whose moves on a heap reach every smaller allowed size with separable points (Nim
-/// among them) are solved on the grid by the running minimum of [`super::running_min`]; every
+/// among them) are solved on the grid by the running minimum of the `running_min` module; every
 /// other ruleset, the exact method, and any grid refusal there take the reference recursion.
 pub fn solve_table(
     game: &ScoringGame,
