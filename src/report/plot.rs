@@ -133,31 +133,10 @@ fn draw_heatmap(
     plot: &HeatPlot,
     out: &mut String,
 ) -> std::result::Result<(), Box<dyn std::error::Error>> {
-    let b = plot.bounds;
-    let (x0, x1) = (b.x_min as f64, b.x_max as f64);
-    let (y0, y1) = (b.y_min as f64, b.y_max as f64);
     let root = SVGBackend::with_string(out, (px(SIZE.0), px(SIZE.1))).into_drawing_area();
     root.fill(&WHITE)?;
     let (main, bar) = root.split_horizontally(px(SIZE.0 - 110));
-    let mut chart = ChartBuilder::on(&main)
-        .margin(px(18))
-        .x_label_area_size(px(44))
-        .y_label_area_size(px(60))
-        .build_cartesian_2d(x0..x1, y0..y1)?;
-    let (x_label, y_label) = (plain_math(&plot.x_label), plain_math(&plot.y_label));
-    chart
-        .configure_mesh()
-        .x_desc(x_label.as_str())
-        .y_desc(y_label.as_str())
-        .x_label_formatter(&axis_number)
-        .y_label_formatter(&axis_number)
-        .disable_mesh()
-        .axis_style(BLACK.stroke_width(px(1)))
-        .set_tick_mark_size(LabelAreaPosition::Left, ipx(5))
-        .set_tick_mark_size(LabelAreaPosition::Bottom, ipx(5))
-        .label_style(("sans-serif", px(14)))
-        .axis_desc_style(("sans-serif", px(16)))
-        .draw()?;
+    let mut chart = axes(&main, plot.bounds, &plot.x_label, &plot.y_label, Mesh::None)?;
     let (lo, hi) = plot.range;
     let colour = |v: f64| -> RGBColor {
         if hi > lo {
@@ -408,32 +387,65 @@ fn group_at(chars: &[char], start: usize) -> (String, usize) {
     }
 }
 
-fn draw(plot: &Plot, out: &mut String) -> std::result::Result<(), Box<dyn std::error::Error>> {
-    let b = plot.bounds;
+/// The grid lines behind a chart.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mesh {
+    /// Light grid lines at the labelled ticks (curves).
+    Grid,
+    /// None (a heat map's cells fill the plane).
+    None,
+}
+
+/// A chart on `area` with the given bounds, its axes labelled and ticked as every figure is.
+fn axes<'a, 'b>(
+    area: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    b: Bounds,
+    x_label: &str,
+    y_label: &str,
+    mesh: Mesh,
+) -> std::result::Result<
+    ChartContext<
+        'a,
+        SVGBackend<'b>,
+        Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+    >,
+    Box<dyn std::error::Error>,
+> {
     let (x0, x1) = (b.x_min as f64, b.x_max as f64);
     let (y0, y1) = (b.y_min as f64, b.y_max as f64);
-    let root = SVGBackend::with_string(out, (px(SIZE.0), px(SIZE.1))).into_drawing_area();
-    root.fill(&WHITE)?;
-    let mut chart = ChartBuilder::on(&root)
+    let mut chart = ChartBuilder::on(area)
         .margin(px(18))
         .x_label_area_size(px(44))
         .y_label_area_size(px(60))
         .build_cartesian_2d(x0..x1, y0..y1)?;
-    let (x_label, y_label) = (plain_math(&plot.x_label), plain_math(&plot.y_label));
-    chart
-        .configure_mesh()
+    let (x_label, y_label) = (plain_math(x_label), plain_math(y_label));
+    let mut style = chart.configure_mesh();
+    style
         .x_desc(x_label.as_str())
         .y_desc(y_label.as_str())
         .x_label_formatter(&axis_number)
         .y_label_formatter(&axis_number)
-        .light_line_style(TRANSPARENT)
-        .bold_line_style(RGBColor(210, 210, 210).stroke_width(px(1)))
         .axis_style(BLACK.stroke_width(px(1)))
         .set_tick_mark_size(LabelAreaPosition::Left, ipx(5))
         .set_tick_mark_size(LabelAreaPosition::Bottom, ipx(5))
         .label_style(("sans-serif", px(14)))
-        .axis_desc_style(("sans-serif", px(16)))
-        .draw()?;
+        .axis_desc_style(("sans-serif", px(16)));
+    match mesh {
+        Mesh::Grid => style
+            .light_line_style(TRANSPARENT)
+            .bold_line_style(RGBColor(210, 210, 210).stroke_width(px(1))),
+        Mesh::None => style.disable_mesh(),
+    };
+    style.draw()?;
+    Ok(chart)
+}
+
+fn draw(plot: &Plot, out: &mut String) -> std::result::Result<(), Box<dyn std::error::Error>> {
+    let b = plot.bounds;
+    let (y0, y1) = (b.y_min as f64, b.y_max as f64);
+    let root = SVGBackend::with_string(out, (px(SIZE.0), px(SIZE.1))).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = axes(&root, b, &plot.x_label, &plot.y_label, Mesh::Grid)?;
     // Neighbouring labels (the lines come sorted by x) alternate between two rows, so labels
     // of close lines never print on top of each other; pgfplots does the same.
     for (row, v) in plot.vlines.iter().enumerate() {
