@@ -712,7 +712,8 @@ impl ThreeHeapTable {
         let x = u128::from(max_small.min(max_middle));
         let s1 = x * (x + 1) / 2;
         let s2 = x * (x + 1) * (2 * x + 1) / 6;
-        (y + 2) * s1 - 2 * s2 + x * y * (y + 1)
+        // The sum first: (y + 2)·s1 alone may be below 2·s2, and u128 does not go negative.
+        (y + 2) * s1 + x * y * (y + 1) - 2 * s2
     }
 
     /// [`solve`](Self::solve), reporting [`work`](Self::work) done to `progress`.
