@@ -181,7 +181,9 @@ pub use error::{Error, Result};
 /// let record = Cell::record(vec![("k", Cell::from(1u64))], "k=1");
 /// assert!(matches!(record, Cell::Record(_)));
 /// ```
-pub use export::{Cell, Format, List, Record, Table};
+pub use export::{
+    Cell, Format, List, Record, RowEncoder, SPOOL_MEMORY, Table, TableWriter, write_rows_parallel,
+};
 /// Families of positions whose heaps are [`Affine`] in parameters; each [`Member`] is one
 /// position, and a bad family is a [`FamilyParseError`].
 ///
