@@ -577,6 +577,18 @@ impl RowEncoder {
         self.number(digits.as_bytes(), true);
     }
 
+    /// The integer `n` as an exact rational, as [`Cell::Rational`] writes it (a JSON string).
+    pub fn int_as_rational(&mut self, n: i64) {
+        let mut d = Digits::new();
+        d.push_i64(n);
+        self.number(d.as_bytes(), true);
+    }
+
+    /// The format the rows are encoded in.
+    pub fn format(&self) -> Format {
+        self.layout.format
+    }
+
     /// An exact rational, as [`Cell::Rational`] writes it.
     pub fn rational(&mut self, q: &Q) {
         use num_traits::ToPrimitive;
