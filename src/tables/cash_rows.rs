@@ -4,7 +4,7 @@
 //! given, the true least thresholds found in it; state rows list every (n; d, e) with its winner.
 
 use crate::export::{Cell, RowEncoder};
-use crate::games::cash::{Amount, CashSet, CashTable, Thresholds, least_thresholds};
+use crate::games::cash::{Amount, CashSet, CashTable, Thresholds, Winner, least_thresholds};
 
 use super::cash::{THRESHOLD_COLUMNS, threshold_row};
 
@@ -84,11 +84,14 @@ pub fn state_row_groups(t: &CashTable) -> impl Iterator<Item = (Amount, Amount)>
 /// When `n` is beyond the table's max_n.
 pub fn encode_state_rows(t: &CashTable, n: Amount, d: Amount, out: &mut RowEncoder) {
     for e in 0..=t.max_n() {
-        let w = t.winner(n, d, e).expect("n ≤ max_n");
+        let winner = match t.winner(n, d, e).expect("n ≤ max_n") {
+            Winner::I => "I",
+            Winner::II => "II",
+        };
         out.uint(n);
         out.uint(d);
         out.uint(e);
-        out.text(&w.to_string());
+        out.text(winner);
         out.end_row();
     }
 }

@@ -30,7 +30,7 @@ use crate::miner::{
     PeriodicLinear, Periodicity, ResidueLine, component_period, observe_period, prove_octal_period,
     prove_period,
 };
-use crate::num::{Q, common_denominator};
+use crate::num::Q;
 use crate::progress::{Progress, Silent};
 
 /// Terms computed before the first periodicity check, at least.
@@ -61,6 +61,9 @@ pub struct HeapSequence {
     recurrence: std::sync::OnceLock<Option<IntRecurrence>>,
 }
 
+/// The moves of one heap as (points, the heap left, if any).
+type HeapMoves<P> = Vec<(P, Option<HeapSize>)>;
+
 /// The single-heap recurrence f(n) = max over moves (p − f(n − i)) on machine integers: every
 /// point and N multiplied by their common denominator s, so that the terms are the integers
 /// s·f(n) (equal exactly when the rationals are) and s·f(n) / s is the exact value. Every step
@@ -73,7 +76,7 @@ struct IntRecurrence {
     bonus: i64,
     /// The moves of each heap up to the uniform tail, as (s·points, the heap left, if any);
     /// `None` for a heap that splits, where the recurrence stops.
-    small: Vec<Option<Vec<(i64, Option<HeapSize>)>>>,
+    small: Vec<Option<HeapMoves<i64>>>,
     /// The moves of every larger heap: (beans taken, s·points).
     tail: Vec<(usize, i64)>,
 }
@@ -127,6 +130,21 @@ pub struct PeriodReport {
     /// the memory limit or the time budget allowed no more (the argument says which); `None`
     /// when it reached that heap or proved the period first.
     pub stopped_at: Option<HeapSize>,
+}
+
+/// The least common denominator of `values` when it fits `i64` (every partial lcm divides it,
+/// so checked machine arithmetic overflows exactly when it does not fit), else `None`.
+fn machine_common_denominator(values: &[Q]) -> Option<i64> {
+    values.iter().try_fold(1i64, |acc, q| {
+        let d = q.denom().to_i64()?;
+        (acc / num_integer::Integer::gcd(&acc, &d)).checked_mul(d)
+    })
+}
+
+/// s·p as a machine integer, for s a multiple of p's denominator; `None` when it does not fit.
+fn scaled_integer(p: &Q, scale: i64) -> Option<i64> {
+    let d = p.denom().to_i64()?;
+    p.numer().to_i64()?.checked_mul(scale / d)
 }
 
 /// The window argument's proof on a(0..) with look-back k, and, when `last` and there is no
@@ -358,16 +376,14 @@ impl HeapSequence {
             all.extend(moves.iter().map(|m| m.points.clone()));
         }
         all.extend(tail.moves.iter().map(|(_, p)| p.clone()));
-        let scale =
-            common_denominator(&[all.clone(), vec![self.bonus.clone()]].concat()).to_i64()?;
-        let s = Q::int(scale);
-        let largest = all
-            .iter()
-            .map(|p| (p * &s).abs())
-            .max()
-            .unwrap_or_else(Q::zero);
-        let bonus = (&self.bonus * &s).abs();
-        Some((i128::from(bonus.to_i64()?), i128::from(largest.to_i64()?)))
+        all.push(self.bonus.clone());
+        let scale = machine_common_denominator(&all)?;
+        let mut largest = 0i64;
+        for p in &all[..all.len() - 1] {
+            largest = largest.max(scaled_integer(p, scale)?.checked_abs()?);
+        }
+        let bonus = scaled_integer(&self.bonus, scale)?.checked_abs()?;
+        Some((i128::from(bonus), i128::from(largest)))
     }
 
     /// The recurrence f(n) = max (p − f(n − i)) on machine integers scaled by the common
@@ -395,7 +411,7 @@ impl HeapSequence {
     }
 
     fn build_recurrence(&self, tail: &UniformTail) -> Result<Option<IntRecurrence>> {
-        let mut small: Vec<Option<Vec<(Q, Option<HeapSize>)>>> = Vec::new();
+        let mut small: Vec<Option<HeapMoves<Q>>> = Vec::new();
         for n in 0..=tail.above {
             let moves: Option<Vec<_>> = self
                 .game
@@ -417,15 +433,14 @@ impl HeapSequence {
             .collect();
         all.extend(tail.moves.iter().map(|(_, p)| p.clone()));
         all.push(self.bonus.clone());
-        let Some(scale) = common_denominator(&all).to_i64() else {
+        let Some(scale) = machine_common_denominator(&all) else {
             return Ok(None);
         };
-        let s = Q::int(scale);
-        let scaled = |p: &Q| (p * &s).to_i64();
+        let scaled = |p: &Q| scaled_integer(p, scale);
         let Some(bonus) = scaled(&self.bonus) else {
             return Ok(None);
         };
-        let small: Option<Vec<Option<Vec<(i64, Option<HeapSize>)>>>> = small
+        let small: Option<Vec<Option<HeapMoves<i64>>>> = small
             .into_iter()
             .map(|moves| match moves {
                 None => Some(None),
