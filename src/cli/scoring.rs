@@ -176,10 +176,13 @@ const CELL_BYTES: u64 = 192;
 
 /// Bytes of output held in memory for `rows` rows of `columns` cells: every format streams,
 /// holding two chunks of [`ROW_CHUNK`] rows (one written, one encoded); text also spools its
-/// cells, in memory up to [`SPOOL_MEMORY`] bytes, until the column widths are known.
+/// cells until the column widths are known, in memory up to [`SPOOL_MEMORY`] bytes.
 fn output_bytes(format: Format, rows: u64, columns: usize) -> u64 {
+    let cells = rows.saturating_mul(columns as u64);
     let spool = if format == Format::Text {
-        SPOOL_MEMORY as u64
+        cells
+            .saturating_mul(SPOOLED_CELL_BYTES)
+            .min(SPOOL_MEMORY as u64)
     } else {
         0
     };
@@ -187,6 +190,9 @@ fn output_bytes(format: Format, rows: u64, columns: usize) -> u64 {
         .saturating_mul(columns as u64 * CELL_BYTES)
         .saturating_add(spool)
 }
+
+/// Bytes one spooled text cell takes: its length prefix and its text.
+const SPOOLED_CELL_BYTES: u64 = 24;
 
 /// Refuses `rows` rows of output before any work: more than [`MAX_ROWS`], or more than the
 /// memory limit can hold beside `other_bytes`.
