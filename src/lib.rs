@@ -181,7 +181,9 @@ pub use error::{Error, Result};
 /// let record = Cell::record(vec![("k", Cell::from(1u64))], "k=1");
 /// assert!(matches!(record, Cell::Record(_)));
 /// ```
-pub use export::{Cell, Format, List, Record, Table};
+pub use export::{
+    Cell, Format, List, Record, RowEncoder, SPOOL_MEMORY, Table, TableWriter, write_rows_parallel,
+};
 /// Families of positions whose heaps are [`Affine`] in parameters; each [`Member`] is one
 /// position, and a bad family is a [`FamilyParseError`].
 ///
@@ -303,13 +305,13 @@ pub mod scoring {
         table_size, tails, value_from_grundy, values_at,
     };
     pub use crate::games::scoring::{
-        Conjecture14Tally, MAX_SURVEY_WIDTH, SurveyRow, conjecture_14, subtraction_sets,
-        survey_subtraction_games,
+        Conjecture14Tally, MAX_SURVEY_WIDTH, SURVEY_CHUNK, SurveyRow, conjecture_14,
+        subtraction_sets, survey_in_chunks, survey_subtraction_games,
     };
     pub use crate::tables::octal::{VALUE_COLUMNS, values_table};
     pub use crate::tables::scoring::{
-        MAX_FAMILY_ROWS, PWL_COLUMNS, ScoringFamily, ScoringMember, family_cost, family_table,
-        family_table_reporting,
+        MAX_FAMILY_ROWS, PWL_COLUMNS, ScoringFamily, ScoringMember, encode_table_rows, family_cost,
+        family_table, family_table_reporting,
     };
 }
 
@@ -374,7 +376,8 @@ pub mod cash {
         win_condition_text,
     };
     pub use crate::tables::cash_rows::{
-        LEAST_COLUMNS, STATE_COLUMNS, state_rows, threshold_columns, threshold_rows,
+        LEAST_COLUMNS, STATE_COLUMNS, encode_state_rows, state_row_groups, state_rows,
+        threshold_columns, threshold_rows,
     };
     pub use crate::tables::cash_survey::{
         CashSurveyRow, CashVerdict, MAX_SURVEY_ELEMENTS, SURVEY_COLUMNS, cash_survey, survey_cost,

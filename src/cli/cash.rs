@@ -7,13 +7,15 @@ use num_bigint::BigUint;
 
 use super::args::parse_size;
 use super::output::OutputArgs;
-use crate::export::{Cell, Table, write_rows};
+use crate::export::{Cell, Table, TableWriter, write_rows, write_rows_parallel};
 use crate::games::cash::{
     Amount, CashSet, CashTable, Conflict, Decision, Reason, ThresholdSource, WinCondition,
     critical_states, decide_reporting, thresholds,
 };
 use crate::tables::cash::{win_condition_table, win_condition_text};
-use crate::tables::cash_rows::{STATE_COLUMNS, state_rows, threshold_columns, threshold_rows};
+use crate::tables::cash_rows::{
+    STATE_COLUMNS, encode_state_rows, state_row_groups, threshold_columns, threshold_rows,
+};
 
 #[derive(Debug, Subcommand)]
 pub enum CashCommand {
@@ -349,9 +351,19 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
     }
     let t = CashTable::solve(&set, n, a.set.memory_limit).map_err(max_n_suggestion)?;
     let columns: Vec<String> = STATE_COLUMNS.map(String::from).to_vec();
-    let rows = state_rows(&t);
+    // One (n, d) pair gives the rows of every e: about 64k rows per chunk.
+    let pairs_per_chunk = (65_536 / (n + 1)).max(1) as usize;
     a.out
-        .emit(|w| write_rows(a.out.format, &columns, rows, w))
+        .emit(|w| {
+            let mut writer = TableWriter::new(a.out.format, &columns, w)?;
+            write_rows_parallel(
+                &mut writer,
+                state_row_groups(&t),
+                pairs_per_chunk,
+                |&(k, d), out| encode_state_rows(&t, k, d, out),
+            )?;
+            writer.finish()
+        })
         .context("writing the table")
 }
 

@@ -9,11 +9,11 @@ use itertools::Itertools;
 
 use super::args::{SolveArgs, parse_heap, parse_int_range, parse_q};
 use super::output::OutputArgs;
-use crate::export::{Cell, write_rows};
+use crate::export::{Cell, RowEncoder, TableWriter};
 use crate::games::scoring::{
-    Heap, HeapSequence, HeapSize, MAX_SURVEY_WIDTH, OctalRules, Outcome, PROGRESS_SECONDS,
-    PeriodReport, Route, RulesId, Ruleset, ScoringGame, conjecture_14, parse_rules, parse_set,
-    solve, solve_values, survey_subtraction_games,
+    Conjecture14Tally, Heap, HeapSequence, HeapSize, MAX_SURVEY_WIDTH, OctalRules, Outcome,
+    PROGRESS_SECONDS, PeriodReport, Route, RulesId, Ruleset, SURVEY_CHUNK, ScoringGame, SurveyRow,
+    parse_rules, parse_set, solve, solve_values, survey_in_chunks,
 };
 use crate::miner::PeriodStatus;
 use crate::num::{IntRange, Q};
@@ -521,10 +521,40 @@ fn survey(a: SurveyArgs) -> anyhow::Result<()> {
         );
     }
     let bar = LazyBar::new("surveying", "sets");
-    let rows = survey_subtraction_games(r, a.max_heap, &bar);
+    let columns: Vec<String> = SURVEY_COLUMNS.map(String::from).to_vec();
+    let mut tally = Conjecture14Tally::default();
+    // Rows are written a batch at a time as they are surveyed; a failed survey keeps its own
+    // error (the output is then left as it was, as for any failed write).
+    let mut failed: Option<crate::error::Error> = None;
+    let written = a.out.emit(|w| {
+        let mut writer = TableWriter::new(a.out.format, &columns, w)?;
+        let mut io_error: Option<std::io::Error> = None;
+        let surveyed = survey_in_chunks(r, a.max_heap, SURVEY_CHUNK, &bar, |rows| {
+            let mut out = writer.encoder();
+            for row in &rows {
+                tally.add(row);
+                encode_survey_row(row, &mut out);
+            }
+            writer.write(out).map_err(|e| {
+                let message = e.to_string();
+                io_error = Some(e);
+                crate::error::Error::invalid(message)
+            })
+        });
+        if let Some(e) = io_error {
+            return Err(e);
+        }
+        if let Err(e) = surveyed {
+            failed = Some(e);
+            return Err(std::io::Error::other("the survey failed"));
+        }
+        writer.finish()
+    });
     bar.finish();
-    let rows = rows?;
-    let tally = conjecture_14(&rows);
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    written.context("writing the survey")?;
     let exceptions: Vec<String> = tally
         .exceptions
         .iter()
@@ -543,21 +573,31 @@ fn survey(a: SurveyArgs) -> anyhow::Result<()> {
             format!("; exceptions: {}", exceptions.join("; "))
         }
     );
-    let columns: Vec<String> = ["set", "max", "preperiod", "period", "status"]
-        .iter()
-        .map(|c| c.to_string())
-        .collect();
-    let rows = rows.iter().map(|row| {
-        let cells = period_cells(&row.report);
-        vec![
-            Cell::list("{", ",", "}", row.set.iter().copied()),
-            Cell::Int(i64::from(row.max())),
-            cells[0].clone(),
-            cells[1].clone(),
-            cells[2].clone(),
-        ]
-    });
-    a.out
-        .emit(|w| write_rows(a.out.format, &columns, rows, w))
-        .context("writing the survey")
+    Ok(())
+}
+
+/// The columns of `octal survey`.
+const SURVEY_COLUMNS: [&str; 5] = ["set", "max", "preperiod", "period", "status"];
+
+/// One row of `octal survey`: the set, max S, and the head of [`period_cells`] (preperiod,
+/// period, status), written with no intermediate cells for the numbers.
+fn encode_survey_row(row: &SurveyRow, out: &mut RowEncoder) {
+    out.cell(&Cell::list("{", ",", "}", row.set.iter().copied()));
+    out.int(i64::from(row.max()));
+    match &row.report.periodicity {
+        Some(p) => {
+            out.int(p.preperiod as i64);
+            out.int(p.period as i64);
+            out.text(match p.status {
+                PeriodStatus::Proven { .. } => "PROVEN",
+                PeriodStatus::Observed { .. } => "OBSERVED",
+            });
+        }
+        None => {
+            out.text("");
+            out.text("");
+            out.text("NONE");
+        }
+    }
+    out.end_row();
 }

@@ -3,12 +3,13 @@
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
-use rayon::prelude::*;
 
 use super::args::{BonusGridArgs, ParamArgs, SolveArgs, parse_heap, parse_q};
 use super::output::OutputArgs;
 use crate::error::Error;
-use crate::export::{Cell, Format, Table, write_rows};
+use crate::export::{
+    Cell, Format, SPOOL_MEMORY, Table, TableWriter, write_rows, write_rows_parallel,
+};
 use crate::family::Family;
 use crate::games::scoring::{
     HeapSize, Interval, Limits, MAX_TABLE_HEAPS, Ordered, Solution, candidates, in_p_minus,
@@ -16,7 +17,7 @@ use crate::games::scoring::{
     scoring_nim, solve_many_reporting, solve_table, table_bytes, table_size, tails, values_at,
 };
 use crate::num::{Q, QRange};
-use crate::tables::scoring::{PWL_COLUMNS, ScoringFamily};
+use crate::tables::scoring::{PWL_COLUMNS, ScoringFamily, encode_table_rows};
 
 #[derive(Debug, Subcommand)]
 pub enum ScoringCommand {
@@ -173,16 +174,25 @@ const MAX_ROWS: u64 = 1_000_000_000;
 /// and its rendered text.
 const CELL_BYTES: u64 = 192;
 
-/// Bytes of output held in memory for `rows` rows of `columns` cells: all of them for text
-/// (aligned, so rendered whole), one chunk of [`ROW_CHUNK`] rows for the streamed formats.
+/// Bytes of output held in memory for `rows` rows of `columns` cells: every format streams,
+/// holding two chunks of [`ROW_CHUNK`] rows (one written, one encoded); text also spools its
+/// cells until the column widths are known, in memory up to [`SPOOL_MEMORY`] bytes.
 fn output_bytes(format: Format, rows: u64, columns: usize) -> u64 {
-    let held = if format == Format::Text {
-        rows
+    let cells = rows.saturating_mul(columns as u64);
+    let spool = if format == Format::Text {
+        cells
+            .saturating_mul(SPOOLED_CELL_BYTES)
+            .min(SPOOL_MEMORY as u64)
     } else {
-        rows.min(ROW_CHUNK as u64)
+        0
     };
-    held.saturating_mul(columns as u64 * CELL_BYTES)
+    rows.min(2 * ROW_CHUNK as u64)
+        .saturating_mul(columns as u64 * CELL_BYTES)
+        .saturating_add(spool)
 }
+
+/// Bytes one spooled text cell takes: its length prefix and its text.
+const SPOOLED_CELL_BYTES: u64 = 24;
 
 /// Refuses `rows` rows of output before any work: more than [`MAX_ROWS`], or more than the
 /// memory limit can hold beside `other_bytes`.
@@ -210,7 +220,7 @@ fn check_output(
             what: format!("{what} ({rows} rows)"),
             needed_bytes: needed,
             limit_bytes: limits.max_bytes,
-            suggestion: "use --format csv or json (streamed, not held), fewer bonus values, or raise --memory-limit".to_string(),
+            suggestion: "use fewer bonus values, or raise --memory-limit".to_string(),
         }
         .into());
     }
@@ -483,8 +493,9 @@ fn limits(a: LimitsArgs) -> anyhow::Result<()> {
     a.out.emit_record(&columns, row)
 }
 
-/// Rows formatted per parallel batch in `table`.
-const ROW_CHUNK: usize = 8192;
+/// Rows encoded per parallel batch in `table` (two batches are held: one being written, one
+/// being encoded).
+const ROW_CHUNK: usize = 65536;
 
 /// Refuses a table before any work when the solve and the rows it buffers need more than
 /// `--memory-limit`, suggesting the largest `--max-heap` that fits (found by bisection over the
@@ -533,7 +544,7 @@ fn check_table(a: &TableArgs, grid: Option<&QRange>, columns: usize) -> anyhow::
             what: format!("{what} ({shown_count} positions, {shown_rows} rows)"),
             needed_bytes: needed,
             limit_bytes: limits.max_bytes,
-            suggestion: format!("{advice}, a streamed --format, or raise --memory-limit"),
+            suggestion: format!("{advice}, or raise --memory-limit"),
         }
         .into());
     }
@@ -585,60 +596,24 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
             .unwrap_or(u64::MAX)
             .saturating_mul(grid.as_ref().map_or(1, QRange::len)),
     };
-    // One job per output row: a position with no empty heap, and a bonus N when on a grid.
-    let jobs = table
+    // Positions with no empty heap, a chunk at a time: each gives one row, or one per bonus
+    // value, encoded on both cores and written while the next chunk is encoded.
+    let rows_per_position = grid.as_ref().map_or(1, QRange::len).max(1);
+    let positions_per_chunk = (ROW_CHUNK as u64 / rows_per_position).max(1) as usize;
+    let pb = rows_bar(rows_total);
+    let positions = table
         .positions_iter()
         .filter(|p| p.iter().all(|&h| h > 0))
-        .flat_map(
-            |p| -> Box<dyn Iterator<Item = (Vec<HeapSize>, Option<Q>)> + '_> {
-                match &grid {
-                    Some(g) => Box::new(g.iter().map(move |n| (p.clone(), Some(n)))),
-                    None => Box::new(std::iter::once((p, None))),
-                }
-            },
-        );
-    let json = a.out.format == Format::Json;
-    let row_cells = |(p, n): &(Vec<HeapSize>, Option<Q>)| -> Vec<Cell> {
-        let mut row: Vec<Cell> = p.iter().map(|&h| Cell::from(h)).collect();
-        match n {
-            Some(n) => {
-                let v = table.value(p, n).expect("position is in the table");
-                row.extend([Cell::from(n.clone()), v.into()]);
-            }
-            None => {
-                let s = table.summary(p).expect("position is in the table");
-                // JSON gets the payoff's parts; the other formats its text, built fast.
-                let payoff = if json {
-                    Cell::from(&table.payoff(p).expect("position is in the table"))
-                } else {
-                    s.text.into()
-                };
-                row.extend([
-                    Cell::Int(s.breakpoints as i64),
-                    s.c_minus.into(),
-                    s.c_plus.into(),
-                    payoff,
-                ]);
-            }
-        }
-        row
-    };
-    // Rows are built in parallel a chunk of rows at a time and streamed in order, so memory
-    // stays at one chunk of text (whatever the grid's length) while both cores format.
-    let pb = rows_bar(rows_total);
-    let mut jobs = jobs.fuse();
-    let rows = std::iter::from_fn(|| {
-        let chunk: Vec<_> = jobs.by_ref().take(ROW_CHUNK).collect();
-        if chunk.is_empty() {
-            return None;
-        }
-        pb.inc(chunk.len() as u64);
-        Some(chunk.par_iter().map(row_cells).collect::<Vec<_>>())
-    })
-    .flatten();
+        .inspect(|_| pb.inc(rows_per_position));
     let written = a
         .out
-        .emit(|w| write_rows(a.out.format, &columns, rows, w))
+        .emit(|w| {
+            let mut writer = TableWriter::new(a.out.format, &columns, w)?;
+            write_rows_parallel(&mut writer, positions, positions_per_chunk, |p, out| {
+                encode_table_rows(&table, p, grid.as_ref(), out)
+            })?;
+            writer.finish()
+        })
         .context("writing the table");
     pb.finish_and_clear();
     written

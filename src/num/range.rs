@@ -184,6 +184,22 @@ impl QRange {
         false
     }
 
+    /// The grid as machine integers `(start, step)` when every point is one: start and step
+    /// are integers and the last point fits `i64` (so `start + i·step` cannot overflow for
+    /// `i < len`).
+    pub fn as_integers(&self) -> Option<(i64, i64)> {
+        use num_traits::ToPrimitive;
+        if !self.start.is_integer() || !self.step.is_integer() {
+            return None;
+        }
+        let (start, step) = (self.start.numer().to_i64()?, self.step.numer().to_i64()?);
+        let last = i128::from(step)
+            .checked_mul(i128::from(self.len().checked_sub(1)?))?
+            .checked_add(i128::from(start))?;
+        i64::try_from(last).ok()?;
+        Some((start, step))
+    }
+
     /// The grid points in increasing order.
     pub fn iter(&self) -> impl Iterator<Item = Q> + '_ {
         let mut next = Some(self.start.clone());

@@ -3,8 +3,8 @@
 //! Threshold rows are [`threshold_row`](super::cash::threshold_row) and, when the win table is
 //! given, the true least thresholds found in it; state rows list every (n; d, e) with its winner.
 
-use crate::export::Cell;
-use crate::games::cash::{Amount, CashSet, CashTable, Thresholds, least_thresholds};
+use crate::export::{Cell, RowEncoder};
+use crate::games::cash::{Amount, CashSet, CashTable, Thresholds, Winner, least_thresholds};
 
 use super::cash::{THRESHOLD_COLUMNS, threshold_row};
 
@@ -71,6 +71,31 @@ pub fn state_rows(t: &CashTable) -> impl Iterator<Item = Vec<Cell>> + '_ {
     })
 }
 
+/// The (n, d) pairs of [`state_rows`] in order; each stands for the rows of every e.
+pub fn state_row_groups(t: &CashTable) -> impl Iterator<Item = (Amount, Amount)> + use<> {
+    let n = t.max_n();
+    (0..=n).flat_map(move |k| (0..=n).map(move |d| (k, d)))
+}
+
+/// The rows of [`state_rows`] with `n` stones and `d` dollars (every e, in order), encoded
+/// straight from the table's integers: no cell or string per row.
+///
+/// # Panics
+/// When `n` is beyond the table's max_n.
+pub fn encode_state_rows(t: &CashTable, n: Amount, d: Amount, out: &mut RowEncoder) {
+    for e in 0..=t.max_n() {
+        let winner = match t.winner(n, d, e).expect("n ≤ max_n") {
+            Winner::I => "I",
+            Winner::II => "II",
+        };
+        out.uint(n);
+        out.uint(d);
+        out.uint(e);
+        out.text(winner);
+        out.end_row();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -88,6 +113,29 @@ mod tests {
             };
             let naive = cash_winner_naive(&set, *n as u64, *d as u64, *e as u64);
             assert_eq!(*w, naive.to_string());
+        }
+    }
+
+    #[test]
+    fn encoded_state_rows_are_the_cells_rendered_in_every_format() {
+        let set: CashSet = "3,5,6,10,11".parse().unwrap();
+        let t = CashTable::solve(&set, 9, 1 << 20).unwrap();
+        let columns: Vec<String> = STATE_COLUMNS.map(String::from).to_vec();
+        for format in crate::export::Format::ALL {
+            let mut held = Vec::new();
+            crate::export::reference::write_rows(format, &columns, state_rows(&t), &mut held)
+                .unwrap();
+            let mut out = Vec::new();
+            let mut writer = crate::export::TableWriter::new(format, &columns, &mut out).unwrap();
+            crate::export::write_rows_parallel(
+                &mut writer,
+                state_row_groups(&t),
+                7,
+                |&(n, d), e| encode_state_rows(&t, n, d, e),
+            )
+            .unwrap();
+            writer.finish().unwrap();
+            assert_eq!(out, held, "{}", format.name());
         }
     }
 

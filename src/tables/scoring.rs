@@ -8,10 +8,11 @@ use std::collections::BTreeMap;
 
 use super::mined::Column;
 use crate::error::{Error, Result};
-use crate::export::{Cell, Table};
+use crate::export::{Cell, Format, RowEncoder, Table};
 use crate::family::Family;
 use crate::games::scoring::{
-    HeapSize, Limits, Method, nim_heaps, scoring_nim, solve_cost, solve_many_reporting,
+    GRID_LIMIT, HeapSize, HeapTable, Limits, Method, Payoffs, nim_heaps, scoring_nim, solve_cost,
+    solve_many_reporting,
 };
 use crate::num::{IntRange, Pwl, Q, QRange, last_fitting};
 use crate::progress::{Progress, Silent};
@@ -139,6 +140,70 @@ impl ScoringFamily {
             }
         }
         names.into_iter().zip(columns).collect()
+    }
+}
+
+/// The rows of `nimlab scoring table` for one position of a solved table (heaps in the order
+/// the table lists them, every heap non-empty): the heaps, then the payoff under
+/// [`PWL_COLUMNS`] (JSON gets the payoff's parts, the other formats its text), or one row per
+/// bonus value of `grid` with f_N there.
+///
+/// On an integer grid over grid payoffs each value is one machine-integer lookup, F(s·N)/s,
+/// exactly the value [`HeapTable::value`] gives (it takes the same path for integer N with
+/// |s·N| ≤ [`GRID_LIMIT`]); any other bonus goes through the exact rational evaluation.
+///
+/// # Panics
+/// When `heaps` is not a position of `table`.
+pub fn encode_table_rows(
+    table: &HeapTable,
+    heaps: &[HeapSize],
+    grid: Option<&QRange>,
+    out: &mut RowEncoder,
+) {
+    let index = table.index(heaps).expect("position is in the table");
+    let lead = |out: &mut RowEncoder| heaps.iter().for_each(|&h| out.int(i64::from(h)));
+    let Some(grid) = grid else {
+        lead(out);
+        let s = table.payoffs().summary(index);
+        out.int(s.breakpoints as i64);
+        out.rational(&s.c_minus);
+        out.rational(&s.c_plus);
+        if out.format() == Format::Json {
+            out.cell(&Cell::from(&table.payoffs().pwl(index)));
+        } else {
+            out.text(&s.text);
+        }
+        out.end_row();
+        return;
+    };
+    let on_grid = |n: i64| match table.payoffs() {
+        Payoffs::Grid { scale, fns } => n
+            .checked_mul(*scale)
+            .filter(|m| m.abs() <= GRID_LIMIT)
+            .map(|m| (fns[index].at(m), *scale)),
+        Payoffs::Exact(_) => None,
+    };
+    match grid.as_integers() {
+        Some((start, step)) => {
+            for i in 0..grid.len() as i64 {
+                let n = start + i * step;
+                lead(out);
+                out.int_as_rational(n);
+                match on_grid(n) {
+                    Some((value, scale)) => out.ratio(value, scale),
+                    None => out.rational(&table.payoffs().value(index, &Q::int(n))),
+                }
+                out.end_row();
+            }
+        }
+        None => {
+            for n in grid.iter() {
+                lead(out);
+                out.rational(&n);
+                out.rational(&table.payoffs().value(index, &n));
+                out.end_row();
+            }
+        }
     }
 }
 
@@ -375,6 +440,90 @@ mod tests {
             Cell::from(g.members[1].payoff.eval(&Q::zero()))
         );
         Column::assert_renders_as(&g.typed_columns(), &table);
+    }
+
+    /// The rows `nimlab scoring table` built as cells before rows were encoded directly.
+    fn table_cells(table: &HeapTable, grid: Option<&QRange>, json: bool) -> Vec<Vec<Cell>> {
+        let mut rows = Vec::new();
+        for p in table.positions_iter().filter(|p| p.iter().all(|&h| h > 0)) {
+            let lead: Vec<Cell> = p.iter().map(|&h| Cell::from(h)).collect();
+            match grid {
+                Some(g) => {
+                    for n in g.iter() {
+                        let mut row = lead.clone();
+                        let v = table.value(&p, &n).unwrap();
+                        row.extend([Cell::from(n), v.into()]);
+                        rows.push(row);
+                    }
+                }
+                None => {
+                    let s = table.summary(&p).unwrap();
+                    let payoff = if json {
+                        Cell::from(&table.payoff(&p).unwrap())
+                    } else {
+                        s.text.into()
+                    };
+                    let mut row = lead;
+                    row.extend([
+                        Cell::Int(s.breakpoints as i64),
+                        s.c_minus.into(),
+                        s.c_plus.into(),
+                        payoff,
+                    ]);
+                    rows.push(row);
+                }
+            }
+        }
+        rows
+    }
+
+    #[test]
+    fn encoded_table_rows_are_the_cells_rendered_in_every_format() {
+        let integers = QRange::new(Q::int(-7), Q::int(9), Q::int(2)).unwrap();
+        let halves = QRange::new(Q::frac(-5, 2), Q::int(3), Q::frac(1, 2)).unwrap();
+        // Beyond the grid's integer range: the exact evaluation takes over.
+        let far = QRange::new(Q::int(GRID_LIMIT - 1), Q::int(GRID_LIMIT + 2), Q::one()).unwrap();
+        for method in [Method::Auto, Method::Exact] {
+            let table = crate::games::scoring::solve_table(
+                &scoring_nim(),
+                3,
+                6,
+                method,
+                &Limits::default(),
+                &Silent,
+            )
+            .unwrap();
+            for grid in [None, Some(&integers), Some(&halves), Some(&far)] {
+                for format in Format::ALL {
+                    let mut columns: Vec<String> = ["h1", "h2", "h3"].map(String::from).to_vec();
+                    let payoff: &[&str] = if grid.is_some() {
+                        &GRID_COLUMNS
+                    } else {
+                        &PWL_COLUMNS
+                    };
+                    columns.extend(payoff.iter().map(|c| c.to_string()));
+                    let cells = table_cells(&table, grid, format == Format::Json);
+                    let mut held = Vec::new();
+                    crate::export::reference::write_rows(
+                        format,
+                        &columns,
+                        cells.into_iter(),
+                        &mut held,
+                    )
+                    .unwrap();
+                    let mut out = Vec::new();
+                    let mut writer =
+                        crate::export::TableWriter::new(format, &columns, &mut out).unwrap();
+                    let positions = table.positions_iter().filter(|p| p.iter().all(|&h| h > 0));
+                    crate::export::write_rows_parallel(&mut writer, positions, 5, |p, e| {
+                        encode_table_rows(&table, p, grid, e)
+                    })
+                    .unwrap();
+                    writer.finish().unwrap();
+                    assert_eq!(out, held, "{method:?} {grid:?} {}", format.name());
+                }
+            }
+        }
     }
 
     #[test]

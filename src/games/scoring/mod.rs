@@ -46,8 +46,8 @@ pub use solver::{
     solve_many, solve_many_reporting, solve_values, solve_values_reporting,
 };
 pub use survey::{
-    Conjecture14Tally, MAX_SURVEY_WIDTH, SurveyRow, conjecture_14, subtraction_sets,
-    survey_subtraction_games,
+    Conjecture14Tally, MAX_SURVEY_WIDTH, SURVEY_CHUNK, SurveyRow, conjecture_14, subtraction_sets,
+    survey_in_chunks, survey_subtraction_games,
 };
 pub use table::{
     HeapTable, MAX_TABLE_HEAPS, largest_fitting_max_heap, solve_table, table_bytes, table_size,

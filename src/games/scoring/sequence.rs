@@ -30,7 +30,7 @@ use crate::miner::{
     PeriodicLinear, Periodicity, ResidueLine, component_period, observe_period, prove_octal_period,
     prove_period,
 };
-use crate::num::{Q, common_denominator};
+use crate::num::Q;
 use crate::progress::{Progress, Silent};
 
 /// Terms computed before the first periodicity check, at least.
@@ -55,6 +55,66 @@ pub struct HeapSequence {
     /// [`Self::scale_and_largest`] over every heap up to the uniform tail, computed once: cost
     /// estimates ask whether the integer recurrence fits many times per sequence.
     tail_scale: std::sync::OnceLock<Option<(i128, i128)>>,
+    /// [`Self::normal_play_points`], computed once: every cost estimate asks for it.
+    normal_play: std::sync::OnceLock<Option<Q>>,
+    /// The single-heap recurrence on machine integers, built once (`None`: it does not apply).
+    recurrence: std::sync::OnceLock<Option<IntRecurrence>>,
+}
+
+/// The moves of one heap as (points, the heap left, if any).
+type HeapMoves<P> = Vec<(P, Option<HeapSize>)>;
+
+/// The single-heap recurrence f(n) = max over moves (p − f(n − i)) on machine integers: every
+/// point and N multiplied by their common denominator s, so that the terms are the integers
+/// s·f(n) (equal exactly when the rationals are) and s·f(n) / s is the exact value. Every step
+/// is checked: an overflow ends the integer run and the caller takes the exact path.
+#[derive(Clone, Debug)]
+struct IntRecurrence {
+    /// The common denominator s.
+    scale: i64,
+    /// s·N.
+    bonus: i64,
+    /// The moves of each heap up to the uniform tail, as (s·points, the heap left, if any);
+    /// `None` for a heap that splits, where the recurrence stops.
+    small: Vec<Option<HeapMoves<i64>>>,
+    /// The moves of every larger heap: (beans taken, s·points).
+    tail: Vec<(usize, i64)>,
+}
+
+impl IntRecurrence {
+    /// Extends `a` (terms a(0), a(1), … computed before) to a(0..=max_n); `false` when a heap
+    /// on the way splits or a term overflows (`a` then holds the terms up to there).
+    fn extend(&self, a: &mut Vec<i64>, max_n: usize) -> bool {
+        while a.len() <= max_n {
+            let n = a.len();
+            let mut best: Option<i64> = None;
+            let mut consider = |c: Option<i64>| match c {
+                Some(c) => {
+                    best = Some(best.map_or(c, |b| b.max(c)));
+                    true
+                }
+                None => false,
+            };
+            let ok = match self.small.get(n) {
+                Some(None) => false,
+                Some(Some(moves)) => moves.iter().all(|&(p, left)| {
+                    // Taking the last bean ends the game: the child's value is −N.
+                    let child = left.map_or(self.bonus.checked_neg(), |l| Some(a[l as usize]));
+                    consider(child.and_then(|c| p.checked_sub(c)))
+                }),
+                None => self
+                    .tail
+                    .iter()
+                    .all(|&(i, p)| consider(p.checked_sub(a[n - i]))),
+            };
+            // A heap with no move is a finished game: −N.
+            let Some(term) = best.or(self.bonus.checked_neg()).filter(|_| ok) else {
+                return false;
+            };
+            a.push(term);
+        }
+        true
+    }
 }
 
 /// The period of a sequence with the reason it is proven, or why it is only observed.
@@ -70,6 +130,35 @@ pub struct PeriodReport {
     /// the memory limit or the time budget allowed no more (the argument says which); `None`
     /// when it reached that heap or proved the period first.
     pub stopped_at: Option<HeapSize>,
+}
+
+/// The least common denominator of `values` when it fits `i64` (every partial lcm divides it,
+/// so checked machine arithmetic overflows exactly when it does not fit), else `None`.
+fn machine_common_denominator(values: &[Q]) -> Option<i64> {
+    values.iter().try_fold(1i64, |acc, q| {
+        let d = q.denom().to_i64()?;
+        (acc / num_integer::Integer::gcd(&acc, &d)).checked_mul(d)
+    })
+}
+
+/// s·p as a machine integer, for s a multiple of p's denominator; `None` when it does not fit.
+fn scaled_integer(p: &Q, scale: i64) -> Option<i64> {
+    let d = p.denom().to_i64()?;
+    p.numer().to_i64()?.checked_mul(scale / d)
+}
+
+/// The window argument's proof on a(0..) with look-back k, and, when `last` and there is no
+/// proof, the period observed in the data.
+fn period_and_observed<T: Eq>(
+    a: &[T],
+    k: usize,
+    last: bool,
+) -> (Option<Periodicity>, Option<Periodicity>) {
+    let proof = prove_period(a, k, k + 1);
+    let observed = (proof.is_none() && last)
+        .then(|| observe_period(a, 3))
+        .flatten();
+    (proof, observed)
 }
 
 impl HeapSequence {
@@ -89,6 +178,8 @@ impl HeapSequence {
             plus: plus.to_vec(),
             bonus,
             tail_scale: std::sync::OnceLock::new(),
+            normal_play: std::sync::OnceLock::new(),
+            recurrence: std::sync::OnceLock::new(),
         })
     }
 
@@ -285,81 +376,111 @@ impl HeapSequence {
             all.extend(moves.iter().map(|m| m.points.clone()));
         }
         all.extend(tail.moves.iter().map(|(_, p)| p.clone()));
-        let scale =
-            common_denominator(&[all.clone(), vec![self.bonus.clone()]].concat()).to_i64()?;
-        let s = Q::int(scale);
-        let largest = all
-            .iter()
-            .map(|p| (p * &s).abs())
-            .max()
-            .unwrap_or_else(Q::zero);
-        let bonus = (&self.bonus * &s).abs();
-        Some((i128::from(bonus.to_i64()?), i128::from(largest.to_i64()?)))
+        all.push(self.bonus.clone());
+        let scale = machine_common_denominator(&all)?;
+        let mut largest = 0i64;
+        for p in &all[..all.len() - 1] {
+            largest = largest.max(scaled_integer(p, scale)?.checked_abs()?);
+        }
+        let bonus = scaled_integer(&self.bonus, scale)?.checked_abs()?;
+        Some((i128::from(bonus), i128::from(largest)))
     }
 
     /// The recurrence f(n) = max (p − f(n − i)) on machine integers scaled by the common
     /// denominator; `None` when a small heap splits or a value overflows (callers fall back).
     fn single_heap_values(&self, tail: &UniformTail, max_n: HeapSize) -> Result<Option<Vec<Q>>> {
-        let small = max_n.min(tail.above);
-        let mut moves: Vec<Vec<(Q, Option<HeapSize>)>> = Vec::with_capacity(small as usize + 1);
-        for n in 0..=small {
-            let mut m = Vec::new();
-            for mv in self.game.heap_moves(self.heap(n))?.iter() {
-                match mv.leaves[..] {
-                    [] => m.push((mv.points.clone(), None)),
-                    [left] => m.push((mv.points.clone(), Some(left))),
-                    _ => return Ok(None),
-                }
-            }
-            moves.push(m);
-        }
-        let mut all: Vec<Q> = moves.iter().flatten().map(|(p, _)| p.clone()).collect();
-        all.extend(tail.moves.iter().map(|(_, p)| p.clone()));
-        all.push(self.bonus.clone());
-        let Some(scale) = common_denominator(&all).to_i64() else {
+        let Some(recurrence) = self.recurrence(tail)? else {
             return Ok(None);
         };
-        let s = Q::int(scale);
-        let scaled = |p: &Q| (p * &s).to_i64();
+        let mut a = Vec::with_capacity(max_n as usize + 1);
+        if !recurrence.extend(&mut a, max_n as usize) {
+            return Ok(None);
+        }
+        let scale = recurrence.scale;
+        Ok(Some(a.into_iter().map(|v| Q::frac(v, scale)).collect()))
+    }
+
+    /// The machine-integer recurrence of this sequence, built on first use; `None` when the
+    /// common denominator or a scaled point does not fit `i64`.
+    fn recurrence(&self, tail: &UniformTail) -> Result<Option<&IntRecurrence>> {
+        if let Some(built) = self.recurrence.get() {
+            return Ok(built.as_ref());
+        }
+        let built = self.build_recurrence(tail)?;
+        Ok(self.recurrence.get_or_init(|| built).as_ref())
+    }
+
+    fn build_recurrence(&self, tail: &UniformTail) -> Result<Option<IntRecurrence>> {
+        let mut small: Vec<Option<HeapMoves<Q>>> = Vec::new();
+        for n in 0..=tail.above {
+            let moves: Option<Vec<_>> = self
+                .game
+                .heap_moves(self.heap(n))?
+                .iter()
+                .map(|mv| match mv.leaves[..] {
+                    [] => Some((mv.points.clone(), None)),
+                    [left] => Some((mv.points.clone(), Some(left))),
+                    _ => None,
+                })
+                .collect();
+            small.push(moves);
+        }
+        let mut all: Vec<Q> = small
+            .iter()
+            .flatten()
+            .flatten()
+            .map(|(p, _)| p.clone())
+            .collect();
+        all.extend(tail.moves.iter().map(|(_, p)| p.clone()));
+        all.push(self.bonus.clone());
+        let Some(scale) = machine_common_denominator(&all) else {
+            return Ok(None);
+        };
+        let scaled = |p: &Q| scaled_integer(p, scale);
         let Some(bonus) = scaled(&self.bonus) else {
             return Ok(None);
         };
+        let small: Option<Vec<Option<HeapMoves<i64>>>> = small
+            .into_iter()
+            .map(|moves| match moves {
+                None => Some(None),
+                Some(moves) => moves
+                    .iter()
+                    .map(|(p, left)| Some((scaled(p)?, *left)))
+                    .collect::<Option<Vec<_>>>()
+                    .map(Some),
+            })
+            .collect();
         let tail_moves: Option<Vec<(usize, i64)>> = tail
             .moves
             .iter()
             .map(|(i, p)| Some((*i as usize, scaled(p)?)))
             .collect();
-        let Some(tail_moves) = tail_moves else {
+        let (Some(small), Some(tail)) = (small, tail_moves) else {
             return Ok(None);
         };
-        let mut a: Vec<i64> = Vec::with_capacity(max_n as usize + 1);
-        for n in 0..=max_n as usize {
-            let mut best: Option<i64> = None;
-            let mut consider = |c: Option<i64>| -> bool {
-                match c {
-                    Some(c) => {
-                        best = Some(best.map_or(c, |b| b.max(c)));
-                        true
-                    }
-                    None => false,
-                }
-            };
-            let ok = if n <= small as usize {
-                moves[n].iter().all(|(p, left)| {
-                    let child = left.map_or(-bonus, |l| a[l as usize]);
-                    consider(scaled(p).and_then(|p| p.checked_sub(child)))
-                })
-            } else {
-                tail_moves
-                    .iter()
-                    .all(|&(i, p)| consider(p.checked_sub(a[n - i])))
-            };
-            if !ok {
-                return Ok(None);
-            }
-            a.push(best.unwrap_or(-bonus));
-        }
-        Ok(Some(a.into_iter().map(|v| Q::frac(v, scale)).collect()))
+        Ok(Some(IntRecurrence {
+            scale,
+            bonus,
+            small,
+            tail,
+        }))
+    }
+
+    /// a(0..=max_n) as the machine integers s·a(n) of [`IntRecurrence`], extending `terms`
+    /// (the terms computed before); `None` when the recurrence does not apply or overflows.
+    fn integer_terms<'t>(
+        &self,
+        tail: &UniformTail,
+        terms: &'t mut Vec<i64>,
+        max_n: HeapSize,
+    ) -> Result<Option<&'t [i64]>> {
+        let Some(recurrence) = self.recurrence(tail)? else {
+            return Ok(None);
+        };
+        Ok(recurrence
+            .extend(terms, max_n as usize)
+            .then(|| &terms[..=max_n as usize]))
     }
 
     /// The positions reachable from the fixed heaps, in a fixed order; the plus position first.
@@ -470,12 +591,22 @@ impl HeapSequence {
         };
         progress.start(u64::from(reach) + 1);
         let mut done = 0u64;
+        let mut integers: Vec<i64> = Vec::new();
         let mut n = (first as HeapSize).min(reach);
         loop {
             let terms = n as usize + 1;
-            let (proof, column) = if self.plus.is_empty() {
-                let v = self.values(n, limits)?;
-                (prove_period(&v, k, k + 1), v)
+            let last = n >= reach;
+            // The proof, and what was observed when this is the last try without one.
+            let (proof, observed) = if self.plus.is_empty() {
+                let tail = tail
+                    .as_ref()
+                    .expect("a look-back comes from a uniform tail");
+                // The machine-integer terms s·a(n) when they fit (equal exactly when the
+                // rationals are, so the periods are the same), else the exact values.
+                match self.integer_terms(tail, &mut integers, n)? {
+                    Some(v) => period_and_observed(v, k, last),
+                    None => period_and_observed(&self.values(n, limits)?, k, last),
+                }
             } else {
                 let states = self.states(&qs, n, limits)?;
                 let column: Vec<Q> = states.iter().map(|v| v[0].clone()).collect();
@@ -483,7 +614,10 @@ impl HeapSequence {
                     let column: Vec<&Q> = column.iter().collect();
                     component_period(&column, &p)
                 });
-                (proof, column)
+                let observed = (proof.is_none() && last)
+                    .then(|| observe_period(&column, 3))
+                    .flatten();
+                (proof, observed)
             };
             progress.advance(terms as u64 - done);
             done = terms as u64;
@@ -495,9 +629,9 @@ impl HeapSequence {
                     stopped_at: None,
                 });
             }
-            if n >= reach {
+            if last {
                 return Ok(PeriodReport {
-                    periodicity: observe_period(&column, 3),
+                    periodicity: observed,
                     terms,
                     argument: format!(
                         "no window of {k} terms recurs within n ≤ {n}; observed only{stop}"
@@ -620,5 +754,73 @@ impl HeapSequence {
                 "the states (f(n + q)) over the positions q reachable from the fixed heaps depend only on the previous {k} states for n > {k}, and a window of {k} states recurs"
             )
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::scoring::OctalRules;
+    use proptest::prelude::*;
+
+    /// The subtraction game on `set` with `points` (one per element) at bonus N.
+    fn sequence(set: &[HeapSize], points: Vec<Q>, bonus: Q) -> HeapSequence {
+        let rules = OctalRules::subtraction(set, Some(points)).unwrap();
+        HeapSequence::new(&ScoringGame::single(rules), 0, &[], bonus).unwrap()
+    }
+
+    /// a(0..=max_n) by the general exact solver (big rationals), never the recurrence.
+    fn exact_values(seq: &HeapSequence, max_n: HeapSize) -> Vec<Q> {
+        let roots: Vec<Vec<Heap>> = (0..=max_n).map(|n| seq.with(n, &[])).collect();
+        let sol = solve_values(&seq.game, &roots, &seq.bonus, &Limits::default()).unwrap();
+        roots.iter().map(|r| sol.value(r).unwrap()).collect()
+    }
+
+    fn rational() -> impl Strategy<Value = Q> {
+        (-12i64..12, 1i64..5).prop_map(|(n, d)| Q::frac(n, d))
+    }
+
+    fn game() -> impl Strategy<Value = (Vec<HeapSize>, Vec<Q>, Q)> {
+        prop::collection::btree_set(1u32..9, 1..4).prop_flat_map(|set| {
+            let set: Vec<HeapSize> = set.into_iter().collect();
+            let points = prop::collection::vec(rational(), set.len());
+            (Just(set), points, rational())
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        #[test]
+        fn the_machine_integer_recurrence_is_the_exact_solve((set, points, bonus) in game()) {
+            let seq = sequence(&set, points, bonus);
+            let tail = seq.tail().expect("subtraction games have a uniform tail");
+            let fast = seq.single_heap_values(&tail, 60).unwrap().expect("small values fit");
+            prop_assert_eq!(fast, exact_values(&seq, 60));
+        }
+
+        #[test]
+        fn the_period_on_machine_integers_is_the_period_of_the_exact_values(
+            (set, points, bonus) in game()
+        ) {
+            let seq = sequence(&set, points, bonus);
+            // Constant points with c + 2N > 0 take the normal-play route, not the recurrence.
+            prop_assume!(seq.normal_play_points().is_none());
+            let report = seq.period(2000, &Limits::default()).unwrap();
+            let k = seq.tail().unwrap().above as usize;
+            let exact = exact_values(&seq, report.terms as HeapSize - 1);
+            prop_assert_eq!(report.periodicity, prove_period(&exact, k, k + 1));
+        }
+    }
+
+    #[test]
+    fn an_overflowing_recurrence_falls_back_to_exact_values() {
+        // s·N = i64::MAX: the first move's p − (−N) overflows i64.
+        let seq = sequence(&[1, 2], vec![Q::int(1), Q::int(2)], Q::int(i64::MAX));
+        let tail = seq.tail().unwrap();
+        assert_eq!(seq.single_heap_values(&tail, 10).unwrap(), None);
+        let report = seq.period(300, &Limits::default()).unwrap();
+        let exact = exact_values(&seq, report.terms as HeapSize - 1);
+        assert_eq!(report.periodicity, prove_period(&exact, 2, 3));
     }
 }

@@ -48,10 +48,9 @@ pub struct Conjecture14Tally {
     pub exceptions: Vec<(Vec<HeapSize>, usize)>,
 }
 
-/// The sets a survey of `elements` visits, in survey order: the non-empty subsets, the subset
-/// with bit b of its number holding element `start + b`, numbered 1, 2, … An error when the
-/// range has an element below 1 or spans more than [`MAX_SURVEY_WIDTH`] numbers.
-pub fn subtraction_sets(elements: IntRange) -> Result<Vec<Vec<HeapSize>>> {
+/// The elements of a survey range, checked: every element ≥ 1, at most
+/// [`MAX_SURVEY_WIDTH`] numbers.
+fn survey_elements(elements: IntRange) -> Result<Vec<HeapSize>> {
     if elements.start() < 1 {
         return Err(Error::invalid(format!(
             "{}..{}: elements of a subtraction set are ≥ 1",
@@ -67,15 +66,34 @@ pub fn subtraction_sets(elements: IntRange) -> Result<Vec<Vec<HeapSize>>> {
             elements.end()
         )));
     }
-    let elements: Vec<HeapSize> = elements.iter().map(|e| e as HeapSize).collect();
-    Ok((1..1u32 << width)
-        .map(|mask| {
-            (0..elements.len())
-                .filter(|b| mask >> b & 1 == 1)
-                .map(|b| elements[b])
-                .collect()
-        })
+    Ok(elements.iter().map(|e| e as HeapSize).collect())
+}
+
+/// Subset number `mask` of `elements`: bit b holds element b.
+fn subset(elements: &[HeapSize], mask: u32) -> Vec<HeapSize> {
+    (0..elements.len())
+        .filter(|b| mask >> b & 1 == 1)
+        .map(|b| elements[b])
+        .collect()
+}
+
+/// The sets a survey of `elements` visits, in survey order: the non-empty subsets, the subset
+/// with bit b of its number holding element `start + b`, numbered 1, 2, … An error when the
+/// range has an element below 1 or spans more than [`MAX_SURVEY_WIDTH`] numbers.
+pub fn subtraction_sets(elements: IntRange) -> Result<Vec<Vec<HeapSize>>> {
+    let elements = survey_elements(elements)?;
+    Ok((1..1u32 << elements.len())
+        .map(|mask| subset(&elements, mask))
         .collect())
+}
+
+/// The period search on G_s of one subtraction set (points = beans taken, N = 0).
+fn survey_set(set: Vec<HeapSize>, max_heap: HeapSize, limits: &Limits) -> Result<SurveyRow> {
+    let rules = OctalRules::subtraction(&set, None).map_err(|e| Error::invalid(e.to_string()))?;
+    let game = ScoringGame::single(rules);
+    let seq = HeapSequence::new(&game, 0, &[], Q::zero())?;
+    let report = seq.period(max_heap, limits)?;
+    Ok(SurveyRow { set, report })
 }
 
 /// The period search on G_s for every subtraction set inside `elements` (in the order of
@@ -86,41 +104,72 @@ pub fn survey_subtraction_games(
     max_heap: HeapSize,
     progress: &dyn Progress,
 ) -> Result<Vec<SurveyRow>> {
-    let sets = subtraction_sets(elements)?;
-    progress.start(sets.len() as u64);
+    let mut rows = Vec::new();
+    survey_in_chunks(elements, max_heap, SURVEY_CHUNK, progress, |chunk| {
+        rows.extend(chunk);
+        Ok(())
+    })?;
+    Ok(rows)
+}
+
+/// Sets surveyed per parallel batch by [`survey_subtraction_games`].
+pub const SURVEY_CHUNK: usize = 4096;
+
+/// [`survey_subtraction_games`] a batch at a time: the sets are surveyed `chunk` at a time in
+/// parallel, and each batch of rows is handed to `each` in survey order before the next one is
+/// surveyed, so memory holds one batch whatever the number of sets (2^20 − 1 of them for a
+/// range of [`MAX_SURVEY_WIDTH`] numbers). Stops at the first error, of the survey or of
+/// `each`.
+pub fn survey_in_chunks(
+    elements: IntRange,
+    max_heap: HeapSize,
+    chunk: usize,
+    progress: &dyn Progress,
+    mut each: impl FnMut(Vec<SurveyRow>) -> Result<()>,
+) -> Result<()> {
+    let elements = survey_elements(elements)?;
+    let sets = (1u32 << elements.len()) - 1;
+    progress.start(u64::from(sets));
     let limits = Limits::default();
-    sets.into_par_iter()
-        .map(|set| {
-            let rules =
-                OctalRules::subtraction(&set, None).map_err(|e| Error::invalid(e.to_string()))?;
-            let game = ScoringGame::single(rules);
-            let seq = HeapSequence::new(&game, 0, &[], Q::zero())?;
-            let report = seq.period(max_heap, &limits)?;
-            progress.advance(1);
-            Ok(SurveyRow { set, report })
-        })
-        .collect()
+    let mut next = 1u32;
+    while next <= sets {
+        let end = next.saturating_add(chunk.max(1) as u32 - 1).min(sets);
+        let rows = (next..=end)
+            .into_par_iter()
+            .map(|mask| {
+                let row = survey_set(subset(&elements, mask), max_heap, &limits);
+                progress.advance(1);
+                row
+            })
+            .collect::<Result<Vec<_>>>()?;
+        each(rows)?;
+        next = end + 1;
+    }
+    Ok(())
+}
+
+impl Conjecture14Tally {
+    /// Counts one more surveyed set.
+    pub fn add(&mut self, row: &SurveyRow) {
+        self.sets += 1;
+        let Some(p) = row.report.periodicity.as_ref().filter(|p| p.is_proven()) else {
+            return;
+        };
+        self.proven += 1;
+        let twice_max = 2 * row.max() as usize;
+        self.twice_max += usize::from(p.period == twice_max);
+        if twice_max.is_multiple_of(p.period) {
+            self.divides += 1;
+        } else {
+            self.exceptions.push((row.set.clone(), p.period));
+        }
+    }
 }
 
 /// Conjecture 14 tallied over surveyed sets.
 pub fn conjecture_14(rows: &[SurveyRow]) -> Conjecture14Tally {
-    let mut tally = Conjecture14Tally {
-        sets: rows.len(),
-        ..Conjecture14Tally::default()
-    };
-    for row in rows {
-        let Some(p) = row.report.periodicity.as_ref().filter(|p| p.is_proven()) else {
-            continue;
-        };
-        tally.proven += 1;
-        let twice_max = 2 * row.max() as usize;
-        tally.twice_max += usize::from(p.period == twice_max);
-        if twice_max.is_multiple_of(p.period) {
-            tally.divides += 1;
-        } else {
-            tally.exceptions.push((row.set.clone(), p.period));
-        }
-    }
+    let mut tally = Conjecture14Tally::default();
+    rows.iter().for_each(|row| tally.add(row));
     tally
 }
 
@@ -191,6 +240,22 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn batches_come_in_survey_order_and_cover_every_set() {
+        let whole = survey_subtraction_games(range(2, 7), 2000, &Silent).unwrap();
+        let mut batched = Vec::new();
+        survey_in_chunks(range(2, 7), 2000, 5, &Silent, |rows| {
+            assert!(rows.len() <= 5);
+            batched.extend(rows);
+            Ok(())
+        })
+        .unwrap();
+        let sets = |rows: &[SurveyRow]| rows.iter().map(|r| r.set.clone()).collect::<Vec<_>>();
+        assert_eq!(sets(&batched), subtraction_sets(range(2, 7)).unwrap());
+        assert_eq!(sets(&batched), sets(&whole));
+        assert_eq!(conjecture_14(&batched), conjecture_14(&whole));
     }
 
     #[test]

@@ -390,10 +390,14 @@ impl HeapSequence {
     /// The common score c of every move in play when the normal-play shadow decides the values
     /// (c + 2N > 0), else `None`.
     pub(super) fn normal_play_points(&self) -> Option<Q> {
-        let mut heaps = self.plus.clone();
-        heaps.push(self.heap(1));
-        let c = common_constant_points(&self.game, &heaps)?;
-        ((&c + &(&self.bonus + &self.bonus)).signum() > 0).then_some(c)
+        self.normal_play
+            .get_or_init(|| {
+                let mut heaps = self.plus.clone();
+                heaps.push(self.heap(1));
+                let c = common_constant_points(&self.game, &heaps)?;
+                ((&c + &(&self.bonus + &self.bonus)).signum() > 0).then_some(c)
+            })
+            .clone()
     }
 
     /// The route [`values_reporting`](Self::values_reporting) takes for a(0..=max_n).
