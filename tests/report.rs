@@ -394,6 +394,11 @@ fn latex_escapes_every_special_character() {
         latex_code("data/proofs/f.toml"),
         r"\texttt{data/\allowbreak{}proofs/\allowbreak{}f.toml}"
     );
+    // … and after a hyphen inside a word, never inside `--`.
+    assert_eq!(
+        latex_code("third-pile --only"),
+        r"\texttt{third-\allowbreak{}pile -{}-only}"
+    );
 }
 
 /// Prose typesets the papers' ASCII scripts and escapes everything else as data does.

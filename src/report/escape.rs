@@ -475,13 +475,28 @@ fn top_level_parts<'a>(s: &'a str, sep: &str) -> Vec<&'a str> {
     parts
 }
 
-/// LaTeX for a command line: escaped text in `\texttt`, breakable at spaces and after each `/`
-/// (a long path cannot run into the margin).
+/// LaTeX for a command line: escaped text in `\texttt`, breakable at spaces, after each `/`
+/// and after a `-` inside a word (`third-pile`, not `--only`), so a long path cannot run into
+/// the margin; a break adds no character.
 pub fn latex_code(s: &str) -> String {
-    format!(
-        r"\texttt{{{}}}",
-        escape_latex(s).replace('/', r"/\allowbreak{}")
-    )
+    let chars: Vec<char> = s.chars().collect();
+    let word = |j: Option<usize>| {
+        j.and_then(|j| chars.get(j))
+            .is_some_and(|c| c.is_alphanumeric())
+    };
+    let mut out = String::from(r"\texttt{");
+    let mut piece = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        piece.push(c);
+        if c == '/' || (c == '-' && word(i.checked_sub(1)) && word(Some(i + 1))) {
+            out.push_str(&escape_latex(&piece));
+            out.push_str(r"\allowbreak{}");
+            piece.clear();
+        }
+    }
+    out.push_str(&escape_latex(&piece));
+    out.push('}');
+    out
 }
 
 /// A study's own Markdown prose for a Markdown file: kept as written (it is Markdown already),
