@@ -473,14 +473,19 @@ pub fn heatmap(spec: HeatmapSpec, files: &mut Files) -> Result<Figure> {
             spec.y.column
         )));
     }
-    let gap = |values: &BTreeSet<&Q>| -> f64 {
+    let least_spacing = |values: &BTreeSet<&Q>| -> f64 {
         let v: Vec<&&Q> = values.iter().collect();
         v.windows(2)
             .map(|w| (*w[1] - *w[0]).to_f64_lossy())
             .fold(f64::INFINITY, f64::min)
-            .min(1.0)
     };
-    let (dx, dy) = (gap(&xs), gap(&ys));
+    // A cell is as wide as the grid's least spacing (1 when a column has one value only).
+    let cell = |values: &BTreeSet<&Q>| {
+        Some(least_spacing(values))
+            .filter(|g| g.is_finite())
+            .unwrap_or(1.0)
+    };
+    let (dx, dy) = (cell(&xs), cell(&ys));
     let first = |s: &BTreeSet<&Q>| s.first().map_or(0.0, |q| q.to_f64_lossy());
     let last = |s: &BTreeSet<&Q>| s.last().map_or(0.0, |q| q.to_f64_lossy());
     let (x0, x1) = (first(&xs) - dx / 2.0, last(&xs) + dx / 2.0);
