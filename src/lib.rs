@@ -375,6 +375,9 @@ pub mod cash {
         least_threshold_table, offsets_table, threshold_row, win_condition_table,
         win_condition_text,
     };
+    pub use crate::tables::cash_across::{
+        ACROSS_FUNCTIONS, ACROSS_MEMBER_COLUMNS, SetFamily, across_table,
+    };
     pub use crate::tables::cash_rows::{
         LEAST_COLUMNS, STATE_COLUMNS, encode_state_rows, state_row_groups, state_rows,
         threshold_columns, threshold_rows,
@@ -411,6 +414,9 @@ pub mod mining {
         FloorKind, GridForm, LinearParameter, MAX_CERTIFICATE_INDEX, PeriodStatus, PwlForm,
         PwlKind, PwlShape, QuantityFit, Recurrence, ResidueLine, Rule, Term, WindowCertificate,
         WindowError, Zigzag, family_form, grid_form, mine_family, pwl_form, pwl_shape, zigzag,
+    };
+    pub use crate::tables::across::{
+        ACROSS_FORM_COLUMNS, AcrossForm, across_forms, across_forms_table, floor_form_math,
     };
     pub use crate::tables::mined::{
         ClosedFormCheck, Column, ZIGZAG_BEYOND, family_expr, family_forms, family_forms_table,

@@ -392,3 +392,90 @@ fn a_study_renders_through_its_own_templates_and_names_them_in_provenance() {
     );
     assert!(!out2.exists(), "nothing is written for a refused study");
 }
+
+#[test]
+fn across_mining_gives_forms_in_the_parameter_that_the_thresholds_bear_out() {
+    let body = "[study]\nname = \"a\"\ntitle = \"t\"\n\n[[table]]\nname = \"one_l\"\nkind = \"cash.across\"\nfamily = \"1,L\"\nranges = { L = \"4..24\" }\nstep = 2\n\n[[mine]]\nname = \"across_l\"\ntable = \"one_l\"\nhow = \"across\"\ncolumns = [\"c_winner\", \"c_other\"]\n";
+    let (dir, file) = study_file(body);
+    let (out, cache) = (dir.path().join("out"), dir.path().join("cache"));
+    run_ok(&run_args(&file, &out, &cache, &[]));
+    let report = out.join("a");
+    let json: serde_json::Value =
+        serde_json::from_slice(&fs::read(report.join("a.json")).unwrap()).unwrap();
+    let forms = json["mined"][0]["forms"].as_array().unwrap();
+    let formulas = |q: &str| -> Vec<String> {
+        let f = forms.iter().find(|f| f["column"] == q).expect(q);
+        assert_eq!(f["status"], "OBSERVED", "{f}");
+        f["formulas"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(formulas("period"), ["$P(L) = L + 1$"]);
+    assert_eq!(formulas("slope"), ["$B(L) = L$"]);
+    assert_eq!(
+        formulas("c_winner")[1..],
+        [
+            r"$c_{i} = \lceil i/2 \rceil$ for $0 \le i < P - 1$",
+            r"$c_{P - 1} = L$"
+        ]
+    );
+    assert_eq!(
+        formulas("c_other")[1..],
+        [
+            r"$c_{i} = \lfloor i/2 \rfloor - \frac{L}{2} + 1$ for $0 \le i < P - 1$",
+            r"$c_{P - 1} = \frac{L}{2}$"
+        ]
+    );
+    assert!(formulas("c_winner")[0].contains(r"$L \ge 10$"));
+    // The forms read off, against the thresholds of Def 2.1 themselves: the winner's f_A and
+    // the other player's f_A^⊥ on n = (L + 1)k + i, for every even L from 10 to 24, past the
+    // start n ≥ L the forms print, over ten periods.
+    for l in (10..=24u64).step_by(2) {
+        let a: nimlab::cash::CashSet = format!("1,{l}").parse().unwrap();
+        let p = l + 1;
+        let th = nimlab::cash::thresholds(&a, 12 * p).unwrap();
+        for n in l..=12 * p {
+            let (k, i) = ((n / p) as i64, n % p);
+            let (l, i) = (l as i64, i as i64);
+            let (winner, other) = if i == l {
+                (l * k + l, l * k + l / 2)
+            } else {
+                (l * k + (i + 1) / 2, l * k + i / 2 - l / 2 + 1)
+            };
+            let n = n as usize;
+            let (f_a, f_other) = match th.winner[n] {
+                nimlab::cash::Winner::I => (th.f1[n], th.f2[n]),
+                nimlab::cash::Winner::II => (th.f2[n], th.f1[n]),
+            };
+            assert_eq!(
+                (f_a as i64, f_other as i64),
+                (winner, other),
+                "A = {{1, {l}}}, n = {n}"
+            );
+        }
+    }
+    let csv = fs::read_to_string(report.join("across_l.csv")).unwrap();
+    assert!(
+        csv.starts_with("quantity,status,formula\nperiod,OBSERVED,period(L) = L+1\n"),
+        "{csv}"
+    );
+}
+
+#[test]
+fn across_mining_of_a_table_without_certified_forms_is_refused_before_any_work() {
+    let body = "[study]\nname = \"s\"\ntitle = \"t\"\n\n[[table]]\nname = \"g\"\nkind = \"octal.values\"\nsubtract = [2, 3]\nmax_heap = 20\n\n[[mine]]\nname = \"m\"\ntable = \"g\"\nhow = \"across\"\ncolumns = [\"value\"]\n";
+    let (dir, file) = study_file(body);
+    let (out, cache) = (dir.path().join("out"), dir.path().join("cache"));
+    run_input_error(
+        &run_args(&file, &out, &cache, &[]),
+        &[
+            "s.toml:14:7: ",
+            "`how = \"across\"` reads members with certified forms",
+            "`g` has no `period`",
+        ],
+    );
+    assert!(!out.exists(), "nothing is written for a refused study");
+}

@@ -466,7 +466,7 @@ impl InstanceProofs {
 
     /// `each instance proven (4095 sets S)`, or `holds on the 18 of 63 instances proven (45
     /// unsettled: neither proven nor refuted)`.
-    fn text(&self) -> String {
+    pub fn text(&self) -> String {
         if self.all_proven() {
             format!("each instance proven ({} {})", self.total, self.what)
         } else if self.proven == 0 {
@@ -902,6 +902,8 @@ impl Finding {
     ///   the first failing reading's, and the readings that hold are the corrected statements;
     /// - HOLDS (PROVEN) when every reading holds (is proven): what the text means does not
     ///   change what is true;
+    /// - the literal reading's verdict when one is marked and it does not fail: the statement
+    ///   as printed is that reading, and the others, shown beside it, are what it is not;
     /// - AMBIGUOUS otherwise: the readings disagree and the printed text does not decide.
     pub fn of_readings(range: Vec<RangePart>, readings: Vec<Reading>) -> Finding {
         let fails = |r: &&Reading| r.finding.verdict == VerdictKind::Fails;
@@ -915,6 +917,8 @@ impl Finding {
             VerdictKind::Proven
         } else if !readings.is_empty() && readings.iter().all(holds) {
             VerdictKind::Holds
+        } else if let Some(literal) = readings.iter().find(|r| r.literal) {
+            literal.finding.verdict
         } else {
             VerdictKind::Ambiguous
         };
@@ -924,7 +928,14 @@ impl Finding {
             f.counterexample = shown.and_then(|r| r.finding.counterexample.clone());
             f.extent = shown.and_then(|r| r.finding.extent.clone());
         }
+        // A verdict the literal reading decided leads with that reading.
         let mut readings = readings;
+        let decided_by_literal = !matches!(verdict, VerdictKind::Fails | VerdictKind::Ambiguous)
+            && !readings.iter().all(holds);
+        if decided_by_literal && let Some(at) = readings.iter().position(|r| r.literal) {
+            let literal = readings.remove(at);
+            readings.insert(0, literal);
+        }
         // The readings' tables are shown once, after the readings, as the claim's.
         f.tables = readings
             .iter_mut()
@@ -1831,10 +1842,18 @@ mod tests {
         );
         assert_eq!(f.verdict, VerdictKind::Fails);
         assert_eq!(f.counterexample, fails("k in 1..9", 3).counterexample);
-        // The readings disagree and the printed one holds: AMBIGUOUS.
+        // The readings disagree and the printed one holds: the statement as printed HOLDS.
         assert_eq!(
             verdict(vec![
                 reading("as printed", true, holds("k in 1..9", 9)),
+                reading("b", false, fails("k in 1..9", 2)),
+            ]),
+            VerdictKind::Holds
+        );
+        // They disagree and none is the printed one: AMBIGUOUS.
+        assert_eq!(
+            verdict(vec![
+                reading("a", false, holds("k in 1..9", 9)),
                 reading("b", false, fails("k in 1..9", 2)),
             ]),
             VerdictKind::Ambiguous

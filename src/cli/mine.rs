@@ -12,14 +12,14 @@ use crate::export::{Cell, Format, Table};
 use crate::fsio;
 
 use crate::games::cash::{
-    CashPeriodicity, CashSet, across_members, across_start_data, check_threshold_budget,
-    threshold_forms_advising,
+    CashPeriodicity, CashSet, across_members, check_threshold_budget, threshold_forms_advising,
 };
 use crate::games::certificate_file::{CertificateFile, Replayed};
 use crate::games::scoring::HeapSequence;
 use crate::miner::{FitOptions, across_analysis, fit_periodic_linear};
 use crate::num::Q;
 use crate::tables::cash::certified_forms_table;
+use crate::tables::cash_across::{ACROSS_FUNCTIONS, SetFamily, across_table};
 use crate::tables::mined::{
     family_forms, family_forms_table, grid_form_table, grid_forms, periodic_forms_table,
     verify_closed_form, verify_grid_form,
@@ -723,42 +723,22 @@ fn octal(args: OctalArgs) -> anyhow::Result<()> {
 }
 
 fn across_cash(a: AcrossCashArgs) -> anyhow::Result<()> {
-    if a.step < 1 {
-        anyhow::bail!("--step {}: must be at least 1", a.step);
-    }
-    let fam: crate::family::Family = a.set.parse().map_err(|e| anyhow::anyhow!("--set: {e}"))?;
-    if fam.params() != ["L"] {
+    let family: crate::family::Family = a.set.parse().map_err(|e| anyhow::anyhow!("--set: {e}"))?;
+    let family = SetFamily::new(family).map_err(|e| anyhow::anyhow!("--set: {e}"))?;
+    if family.param() != "L" {
         anyhow::bail!("--set {}: the move set must use the one parameter L", a.set);
     }
-    let set_at = |l: i64| -> anyhow::Result<CashSet> {
-        let ranges = [("L".to_string(), crate::num::IntRange::new(l, l)?)]
-            .into_iter()
-            .collect();
-        let member = fam.members(&ranges)?.remove(0);
-        CashSet::new(member.heaps.iter().map(|&h| u64::from(h)).collect())
-            .with_context(|| format!("L = {l}"))
-    };
-    // The cost before the work: max A, affine in L, is largest at an end of the range, so the
-    // range is refused at once when that L alone would not fit in memory.
-    for l in [a.l.start(), a.l.end()] {
-        let set = set_at(l)?;
-        check_threshold_budget(&set, across_start_data(&set), true, a.memory.memory_limit)
-            .with_context(|| {
-                format!("--L {}..{}: at L = {l}, A = {set}", a.l.start(), a.l.end())
-            })?;
-    }
-    // Every L of the range, without overflow at its end.
-    let family = std::iter::successors(Some(a.l.start()), |&l| l.checked_add(a.step))
-        .take_while(|&l| l <= a.l.end())
-        .map(|l| Ok((l, set_at(l)?)))
-        .collect::<anyhow::Result<Vec<(i64, CashSet)>>>()?;
+    let sets = family
+        .members(a.l, a.step, a.memory.memory_limit)
+        .with_context(|| format!("--L {}..{} --step {}", a.l.start(), a.l.end(), a.step))?;
     let bar = super::octal::LazyBar::new("fitting", "terms");
-    let members = across_members(&family, a.memory.memory_limit, &bar);
+    let members = across_members(&sets, a.memory.memory_limit, &bar);
     bar.finish();
-    let analysis = across_analysis(members?, &["f_A", "f_A^⊥"], a.step);
-    let mut t = Table::new(&["L", "set", "period", "proven_from", "slopes"]);
+    let members = members?;
+    let table = across_table(&family, &sets, &members);
+    let analysis = across_analysis(members, &across_function_names(), a.step);
     let mut text = String::new();
-    for (m, (_, set)) in analysis.members.iter().zip(&family) {
+    for (m, (_, set)) in analysis.members.iter().zip(&sets) {
         let slopes = m
             .slopes
             .iter()
@@ -769,16 +749,14 @@ fn across_cash(a: AcrossCashArgs) -> anyhow::Result<()> {
             "L = {}: A = {set}, f^I and f^II periodic-linear with period {}, PROVEN for n ≥ {}, slopes per period {{{slopes}}}\n",
             m.l, m.period, m.from
         ));
-        t.push(vec![
-            Cell::Int(m.l),
-            super::cash::set_cell(set),
-            Cell::Int(m.period as i64),
-            Cell::Int(m.from),
-            Cell::list("", ",", "", m.slopes.iter().cloned()),
-        ]);
     }
     text.push_str(&analysis.text());
-    emit_text_or_table(&a.out, &text, &t)
+    emit_text_or_table(&a.out, &text, &table)
+}
+
+/// The functions of a cash-across row, in the order of their intercept columns.
+fn across_function_names() -> Vec<&'static str> {
+    ACROSS_FUNCTIONS.iter().map(|(_, name, _)| *name).collect()
 }
 
 /// Formulas read best as text; CSV and JSON get the table.

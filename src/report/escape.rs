@@ -519,6 +519,72 @@ pub fn latex_markdown(s: &str) -> String {
         .join("\n\n")
 }
 
+/// A data table's cell for LaTeX: escaped as [`escape_latex_math`], with a break allowed after
+/// every comma and semicolon, so a long list (`[0,1,1,2,…]`) wraps inside a paragraph column
+/// instead of running off the page.
+pub fn latex_cell(s: &str) -> String {
+    escape_latex_math(s)
+        .replace(',', r",\allowbreak{}")
+        .replace(';', r";\allowbreak{}")
+}
+
+/// Width of the text block in points (A4 with 2 cm margins, as the preamble sets it).
+const TEXT_WIDTH_PT: f64 = 483.0;
+
+/// Width of one character of a `\small` table cell in points: a digit is 0.5 em of 9 pt, and
+/// letters and escaped braces run wider, so a little more.
+const CELL_CHAR_PT: f64 = 5.0;
+
+/// Padding between two columns in points (twice `\tabcolsep`).
+const COLUMN_GAP_PT: f64 = 12.0;
+
+/// Columns at most this many characters wide stay on one line.
+const NARROW_COLUMN_CHARS: usize = 14;
+
+/// The `longtable` column specification of a data table with these `header` names and `rows`:
+/// `l` for every column when the widest cells fit the text width side by side; otherwise the
+/// narrow columns stay `l` and the wide ones become ragged paragraph columns (`L{…pt}`) sharing
+/// the width left, in proportion to their widest cells, so no row runs into the margin.
+pub fn latex_table_columns(header: &[String], rows: &[Vec<String>]) -> String {
+    let widths: Vec<usize> = header
+        .iter()
+        .enumerate()
+        .map(|(c, h)| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .map(|x| x.chars().count())
+                .chain([h.chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let gaps = COLUMN_GAP_PT * widths.len().saturating_sub(1) as f64;
+    let needed: f64 = widths.iter().map(|&w| w as f64 * CELL_CHAR_PT).sum::<f64>() + gaps;
+    if needed <= TEXT_WIDTH_PT {
+        return "l".repeat(widths.len());
+    }
+    let narrow: f64 = widths
+        .iter()
+        .filter(|&&w| w <= NARROW_COLUMN_CHARS)
+        .map(|&w| w as f64 * CELL_CHAR_PT)
+        .sum();
+    let wide: usize = widths.iter().filter(|&&w| w > NARROW_COLUMN_CHARS).sum();
+    let left = (TEXT_WIDTH_PT - gaps - narrow).max(0.0);
+    widths
+        .iter()
+        .map(|&w| {
+            if w <= NARROW_COLUMN_CHARS {
+                "l".to_string()
+            } else {
+                // At least a narrow column's width, even when the narrow ones take most.
+                let share =
+                    (left * w as f64 / wide as f64).max(NARROW_COLUMN_CHARS as f64 * CELL_CHAR_PT);
+                format!("L{{{:.1}pt}}", share.floor())
+            }
+        })
+        .collect()
+}
+
 /// Registers the escaping filters on a Tera instance (the Markdown and the LaTeX renderer get
 /// the same filters, so a template can only forget to escape, never escape wrongly).
 pub fn register_filters(tera: &mut Tera) {
@@ -540,6 +606,14 @@ pub fn register_filters(tera: &mut Tera) {
     tera.register_filter("tex_range", |s: &str, _: Kwargs, _: &State| {
         escape_latex_range(s)
     });
+    tera.register_filter("tex_cell", |s: &str, _: Kwargs, _: &State| latex_cell(s));
+    tera.register_filter(
+        "tex_columns",
+        |header: Vec<String>, kwargs: Kwargs, _: &State| -> tera::TeraResult<String> {
+            let rows: Vec<Vec<String>> = kwargs.must_get("rows")?;
+            Ok(latex_table_columns(&header, &rows))
+        },
+    );
 }
 
 #[cfg(test)]

@@ -13,13 +13,14 @@ use crate::error::Result;
 use crate::export::{Cell, Table};
 use crate::family::Family;
 use crate::games::candy::Candies;
-use crate::games::cash::{Amount, CashSet, CashTable, thresholds};
+use crate::games::cash::{Amount, CashSet, CashTable, across_members, thresholds};
 use crate::games::scoring::{
     HeapSequence, HeapSize, Limits, Method, OctalRules, Ruleset, ScoringGame, nim_heaps,
     parse_rules, scoring_nim, solve_many_reporting,
 };
 use crate::num::{IntRange, Pwl, Q, QRange};
 use crate::progress::Progress;
+use crate::tables::cash_across::{SetFamily, across_table};
 use crate::tables::cash_rows::{STATE_COLUMNS, state_rows, threshold_columns, threshold_rows};
 use crate::tables::cash_survey::{SURVEY_COLUMNS, cash_survey, survey_table};
 use crate::tables::octal::{VALUE_COLUMNS, values_table};
@@ -42,11 +43,13 @@ pub enum Kind {
     CashTable,
     /// Every move set A ⊆ {lo..hi}: plain period and cash-periodicity (no single command).
     CashSurvey,
+    /// `nimlab mine across cash`: a family of move sets A(L), each member's certified forms.
+    CashAcross,
 }
 
 impl Kind {
     /// Every kind, in the order the documentation lists them.
-    pub const ALL: [Kind; 7] = [
+    pub const ALL: [Kind; 8] = [
         Kind::ScoringPayoff,
         Kind::ScoringFamily,
         Kind::OctalValues,
@@ -54,6 +57,7 @@ impl Kind {
         Kind::CashThresholds,
         Kind::CashTable,
         Kind::CashSurvey,
+        Kind::CashAcross,
     ];
 
     /// The kind's name in a study file.
@@ -66,6 +70,7 @@ impl Kind {
             Kind::CashThresholds => "cash.thresholds",
             Kind::CashTable => "cash.table",
             Kind::CashSurvey => "cash.survey",
+            Kind::CashAcross => "cash.across",
         }
     }
 
@@ -84,6 +89,7 @@ impl Kind {
             Kind::CashThresholds => &["set", "max_n", "defined_only"],
             Kind::CashTable => &["set", "max_n"],
             Kind::CashSurvey => &["elements", "sizes", "max_n"],
+            Kind::CashAcross => &["family", "ranges", "step"],
         }
     }
 }
@@ -172,6 +178,15 @@ pub enum TableSpec {
         /// Largest n of the data.
         max_n: Amount,
     },
+    /// A family of move sets in one parameter, each member's forms certified and summarized.
+    CashAcross {
+        /// The family, e.g. {1, L}.
+        family: SetFamily,
+        /// The parameter's range.
+        range: IntRange,
+        /// The step through the range.
+        step: i64,
+    },
 }
 
 /// The name of a payoff algebra in a study file.
@@ -209,6 +224,7 @@ impl TableSpec {
             TableSpec::CashThresholds { .. } => Kind::CashThresholds,
             TableSpec::CashTable { .. } => Kind::CashTable,
             TableSpec::CashSurvey { .. } => Kind::CashSurvey,
+            TableSpec::CashAcross { .. } => Kind::CashAcross,
         }
     }
 
@@ -234,6 +250,7 @@ impl TableSpec {
             TableSpec::CashThresholds { defined_only, .. } => threshold_columns(!defined_only),
             TableSpec::CashTable { .. } => STATE_COLUMNS.map(String::from).to_vec(),
             TableSpec::CashSurvey { .. } => SURVEY_COLUMNS.map(String::from).to_vec(),
+            TableSpec::CashAcross { family, .. } => family.columns(),
         }
     }
 
@@ -295,6 +312,15 @@ impl TableSpec {
                 "sizes": sizes.map(|s| s.to_string()),
                 "max_n": max_n,
             }),
+            TableSpec::CashAcross {
+                family,
+                range,
+                step,
+            } => json!({
+                "family": family.family().to_string(),
+                "range": range.to_string(),
+                "step": step,
+            }),
         };
         json!({ "kind": self.kind().name(), "params": body })
     }
@@ -324,6 +350,10 @@ impl TableSpec {
                 let to = Amount::try_from(to).ok()?;
                 (to > *max_n).then_some(())?;
                 *max_n = to;
+            }
+            TableSpec::CashAcross { family, range, .. } if index == family.param() => {
+                (to > range.end()).then_some(())?;
+                *range = IntRange::new(range.start(), to).ok()?;
             }
             _ => return None,
         }
@@ -409,6 +439,15 @@ impl TableSpec {
             } => Ok(survey_table(&cash_survey(
                 *elements, *sizes, *max_n, progress,
             )?)),
+            TableSpec::CashAcross {
+                family,
+                range,
+                step,
+            } => {
+                let sets = family.members(*range, *step, max_bytes)?;
+                let members = across_members(&sets, max_bytes, progress)?;
+                Ok(across_table(family, &sets, &members))
+            }
         }
     }
 }

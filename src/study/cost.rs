@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::compute::{TableSpec, candy_hull, octal_sequence};
 use crate::error::Result;
 use crate::games::candy::TableShape;
-use crate::games::cash::{Amount, threshold_bytes};
+use crate::games::cash::{Amount, across_start_data, threshold_bytes};
 use crate::games::scoring::{nim_heaps, scoring_nim, solve_cost};
 use crate::tables::cash_survey::survey_cost;
 use crate::tables::scoring::family_cost;
@@ -131,6 +131,24 @@ impl TableSpec {
                 Cost {
                     bytes: bytes.saturating_add(held(rows)),
                     work,
+                    rows,
+                }
+            }
+            TableSpec::CashAcross {
+                family,
+                range,
+                step,
+            } => {
+                // Each member is fitted on its start data (more only when its proof needs
+                // it); max A is affine in the parameter, so the largest member is at an end.
+                let data = |l: i64| -> Result<Amount> { Ok(across_start_data(&family.set_at(l)?)) };
+                let largest = data(range.start())?.max(data(range.end())?);
+                let rows =
+                    u64::try_from((range.end() - range.start()) / step + 1).unwrap_or(u64::MAX);
+                let bytes = u64::try_from(threshold_bytes(largest, true)).unwrap_or(u64::MAX);
+                Cost {
+                    bytes: bytes.saturating_add(held(rows)),
+                    work: largest.saturating_mul(rows),
                     rows,
                 }
             }

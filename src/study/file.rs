@@ -29,6 +29,7 @@ use crate::family::Family;
 use crate::games::cash::{Amount, CashSet};
 use crate::games::scoring::{HeapSize, Method};
 use crate::num::{IntRange, Q, QRange};
+use crate::tables::cash_across::SetFamily;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -516,6 +517,23 @@ fn table_spec(p: &mut Params<'_>) -> Result<TableSpec> {
                 max_n: p.whole("max_n", v, u64::from(u32::MAX))?,
             }
         }
+        Kind::CashAcross => {
+            let (family, ranges) = p.family()?;
+            let family = SetFamily::new(family).map_err(|e| p.bad("family", &e.to_string()))?;
+            let range = ranges[family.param()];
+            let step = match p.get("step") {
+                None => 1,
+                Some(v) => v
+                    .as_integer()
+                    .filter(|&s| s >= 1)
+                    .ok_or_else(|| p.bad("step", "expected a whole number of at least 1"))?,
+            };
+            TableSpec::CashAcross {
+                family,
+                range,
+                step,
+            }
+        }
     })
 }
 
@@ -781,6 +799,20 @@ pub fn parse(path: &Path, src: &str) -> Result<Study> {
             .as_ref()
             .map(|c| column(&ctx, &who, m.table.get_ref(), columns.as_ref(), c))
             .transpose()?;
+        if how == MineHow::Across
+            && let Some(columns) = &columns
+            && let Some(missing) = ["period", "proven_from", "slopes"]
+                .into_iter()
+                .find(|c| !columns.iter().any(|have| have == c))
+        {
+            return Err(ctx.under(
+                m.how.span(),
+                &format!(
+                    "{who}: `how = \"across\"` reads members with certified forms (the columns `period`, `proven_from` and `slopes`, as a `cash.across` table has); `{}` has no `{missing}`",
+                    m.table.get_ref()
+                ),
+            ));
+        }
         mines.push(MineDecl {
             name: m.name.get_ref().clone(),
             source: m.table.get_ref().clone(),

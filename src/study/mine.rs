@@ -14,10 +14,14 @@ use crate::claims::eval::Definitions;
 use crate::claims::typeset::{expr_math, name_math, rational_math};
 use crate::error::Result;
 use crate::export::{Cell, Table};
-use crate::miner::{BreakpointForms, FamilyForms, grid_form, mine_family};
+use crate::miner::{
+    AcrossMember, BreakpointForms, FamilyForms, across_analysis, grid_form, mine_family,
+};
 use crate::num::{Pwl, Q};
 use crate::progress::Progress;
 use crate::report::context::{MinedForm, MinedSection};
+use crate::tables::across::{across_forms, across_forms_table};
+use crate::tables::cash_across::ACROSS_FUNCTIONS;
 use crate::tables::mined::{
     GRID_FORM_COLUMNS, ZIGZAG_BEYOND, family_expr, family_forms_table, formulas_math, grid_expr,
     grid_form_table, no_grid_form, verify_closed_form, verify_grid_form,
@@ -39,12 +43,7 @@ pub(super) fn mine(
         MineHow::Family => "along the family",
         MineHow::Sequence => "as sequences",
         MineHow::Pwl => return mine_pwl(study, m, table).map_err(here),
-        MineHow::Across => {
-            return Err(here(
-                "`how = \"across\"` is validated but not rendered yet; use family, sequence or pwl"
-                    .to_string(),
-            ));
-        }
+        MineHow::Across => return mine_across(m, table).map_err(here),
     };
     let index = match &m.index {
         Some(i) => i.clone(),
@@ -315,6 +314,173 @@ fn mine_pwl(
         section(vec![mined]),
         grid_form_table(&form, &format!("OBSERVED on {observed}")),
     ))
+}
+
+/// An `across` step: a table of members each with certified periodic-linear forms (its
+/// parameter, `period`, `proven_from`, `slopes`, and one list of intercepts c_0 … c_{P−1} per
+/// mined column), read back as typed numbers and handed to the second-level fit
+/// ([`across_analysis`]). Its forms are OBSERVED across the parameter; no form is a result.
+fn mine_across(m: &MineDecl, table: &Table) -> std::result::Result<(MinedSection, Table), String> {
+    if m.verify_to.is_some() {
+        return Err(
+            "`verify_to` does not apply to `how = \"across\"`: each member's forms are already proven, and the pattern across the parameter is observed on the members computed"
+                .to_string(),
+        );
+    }
+    let index = match &m.index {
+        Some(i) => i.clone(),
+        None => table
+            .columns
+            .first()
+            .cloned()
+            .ok_or_else(|| format!("the table `{}` has no columns", m.source))?,
+    };
+    let column = |name: &str| {
+        column_index(table, name).ok_or_else(|| {
+            format!(
+                "`how = \"across\"` reads members with certified forms, which need the columns `period`, `proven_from` and `slopes`; `{}` has no `{name}`",
+                m.source
+            )
+        })
+    };
+    let (at_l, at_period, at_from, at_slopes) = (
+        column(&index)?,
+        column("period")?,
+        column("proven_from")?,
+        column("slopes")?,
+    );
+    let at_functions: Vec<usize> = m
+        .columns
+        .iter()
+        .map(|c| column(c))
+        .collect::<Result<_, _>>()?;
+    let int = |cell: &Cell| match cell {
+        Cell::Int(v) => Some(*v),
+        _ => None,
+    };
+    let rationals = |cell: &Cell| match cell {
+        Cell::List(list) => list
+            .items
+            .iter()
+            .map(|c| match c {
+                Cell::Int(v) => Some(Q::int(*v)),
+                Cell::Rational(q) => Some(q.clone()),
+                _ => None,
+            })
+            .collect::<Option<Vec<Q>>>(),
+        _ => None,
+    };
+    let members = table
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(r, row)| {
+            let bad = |what: &str| format!("row {} of `{}`: {what}", r + 1, m.source);
+            let period = int(&row[at_period])
+                .and_then(|p| usize::try_from(p).ok())
+                .filter(|&p| p > 0)
+                .ok_or_else(|| bad("`period` is not a positive whole number"))?;
+            let intercepts = at_functions
+                .iter()
+                .zip(&m.columns)
+                .map(|(&at, c)| {
+                    rationals(&row[at])
+                        .filter(|v| v.len() == period)
+                        .ok_or_else(|| {
+                            bad(&format!(
+                                "`{c}` is not a list of {period} exact numbers, one per residue"
+                            ))
+                        })
+                })
+                .collect::<std::result::Result<Vec<_>, _>>()?;
+            Ok(AcrossMember {
+                l: int(&row[at_l])
+                    .ok_or_else(|| bad(&format!("`{index}` is not a whole number")))?,
+                period,
+                from: int(&row[at_from])
+                    .ok_or_else(|| bad("`proven_from` is not a whole number"))?,
+                slopes: rationals(&row[at_slopes])
+                    .filter(|v| !v.is_empty())
+                    .ok_or_else(|| bad("`slopes` is not a list of exact numbers"))?,
+                intercepts,
+            })
+        })
+        .collect::<std::result::Result<Vec<AcrossMember>, String>>()?;
+    let (Some(first), Some(last)) = (members.first(), members.last()) else {
+        return Err(format!("the table `{}` has no members", m.source));
+    };
+    let (first, last) = (first.l, last.l);
+    // The members are consecutive in one step: the fit across the parameter is in its index.
+    let step = members.get(1).map_or(1, |second| second.l - first);
+    if step < 1 || members.windows(2).any(|w| w[1].l - w[0].l != step) {
+        return Err(format!(
+            "`{index}` does not step evenly upwards through the table `{}`",
+            m.source
+        ));
+    }
+    let named: Vec<(&str, &str)> = m
+        .columns
+        .iter()
+        .map(|c| {
+            ACROSS_FUNCTIONS
+                .iter()
+                .find(|(column, _, _)| column == c)
+                .map_or((c.as_str(), c.as_str()), |(_, name, symbol)| {
+                    (*name, *symbol)
+                })
+        })
+        .collect();
+    let symbols: Vec<String> = named
+        .iter()
+        .zip(&m.columns)
+        .map(|((_, symbol), c)| {
+            if *symbol == c.as_str() {
+                name_math(c)
+            } else {
+                symbol.to_string()
+            }
+        })
+        .collect();
+    let names: Vec<&str> = named.iter().map(|(name, _)| *name).collect();
+    let functions: Vec<(&str, &str)> = m
+        .columns
+        .iter()
+        .zip(&symbols)
+        .map(|(c, s)| (c.as_str(), s.as_str()))
+        .collect();
+    let analysis = across_analysis(members, &names, step);
+    let forms = across_forms(&analysis, &index, &functions);
+    let var = name_math(&index);
+    let range = if step == 1 {
+        format!("${first} \\le {var} \\le {last}$")
+    } else {
+        format!("${var} = {first}, {}, \\dots, {last}$", first + step)
+    };
+    let shown = forms
+        .iter()
+        .map(|f| MinedForm {
+            column: f.quantity.clone(),
+            status: if f.found { "OBSERVED" } else { "NONE" }.into(),
+            range: range.clone(),
+            formulas: f.formulas.clone(),
+            verified: None,
+        })
+        .collect();
+    let section = MinedSection {
+        name: m.name.clone(),
+        what: format!(
+            "the certified forms of the table `{}` across ${var}$: period, start, slope and the intercepts {}",
+            m.source,
+            symbols
+                .iter()
+                .map(|s| format!("${s}$"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        forms: shown,
+        csv: format!("{}.csv", m.name),
+    };
+    Ok((section, across_forms_table(&forms)))
 }
 
 /// The closed form in (N, index) of a column of functions, when the miner finds one, re-verified

@@ -40,6 +40,7 @@ pub use run::{Rendered, RunOptions, SHOWN_ROWS, render};
 use crate::claims::Registry;
 use crate::claims::registry::located;
 use crate::error::{Error, Result};
+use crate::tables::across::ACROSS_FORM_COLUMNS;
 use crate::tables::mined::{FAMILY_FORM_COLUMNS, GRID_FORM_COLUMNS};
 
 /// The `[study]` table: what the report says it is.
@@ -142,12 +143,13 @@ impl MineHow {
 
 impl MineHow {
     /// The columns of the step's table (what values, figures and later steps may name): those
-    /// `nimlab mine family … --format csv` prints, one row per residue class of each form, or
-    /// for `pwl` one row per parameter of the form over the grid.
+    /// `nimlab mine family … --format csv` prints, one row per residue class of each form; for
+    /// `pwl` one row per parameter of the form over the grid; for `across` one row per quantity.
     pub fn columns(self) -> &'static [&'static str] {
         match self {
             MineHow::Pwl => &GRID_FORM_COLUMNS,
-            MineHow::Family | MineHow::Sequence | MineHow::Across => &FAMILY_FORM_COLUMNS,
+            MineHow::Across => &ACROSS_FORM_COLUMNS,
+            MineHow::Family | MineHow::Sequence => &FAMILY_FORM_COLUMNS,
         }
     }
 }

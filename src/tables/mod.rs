@@ -7,8 +7,10 @@
 //! - [`cash`]: NIM with Cash's thresholds f and g, the certified closed forms of f^I and f^II,
 //!   and the proven win condition on A-critical states; [`cash_rows`]: the long threshold and
 //!   state tables streamed row by row; [`cash_survey`]: every move set A ⊆ {lo..hi} with its
-//!   plain period and whether it is cash-periodic;
+//!   plain period and whether it is cash-periodic; [`cash_across`]: a family of move sets A(L)
+//!   with each member's certified forms summarized, for the fit across L;
 //! - [`octal`]: the value sequence of a scoring octal game;
+//! - [`across`]: the second-level analysis across a family's parameter as formulas and rows;
 //! - [`mined`]: the miner's closed forms as tables (along a family, over a grid of parameters,
 //!   of an eventually periodic sequence), mined from the typed family tables, and a mined form
 //!   re-verified by the claims checker as a claim built from values (no claim text).
@@ -17,8 +19,10 @@
 //! output: the miner reads them as they are, and [`crate::export::Table`] renders them as text,
 //! CSV, JSON or Markdown only when printed.
 
+pub mod across;
 pub mod candy;
 pub mod cash;
+pub mod cash_across;
 pub mod cash_rows;
 pub mod cash_survey;
 pub mod mined;

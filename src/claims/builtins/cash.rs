@@ -61,7 +61,8 @@ pub const BUILTINS: &[Builtin] = &[
         about: "§9: closed forms of f^I, f^II and win conditions for every finite A, judged on \
                 listed sets through certified forms (args claim = one_slope_from_zero | \
                 eventually_per_residue | win_condition, sets, max_n; for win_condition also \
-                critical_n, deep_critical_n, table_in = the label of a claim that prints the table)",
+                critical_n, deep_critical_n, table_in = the label of a claim that prints the table, \
+                per_set = true when each set is an instance of the statement)",
         expr_args: &[],
         run: closed_forms,
     },
@@ -1150,7 +1151,16 @@ pub fn closed_forms(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
                     Error::invalid("`args.table_in` must be a claim's label, as a string")
                 })?),
             };
-            win_condition(&sets, max_n, critical_n, table_in, range)
+            // "For every A there is a win condition" is an existence per set, settled by each
+            // set's proven condition; "there is an algorithm" is not a statement about sets one
+            // at a time, so no instance settles it.
+            let per_set = match run.args.get("per_set") {
+                None => false,
+                Some(v) => v
+                    .as_bool()
+                    .ok_or_else(|| Error::invalid("`args.per_set` must be true or false"))?,
+            };
+            win_condition(&sets, max_n, critical_n, table_in, per_set, range)
         }
         other => Err(Error::invalid(format!(
             "`args.claim` must be \"one_slope_from_zero\", \"eventually_per_residue\" or \
@@ -1301,14 +1311,17 @@ fn set_tex(set: &CashSet) -> String {
     format!(r"\lbrace {}\rbrace", parts.join(", "))
 }
 
-/// §9 Conjectures 3 and 4: what a win condition would rest on, per listed set; OPEN. The
-/// sentence gives the counts; the table gives each set's certified forms, what its corresponding
-/// state decides on the A-critical states, and the win condition proven for every n.
+/// §9 Conjectures 3 and 4: what a win condition would rest on, per listed set. The sentence gives
+/// the counts; the table gives each set's certified forms, what its corresponding state decides
+/// on the A-critical states, and the win condition proven for every n. With `per_set` (the
+/// statement is "each A has one") it HOLDS on the sets whose condition is proven, the others
+/// unsettled; otherwise (an algorithm for every A) no set settles it: OPEN.
 fn win_condition(
     sets: &[CashSet],
     max_n: Amount,
     crit_n: Amount,
     table_in: Option<&str>,
+    per_set: bool,
     range: Vec<RangePart>,
 ) -> Result<Finding> {
     let certify = |set: &CashSet| Certified::new(set, max_n);
@@ -1398,14 +1411,25 @@ fn win_condition(
         table.push(vec![set_math(set), forms, critical, condition]);
     }
     let proven = conditions.iter().filter(|(_, p)| *p).count();
+    let instances = InstanceProofs {
+        what: "listed sets A".to_string(),
+        total: sets.len() as u64,
+        proven: proven as u64,
+    };
+    let scope = if per_set {
+        format!("{}; other sets $A$ are not covered", instances.text())
+    } else {
+        "an algorithm for every finite $A$ is not a statement about the sets one at a time: \
+         no finite check decides it"
+            .to_string()
+    };
     let evidence = format!(
         "(a) certified forms of $f^{{\\mathrm I}}, f^{{\\mathrm{{II}}}}$ for {} of {} sets; \
          (b) $g^{{\\mathrm I}}, g^{{\\mathrm{{II}}}}$ are closed forms for every $A$ (Def 3.1); \
          (c) on the $A$-critical states with $n \\le {crit_n}$ the corresponding state decides \
          the winner for {} and does not for {} (untested for {}, no $A$-critical state for \
          {}, not cash-periodic for {}); (d) a win condition on the $A$-critical states is PROVEN \
-         for every $n$ for {proven} of {} sets; each set in {}; a statement about every \
-         finite $A$ stays open",
+         for every $n$ for {proven} of {} sets; each set in {}; {scope}",
         counts[0],
         sets.len(),
         plural(counts[1], "set"),
@@ -1419,7 +1443,12 @@ fn win_condition(
             |claim| format!("the table of {claim}")
         ),
     );
-    let mut f = finding(VerdictKind::Open, range, evidence);
+    let verdict = if per_set {
+        instances.verdict()
+    } else {
+        VerdictKind::Open
+    };
+    let mut f = finding(verdict, range, evidence);
     if table_in.is_none() {
         f.tables.push(table);
     }

@@ -1529,10 +1529,14 @@ fn family_evidence(
     let mut pre: Option<(usize, usize)> = None;
     let mut per: Option<(usize, usize)> = None;
     let mut none = EvidenceTable::new(
-        "Instances without a period (NONE): the least and largest $\\mathcal G_s(n)$ on the \
-         first, then the second half of the heaps compared",
+        "Instances with no period found (NONE) on the heaps searched: a game that breaks heaps \
+         has no known look-back, so its search only observes, and stops at the compared heaps; \
+         `nimlab octal period --rules CODE` searches further within a time budget and may \
+         observe a period there (never prove one). Then the least and largest \
+         $\\mathcal G_s(n)$ on the first and the second half of the heaps compared",
         &[
             "instance",
+            "period searched",
             "heaps compared",
             "first half",
             "second half",
@@ -1573,6 +1577,7 @@ fn family_evidence(
                 }
                 none.push(vec![
                     inst.math(),
+                    format!(r"$0 \le n \le {}$", s.report.terms.saturating_sub(1)),
                     format!(r"$0 \le n \le {}$", v.len().saturating_sub(1)),
                     min_max(first),
                     min_max(second),
