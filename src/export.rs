@@ -492,13 +492,6 @@ impl Digits {
         self.push(itoa::Buffer::new().format(v).as_bytes());
     }
 
-    fn push_i64(&mut self, v: i64) {
-        if v < 0 {
-            self.push(b"-");
-        }
-        self.push_u64(v.unsigned_abs());
-    }
-
     fn push(&mut self, bytes: &[u8]) {
         self.buf[self.len..self.len + bytes.len()].copy_from_slice(bytes);
         self.len += bytes.len();
@@ -532,16 +525,12 @@ impl RowEncoder {
 
     /// An integer cell, as [`Cell::Int`] writes it.
     pub fn int(&mut self, v: i64) {
-        let mut d = Digits::new();
-        d.push_i64(v);
-        self.number(d.as_bytes(), false);
+        self.number(itoa::Buffer::new().format(v).as_bytes(), false);
     }
 
     /// A whole number, as [`Cell::UInt`] writes it.
     pub fn uint(&mut self, v: u64) {
-        let mut d = Digits::new();
-        d.push_u64(v);
-        self.number(d.as_bytes(), false);
+        self.number(itoa::Buffer::new().format(v).as_bytes(), false);
     }
 
     /// The rational `numer/denom` as [`Cell::Rational`] writes it (reduced, `p/q` or an
@@ -572,9 +561,7 @@ impl RowEncoder {
 
     /// The integer `n` as an exact rational, as [`Cell::Rational`] writes it (a JSON string).
     pub fn int_as_rational(&mut self, n: i64) {
-        let mut d = Digits::new();
-        d.push_i64(n);
-        self.number(d.as_bytes(), true);
+        self.number(itoa::Buffer::new().format(n).as_bytes(), true);
     }
 
     /// The format the rows are encoded in.
@@ -747,10 +734,19 @@ impl RowEncoder {
 /// A CSV field as the csv crate writes it: quoted when it holds a comma, a quote, CR or LF,
 /// with quotes doubled.
 fn csv_field(out: &mut Vec<u8>, field: &[u8], plain: bool) {
-    // memchr scans a long field a vector at a time (and a payoff's text has a comma within
-    // its first few bytes); a field with a quote is always quoted.
-    let quote = !plain && memchr::memchr(b'"', field).is_some();
-    if plain || (!quote && memchr::memchr3(b',', b'\r', b'\n', field).is_none()) {
+    let needs_quotes = |field: &[u8]| {
+        if field.len() < 32 {
+            // A call into memchr costs more than a short field's bytes.
+            field
+                .iter()
+                .any(|b| matches!(b, b',' | b'"' | b'\r' | b'\n'))
+        } else {
+            // A vector at a time; a payoff's text has a comma within its first few bytes.
+            memchr::memchr3(b',', b'\r', b'\n', field).is_some()
+                || memchr::memchr(b'"', field).is_some()
+        }
+    };
+    if plain || !needs_quotes(field) {
         out.extend_from_slice(field);
         return;
     }
