@@ -341,7 +341,7 @@ impl GridFn {
             carry = word >> 63;
             value += 2 * word.count_ones() as i32 - 64;
         }
-        if steps % 64 == 0 && last_knot {
+        if steps.is_multiple_of(64) && last_knot {
             // The last index opens a word of its own.
             visit(1, steps, self.last, 0);
         }

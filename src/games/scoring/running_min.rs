@@ -43,6 +43,14 @@
 //! q is retried at 2q as there. The values equal the reference's payoffs (tested against it and
 //! against a naive minimax), and the grid's trimmed windows make the stored functions identical.
 //!
+//! **The kernels.** Each step is one of three fused passes over a per-thread scratch window
+//! ([`GridFn::shifted`], [`GridFn::min_step`], [`GridFn::max_of_differences`]): the packed
+//! steps of every candidate are decoded a byte at a time straight into the running extremum,
+//! and the result is trimmed and packed once. They compute the same functions as the generic
+//! [`GridFn::lower_envelope`] and [`GridFn::combine`] (same window analysis, same trimming), and
+//! the tests solve whole tables both ways ([`Steps`]) and compare them function for function,
+//! besides the reference recursion and naive minimax.
+//!
 //! **Order and memory.** T(x, rest) and f(rest ∪ {x − 1}) lie one bean below the position
 //! x ∪ rest, so positions are solved in layers by total beans, each in parallel, and only the
 //! carried minima of the previous layer are kept: memory is the payoffs plus two layers of T.
