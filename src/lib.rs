@@ -297,12 +297,12 @@ pub mod scoring {
         HeapTable, Interval, Limits, Line, MAX_DIGITS, MAX_TABLE_HEAPS, Method, Move, MoveRegion,
         OctalRules, Ordered, Outcome, PERIOD_SECONDS, PROGRESS_SECONDS, PartitionIndex, Payoffs,
         PeriodCertificate, PeriodProof, PeriodReport, Player, Ply, Position, Route, RulesError,
-        Ruleset, ScoringGame, SequenceCost, SequenceState, Solution, SolveCost, Tails, UniformTail,
-        ValueSolution, candidates, common_constant_points, grundy_values, grundy_values_reporting,
-        in_p_plus, largest_fitting_max_heap, nim_heaps, nim_sum, optimal_line,
-        optimal_move_regions, parse_set, scoring_nim, search_values, solve, solve_cost, solve_many,
-        solve_partition_values, solve_table, solve_values, solve_values_reporting, table_bytes,
-        table_size, tails, value_from_grundy, values_at,
+        Ruleset, ScoringGame, SequenceCost, SequenceState, Solution, SolveCost, SummaryParts,
+        Tails, UniformTail, ValueSolution, candidates, common_constant_points, grundy_values,
+        grundy_values_reporting, in_p_plus, largest_fitting_max_heap, nim_heaps, nim_sum,
+        optimal_line, optimal_move_regions, parse_set, scoring_nim, search_values, solve,
+        solve_cost, solve_many, solve_partition_values, solve_table, solve_values,
+        solve_values_reporting, table_bytes, table_size, tails, value_from_grundy, values_at,
     };
     pub use crate::games::scoring::{
         Conjecture14Tally, MAX_SURVEY_WIDTH, SURVEY_CHUNK, SurveyRow, conjecture_14,

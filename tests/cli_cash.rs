@@ -584,3 +584,26 @@ mod huge_values {
         }
     }
 }
+
+/// Issue 18: state tables encoded with itoa and the inline CSV scan print what nimlab printed
+/// at 1c4bf86, in every format. SHA-256 of that version's output, with the sizes in bytes.
+#[test]
+fn state_tables_print_what_the_previous_encoder_printed() {
+    assert_output_digests(&[
+        (
+            "cash table --set 3,5,6,10,11 --max-n 100 --format csv",
+            "e020d74a0b0ddf79a48bde39d064ff26e2330a8ee9a4361111a602ab6310d2da",
+            11_469_896,
+        ),
+        (
+            "cash table --set 1,3,4 --max-n 20 --format text",
+            "7a1219d8e64d917ae153142f06e5661596dd211df0d8e4bd5a195b36f661a890",
+            133_785,
+        ),
+        (
+            "cash table --set 1,3,4 --max-n 12 --format json",
+            "18be1d7f3a23e10636426ae6a69b27358e4db63959e2c3d2add1ebc10bad365b",
+            81_654,
+        ),
+    ]);
+}

@@ -164,14 +164,28 @@ pub fn encode_table_rows(
     let lead = |out: &mut RowEncoder| heaps.iter().for_each(|&h| out.int(i64::from(h)));
     let Some(grid) = grid else {
         lead(out);
-        let s = table.payoffs().summary(index);
-        out.int(s.breakpoints as i64);
-        out.rational(&s.c_minus);
-        out.rational(&s.c_plus);
-        if out.format() == Format::Json {
-            out.cell(&Cell::from(&table.payoffs().pwl(index)));
-        } else {
-            out.text(&s.text);
+        match table.payoffs() {
+            // The payoff's numbers as machine integers and its text straight into the
+            // encoder's buffer: no allocation, no big rational per row.
+            Payoffs::Grid { scale, fns } if out.format() != Format::Json => {
+                let f = &fns[index];
+                let parts = f.summary_parts(*scale);
+                out.int(parts.breakpoints as i64);
+                out.ratio(parts.c_minus.0, parts.c_minus.1);
+                out.ratio(parts.c_plus.0, parts.c_plus.1);
+                out.text_with(|text| f.write_text(*scale, text));
+            }
+            _ => {
+                let s = table.payoffs().summary(index);
+                out.int(s.breakpoints as i64);
+                out.rational(&s.c_minus);
+                out.rational(&s.c_plus);
+                if out.format() == Format::Json {
+                    out.cell(&Cell::from(&table.payoffs().pwl(index)));
+                } else {
+                    out.text(&s.text);
+                }
+            }
         }
         out.end_row();
         return;

@@ -164,7 +164,7 @@ impl GridFn {
         if out.iter().any(|&v| i64::from(v).abs() > GRID_LIMIT) {
             return Err(GridError::Range);
         }
-        Ok(trimmed(lo, out, left, right))
+        Ok(trimmed(lo, &out, left, right))
     }
 
     /// min over candidates (P + F_cand), with P already scaled: the lower envelope the
@@ -213,36 +213,137 @@ impl GridFn {
     /// Equal to going through [`to_pwl`](Self::to_pwl) (tested), but without big rationals, so
     /// whole tables print quickly.
     pub fn summary(&self, scale: i64) -> GridSummary {
-        use std::fmt::Write;
-        let knots = self.knots();
-        let linear = self.left == self.right && knots.len() <= 1 && self.len == 1;
+        let parts = self.summary_parts(scale);
+        let mut text = String::new();
+        self.write_text(scale, &mut text);
+        GridSummary {
+            breakpoints: parts.breakpoints,
+            c_minus: Q::frac(parts.c_minus.0, parts.c_minus.1),
+            c_plus: Q::frac(parts.c_plus.0, parts.c_plus.1),
+            text,
+        }
+    }
+
+    /// [`GridFn::summary`]'s numbers with c∓ as unreduced fractions (numerator, scale): no big
+    /// integer, and the breakpoints counted a word of steps at a time.
+    pub fn summary_parts(&self, scale: i64) -> SummaryParts {
         let left = i64::from(self.left);
         let right = i64::from(self.right);
-        let first = i64::from(self.first);
-        let last = i64::from(self.last);
-        let c_minus = (first - left * self.lo, scale);
-        let c_plus = (last - right * self.hi(), scale);
-        let mut text = String::with_capacity(16 + 12 * knots.len());
-        let _ = write!(text, "[{left}]");
-        if linear {
+        let breakpoints = if self.is_line() {
+            0
+        } else {
+            let mut count = 0;
+            self.for_each_knot_word(|changes, _, _, _| count += changes.count_ones() as usize);
+            count
+        };
+        SummaryParts {
+            breakpoints,
+            c_minus: (i64::from(self.first) - left * self.lo, scale),
+            c_plus: (i64::from(self.last) - right * self.hi(), scale),
+        }
+    }
+
+    /// Appends [`GridFn::summary`]'s text (the [`Pwl`] `Display` form) to `text`: no allocation
+    /// but the text's own growth, so a whole table's payoff column is printed this way.
+    pub fn write_text(&self, scale: i64, text: &mut String) {
+        text.push('[');
+        push_integer(text, self.left.into());
+        text.push(']');
+        if self.is_line() {
+            // A line is printed with its anchor at N = 0.
             text.push_str(" (0,");
-            push_fraction(&mut text, c_minus.0, scale);
+            push_fraction(
+                text,
+                i64::from(self.first) - i64::from(self.left) * self.lo,
+                scale,
+            );
             text.push(')');
         } else {
-            for &(m, v) in &knots {
+            self.for_each_knot(|m, v| {
                 text.push_str(" (");
-                push_fraction(&mut text, m, scale);
+                push_fraction(text, m, scale);
                 text.push(',');
-                push_fraction(&mut text, v, scale);
+                push_fraction(text, i64::from(v), scale);
                 text.push(')');
-            }
+            });
         }
-        let _ = write!(text, " [{right}]");
-        GridSummary {
-            breakpoints: if linear { 0 } else { knots.len() },
-            c_minus: Q::frac(c_minus.0, c_minus.1),
-            c_plus: Q::frac(c_plus.0, c_plus.1),
-            text,
+        text.push_str(" [");
+        push_integer(text, self.right.into());
+        text.push(']');
+    }
+
+    /// One line, no breakpoint: a window of one point with equal tail slopes.
+    fn is_line(&self) -> bool {
+        self.left == self.right && self.len == 1
+    }
+
+    /// Calls `f(M, F(M))` at every point where the slope changes, left to right (the single
+    /// anchor for a window of one point), as [`GridFn::knots`] lists them.
+    fn for_each_knot(&self, mut f: impl FnMut(i64, i32)) {
+        self.for_each_knot_word(|mut changes, base, value, word| {
+            while changes != 0 {
+                let j = changes.trailing_zeros();
+                let below = (word & ((1u64 << j) - 1)).count_ones() as i32;
+                f(
+                    self.lo + base as i64 + i64::from(j),
+                    value + 2 * below - j as i32,
+                );
+                changes &= changes - 1;
+            }
+        });
+    }
+
+    /// The knots a word of steps at a time: `visit(changes, base, value, word)` with bit j of
+    /// `changes` set when index base + j is a knot, `value` = F at index base and `word` the
+    /// steps from there (bit j: the step after index base + j).
+    ///
+    /// An interior index i is a knot when step i differs from step i − 1, so a whole word of
+    /// them is one XOR with the word shifted by one; the ends compare their step with the tail
+    /// slopes. The value at a knot is the word's first value plus a popcount.
+    fn for_each_knot_word(&self, mut visit: impl FnMut(u64, usize, i32, u64)) {
+        let n = self.len as usize;
+        if n == 1 {
+            visit(1, 0, self.first, 0);
+            return;
+        }
+        let steps = n - 1;
+        let rises = &self.rises[..];
+        let slope = |i: usize| {
+            if (rises[i / 64] >> (i % 64)) & 1 == 1 {
+                1
+            } else {
+                -1
+            }
+        };
+        let first_knot = u64::from(self.left != slope(0));
+        let last_knot = slope(steps - 1) != self.right;
+        // Index 0: the bit "before" step 0 is step 0 itself, and the left tail decides instead.
+        let mut carry = rises[0] & 1;
+        let mut value = self.first;
+        for (w, &word) in rises.iter().enumerate() {
+            // Interior indices 64w + j ≤ steps − 1 compare two steps; the bits past the last
+            // step are zero.
+            let live = (steps - 64 * w).min(64);
+            let mask = if live == 64 {
+                u64::MAX
+            } else {
+                (1u64 << live) - 1
+            };
+            let mut changes = (word ^ ((word << 1) | carry)) & mask;
+            if w == 0 {
+                changes |= first_knot;
+            }
+            if live < 64 && last_knot {
+                // The last index, steps, falls in this word.
+                changes |= 1 << live;
+            }
+            visit(changes, 64 * w, value, word);
+            carry = word >> 63;
+            value += 2 * word.count_ones() as i32 - 64;
+        }
+        if steps.is_multiple_of(64) && last_knot {
+            // The last index opens a word of its own.
+            visit(1, steps, self.last, 0);
         }
     }
 
@@ -302,6 +403,162 @@ impl GridFn {
     }
 }
 
+/// The running minimum's kernels: the same functions as [`GridFn::combine`] and
+/// [`GridFn::lower_envelope`] give (tested bit for bit), computed in one pass over a caller's
+/// scratch buffer.
+///
+/// The generic combine decodes each candidate into a buffer, takes the maximum in a second
+/// pass, allocates its output window and, for a minimum, negates its candidates and its result.
+/// Here each candidate's packed steps are decoded a byte (eight grid points) at a time straight
+/// into the running extremum, the window lives in scratch space reused for every position, and
+/// a minimum is taken as a minimum. The window is found by the same exact tail-line analysis
+/// ([`left_edge`], [`right_edge`]) and trimmed by the same [`trimmed`], so the results are the
+/// generic ones, window for window.
+impl GridFn {
+    /// T + c: the same window and steps, every value raised by c. Equal to
+    /// `lower_envelope(&[(c, self)])`: one candidate's envelope is the candidate, on its own
+    /// (trimmed) window.
+    pub(crate) fn shifted(&self, c: i64) -> Result<GridFn, GridError> {
+        let first = i64::from(self.first) + c;
+        let last = i64::from(self.last) + c;
+        if c.abs() > GRID_LIMIT || first.abs() > GRID_LIMIT || last.abs() > GRID_LIMIT {
+            return Err(GridError::Range);
+        }
+        Ok(GridFn {
+            first: first as i32,
+            last: last as i32,
+            parity: (first - self.lo).rem_euclid(2) as u8,
+            ..self.clone()
+        })
+    }
+
+    /// min(t, c + g): one step of the running minimum, equal to
+    /// `lower_envelope(&[(0, t), (c, g)])`.
+    pub(crate) fn min_step(
+        t: &GridFn,
+        c: i64,
+        g: &GridFn,
+        scratch: &mut Vec<i32>,
+    ) -> Result<GridFn, GridError> {
+        // min(P + F) = −max(−P − F): the window and tails are those of the maximum of the
+        // negated candidates, with the tail slopes negated.
+        let as_max = [(0, t), (-c, g)];
+        let (lo, hi, left, right) = window(&as_max)?;
+        let out = fill(scratch, lo, hi);
+        fold(t, lo, out, |_, v| v);
+        let c = c as i32;
+        fold(g, lo, out, |o, v| o.min(c + v));
+        check_range(out)?;
+        Ok(trimmed(lo, out, -left, -right))
+    }
+
+    /// max over (p − g): equal to [`GridFn::combine`].
+    pub(crate) fn max_of_differences(
+        cands: &[(i64, &GridFn)],
+        scratch: &mut Vec<i32>,
+    ) -> Result<GridFn, GridError> {
+        let (lo, hi, left, right) = window(cands)?;
+        let out = fill(scratch, lo, hi);
+        for (i, &(p, g)) in cands.iter().enumerate() {
+            let p = p as i32;
+            if i == 0 {
+                fold(g, lo, out, |_, v| p - v);
+            } else {
+                fold(g, lo, out, |o, v| o.max(p - v));
+            }
+        }
+        check_range(out)?;
+        Ok(trimmed(lo, out, left, right))
+    }
+}
+
+/// The window [lo, hi] and the tail slopes of max over (p − g), with [`GridFn::combine`]'s
+/// parity and range checks. `cands` must be non-empty.
+fn window(cands: &[(i64, &GridFn)]) -> Result<(i64, i64, i8, i8), GridError> {
+    let class = |&(p, g): &(i64, &GridFn)| (p + i64::from(g.parity)).rem_euclid(2);
+    let c0 = class(&cands[0]);
+    if cands.iter().any(|c| class(c) != c0) {
+        return Err(GridError::Parity);
+    }
+    if cands.iter().any(|&(p, _)| p.abs() > GRID_LIMIT) {
+        return Err(GridError::Range);
+    }
+    let (hi, right) = right_edge(cands);
+    let (lo, left) = left_edge(cands);
+    if lo.abs() > GRID_LIMIT || hi.abs() > GRID_LIMIT {
+        return Err(GridError::Range);
+    }
+    Ok((lo, hi, left, right))
+}
+
+/// The scratch buffer sized to the window [lo, hi] (its old contents are overwritten by the
+/// first candidate's fold).
+fn fill(scratch: &mut Vec<i32>, lo: i64, hi: i64) -> &mut [i32] {
+    let len = (hi - lo + 1) as usize;
+    scratch.clear();
+    scratch.resize(len, 0);
+    &mut scratch[..]
+}
+
+/// [`GridFn::combine`]'s range check, without an early exit so that it vectorizes.
+fn check_range(out: &[i32]) -> Result<(), GridError> {
+    let widest = out.iter().fold(0u32, |w, v| w.max(v.unsigned_abs()));
+    if i64::from(widest) > GRID_LIMIT {
+        return Err(GridError::Range);
+    }
+    Ok(())
+}
+
+/// out[M − lo] = op(out[M − lo], g(M)) for every M of the window of `out`, which must contain
+/// g's window (every window [`window`] gives does: it reaches past every candidate's).
+///
+/// Values stay within i32: the window's ends and g's values at its own ends are at most
+/// [`GRID_LIMIT`] = 2^28 in magnitude, so |g(M)| ≤ 3·2^28 on the window and an offset of at most
+/// 2^28 keeps every intermediate below 2^30.
+#[inline(always)]
+fn fold(g: &GridFn, lo: i64, out: &mut [i32], op: impl Fn(i32, i32) -> i32) {
+    let glo = g.lo;
+    let n = g.len as usize;
+    debug_assert!(lo <= glo && glo + n as i64 <= lo + out.len() as i64);
+    let start = (glo - lo) as usize;
+    let (before, rest) = out.split_at_mut(start);
+    let (inside, after) = rest.split_at_mut(n);
+    // Left of g's window the values run down (left slope +1) or up (−1) towards lo.
+    let mut v = g.first - i32::from(g.left) * start as i32;
+    let left = i32::from(g.left);
+    for o in before.iter_mut() {
+        *o = op(*o, v);
+        v += left;
+    }
+    // Inside, eight steps at a time from the packed bits.
+    let mut v = g.first;
+    let mut blocks = inside.chunks_exact_mut(8);
+    for (b, block) in blocks.by_ref().enumerate() {
+        let byte = (g.rises[b / 8] >> (8 * (b % 8))) as u8;
+        let offsets = &BYTE_OFFSETS[usize::from(byte)];
+        for (o, &d) in block.iter_mut().zip(offsets) {
+            *o = op(*o, v + i32::from(d));
+        }
+        v += 2 * byte.count_ones() as i32 - 8;
+    }
+    let done = n / 8;
+    let byte = g
+        .rises
+        .get(done / 8)
+        .map_or(0, |w| (w >> (8 * (done % 8))) as u8);
+    let offsets = &BYTE_OFFSETS[usize::from(byte)];
+    for (o, &d) in blocks.into_remainder().iter_mut().zip(offsets) {
+        *o = op(*o, v + i32::from(d));
+    }
+    // Right of it, away from g.last with the right slope.
+    let right = i32::from(g.right);
+    let mut v = g.last;
+    for o in after.iter_mut() {
+        v += right;
+        *o = op(*o, v);
+    }
+}
+
 /// What a table row shows of one payoff; see [`GridFn::summary`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GridSummary {
@@ -313,6 +570,17 @@ pub struct GridSummary {
     pub c_plus: Q,
     /// The payoff in [`Pwl`]'s `Display` form.
     pub text: String,
+}
+
+/// What [`GridFn::write_summary`] returns besides the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SummaryParts {
+    /// Number of breakpoints.
+    pub breakpoints: usize,
+    /// c⁻ as (numerator, denominator), not reduced.
+    pub c_minus: (i64, i64),
+    /// c⁺ as (numerator, denominator), not reduced.
+    pub c_plus: (i64, i64),
 }
 
 /// Appends a/s in lowest terms as [`Q`] prints it (s > 0). Whole tables print millions of
@@ -332,21 +600,7 @@ fn push_fraction(text: &mut String, a: i64, s: i64) {
 
 /// Appends an integer in decimal, as `Display` writes it.
 fn push_integer(text: &mut String, n: i64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut rest = n.unsigned_abs();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    if n < 0 {
-        text.push('-');
-    }
-    text.extend(digits[at..].iter().map(|&d| char::from(d)));
+    text.push_str(itoa::Buffer::new().format(n));
 }
 
 /// Right end of the parent window and its right tail slope, from the candidates' tail lines.
@@ -456,7 +710,7 @@ const BYTE_OFFSETS: [[i8; 8]; 256] = {
 };
 
 /// Trims a freshly computed window to its first and last breakpoint.
-fn trimmed(lo: i64, out: Vec<i32>, left: i8, right: i8) -> GridFn {
+fn trimmed(lo: i64, out: &[i32], left: i8, right: i8) -> GridFn {
     let n = out.len();
     debug_assert!(
         out.windows(2).all(|w| (w[1] - w[0]).abs() == 1),
@@ -487,12 +741,15 @@ fn trimmed(lo: i64, out: Vec<i32>, left: i8, right: i8) -> GridFn {
     let new_lo = lo + first as i64;
     let values = &out[first..=last];
     // Word w holds the steps from value 64·w to value 64·w + 64.
-    let rises: Vec<u64> = (0..(values.len() - 1).div_ceil(64))
-        .map(|w| {
-            values[64 * w..values.len().min(64 * w + 65)]
-                .windows(2)
+    let rises: Vec<u64> = values[..values.len() - 1]
+        .chunks(64)
+        .zip(values[1..].chunks(64))
+        .map(|(before, after)| {
+            before
+                .iter()
+                .zip(after)
                 .enumerate()
-                .fold(0u64, |word, (j, s)| word | (u64::from(s[1] > s[0]) << j))
+                .fold(0u64, |word, (j, (b, a))| word | (u64::from(a > b) << j))
         })
         .collect();
     let parity = (i64::from(values[0]) - new_lo).rem_euclid(2) as u8;
@@ -621,7 +878,7 @@ mod tests {
                     .wrapping_add(1442695040888963407);
                 walk.push(walk[walk.len() - 1] + if seed >> 63 == 1 { 1 } else { -1 });
             }
-            let f = trimmed(-3, walk.clone(), -1, 1);
+            let f = trimmed(-3, &walk, -1, 1);
             // The window kept: from the first knot to the last.
             let first = (f.lo + 3) as usize;
             let kept = &walk[first..first + f.len as usize];
@@ -639,6 +896,121 @@ mod tests {
             assert_eq!(negated.at(-3), -f.at(-3));
             assert_eq!(negated.negated(), f);
         }
+    }
+
+    /// Grid functions of every shape: random trees of generic combines over the terminal
+    /// payoff, in both parity classes, with windows of one point up to a few words of steps.
+    fn random_functions(seed: u64, count: usize) -> Vec<GridFn> {
+        let mut fns = vec![GridFn::terminal()];
+        let mut seed = seed;
+        let mut next = |m: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % m
+        };
+        while fns.len() < count {
+            let k = 1 + next(4) as usize;
+            let parity = next(2) as i64;
+            let spread = [9, 40, 300][next(3) as usize];
+            let picks: Vec<(i64, usize)> = (0..k)
+                .map(|_| {
+                    (
+                        next(fns.len() as u64) as usize,
+                        next(spread) as i64 - spread as i64 / 2,
+                    )
+                })
+                .map(|(i, p)| (2 * p + ((parity + i64::from(fns[i].parity)) % 2), i))
+                .collect();
+            let cands: Vec<(i64, &GridFn)> = picks.iter().map(|&(p, i)| (p, &fns[i])).collect();
+            let f = GridFn::combine(&cands).expect("one parity class");
+            fns.push(f);
+        }
+        fns
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// The running minimum's kernels give the generic combines' functions bit for bit
+        /// (window, steps, tails) and their refusals, on random functions and offsets.
+        #[test]
+        fn kernels_equal_the_generic_combines(
+            seed in proptest::prelude::any::<u64>(),
+            picks in proptest::collection::vec((0usize..60, -300i64..300), 1..5),
+            mixed in proptest::prelude::any::<bool>(),
+        ) {
+            let fns = random_functions(seed, 60);
+            let mut scratch = vec![7; 3];
+            // One parity class (P + parity of F, for a minimum as for a maximum), unless mixed.
+            let class = |p: i64, i: usize| (p + i64::from(fns[i].parity)).rem_euclid(2);
+            let (p0, i0) = (picks[0].1, picks[0].0);
+            let cands: Vec<(i64, &GridFn)> = picks
+                .iter()
+                .map(|&(i, p)| {
+                    let p = if mixed || class(p, i) == class(p0, i0) { p } else { p + 1 };
+                    (p, &fns[i])
+                })
+                .collect();
+            proptest::prop_assert_eq!(
+                GridFn::max_of_differences(&cands, &mut scratch),
+                GridFn::combine(&cands)
+            );
+            let (c, g) = cands[0];
+            proptest::prop_assert_eq!(g.shifted(c), GridFn::lower_envelope(&[(c, g)]));
+            for &(pt, t) in &cands[1..] {
+                // T + pt is in the class of c + g unless mixed.
+                let Ok(t) = GridFn::lower_envelope(&[(pt, t)]) else { continue };
+                proptest::prop_assert_eq!(
+                    GridFn::min_step(&t, c, g, &mut scratch),
+                    GridFn::lower_envelope(&[(0, &t), (c, g)])
+                );
+            }
+        }
+
+        /// Knots found a word at a time are the knots of the decoded values, and the summary's
+        /// numbers are the exact ones.
+        #[test]
+        fn knots_by_words_are_the_decoded_knots(seed in proptest::prelude::any::<u64>()) {
+            for f in random_functions(seed, 40) {
+                let mut found = Vec::new();
+                f.for_each_knot(|m, v| found.push((m, i64::from(v))));
+                proptest::prop_assert_eq!(&found, &f.knots());
+                let pwl = f.to_pwl(2);
+                let parts = f.summary_parts(2);
+                proptest::prop_assert_eq!(parts.breakpoints, pwl.breakpoints().len());
+                proptest::prop_assert_eq!(Q::frac(parts.c_minus.0, 2), pwl.left_intercept());
+                proptest::prop_assert_eq!(Q::frac(parts.c_plus.0, 2), pwl.right_intercept());
+            }
+        }
+    }
+
+    #[test]
+    fn kernels_refuse_what_the_generic_combines_refuse() {
+        let t = GridFn::terminal();
+        let two = GridFn::combine(&[(1, &t)]).unwrap();
+        let mut scratch = Vec::new();
+        // Mixed parity classes.
+        assert_eq!(
+            GridFn::max_of_differences(&[(1, &t), (2, &t)], &mut scratch),
+            Err(GridError::Parity)
+        );
+        assert_eq!(
+            GridFn::min_step(&t, 1, &t, &mut scratch),
+            Err(GridError::Parity)
+        );
+        // Points and values past the grid's range.
+        let big = GRID_LIMIT + 2;
+        assert_eq!(t.shifted(big), Err(GridError::Range));
+        assert_eq!(two.shifted(GRID_LIMIT), Err(GridError::Range));
+        assert_eq!(
+            GridFn::min_step(&t, big, &t, &mut scratch),
+            GridFn::lower_envelope(&[(0, &t), (big, &t)])
+        );
+        assert_eq!(
+            GridFn::max_of_differences(&[(big, &t), (0, &t)], &mut scratch),
+            Err(GridError::Range)
+        );
     }
 
     #[test]

@@ -27,7 +27,7 @@ pub use analysis::{
     Candidate, Interval, Line, MoveRegion, Player, Ply, Tails, candidates, optimal_line,
     optimal_move_regions, tails, values_at,
 };
-pub use grid::{GRID_LIMIT, GridError, GridFn, GridSummary};
+pub use grid::{GRID_LIMIT, GridError, GridFn, GridSummary, SummaryParts};
 pub use nim::{Nim, in_p_minus, in_p_plus, nim_sum};
 pub use normal::{
     common_constant_points, grundy_values, grundy_values_reporting, value_from_grundy,

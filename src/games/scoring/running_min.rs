@@ -43,6 +43,14 @@
 //! q is retried at 2q as there. The values equal the reference's payoffs (tested against it and
 //! against a naive minimax), and the grid's trimmed windows make the stored functions identical.
 //!
+//! **The kernels.** Each step is one of three fused passes over a per-thread scratch window
+//! ([`GridFn::shifted`], [`GridFn::min_step`], [`GridFn::max_of_differences`]): the packed
+//! steps of every candidate are decoded a byte at a time straight into the running extremum,
+//! and the result is trimmed and packed once. They compute the same functions as the generic
+//! [`GridFn::lower_envelope`] and [`GridFn::combine`] (same window analysis, same trimming), and
+//! the tests solve whole tables both ways ([`Steps`]) and compare them function for function,
+//! besides the reference recursion and naive minimax.
+//!
 //! **Order and memory.** T(x, rest) and f(rest ∪ {x − 1}) lie one bean below the position
 //! x ∪ rest, so positions are solved in layers by total beans, each in parallel, and only the
 //! carried minima of the previous layer are kept: memory is the payoffs plus two layers of T.
@@ -206,9 +214,24 @@ fn for_each_tuple_with_total(k: usize, max: HeapSize, total: u64, f: &mut dyn Fn
     rec(&mut Vec::with_capacity(k), k, max, total, f);
 }
 
+/// How the envelope steps of one position are computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Steps {
+    /// The dedicated kernels on the packed grid ([`GridFn::min_step`],
+    /// [`GridFn::max_of_differences`]): one fused pass per candidate, no allocation but the
+    /// results.
+    Kernel,
+    /// The generic [`GridFn::lower_envelope`] and [`GridFn::combine`]: the reference the tests
+    /// compare the kernels with, function for function.
+    #[cfg(test)]
+    Generic,
+}
+
 /// Solves every k-heap position with heaps ≤ `max_heap` (`count` of them, ranked with the
-/// binomial table `binom` as [`super::table`] ranks them) by the running-minimum recursion, on the grid at the base scale q of `points`, then 2q after a
-/// parity refusal, as [`super::solver`] does.
+/// binomial table `binom` as [`super::table`] ranks them) by the running-minimum recursion,
+/// on the grid at the base scale q of `points`, then 2q after a parity refusal, as
+/// [`super::solver`] does.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_prefix_table(
     moves: &PrefixMoves,
     points: &[Q],
@@ -217,11 +240,12 @@ pub(crate) fn solve_prefix_table(
     count: usize,
     binom: &[Vec<u64>],
     progress: &dyn Progress,
+    steps: Steps,
 ) -> Result<Payoffs, GridError> {
     let q = base_scale(points).ok_or(GridError::Range)?;
     for scale in [q, 2 * q] {
         let scaled = moves.scaled(scale)?;
-        match sweep(&scaled, heaps, max_heap, count, binom, progress) {
+        match sweep(&scaled, heaps, max_heap, count, binom, progress, steps) {
             Ok(fns) => return Ok(Payoffs::Grid { scale, fns }),
             Err(GridError::Parity) if scale == q => continue,
             Err(e) => return Err(e),
@@ -238,6 +262,7 @@ fn sweep(
     count: usize,
     binom: &[Vec<u64>],
     progress: &dyn Progress,
+    steps: Steps,
 ) -> Result<Vec<GridFn>, GridError> {
     let mut payoffs: Vec<Option<GridFn>> = vec![None; count];
     let mut previous = Layer::default();
@@ -254,9 +279,15 @@ fn sweep(
             .par_chunks(k)
             .with_min_len(8)
             .map_init(
-                || vec![0 as HeapSize; k],
-                |child, position| {
-                    solve_position(moves, position, child, &payoffs, &previous, binom)
+                || (vec![0 as HeapSize; k], Vec::new()),
+                |(child, scratch), position| {
+                    let at = Context {
+                        moves,
+                        payoffs: &payoffs,
+                        previous: &previous,
+                        binom,
+                    };
+                    solve_position(&at, position, child, scratch, steps)
                 },
             )
             .collect();
@@ -283,15 +314,23 @@ struct Solved {
     minima: Vec<Option<GridFn>>,
 }
 
+/// What every position of a layer reads: the moves, the payoffs solved so far and the
+/// previous layer's carried minima.
+struct Context<'a> {
+    moves: &'a ScaledMoves,
+    payoffs: &'a [Option<GridFn>],
+    previous: &'a Layer,
+    binom: &'a [Vec<u64>],
+}
+
 /// The payoff of one position and the carried minimum T of each of its heaps (by slot), from
-/// the previous layer's payoffs and minima.
+/// the previous layer's payoffs and minima. `child` and `scratch` are the thread's buffers.
 fn solve_position(
-    moves: &ScaledMoves,
+    at: &Context<'_>,
     position: &[HeapSize],
     child: &mut [HeapSize],
-    payoffs: &[Option<GridFn>],
-    previous: &Layer,
-    binom: &[Vec<u64>],
+    scratch: &mut Vec<i32>,
+    steps: Steps,
 ) -> Result<Solved, GridError> {
     let k = position.len();
     let mut minima: Vec<Option<GridFn>> = vec![None; k];
@@ -303,13 +342,13 @@ fn solve_position(
         child.copy_from_slice(position);
         child[slot] = smaller;
         resort(child, slot);
-        let child_rank = rank(binom, child);
+        let child_rank = rank(at.binom, child);
         // T(x − 1, rest): empty for x − 1 = 0, which has no move.
         let earlier = (smaller > 0)
-            .then(|| previous.carried_at(k, child_rank, child, smaller))
+            .then(|| at.previous.carried_at(k, child_rank, child, smaller))
             .flatten();
-        let fresh = moves.beta[smaller as usize].map(|b| {
-            let f = payoffs[child_rank as usize]
+        let fresh = at.moves.beta[smaller as usize].map(|b| {
+            let f = at.payoffs[child_rank as usize]
                 .as_ref()
                 .expect("children lie in the previous layer");
             (b, f)
@@ -318,8 +357,16 @@ fn solve_position(
             (None, None) => None,
             // Nothing new enters the minimum: it is carried unchanged.
             (Some(t), None) => Some(t.clone()),
-            (None, Some(c)) => Some(GridFn::lower_envelope(&[c])?),
-            (Some(t), Some(c)) => Some(GridFn::lower_envelope(&[(0, t), c])?),
+            (None, Some((b, f))) => Some(match steps {
+                Steps::Kernel => f.shifted(b)?,
+                #[cfg(test)]
+                Steps::Generic => GridFn::lower_envelope(&[(b, f)])?,
+            }),
+            (Some(t), Some((b, f))) => Some(match steps {
+                Steps::Kernel => GridFn::min_step(t, b, f, scratch)?,
+                #[cfg(test)]
+                Steps::Generic => GridFn::lower_envelope(&[(0, t), (b, f)])?,
+            }),
         };
     }
     let candidates: Vec<(i64, &GridFn)> = position
@@ -327,14 +374,18 @@ fn solve_position(
         .zip(&minima)
         .filter_map(|(&size, t)| {
             let t = t.as_ref()?;
-            let a = moves.alpha[size as usize].expect("a heap with moves has α");
+            let a = at.moves.alpha[size as usize].expect("a heap with moves has α");
             Some((a, t))
         })
         .collect();
     let payoff = if candidates.is_empty() {
         GridFn::terminal()
     } else {
-        GridFn::combine(&candidates)?
+        match steps {
+            Steps::Kernel => GridFn::max_of_differences(&candidates, scratch)?,
+            #[cfg(test)]
+            Steps::Generic => GridFn::combine(&candidates)?,
+        }
     };
     Ok(Solved { payoff, minima })
 }
@@ -421,6 +472,15 @@ mod tests {
         let fast = table(game, k, h, Recursion::Fastest);
         let reference = table(game, k, h, Recursion::Reference);
         assert_eq!(fast.method(), reference.method());
+        // The kernels give the generic envelope steps' functions themselves, windows included.
+        let generic = table(game, k, h, Recursion::GenericSteps);
+        match (fast.payoffs(), generic.payoffs()) {
+            (Payoffs::Grid { scale, fns }, Payoffs::Grid { scale: s, fns: f }) => {
+                assert_eq!((scale, fns), (s, f));
+            }
+            (Payoffs::Exact(a), Payoffs::Exact(b)) => assert_eq!(a, b),
+            _ => panic!("the kernels and the generic steps took different methods"),
+        }
         let scale = match fast.payoffs() {
             Payoffs::Grid { scale, .. } => *scale,
             Payoffs::Exact(_) => 0,

@@ -8,7 +8,7 @@
 use super::grid::{GridFn, GridSummary};
 use super::position::{Heap, ScoringGame};
 use super::ruleset::HeapSize;
-use super::running_min::{PrefixMoves, solve_prefix_table};
+use super::running_min::{PrefixMoves, Steps, solve_prefix_table};
 use super::solver::{Limits, Method, Payoffs, PointIds, layers_by, multisets, solve_with};
 use crate::error::{Error, Result};
 use crate::num::{Pwl, Q, last_fitting};
@@ -172,6 +172,10 @@ pub fn solve_table(
 pub(crate) enum Recursion {
     /// The running minimum where it applies, else the reference.
     Fastest,
+    /// The running minimum where it applies with the generic envelope steps instead of the
+    /// kernels (the cross-check of the kernels), else the reference.
+    #[cfg(test)]
+    GenericSteps,
     /// Always the reference recursion of [`super::solver`] (the cross-check of the tests).
     #[cfg(test)]
     Reference,
@@ -248,10 +252,17 @@ pub(crate) fn solve_table_by(
         );
     }
 
-    let prefix = (recursion == Recursion::Fastest && method != Method::Exact)
+    let steps = match recursion {
+        Recursion::Fastest => Some(Steps::Kernel),
+        #[cfg(test)]
+        Recursion::GenericSteps => Some(Steps::Generic),
+        #[cfg(test)]
+        Recursion::Reference => None,
+    };
+    let prefix = (steps.is_some() && method != Method::Exact)
         .then(|| PrefixMoves::detect(&heap_moves, &point_ids.values))
         .flatten();
-    if let Some(prefix) = prefix {
+    if let (Some(prefix), Some(steps)) = (prefix, steps) {
         let solved = solve_prefix_table(
             &prefix,
             &point_ids.values,
@@ -260,6 +271,7 @@ pub(crate) fn solve_table_by(
             count,
             &binom,
             progress,
+            steps,
         );
         // A grid refusal here (values beyond its range) is left to the reference recursion,
         // which refuses or falls back to the exact path exactly as it always did.
