@@ -85,6 +85,7 @@ fn entry(id: &str, label: &str, verdict: &str, fails: bool) -> ClaimEntry {
         reading: Some(formula("$f_N(n) \\le 2$", Some("$0 \\le n \\le 10$"))),
         verdict: verdict.into(),
         importance: if fails { "major" } else { "normal" }.into(),
+        headline: None,
         range: "$0 \\le n \\le 10$".into(),
         proven_for: None,
         points: Some("11 points checked".into()),
@@ -757,7 +758,9 @@ fn findings_come_first_and_the_index_lists_the_top_ones() {
         "{}",
         top[0]
     );
-    assert!(top[1].starts_with("Lemma 9"), "{}", top[1]);
+    // By importance: the major erratum, the normal new result, then the minor erratum.
+    assert!(top[1].starts_with("Theorem 3: PROVEN"), "{}", top[1]);
+    assert!(top[2].starts_with("Lemma 9"), "{}", top[2]);
     // A value named by a long formula is shown bare in the index.
     let mut long = summary.clone();
     let values = &mut long.errata[0].counterexample.as_mut().unwrap().values;
@@ -768,7 +771,33 @@ fn findings_come_first_and_the_index_lists_the_top_ones() {
         "{}",
         bare[0]
     );
-    assert!(top[2].starts_with("Theorem 3: PROVEN"), "{}", top[2]);
+    // A report with errata names one even when new results outrank it.
+    let mut majors = summary.clone();
+    majors.errata.retain(|e| e.label == "Lemma 9");
+    for (i, label) in ["Theorem 4", "Theorem 5", "Theorem 6"]
+        .into_iter()
+        .enumerate()
+    {
+        let mut e = entry(&format!("thm-{i}"), label, "PROVEN", false);
+        e.importance = "major".into();
+        majors.proven.insert(i, e);
+    }
+    let top = top_findings(&majors, 3);
+    assert!(
+        top[0].starts_with("Theorem 4") && top[1].starts_with("Theorem 5"),
+        "{top:?}"
+    );
+    assert!(top[2].starts_with("Lemma 9"), "{top:?}");
+    // Claims sharing a headline are one finding, said in its words beside the verdict.
+    for e in majors.proven.iter_mut().take(2) {
+        e.headline = Some("both proven for every $k$".into());
+    }
+    let top = top_findings(&majors, 3);
+    assert_eq!(
+        top[0], "Theorem 4, Theorem 5 (PROVEN): both proven for every $k$",
+        "{top:?}"
+    );
+    assert!(top[1].starts_with("Theorem 6"), "{top:?}");
     let md = Renderer::new()
         .unwrap()
         .index_markdown(&toy_index())

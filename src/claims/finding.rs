@@ -113,6 +113,10 @@ pub struct Commentary {
     /// file order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rank: Option<u32>,
+    /// The finding in one sentence, as a reader of the index should take it away (mathematics
+    /// in `$…$` spans); shown beside the verdict, which it never replaces.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headline: Option<String>,
 }
 
 /// What the paper itself says of a statement.

@@ -154,6 +154,7 @@ raw_with_check! {
         #[serde(default)]
         importance: Importance,
         rank: Option<u32>,
+        headline: Option<String>,
         builtin: Option<String>,
         #[serde(default)]
         args: toml::Table,
@@ -798,6 +799,7 @@ impl Loader<'_> {
                 },
                 importance: c.importance,
                 rank: c.rank,
+                headline: c.headline.clone(),
             },
             open: c.open,
             proof: c

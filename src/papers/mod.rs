@@ -225,6 +225,7 @@ pub fn verdicts(
     let (mut rows, mut own_rows) = (Vec::new(), Vec::new());
     let mut claims = Vec::new();
     let mut errata: Vec<((Importance, u32), ClaimEntry)> = Vec::new();
+    let mut proven: Vec<((Importance, u32), ClaimEntry)> = Vec::new();
     for f in &found {
         table.push(vec![
             Cell::Text(f.claim.paper.clone()),
@@ -254,7 +255,10 @@ pub fn verdicts(
                 let c = &f.claim.commentary;
                 errata.push(((c.importance, c.rank.unwrap_or(u32::MAX)), entry))
             }
-            Place::Proven => summary.proven.push(entry),
+            Place::Proven => {
+                let c = &f.claim.commentary;
+                proven.push(((c.importance, c.rank.unwrap_or(u32::MAX)), entry))
+            }
             Place::KnownFalse => summary.known_false.push(entry),
             Place::Other => claims.push(entry),
         }
@@ -263,6 +267,9 @@ pub fn verdicts(
     // Stable: equal importance and rank keep file order.
     errata.sort_by_key(|(importance, _)| *importance);
     summary.errata = errata.into_iter().map(|(_, e)| e).collect();
+    // New results lead with the main ones, by rank, then in file order.
+    proven.sort_by_key(|(importance, _)| *importance);
+    summary.proven = proven.into_iter().map(|(_, e)| e).collect();
     // In the order a reader meets them: errata, new results, known false, the rest.
     share_sketches(
         summary
@@ -389,6 +396,7 @@ pub fn claim_entry(reg: &Registry, f: &Finding, check: &str) -> ClaimEntry {
         statement: f.claim.statement.clone(),
         reading: expr_check.map(|c| formula_view(c, defs)),
         verdict: f.verdict.to_string(),
+        headline: f.claim.commentary.headline.clone(),
         importance: match f.claim.commentary.importance {
             Importance::Major => "major",
             Importance::Normal => "normal",

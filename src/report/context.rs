@@ -168,6 +168,9 @@ pub struct ClaimEntry {
     pub verdict: String,
     /// `major`, `normal` or `minor`.
     pub importance: String,
+    /// The finding in one sentence, when the claim file gives one (the index shows it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub headline: Option<String>,
     /// The range checked.
     pub range: String,
     /// Where the statement is proven for every value (an induction's domain), when that is

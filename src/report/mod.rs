@@ -155,8 +155,9 @@ pub const INDEX_LABEL_LIMIT: usize = 120;
 /// How many findings the index lists per report.
 pub const TOP_FINDINGS: usize = 3;
 
-/// A report's top findings, most important first: the errata (already ranked), the proven
-/// results, then the builder's own findings; at most `max`.
+/// A report's top findings, most important first: the errata and the new results by
+/// importance (an erratum first at equal importance; at least one erratum when there are any),
+/// then the builder's own findings; at most `max`. Claims with one headline are one finding.
 pub fn top_findings(summary: &Summary, max: usize) -> Vec<String> {
     let erratum = |e: &ClaimEntry| {
         let mut s = format!("{} is false as stated", e.label);
@@ -217,11 +218,50 @@ pub fn top_findings(summary: &Summary, max: usize) -> Vec<String> {
         ("PROVEN", Some(_)) => format!("{}: PROVEN, with a proof sketch", e.label),
         (verdict, _) => format!("{}: {verdict} for {}", e.label, e.range),
     };
-    summary
+    // Errata and new results by importance (an erratum first at equal importance, each list
+    // keeping its own order); claims sharing one headline are one finding.
+    let rank = |e: &ClaimEntry| match e.importance.as_str() {
+        "major" => 0,
+        "normal" => 1,
+        _ => 2,
+    };
+    let mut ranked: Vec<(usize, bool, &ClaimEntry)> = summary
         .errata
         .iter()
-        .map(erratum)
-        .chain(summary.proven.iter().map(proven))
+        .map(|e| (rank(e), true, e))
+        .chain(summary.proven.iter().map(|e| (rank(e), false, e)))
+        .collect();
+    ranked.sort_by_key(|(r, is_erratum, _)| (*r, !*is_erratum));
+    let mut groups: Vec<(bool, Vec<&ClaimEntry>)> = Vec::new();
+    for (_, is_erratum, e) in ranked {
+        match groups.iter_mut().find(|(_, g)| {
+            e.headline.is_some() && g[0].headline == e.headline && g[0].verdict == e.verdict
+        }) {
+            Some((_, g)) => g.push(e),
+            None => groups.push((is_erratum, vec![e])),
+        }
+    }
+    let mut chosen: Vec<&(bool, Vec<&ClaimEntry>)> = groups.iter().take(max).collect();
+    // A report with errata names at least one of them, however minor.
+    if max > 0
+        && !chosen.iter().any(|(is_erratum, _)| *is_erratum)
+        && let Some(first) = groups.iter().find(|(is_erratum, _)| *is_erratum)
+    {
+        chosen.truncate(max - 1);
+        chosen.push(first);
+    }
+    // A claim file's one-sentence headline says what was found; the verdict stays beside it.
+    let text = |(is_erratum, g): &(bool, Vec<&ClaimEntry>)| match &g[0].headline {
+        Some(h) => {
+            let labels: Vec<&str> = g.iter().map(|e| e.label.as_str()).collect();
+            format!("{} ({}): {h}", labels.join(", "), g[0].verdict)
+        }
+        None if *is_erratum => erratum(g[0]),
+        None => proven(g[0]),
+    };
+    chosen
+        .into_iter()
+        .map(text)
         .chain(summary.findings.iter().cloned())
         .take(max)
         .collect()
