@@ -23,7 +23,7 @@ use crate::report::{Paper, ReportOptions};
 use crate::tables::cash::{
     PrintedTable, THRESHOLD_COLUMNS, THRESHOLD_MATH as SEQ_MATH, appendix_display, appendix_table,
     certified_forms_display, certified_forms_table, least_threshold_table, offsets_table,
-    threshold_row, win_condition_formulas_math, win_condition_table,
+    threshold_row, win_condition_formulas_math, win_condition_sketch, win_condition_table,
 };
 use crate::tables::mined::{affine_math, line_math};
 
@@ -621,7 +621,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         );
         // How the condition is proven, shared by both ways of stating it.
         let proven = format!(
-            "PROVEN for every $n \\ge {}$ by induction (the step checked on ${} \\le n < {}$, to which every larger $n$ reduces",
+            "PROVEN for every $n \\ge {}$ by induction (the step checked on ${} \\le n < {}$, to which every larger $n$ reduces; proof sketched under its table below",
             wc.proof.from,
             wc.proof.step_from,
             wc.proof.step_from + wc.proof.window,
@@ -637,8 +637,9 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 TableSpec {
                     title: format!("The win condition on $A$-critical states for ${set_math}$"),
                     caption: format!(
-                        "Player I wins an $A$-critical state $(n; d, e)$ iff $b^\\dagger \\ge h_i(b)$, where {coords}; every boundary is a step function of $b$, so the condition compares quotients. Found on the win table and PROVEN for every $n \\ge {}$ (proven when this report was rendered): {what}.",
-                        wc.proof.from
+                        "Player I wins an $A$-critical state $(n; d, e)$ iff $b^\\dagger \\ge h_i(b)$, where {coords}; every boundary is a step function of $b$, so the condition compares quotients. Found on the win table and PROVEN for every $n \\ge {}$ (proven when this report was rendered): {what}. {}",
+                        wc.proof.from,
+                        win_condition_sketch(&wc)
                     ),
                     csv: format!("win-condition-{slug}.csv"),
                     command: format!("nimlab cash condition --set {set_text}"),
@@ -661,7 +662,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             TableSpec {
                 title: format!("The win condition on $A$-critical states for ${set_math}$"),
                 caption: format!(
-                    "Player I wins an $A$-critical state $(n; d, e)$ iff $b^\\dagger \\ge h_i(b)$, where {coords}; one row per line of each boundary (its values below the periodic part first){}. Found on the win table and PROVEN for every $n \\ge {}$ (proven when this report was rendered): {what}.",
+                    "Player I wins an $A$-critical state $(n; d, e)$ iff $b^\\dagger \\ge h_i(b)$, where {coords}; one row per line of each boundary (its values below the periodic part first){}. Found on the win table and PROVEN for every $n \\ge {}$ (proven when this report was rendered): {what}. {}",
                     if wc.edge.depth > 0 {
                         format!(
                             ", then the edge layer: where $\\delta = d - g^{{\\mathrm{{I}}}}(n) < {}$, I wins iff $b^\\dagger \\ge b + o_j(\\delta)$ with $j = n \\bmod {}$",
@@ -670,7 +671,8 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                     } else {
                         String::new()
                     },
-                    wc.proof.from
+                    wc.proof.from,
+                    win_condition_sketch(&wc)
                 ),
                 csv: format!("win-condition-{slug}.csv"),
                 command: format!("nimlab cash condition --set {set_text} --format csv"),

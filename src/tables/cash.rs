@@ -410,6 +410,43 @@ pub fn win_condition_formulas_math(wc: &WinCondition) -> Vec<String> {
     out
 }
 
+/// The induction that proves a win condition, as a paragraph a referee can follow (prose with
+/// `$…$` mathematics): the base on the win table, why the step needs only the cut and one
+/// below it, and why the window checked covers every larger n — the argument of
+/// [`crate::games::cash::WinCondition`]'s module, with this condition's numbers.
+pub fn win_condition_sketch(wc: &WinCondition) -> String {
+    let pr = &wc.proof;
+    let base = if pr.base_rows == 0 {
+        format!(
+            "no state is $A$-critical for ${} \\le n < {}$",
+            pr.from, pr.step_from
+        )
+    } else {
+        format!(
+            "the win table, computed from the rules, agrees with the condition on every $A$-critical state with ${} \\le n < {}$ ({} rows $(n, d)$)",
+            pr.from, pr.step_from, pr.base_rows
+        )
+    };
+    format!(
+        "Proof sketch: by induction on $n$. Base: {base}, at least $\\max A$ consecutive heap sizes, all that a step looks back on. \
+         Step: at $n \\ge {step}$ Player I wins iff some move to $n - a$, $a \\in A$, reaches a state its mover loses, and the condition (or Theorems 2.4 and 3.7, for a rich or a poor player) gives the winner there; \
+         since more money never hurts its owner, it suffices to check $b^\\dagger$ at the cut and one below it. \
+         With $G(n) = f^{{\\mathrm{{I}}}}(n) - 1 - g^{{\\mathrm{{I}}}}(n)$ the width of the critical band, the step at $(n, b)$ depends on $(n, b)$ only through quantities that repeat: \
+         for $b < B = {small}$ with period $M = {m}$ in $n$; for $B \\le b \\le G(n) - W$, $W = {w}$, also with period $p = {p}$ in $b$; \
+         and for $b \\ge B$ it is unchanged by $(n, b) \\mapsto (n + MK, b + {sigma}K)$, since the band widens by $\\sigma = {sigma}$ per $M$ stones. \
+         The margins $B$ and $W$ keep every state one move away inside its region, so the step checked at all {points} points $(n, b)$ with ${step} \\le n < {end}$ holds for every larger $n$. \
+         The argument rests on Theorems 2.4 and 3.7 (tested against the win table on every small state), on monotonicity in money, and on the certified forms of $f^{{\\mathrm{{I}}}}$ and $f^{{\\mathrm{{II}}}}$.",
+        step = pr.step_from,
+        small = pr.small_below,
+        m = pr.n_period,
+        w = pr.edge_margin,
+        p = pr.b_period,
+        sigma = pr.band_growth,
+        points = pr.step_points,
+        end = pr.step_from + pr.window,
+    )
+}
+
 /// The win condition in words, one boundary a line, then the edge layer and the proof (what
 /// `nimlab cash condition` prints).
 pub fn win_condition_text(wc: &WinCondition) -> String {
