@@ -1025,3 +1025,142 @@ fn why_not(first: i64, shapes: &[Option<Shape<Q>>]) -> NoProgressionForm {
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pwl(text: &str) -> Pwl {
+        text.parse().unwrap()
+    }
+
+    /// A pseudo-random PWL function: integer breakpoints with gaps 1..3 and values −3..3, some
+    /// of them mirrored to make a symmetric function.
+    fn random_pwl(seed: &mut u64) -> Pwl {
+        let mut next = |m: u64| {
+            *seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (*seed >> 33) % m
+        };
+        let n = next(7) as usize;
+        let slope = |r: u64| Q::int(r as i64 - 1);
+        let (left, right) = (slope(next(3)), slope(next(3)));
+        let mut x = -(next(5) as i64);
+        let mut points = Vec::new();
+        for _ in 0..n {
+            points.push((Q::int(x), Q::int(next(7) as i64 - 3)));
+            x += 1 + next(3) as i64;
+        }
+        if points.is_empty() {
+            return Pwl::linear(left, Q::int(next(5) as i64));
+        }
+        if next(2) == 0 {
+            // Mirror about the last point.
+            let (c, _) = points.last().unwrap().clone();
+            let mirrored: Vec<(Q, Q)> = points
+                .iter()
+                .rev()
+                .skip(1)
+                .map(|(x, y)| (&(&c + &c) - x, y.clone()))
+                .collect();
+            points.extend(mirrored);
+            return Pwl::from_points(left.clone(), points, -left).unwrap();
+        }
+        Pwl::from_points(left, points, right).unwrap()
+    }
+
+    #[test]
+    fn every_shape_rebuilds_its_function() {
+        let mut seed = 19;
+        for _ in 0..2000 {
+            let f = random_pwl(&mut seed);
+            for symmetric in [true, false] {
+                let s = Shape::of(&f, symmetric);
+                assert_eq!(s.to_pwl().as_ref(), Some(&f), "{f} ({symmetric}): {s:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_symmetric_function_is_described_by_half_of_it() {
+        let f = pwl("[1] (-4,0) (-2,2) (0,0) (2,2) (4,0) [-1]");
+        let s = Shape::of(&f, true);
+        assert_eq!(s.centre, Some(Q::zero()));
+        // |N| = 0, 2, 4 with values 0, 2, 0: one progression, cycle (0, 2).
+        assert_eq!(s.progressions.len(), 1);
+        assert_eq!(s.progressions[0].values, [Q::zero(), Q::int(2)]);
+        let plain = Shape::of(&f, false);
+        assert_eq!(plain.centre, None);
+        assert_eq!(plain.progressions.len(), 1);
+        // A point where two runs of equal gaps meet goes to the run on its right.
+        let g = pwl("[0] (0,0) (1,1) (2,0) (5,3) (8,0) [0]");
+        let s = Shape::of(&g, false);
+        let starts: Vec<&Q> = s.progressions.iter().map(|p| &p.start).collect();
+        assert_eq!(starts, [&Q::zero(), &Q::int(2)]);
+    }
+
+    /// F_k(N) = 2 − min_j |N − j| over j = −(2k−2), …, 2k−2 step 2 (Scoring Nim, Def 6.2),
+    /// its tails turned up at |N| = 2k + (k mod 3): a family whose shape has period 3 in k.
+    fn tailed(k: i64) -> Pwl {
+        let tent = |j: i64| {
+            Pwl::linear(-Q::one(), Q::int(2 + j)).min(&Pwl::linear(Q::one(), Q::int(2 - j)))
+        };
+        let peaks: Vec<Pwl> = (-(k - 1)..=(k - 1)).map(|i| tent(2 * i)).collect();
+        let zig = Pwl::max_all(peaks.iter()).unwrap();
+        let c = 2 * k + k.rem_euclid(3);
+        let vee = Pwl::linear(Q::one(), Q::int(-c)).max(&Pwl::linear(-Q::one(), Q::int(-c)));
+        zig.max(&vee)
+    }
+
+    #[test]
+    fn a_period_three_family_is_found_and_predicts_members_beyond_the_data() {
+        let fs: Vec<Pwl> = (1..=15).map(tailed).collect();
+        let form = mine_progressions(1, &fs).unwrap();
+        assert_eq!(form.period, 3);
+        assert!(form.anomalies.is_empty());
+        for k in form.from..=40 {
+            assert_eq!(form.member(k), Some(tailed(k)), "k = {k}");
+        }
+        assert_eq!(form.describe("k", "j").len(), 3);
+    }
+
+    #[test]
+    fn a_perturbed_member_is_reported_and_the_others_still_fit() {
+        let mut fs: Vec<Pwl> = (1..=15).map(tailed).collect();
+        fs[9] = fs[9].add_const(&Q::one());
+        let form = mine_progressions(1, &fs).unwrap();
+        assert_eq!(form.anomalies.len(), 1);
+        let a = &form.anomalies[0];
+        assert_eq!(a.member, 10);
+        assert_eq!(&a.data - &a.form, Q::one());
+        assert_eq!(fs[9].eval(&a.at), a.data);
+        assert_eq!(form.member(10), Some(tailed(10)));
+    }
+
+    #[test]
+    fn families_without_a_form_say_why() {
+        // The number of breakpoints grows like k²: the kinds of progressions never repeat.
+        let grow = |k: i64| {
+            let pts: Vec<(Q, Q)> = (0..k * k).map(|i| (Q::int(i * i), Q::int(i % 2))).collect();
+            Pwl::from_points(Q::zero(), pts, Q::zero()).unwrap()
+        };
+        let fs: Vec<Pwl> = (1..=10).map(grow).collect();
+        assert!(matches!(
+            mine_progressions(1, &fs),
+            Err(NoProgressionForm::ShapeNotPeriodic { .. })
+        ));
+        // One shape, but a value quadratic in k: the numbers are not lines.
+        let fs: Vec<Pwl> = (1..=10)
+            .map(|k| pwl(&format!("[1] (0,{}) [-1]", k * k)))
+            .collect();
+        assert!(matches!(
+            mine_progressions(1, &fs),
+            Err(NoProgressionForm::NumbersNotLinear { period: 1, .. })
+        ));
+        assert!(matches!(
+            mine_progressions(1, &fs[..2]),
+            Err(NoProgressionForm::TooFewMembers { members: 2 })
+        ));
+    }
+}

@@ -332,9 +332,29 @@ pub fn formulas_math(form: &PeriodicLinear, symbol: &str, var: &str) -> Vec<Stri
 /// The `formula` column of [`family_forms_table`] as displayed, row for row, each column's name
 /// given as TeX by `symbol`.
 pub fn family_formulas_math(forms: &FamilyForms, symbol: impl Fn(&str) -> String) -> Vec<String> {
+    let index = crate::miner::residue_index(&forms.param);
     forms
         .fits()
-        .flat_map(|(name, fit)| formulas_math(fit, &symbol(name), &forms.param))
+        .flat_map(|(name, fit)| {
+            if fit.period == 1 {
+                return formulas_math(fit, &symbol(name), &forms.param);
+            }
+            // `$h(k = 2j + 1) = 4j - 1$ ($j \ge 1$)`: the class index is never the parameter.
+            fit.lines
+                .iter()
+                .map(|l| {
+                    let class =
+                        affine_math(&Q::int(fit.period as i64), &Q::int(l.residue as i64), index);
+                    let rhs = affine_math(&l.slope, &l.intercept, index);
+                    format!(
+                        "${}({} = {class}) = {rhs}$ (${index} \\ge {}$)",
+                        symbol(name),
+                        forms.param,
+                        l.from_k
+                    )
+                })
+                .collect()
+        })
         .collect()
 }
 
@@ -1205,7 +1225,13 @@ mod tests {
 
     #[test]
     fn displayed_formulas_follow_the_printed_ones_line_for_line() {
-        let (_, t) = family("2k+1,2k,1", &[("k", 1, 12)]);
+        for text in ["2k+1,2k,1", "2k,k,1"] {
+            displayed_formulas_follow_the_printed_ones(text);
+        }
+    }
+
+    fn displayed_formulas_follow_the_printed_ones(text: &str) {
+        let (_, t) = family(text, &[("k", 1, 12)]);
         let forms = family_forms(&t.typed_columns()).unwrap();
         let table = family_forms_table(&forms);
         let shown = family_formulas_math(&forms, |name| format!("\\mathrm{{{name}}}"));
@@ -1227,6 +1253,44 @@ mod tests {
                 math.starts_with('$') && math.matches('$').count() == 4,
                 "{math}"
             );
+        }
+    }
+
+    /// A progressions form's expression, evaluated by the claims evaluator, rebuilds every
+    /// member of the data; the claims checker re-verifies it beyond; a form with one number
+    /// changed is caught by both.
+    #[test]
+    fn progressions_forms_rebuild_from_their_expression_and_re_verify() {
+        for (text, last) in [("2k+1,2k,2,1", 12), ("2k,k,1", 10)] {
+            let (fam, t) = family(text, &[("k", 1, last)]);
+            let columns = t.typed_columns();
+            let forms = family_forms(&columns).unwrap();
+            assert!(forms.closed.is_none(), "{text}");
+            let form = forms.progressions.clone().unwrap().unwrap();
+            let Some((_, Column::Pwl(fs))) = columns.iter().find(|(n, _)| n == "payoff") else {
+                panic!("a payoff column");
+            };
+            assert_eq!(rebuild_from_expr(&form, "k", fs).unwrap(), None, "{text}");
+            let check = verify_family_payoff(&forms, &columns, &fam, 2 * last)
+                .unwrap()
+                .unwrap();
+            assert_eq!(check.not_rebuilt, None);
+            assert_eq!(check.check.finding.verdict, VerdictKind::Holds, "{text}");
+            assert_eq!((check.check.to, check.check.beyond), (2 * last, last));
+            // The expression printed is the expression checked.
+            let e = form.expr("N", "k");
+            assert_eq!(parsed(&e.to_string()), e, "{e}");
+            // One value of one class one more: neither the data nor the engine agree.
+            let mut wrong = form.clone();
+            let v = &mut wrong.classes[0].progressions[0].values[0];
+            v.intercept = &v.intercept + &Q::one();
+            let miss = rebuild_from_expr(&wrong, "k", fs).unwrap().expect("a miss");
+            // Raised at one point, the function is raised by at most 1 between its neighbours.
+            let d = &miss.form - &miss.data;
+            assert!(d > Q::zero() && d <= Q::one(), "{text}: {miss:?}");
+            assert_eq!(miss.member.rem_euclid(form.period as i64), 0);
+            let check = verify_progression_form(&wrong, "k", &fam, last + 2).unwrap();
+            assert_eq!(check.finding.verdict, VerdictKind::Fails, "{text}");
         }
     }
 
