@@ -318,7 +318,7 @@ fn symmetry_centre(f: &Pwl) -> Option<Q> {
     let mirrored = bps
         .iter()
         .zip(bps.iter().rev())
-        .all(|((x, y), (x2, y2))| &(x + x2) == &twice && y == y2);
+        .all(|((x, y), (x2, y2))| (x + x2) == twice && y == y2);
     mirrored.then(|| &twice / &Q::int(2))
 }
 
