@@ -415,13 +415,19 @@ pub mod mining {
         PwlKind, PwlShape, QuantityFit, Recurrence, ResidueLine, Rule, Term, WindowCertificate,
         WindowError, Zigzag, family_form, grid_form, mine_family, pwl_form, pwl_shape, zigzag,
     };
+    pub use crate::miner::{
+        Anomaly, KLine, NoProgressionForm, Progression, ProgressionFamily, Run, Shape,
+        first_difference, mine_progressions, residue_index,
+    };
     pub use crate::tables::across::{
         ACROSS_FORM_COLUMNS, AcrossForm, across_forms, across_forms_table, floor_form_math,
     };
     pub use crate::tables::mined::{
-        ClosedFormCheck, Column, ZIGZAG_BEYOND, family_expr, family_forms, family_forms_table,
-        family_window, grid_expr, grid_forms, grid_window, periodic_forms_table, pwl_form_expr,
-        verify_closed_form, verify_grid_form,
+        ClosedFormCheck, Column, PayoffFormCheck, ZIGZAG_BEYOND, closed_form_rows, family_expr,
+        family_forms, family_forms_table, family_window, grid_expr, grid_forms, grid_window,
+        periodic_forms_table, progression_window, pwl_form_expr, rebuild_from_expr,
+        verify_closed_form, verify_closed_form_to, verify_family_payoff, verify_grid_form,
+        verify_progression_form,
     };
 }
 

@@ -18,6 +18,7 @@ mod cli_io;
 mod cli_octal;
 mod cli_scoring;
 mod mine_octal_cert;
+mod mine_progressions;
 mod mine_pwl_forms;
 mod octal;
 mod process_guards;

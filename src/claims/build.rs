@@ -18,7 +18,7 @@ use std::ops::{Add, Mul, Neg, Sub};
 use num_bigint::BigInt;
 
 use super::eval::Definitions;
-use super::expr::{BinOp, Binder, Domain, Expr, ExprError, ExprKind, Span};
+use super::expr::{BinOp, Binder, CmpOp, Domain, Expr, ExprError, ExprKind, Span};
 use super::finding::Commentary;
 use super::registry::{
     Assertion, Check, Claim, ClaimPlace, ExprCheck, Quantifiers, ReadingCheck, check_quantifiers,
@@ -80,6 +80,21 @@ impl Expr {
     /// `name(binders…: body)`, e.g. `min(j in a..b step s: abs(N - j))`.
     pub fn aggregate(name: impl Into<String>, binders: Vec<Binder>, body: Expr) -> Expr {
         node(ExprKind::Aggregate(name.into(), binders, Box::new(body)))
+    }
+
+    /// `if condition then a else b`.
+    pub fn if_then_else(condition: Expr, a: Expr, b: Expr) -> Expr {
+        node(ExprKind::If(Box::new(condition), Box::new(a), Box::new(b)))
+    }
+
+    /// `let name = value in body`.
+    pub fn let_in(name: impl Into<String>, value: Expr, body: Expr) -> Expr {
+        node(ExprKind::Let(name.into(), Box::new(value), Box::new(body)))
+    }
+
+    /// `a op b`, a comparison.
+    pub fn compare(a: Expr, op: CmpOp, b: Expr) -> Expr {
+        node(ExprKind::Compare(Box::new(a), vec![(op, b)]))
     }
 }
 

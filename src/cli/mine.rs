@@ -21,8 +21,8 @@ use crate::num::Q;
 use crate::tables::cash::certified_forms_table;
 use crate::tables::cash_across::{ACROSS_FUNCTIONS, SetFamily, across_table};
 use crate::tables::mined::{
-    family_forms, family_forms_table, grid_form_table, grid_forms, periodic_forms_table,
-    verify_closed_form, verify_grid_form,
+    closed_form_rows, family_forms, family_forms_table, grid_form_table, grid_forms,
+    periodic_forms_table, verify_family_payoff, verify_grid_form,
 };
 
 #[derive(Debug, Subcommand)]
@@ -221,12 +221,25 @@ fn run_mining(cmd: MineCommand) -> anyhow::Result<()> {
             if fam.params().len() > 1 {
                 return mine_grid(&a, &fam);
             }
-            let forms = family_forms(&super::scoring::family_table(&a)?.typed_columns())?;
+            let columns = super::scoring::family_table(&a)?.typed_columns();
+            let forms = family_forms(&columns)?;
+            let (k0, k1) = forms.range;
+            // Twice the mined range: k = k0..k1 is re-verified up to k1 + (k1 − k0 + 1).
+            let to = k1 + (k1 - k0 + 1);
             let mut text = forms.text();
-            if let Some(form) = &forms.closed {
-                text.push_str(&format!("  {}\n", verify_closed_form(form, &fam)?.text()));
-            }
-            emit_text_or_table(&a.out, &text, &family_forms_table(&forms))
+            let check = verify_family_payoff(&forms, &columns, &fam, to)?;
+            let status = match &check {
+                Some(c) => {
+                    for line in c.text() {
+                        text.push_str(&format!("  {line}\n"));
+                    }
+                    c.status()
+                }
+                None => "OBSERVED".to_string(),
+            };
+            let mut table = family_forms_table(&forms);
+            table.rows.extend(closed_form_rows(&forms, &status).rows);
+            emit_text_or_table(&a.out, &text, &table)
         }
         MineCommand::Family(FamilyCommand::Candy(a)) => {
             let forms = family_forms(&super::candy::family_table(&a)?.typed_columns())?;

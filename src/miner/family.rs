@@ -8,6 +8,7 @@
 //! beyond it (callers may re-verify a form elsewhere, e.g. with the claims checker).
 
 use super::linear::{FitOptions, PeriodicLinear, fit_periodic_linear};
+use super::progressions::{NoProgressionForm, ProgressionFamily, mine_progressions};
 use super::pwl_form::{FamilyForm, PwlKind, family_form};
 use super::shape::{PwlShape, pwl_shape};
 use crate::num::{Pwl, Q};
@@ -69,8 +70,12 @@ pub struct FamilyForms {
     pub quantities: Vec<QuantityFit>,
     /// The piecewise-linear quantity's name and the forms of its breakpoints (absent without one).
     pub breakpoints: Option<(String, BreakpointForms)>,
-    /// The closed form of the piecewise-linear quantity, when there is one.
+    /// The closed form of the piecewise-linear quantity, when one of the fixed templates fits.
     pub closed: Option<ClosedForm>,
+    /// Without a template form, the general one: breakpoints as progressions whose numbers are
+    /// periodic-linear in the parameter, or why there is none (absent with a template form or
+    /// when some member has no function).
+    pub progressions: Option<Result<ProgressionFamily, NoProgressionForm>>,
 }
 
 /// Members a closed form must cover (from the first of the final run with its kind).
@@ -99,7 +104,7 @@ pub fn mine_family(
         .unwrap_or(0);
     let fit = |values: &[Q], offset: i64| {
         assert_eq!(values.len(), members, "one value per member");
-        fit_periodic_linear(values, offset, &FitOptions::default())
+        fit_quantity(values, offset)
     };
     let quantities = quantities
         .iter()
@@ -108,15 +113,22 @@ pub fn mine_family(
             fit: fit(values, first),
         })
         .collect();
-    let (breakpoints, closed) = match pwl {
+    let (breakpoints, closed, progressions) = match pwl {
         Some((name, fs)) => {
             assert_eq!(fs.len(), members, "one function per member");
+            let closed = closed_form(fs, first, param);
+            let all: Option<Vec<Pwl>> = fs.iter().cloned().collect();
+            let progressions = match (&closed, all) {
+                (None, Some(all)) => Some(mine_progressions(first, &all)),
+                _ => None,
+            };
             (
                 Some((name.to_string(), breakpoint_forms(fs, first))),
-                closed_form(fs, first, param),
+                closed,
+                progressions,
             )
         }
-        None => (None, None),
+        None => (None, None, None),
     };
     FamilyForms {
         param: param.to_string(),
@@ -124,7 +136,30 @@ pub fn mine_family(
         quantities,
         breakpoints,
         closed,
+        progressions,
     }
+}
+
+/// A quantity's periodic-linear fit: with the default confirmation (three full periods beyond
+/// the two that fix the lines), else with one — a family's data is short (k = 1..14 holds only
+/// four full periods of 3), and a closed form found so is re-verified beyond the data anyway.
+fn fit_quantity(values: &[Q], offset: i64) -> Option<PeriodicLinear> {
+    fit_periodic_linear(values, offset, &FitOptions::default()).or_else(|| {
+        let once = FitOptions {
+            min_confirming: 1,
+            ..FitOptions::default()
+        };
+        fit_periodic_linear(values, offset, &once)
+    })
+}
+
+/// A name for the index of a residue class that is not the parameter's (nor N):
+/// `breakpoints(k = 2j) = 4j-1`, never `breakpoints(2k) = 4k-1` with k the family's own.
+pub fn residue_index(param: &str) -> &'static str {
+    ["j", "i", "m", "n", "r", "s", "t"]
+        .into_iter()
+        .find(|&n| n != param)
+        .expect("seven names, one parameter")
 }
 
 /// First and last breakpoint and the step as closed forms in the parameter, and the cycle of
@@ -206,8 +241,9 @@ impl FamilyForms {
     pub fn text(&self) -> String {
         let p = &self.param;
         let (k0, k1) = self.range;
+        let index = residue_index(p);
         let formulas = |out: &mut String, name: &str, fit: &PeriodicLinear| {
-            for f in fit.formulas_in(name, p) {
+            for f in fit.formulas_of_class(name, p, index) {
                 out.push_str(&format!("  {f}\n"));
             }
         };
@@ -261,6 +297,30 @@ impl FamilyForms {
                 "{name}: closed form f(N) = {}  ({p} ≥ {})\n",
                 z.expr, z.from
             ));
+        }
+        match &self.progressions {
+            Some(Ok(form)) => {
+                out.push_str(&format!(
+                    "{name}: breakpoints as progressions in N, period {} in {p}, from {p} = {} (OBSERVED on {p} = {k0}..{k1})\n",
+                    form.period, form.from
+                ));
+                for line in form.describe(p, index) {
+                    out.push_str(&format!("  {line}\n"));
+                }
+                for a in &form.anomalies {
+                    out.push_str(&format!(
+                        "  anomaly: {p} = {} breaks the form: at N = {} the form gives {}, the member {}\n",
+                        a.member, a.at, a.form, a.data
+                    ));
+                }
+                out.push_str(&format!(
+                    "{name}: closed form f(N) = {}  ({p} ≥ {})\n",
+                    form.expr("N", p),
+                    form.from
+                ));
+            }
+            Some(Err(why)) => out.push_str(&format!("{name}: no closed form: {why}\n")),
+            None => {}
         }
         out
     }

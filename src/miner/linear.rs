@@ -127,6 +127,30 @@ impl PeriodicLinear {
         self.formulas_in(name, "k")
     }
 
+    /// The formulas along a family whose parameter is `param`, each residue class written with
+    /// the fresh index `index`: `f(k = 3j+1) = 10j+5  (j ≥ 4)`; with period 1, `f(k) = 2k+1
+    /// (k ≥ 1)`. The parameter's own name never stands for the class index.
+    pub fn formulas_of_class(&self, name: &str, param: &str, index: &str) -> Vec<String> {
+        if self.period == 1 {
+            return self.formulas_in(name, param);
+        }
+        self.lines
+            .iter()
+            .map(|l| {
+                let class = affine_text(
+                    &Q::int(self.period as i64),
+                    &Q::int(l.residue as i64),
+                    index,
+                );
+                let rhs = affine_text(&l.slope, &l.intercept, index);
+                format!(
+                    "{name}({param} = {class}) = {rhs}  ({index} ≥ {})",
+                    l.from_k
+                )
+            })
+            .collect()
+    }
+
     /// [`formulas`](Self::formulas) with another name for the variable k.
     pub fn formulas_in(&self, name: &str, var: &str) -> Vec<String> {
         self.lines

@@ -11,6 +11,7 @@ pub mod family;
 mod fixtures;
 pub mod linear;
 pub mod period;
+pub mod progressions;
 pub mod pwl_form;
 pub mod shape;
 pub mod window;
@@ -20,12 +21,18 @@ pub use across::{
     TableForm, across_analysis,
 };
 pub use certificate::{Certificate, MAX_CERTIFICATE_INDEX, Recurrence, Rule, Term};
-pub use family::{BreakpointForms, ClosedForm, FamilyForms, QuantityFit, mine_family};
+pub use family::{
+    BreakpointForms, ClosedForm, FamilyForms, QuantityFit, mine_family, residue_index,
+};
 pub use linear::{
     FitOptions, FloorForm, FloorKind, PeriodicLinear, ResidueLine, affine_text, fit_periodic_linear,
 };
 pub use period::{
     PeriodStatus, Periodicity, component_period, observe_period, prove_octal_period, prove_period,
+};
+pub use progressions::{
+    Anomaly, KLine, NoProgressionForm, Progression, ProgressionFamily, Run, Shape,
+    first_difference, mine_progressions,
 };
 pub use pwl_form::{
     AffineNumber, FamilyForm, GridForm, LinearParameter, PwlForm, PwlKind, family_form, grid_form,

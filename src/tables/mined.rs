@@ -18,8 +18,8 @@ use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
 use crate::family::Family;
 use crate::miner::{
-    ClosedForm, FamilyForm, FamilyForms, GridForm, PeriodicLinear, PwlForm, PwlKind, grid_form,
-    mine_family,
+    Anomaly, ClosedForm, FamilyForm, FamilyForms, GridForm, KLine, PeriodicLinear,
+    ProgressionFamily, PwlForm, PwlKind, grid_form, mine_family,
 };
 use crate::num::{Pwl, Q};
 
@@ -209,7 +209,12 @@ pub const FAMILY_FORM_COLUMNS: [&str; 9] = [
 pub fn family_forms_table(forms: &FamilyForms) -> Table {
     let mut t = Table::new(&FAMILY_FORM_COLUMNS);
     for (name, fit) in forms.fits() {
-        for (line, f) in fit.lines.iter().zip(fit.formulas_in(name, &forms.param)) {
+        let index = crate::miner::residue_index(&forms.param);
+        for (line, f) in fit
+            .lines
+            .iter()
+            .zip(fit.formulas_of_class(name, &forms.param, index))
+        {
             t.push(vec![
                 name.into(),
                 Cell::Int(fit.period as i64),
@@ -327,24 +332,46 @@ pub fn formulas_math(form: &PeriodicLinear, symbol: &str, var: &str) -> Vec<Stri
 /// The `formula` column of [`family_forms_table`] as displayed, row for row, each column's name
 /// given as TeX by `symbol`.
 pub fn family_formulas_math(forms: &FamilyForms, symbol: impl Fn(&str) -> String) -> Vec<String> {
+    let index = crate::miner::residue_index(&forms.param);
     forms
         .fits()
-        .flat_map(|(name, fit)| formulas_math(fit, &symbol(name), &forms.param))
+        .flat_map(|(name, fit)| {
+            if fit.period == 1 {
+                return formulas_math(fit, &symbol(name), &forms.param);
+            }
+            // `$h(k = 2j + 1) = 4j - 1$ ($j \ge 1$)`: the class index is never the parameter.
+            fit.lines
+                .iter()
+                .map(|l| {
+                    let class =
+                        affine_math(&Q::int(fit.period as i64), &Q::int(l.residue as i64), index);
+                    let rhs = affine_math(&l.slope, &l.intercept, index);
+                    format!(
+                        "${}({} = {class}) = {rhs}$ (${index} \\ge {}$)",
+                        symbol(name),
+                        forms.param,
+                        l.from_k
+                    )
+                })
+                .collect()
+        })
         .collect()
 }
 
 /// Members beyond the data on which a mined zigzag form is re-verified.
 pub const ZIGZAG_BEYOND: i64 = 4;
 
-/// A mined zigzag form re-verified by the claims checker.
+/// A mined closed form re-verified by the claims checker.
 #[derive(Clone, Debug)]
 pub struct ClosedFormCheck {
     /// The parameter's name.
     pub param: String,
-    /// The members checked: from the form's first to [`ZIGZAG_BEYOND`] past the data.
+    /// The members checked: from the form's first to some past the data.
     pub from: i64,
     /// The last member checked.
     pub to: i64,
+    /// How many of the members checked lie beyond the data.
+    pub beyond: i64,
     /// The verdict, with its evidence.
     pub finding: Finding,
 }
@@ -353,10 +380,11 @@ impl ClosedFormCheck {
     /// In words: `re-verified with `nimlab check` on k = 2..34 (4 beyond the data): HOLDS, …`.
     pub fn text(&self) -> String {
         format!(
-            "re-verified with `nimlab check` on {} = {}..{} ({ZIGZAG_BEYOND} beyond the data): {}, {}",
+            "re-verified with `nimlab check` on {} = {}..{} ({} beyond the data): {}, {}",
             self.param,
             self.from,
             self.to,
+            self.beyond,
             self.finding.verdict,
             self.finding.evidence()
         )
@@ -372,18 +400,335 @@ fn bonus_binder(from: Expr, to: Expr) -> Binder {
 /// members from the form's first and on [`ZIGZAG_BEYOND`] new ones, at every half-integer N from
 /// two below the first peak to two beyond the last. A finite check: the form stays OBSERVED.
 pub fn verify_closed_form(form: &ClosedForm, family: &Family) -> Result<ClosedFormCheck> {
-    let over = closed_form_range(form);
+    verify_closed_form_to(form, family, form.to + ZIGZAG_BEYOND)
+}
+
+/// [`verify_closed_form`] on the members up to `to` (at least the data's last).
+pub fn verify_closed_form_to(
+    form: &ClosedForm,
+    family: &Family,
+    to: i64,
+) -> Result<ClosedFormCheck> {
+    let to = to.max(form.to);
+    let over = closed_form_range(form, to);
     Ok(ClosedFormCheck {
         param: form.param.clone(),
         from: form.from,
-        to: form.to + ZIGZAG_BEYOND,
+        to,
+        beyond: to - form.to,
         finding: check_payoff_form(over, family, family_expr(&form.form, "N", &form.param))?,
     })
 }
 
-/// Where [`verify_closed_form`] checks a form: `k in from..to+4, N in lo..hi step 1/2`.
-fn closed_form_range(form: &ClosedForm) -> Quantifiers {
-    let to = form.to + ZIGZAG_BEYOND;
+/// Re-verifies a progressions form of the payoffs of `family` (parameter `param`) with the
+/// claims checker on the members from the form's first to `to`, at every half-integer N from
+/// two below the leftmost breakpoint of any class to two beyond the rightmost. A finite check:
+/// the form stays OBSERVED on the data, HOLDS on the range checked.
+pub fn verify_progression_form(
+    form: &ProgressionFamily,
+    param: &str,
+    family: &Family,
+    to: i64,
+) -> Result<ClosedFormCheck> {
+    let last = form.range.1;
+    let to = to.max(last);
+    let (lo, hi) = progression_window(form, param);
+    let over = Quantifiers::new(
+        format!("{param} in {}..{to}, N in {lo}..{hi} step 1/2", form.from),
+        vec![
+            Binder::interval(param, Expr::int(form.from), Expr::int(to), None),
+            bonus_binder(lo, hi),
+        ],
+    );
+    Ok(ClosedFormCheck {
+        param: param.to_string(),
+        from: form.from,
+        to,
+        beyond: to - last,
+        finding: check_payoff_form(over, family, form.expr("N", param))?,
+    })
+}
+
+/// N from two below the leftmost breakpoint of any class of the form to two beyond the
+/// rightmost, as expressions in `param` (`min(…)` and `max(…)` over the classes' ends when
+/// they differ; −2..2 for lines).
+pub fn progression_window(form: &ProgressionFamily, param: &str) -> (Expr, Expr) {
+    let spans: Vec<(KLine, KLine)> = (0..form.period as i64)
+        .filter_map(|r| form.span(r))
+        .collect();
+    let bound = |ends: Vec<&KLine>, name: &str| {
+        let mut distinct: Vec<&KLine> = Vec::new();
+        for e in ends {
+            if !distinct.contains(&e) {
+                distinct.push(e);
+            }
+        }
+        match &distinct[..] {
+            [] => Expr::int(0),
+            [one] => one.expr(param),
+            many => Expr::call(name, many.iter().map(|l| l.expr(param)).collect()),
+        }
+    };
+    let lo = bound(spans.iter().map(|(l, _)| l).collect(), "min");
+    let hi = bound(spans.iter().map(|(_, h)| h).collect(), "max");
+    (lo - Expr::int(2), hi + Expr::int(2))
+}
+
+/// The closed form's expression, evaluated by the claims evaluator, against every member of
+/// the data from the form's first (anomalies aside) at every breakpoint of the member and of
+/// the form's own rebuild of it, the midpoints between consecutive ones and one beyond each end
+/// — where two PWL functions agree exactly when they are equal. `None` when every member is
+/// rebuilt; else the first member and N where the expression differs, with both values.
+pub fn rebuild_from_expr(
+    form: &ProgressionFamily,
+    param: &str,
+    fs: &[Pwl],
+) -> Result<Option<Anomaly>> {
+    let skip: Vec<i64> = form.anomalies.iter().map(|a| a.member).collect();
+    expr_disagreement(
+        &form.expr("N", param),
+        param,
+        (form.range.0, form.from),
+        fs,
+        &skip,
+        &|k| form.member(k),
+    )
+}
+
+/// The first member k ≥ `from` (not in `skip`) of the data `fs` (member `first` + index) where
+/// `expr` evaluated by the claims evaluator differs from the member, at the member's
+/// breakpoints and `own(k)`'s (the form's rebuild of it, when it has one), the midpoints and
+/// one beyond each end.
+fn expr_disagreement(
+    expr: &Expr,
+    param: &str,
+    (first, from): (i64, i64),
+    fs: &[Pwl],
+    skip: &[i64],
+    own: &dyn Fn(i64) -> Option<Pwl>,
+) -> Result<Option<Anomaly>> {
+    use crate::claims::engines::Engines;
+    use crate::claims::eval::Evaluator;
+    use crate::claims::value::Value;
+    let defs = Definitions::new();
+    defs.check_with(expr, &["N".to_string(), param.to_string()])
+        .map_err(|e| Error::invalid(format!("the mined form does not check: {e}")))?;
+    let mut engines = Engines::new();
+    let mut ev = Evaluator::new(&defs, &mut engines);
+    for (j, f) in fs.iter().enumerate() {
+        let k = first + j as i64;
+        if k < from || skip.contains(&k) {
+            continue;
+        }
+        let mut xs: Vec<Q> = f.breakpoints().iter().map(|(x, _)| x.clone()).collect();
+        if let Some(g) = own(k) {
+            xs.extend(g.breakpoints().iter().map(|(x, _)| x.clone()));
+        }
+        xs.sort();
+        xs.dedup();
+        let mut probes: Vec<Q> = Vec::new();
+        for (i, x) in xs.iter().enumerate() {
+            probes.push(x.clone());
+            if let Some(next) = xs.get(i + 1) {
+                probes.push(&(x + next) / &Q::int(2));
+            }
+        }
+        let (lo, hi) = match (xs.first(), xs.last()) {
+            (Some(lo), Some(hi)) => (lo.clone(), hi.clone()),
+            _ => (Q::zero(), Q::zero()),
+        };
+        probes.push(&lo - &Q::one());
+        probes.push(&hi + &Q::one());
+        for n in probes {
+            let mut env = vec![
+                ("N".to_string(), Value::Num(n.clone())),
+                (param.to_string(), Value::Num(Q::int(k))),
+            ];
+            let value = ev.eval(expr, &mut env).map_err(|e| {
+                Error::invalid(format!(
+                    "evaluating the mined form at {param} = {k}, N = {n}: {e}"
+                ))
+            })?;
+            let Value::Num(value) = value else {
+                return Err(Error::invalid("the mined form is not a number"));
+            };
+            let data = f.eval(&n);
+            if value != data {
+                return Ok(Some(Anomaly {
+                    member: k,
+                    at: n,
+                    form: value,
+                    data,
+                }));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// A family's payoff closed form, checked: rebuilt from its expression on the data, then
+/// re-verified by the claims checker beyond it.
+#[derive(Clone, Debug)]
+pub struct PayoffFormCheck {
+    /// For a progressions form, the first member the expression does not rebuild (`None`: every
+    /// member from the form's first is rebuilt exactly, anomalies aside).
+    pub not_rebuilt: Option<Anomaly>,
+    /// The claims checker's verdict on the members up to the range checked.
+    pub check: ClosedFormCheck,
+}
+
+impl PayoffFormCheck {
+    /// In words, one line each.
+    pub fn text(&self) -> Vec<String> {
+        let p = &self.check.param;
+        let mut out = Vec::new();
+        match &self.not_rebuilt {
+            None => out.push(format!(
+                "rebuilt from the expression exactly on every member of the data from {p} = {}",
+                self.check.from
+            )),
+            Some(a) => out.push(format!(
+                "NOT rebuilt from the expression: at {p} = {}, N = {} it gives {}, the member {}",
+                a.member, a.at, a.form, a.data
+            )),
+        }
+        out.push(self.check.text());
+        out
+    }
+
+    /// The status of the form: `HOLDS on k = 3..28` (or the verdict), `FAILS` when the
+    /// expression does not rebuild the data.
+    pub fn status(&self) -> String {
+        if self.not_rebuilt.is_some() {
+            return "FAILS (not rebuilt on the data)".to_string();
+        }
+        format!(
+            "{} on {} = {}..{}",
+            self.check.finding.verdict, self.check.param, self.check.from, self.check.to
+        )
+    }
+}
+
+/// Checks the payoff's closed form of `forms` (mined from the typed `columns` of `family`'s
+/// table): a template form or a progressions form re-verified by the claims checker on the
+/// members up to `to`, a progressions form first rebuilt from its expression on the data.
+/// `None` when there is no form.
+pub fn verify_family_payoff(
+    forms: &FamilyForms,
+    columns: &[(String, Column)],
+    family: &Family,
+    to: i64,
+) -> Result<Option<PayoffFormCheck>> {
+    let fs = match columns.iter().find(|(name, _)| name == PWL_COLUMN) {
+        Some((_, Column::Pwl(fs))) => fs,
+        _ => return Ok(None),
+    };
+    if let Some(z) = &forms.closed {
+        let expr = family_expr(&z.form, "N", &z.param);
+        return Ok(Some(PayoffFormCheck {
+            not_rebuilt: expr_disagreement(
+                &expr,
+                &z.param,
+                (forms.range.0, z.from),
+                fs,
+                &[],
+                &|_| None,
+            )?,
+            check: verify_closed_form_to(z, family, to)?,
+        }));
+    }
+    let Some(Ok(form)) = &forms.progressions else {
+        return Ok(None);
+    };
+    Ok(Some(PayoffFormCheck {
+        not_rebuilt: rebuild_from_expr(form, &forms.param, fs)?,
+        check: verify_progression_form(form, &forms.param, family, to)?,
+    }))
+}
+
+/// The rows of a family's payoff closed form for [`family_forms_table`]'s columns: one per
+/// residue class of a progressions form, its class's expression in `formula`; one per anomaly
+/// (status `ANOMALY`); or one saying why there is none (status `NONE`). `status` is the form's
+/// (e.g. `HOLDS on k = 3..28`).
+pub fn closed_form_rows(forms: &FamilyForms, status: &str) -> Table {
+    let mut t = Table::new(&FAMILY_FORM_COLUMNS);
+    let p = &forms.param;
+    let blank = || Cell::Text(String::new());
+    let name = match &forms.breakpoints {
+        Some((name, _)) => name.clone(),
+        None => PWL_COLUMN.to_string(),
+    };
+    if let Some(z) = &forms.closed {
+        t.push(vec![
+            name.clone().into(),
+            Cell::Int(1),
+            Cell::Int(z.from),
+            Cell::Int(0),
+            blank(),
+            blank(),
+            Cell::Int(z.from),
+            z.expr.clone().into(),
+            status.into(),
+        ]);
+        return t;
+    }
+    match &forms.progressions {
+        Some(Ok(form)) => {
+            let single = |r: usize| ProgressionFamily {
+                period: 1,
+                classes: vec![form.classes[r].clone()],
+                anomalies: Vec::new(),
+                ..form.clone()
+            };
+            for r in 0..form.period {
+                t.push(vec![
+                    name.clone().into(),
+                    Cell::Int(form.period as i64),
+                    Cell::Int(form.from),
+                    Cell::Int(r as i64),
+                    blank(),
+                    blank(),
+                    Cell::Int(form.from),
+                    single(r).expr("N", p).to_string().into(),
+                    status.into(),
+                ]);
+            }
+            for a in &form.anomalies {
+                t.push(vec![
+                    name.clone().into(),
+                    Cell::Int(form.period as i64),
+                    Cell::Int(form.from),
+                    Cell::Int(a.member.rem_euclid(form.period as i64)),
+                    blank(),
+                    blank(),
+                    Cell::Int(a.member),
+                    format!(
+                        "{p} = {}: at N = {} the form gives {}, the member {}",
+                        a.member, a.at, a.form, a.data
+                    )
+                    .into(),
+                    "ANOMALY".into(),
+                ]);
+            }
+        }
+        Some(Err(why)) => t.push(vec![
+            name.into(),
+            blank(),
+            blank(),
+            blank(),
+            blank(),
+            blank(),
+            blank(),
+            why.to_string().into(),
+            "NONE".into(),
+        ]),
+        None => {}
+    }
+    t
+}
+
+/// Where [`verify_closed_form`] checks a form: `k in from..to, N in lo..hi step 1/2`.
+fn closed_form_range(form: &ClosedForm, to: i64) -> Quantifiers {
     let (n_from, n_to) = family_window(&form.form, &form.param);
     Quantifiers::new(
         format!(
@@ -711,7 +1056,7 @@ mod tests {
             );
             let (lo, hi) = family_window(&z.form, "k");
             assert_eq!((lo, hi), (parsed(&z.n_from), parsed(&z.n_to)));
-            let over = closed_form_range(&z);
+            let over = closed_form_range(&z, z.to + ZIGZAG_BEYOND);
             assert_eq!(over.binders, parsed_binders(&over.text), "{}", over.text);
             let check = verify_closed_form(&z, &fam).unwrap();
             assert_eq!(
@@ -880,7 +1225,13 @@ mod tests {
 
     #[test]
     fn displayed_formulas_follow_the_printed_ones_line_for_line() {
-        let (_, t) = family("2k+1,2k,1", &[("k", 1, 12)]);
+        for text in ["2k+1,2k,1", "2k,k,1"] {
+            displayed_formulas_follow_the_printed_ones(text);
+        }
+    }
+
+    fn displayed_formulas_follow_the_printed_ones(text: &str) {
+        let (_, t) = family(text, &[("k", 1, 12)]);
         let forms = family_forms(&t.typed_columns()).unwrap();
         let table = family_forms_table(&forms);
         let shown = family_formulas_math(&forms, |name| format!("\\mathrm{{{name}}}"));
@@ -902,6 +1253,44 @@ mod tests {
                 math.starts_with('$') && math.matches('$').count() == 4,
                 "{math}"
             );
+        }
+    }
+
+    /// A progressions form's expression, evaluated by the claims evaluator, rebuilds every
+    /// member of the data; the claims checker re-verifies it beyond; a form with one number
+    /// changed is caught by both.
+    #[test]
+    fn progressions_forms_rebuild_from_their_expression_and_re_verify() {
+        for (text, last) in [("2k+1,2k,2,1", 12), ("2k,k,1", 10)] {
+            let (fam, t) = family(text, &[("k", 1, last)]);
+            let columns = t.typed_columns();
+            let forms = family_forms(&columns).unwrap();
+            assert!(forms.closed.is_none(), "{text}");
+            let form = forms.progressions.clone().unwrap().unwrap();
+            let Some((_, Column::Pwl(fs))) = columns.iter().find(|(n, _)| n == "payoff") else {
+                panic!("a payoff column");
+            };
+            assert_eq!(rebuild_from_expr(&form, "k", fs).unwrap(), None, "{text}");
+            let check = verify_family_payoff(&forms, &columns, &fam, 2 * last)
+                .unwrap()
+                .unwrap();
+            assert_eq!(check.not_rebuilt, None);
+            assert_eq!(check.check.finding.verdict, VerdictKind::Holds, "{text}");
+            assert_eq!((check.check.to, check.check.beyond), (2 * last, last));
+            // The expression printed is the expression checked.
+            let e = form.expr("N", "k");
+            assert_eq!(parsed(&e.to_string()), e, "{e}");
+            // One value of one class one more: neither the data nor the engine agree.
+            let mut wrong = form.clone();
+            let v = &mut wrong.classes[0].progressions[0].values[0];
+            v.intercept = &v.intercept + &Q::one();
+            let miss = rebuild_from_expr(&wrong, "k", fs).unwrap().expect("a miss");
+            // Raised at one point, the function is raised by at most 1 between its neighbours.
+            let d = &miss.form - &miss.data;
+            assert!(d > Q::zero() && d <= Q::one(), "{text}: {miss:?}");
+            assert_eq!(miss.member.rem_euclid(form.period as i64), 0);
+            let check = verify_progression_form(&wrong, "k", &fam, last + 2).unwrap();
+            assert_eq!(check.finding.verdict, VerdictKind::Fails, "{text}");
         }
     }
 
