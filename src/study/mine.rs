@@ -45,14 +45,7 @@ pub(super) fn mine(
         MineHow::Pwl => return mine_pwl(study, m, table).map_err(here),
         MineHow::Across => return mine_across(m, table).map_err(here),
     };
-    let index = match &m.index {
-        Some(i) => i.clone(),
-        None => table
-            .columns
-            .first()
-            .cloned()
-            .ok_or_else(|| here(format!("the table `{}` has no columns", m.source)))?,
-    };
+    let index = step_index(m, table).map_err(here)?;
     if m.how == MineHow::Family && m.index.is_none() {
         // A family's parameters come first; the miner reads one.
         let spec = study.tables.iter().find(|t| t.name == m.source);
@@ -316,6 +309,18 @@ fn mine_pwl(
     ))
 }
 
+/// The column a step reads its index from: the one it names, else the table's first.
+fn step_index(m: &MineDecl, table: &Table) -> std::result::Result<String, String> {
+    match &m.index {
+        Some(i) => Ok(i.clone()),
+        None => table
+            .columns
+            .first()
+            .cloned()
+            .ok_or_else(|| format!("the table `{}` has no columns", m.source)),
+    }
+}
+
 /// An `across` step: a table of members each with certified periodic-linear forms (its
 /// parameter, `period`, `proven_from`, `slopes`, and one list of intercepts c_0 … c_{P−1} per
 /// mined column), read back as typed numbers and handed to the second-level fit
@@ -327,14 +332,7 @@ fn mine_across(m: &MineDecl, table: &Table) -> std::result::Result<(MinedSection
                 .to_string(),
         );
     }
-    let index = match &m.index {
-        Some(i) => i.clone(),
-        None => table
-            .columns
-            .first()
-            .cloned()
-            .ok_or_else(|| format!("the table `{}` has no columns", m.source))?,
-    };
+    let index = step_index(m, table)?;
     let column = |name: &str| {
         column_index(table, name).ok_or_else(|| {
             format!(

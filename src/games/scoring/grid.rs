@@ -143,19 +143,7 @@ impl GridFn {
     /// max over candidates (P − F_child), with P already scaled. `cands` must be non-empty.
     pub fn combine(cands: &[(i64, &GridFn)]) -> Result<GridFn, GridError> {
         assert!(!cands.is_empty(), "combine needs at least one candidate");
-        let class = |&(p, g): &(i64, &GridFn)| (p + i64::from(g.parity)).rem_euclid(2);
-        let c0 = class(&cands[0]);
-        if cands.iter().any(|c| class(c) != c0) {
-            return Err(GridError::Parity);
-        }
-        if cands.iter().any(|&(p, _)| p.abs() > GRID_LIMIT) {
-            return Err(GridError::Range);
-        }
-        let (hi, right) = right_edge(cands);
-        let (lo, left) = left_edge(cands);
-        if lo.abs() > GRID_LIMIT || hi.abs() > GRID_LIMIT {
-            return Err(GridError::Range);
-        }
+        let (lo, hi, left, right) = window(cands)?;
         let len = (hi - lo + 1) as usize;
         let mut out = vec![i32::MIN; len];
         for &(p, g) in cands {
