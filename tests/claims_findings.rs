@@ -55,9 +55,17 @@ fn committed_failures_have_labelled_counterexamples_and_round_trip_through_json(
             .join(format!("{name}.toml"));
         let reg = Registry::load(&path).unwrap();
         let labels: Vec<String> = committed.keys().cloned().collect();
+        // No label would mean every claim (an empty `only`): a paper with no failure has none
+        // to re-check.
+        if labels.is_empty() {
+            continue;
+        }
         for f in check_registry(&reg, false, &labels, &nimlab::Silent).unwrap() {
             assert_eq!(f.claim.paper, reg.paper);
-            assert_eq!(f.evidence(), committed[&f.claim.label], "{}", f.claim);
+            let shown = committed
+                .get(&f.claim.label)
+                .unwrap_or_else(|| panic!("{}: checked but not among the committed rows", f.claim));
+            assert_eq!(&f.evidence(), shown, "{}", f.claim);
             for fail in failures(&f) {
                 let ce = fail
                     .counterexample

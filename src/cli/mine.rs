@@ -227,7 +227,17 @@ fn run_mining(cmd: MineCommand) -> anyhow::Result<()> {
             // Twice the mined range: k = k0..k1 is re-verified up to k1 + (k1 − k0 + 1).
             let to = k1 + (k1 - k0 + 1);
             let mut text = forms.text();
-            let check = verify_family_payoff(&forms, &columns, &fam, to)?;
+            // The checker solves every member up to `to`: long for large heaps, so say so first.
+            if forms.closed.is_some() || matches!(forms.progressions, Some(Ok(_))) {
+                eprintln!(
+                    "re-verifying the payoff's closed form with the claims checker on {} = {k0}..{to}",
+                    forms.param
+                );
+            }
+            let bar = super::octal::LazyBar::new("re-verifying the payoff's form", "steps");
+            let check = verify_family_payoff(&forms, &columns, &fam, to, &bar);
+            bar.finish();
+            let check = check?;
             let status = match &check {
                 Some(c) => {
                     for line in c.text() {

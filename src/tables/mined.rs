@@ -13,7 +13,7 @@
 use crate::claims::eval::Definitions;
 use crate::claims::expr::BinOp;
 use crate::claims::expr::{Binder, Expr, ExprKind};
-use crate::claims::{Claim, Finding, Quantifiers, Registry, check_registry};
+use crate::claims::{Claim, Finding, Quantifiers, Registry, check_registry_progress};
 use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
 use crate::family::Family;
@@ -22,6 +22,7 @@ use crate::miner::{
     ProgressionFamily, PwlForm, PwlKind, grid_form, mine_family,
 };
 use crate::num::{Pwl, Q};
+use crate::progress::{Progress, Silent};
 
 /// The column of a family table holding piecewise-linear functions (Scoring Nim's payoffs).
 const PWL_COLUMN: &str = "payoff";
@@ -400,14 +401,16 @@ fn bonus_binder(from: Expr, to: Expr) -> Binder {
 /// members from the form's first and on [`ZIGZAG_BEYOND`] new ones, at every half-integer N from
 /// two below the first peak to two beyond the last. A finite check: the form stays OBSERVED.
 pub fn verify_closed_form(form: &ClosedForm, family: &Family) -> Result<ClosedFormCheck> {
-    verify_closed_form_to(form, family, form.to + ZIGZAG_BEYOND)
+    verify_closed_form_to(form, family, form.to + ZIGZAG_BEYOND, &Silent)
 }
 
-/// [`verify_closed_form`] on the members up to `to` (at least the data's last).
+/// [`verify_closed_form`] on the members up to `to` (at least the data's last); `progress`
+/// hears the claims checker.
 pub fn verify_closed_form_to(
     form: &ClosedForm,
     family: &Family,
     to: i64,
+    progress: &dyn Progress,
 ) -> Result<ClosedFormCheck> {
     let to = to.max(form.to);
     let over = closed_form_range(form, to);
@@ -416,19 +419,26 @@ pub fn verify_closed_form_to(
         from: form.from,
         to,
         beyond: to - form.to,
-        finding: check_payoff_form(over, family, family_expr(&form.form, "N", &form.param))?,
+        finding: check_payoff_form(
+            over,
+            family,
+            family_expr(&form.form, "N", &form.param),
+            progress,
+        )?,
     })
 }
 
 /// Re-verifies a progressions form of the payoffs of `family` (parameter `param`) with the
 /// claims checker on the members from the form's first to `to`, at every half-integer N from
 /// two below the leftmost breakpoint of any class to two beyond the rightmost. A finite check:
-/// the form stays OBSERVED on the data, HOLDS on the range checked.
+/// the form stays OBSERVED on the data, HOLDS on the range checked. `progress` hears the claims
+/// checker.
 pub fn verify_progression_form(
     form: &ProgressionFamily,
     param: &str,
     family: &Family,
     to: i64,
+    progress: &dyn Progress,
 ) -> Result<ClosedFormCheck> {
     let last = form.range.1;
     let to = to.max(last);
@@ -445,7 +455,7 @@ pub fn verify_progression_form(
         from: form.from,
         to,
         beyond: to - last,
-        finding: check_payoff_form(over, family, form.expr("N", param))?,
+        finding: check_payoff_form(over, family, form.expr("N", param), progress)?,
     })
 }
 
@@ -612,12 +622,14 @@ impl PayoffFormCheck {
 /// Checks the payoff's closed form of `forms` (mined from the typed `columns` of `family`'s
 /// table): a template form or a progressions form re-verified by the claims checker on the
 /// members up to `to`, a progressions form first rebuilt from its expression on the data.
-/// `None` when there is no form.
+/// `None` when there is no form. `progress` hears the claims checker, which solves every member
+/// up to `to`: long for large heaps.
 pub fn verify_family_payoff(
     forms: &FamilyForms,
     columns: &[(String, Column)],
     family: &Family,
     to: i64,
+    progress: &dyn Progress,
 ) -> Result<Option<PayoffFormCheck>> {
     let fs = match columns.iter().find(|(name, _)| name == PWL_COLUMN) {
         Some((_, Column::Pwl(fs))) => fs,
@@ -634,7 +646,7 @@ pub fn verify_family_payoff(
                 &[],
                 &|_| None,
             )?,
-            check: verify_closed_form_to(z, family, to)?,
+            check: verify_closed_form_to(z, family, to, progress)?,
         }));
     }
     let Some(Ok(form)) = &forms.progressions else {
@@ -642,7 +654,7 @@ pub fn verify_family_payoff(
     };
     Ok(Some(PayoffFormCheck {
         not_rebuilt: rebuild_from_expr(form, &forms.param, fs)?,
-        check: verify_progression_form(form, &forms.param, family, to)?,
+        check: verify_progression_form(form, &forms.param, family, to, progress)?,
     }))
 }
 
@@ -753,7 +765,7 @@ pub fn verify_grid_form(
 ) -> Result<(String, Finding)> {
     let over = grid_form_range(form, ranges);
     let shown = over.text.clone();
-    let finding = check_payoff_form(over, family, grid_expr(form, "N"))?;
+    let finding = check_payoff_form(over, family, grid_expr(form, "N"), &Silent)?;
     Ok((shown, finding))
 }
 
@@ -778,7 +790,12 @@ fn grid_form_range(form: &GridForm, ranges: &[(String, i64, i64)]) -> Quantifier
 
 /// The claims checker's verdict on `payoff(N, [family]) = expected` over the range `over`, a
 /// claim built as a value.
-fn check_payoff_form(over: Quantifiers, family: &Family, expected: Expr) -> Result<Finding> {
+fn check_payoff_form(
+    over: Quantifiers,
+    family: &Family,
+    expected: Expr,
+    progress: &dyn Progress,
+) -> Result<Finding> {
     let defs = Definitions::new();
     let actual = Expr::call(
         "payoff",
@@ -792,7 +809,7 @@ fn check_payoff_form(over: Quantifiers, family: &Family, expected: Expr) -> Resu
         .equal(actual, expected)
         .build(&defs)?;
     let reg = Registry::from_claims("mine", "", defs, vec![claim])?;
-    let mut v = check_registry(&reg, false, &[], &crate::progress::Silent)?;
+    let mut v = check_registry_progress(&reg, false, &[], progress)?;
     Ok(v.remove(0))
 }
 
@@ -1271,7 +1288,7 @@ mod tests {
                 panic!("a payoff column");
             };
             assert_eq!(rebuild_from_expr(&form, "k", fs).unwrap(), None, "{text}");
-            let check = verify_family_payoff(&forms, &columns, &fam, 2 * last)
+            let check = verify_family_payoff(&forms, &columns, &fam, 2 * last, &Silent)
                 .unwrap()
                 .unwrap();
             assert_eq!(check.not_rebuilt, None);
@@ -1289,7 +1306,7 @@ mod tests {
             let d = &miss.form - &miss.data;
             assert!(d > Q::zero() && d <= Q::one(), "{text}: {miss:?}");
             assert_eq!(miss.member.rem_euclid(form.period as i64), 0);
-            let check = verify_progression_form(&wrong, "k", &fam, last + 2).unwrap();
+            let check = verify_progression_form(&wrong, "k", &fam, last + 2, &Silent).unwrap();
             assert_eq!(check.finding.verdict, VerdictKind::Fails, "{text}");
         }
     }
