@@ -560,7 +560,7 @@ pub struct GridSummary {
     pub text: String,
 }
 
-/// What [`GridFn::write_summary`] returns besides the text.
+/// [`GridFn::summary`]'s numbers without the text, as [`GridFn::summary_parts`] returns them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SummaryParts {
     /// Number of breakpoints.
