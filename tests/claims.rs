@@ -1602,7 +1602,7 @@ fn readings_are_ambiguous_with_a_verdict_each() {
     assert_eq!(parts[0], "reading \"weak\": HOLDS (true at all 6 points)");
     assert_eq!(
         parts[1],
-        "\"strong\": FAILS (false at k = 1: expected k >= 2, actual k = 1; fails for every \
+        "\"strong\": FAILS (false at k = 1: expected $k \\ge 2$, actual $k = 1$; fails for every \
          k ≤ 1, holds from k = 2 on the range)"
     );
     assert!(

@@ -93,8 +93,8 @@ fn an_expression_claim_fails_with_named_coordinates_labelled_values_and_a_typed_
     assert_eq!(f.verdict, VerdictKind::Fails);
     assert_eq!(
         f.evidence(),
-        "fails at k = 1, m = 0: expected (k + m = 1, k = 1), actual (k * m = 0, k = 1); fails \
-         for every k on the range; the correction `[k * m, k]` holds at all 12 points"
+        "fails at k = 1, m = 0: expected ($k + m = 1$, $k = 1$), actual ($km = 0$, $k = 1$); \
+         fails for every k on the range; the correction $[km, k]$ holds at all 12 points"
     );
     let ce = f.counterexample.as_ref().unwrap();
     let names: Vec<&str> = ce.point.iter().map(|(n, _)| n.as_str()).collect();

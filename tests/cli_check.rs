@@ -236,7 +236,7 @@ fn verdicts_evidence_and_exit_codes() {
     assert_eq!(
         rows[4]["evidence"],
         "reading \"a\": HOLDS (true at all 3 points); reading \"b\": FAILS (false at k = 1: \
-         expected k > 1, actual k = 1; fails for every k ≤ 1, holds from k = 2 on the range)"
+         expected $k > 1$, actual $k = 1$; fails for every k ≤ 1, holds from k = 2 on the range)"
     );
     assert!(
         rows[5]["evidence"].contains("correction"),
@@ -270,7 +270,7 @@ fn deep_checks_the_deep_range() {
     assert_eq!((r["verdict"], r["range"]), ("FAILS", "k in 0..60"));
     assert_eq!(
         r["evidence"],
-        "false at k = 51: expected k <= 50, actual k = 51; holds for every k ≤ 50, fails from \
+        "false at k = 51: expected $k \\le 50$, actual $k = 51$; holds for every k ≤ 50, fails from \
          k = 51 on the range"
     );
     // Claims without a deep range keep their range under --deep.
@@ -1042,16 +1042,16 @@ fn formats_are_exact_and_consistent() {
         assert_eq!(*line, format!("| {} |", row.join(" | ")));
     }
 
-    // Text: aligned columns, one line per claim.
+    // Text: one entry per claim, "label — VERDICT (paper)" first, entries apart by a blank line.
     let (_, text, _) = check(&[p]);
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 1 + csv.rows.len());
-    let verdict_col = lines[0].find("verdict").unwrap();
-    for (line, row) in lines[1..].iter().zip(&csv.rows) {
+    let entries: Vec<&str> = text.split("\n\n").collect();
+    assert_eq!(entries.len(), csv.rows.len());
+    for (entry, row) in entries.iter().zip(&csv.rows) {
+        let first = entry.lines().next().unwrap();
         assert_eq!(
-            &line[verdict_col..verdict_col + row[2].len()],
-            row[2],
-            "{line}"
+            first,
+            format!("{} — {} ({})", row[1], row[2], row[0]),
+            "{entry}"
         );
     }
 }
@@ -1228,4 +1228,28 @@ fn oversized_claims_are_refused_at_once_with_a_located_estimate() {
             "{name}: {err}"
         );
     }
+}
+
+/// The text format is one entry per claim, its mathematics in Unicode: a helper of the claim
+/// file appears by its display form (here a correction written with it), never by its name.
+#[test]
+fn text_entries_show_helpers_by_their_display_form() {
+    let src = "paper = \"t\"\n\
+               define = [{ def = \"TWICE(k) = 2k\", display = 'D_{#k}', means = 'twice $k$' }]\n\
+               [[claim]]\nid = \"a\"\nlabel = \"Claim A\"\nstatement = \"s\"\n\
+               for = \"k in 1..4\"\nactual = \"2k\"\nexpected = \"k + 1\"\n\
+               correction = \"TWICE(k)\"\n";
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "claims.toml", src);
+    let (code, out, err) = check(&[p.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(!out.contains("TWICE") && !out.contains('$'), "{out}");
+    assert!(
+        out.starts_with("Claim A — FAILS (t)\n  range: k in 1..4\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("the correction Dₖ holds at all 4 points"),
+        "{out}"
+    );
 }

@@ -1002,3 +1002,50 @@ fn the_citation_file_agrees_with_the_papers_identities() {
         .count();
     assert_eq!(ids, known, "no identifier the reports do not give");
 }
+
+/// `report --print REPORT/FILE` computes one report and prints one of its files byte for byte
+/// as the render writes it (the reports' tables give it as their reproduce command), with
+/// nothing on stderr in a quiet run.
+#[test]
+fn report_print_gives_one_data_file_exactly_as_rendered() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = crate::common::nimlab()
+        .current_dir(root)
+        .args(["report", "--print", "candy-nim/standard-forms.csv"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    let committed = fs::read(root.join("reports/candy-nim/standard-forms.csv")).unwrap();
+    assert_eq!(out.stdout, committed);
+}
+
+/// A `--print` value that is not REPORT/FILE, or names no report, is refused at once (exit 2)
+/// with the reports there are; `--print` with `--check` is a usage error.
+#[test]
+fn report_print_refuses_what_no_report_has() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    crate::common::run_input_error(
+        &["report", "--root", root, "--print", "verdicts.csv"],
+        &["\"verdicts.csv\"", "REPORT/FILE"],
+    );
+    crate::common::run_input_error(
+        &["report", "--root", root, "--print", "scoring/verdicts.csv"],
+        &[
+            "\"scoring\"",
+            "scoring-nim, scoring-octal, candy-nim, nim-with-cash",
+        ],
+    );
+    crate::common::run_input_error(
+        &[
+            "report",
+            "--root",
+            root,
+            "--print",
+            "candy-nim/x.csv",
+            "--check",
+        ],
+        &["--check"],
+    );
+}

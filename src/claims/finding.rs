@@ -194,6 +194,10 @@ pub struct Labelled {
     /// (helpers by their display forms) instead of showing the label's source text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expr: Option<Expr>,
+    /// `expr` typeset (LaTeX without `$`, helpers in their display forms), which the evidence
+    /// text shows instead of the claim file's source.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub math: Option<String>,
     /// The value, exact.
     pub value: Value,
 }
@@ -204,8 +208,17 @@ impl Labelled {
         Labelled {
             label: label.into(),
             expr: None,
+            math: None,
             value: value.into(),
         }
+    }
+
+    /// What the evidence text calls the value: its expression as mathematics when it has one,
+    /// else its label.
+    pub fn shown(&self) -> String {
+        self.math
+            .as_ref()
+            .map_or_else(|| self.label.clone(), |m| format!("${m}$"))
     }
 
     /// The value of the expression `expr`, labelled by its source text `label`.
@@ -230,6 +243,14 @@ pub struct Counterexample {
 }
 
 impl Counterexample {
+    /// Typesets every labelled value's expression with the claim file's `defs`, so the
+    /// evidence text never shows a helper's name.
+    pub fn typeset(&mut self, defs: &super::eval::Definitions) {
+        for l in self.expected.iter_mut().chain(self.actual.iter_mut()) {
+            l.math = l.expr.as_ref().map(|e| super::typeset::expr_math(e, defs));
+        }
+    }
+
     /// The enumeration order of counterexamples of one claim: coordinates compared in order.
     fn order(&self, other: &Counterexample) -> Ordering {
         let values =
@@ -256,8 +277,10 @@ impl Counterexample {
 /// claim's `expected`, and whether it holds on the range.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Correction {
-    /// As the claim file writes it (shown in the evidence).
+    /// As the claim file writes it (in the claim file's own helper names).
     pub text: String,
+    /// As a reader sees it: LaTeX mathematics (without `$`), helpers in their display forms.
+    pub math: String,
     /// The corrected closed form.
     pub expr: Expr,
     /// The range it was checked on.
@@ -1017,8 +1040,8 @@ impl Finding {
         if let Some(c) = &self.correction {
             s.push_str(&match &c.counterexample {
                 None => format!(
-                    "; the correction `{}` holds at all {}",
-                    c.text,
+                    "; the correction ${}$ holds at all {}",
+                    c.math,
                     plural(c.checked, "point")
                 ),
                 Some(cx) => {
@@ -1031,8 +1054,8 @@ impl Finding {
                         ),
                     };
                     format!(
-                        "; the correction `{}` fails too{}{values}",
-                        c.text,
+                        "; the correction ${}$ fails too{}{values}",
+                        c.math,
                         at_point(&cx.point)
                     )
                 }
@@ -1209,7 +1232,7 @@ fn compared(ce: &Counterexample, asserted: Asserted) -> String {
             if let (Some(e), false) = (ce.expected.first(), bare || ce.actual.is_empty()) {
                 s.push_str(&format!(
                     ": expected {}, actual {}",
-                    e.label,
+                    e.shown(),
                     named_values(&ce.actual)
                 ));
             }
@@ -1234,10 +1257,11 @@ fn named_values(values: &[Labelled]) -> String {
         .iter()
         .map(|l| {
             let v = l.value.short().to_string();
-            if l.label == v {
-                v
-            } else {
-                format!("{} = {v}", l.label)
+            match (&l.math, &l.value) {
+                _ if l.label == v => v,
+                // A number joins its expression in one formula: `$k + m = 1$`.
+                (Some(m), Value::Num(_)) => format!("${m} = {v}$"),
+                _ => format!("{} = {v}", l.shown()),
             }
         })
         .collect::<Vec<_>>()

@@ -519,7 +519,20 @@ impl Runner<'_> {
     /// A failing point of `check` as a counterexample with labelled values, and what it
     /// compared. With `quantities`, both sides must be lists of that many components (an error
     /// names the claim otherwise): each component is labelled by its quantity on both sides.
+    /// The counterexample at `point`, every value labelled and typeset.
     fn counterexample(
+        &mut self,
+        check: &ExprCheck,
+        point: Vec<(String, Value)>,
+        values: Option<(Value, Value)>,
+        split: bool,
+    ) -> Result<(Counterexample, Asserted)> {
+        let (mut ce, asserted) = self.untypeset_counterexample(check, point, values, split)?;
+        ce.typeset(&self.reg.definitions);
+        Ok((ce, asserted))
+    }
+
+    fn untypeset_counterexample(
         &mut self,
         check: &ExprCheck,
         point: Vec<(String, Value)>,
@@ -693,6 +706,7 @@ impl Runner<'_> {
                         };
                     f.correction = Some(Correction {
                         text: text.clone(),
+                        math: super::typeset::expr_math(c, &self.reg.definitions),
                         expr: c.unplaced(),
                         range: vec![part],
                         checked,

@@ -7,7 +7,7 @@ use clap::Args;
 use super::output::OutputArgs;
 use crate::claims::finding::EvidenceTable;
 use crate::claims::{Registry, VerdictKind, builtins, check_registry_progress, plan};
-use crate::export::{Cell, Table};
+use crate::export::{Cell, Format, Table};
 use crate::fsio;
 
 const EXAMPLES: &str = "\
@@ -101,8 +101,36 @@ pub fn run(a: CheckArgs) -> anyhow::Result<bool> {
         }
     }
     pb.finish_and_clear();
-    a.out.emit_table(&t)?;
+    if a.out.format == Format::Text {
+        let text = text_entries(&t);
+        a.out.emit(|w| w.write_all(text.as_bytes()))?;
+    } else {
+        a.out.emit_table(&t)?;
+    }
     Ok(!failed)
+}
+
+/// The text format: one entry per claim (label, verdict and paper on its first line, then the
+/// range, the evidence and its tables indented), the `$…$` mathematics of the claim files
+/// written in Unicode for a terminal. A table would make each evidence one line of thousands
+/// of characters.
+fn text_entries(t: &Table) -> String {
+    use crate::report::plot::plain_math;
+    let mut out = String::new();
+    for (i, row) in t.rows.iter().enumerate() {
+        let cell = |k: usize| plain_math(&row[k].text());
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&format!("{} — {} ({})\n", cell(1), cell(2), cell(0)));
+        for (name, k) in [("range", 3), ("evidence", 4), ("tables", 5)] {
+            let value = cell(k);
+            if !value.is_empty() {
+                out.push_str(&format!("  {name}: {value}\n"));
+            }
+        }
+    }
+    out
 }
 
 /// A finding's evidence tables: real arrays in JSON (caption, columns, rows), one compact line

@@ -14,7 +14,7 @@ use clap::Args;
 
 use crate::papers::PAPERS;
 use crate::report::context::Commit;
-use crate::report::{ReportOptions, check_reports, files, write_reports};
+use crate::report::{ReportOptions, check_reports, files, render_reports, write_reports};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -22,6 +22,8 @@ Examples:
   nimlab report --check               exit 1 when the committed reports/ differ from a fresh render
   nimlab report --deep                larger ranges
   nimlab report --root ~/nimlab       render that repository's reports (into ~/nimlab/reports)
+  nimlab report --print nim-with-cash/appendix-3-5-6-10-11.csv
+                                      compute one report's data file and print it (nothing written)
 
 Every report records the nimlab commit it was rendered from (HEAD, marked when the work tree has
 uncommitted changes outside DIR). A committed report cannot contain the hash of the commit that
@@ -51,6 +53,10 @@ pub struct ReportArgs {
     /// Use the deep ranges (slower).
     #[arg(long)]
     deep: bool,
+    /// Compute only the report REPORT and print its file FILE (a table's CSV, a b-file, a
+    /// figure) on stdout, byte for byte as the render writes it; nothing is written.
+    #[arg(long, value_name = "REPORT/FILE", conflicts_with_all = ["check", "dir"])]
+    print: Option<String>,
 }
 
 /// Where the claim registries live, relative to the repository root.
@@ -185,6 +191,10 @@ pub fn run(a: ReportArgs) -> anyhow::Result<bool> {
         claims: PathBuf::from(CLAIMS),
         ..ReportOptions::default()
     };
+    if let Some(wanted) = &a.print {
+        opts.commit = current_commit(Path::new("reports"));
+        return print_file(wanted, opts).map(|()| true);
+    }
     if a.check {
         opts.commit = recorded_commit(&dir)?;
         for left in files::leftovers(&dir)? {
@@ -239,6 +249,42 @@ pub fn run(a: ReportArgs) -> anyhow::Result<bool> {
     bar.finish_and_clear();
     done.with_context(|| format!("rendering {}", shown.display()))?;
     Ok(true)
+}
+
+/// `--print REPORT/FILE`: renders the one report and writes that file to stdout. A name that
+/// is no report, or a file the report does not have, is refused with the names there are.
+fn print_file(wanted: &str, mut opts: ReportOptions) -> anyhow::Result<()> {
+    use std::io::Write;
+    let Some((report, file)) = wanted.split_once('/') else {
+        anyhow::bail!("--print \"{wanted}\" is not REPORT/FILE (e.g. nim-with-cash/verdicts.csv)");
+    };
+    if !PAPERS.iter().any(|(name, _)| *name == report) {
+        let names: Vec<&str> = PAPERS.iter().map(|(name, _)| *name).collect();
+        anyhow::bail!(
+            "--print \"{wanted}\": no report is called \"{report}\" (reports: {})",
+            names.join(", ")
+        );
+    }
+    opts.only = vec![report.to_string()];
+    let bar = super::progress_bar(0, "rendering", "steps");
+    let files = render_reports(PAPERS, &opts, &super::Bar(&bar));
+    bar.finish_and_clear();
+    let files = files.with_context(|| format!("rendering {report}"))?;
+    let Some(bytes) = files.get(wanted) else {
+        let prefix = format!("{report}/");
+        let names: Vec<&str> = files
+            .iter()
+            .filter_map(|(path, _)| path.strip_prefix(&prefix))
+            .collect();
+        anyhow::bail!(
+            "--print \"{wanted}\": the report {report} has no file \"{file}\" (it has: {})",
+            names.join(", ")
+        );
+    };
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes)?;
+    out.flush()?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -179,7 +179,7 @@ pub fn bfiles(list: Vec<BFile>, files: &mut Files) -> Result<TableSection> {
     let section = table(
         TableSpec {
             title: "Sequences as b-files".into(),
-            caption: "The headline sequences of this report as OEIS-style b-files (one line per term: the index $n$, a space, the term $a(n)$), in the report's directory beside this file.".into(),
+            caption: "The headline sequences of this report as OEIS-style b-files (one line per term: the index $n$, a space, the term $a(n)$), in the report's directory beside this file. The reproduce command prints this list; with a file's name in place of `b-files.csv` it prints that b-file.".into(),
             csv: "b-files.csv".into(),
             command: dedup.join(" ; "),
             data: t,

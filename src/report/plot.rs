@@ -197,7 +197,7 @@ pub fn plain_math(label: &str) -> String {
 }
 
 /// The TeX commands a label may hold, as characters.
-const SYMBOLS: [(&str, &str); 28] = [
+const SYMBOLS: [(&str, &str); 38] = [
     ("lvert", "|"),
     ("rvert", "|"),
     ("mid", "|"),
@@ -225,7 +225,17 @@ const SYMBOLS: [(&str, &str); 28] = [
     ("max", "max"),
     ("quad", " "),
     ("mathcal", ""),
+    ("mathfrak", ""),
+    ("mathbb", ""),
     ("left", ""),
+    ("sum", "Σ"),
+    ("prod", "Π"),
+    ("log", "log"),
+    ("sup", "sup"),
+    ("inf", "inf"),
+    ("bmod", " mod "),
+    ("cup", "∪"),
+    ("subseteq", "⊆"),
 ];
 
 fn script_char(c: char, sup: bool) -> Option<char> {
@@ -547,6 +557,10 @@ mod tests {
         assert_eq!(plain_math("$V = N_L - N_W$"), "V = N_L − N_W");
         assert_eq!(plain_math("$2^{k+1}$"), "2ᵏ⁺¹");
         assert_eq!(plain_math("$n_0 + 16$"), "n₀ + 16");
+        assert_eq!(
+            plain_math("$\\sum_{i=0}^{\\lfloor \\log_2 k\\rfloor} 2^i$"),
+            "Σ_(i=0)^(⌊log₂ k⌋) 2ⁱ"
+        );
         assert_eq!(plain_math("no math"), "no math");
     }
 
