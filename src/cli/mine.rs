@@ -228,8 +228,8 @@ fn run_mining(cmd: MineCommand) -> anyhow::Result<()> {
             let to = k1 + (k1 - k0 + 1);
             let mut text = forms.text();
             // The checker solves every member up to `to`: long for large heaps, so say so first.
-            let progress_on = std::env::var_os("NIMLAB_PROGRESS").is_none_or(|v| v != "never");
-            if progress_on && (forms.closed.is_some() || matches!(forms.progressions, Some(Ok(_))))
+            if !super::progress_silenced()
+                && (forms.closed.is_some() || matches!(forms.progressions, Some(Ok(_))))
             {
                 eprintln!(
                     "re-verifying the payoff's closed form with the claims checker on {} = {k0}..{to}",

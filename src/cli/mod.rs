@@ -263,6 +263,12 @@ const FIRST_PROGRESS_LINE: Duration = Duration::from_secs(3);
 /// How often such a line repeats.
 const PROGRESS_LINE_EVERY: Duration = Duration::from_secs(10);
 
+/// Whether the environment asks for errors alone on stderr (`NIMLAB_PROGRESS=never`): every
+/// progress line and notice of every command follows this one switch.
+fn progress_silenced() -> bool {
+    std::env::var_os("NIMLAB_PROGRESS").is_some_and(|v| v == "never")
+}
+
 /// A progress bar on stderr for long runs, with the elapsed time and an estimate of the time
 /// left. On a terminal it redraws in place; otherwise (a log file, a pipe, a batch job) a run
 /// that lasts longer than [`FIRST_PROGRESS_LINE`] prints one plain line every
@@ -270,7 +276,7 @@ const PROGRESS_LINE_EVERY: Duration = Duration::from_secs(10);
 /// so does every run when the environment sets `NIMLAB_PROGRESS=never` (scripts and tests that
 /// want stderr for errors alone).
 fn progress_bar(len: u64, what: &str, unit: &str) -> ProgressBar {
-    if std::env::var_os("NIMLAB_PROGRESS").is_some_and(|v| v == "never") {
+    if progress_silenced() {
         return ProgressBar::hidden();
     }
     let pb = ProgressBar::new(len);

@@ -268,7 +268,7 @@ fn check(a: CheckArgs) -> anyhow::Result<()> {
 
 /// Whether the environment asks for errors alone on stderr (`NIMLAB_PROGRESS=never`).
 fn quiet() -> bool {
-    std::env::var_os("NIMLAB_PROGRESS").is_some_and(|v| v == "never")
+    super::progress_silenced()
 }
 
 /// Computes every table of `study` through `cache`, in file order, with a progress line per
