@@ -69,7 +69,7 @@ fn push(out: &mut Vec<Run>, text: &str, script: Script, italic: bool) {
 }
 
 /// The TeX commands a label may hold, as characters.
-const SYMBOLS: [(&str, &str); 29] = [
+const SYMBOLS: [(&str, &str); 38] = [
     ("lvert", "|"),
     ("rvert", "|"),
     ("mid", "|"),
@@ -78,6 +78,15 @@ const SYMBOLS: [(&str, &str); 29] = [
     ("ge", "≥"),
     ("geq", "≥"),
     ("ne", "≠"),
+    ("neq", "≠"),
+    ("equiv", "≡"),
+    ("bmod", " mod "),
+    ("mod", " mod "),
+    ("dagger", "†"),
+    ("cup", "∪"),
+    ("cap", "∩"),
+    ("setminus", "∖"),
+    ("cdots", "⋯"),
     ("cdot", "·"),
     ("times", "×"),
     ("lbrace", "{"),
@@ -130,6 +139,16 @@ fn math_runs(chars: &[char], script: Script, upright: bool, out: &mut Vec<Run>) 
                         }
                         i += 1;
                     }
+                    continue;
+                }
+                if name == "pmod" {
+                    // `a \pmod{p}` is `a (mod p)`.
+                    let (group, next) = group_at(chars, i);
+                    trim_trailing_spaces(out);
+                    push(out, " (mod ", script, false);
+                    math_runs(&group, script, upright, out);
+                    push(out, ")", script, false);
+                    i = next;
                     continue;
                 }
                 if UPRIGHT_GROUPS.contains(&name.as_str()) {
@@ -447,6 +466,7 @@ mod tests {
         assert_eq!(plain_math("$V_{\\mathrm{Fractal}}$"), "V_(Fractal)");
         assert_eq!(plain_math("$2^{k+1}$"), "2ᵏ⁺¹");
         assert_eq!(plain_math("$n_0 + 16$"), "n₀ + 16");
+        assert_eq!(plain_math("$n \\equiv 3 \\pmod{4}$"), "n ≡ 3 (mod 4)");
         assert_eq!(plain_math("no math"), "no math");
     }
 
