@@ -524,10 +524,10 @@ pub mod reports {
     pub use crate::papers::{claim_entry, identity, verdicts};
     pub use crate::report::context::{
         Axis, Bounds, ClaimEntry, Command, Commit, ComparedValue, CorrectionView,
-        CounterexampleView, FalseClaim, Figure, FormulaView, Heatmap, Index, IndexEntry, Marks,
-        MinedForm, MinedSection, NotationEntry, PairedValue, PaperIdentity, Parameter, Prose,
-        Provenance, ReadingView, Report, Series, SeriesStyle, StudyFigure, StudyReport, StudyTable,
-        Summary, TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
+        CounterexampleView, FalseClaim, Figure, FormulaView, Heatmap, Index, IndexEntry, Legend,
+        Marks, MinedForm, MinedSection, NotationEntry, PairedValue, PaperIdentity, Parameter,
+        PlacedVLine, Prose, Provenance, ReadingView, Report, Series, SeriesStyle, StudyFigure,
+        StudyReport, StudyTable, Summary, TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
     };
     pub use crate::report::data::{
         BFile, FigureSpec, HeatmapSpec, MarkSpec, bfile_text, bfiles, figure, heatmap,
@@ -537,7 +537,7 @@ pub mod reports {
         latex_code, markdown_code,
     };
     pub use crate::report::files::{Difference, Files, compare, install, recover};
-    pub use crate::report::plot::plain_math;
+    pub use crate::report::label::plain_math;
     pub use crate::report::render::latex_command;
     pub use crate::report::{Builder, Checked, Paper, Renderer, context_json};
     pub use crate::report::{INDEX_LABEL_LIMIT, TOP_FINDINGS, formula_prose, top_findings};

@@ -9,9 +9,9 @@ use nimlab::Silent;
 use nimlab::findings::EvidenceTable;
 use nimlab::reports::{
     Axis, Bounds, ClaimEntry, Command, Commit, ComparedValue, CorrectionView, CounterexampleView,
-    FalseClaim, Figure, FormulaView, Index, IndexEntry, Marks, NotationEntry, PairedValue,
-    PaperIdentity, Parameter, Provenance, ReadingView, Report, Series, SeriesStyle, Summary,
-    TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
+    FalseClaim, Figure, FormulaView, Index, IndexEntry, Legend, Marks, NotationEntry, PairedValue,
+    PaperIdentity, Parameter, PlacedVLine, Provenance, ReadingView, Report, Series, SeriesStyle,
+    Summary, TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
 };
 use nimlab::reports::{Difference, Files, compare, install};
 use nimlab::reports::{FigureSpec, figure};
@@ -264,9 +264,11 @@ fn toy_report() -> Report {
                 label: "breakpoints".into(),
                 command: "nimlab toy".into(),
             }),
-            vlines: vec![VLine {
+            vlines: vec![PlacedVLine {
                 x: 1,
                 label: "n₀ = 1".into(),
+                anchor: "north west".into(),
+                row: 0,
             }],
             bounds: Bounds {
                 x_min: -3,
@@ -276,7 +278,10 @@ fn toy_report() -> Report {
                 x_step: 1,
                 y_step: 1,
             },
-            legend: "north west".into(),
+            legend: Legend {
+                at: "0.03,0.97".into(),
+                anchor: "north west".into(),
+            },
             heatmap: None,
         }],
         reproduce: vec![Command {
@@ -537,8 +542,17 @@ fn figures_are_deterministic_svg_with_their_csv() {
     assert!(a.get("f.csv").unwrap().starts_with(b"n,value\n0,0\n"));
     assert_eq!(fa.bounds.x_min, 0);
     assert_eq!(fa.bounds.x_max, 19);
-    // The label of the line at n = 5 sits top left: the legend goes top right, away from it.
-    assert_eq!(fa.legend, "north east");
+    // The label of the line at n = 5 sits at the top, right of the line (nothing else is
+    // near); the legend fits in the upper left, above the data and short of the line. pgfplots
+    // gets the same places.
+    assert_eq!(
+        (fa.vlines[0].anchor.as_str(), fa.vlines[0].row),
+        ("north west", 0)
+    );
+    assert_eq!(
+        (fa.legend.at.as_str(), fa.legend.anchor.as_str()),
+        ("0.03,0.97", "north west")
+    );
 }
 
 fn snapshot_of(dir: &Path) -> Vec<(String, Vec<u8>)> {

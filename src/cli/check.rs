@@ -115,7 +115,7 @@ pub fn run(a: CheckArgs) -> anyhow::Result<bool> {
 /// written in Unicode for a terminal. A table would make each evidence one line of thousands
 /// of characters.
 fn text_entries(t: &Table) -> String {
-    use crate::report::plot::plain_math;
+    use crate::report::label::plain_math;
     let mut out = String::new();
     for (i, row) in t.rows.iter().enumerate() {
         let cell = |k: usize| plain_math(&row[k].text());

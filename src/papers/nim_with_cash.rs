@@ -16,7 +16,7 @@ use crate::games::cash::{
 use crate::language::Check;
 use crate::num::Q;
 use crate::progress::Progress;
-use crate::report::context::{Axis, Figure, Report, Series, SeriesStyle};
+use crate::report::context::{Axis, Figure, Report, Series, SeriesStyle, VLine};
 use crate::report::data::{BFile, FigureSpec, Shown, TableSpec, bfiles, figure, table};
 use crate::report::files::Files;
 use crate::report::{Paper, ReportOptions};
@@ -78,9 +78,16 @@ fn printed_appendix(opts: &ReportOptions) -> Result<Option<PrintedTable>> {
     }))
 }
 
-/// The thresholds by residue class: f(n) − B_min·⌊n/P⌋ (B_min the smaller per-period slope)
-/// at every n ≤ `max_n`, in two point sets, the residues whose slope is B_min (flat bands) and
-/// those whose slope is larger (rising bands): the period-P structure of the certified forms.
+/// How many periods past the last sharp start a residual figure shows: enough to see every
+/// class sit at zero.
+const RESIDUAL_TAIL_PERIODS: i64 = 3;
+
+/// The residual of each threshold against its residue class's certified line,
+/// r(n) = f(Pk + i) − (B_i k + c_i), for `0 ≤ n` up to a few periods past the last sharp start
+/// (and at most `max_n`), in two point sets: before its line's sharp start (where f leaves the
+/// line, the irregular start) and from it on (exactly zero, proven). Residuals show what
+/// f − B_min⌊n/P⌋ hid under two rising bands: how far, and until when, each class is off its
+/// line. A vertical line marks the period from which every line holds.
 fn residue_figure(
     forms: &ThresholdForms,
     values: [&[Amount]; 2],
@@ -89,73 +96,81 @@ fn residue_figure(
     files: &mut Files,
 ) -> Result<Figure> {
     let fit = if seq == 0 { &forms.f1 } else { &forms.f2 };
-    let p = fit.period;
-    let slopes: Vec<&Q> = fit.lines.iter().map(|l| &l.slope).collect();
-    let low = (*slopes.iter().min().expect("a period has residues")).clone();
-    let high = (*slopes.iter().max().expect("a period has residues")).clone();
+    let p = fit.period as i64;
+    let last_start = fit.lines.iter().map(|l| l.from_k).max().unwrap_or(0);
+    let shown_n = (p * (last_start + RESIDUAL_TAIL_PERIODS + 1) - 1).min(max_n as i64);
     let name = ["f1", "f2"][seq];
-    let mut data = Table::new(&["n", "residue", "value", "low", "high"]);
-    let low_int = low.to_i64().unwrap_or(0);
-    let mut counts = [0usize; 2];
-    for n in 0..=max_n {
-        let m = n as usize;
-        let i = m % p;
-        let shown = values[seq][m] as i64 - low_int * (m / p) as i64;
-        let is_low = fit.lines[i].slope == low;
-        let (a, b) = if is_low {
-            (Cell::from(shown), Cell::Text(String::new()))
+    let mut data = Table::new(&[
+        "n",
+        "residue",
+        "value",
+        "line",
+        "before_start",
+        "from_start",
+    ]);
+    let mut off_line = 0usize;
+    for n in 0..=shown_n {
+        let (k, i) = (n / p, (n % p) as usize);
+        let line = &fit.lines[i];
+        let on_line = &(&line.slope * &Q::int(k)) + &line.intercept;
+        let value = Q::int(values[seq][n as usize] as i64);
+        let residual = &value - &on_line;
+        let blank = || Cell::Text(String::new());
+        let (before, from) = if k < line.from_k {
+            off_line += usize::from(residual != Q::zero());
+            (Cell::from(residual), blank())
         } else {
-            (Cell::Text(String::new()), Cell::from(shown))
+            (blank(), Cell::from(residual))
         };
         data.push(vec![
-            Cell::from(n),
+            Cell::Int(n),
             Cell::Int(i as i64),
-            values[seq][m].into(),
-            a,
-            b,
+            value.into(),
+            on_line.into(),
+            before,
+            from,
         ]);
     }
-    for l in &fit.lines {
-        counts[usize::from(l.slope != low)] += 1;
-    }
     let f = SEQ_MATH[seq];
-    let label = |slope: &Q, count: usize| {
-        format!("${f}(n)$ on the {count} residues of slope ${slope}$ per ${p}$ stones")
-    };
-    let mut series = vec![Series {
-        column: "low".into(),
-        label: label(&low, counts[0]),
-        // Two hues far apart (blue, orange), the same in both figures: flat and rising bands.
-        color: "blue".into(),
-        style: SeriesStyle::Dots,
-    }];
-    if high != low {
-        series.push(Series {
-            column: "high".into(),
-            label: label(&high, counts[1]),
+    let series = vec![
+        Series {
+            column: "before_start".into(),
+            label: "before the line's sharp start".into(),
             color: "orange".into(),
             style: SeriesStyle::Dots,
-        });
-    }
+        },
+        Series {
+            column: "from_start".into(),
+            label: "from the sharp start on (proven $0$)".into(),
+            color: "blue".into(),
+            style: SeriesStyle::Dots,
+        },
+    ];
+    let all_from = p * last_start;
     figure(
         FigureSpec {
             id: format!("{name}-by-residue-3-5-6-10-11"),
-            title: format!("${f}$ by residue class for $A = \\lbrace 3,5,6,10,11 \\rbrace$"),
+            title: format!(
+                "${f}$ against its certified lines for $A = \\lbrace 3,5,6,10,11 \\rbrace$"
+            ),
             caption: format!(
-                "${f}(n) - {low_int}\\lfloor n/{p} \\rfloor$ for $0 \\le n \\le {max_n}$: subtracting the smaller per-period slope ${low_int}$ leaves each residue class $n \\equiv i \\pmod{{{p}}}$ on a line of its own, flat where ${f}({p}k+i)$ grows by ${low}$ per period and rising by one per period where it grows by ${high}$ — the period-${p}$ structure of the certified closed forms (the table of certified closed forms above); before the sharp start of a line its points leave it."
+                "The residual $r(n) = {f}(n) - (B_i k + c_i)$ for $n = {p}k + i$, $0 \\le n \\le {shown_n}$, where $B_i k + c_i$ is the certified closed form of residue class $i$ (table of certified closed forms above). Blue: $k$ at or past the line's sharp start, where $r(n) = 0$ is proven; orange: $k$ before it, where ${f}$ has not yet joined its line ({off_line} of these points are off it, the rest already on it). Every line holds from $n = {all_from}$ (dashed line, $k = {last_start}$) on."
             ),
             command: format!(
-                "nimlab cash thresholds --set 3,5,6,10,11 --max-n {max_n} --defined-only --format csv"
+                "nimlab cash thresholds --set 3,5,6,10,11 --max-n {shown_n} --defined-only --format csv"
             ),
             x: Axis {
                 column: "n".into(),
                 label: "stones $n$".into(),
             },
-            y_label: format!("${f}(n) - {low_int}\\lfloor n/{p} \\rfloor$"),
+            y_label: format!("$r(n) = {f}(n) - (B_i k + c_i)$"),
             series,
             data,
             marks: None,
-            vlines: Vec::new(),
+            vlines: vec![VLine {
+                x: all_from,
+                label: format!("every line holds ($k \\ge {last_start}$)"),
+            }],
         },
         files,
     )
@@ -319,7 +334,6 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     progress.stage("nim-with-cash: thresholds");
     progress.add_work(1);
     let max_n: Amount = if opts.deep { 4000 } else { 2000 };
-    let plot_n: Amount = 400;
     let set = CashSet::new(SET.to_vec())?;
     let th = thresholds(&set, max_n)?;
     let mut data = Table::new(&THRESHOLD_COLUMNS);
@@ -341,7 +355,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         figures.push(residue_figure(
             &forms,
             [&th.f1, &th.f2],
-            plot_n,
+            max_n,
             seq,
             &mut files,
         )?);
@@ -750,7 +764,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 param("set", "$A = \\lbrace 3,5,6,10,11 \\rbrace$"),
                 param(
                     "thresholds",
-                    format!("Def 2.1/2.3, $0 \\le n \\le {max_n}$ (figures $n \\le {plot_n}$)"),
+                    format!("Def 2.1/2.3, $0 \\le n \\le {max_n}$"),
                 ),
                 param("least thresholds", format!("win table, $n \\le {least_n}$")),
                 param(
@@ -768,4 +782,52 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         reproduce,
     };
     Ok(Paper { report, files })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_residue_figures_plot_the_residual_against_the_certified_lines() {
+        let set = CashSet::new(SET.to_vec()).unwrap();
+        let max_n = 600;
+        let (th, forms) = (
+            thresholds(&set, max_n).unwrap(),
+            threshold_forms(&set, max_n).unwrap(),
+        );
+        for seq in 0..2 {
+            let mut files = Files::new();
+            let fig = residue_figure(&forms, [&th.f1, &th.f2], max_n, seq, &mut files).unwrap();
+            let fit = [&forms.f1, &forms.f2][seq];
+            let csv = std::str::from_utf8(files.get(&fig.csv).unwrap()).unwrap();
+            let mut lines = csv.lines();
+            assert_eq!(
+                lines.next(),
+                Some("n,residue,value,line,before_start,from_start")
+            );
+            let (mut off, mut rows) = (0, 0);
+            for row in lines {
+                let c: Vec<&str> = row.split(',').collect();
+                let (n, i): (i64, usize) = (c[0].parse().unwrap(), c[1].parse().unwrap());
+                let k = n / fit.period as i64;
+                let line = &fit.lines[i];
+                let r: i64 = c[2].parse::<i64>().unwrap() - c[3].parse::<i64>().unwrap();
+                if k >= line.from_k {
+                    // From the sharp start on, exactly on the line.
+                    assert_eq!((c[4], c[5]), ("", "0"), "n = {n}");
+                } else {
+                    assert_eq!((c[4], c[5]), (r.to_string().as_str(), ""), "n = {n}");
+                    off += usize::from(r != 0);
+                }
+                rows += 1;
+            }
+            // The irregular start shows, and the window runs past the last sharp start.
+            assert!(off > 0);
+            let last = fit.lines.iter().map(|l| l.from_k).max().unwrap();
+            assert!(rows as i64 > fit.period as i64 * (last + 1));
+            assert_eq!(fig.vlines[0].x, fit.period as i64 * last);
+            assert!(fig.y_label.contains("(B_i k + c_i)"));
+        }
+    }
 }

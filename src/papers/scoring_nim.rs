@@ -82,15 +82,6 @@ fn big_f(k: i64, n: i64) -> i64 {
         .expect("k ≥ 1")
 }
 
-/// F_3 at any rational N (Def 6.2: 2 − min over j ∈ {−4, −2, 0, 2, 4} of |N − j|).
-fn big_f3_at(n: &Q) -> Q {
-    let d = (-2..=2)
-        .map(|i| (n - &Q::int(2 * i)).abs())
-        .min()
-        .expect("five peaks");
-    &Q::int(2) - &d
-}
-
 /// The N range of a figure: three units beyond the outermost breakpoints (beyond them f is
 /// linear), rounded out to integers.
 fn bonus_range(f: &Pwl) -> (i64, i64) {
@@ -102,13 +93,52 @@ fn bonus_range(f: &Pwl) -> (i64, i64) {
     }
 }
 
-/// The N grid of a figure: every integer of lo..hi and every breakpoint, sorted.
-fn grid(f: &Pwl, lo: i64, hi: i64) -> Vec<Q> {
+/// The N grid of a figure: every integer of lo..hi and every breakpoint of every function
+/// drawn, sorted. Each function is linear between neighbouring grid points, so the line
+/// through its grid values is the function itself, not an approximation.
+fn grid(fs: &[&Pwl], lo: i64, hi: i64) -> Vec<Q> {
     let mut xs: Vec<Q> = (lo..=hi).map(Q::int).collect();
-    xs.extend(f.breakpoints().iter().map(|(x, _)| x.clone()));
+    let inside = |x: &&Q| **x >= Q::int(lo) && **x <= Q::int(hi);
+    xs.extend(
+        fs.iter()
+            .flat_map(|f| f.breakpoints().iter().map(|(x, _)| x))
+            .filter(inside)
+            .cloned(),
+    );
     xs.sort();
     xs.dedup();
     xs
+}
+
+/// The functions a figure compares its payoff with, each with its series (a thin dashed line,
+/// drawn under the payoff): for Figure 4, Theorem 6.3 (iii) at k = 3, x = 8 says
+/// f_N(8,7,1) = max(F_3(N), |N| − 4), so both are drawn exactly and the payoff is seen to
+/// follow the upper one.
+fn references(number: u32) -> Vec<(Series, Pwl)> {
+    if number != 4 {
+        return Vec::new();
+    }
+    let abs_minus_4 = Pwl::linear(Q::int(1), Q::int(-4)).max(&Pwl::linear(Q::int(-1), Q::int(-4)));
+    vec![
+        (
+            Series {
+                column: "big_f3".into(),
+                label: "$F_3(N)$".into(),
+                color: "orange".into(),
+                style: SeriesStyle::Dashed,
+            },
+            big_f_pwl(3),
+        ),
+        (
+            Series {
+                column: "abs_minus_4".into(),
+                label: "$\\lvert N\\rvert - 4$".into(),
+                color: "teal".into(),
+                style: SeriesStyle::Dashed,
+            },
+            abs_minus_4,
+        ),
+    ]
 }
 
 pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
@@ -151,8 +181,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     for ((number, p, what), f) in FIGURES.into_iter().zip(payoffs) {
         let (mut lo, mut hi) = bonus_range(&f);
         let mut vlines = Vec::new();
-        let mut extra_series = Vec::new();
-        let mut columns = vec!["bonus", "payoff"];
+        let references = references(number);
         if number == 6 {
             // A window symmetric about N = 0, so f_N and f_{-N} can be compared by eye
             // (f_N(p) is not symmetric in N); N = 0 and N = −1 marked.
@@ -167,30 +196,15 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 label: "$N = -1$".into(),
             });
         }
-        if number == 4 {
-            // Theorem 6.3 (iii) at k = 3, x = 8: f_N(8,7,1) = max(F_3(N), |N| − 4).
-            columns.extend(["big_f3", "abs_minus_4"]);
-            extra_series.push(Series {
-                column: "big_f3".into(),
-                label: "$F_3(N)$".into(),
-                color: "orange".into(),
-                style: SeriesStyle::Dots,
-            });
-            extra_series.push(Series {
-                column: "abs_minus_4".into(),
-                label: "$\\lvert N\\rvert - 4$".into(),
-                color: "gray".into(),
-                style: SeriesStyle::Dots,
-            });
-        }
+        let mut columns = vec!["bonus", "payoff"];
+        columns.extend(references.iter().map(|(s, _)| s.column.as_str()));
         let mut data = Table::new(&columns);
-        for n in grid(&f, lo, hi) {
-            let v = f.eval(&n);
-            let mut row = vec![n.clone().into(), v.into()];
-            if number == 4 {
-                row.push(big_f3_at(&n).into());
-                row.push((&n.abs() - &Q::int(4)).into());
-            }
+        let drawn: Vec<&Pwl> = std::iter::once(&f)
+            .chain(references.iter().map(|(_, g)| g))
+            .collect();
+        for n in grid(&drawn, lo, hi) {
+            let mut row = vec![n.clone().into(), f.eval(&n).into()];
+            row.extend(references.iter().map(|(_, g)| g.eval(&n).into()));
             data.push(row);
         }
         let mut marks = Table::new(&["bonus", "payoff"]);
@@ -211,7 +225,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                     f.right_intercept(),
                     f.left_intercept(),
                     match number {
-                        4 => " Drawn with it, as dots at the grid points: $F_3(N)$ and $\\lvert N\\rvert - 4$, whose maximum it is by Theorem 6.3 (iii) (the claim table checks the equality).",
+                        4 => " Drawn under it as dashed lines, exactly (every breakpoint of each is a point of the data): $F_3(N)$ (orange) and $\\lvert N\\rvert - 4$ (teal). By Theorem 6.3 (iii) $f_N(8,7,1) = \\max(F_3(N), \\lvert N\\rvert - 4)$ (the claim table checks the equality).",
                         6 => " The window is symmetric about $N = 0$ and the lines $N = 0$, $N = -1$ are marked: $f_N(5,4,3)$ is not symmetric in $N$.",
                         _ => "",
                     },
@@ -230,8 +244,9 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 },
                 y_label: format!("$f_N({})$", show(&p)),
                 // The payoff last, so it is drawn over the curves it is compared with.
-                series: extra_series
+                series: references
                     .into_iter()
+                    .map(|(s, _)| s)
                     .chain(std::iter::once(Series {
                         column: "payoff".into(),
                         label: what.to_string(),
@@ -793,10 +808,24 @@ mod tests {
     }
 
     #[test]
-    fn f3_at_rationals_is_def_6_2_at_integers() {
-        for n in -12..=12 {
-            assert_eq!(big_f3_at(&Q::int(n)), Q::int(big_f(3, n)));
+    fn figure_4_draws_f3_and_abs_minus_4_exactly_through_their_knots() {
+        let refs = references(4);
+        let (f3, abs4) = (&refs[0].1, &refs[1].1);
+        // Def 6.2's F_3 at integers, at rationals between them, and its knots -4, …, 4.
+        assert!((-12..=12).all(|n| f3.eval(&Q::int(n)) == Q::int(big_f(3, n))));
+        assert_eq!(f3.eval(&Q::frac(1, 2)), Q::frac(3, 2));
+        let knots: Vec<Q> = f3.breakpoints().iter().map(|(x, _)| x.clone()).collect();
+        assert_eq!(knots, (-4..=4).map(Q::int).collect::<Vec<_>>());
+        assert_eq!(abs4.breakpoints(), [(Q::zero(), Q::int(-4))]);
+        // Theorem 6.3 (iii), x = 8: the payoff is their maximum.
+        assert!(same_function(&payoff(&[8, 7, 1]), &f3.max(abs4)));
+        // Drawn as lines (not dots at grid points), under the payoff, and every knot of each
+        // is a grid point, so the drawn polyline is the function.
+        assert!(refs.iter().all(|(s, _)| s.style == SeriesStyle::Dashed));
+        let xs = grid(&[f3, abs4], -8, 8);
+        for g in [f3, abs4] {
+            assert!(g.breakpoints().iter().all(|(x, _)| xs.contains(x)));
         }
-        assert_eq!(big_f3_at(&Q::frac(1, 2)), Q::frac(3, 2));
+        assert!(references(2).is_empty());
     }
 }

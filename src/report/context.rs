@@ -355,13 +355,12 @@ pub struct Figure {
     pub series: Vec<Series>,
     /// Points marked on the curves, from a second CSV.
     pub marks: Option<Marks>,
-    /// Vertical lines (e.g. where a period starts).
-    pub vlines: Vec<VLine>,
+    /// Vertical lines (e.g. where a period starts), sorted by x, with their labels' places.
+    pub vlines: Vec<PlacedVLine>,
     /// Axis bounds shared by the SVG and pgfplots.
     pub bounds: Bounds,
-    /// The legend's corner as pgfplots names it (`north west` or `north east`; also used for
-    /// the SVG): the upper corner away from the vertical lines' labels.
-    pub legend: String,
+    /// Where the legend goes, chosen where it covers the least data (the SVG's place).
+    pub legend: Legend,
     /// For a heat map, its value column and colour scale (the figure then has no series).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub heatmap: Option<Heatmap>,
@@ -416,6 +415,9 @@ pub enum SeriesStyle {
     Markers,
     /// Markers only (points of several interleaved classes, which no line should join).
     Dots,
+    /// A thin dashed line (a reference function the main curve is compared with, drawn
+    /// under it).
+    Dashed,
 }
 
 /// Marked points, from their own CSV.
@@ -440,6 +442,31 @@ pub struct VLine {
     pub x: i64,
     /// What it marks.
     pub label: String,
+}
+
+/// A vertical line as a figure draws it: its label beside it, on the side and in the row
+/// where it meets no other label or line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlacedVLine {
+    /// Where.
+    pub x: i64,
+    /// What it marks.
+    pub label: String,
+    /// The label's corner at the top of the line, as pgfplots names it: `north west` (the
+    /// label right of the line) or `north east` (left of it).
+    pub anchor: String,
+    /// How many rows of text below the top the label sits.
+    pub row: usize,
+}
+
+/// A legend's place: a point of the plotting area as fractions of its width and height from
+/// the lower left (pgfplots' `at={(x,y)}`), and the legend's compass point put there.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Legend {
+    /// `x,y`, e.g. `0.03,0.97`.
+    pub at: String,
+    /// e.g. `north west`.
+    pub anchor: String,
 }
 
 /// Integer axis bounds.

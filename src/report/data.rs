@@ -2,7 +2,9 @@
 //! drawn from it, and the context the templates read (pgfplots reads the same CSV), so the three
 //! can never disagree. Knows no game.
 
-use super::context::{Axis, Bounds, Figure, Heatmap, Marks, Series, TableSection, VLine};
+use super::context::{
+    Axis, Bounds, Figure, Heatmap, Legend, Marks, PlacedVLine, Series, TableSection, VLine,
+};
 use super::files::Files;
 use super::plot::{self, Curve, Plot};
 use crate::error::{Error, Result};
@@ -304,17 +306,11 @@ fn tick_step(span: i64) -> i64 {
     }
 }
 
-/// The legend's corner: the vertical lines' labels sit at the top, right of their lines, so
-/// the legend goes to the upper corner of the half holding fewer of them (left on a tie).
-fn legend_corner(b: &Bounds, vlines: &[VLine]) -> &'static str {
-    let left = vlines
-        .iter()
-        .filter(|v| 2 * v.x < b.x_min + b.x_max)
-        .count();
-    if 2 * left > vlines.len() {
-        plot::LEGEND_NORTH_EAST
-    } else {
-        plot::LEGEND_NORTH_WEST
+/// The context's form of a legend place.
+fn legend_view(place: plot::LegendPlace) -> Legend {
+    Legend {
+        at: format!("{},{}", place.at.0, place.at.1),
+        anchor: place.anchor.to_string(),
     }
 }
 
@@ -351,7 +347,6 @@ pub fn figure(spec: FigureSpec, files: &mut Files) -> Result<Figure> {
     // Sorted by x, so that the renderers can stagger the labels of neighbouring lines.
     let mut vlines = spec.vlines.clone();
     vlines.sort_by_key(|v| v.x);
-    let legend = legend_corner(&b, &vlines).to_string();
     let plot = Plot {
         x_label: spec.x.label.clone(),
         y_label: spec.y_label.clone(),
@@ -359,8 +354,23 @@ pub fn figure(spec: FigureSpec, files: &mut Files) -> Result<Figure> {
         curves,
         marks: marked,
         vlines: vlines.clone(),
-        legend: legend.clone(),
     };
+    // The SVG's places for the labels and legend, handed to pgfplots too.
+    let layout = plot::layout(&plot);
+    let vlines = vlines
+        .into_iter()
+        .zip(&layout.labels)
+        .map(|(v, place)| PlacedVLine {
+            x: v.x,
+            label: v.label,
+            anchor: match place.side {
+                plot::Side::Right => "north west",
+                plot::Side::Left => "north east",
+            }
+            .to_string(),
+            row: place.row,
+        })
+        .collect();
     let svg = format!("{}.svg", spec.id);
     let csv = format!("{}.csv", spec.id);
     files.insert(&svg, plot::svg(&plot)?.into_bytes())?;
@@ -390,7 +400,7 @@ pub fn figure(spec: FigureSpec, files: &mut Files) -> Result<Figure> {
         marks,
         vlines,
         bounds: b,
-        legend,
+        legend: legend_view(layout.legend),
         heatmap: None,
     })
 }
@@ -564,7 +574,8 @@ pub fn heatmap(spec: HeatmapSpec, files: &mut Files) -> Result<Figure> {
         marks: None,
         vlines: Vec::new(),
         bounds,
-        legend: plot::LEGEND_NORTH_EAST.to_string(),
+        // No legend: the colour bar says what the colours mean.
+        legend: legend_view(plot::LEGEND_PLACES[1]),
         heatmap: Some(Heatmap {
             y: spec.y,
             z: spec.z,

@@ -11,7 +11,7 @@
 //! - [`context`]: the structs the templates see;
 //! - [`escape`]: Markdown and LaTeX escaping, registered as Tera filters;
 //! - [`render`]: the Tera renderers (Markdown and LaTeX from the same context) and its JSON;
-//! - [`plot`]: SVG figures with plotters;
+//! - [`plot`]: SVG figures with plotters, their labels typeset by [`label`];
 //! - [`data`]: one data table → its CSV, its SVG and its context;
 //! - [`files`]: the rendered tree in memory, installed atomically or compared with a directory;
 //! - [`pdf`]: the PDF of a rendered report, reproducibly, when pdflatex is installed.
@@ -22,6 +22,7 @@ pub mod context;
 pub mod data;
 pub mod escape;
 pub mod files;
+pub mod label;
 pub mod pdf;
 pub mod plot;
 pub mod render;

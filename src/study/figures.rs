@@ -17,7 +17,8 @@ use crate::report::files::Files;
 /// The colours of a figure's series, in order (the plot layer knows each by name).
 const COLOURS: [&str; 6] = ["blue", "red", "teal", "orange", "violet", "gray"];
 
-/// A figure of a table's columns, drawn by the report layer.
+/// A figure of a table's columns, drawn by the report layer; an error names the study's
+/// figure.
 pub(super) fn figure(
     study: &Study,
     f: &FigureDecl,
@@ -25,19 +26,68 @@ pub(super) fn figure(
     command: &str,
     files: &mut Files,
 ) -> Result<Figure> {
-    let here = |message: String| study.error_at(f.at, &format!("figure `{}`: {message}", f.name));
-    match f.style {
-        FigureStyle::Pwl => return pwl_figure(f, table, command, files).map_err(here),
-        FigureStyle::Heatmap => return heatmap_figure(f, table, command, files).map_err(here),
-        _ => {}
+    let drawn = match f.style {
+        FigureStyle::Pwl => pwl_figure(f, table, command, files),
+        FigureStyle::Heatmap => heatmap_figure(f, table, command, files),
+        FigureStyle::Line | FigureStyle::Points | FigureStyle::Residues { .. } => {
+            columns_figure(f, table, command, files)
+        }
+    };
+    drawn.map_err(|message| study.error_at(f.at, &format!("figure `{}`: {message}", f.name)))
+}
+
+/// An axis of a study's column, labelled with the column's name as mathematics.
+fn column_axis(column: &str) -> Axis {
+    Axis {
+        column: column.to_string(),
+        label: format!("${}$", name_math(column)),
     }
-    let x = column_index(table, &f.x).ok_or_else(|| here(format!("no column `{}`", f.x)))?;
+}
+
+/// The figure of curves every style but `heatmap` draws: named, captioned and reproduced as
+/// the declaration says, with the given axes, series, data and marks.
+fn curves_figure(
+    f: &FigureDecl,
+    command: &str,
+    (x, y_label): (Axis, String),
+    series: Vec<Series>,
+    data: Table,
+    marks: Option<data::MarkSpec>,
+    files: &mut Files,
+) -> std::result::Result<Figure, String> {
+    data::figure(
+        FigureSpec {
+            id: f.name.clone(),
+            title: f.name.clone(),
+            caption: f.caption.clone(),
+            command: command.to_string(),
+            x,
+            y_label,
+            series,
+            data,
+            marks,
+            vlines: Vec::new(),
+        },
+        files,
+    )
+    .map_err(|e| e.to_string())
+}
+
+/// A `line`, `points` or `residues` figure: the `y` columns against the `x` column, one series
+/// per column (per residue class of `x` for `residues`).
+fn columns_figure(
+    f: &FigureDecl,
+    table: &Table,
+    command: &str,
+    files: &mut Files,
+) -> std::result::Result<Figure, String> {
+    let x = column_index(table, &f.x).ok_or_else(|| format!("no column `{}`", f.x))?;
     let xs = numbers(table, x);
     if xs.iter().any(Option::is_none) {
-        return Err(here(format!(
+        return Err(format!(
             "the x column `{}` does not hold a number in every row",
             f.x
-        )));
+        ));
     }
     let integer_x = xs.iter().flatten().all(Q::is_integer);
     let mut data = Table {
@@ -47,63 +97,57 @@ pub(super) fn figure(
     let mut series = Vec::new();
     let mut colour = COLOURS.iter().cycle();
     for y in &f.y {
-        let c = column_index(table, y).ok_or_else(|| here(format!("no column `{y}`")))?;
+        let c = column_index(table, y).ok_or_else(|| format!("no column `{y}`"))?;
         let ys = numbers(table, c);
         if ys.iter().all(Option::is_none) {
-            return Err(here(format!("the column `{y}` holds no numbers to plot")));
+            return Err(format!("the column `{y}` holds no numbers to plot"));
         }
-        match f.style {
-            FigureStyle::Line | FigureStyle::Points => {
-                data.columns.push(y.clone());
-                for (row, v) in data.rows.iter_mut().zip(&table.rows) {
-                    row.push(v[c].clone());
-                }
-                series.push(Series {
-                    column: y.clone(),
-                    label: format!("${}$", name_math(y)),
-                    color: colour.next().expect("cycled").to_string(),
-                    style: match (f.style, integer_x) {
-                        (FigureStyle::Points, _) => SeriesStyle::Dots,
-                        (_, true) => SeriesStyle::Markers,
-                        _ => SeriesStyle::Line,
-                    },
-                });
+        if let FigureStyle::Residues { period } = f.style {
+            if period > COLOURS.len() as u64 * 2 {
+                return Err(format!(
+                    "a period of {period} gives more residue classes than a figure can tell apart (at most {})",
+                    COLOURS.len() * 2
+                ));
             }
-            FigureStyle::Residues { period } => {
-                let p = i64::try_from(period).unwrap_or(i64::MAX);
-                for r in 0..period.min(COLOURS.len() as u64 * 2) {
-                    let name = format!("{y}_mod{r}");
-                    data.columns.push(name.clone());
-                    for (row, (v, k)) in data.rows.iter_mut().zip(table.rows.iter().zip(&xs)) {
-                        let k = k.as_ref().and_then(Q::to_i64);
-                        let in_class = k.is_some_and(|k| k.rem_euclid(p) as u64 == r);
-                        row.push(if in_class {
-                            v[c].clone()
-                        } else {
-                            Cell::Text(String::new())
-                        });
-                    }
-                    series.push(Series {
-                        column: name,
-                        label: format!(
-                            "${}$, ${} \\equiv {r} \\pmod{{{period}}}$",
-                            name_math(y),
-                            name_math(&f.x)
-                        ),
-                        color: colour.next().expect("cycled").to_string(),
-                        style: SeriesStyle::Dots,
+            let p = i64::try_from(period).unwrap_or(i64::MAX);
+            for r in 0..period {
+                let name = format!("{y}_mod{r}");
+                data.columns.push(name.clone());
+                for (row, (v, k)) in data.rows.iter_mut().zip(table.rows.iter().zip(&xs)) {
+                    let k = k.as_ref().and_then(Q::to_i64);
+                    let in_class = k.is_some_and(|k| k.rem_euclid(p) as u64 == r);
+                    row.push(if in_class {
+                        v[c].clone()
+                    } else {
+                        Cell::Text(String::new())
                     });
                 }
-                if period > COLOURS.len() as u64 * 2 {
-                    return Err(here(format!(
-                        "a period of {period} gives more residue classes than a figure can tell apart (at most {})",
-                        COLOURS.len() * 2
-                    )));
-                }
+                series.push(Series {
+                    column: name,
+                    label: format!(
+                        "${}$, ${} \\equiv {r} \\pmod{{{period}}}$",
+                        name_math(y),
+                        name_math(&f.x)
+                    ),
+                    color: colour.next().expect("cycled").to_string(),
+                    style: SeriesStyle::Dots,
+                });
             }
-            FigureStyle::Pwl | FigureStyle::Heatmap => {
-                unreachable!("drawn by pwl_figure and heatmap_figure")
+        } else {
+            data.columns.push(y.clone());
+            for (row, v) in data.rows.iter_mut().zip(&table.rows) {
+                row.push(v[c].clone());
             }
+            series.push(Series {
+                column: y.clone(),
+                label: format!("${}$", name_math(y)),
+                color: colour.next().expect("cycled").to_string(),
+                style: match (f.style, integer_x) {
+                    (FigureStyle::Points, _) => SeriesStyle::Dots,
+                    (_, true) => SeriesStyle::Markers,
+                    _ => SeriesStyle::Line,
+                },
+            });
         }
     }
     let y_label =
@@ -111,25 +155,15 @@ pub(super) fn figure(
             .map(|y| format!("${}$", name_math(y)))
             .collect::<Vec<_>>()
             .join(", ");
-    data::figure(
-        FigureSpec {
-            id: f.name.clone(),
-            title: f.name.clone(),
-            caption: f.caption.clone(),
-            command: command.to_string(),
-            x: Axis {
-                column: f.x.clone(),
-                label: format!("${}$", name_math(&f.x)),
-            },
-            y_label,
-            series,
-            data,
-            marks: None,
-            vlines: Vec::new(),
-        },
+    curves_figure(
+        f,
+        command,
+        (column_axis(&f.x), y_label),
+        series,
+        data,
+        None,
         files,
     )
-    .map_err(|e| here(e.to_string()))
 }
 
 /// A `heatmap` figure: the `z` column coloured over the grid of the `x` column and the one `y`
@@ -145,19 +179,15 @@ fn heatmap_figure(
     };
     let at = |c: &str| column_index(table, c).ok_or_else(|| format!("no column `{c}`"));
     let columns = [at(&f.x)?, at(y)?, at(z)?];
-    let axis = |c: &str| Axis {
-        column: c.to_string(),
-        label: format!("${}$", name_math(c)),
-    };
     data::heatmap(
         HeatmapSpec {
             id: f.name.clone(),
             title: f.name.clone(),
             caption: f.caption.clone(),
             command: command.to_string(),
-            x: axis(&f.x),
-            y: axis(y),
-            z: axis(z),
+            x: column_axis(&f.x),
+            y: column_axis(y),
+            z: column_axis(z),
             data: Table {
                 columns: vec![f.x.clone(), y.clone(), z.clone()],
                 rows: table
@@ -251,28 +281,18 @@ fn pwl_figure(
             style: SeriesStyle::Line,
         })
         .collect();
-    data::figure(
-        FigureSpec {
-            id: f.name.clone(),
-            title: f.name.clone(),
-            caption: f.caption.clone(),
+    curves_figure(
+        f,
+        command,
+        (column_axis("N"), format!("${}(N)$", name_math(y))),
+        series,
+        data,
+        Some(data::MarkSpec {
+            label: "breakpoints".to_string(),
+            csv: format!("{}-breakpoints.csv", f.name),
             command: command.to_string(),
-            x: Axis {
-                column: "N".to_string(),
-                label: "$N$".to_string(),
-            },
-            y_label: format!("${}(N)$", name_math(y)),
-            series,
-            data,
-            marks: Some(data::MarkSpec {
-                label: "breakpoints".to_string(),
-                csv: format!("{}-breakpoints.csv", f.name),
-                command: command.to_string(),
-                data: marks,
-            }),
-            vlines: Vec::new(),
-        },
+            data: marks,
+        }),
         files,
     )
-    .map_err(|e| e.to_string())
 }
