@@ -525,9 +525,9 @@ pub mod reports {
     pub use crate::report::context::{
         Axis, Bounds, ClaimEntry, Command, Commit, ComparedValue, CorrectionView,
         CounterexampleView, FalseClaim, Figure, FormulaView, Heatmap, Index, IndexEntry, Marks,
-        MinedForm, MinedSection, NotationEntry, PairedValue, PaperIdentity, Parameter, Prose,
-        Provenance, ReadingView, Report, Series, SeriesStyle, StudyFigure, StudyReport, StudyTable,
-        Summary, TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
+        MinedForm, MinedSection, NotationEntry, PairedValue, PaperIdentity, Parameter, ProofGap,
+        Prose, Provenance, ReadingView, Report, Series, SeriesStyle, StudyFigure, StudyReport,
+        StudyTable, Summary, TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
     };
     pub use crate::report::data::{
         BFile, FigureSpec, HeatmapSpec, MarkSpec, bfile_text, bfiles, figure, heatmap,
