@@ -526,8 +526,9 @@ pub mod reports {
         Axis, Bounds, ClaimEntry, Command, Commit, ComparedValue, CorrectionView,
         CounterexampleView, FalseClaim, Figure, FormulaView, Heatmap, Index, IndexEntry, Legend,
         Marks, MinedForm, MinedSection, NotationEntry, PairedValue, PaperIdentity, Parameter,
-        PlacedVLine, Prose, Provenance, ReadingView, Report, Series, SeriesStyle, StudyFigure,
-        StudyReport, StudyTable, Summary, TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
+        PlacedVLine, ProofGap, Prose, Provenance, ReadingView, Report, Series, SeriesStyle,
+        StudyFigure, StudyReport, StudyTable, Summary, TableSection, VLine, VerdictCount,
+        VerdictRow, Verdicts,
     };
     pub use crate::report::data::{
         BFile, FigureSpec, HeatmapSpec, MarkSpec, bfile_text, bfiles, figure, heatmap,

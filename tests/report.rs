@@ -10,8 +10,8 @@ use nimlab::findings::EvidenceTable;
 use nimlab::reports::{
     Axis, Bounds, ClaimEntry, Command, Commit, ComparedValue, CorrectionView, CounterexampleView,
     FalseClaim, Figure, FormulaView, Index, IndexEntry, Legend, Marks, NotationEntry, PairedValue,
-    PaperIdentity, Parameter, PlacedVLine, Provenance, ReadingView, Report, Series, SeriesStyle,
-    Summary, TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
+    PaperIdentity, Parameter, PlacedVLine, ProofGap, Provenance, ReadingView, Report, Series,
+    SeriesStyle, Summary, TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
 };
 use nimlab::reports::{Difference, Files, compare, install};
 use nimlab::reports::{FigureSpec, figure};
@@ -200,6 +200,7 @@ fn toy_report() -> Report {
             proven: vec![proven.clone()],
             findings: vec![format!("Escaping: {NASTY}")],
             known_false: Vec::new(),
+            proof_gaps: Vec::new(),
             counts: vec![
                 VerdictCount {
                     verdict: "HOLDS".into(),
@@ -1062,4 +1063,97 @@ fn report_print_refuses_what_no_report_has() {
         ],
         &["--check"],
     );
+}
+
+/// Issue 16: a counterexample is stated in the paper's terms when the claim file says how
+/// (`point`): a set of moves as a set, distinct and in increasing order, a state as a tuple, a
+/// position without its empty heaps; a point form naming no variable of the range is refused.
+#[test]
+fn a_point_form_states_a_set_valued_counterexample_as_a_set() {
+    let file = r#"
+paper = "toy"
+[[claim]]
+id = "sets"
+label = "Lemma 6"
+statement = "Every set of moves has a sum below $3$."
+point = 'A = #set(a, b, c),\ (n; d) = (#n; #d),\ G = #heaps(z, a, c)'
+for = "a in 1..2, b in a+1..3, c in b..3, z in 0..0, n in 5..5, d in 3..3"
+holds = "a + b < 3"
+"#;
+    let registry = nimlab::Registry::parse(Path::new("toy.toml"), file).unwrap();
+    let finding = nimlab::check_claim(&registry, &registry.claims[0], false).unwrap();
+    assert_eq!(finding.verdict, nimlab::VerdictKind::Fails);
+    let e = claim_entry(&registry, &finding, "nimlab check data/claims/toy.toml");
+    // The first failure is a = 1, b = 2, c = 2: the set {1, 2}, not a list [1, 2, 2].
+    let c = e.counterexample.as_ref().unwrap();
+    assert_eq!(
+        c.point,
+        "$A = \\lbrace 1, 2\\rbrace,\\ (n; d) = (5; 3),\\ G = [1, 2]$"
+    );
+    let renderer = Renderer::new().unwrap();
+    let mut r = toy_report();
+    r.summary.errata = vec![e];
+    let md = renderer.report_markdown(&r).unwrap();
+    assert!(md.contains("At $A = \\lbrace 1, 2\\rbrace"), "{md}");
+    assert!(!md.contains("a = 1,\\ b = 2"), "{md}");
+    let unknown = file.replace("#heaps(z, a, c)", "#heaps(y)");
+    let err = nimlab::Registry::parse(Path::new("toy.toml"), &unknown).unwrap_err();
+    assert!(err.to_string().contains("`y`"), "{err}");
+}
+
+/// Issue 16: a gap in the paper's proof of a statement that holds is an erratum of the proof,
+/// listed under the errata with its verdict unchanged.
+#[test]
+fn a_proof_gap_is_listed_with_the_errata_and_keeps_its_verdict() {
+    let mut r = toy_report();
+    r.summary.proof_gaps = vec![ProofGap {
+        label: "Theorem 2".into(),
+        anchor: "claim-thm-2".into(),
+        verdict: "HOLDS".into(),
+        gap: "Part 1 uses $x \\ge 0$ without proving it.".into(),
+    }];
+    let renderer = Renderer::new().unwrap();
+    for text in [
+        renderer.report_markdown(&r).unwrap(),
+        renderer.report_latex(&r).unwrap(),
+    ] {
+        let start = text.find("Errata").unwrap();
+        let errata = &text[start..start + text[start..].find("New results").unwrap()];
+        assert!(errata.contains("Gaps in the paper's proofs"), "{errata}");
+        assert!(
+            errata.contains("Theorem 2") && errata.contains("(HOLDS)"),
+            "{errata}"
+        );
+        assert!(errata.contains("without proving it"), "{errata}");
+    }
+}
+
+/// Issue 16: evidence that is a list is a table, not a run-on sentence: the Appendix's wrong
+/// entries and §9 Conjecture 2's sets are rows, and no evidence paragraph runs on.
+#[test]
+fn evidence_lists_are_tables_not_run_on_sentences() {
+    const LIMIT: usize = 1000;
+    let path = Path::new("data/claims/nim-with-cash.toml");
+    let registry = nimlab::Registry::load(path).unwrap();
+    for (id, rows) in [
+        ("appendix", 9),
+        ("sec9-conj-2", 16),
+        ("rem-4-not-cash-periodic", 0),
+    ] {
+        let claim = registry.claims.iter().find(|c| c.id == id).unwrap();
+        let finding = nimlab::check_claim(&registry, claim, false).unwrap();
+        let e = claim_entry(&registry, &finding, "nimlab check");
+        let evidence = e.evidence.unwrap_or_default();
+        assert!(
+            evidence.chars().count() <= LIMIT,
+            "{id}: an evidence paragraph of {} characters: {evidence}",
+            evidence.chars().count()
+        );
+        assert_eq!(
+            e.tables.iter().map(|t| t.rows.len()).sum::<usize>(),
+            rows,
+            "{id}: {:?}",
+            e.tables
+        );
+    }
 }

@@ -117,6 +117,15 @@ pub struct Commentary {
     /// in `$…$` spans); shown beside the verdict, which it never replaces.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub headline: Option<String>,
+    /// How a counterexample's point is stated in the paper's terms: a point form (see
+    /// [`super::typeset::PointForm`]), checked when the claim file is read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub point: Option<String>,
+    /// What is wrong with the paper's proof when the statement itself is not at fault (text
+    /// with mathematics in `$…$` spans): an erratum of the proof, listed with the errata,
+    /// which never changes the verdict.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof_gap: Option<String>,
 }
 
 /// What the paper itself says of a statement.

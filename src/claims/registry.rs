@@ -17,6 +17,7 @@ use super::expr::{
     Binder, Domain, Expr, ExprError, Span, parse_binders, parse_expr, parse_function,
 };
 use super::finding::{Commentary, Importance, PaperStatus};
+use super::typeset::PointForm;
 use super::value::Ty;
 use crate::error::{Error, Result};
 
@@ -155,6 +156,8 @@ raw_with_check! {
         importance: Importance,
         rank: Option<u32>,
         headline: Option<String>,
+        point: Option<Spanned<String>>,
+        proof_gap: Option<String>,
         builtin: Option<String>,
         #[serde(default)]
         args: toml::Table,
@@ -626,6 +629,36 @@ impl Loader<'_> {
         })
     }
 
+    /// A claim's `point` form, checked: safe math, and naming only variables of every range a
+    /// counterexample of the claim can come from (its own, each reading's); a builtin's
+    /// coordinates are its own, and a form naming one it lacks is not used.
+    fn point_form(&self, raw: &Spanned<String>, check: &Check, id: &str) -> Result<String> {
+        let form = PointForm::new(raw.get_ref()).map_err(|m| self.error_at(raw.span(), &m))?;
+        let ranges: Vec<&Quantifiers> = match check {
+            Check::Expr(e) => vec![&e.range],
+            Check::Readings(rs) => rs.iter().map(|r| &r.check.range).collect(),
+            Check::Builtin(_) => Vec::new(),
+        };
+        for range in ranges {
+            if let Some(missing) = form
+                .names()
+                .into_iter()
+                .find(|n| !range.binders.iter().any(|b| b.name == *n))
+            {
+                return Err(self.error_at(
+                    raw.span(),
+                    &format!(
+                        "claim `{}`: the point form names `{missing}`, not a variable of the \
+                         range `{}`",
+                        excerpt(id),
+                        excerpt(&range.text)
+                    ),
+                ));
+            }
+        }
+        Ok(raw.get_ref().clone())
+    }
+
     /// A claim's `proof` table, checked: an expression claim, a forms file that exists, an
     /// `over` that parses.
     fn proof_ref(&self, raw: &Spanned<RawProofRef>, check: &Check, id: &str) -> Result<ProofRef> {
@@ -800,6 +833,12 @@ impl Loader<'_> {
                 importance: c.importance,
                 rank: c.rank,
                 headline: c.headline.clone(),
+                point: c
+                    .point
+                    .as_ref()
+                    .map(|p| self.point_form(p, &check, &c.id))
+                    .transpose()?,
+                proof_gap: c.proof_gap.clone(),
             },
             open: c.open,
             proof: c

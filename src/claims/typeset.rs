@@ -507,6 +507,178 @@ impl DisplayForm {
     }
 }
 
+/// One piece of a point form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum PointPiece {
+    Text(String),
+    /// `#name`: the coordinate's value.
+    Value(String),
+    /// `#set(x, y, …)`: the distinct values of the coordinates (a list's elements), in
+    /// increasing order, as a set.
+    Set(Vec<String>),
+    /// `#heaps(x, y, …)`: the coordinates' values that are not 0 (the nonempty heaps of a
+    /// position), in order, as a list.
+    Heaps(Vec<String>),
+}
+
+/// How a claim file states a counterexample's point in the paper's terms (a claim's `point`):
+/// a LaTeX template in which `#name` stands for the value of the point's coordinate `name`,
+/// `#set(a, b, c)` for the set of the values of `a`, `b`, `c` (`A = \lbrace 1, 2\rbrace` at
+/// `a = 1, b = 2, c = 2`; a list-valued coordinate gives its elements), and
+/// `#heaps(a, b, c, d)` for the position of the nonzero values (`[1]` at `a = b = c = 0`,
+/// `d = 1`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PointForm {
+    pieces: Vec<PointPiece>,
+}
+
+impl PointForm {
+    /// Parses `template`; refused: a `#` not followed by a name, `#set(` or `#heaps(` without
+    /// its closing bracket, and anything [`math_problem`] finds in the template filled with the
+    /// coordinates' names.
+    pub fn new(template: &str) -> Result<PointForm, String> {
+        let name_len = |s: &str| {
+            s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '\''))
+                .unwrap_or(s.len())
+        };
+        let mut pieces = Vec::new();
+        let mut text = String::new();
+        let mut rest = template;
+        while let Some(at) = rest.find('#') {
+            text.push_str(&rest[..at]);
+            if !text.is_empty() {
+                pieces.push(PointPiece::Text(std::mem::take(&mut text)));
+            }
+            let after = &rest[at + 1..];
+            let call = ["set(", "heaps("]
+                .into_iter()
+                .find(|c| after.starts_with(c));
+            if let Some(call) = call {
+                let inner = &after[call.len()..];
+                let close = inner.find(')').ok_or_else(|| {
+                    format!("`#{call}` in the point form needs its closing bracket")
+                })?;
+                let names: Vec<String> = inner[..close]
+                    .split(',')
+                    .map(|n| n.trim().to_string())
+                    .collect();
+                if let Some(bad) = names
+                    .iter()
+                    .find(|n| n.is_empty() || name_len(n) != n.len())
+                {
+                    return Err(format!(
+                        "`#{call}` in the point form lists `{bad}`, not a name"
+                    ));
+                }
+                pieces.push(if call == "set(" {
+                    PointPiece::Set(names)
+                } else {
+                    PointPiece::Heaps(names)
+                });
+                rest = &inner[close + 1..];
+            } else {
+                let len = name_len(after);
+                if len == 0 {
+                    return Err("a `#` in the point form names no coordinate".into());
+                }
+                pieces.push(PointPiece::Value(after[..len].to_string()));
+                rest = &after[len..];
+            }
+        }
+        text.push_str(rest);
+        if !text.is_empty() {
+            pieces.push(PointPiece::Text(text));
+        }
+        let form = PointForm { pieces };
+        let shown = form.fill_with(
+            |name| Some(name_math(name)),
+            |names| Some(names.iter().map(|n| name_math(n)).collect()),
+        );
+        if let Some(problem) = shown.as_deref().and_then(math_problem) {
+            return Err(format!("the point form `{template}`: {problem}"));
+        }
+        Ok(form)
+    }
+
+    /// The coordinates the form names.
+    pub fn names(&self) -> Vec<&str> {
+        let mut out = Vec::new();
+        for piece in &self.pieces {
+            match piece {
+                PointPiece::Text(_) => {}
+                PointPiece::Value(n) => out.push(n.as_str()),
+                PointPiece::Set(ns) | PointPiece::Heaps(ns) => {
+                    out.extend(ns.iter().map(String::as_str))
+                }
+            }
+        }
+        out
+    }
+
+    /// The point in the form (a math body), or `None` when the point lacks a coordinate the
+    /// form names.
+    pub fn fill(&self, point: &[(String, Value)]) -> Option<String> {
+        let value = |name: &str| point.iter().find(|(n, _)| n == name).map(|(_, v)| v);
+        let values = |names: &[String]| -> Option<Vec<Value>> {
+            let mut out = Vec::new();
+            for n in names {
+                match value(n)? {
+                    Value::List(items) => out.extend(items.iter().cloned()),
+                    v => out.push(v.clone()),
+                }
+            }
+            Some(out)
+        };
+        let mut out = String::new();
+        for piece in &self.pieces {
+            match piece {
+                PointPiece::Text(t) => out.push_str(t),
+                PointPiece::Value(n) => out.push_str(&value_math(value(n)?)),
+                PointPiece::Set(ns) => {
+                    let mut vs = values(ns)?;
+                    vs.sort();
+                    vs.dedup();
+                    let items: Vec<String> = vs.iter().map(value_math).collect();
+                    let _ = write!(out, r"\lbrace {}\rbrace", items.join(", "));
+                }
+                PointPiece::Heaps(ns) => {
+                    let zero = Value::Num(crate::num::Q::from(0));
+                    let items: Vec<String> = values(ns)?
+                        .iter()
+                        .filter(|v| **v != zero)
+                        .map(value_math)
+                        .collect();
+                    let _ = write!(out, "[{}]", items.join(", "));
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// The form filled by `one` (a coordinate) and `many` (the items of a set or position),
+    /// for validating the template.
+    fn fill_with(
+        &self,
+        one: impl Fn(&str) -> Option<String>,
+        many: impl Fn(&[String]) -> Option<Vec<String>>,
+    ) -> Option<String> {
+        let mut out = String::new();
+        for piece in &self.pieces {
+            match piece {
+                PointPiece::Text(t) => out.push_str(t),
+                PointPiece::Value(n) => out.push_str(&one(n)?),
+                PointPiece::Set(ns) => {
+                    let _ = write!(out, r"\lbrace {}\rbrace", many(ns)?.join(", "));
+                }
+                PointPiece::Heaps(ns) => {
+                    let _ = write!(out, "[{}]", many(ns)?.join(", "));
+                }
+            }
+        }
+        Some(out)
+    }
+}
+
 /// The LaTeX math body of `expr` (no `$` delimiters), valid in pdflatex and in GitHub `$…$`.
 pub fn expr_math(expr: &Expr, defs: &Definitions) -> String {
     Printer { defs }.expr(expr).text
@@ -838,6 +1010,20 @@ fn few_points(from: &Expr, to: &Expr, step: &Expr) -> Option<Vec<String>> {
         x = x + step.clone();
     }
     Some(points)
+}
+
+/// A value as a math body: integers and fractions exact, lists in brackets, truth values and
+/// strings upright.
+pub fn value_math(v: &Value) -> String {
+    match v {
+        Value::Num(q) => rational_math(q),
+        Value::Bool(b) => format!("\\mathrm{{{b}}}"),
+        Value::Str(s) => text_math(s),
+        Value::List(items) => format!(
+            "[{}]",
+            items.iter().map(value_math).collect::<Vec<_>>().join(", ")
+        ),
+    }
 }
 
 /// An exact rational as a math body: `7`, `-7`, `\tfrac{3}{2}`, `-\tfrac{3}{2}`.

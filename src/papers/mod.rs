@@ -25,8 +25,8 @@ use crate::claims::finding::{
 use crate::claims::registry::{Assertion, Check, ExprCheck};
 use crate::claims::sketch::{shared_argument, sketch, sketch_referring};
 use crate::claims::typeset::{
-    binders_math, check_parts, expr_math, is_literal, name_math, notation, operand_math,
-    rational_math, relation, text_math,
+    PointForm, binders_math, check_parts, expr_math, is_literal, name_math, notation, operand_math,
+    relation, value_math,
 };
 use crate::claims::value::Value;
 use crate::claims::{Finding, Registry, VerdictKind, check_registry};
@@ -35,8 +35,8 @@ use crate::export::{Cell, Format, Table};
 use crate::progress::Progress;
 use crate::report::context::{
     ClaimEntry, Command, ComparedValue, CorrectionView, CounterexampleView, FalseClaim,
-    FormulaView, NotationEntry, PairedValue, PaperIdentity, ReadingView, Summary, VerdictCount,
-    VerdictRow, Verdicts,
+    FormulaView, NotationEntry, PairedValue, PaperIdentity, ProofGap, ReadingView, Summary,
+    VerdictCount, VerdictRow, Verdicts,
 };
 use crate::report::files::Files;
 use crate::report::{Builder, Paper, ReportOptions};
@@ -195,6 +195,7 @@ pub fn verdicts(
         proven: Vec::new(),
         findings: Vec::new(),
         known_false: Vec::new(),
+        proof_gaps: Vec::new(),
         counts: Vec::new(),
         own_counts: Vec::new(),
     };
@@ -250,6 +251,14 @@ pub fn verdicts(
                 .clone()
                 .unwrap_or_else(|| entry.range.clone()),
         });
+        if let Some(gap) = &f.claim.commentary.proof_gap {
+            summary.proof_gaps.push(ProofGap {
+                label: entry.label.clone(),
+                anchor: entry.anchor.clone(),
+                verdict: entry.verdict.clone(),
+                gap: gap.clone(),
+            });
+        }
         match place(f) {
             Place::Erratum => {
                 let c = &f.claim.commentary;
@@ -340,6 +349,14 @@ fn share_sketches<'a>(entries: impl IntoIterator<Item = &'a mut ClaimEntry>, fou
 /// command that checks the registry (`--only <id>` is added).
 pub fn claim_entry(reg: &Registry, f: &Finding, check: &str) -> ClaimEntry {
     let defs = &reg.definitions;
+    // The claim file's way of stating a point in the paper's terms (checked when it was read).
+    let form = f
+        .claim
+        .commentary
+        .point
+        .as_deref()
+        .and_then(|t| PointForm::new(t).ok());
+    let form = form.as_ref();
     let claim = reg.claims.iter().find(|c| c.id == f.claim.id);
     let expr_check = claim.and_then(|c| match &c.check {
         Check::Expr(e) => Some(e.as_ref()),
@@ -368,7 +385,7 @@ pub fn claim_entry(reg: &Registry, f: &Finding, check: &str) -> ClaimEntry {
                     .counterexample
                     .as_ref()
                     .filter(|_| !shared)
-                    .map(|c| counterexample_view(c, defs)),
+                    .map(|c| counterexample_view(c, defs, form)),
                 fails_at_claims_counterexample: shared,
                 extent: r
                     .finding
@@ -376,7 +393,7 @@ pub fn claim_entry(reg: &Registry, f: &Finding, check: &str) -> ClaimEntry {
                     .as_ref()
                     .filter(|_| !shared)
                     .and_then(extent_text),
-                correction: correction_view(&r.finding, check.map(|c| &c.check), defs),
+                correction: correction_view(&r.finding, check.map(|c| &c.check), defs, form),
                 evidence: match r.finding.wording {
                     Wording::Sentence(_) => Some(r.finding.evidence()),
                     Wording::Sweep { .. } => None,
@@ -413,9 +430,9 @@ pub fn claim_entry(reg: &Registry, f: &Finding, check: &str) -> ClaimEntry {
         counterexample: f
             .counterexample
             .as_ref()
-            .map(|c| counterexample_view(c, defs)),
+            .map(|c| counterexample_view(c, defs, form)),
         extent: f.extent.as_ref().and_then(extent_text),
-        correction: correction_view(f, expr_check, defs),
+        correction: correction_view(f, expr_check, defs, form),
         note: f.claim.commentary.note.clone(),
         readings,
         evidence,
@@ -484,6 +501,7 @@ fn correction_view(
     f: &Finding,
     check: Option<&ExprCheck>,
     defs: &Definitions,
+    form: Option<&PointForm>,
 ) -> Option<CorrectionView> {
     f.correction.as_ref().map(|corr| CorrectionView {
         statement: match check.and_then(|c| corrected(c, &corr.expr)) {
@@ -499,7 +517,7 @@ fn correction_view(
         failure: corr
             .counterexample
             .as_ref()
-            .map(|c| counterexample_view(c, defs)),
+            .map(|c| counterexample_view(c, defs, form)),
     })
 }
 
@@ -533,7 +551,12 @@ fn notation_entries(reg: &Registry, found: &[Finding]) -> Vec<NotationEntry> {
     let mut entries: Vec<(Vec<String>, String)> = Vec::new();
     for (symbol, meaning) in notation(&exprs, &reg.definitions) {
         match entries.iter_mut().find(|(_, m)| *m == meaning) {
-            Some((symbols, _)) => symbols.push(math(&symbol)),
+            // One symbol for one notion (ℓ of §6 and of §7) is listed once.
+            Some((symbols, _)) => {
+                if !symbols.contains(&math(&symbol)) {
+                    symbols.push(math(&symbol));
+                }
+            }
             None => entries.push((vec![math(&symbol)], meaning)),
         }
     }
@@ -634,31 +657,22 @@ fn plural(n: u64, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
-/// A value as a math body: integers and fractions exact, lists in brackets, truth values and
-/// strings upright.
-pub fn value_math(v: &Value) -> String {
-    match v {
-        Value::Num(q) => rational_math(q),
-        Value::Bool(b) => format!("\\mathrm{{{b}}}"),
-        Value::Str(s) => text_math(s),
-        Value::List(items) => format!(
-            "[{}]",
-            items.iter().map(value_math).collect::<Vec<_>>().join(", ")
-        ),
-    }
-}
-
 /// A counterexample with its point as mathematics and every value labelled: quantities
 /// compared one by one (a claim's `quantities`, or the components of compared list literals)
 /// as rows claimed beside found; a false comparison with its sides' values put in; any other
 /// value as a row of its own.
-fn counterexample_view(c: &Counterexample, defs: &Definitions) -> CounterexampleView {
-    let point = c
-        .point
-        .iter()
-        .map(|(n, v)| format!("{} = {}", name_math(n), value_math(v)))
-        .collect::<Vec<_>>()
-        .join(",\\ ");
+fn counterexample_view(
+    c: &Counterexample,
+    defs: &Definitions,
+    form: Option<&PointForm>,
+) -> CounterexampleView {
+    let point = form.and_then(|f| f.fill(&c.point)).unwrap_or_else(|| {
+        c.point
+            .iter()
+            .map(|(n, v)| format!("{} = {}", name_math(n), value_math(v)))
+            .collect::<Vec<_>>()
+            .join(",\\ ")
+    });
     let paired = paired_values(c, defs);
     let (false_claim, named) = match paired.is_empty().then(|| false_claim(c, defs)).flatten() {
         Some((claim, named)) => (Some(claim), named),

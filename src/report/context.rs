@@ -83,6 +83,20 @@ pub struct Parameter {
     pub value: String,
 }
 
+/// A gap in the paper's proof of a statement that is not at fault: the claim, its verdict (which
+/// the gap does not change) and what is wrong with the proof.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ProofGap {
+    /// The paper's label.
+    pub label: String,
+    /// The anchor of the claim's entry.
+    pub anchor: String,
+    /// The claim's verdict.
+    pub verdict: String,
+    /// What is wrong with the proof: prose with `$…$` mathematics.
+    pub gap: String,
+}
+
 /// The summary that opens a report: findings first.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Summary {
@@ -97,6 +111,9 @@ pub struct Summary {
     pub findings: Vec<String>,
     /// The claims the paper itself says are false.
     pub known_false: Vec<ClaimEntry>,
+    /// Errata of the paper's proofs whose statements are not at fault (a claim's
+    /// `proof_gap`), in file order.
+    pub proof_gaps: Vec<ProofGap>,
     /// How many of the paper's claims got each verdict (every verdict listed, in a fixed order).
     pub counts: Vec<VerdictCount>,
     /// How many of nimlab's own results (`new_result`) got each verdict (only those that occur).

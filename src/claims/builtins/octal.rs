@@ -1524,7 +1524,7 @@ fn family_evidence(
     solved: &[Solved],
     rulesets: usize,
     spread: Option<usize>,
-) -> (String, Option<EvidenceTable>) {
+) -> (String, EvidenceTable, Option<EvidenceTable>) {
     let mut counts = [0usize; 3];
     let mut pre: Option<(usize, usize)> = None;
     let mut per: Option<(usize, usize)> = None;
@@ -1586,25 +1586,37 @@ fn family_evidence(
             }
         }
     }
-    let mut e = format!(
-        "{} ({} $O$): {} PROVEN, {} OBSERVED, {} NONE",
-        plural(insts.len(), "instance"),
-        rulesets,
-        counts[0],
-        counts[1],
-        counts[2]
-    );
+    // The family's facts are rows of a table; the sentence keeps the count and the verdict's
+    // reasons.
+    let mut facts = family_facts();
+    facts.push(vec![
+        "instances".into(),
+        format!("{} ({rulesets} codes $O$)", insts.len()),
+    ]);
+    facts.push(vec![
+        "periods PROVEN, OBSERVED, NONE".into(),
+        format!("{}, {}, {}", counts[0], counts[1], counts[2]),
+    ]);
     if let (Some((p, i)), Some((q, j))) = (pre, per) {
-        let _ = write!(
-            e,
-            "; among PROVEN: largest least preperiod {p} at {}, largest least period {q} at {}",
-            insts[i].math(),
-            insts[j].math()
-        );
+        facts.push(vec![
+            "largest least preperiod (PROVEN)".into(),
+            format!("${p}$ at {}", insts[i].math()),
+        ]);
+        facts.push(vec![
+            "largest least period (PROVEN)".into(),
+            format!("${q}$ at {}", insts[j].math()),
+        ]);
     }
-    let _ = write!(e, r"; $\max \lvert \mathcal G_s\rvert = {largest}$");
+    facts.push(vec![
+        r"$\max \lvert \mathcal G_s\rvert$".into(),
+        format!("${largest}$"),
+    ]);
+    let mut e = format!(
+        "{}: the family's periods in the table below",
+        plural(insts.len(), "instance")
+    );
     if !none.rows.is_empty() {
-        e.push_str("; the NONE instances are listed below");
+        e.push_str(", the NONE instances in the one after it");
     }
     if !growing.is_empty() {
         let _ = write!(
@@ -1614,7 +1626,17 @@ fn family_evidence(
             growing.join(", ")
         );
     }
-    (e, (!none.rows.is_empty()).then_some(none))
+    (e, facts, (!none.rows.is_empty()).then_some(none))
+}
+
+/// The table of a family's facts (filled by [`family_evidence`] and its callers).
+fn family_facts() -> EvidenceTable {
+    EvidenceTable::new(
+        "The instances checked: each period PROVEN (a window of values that determines all later \
+         ones recurs one period later, or the normal-play reduction), OBSERVED (seen repeating, \
+         without proof) or NONE (no period among the values computed)",
+        &["", "value"],
+    )
 }
 
 fn family_args(run: &mut BuiltinRun<'_, '_>) -> Result<Vec<(i64, Vec<i64>)>> {
@@ -1758,38 +1780,40 @@ fn conjecture_15(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         }
     }
     let eventual = eventual.unwrap_or_else(|| {
-        let (mut e, none) = family_evidence(&insts, &solved, rulesets, None);
-        let _ = write!(
-            e,
-            "; $2k$ is an eventual period of every PROVEN instance: least period exactly $2k$ in \
-             {exact}, a proper divisor of $2k$ in {divisor}"
-        );
+        let (mut e, mut facts, none) = family_evidence(&insts, &solved, rulesets, None);
+        facts.push(vec![
+            "$2k$ an eventual period (PROVEN instances)".into(),
+            format!(
+                "least period exactly $2k$ in {exact}, a proper divisor of $2k$ in {divisor}"
+            ),
+        ]);
         if let Some((n, i)) = largest {
-            let _ = write!(
-                e,
-                "; largest $N$ (one past the last $n$ with $\\mathcal G_s(n + 2k +_{{\\ell}} m) \
-                 \\ne \\mathcal G_s(n +_{{\\ell}} m)$) $= {n}$ at {}",
-                insts[i].math()
-            );
+            facts.push(vec![
+                "largest $N$ (one past the last $n$ with $\\mathcal G_s(n + 2k +_{\\ell} m) \\ne \\mathcal G_s(n +_{\\ell} m)$)".into(),
+                format!("${n}$ at {}", insts[i].math()),
+            ]);
         }
         let dead = insts
             .iter()
             .filter(|i| i.m > 0 && !second_heap_moves(i).unwrap_or(true))
             .count();
         if dead > 0 {
-            let _ = write!(
-                e,
-                "; {dead} of the {} instances have a second heap with no move under $P$ (the \
-                 same sequence as $m = 0$), so at most {} are distinct",
-                insts.len(),
-                insts.len() - dead
-            );
+            facts.push(vec![
+                "second heap with no move under $P$ (the same sequence as $m = 0$)".into(),
+                format!(
+                    "{dead} of {}, so at most {} distinct",
+                    insts.len(),
+                    insts.len() - dead
+                ),
+            ]);
         }
         e.push_str(
-            "; not a counterexample: the paper's $(3333, 2222)$ has least period $5 \\nmid 2k = 8$, \
-             but violates the hypothesis $p_i = i$; other pairs of games are not covered",
+            "; $2k$ is an eventual period of every PROVEN instance; not a counterexample: the \
+             paper's $(3333, 2222)$ has least period $5 \\nmid 2k = 8$, but violates the \
+             hypothesis $p_i = i$; other pairs of games are not covered",
         );
         let mut f = instance_finding(range.clone(), &solved, e);
+        f.tables.push(facts);
         f.tables.extend(none);
         f
     });
@@ -1923,7 +1947,7 @@ fn purely_or_eventually(
             )
         }
     });
-    let (mut e, none) = family_evidence(insts, solved, rulesets, spread);
+    let (mut e, facts, none) = family_evidence(insts, solved, rulesets, spread);
     let _ = write!(
         e,
         "; every PROVEN instance settles that instance; other pairs of games are not covered \
@@ -1931,6 +1955,7 @@ fn purely_or_eventually(
          check can address){note}"
     );
     let mut eventual = instance_finding(range.clone(), solved, e);
+    eventual.tables.push(facts);
     eventual.tables.extend(none);
     // The paper calls a sequence periodic when it is eventually periodic (§3.1.2: "must always
     // be eventually periodic … the real question … is not 'is it periodic?', but 'what is the
