@@ -1425,7 +1425,7 @@ fn a_failing_claim_reports_its_smallest_counterexample() {
     );
     assert_eq!(
         f.evidence(),
-        "false at N = 1/2: expected N < 1/3, actual N = 1/2; holds for every N ≤ 1/4, fails \
+        "false at N = 1/2: expected $N < 1/3$, actual $N = 1/2$; holds for every N ≤ 1/4, fails \
          from N = 1/2 on the range"
     );
 }
@@ -1442,7 +1442,7 @@ fn a_false_check_names_the_part_that_failed_and_the_values_on_the_way() {
     );
     assert_eq!(
         f.evidence(),
-        "false at k = 3: expected (a - 1) * 2 < 5, actual a = 4, a > 2 = true, (a - 1) * 2 = 6; \
+        "false at k = 3: expected $(a - 1) \\cdot 2 < 5$, actual $a = 4$, $a > 2$ = true, $(a - 1) \\cdot 2 = 6$; \
          holds for every k ≤ 2, fails from k = 3 on the range"
     );
     let ce = f.counterexample.as_ref().unwrap();
@@ -1455,7 +1455,7 @@ fn a_false_check_names_the_part_that_failed_and_the_values_on_the_way() {
     );
     assert_eq!(
         f.evidence(),
-        "false at k = 2: expected k < 2, actual k = 2; holds for every k ≤ 1, fails from k = 2 \
+        "false at k = 2: expected $k < 2$, actual $k = 2$; holds for every k ≤ 1, fails from k = 2 \
          on the range"
     );
     // A check with nothing to explain (a bare call) says only where it is false.
@@ -1544,7 +1544,7 @@ fn where_skips_points_and_says_how_many() {
         (f.verdict, f.evidence().as_str()),
         (
             VerdictKind::Fails,
-            "false at k = 7: expected k != 7, actual k = 7; fails at k ∈ {7}, holds at the other \
+            "false at k = 7: expected $k \\ne 7$, actual $k = 7$; fails at k ∈ {7}, holds at the other \
              8 values of k"
         )
     );
@@ -1581,7 +1581,7 @@ fn a_conjecture_checked_on_a_finite_range_holds_there() {
         (f.verdict, f.evidence().as_str()),
         (
             VerdictKind::Fails,
-            "false at k = 4: expected k < 4, actual k = 4; holds for every k ≤ 3, fails from \
+            "false at k = 4: expected $k < 4$, actual $k = 4$; holds for every k ≤ 3, fails from \
              k = 4 on the range"
         )
     );
@@ -1705,7 +1705,7 @@ fn deep_uses_the_deep_range() {
         (
             VerdictKind::Fails,
             "k in 0..100",
-            "false at k = 50: expected k < 50, actual k = 50; holds for every k ≤ 49, fails \
+            "false at k = 50: expected $k < 50$, actual $k = 50$; holds for every k ≤ 49, fails \
              from k = 50 on the range"
         )
     );
@@ -1753,7 +1753,7 @@ fn check_registry_keeps_file_order_and_selects_by_label_or_id() {
     assert!(
         all[1]
             .evidence()
-            .starts_with("false at k = 200: expected k < 200, actual k = 200;"),
+            .starts_with("false at k = 200: expected $k < 200$, actual $k = 200$;"),
         "{}",
         all[1].evidence()
     );
