@@ -118,7 +118,7 @@ pub struct Commentary {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub headline: Option<String>,
     /// How a counterexample's point is stated in the paper's terms: a point form (see
-    /// [`super::typeset::PointForm`]), checked when the claim file is read.
+    /// `PointForm` in the typesetting module), checked when the claim file is read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub point: Option<String>,
     /// What is wrong with the paper's proof when the statement itself is not at fault (text

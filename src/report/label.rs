@@ -246,7 +246,7 @@ fn group_at(chars: &[char], start: usize) -> (Vec<char>, usize) {
 /// The Unicode form of a label, for text that cannot carry markup: the dollars dropped, TeX's
 /// symbols as characters, sub- and superscripts as Unicode sub/superscript characters where
 /// every character of the script has one, else as `_x` / `^(xy)`. Text outside the spans is
-/// kept. SVG figures use [`svg_text`] instead, which sets every script as a script.
+/// kept. SVG figures use `svg_text` instead, which sets every script as a script.
 pub fn plain_math(label: &str) -> String {
     let runs = runs(label);
     let mut out = String::new();
