@@ -519,7 +519,7 @@ impl Runner<'_> {
     /// A failing point of `check` as a counterexample with labelled values, and what it
     /// compared. With `quantities`, both sides must be lists of that many components (an error
     /// names the claim otherwise): each component is labelled by its quantity on both sides.
-    /// The counterexample at `point`, every value labelled and typeset.
+    /// Every value is typeset with the claim file's definitions, so evidence never names a helper.
     fn counterexample(
         &mut self,
         check: &ExprCheck,
@@ -532,6 +532,7 @@ impl Runner<'_> {
         Ok((ce, asserted))
     }
 
+    /// [`Runner::counterexample`] before its values are typeset.
     fn untypeset_counterexample(
         &mut self,
         check: &ExprCheck,
