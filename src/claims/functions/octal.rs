@@ -63,8 +63,12 @@ impl OctalCache {
         let have = self.sequences.get(rules).map_or(0, Vec::len);
         if (n as usize) >= have {
             let game = self.ruleset(rules)?.clone();
-            let upto = (n.max(15) as usize).max(2 * have) as HeapSize;
             let seq = HeapSequence::new(&game, 0, &[], Q::zero())?;
+            // Doubling keeps a run over n = 1, 2, 3, … to a few solves; but a breaking game's
+            // cost grows exponentially in n, so the table stops at the largest heap that fits
+            // the memory limit (when n itself does not fit, the refusal names n).
+            let doubled = (n.max(15) as usize).max(2 * have) as HeapSize;
+            let upto = seq.largest_within_limits(doubled, &limits()).unwrap_or(n).max(n);
             let values = seq.values(upto, &limits())?;
             self.sequences.insert(rules.to_string(), values);
         }

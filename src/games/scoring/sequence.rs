@@ -227,6 +227,11 @@ impl HeapSequence {
         Ok(())
     }
 
+    /// The largest `n ≤ max_n` whose a(0..=n) fits `limits`' memory, if any.
+    pub fn largest_within_limits(&self, max_n: HeapSize, limits: &Limits) -> Option<HeapSize> {
+        CostModel::new(self, max_n).largest_within(max_n, limits.max_bytes, f64::INFINITY)
+    }
+
     /// a(0..=max_n) along `route`, without the up-front check.
     fn compute_values(
         &self,
