@@ -248,39 +248,73 @@ fn group_at(chars: &[char], start: usize) -> (Vec<char>, usize) {
 /// every character of the script has one, else as `_x` / `^(xy)`. Text outside the spans is
 /// kept. SVG figures use `svg_text` instead, which sets every script as a script.
 pub fn plain_math(label: &str) -> String {
-    let runs = runs(label);
     let mut out = String::new();
-    let mut i = 0;
-    while i < runs.len() {
-        let script = runs[i].script;
-        // Consecutive runs of one script are one script (`2^{k+1}`: italic k, upright +1).
-        let mut text = String::new();
-        while i < runs.len() && runs[i].script == script {
-            text.push_str(&runs[i].text);
-            i += 1;
-        }
-        if script == Script::Base {
-            out.push_str(&text);
-            continue;
-        }
-        let sup = script == Script::Sup;
-        match text
-            .chars()
-            .map(|c| script_char(c, sup))
-            .collect::<Option<String>>()
-        {
-            Some(s) => out.push_str(&s),
-            None => {
-                out.push(if sup { '^' } else { '_' });
-                if text.chars().count() > 1 {
-                    out.push_str(&format!("({text})"));
-                } else {
-                    out.push_str(&text);
-                }
-            }
+    for (i, part) in label.split('$').enumerate() {
+        if i % 2 == 0 {
+            out.push_str(part);
+        } else {
+            let chars: Vec<char> = part.chars().collect();
+            out.push_str(&plain_body(&chars));
         }
     }
     out
+}
+
+/// One `$…$` body in plain Unicode. Scripts are converted recursively, so a script inside a
+/// script stays inside it: `2^{\lfloor \log_2 k \rfloor}` is `2^(⌊log₂ k⌋)`, not a run of
+/// superscript, subscript and superscript again.
+fn plain_body(chars: &[char]) -> String {
+    let mut out = String::new();
+    let base = |segment: &[char], out: &mut String| {
+        let mut runs = Vec::new();
+        math_runs(segment, Script::Base, false, &mut runs);
+        out.extend(runs.iter().map(|r| r.text.as_str()));
+    };
+    let (mut i, mut segment_start) = (0, 0);
+    while i < chars.len() {
+        match chars[i] {
+            '\\' => {
+                let name: String = chars[i + 1..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_alphabetic())
+                    .collect();
+                i += 1 + name.len().max(1);
+                if name == "pmod" || UPRIGHT_GROUPS.contains(&name.as_str()) {
+                    // Their group is read by `math_runs` with the segment.
+                    i = group_at(chars, i).1;
+                }
+            }
+            c @ ('^' | '_') => {
+                base(&chars[segment_start..i], &mut out);
+                let (group, next) = group_at(chars, i + 1);
+                out.push_str(&scripted(&plain_body(&group), c == '^'));
+                i = next;
+                segment_start = i;
+            }
+            _ => i += 1,
+        }
+    }
+    base(&chars[segment_start.min(chars.len())..], &mut out);
+    out
+}
+
+/// A script in Unicode script characters where every character has one, else as `^x`/`^(xy)`.
+fn scripted(text: &str, sup: bool) -> String {
+    match text
+        .chars()
+        .map(|c| script_char(c, sup))
+        .collect::<Option<String>>()
+    {
+        Some(s) => s,
+        None => {
+            let mark = if sup { '^' } else { '_' };
+            if text.chars().count() > 1 {
+                format!("{mark}({text})")
+            } else {
+                format!("{mark}{text}")
+            }
+        }
+    }
 }
 
 fn script_char(c: char, sup: bool) -> Option<char> {
@@ -481,6 +515,16 @@ mod tests {
         assert_eq!(plain_math("$n_0 + 16$"), "n₀ + 16");
         assert_eq!(plain_math("$n \\equiv 3 \\pmod{4}$"), "n ≡ 3 (mod 4)");
         assert_eq!(plain_math("no math"), "no math");
+    }
+
+    #[test]
+    fn scripts_inside_scripts_stay_inside() {
+        assert_eq!(
+            plain_math("$2^{\\lfloor \\log_2 k \\rfloor}$"),
+            "2^(⌊log₂ k⌋)"
+        );
+        assert_eq!(plain_math("$x_{i_1}$"), "x_(i₁)");
+        assert_eq!(plain_math("$2^{2^k}$ and $a_{n-1}$"), "2^(2ᵏ) and aₙ₋₁");
     }
 
     #[test]

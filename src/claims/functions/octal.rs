@@ -68,7 +68,10 @@ impl OctalCache {
             // cost grows exponentially in n, so the table stops at the largest heap that fits
             // the memory limit (when n itself does not fit, the refusal names n).
             let doubled = (n.max(15) as usize).max(2 * have) as HeapSize;
-            let upto = seq.largest_within_limits(doubled, &limits()).unwrap_or(n).max(n);
+            let upto = seq
+                .largest_within_limits(doubled, &limits())
+                .unwrap_or(n)
+                .max(n);
             let values = seq.values(upto, &limits())?;
             self.sequences.insert(rules.to_string(), values);
         }
