@@ -499,8 +499,9 @@ pub mod language {
         Assertion, BuiltinCheck, Check, ClaimPlace, ExprCheck, ProofRef, Quantifiers, ReadingCheck,
     };
     pub use crate::claims::typeset::{
-        CallMath, CheckMath, DisplayForm, MathArg, Shape, binders_math, check_math, check_parts,
-        expr_math, is_literal, math_problem, name_math, notation, operand_math, rational_math,
+        CallMath, CheckMath, DisplayForm, ListStyle, MathArg, Shape, binders_math, check_math,
+        check_parts, expr_math, is_literal, math_problem, name_math, notation, operand_math,
+        rational_math,
     };
     pub use crate::claims::value::{MAX_BITS, MAX_FRACTION_BITS, Short, Ty, Value};
     pub use crate::claims::{

@@ -19,7 +19,7 @@ use super::cost::{self, Cost};
 use super::engines::Engines;
 use super::expr::{BinOp, Binder, CmpOp, Domain, Expr, ExprError, ExprKind, FunctionDef, Span};
 use super::functions::{self, Args, Params};
-use super::typeset::DisplayForm;
+use super::typeset::{DisplayForm, ListStyle};
 use super::value::{
     MAX_LIST_LEN, Ty, Value, add, boolean, div, list, list_too_long, modulo, mul, num, pow,
     short_q, xor,
@@ -80,6 +80,8 @@ pub struct Definitions {
     call_kinds: Mutex<CallKinds>,
     /// Costs of calls whose bodies' ranges depend on the arguments, by the arguments' bounds.
     call_costs: Mutex<CallCosts>,
+    /// How reports write list literals.
+    list_style: ListStyle,
 }
 
 impl Clone for Definitions {
@@ -90,6 +92,7 @@ impl Clone for Definitions {
             costs: self.costs.clone(),
             call_kinds: Mutex::default(),
             call_costs: Mutex::default(),
+            list_style: self.list_style,
         }
     }
 }
@@ -127,6 +130,16 @@ impl Definitions {
         let form = DisplayForm::new(template, means, &def.params)?;
         self.displays.insert(name.to_string(), form);
         Ok(())
+    }
+
+    /// Sets how reports write the file's list literals.
+    pub fn set_list_style(&mut self, style: ListStyle) {
+        self.list_style = style;
+    }
+
+    /// How reports write the file's list literals.
+    pub fn list_style(&self) -> ListStyle {
+        self.list_style
     }
 
     /// The display form of the user function `name`, if it has one.

@@ -487,20 +487,20 @@ impl InstanceProofs {
         self.proven == self.total && self.total > 0
     }
 
-    /// The verdict of a check that found no counterexample: HOLDS on the instances proven
-    /// (every one of the range, or the ones the text names: "holds on the 20 of 63 … proven,
-    /// 43 unsettled"), OPEN when no instance is settled (an existence statement such as
-    /// "eventually periodic" cannot be checked on finitely many points of an instance, so an
-    /// unproven instance counts for nothing either way).
+    /// The verdict of a check that found no counterexample: HOLDS when every instance of the
+    /// range is proven; otherwise OPEN. An existence statement such as "eventually periodic"
+    /// cannot be checked on finitely many points of an instance, so an unproven instance counts
+    /// for nothing either way, and a range with unsettled instances is not checked: calling it
+    /// HOLDS on the proven part would round a partial check up.
     pub fn verdict(&self) -> VerdictKind {
-        if self.proven > 0 {
+        if self.all_proven() {
             VerdictKind::Holds
         } else {
             VerdictKind::Open
         }
     }
 
-    /// `each instance proven (4095 sets S)`, or `holds on the 18 of 63 instances proven (45
+    /// `each instance proven (4095 sets S)`, or `20 of 63 instances proven, none refuted (43
     /// unsettled: neither proven nor refuted)`.
     pub fn text(&self) -> String {
         if self.all_proven() {
@@ -509,7 +509,7 @@ impl InstanceProofs {
             format!("none of {} {} settled", self.total, self.what)
         } else {
             format!(
-                "holds on the {} of {} {} proven ({} unsettled: neither proven nor refuted)",
+                "{} of {} {} proven, none refuted ({} unsettled: neither proven nor refuted)",
                 self.proven,
                 self.total,
                 self.what,
@@ -1931,15 +1931,15 @@ mod tests {
     }
 
     #[test]
-    fn proven_instances_hold_and_only_no_settled_instance_leaves_it_open() {
+    fn every_instance_proven_holds_and_an_unsettled_one_leaves_it_open() {
         let all = instances(3, 3);
         assert_eq!(all.verdict, VerdictKind::Holds);
         assert_eq!(all.evidence(), "each instance proven (3 sets S): checked");
         let some = instances(1, 2);
-        assert_eq!(some.verdict, VerdictKind::Holds);
+        assert_eq!(some.verdict, VerdictKind::Open);
         assert_eq!(
             some.evidence(),
-            "holds on the 1 of 2 sets S proven (1 unsettled: neither proven nor refuted): checked"
+            "1 of 2 sets S proven, none refuted (1 unsettled: neither proven nor refuted): checked"
         );
         assert_eq!(instances(0, 2).verdict, VerdictKind::Open);
         assert_eq!(
@@ -1948,7 +1948,7 @@ mod tests {
         );
         // Shards: the instances of both count.
         let m = all.clone().merge(some).unwrap();
-        assert_eq!(m.verdict, VerdictKind::Holds);
+        assert_eq!(m.verdict, VerdictKind::Open);
         let i = m.instances.as_ref().unwrap();
         assert_eq!((i.proven, i.total), (4, 5));
         assert_eq!(

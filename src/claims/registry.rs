@@ -17,7 +17,7 @@ use super::expr::{
     Binder, Domain, Expr, ExprError, Span, parse_binders, parse_expr, parse_function,
 };
 use super::finding::{Commentary, Importance, PaperStatus};
-use super::typeset::PointForm;
+use super::typeset::{ListStyle, PointForm};
 use super::value::Ty;
 use crate::error::{Error, Result};
 
@@ -26,6 +26,9 @@ use crate::error::{Error, Result};
 struct RawFile {
     paper: String,
     title: Option<String>,
+    /// How reports write list literals: "brackets" (default) or "tuples".
+    #[serde(default)]
+    lists: ListStyle,
     #[serde(default)]
     define: Vec<Spanned<RawDefine>>,
     #[serde(default)]
@@ -869,6 +872,7 @@ impl Registry {
             src,
             raw.paper,
             raw.title.unwrap_or_default(),
+            raw.lists,
             &raw.define,
             &raw.claim,
         )
@@ -881,6 +885,7 @@ impl Registry {
         src: &str,
         paper: String,
         title: String,
+        lists: ListStyle,
         define: &[Spanned<RawDefine>],
         claim: &[Spanned<RawClaim>],
     ) -> Result<Registry> {
@@ -891,6 +896,7 @@ impl Registry {
             sources: RefCell::new(Vec::new()),
         };
         let mut definitions = Definitions::new();
+        definitions.set_list_style(lists);
         for entry in raw.define {
             let (d, shown) = match entry.get_ref() {
                 RawDefine::Plain(text) => (&Spanned::new(entry.span(), text.clone()), None),

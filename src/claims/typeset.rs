@@ -210,10 +210,10 @@ impl MathArg {
         }
     }
 
-    /// A literal list argument, from its typeset elements.
-    pub fn list(items: Vec<MathArg>) -> MathArg {
+    /// A literal list argument, from its typeset elements, written in `style`.
+    pub fn list(items: Vec<MathArg>, style: ListStyle) -> MathArg {
         MathArg {
-            math: format!("[{}]", join(&items)),
+            math: style.write(&join(&items)),
             items: Some(items),
             atomic: true,
         }
@@ -385,13 +385,46 @@ pub fn math_problem(math: &str) -> Option<String> {
 enum Piece {
     Text(String),
     /// Parameter `index`; `delimited` when brackets, braces or commas surround it, so that any
-    /// argument may stand there without brackets of its own; `set` when a literal list is
-    /// written as a set (`#set(A)`).
+    /// argument may stand there without brackets of its own; `shape` says how a literal list
+    /// argument is written.
     Param {
         index: usize,
         delimited: bool,
-        set: bool,
+        shape: ListShape,
     },
+}
+
+/// How a display form writes a literal list argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ListShape {
+    /// `#p`: as the file writes lists ([`ListStyle`]).
+    AsList,
+    /// `#set(A)`: as a set, `\lbrace 1, L\rbrace`.
+    Set,
+    /// `#tuple(p)`: its elements separated by commas, for a template that brackets them
+    /// itself, `n(#tuple(p))` → $n(a, b, c)$.
+    Tuple,
+}
+
+/// How a claim file's reports write list literals: as lists `[a, b, c]` (Candy Nim's
+/// positions), or as tuples `(a, b, c)` (Scoring Nim's positions `(5, 4, 2)`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ListStyle {
+    /// `[a, b, c]`.
+    #[default]
+    Brackets,
+    /// `(a, b, c)`.
+    Tuples,
+}
+
+impl ListStyle {
+    fn write(self, elements: &str) -> String {
+        match self {
+            ListStyle::Brackets => format!("[{elements}]"),
+            ListStyle::Tuples => format!("({elements})"),
+        }
+    }
 }
 
 /// How a claim file shows one of its helper functions instead of inlining it: a LaTeX template
@@ -421,9 +454,20 @@ impl DisplayForm {
         while let Some(at) = rest.find('#') {
             text.push_str(&rest[..at]);
             let mut after = &rest[at + 1..];
-            let set = after.starts_with("set(");
-            if set {
-                after = &after["set(".len()..];
+            let shape = if after.starts_with("set(") {
+                ListShape::Set
+            } else if after.starts_with("tuple(") {
+                ListShape::Tuple
+            } else {
+                ListShape::AsList
+            };
+            let wrapper = match shape {
+                ListShape::Set => "set",
+                ListShape::Tuple => "tuple",
+                ListShape::AsList => "",
+            };
+            if shape != ListShape::AsList {
+                after = &after[wrapper.len() + 1..];
             }
             let len = after
                 .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '\''))
@@ -436,9 +480,9 @@ impl DisplayForm {
                 ));
             };
             let mut tail = &after[len..];
-            if set {
+            if shape != ListShape::AsList {
                 tail = tail.strip_prefix(')').ok_or_else(|| {
-                    format!("`#set({name}` in the display form needs its closing bracket")
+                    format!("`#{wrapper}({name}` in the display form needs its closing bracket")
                 })?;
             }
             let before = text.trim_end();
@@ -451,7 +495,7 @@ impl DisplayForm {
             pieces.push(Piece::Param {
                 index,
                 delimited,
-                set,
+                shape,
             });
             rest = tail;
         }
@@ -492,13 +536,14 @@ impl DisplayForm {
                 Piece::Param {
                     index,
                     delimited,
-                    set,
+                    shape,
                 } => {
                     let arg = &args[*index];
-                    out.push_str(&match (set, delimited) {
-                        (true, _) => arg.set(),
-                        (false, true) => arg.math().to_string(),
-                        (false, false) => arg.operand(),
+                    out.push_str(&match (shape, delimited) {
+                        (ListShape::Set, _) => arg.set(),
+                        (ListShape::Tuple, _) => arg.tuple(),
+                        (ListShape::AsList, true) => arg.math().to_string(),
+                        (ListShape::AsList, false) => arg.operand(),
                     });
                 }
             }
@@ -1206,7 +1251,7 @@ impl Printer<'_> {
                     .map(|(j, i)| self.before(i, level::OR, j + 1 < items.len()).text)
                     .collect();
                 Math::new(
-                    format!("[{}]", items.join(", ")),
+                    self.defs.list_style().write(&items.join(", ")),
                     level::ATOM,
                     Lead::Other,
                     Tail::Closed,
@@ -1582,6 +1627,7 @@ impl Printer<'_> {
                         MathArg::new(m.text, atomic)
                     })
                     .collect(),
+                self.defs.list_style(),
             );
         }
         let m = self.expr(a);

@@ -633,9 +633,22 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             "$i = n \\bmod {}$, $b = f^{{\\mathrm{{I}}}}(n) - 1 - d$, $b^\\dagger = f^{{\\mathrm{{II}}}}(n) - 1 - e$",
             wc.modulus
         );
+        // What the proof rests on, and what decides the smaller n: the induction uses the
+        // paper's Theorems 2.4 and 3.7 for rich and poor players, which are checked, not proven.
+        let rests_on = format!(
+            "given the paper's Theorems 2.4 and 3.7 (checked here, not proven){}",
+            if wc.proof.from > 0 {
+                format!(
+                    "; below $n = {}$ the win table itself decides",
+                    wc.proof.from
+                )
+            } else {
+                String::new()
+            }
+        );
         // How the condition is proven, shared by both ways of stating it.
         let proven = format!(
-            "PROVEN for every $n \\ge {}$ by induction (the step checked on ${} \\le n < {}$, to which every larger $n$ reduces; proof sketched under its table below",
+            "PROVEN for every $n \\ge {}$, {rests_on}, by induction (the step checked on ${} \\le n < {}$, to which every larger $n$ reduces; proof sketched under its table below",
             wc.proof.from,
             wc.proof.step_from,
             wc.proof.step_from + wc.proof.window,
@@ -651,7 +664,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 TableSpec {
                     title: format!("The win condition on $A$-critical states for ${set_math}$"),
                     caption: format!(
-                        "Player I wins an $A$-critical state $(n; d, e)$ iff $b^\\dagger \\ge h_i(b)$, where {coords}; every boundary is a step function of $b$, so the condition compares quotients. Found on the win table and PROVEN for every $n \\ge {}$ (proven when this report was rendered): {what}. {}",
+                        "Player I wins an $A$-critical state $(n; d, e)$ iff $b^\\dagger \\ge h_i(b)$, where {coords}; every boundary is a step function of $b$, so the condition compares quotients. Found on the win table and PROVEN for every $n \\ge {}$, {rests_on} (proven when this report was rendered): {what}. {}",
                         wc.proof.from,
                         win_condition_sketch(&wc)
                     ),
@@ -676,7 +689,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             TableSpec {
                 title: format!("The win condition on $A$-critical states for ${set_math}$"),
                 caption: format!(
-                    "Player I wins an $A$-critical state $(n; d, e)$ iff $b^\\dagger \\ge h_i(b)$, where {coords}; one row per line of each boundary (its values below the periodic part first){}. Found on the win table and PROVEN for every $n \\ge {}$ (proven when this report was rendered): {what}. {}",
+                    "Player I wins an $A$-critical state $(n; d, e)$ iff $b^\\dagger \\ge h_i(b)$, where {coords}; one row per line of each boundary (its values below the periodic part first){}. Found on the win table and PROVEN for every $n \\ge {}$, {rests_on} (proven when this report was rendered): {what}. {}",
                     if wc.edge.depth > 0 {
                         format!(
                             ", then the edge layer: where $\\delta = d - g^{{\\mathrm{{I}}}}(n) < {}$, I wins iff $b^\\dagger \\ge b + o_j(\\delta)$ with $j = n \\bmod {}$",

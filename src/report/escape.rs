@@ -245,6 +245,16 @@ fn latex_prose_text(s: &str) -> String {
             }
             _ => None,
         };
+        if c == '"' {
+            // T1 sets a straight quote as a closing one; prose quotes open after a space or
+            // bracket and close elsewhere, as TeX's `` and ''.
+            out.push_str(&escape_latex(&plain));
+            plain.clear();
+            let opens = prev.is_none_or(|p| p.is_whitespace() || matches!(p, '(' | '['));
+            out.push_str(if opens { "``" } else { "''" });
+            i += 1;
+            continue;
+        }
         match script {
             Some((command, n)) => {
                 out.push_str(&escape_latex(&plain));
@@ -675,6 +685,14 @@ mod tests {
         assert_eq!(
             escape_latex_prose(r"f^II and $f^{\mathrm{II}}(n)$"),
             r"f\textsuperscript{II} and $f^{\mathrm{II}}(n)$"
+        );
+    }
+
+    #[test]
+    fn prose_quotes_open_and_close() {
+        assert_eq!(
+            escape_latex_prose(r#"the gloss ("if $n$ is large") and "periodic"."#),
+            "the gloss (``if $n$ is large'') and ``periodic''."
         );
     }
 

@@ -832,6 +832,7 @@ pub fn parse(path: &Path, src: &str) -> Result<Study> {
             src,
             meta.name.clone(),
             meta.title.clone(),
+            Default::default(),
             &raw.define,
             &raw.claim,
         )?)

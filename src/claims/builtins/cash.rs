@@ -1342,7 +1342,9 @@ fn win_condition(
             "Per listed set $A$: the certified forms of $f^{{\\mathrm I}}, \
              f^{{\\mathrm{{II}}}}$; whether the corresponding state decides the winner on the \
              $A$-critical states with $n \\le {crit_n}$; the win condition on the $A$-critical \
-             states proven for every $n$ (nimlab cash condition)"
+             states proven for every $n$ (nimlab cash condition): by induction from the start \
+             shown, given the paper's Theorems 2.4 and 3.7 (checked, not proven), the win table \
+             deciding the smaller $n$"
         ),
         &[
             "set $A$",

@@ -1306,17 +1306,22 @@ impl Instance {
     /// A failed equation `G(a) = x \ne y = G(b)` at n, with its counterexample values (claimed:
     /// G(b), found: G(a)) and `lead` before it.
     fn equation(&self, lead: String, n: usize, a: usize, b: usize, v: &[Q]) -> Sentence {
+        self.equation_unwritten(n, a, b, v).text(format!(
+            "{lead}${} = {} \\ne {} = {}$",
+            self.gs(a),
+            qm(&v[a]),
+            qm(&v[b]),
+            self.gs(b)
+        ))
+    }
+
+    /// The point and the two sides of [`equation`](Self::equation), for a finding whose
+    /// counterexample line already shows the equation.
+    fn equation_unwritten(&self, n: usize, a: usize, b: usize, v: &[Q]) -> Sentence {
         self.at(Sentence::new())
             .point_unwritten("n", Value::int(n))
             .expected_unwritten(format!("${}$", self.gs(b)), v[b].clone())
             .actual_unwritten(format!("${}$", self.gs(a)), v[a].clone())
-            .text(format!(
-                "{lead}${} = {} \\ne {} = {}$",
-                self.gs(a),
-                qm(&v[a]),
-                qm(&v[b]),
-                self.gs(b)
-            ))
     }
 }
 
@@ -1691,18 +1696,20 @@ fn conjecture_15(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
                 if !movable && first_end.is_some() {
                     continue;
                 }
-                let lead = format!(
-                    "fails at {} ($k = {}$), $n = {n}$, a heap {}: ",
+                // The counterexample line shows the equation; the text says what the point is.
+                let what = format!(
+                    "fails at {} ($k = {}$), where $n = {n}$ is a heap {}",
                     inst.math(),
                     t / 2,
                     if movable {
                         "with a move"
                     } else {
                         "without a move"
-                    }
+                    },
                 );
                 let f = inst
-                    .equation(lead, n, n, n + t, v)
+                    .equation_unwritten(n, n, n + t, v)
+                    .text(what)
                     .point_unwritten("k", Value::int(t / 2))
                     .finding(VerdictKind::Fails, range.clone());
                 let f = as_equation(f, inst.call(n + t), inst.call(n));
@@ -1992,10 +1999,11 @@ fn conjecture_16(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     let list = |l: &[Q]| l.iter().map(qm).collect::<Vec<_>>().join(", ");
     if let (Points::From(o), Points::From(q)) = (&fam.o_points, &p_points) {
         range.push(RangePart::described(format!(
-            "points $p_i \\in \\lbrace {}\\rbrace$; $P$ of at most ${}$ digits with \
+            "points $p_i \\in \\lbrace {}\\rbrace$; $P$ of at most ${}$ {} with \
              $q_j \\in \\lbrace {}\\rbrace$",
             list(o),
             p_len(run)?.max(1),
+            if p_len(run)? <= 1 { "digit" } else { "digits" },
             list(q)
         )));
     }

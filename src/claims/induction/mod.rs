@@ -273,9 +273,16 @@ impl System {
                 ));
             }
         };
-        let definitions =
-            Registry::from_raw(path, src, String::new(), String::new(), &raw.define, &[])?
-                .definitions;
+        let definitions = Registry::from_raw(
+            path,
+            src,
+            String::new(),
+            String::new(),
+            Default::default(),
+            &raw.define,
+            &[],
+        )?
+        .definitions;
         let expr = |field: &Spanned<String>| -> Result<Expr> {
             parse_expr(field.get_ref()).map_err(|e| {
                 located(
