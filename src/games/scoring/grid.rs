@@ -617,8 +617,8 @@ fn push_integer(text: &mut Vec<u8>, n: i64) {
     let digits = u32::from_le_bytes([a, b, c, d]);
     let width = 1 + usize::from(u >= 10) + usize::from(u >= 100) + usize::from(u >= 1000);
     let negative = usize::from(n < 0);
-    let word = (u64::from(digits) >> (8 * (4 - width))) << (8 * negative)
-        | (b'-' as u64) * negative as u64;
+    let word = ((u64::from(digits) >> (8 * (4 - width))) << (8 * negative))
+        | (u64::from(b'-') * negative as u64);
     let len = text.len();
     text.extend_from_slice(&word.to_le_bytes()[..5]);
     text.truncate(len + width + negative);
