@@ -352,11 +352,17 @@ pub fn write_rows<W: Write + ?Sized>(
 /// Rows [`write_rows`] encodes before handing them to the writer.
 const SEQUENTIAL_CHUNK_ROWS: usize = 4096;
 
-/// Writes rows produced from `items` in parallel: the items are taken `items_per_chunk` at a
-/// time, each chunk is split among the threads, which encode their share with `encode` (one
-/// item may give any number of rows), and the encoded shares are written in order while the
-/// next chunk is being encoded. Output is byte-identical to a sequential run; memory is two
-/// chunks of rows, whatever the number of items.
+/// Writes rows produced from `items` in parallel: the items are taken a chunk at a time, each
+/// chunk is split among the threads, which encode their share with `encode` (one item may give
+/// any number of rows), and the encoded shares are written in order while the next chunk is
+/// being encoded. Output is byte-identical to a sequential run; memory is two chunks of rows,
+/// whatever the number of items.
+///
+/// A chunk holds at most `items_per_chunk` items, and fewer when the rows are long: after the
+/// first chunk its size follows the bytes an item has given so far, so that a share is about
+/// 256 KiB. Small shares are still in the cache when they are written (a write from a
+/// cold buffer costs several times more in the kernel), and the encoders are reused from chunk
+/// to chunk, so their buffers are allocated and faulted in once.
 pub fn write_rows_parallel<T, W>(
     writer: &mut TableWriter<'_, W>,
     items: impl Iterator<Item = T>,
@@ -369,22 +375,36 @@ where
 {
     use rayon::prelude::*;
     let layout = Arc::clone(&writer.layout);
-    let shares = rayon::current_num_threads().max(1) * 4;
+    let threads = rayon::current_num_threads().max(1);
+    let shares = threads * SHARES_PER_THREAD;
+    let most = items_per_chunk.max(1);
+    // The first chunk is small, so that long rows never make it large before they are measured.
+    let mut chunk_items = most.min(shares * FIRST_ITEMS_PER_SHARE);
+    let (mut items_seen, mut bytes_seen) = (0usize, 0usize);
     let mut items = items.fuse();
     let mut pending: Vec<RowEncoder> = Vec::new();
+    let mut spare: Vec<RowEncoder> = Vec::new();
     loop {
-        let chunk: Vec<T> = items.by_ref().take(items_per_chunk.max(1)).collect();
+        let chunk: Vec<T> = items.by_ref().take(chunk_items).collect();
+        let share = chunk.len().div_ceil(shares).max(1);
+        let parts = chunk.len().div_ceil(share);
+        let encoders: Vec<RowEncoder> = (0..parts)
+            .map(|_| {
+                spare
+                    .pop()
+                    .unwrap_or_else(|| RowEncoder::new(Arc::clone(&layout)))
+            })
+            .collect();
         let mut encoded: Vec<RowEncoder> = Vec::new();
-        let mut written = Ok(());
+        let mut written: io::Result<()> = Ok(());
         rayon::in_place_scope(|scope| {
             if !chunk.is_empty() {
-                let (chunk, layout, encode, encoded) = (&chunk, &layout, &encode, &mut encoded);
+                let (chunk, encode, encoded) = (&chunk, &encode, &mut encoded);
                 scope.spawn(move |_| {
-                    let share = chunk.len().div_ceil(shares);
                     *encoded = chunk
                         .par_chunks(share)
-                        .map(|part| {
-                            let mut encoder = RowEncoder::new(Arc::clone(layout));
+                        .zip(encoders)
+                        .map(|(part, mut encoder)| {
                             for item in part {
                                 encode(item, &mut encoder);
                             }
@@ -393,15 +413,32 @@ where
                         .collect();
                 });
             }
-            written = pending.drain(..).try_for_each(|e| writer.write(e));
+            written = pending.drain(..).try_for_each(|mut e| {
+                writer.write_encoded(&e)?;
+                e.reset();
+                spare.push(e);
+                Ok(())
+            });
         });
         written?;
         if chunk.is_empty() {
             return Ok(());
         }
+        items_seen += chunk.len();
+        bytes_seen += encoded.iter().map(|e| e.bytes.len()).sum::<usize>();
+        let per_item = bytes_seen.div_ceil(items_seen).max(1);
+        chunk_items = (shares * SHARE_BYTES / per_item).clamp(1, most);
         pending = encoded;
     }
 }
+
+/// Bytes of encoded rows [`write_rows_parallel`] aims at per share: small enough to stay in
+/// the cache until written, large enough that a chunk's scheduling is negligible.
+const SHARE_BYTES: usize = 256 << 10;
+/// Shares per thread in each chunk of [`write_rows_parallel`], for load balance.
+const SHARES_PER_THREAD: usize = 4;
+/// Items per share in [`write_rows_parallel`]'s first chunk, before any row is measured.
+const FIRST_ITEMS_PER_SHARE: usize = 64;
 
 /// What a table's format writes around its cells, worked out once per table.
 #[derive(Debug)]
@@ -470,8 +507,9 @@ pub struct RowEncoder {
     widths: Vec<usize>,
     /// JSON with a repeated column name: each distinct key's value in the current row.
     slots: Vec<Vec<u8>>,
-    /// The buffer [`RowEncoder::text_with`] lends, kept between cells.
-    scratch: String,
+    /// The buffer [`RowEncoder::text_with`] and [`RowEncoder::ascii_with`] lend, kept between
+    /// cells.
+    scratch: Vec<u8>,
 }
 
 /// A number's digits (and sign, and `/`), on the stack.
@@ -519,8 +557,17 @@ impl RowEncoder {
             row_start: 0,
             widths,
             slots,
-            scratch: String::new(),
+            scratch: Vec::new(),
         }
+    }
+
+    /// Empties the encoder for new rows of the same table, keeping its buffers.
+    fn reset(&mut self) {
+        self.bytes.clear();
+        self.column = 0;
+        self.rows = 0;
+        self.row_start = 0;
+        self.widths.fill(0);
     }
 
     /// An integer cell, as [`Cell::Int`] writes it.
@@ -580,10 +627,16 @@ impl RowEncoder {
 
     /// A text cell, as [`Cell::Text`] writes it (empty text is a JSON null).
     pub fn text(&mut self, s: &str) {
-        self.field(s.as_bytes(), false, |json| {
+        self.text_bytes(s.as_bytes());
+    }
+
+    /// [`RowEncoder::text`] of UTF-8 bytes.
+    fn text_bytes(&mut self, s: &[u8]) {
+        self.field(s, false, |json| {
             if s.is_empty() {
                 json.extend_from_slice(b"null");
             } else {
+                let s = std::str::from_utf8(s).expect("text cells are UTF-8");
                 serde_json::to_writer(json, s).expect("writing to memory cannot fail");
             }
         });
@@ -593,10 +646,25 @@ impl RowEncoder {
     /// the buffer is the encoder's own, reused from cell to cell, so a long text built piece by
     /// piece costs no allocation per row.
     pub fn text_with(&mut self, fill: impl FnOnce(&mut String)) {
+        let mut bytes = std::mem::take(&mut self.scratch);
+        bytes.clear();
+        let mut text = String::from_utf8(bytes).expect("an empty buffer is UTF-8");
+        fill(&mut text);
+        self.text(&text);
+        self.scratch = text.into_bytes();
+    }
+
+    /// [`RowEncoder::text_with`] for a text that `fill` writes as ASCII bytes, so that numbers
+    /// go into the buffer with no `str` machinery.
+    ///
+    /// # Panics
+    /// When `fill` appends a byte that is not ASCII.
+    pub fn ascii_with(&mut self, fill: impl FnOnce(&mut Vec<u8>)) {
         let mut text = std::mem::take(&mut self.scratch);
         text.clear();
         fill(&mut text);
-        self.text(&text);
+        assert!(text.is_ascii(), "ascii_with appends ASCII only");
+        self.text_bytes(&text);
         self.scratch = text;
     }
 
@@ -841,6 +909,11 @@ impl<'w, W: Write + ?Sized> TableWriter<'w, W> {
     /// # Panics
     /// When the encoder is in the middle of a row.
     pub fn write(&mut self, encoder: RowEncoder) -> io::Result<()> {
+        self.write_encoded(&encoder)
+    }
+
+    /// [`TableWriter::write`] without taking the encoder, so that its buffers can be reused.
+    fn write_encoded(&mut self, encoder: &RowEncoder) -> io::Result<()> {
         assert_eq!(encoder.column, 0, "a row was left unfinished");
         let mut bytes = &encoder.bytes[..];
         match self.layout.format {

@@ -173,7 +173,7 @@ pub fn encode_table_rows(
                 out.int(parts.breakpoints as i64);
                 out.ratio(parts.c_minus.0, parts.c_minus.1);
                 out.ratio(parts.c_plus.0, parts.c_plus.1);
-                out.text_with(|text| f.write_text(*scale, text));
+                out.ascii_with(|text| f.write_text_bytes(*scale, text));
             }
             _ => {
                 let s = table.payoffs().summary(index);

@@ -100,6 +100,10 @@ impl GridFn {
     /// F(M) for any integer M.
     pub fn at(&self, m: i64) -> i64 {
         let hi = self.hi();
+        if m == hi {
+            // The window's ends are stored: no popcount over the steps.
+            return i64::from(self.last);
+        }
         if m < self.lo {
             i64::from(self.first) + i64::from(self.left) * (m - self.lo)
         } else if m > hi {
@@ -231,33 +235,41 @@ impl GridFn {
         }
     }
 
-    /// Appends [`GridFn::summary`]'s text (the [`Pwl`] `Display` form) to `text`: no allocation
-    /// but the text's own growth, so a whole table's payoff column is printed this way.
+    /// Appends [`GridFn::summary`]'s text (the [`Pwl`] `Display` form) to `text`.
     pub fn write_text(&self, scale: i64, text: &mut String) {
-        text.push('[');
+        let mut bytes = std::mem::take(text).into_bytes();
+        self.write_text_bytes(scale, &mut bytes);
+        *text = String::from_utf8(bytes).expect("the text is ASCII");
+    }
+
+    /// [`GridFn::write_text`] as ASCII bytes: no allocation but the buffer's own growth, and
+    /// small numbers written digit pair by digit pair, so a whole table's payoff column is
+    /// printed this way.
+    pub fn write_text_bytes(&self, scale: i64, text: &mut Vec<u8>) {
+        text.push(b'[');
         push_integer(text, self.left.into());
-        text.push(']');
+        text.push(b']');
         if self.is_line() {
             // A line is printed with its anchor at N = 0.
-            text.push_str(" (0,");
+            text.extend_from_slice(b" (0,");
             push_fraction(
                 text,
                 i64::from(self.first) - i64::from(self.left) * self.lo,
                 scale,
             );
-            text.push(')');
+            text.push(b')');
         } else {
             self.for_each_knot(|m, v| {
-                text.push_str(" (");
+                text.extend_from_slice(b" (");
                 push_fraction(text, m, scale);
-                text.push(',');
+                text.push(b',');
                 push_fraction(text, i64::from(v), scale);
-                text.push(')');
+                text.push(b')');
             });
         }
-        text.push_str(" [");
+        text.extend_from_slice(b" [");
         push_integer(text, self.right.into());
-        text.push(']');
+        text.push(b']');
     }
 
     /// One line, no breakpoint: a window of one point with equal tail slopes.
@@ -479,13 +491,14 @@ fn window(cands: &[(i64, &GridFn)]) -> Result<(i64, i64, i8, i8), GridError> {
     Ok((lo, hi, left, right))
 }
 
-/// The scratch buffer sized to the window [lo, hi] (its old contents are overwritten by the
-/// first candidate's fold).
+/// The scratch buffer sized to the window [lo, hi], not cleared: the first candidate's fold
+/// writes every slot of the window.
 fn fill(scratch: &mut Vec<i32>, lo: i64, hi: i64) -> &mut [i32] {
     let len = (hi - lo + 1) as usize;
-    scratch.clear();
-    scratch.resize(len, 0);
-    &mut scratch[..]
+    if scratch.len() < len {
+        scratch.resize(len, 0);
+    }
+    &mut scratch[..len]
 }
 
 /// [`GridFn::combine`]'s range check, without an early exit so that it vectorizes.
@@ -573,7 +586,7 @@ pub struct SummaryParts {
 
 /// Appends a/s in lowest terms as [`Q`] prints it (s > 0). Whole tables print millions of
 /// these, so integers (s = 1, Scoring Nim's scale) skip the gcd and `fmt`'s machinery.
-fn push_fraction(text: &mut String, a: i64, s: i64) {
+fn push_fraction(text: &mut Vec<u8>, a: i64, s: i64) {
     if s == 1 {
         push_integer(text, a);
         return;
@@ -581,15 +594,46 @@ fn push_fraction(text: &mut String, a: i64, s: i64) {
     let g = num_integer::Integer::gcd(&a, &s);
     push_integer(text, a / g);
     if s != g {
-        text.push('/');
+        text.push(b'/');
         push_integer(text, s / g);
     }
 }
 
-/// Appends an integer in decimal, as `Display` writes it.
-fn push_integer(text: &mut String, n: i64) {
-    text.push_str(itoa::Buffer::new().format(n));
+/// Appends an integer in decimal, as `Display` writes it. A table's knots are almost all
+/// below 10⁴ in magnitude: those are written without a branch on their length (their lengths
+/// vary from knot to knot, so a branch would be mispredicted often): the sign and four digits
+/// go into one word, the leading zeros are shifted out, and five bytes are appended and cut
+/// back to the number's length. Larger numbers take `itoa`.
+fn push_integer(text: &mut Vec<u8>, n: i64) {
+    let u = n.unsigned_abs();
+    if u >= 10_000 {
+        text.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
+        return;
+    }
+    let u = u as usize;
+    let [a, b] = DIGIT_PAIRS[u / 100];
+    let [c, d] = DIGIT_PAIRS[u % 100];
+    // The digits in reading order from the lowest byte.
+    let digits = u32::from_le_bytes([a, b, c, d]);
+    let width = 1 + usize::from(u >= 10) + usize::from(u >= 100) + usize::from(u >= 1000);
+    let negative = usize::from(n < 0);
+    let word = ((u64::from(digits) >> (8 * (4 - width))) << (8 * negative))
+        | (u64::from(b'-') * negative as u64);
+    let len = text.len();
+    text.extend_from_slice(&word.to_le_bytes()[..5]);
+    text.truncate(len + width + negative);
 }
+
+/// "00" to "99".
+const DIGIT_PAIRS: [[u8; 2]; 100] = {
+    let mut pairs = [[0u8; 2]; 100];
+    let mut i = 0;
+    while i < 100 {
+        pairs[i] = [b'0' + (i / 10) as u8, b'0' + (i % 10) as u8];
+        i += 1;
+    }
+    pairs
+};
 
 /// Right end of the parent window and its right tail slope, from the candidates' tail lines.
 fn right_edge(cands: &[(i64, &GridFn)]) -> (i64, i8) {
@@ -728,18 +772,7 @@ fn trimmed(lo: i64, out: &[i32], left: i8, right: i8) -> GridFn {
     };
     let new_lo = lo + first as i64;
     let values = &out[first..=last];
-    // Word w holds the steps from value 64·w to value 64·w + 64.
-    let rises: Vec<u64> = values[..values.len() - 1]
-        .chunks(64)
-        .zip(values[1..].chunks(64))
-        .map(|(before, after)| {
-            before
-                .iter()
-                .zip(after)
-                .enumerate()
-                .fold(0u64, |word, (j, (b, a))| word | (u64::from(a > b) << j))
-        })
-        .collect();
+    let rises = pack_rises(values);
     let parity = (i64::from(values[0]) - new_lo).rem_euclid(2) as u8;
     GridFn {
         lo: new_lo,
@@ -751,6 +784,38 @@ fn trimmed(lo: i64, out: &[i32], left: i8, right: i8) -> GridFn {
         right,
         parity,
     }
+}
+
+/// The step bits of consecutive values: word w holds the steps from value 64·w to value
+/// 64·w + 64, bit j set when the value rises. Eight steps at a time become eight bytes of 0 or 1
+/// (compares the compiler vectorizes), gathered into a byte by one multiplication.
+fn pack_rises(values: &[i32]) -> Vec<u64> {
+    let steps = values.len() - 1;
+    let mut rises = vec![0u64; steps.div_ceil(64)];
+    for (w, word) in rises.iter_mut().enumerate() {
+        let base = 64 * w;
+        let end = (base + 64).min(steps);
+        let mut bits = 0u64;
+        let mut j = base;
+        while j + 8 <= end {
+            let run: &[i32; 9] = values[j..j + 9].try_into().expect("nine values");
+            let flags: [u8; 8] = std::array::from_fn(|i| u8::from(run[i + 1] > run[i]));
+            bits |= gather_bits(u64::from_le_bytes(flags)) << (j - base);
+            j += 8;
+        }
+        for j in j..end {
+            bits |= u64::from(values[j + 1] > values[j]) << (j - base);
+        }
+        *word = bits;
+    }
+    rises
+}
+
+/// Bit j of the result is byte j of `bytes`, each byte 0 or 1: the product adds byte j, shifted
+/// to bit 56 + j, to the top byte, and the other partial products stay below bit 56 or
+/// overflow away (checked for all 256 patterns in the tests).
+fn gather_bits(bytes: u64) -> u64 {
+    bytes.wrapping_mul(0x0102_0408_1020_4080) >> 56
 }
 
 #[cfg(test)]
@@ -844,14 +909,26 @@ mod tests {
             i64::MIN + 1,
         ] {
             for s in [1, 2, 3, 6] {
-                let mut text = String::new();
+                let mut text = Vec::new();
                 push_fraction(&mut text, a, s);
-                assert_eq!(text, Q::frac(a, s).to_string(), "{a}/{s}");
+                assert_eq!(text, Q::frac(a, s).to_string().as_bytes(), "{a}/{s}");
             }
         }
-        let mut text = String::new();
-        push_integer(&mut text, i64::MIN);
-        assert_eq!(text, i64::MIN.to_string());
+        // Every integer around the digit-pair path's bounds, and the extremes.
+        let around = (-10_100..=10_100).chain([i64::MIN, i64::MAX, -99_999, 123_456]);
+        for n in around {
+            let mut text = b"x".to_vec();
+            push_integer(&mut text, n);
+            assert_eq!(text, format!("x{n}").as_bytes());
+        }
+    }
+
+    #[test]
+    fn gathered_bits_are_the_bytes_in_order() {
+        for pattern in 0u64..256 {
+            let bytes = (0..8).fold(0u64, |b, j| b | (((pattern >> j) & 1) << (8 * j)));
+            assert_eq!(gather_bits(bytes), pattern);
+        }
     }
 
     #[test]
