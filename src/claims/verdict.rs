@@ -826,7 +826,7 @@ fn claim_ref(reg: &Registry, claim: &Claim) -> ClaimRef {
 /// Checks one claim of the registry (refused at once when its estimate is above the limit).
 pub fn check_claim(reg: &Registry, claim: &Claim, deep: bool) -> Result<Finding> {
     let estimate = sized(reg, claim, deep)?;
-    check_sized_claim(reg, claim, deep, estimate, &Silent, Engines::new())
+    check_sized_claim(reg, claim, deep, estimate, &Silent)
 }
 
 /// Checks a claim already sized, reporting progress in evaluation steps; when it is done the
@@ -837,7 +837,6 @@ fn check_sized_claim(
     deep: bool,
     estimate: Cost,
     progress: &dyn Progress,
-    mut engines: Engines,
 ) -> Result<Finding> {
     // The progress reported for a claim stays within its planned steps, and reaches them when
     // the claim is done, so that the bar ends full whatever branches the claim took.
@@ -847,6 +846,7 @@ fn check_sized_claim(
         planned,
         reported: std::sync::atomic::AtomicU64::new(0),
     };
+    let mut engines = Engines::new();
     let mut runner = Runner {
         ev: Evaluator::new(&reg.definitions, &mut engines).with_progress(&report),
         claim,
@@ -951,13 +951,11 @@ fn check_claims(
     forms.sort_unstable();
     forms.dedup();
     super::induction::prove_ahead(&forms);
-    let shared = std::sync::Arc::new(super::engines::Shared::default());
     chosen
         .par_iter()
         .zip(estimates)
         .map(|(c, estimate)| {
-            let engines = Engines::sharing(shared.clone());
-            let f = check_sized_claim(reg, c, deep, estimate, steps, engines);
+            let f = check_sized_claim(reg, c, deep, estimate, steps);
             claims.advance(1);
             f
         })

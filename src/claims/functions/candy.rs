@@ -8,7 +8,6 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
 
 use super::{Args, Function, Group, Signature, list, num};
 use crate::claims::engines::Engines;
@@ -63,38 +62,13 @@ impl PValues for MemoCell {
 #[derive(Default)]
 pub struct CandyCache {
     memo: MemoCell,
-    three_heaps: Option<Arc<ThreeHeapTable>>,
+    three_heaps: Option<ThreeHeapTable>,
     allocations: HashMap<u32, Allocation>,
-}
-
-/// The largest 3-heap table any claim of a check run has built, for the others: most claims of
-/// the Candy Nim file ask for tables of the same sizes.
-#[derive(Default)]
-pub struct SharedThreeHeaps(Mutex<Option<Arc<ThreeHeapTable>>>);
-
-impl SharedThreeHeaps {
-    /// The table, when one has been built.
-    fn get(&self) -> Option<Arc<ThreeHeapTable>> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
-    }
-
-    /// Keeps `table` when it covers the one kept so far.
-    fn offer(&self, table: &Arc<ThreeHeapTable>) {
-        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if kept
-            .as_ref()
-            .is_none_or(|k| table.covers(k.max_small(), k.max_middle()))
-        {
-            *kept = Some(table.clone());
-        }
-    }
 }
 
 impl CandyCache {
     /// Candy Nim's value of any position (Luca to move in P-positions, Windsor in N-positions).
-    /// A 3-heap table another claim of the run built is used when it covers p (a value is the
-    /// same in every table that covers its position); a table built here is offered to them.
-    pub fn value(&mut self, p: &[Candies], shared: &SharedThreeHeaps) -> Result<CandyValue> {
+    pub fn value(&mut self, p: &[Candies]) -> Result<CandyValue> {
         let mut h: Vec<Candies> = p.iter().copied().filter(|&x| x > 0).collect();
         if h.len() > 3 {
             if candy::total(&h) > MAX_MEMO_CANDIES {
@@ -112,12 +86,7 @@ impl CandyCache {
         while h.len() < 3 {
             h.insert(0, 0);
         }
-        let fits = |t: &Arc<ThreeHeapTable>| t.covers(h[0], h[1]);
-        if !self.three_heaps.as_ref().is_some_and(fits)
-            && let Some(table) = shared.get().filter(fits)
-        {
-            self.three_heaps = Some(table);
-        }
+        let fits = |t: &ThreeHeapTable| t.covers(h[0], h[1]);
         if !self.three_heaps.as_ref().is_some_and(fits) {
             let (small, middle) = self
                 .three_heaps
@@ -130,16 +99,14 @@ impl CandyCache {
                     have
                 }
             };
-            let table = Arc::new(ThreeHeapTable::solve(
+            self.three_heaps = Some(ThreeHeapTable::solve(
                 grow(small, h[0].max(15)),
                 grow(middle, h[1].max(63)),
                 CANDY_TABLE_BYTES,
             )?);
-            shared.offer(&table);
-            self.three_heaps = Some(table);
         }
         let table = self.three_heaps.as_ref().expect("just built");
-        candy::value_with(&**table, p)
+        candy::value_with(table, p)
     }
 
     /// V_S of a strategy for Luca from a P-position.
@@ -215,8 +182,7 @@ impl Function for Part {
 
     fn call(&self, args: &Args<'_>, engines: &mut Engines) -> Result<Value, ExprError> {
         let p = args.heaps(0)?;
-        let shared = engines.shared::<SharedThreeHeaps>();
-        let c = args.engine(engines.cache::<CandyCache>().value(&p, &shared))?;
+        let c = args.engine(engines.cache::<CandyCache>().value(&p))?;
         Ok((self.part)(&c))
     }
 }
@@ -392,34 +358,5 @@ impl Function for Extreme {
         let n = args.natural(0, "the number of candies", MAX_ALLOCATION_CANDIES)? as u32;
         let a = args.engine(engines.cache::<CandyCache>().allocation(n))?;
         Ok((self.part)(a))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_shared_table_gives_the_plain_values() {
-        let shared = SharedThreeHeaps::default();
-        let (mut first, mut second) = (CandyCache::default(), CandyCache::default());
-        // A fixed linear congruential sequence of positions of one to three heaps of at most 20.
-        let mut state = 0x9e37_79b9_u64;
-        let mut next = |below: u64| {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            ((state >> 33) % below) as Candies
-        };
-        for _ in 0..40 {
-            let len = 1 + next(3) as usize;
-            let p: Vec<Candies> = (0..len).map(|_| next(21)).collect();
-            let plain = candy::plain_value(&p);
-            assert_eq!(first.value(&p, &shared).unwrap(), plain, "{p:?}");
-            assert_eq!(second.value(&p, &shared).unwrap(), plain, "{p:?}");
-        }
-        // The second cache built nothing: it reads the first one's table.
-        let (a, b) = (first.three_heaps.unwrap(), second.three_heaps.unwrap());
-        assert!(Arc::ptr_eq(&a, &b));
     }
 }
