@@ -940,6 +940,17 @@ fn check_claims(
         .iter()
         .map(|c| sized(reg, c, deep))
         .collect::<Result<Vec<_>>>()?;
+    // The proofs the claims refer to, each once, before the claims wait for them.
+    let mut forms: Vec<&std::path::Path> = chosen
+        .iter()
+        .filter_map(|c| match (&c.proof, &c.check) {
+            (Some(proof), Check::Expr(_)) => Some(proof.path.as_path()),
+            _ => None,
+        })
+        .collect();
+    forms.sort_unstable();
+    forms.dedup();
+    super::induction::prove_ahead(&forms);
     chosen
         .par_iter()
         .zip(estimates)

@@ -29,6 +29,8 @@ pub mod render;
 
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+
 pub use files::{Difference, Files};
 pub use render::{Renderer, context_json};
 
@@ -97,10 +99,16 @@ pub fn render_reports(
         .collect();
     // Two renders per report and the index.
     progress.add_work(2 * chosen.len() as u64 + 1);
+    // The reports are independent: they are built side by side (each one's serial stretches
+    // overlap the others' work) and rendered in order; the first error in order is reported.
+    let papers: Vec<Result<Paper>> = chosen
+        .par_iter()
+        .map(|(_, build)| build(opts, progress))
+        .collect();
     let mut out = Files::new();
     let mut entries = Vec::new();
-    for (name, build) in chosen {
-        let paper = build(opts, progress)?;
+    for ((name, _), paper) in chosen.into_iter().zip(papers) {
+        let paper = paper?;
         progress.stage(&format!("{name}: rendering"));
         let mut files = paper.files;
         let r = &paper.report;

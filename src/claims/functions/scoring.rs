@@ -40,6 +40,10 @@ pub(crate) fn limits() -> Limits {
     }
 }
 
+/// The most positions a solve may reach when it is widened to a box (see
+/// [`ScoringCache::payoff`]): a few milliseconds of work.
+const BOX_POSITIONS: u64 = 1 << 15;
+
 /// Payoffs solved so far, by position (heap sizes in decreasing order, no empty heaps).
 #[derive(Default)]
 pub struct ScoringCache {
@@ -48,6 +52,14 @@ pub struct ScoringCache {
 
 impl ScoringCache {
     /// Scoring Nim's payoff N ↦ f_N(p).
+    ///
+    /// A claim's range usually lists positions in increasing order, and no position is reachable
+    /// from one listed before it, so solving each position on its own would solve nearly every
+    /// position once per position above it. A missing position p with k heaps, the largest m, is
+    /// therefore solved as the box of k heaps of m — every position it reaches and every later
+    /// one of the range that does not exceed m — when that box reaches at most
+    /// [`BOX_POSITIONS`] positions; otherwise, or when the box cannot be solved, p alone. A
+    /// payoff is the same whichever root it was reached from.
     pub fn payoff(&mut self, p: &[HeapSize]) -> Result<&Pwl> {
         let mut key = p.to_vec();
         key.sort_unstable_by(|a, b| b.cmp(a));
@@ -55,11 +67,22 @@ impl ScoringCache {
         if !self.payoffs.contains_key(&key) {
             let heaps: Vec<Heap> = key.iter().map(|&s| Heap::new(s)).collect();
             let game = ScoringGame::single(Nim);
-            let sol = solve(&game, &heaps, Method::Auto, &limits())?;
-            // Every position reachable from p is solved too: keep them all.
+            let boxed: Vec<Heap> = key.iter().map(|_| Heap::new(key[0])).collect();
+            let small = boxed != heaps
+                && scoring::solve_cost(&game, std::slice::from_ref(&boxed), Method::Auto)
+                    .is_some_and(|c| c.positions <= BOX_POSITIONS);
+            let solved = small
+                .then(|| solve(&game, &boxed, Method::Auto, &limits()).ok())
+                .flatten()
+                .filter(|sol| sol.payoff(&heaps).is_ok());
+            let sol = match solved {
+                Some(sol) => sol,
+                None => solve(&game, &heaps, Method::Auto, &limits())?,
+            };
+            // Every position reachable from the root is solved too: keep them all.
             for (pos, f) in sol.payoffs() {
                 let sizes: Vec<HeapSize> = pos.heaps().iter().map(|h| h.size).collect();
-                self.payoffs.insert(sizes, f);
+                self.payoffs.entry(sizes).or_insert(f);
             }
             let f = sol.payoff(&heaps)?;
             self.payoffs.insert(key.clone(), f);
@@ -205,5 +228,50 @@ impl Function for PSet {
 
     fn call(&self, args: &Args<'_>, _: &mut Engines) -> Result<Value, ExprError> {
         Ok(Value::Bool((self.contains)(&args.heaps(0)?)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The exact solve of `p` alone: the reference the cache's widened solves are compared with.
+    fn alone(p: &[HeapSize]) -> Pwl {
+        let heaps: Vec<Heap> = p.iter().map(|&s| Heap::new(s)).collect();
+        solve(&ScoringGame::single(Nim), &heaps, Method::Exact, &limits())
+            .unwrap()
+            .payoff(&heaps)
+            .unwrap()
+    }
+
+    #[test]
+    fn widened_solves_give_each_positions_own_payoff() {
+        // Positions of up to four heaps of at most 7, zeros and unsorted heaps included, in a
+        // scrambled order (a fixed linear congruential sequence).
+        let mut state = 0x2545_f491_u64;
+        let mut next = |below: u64| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) % below
+        };
+        let mut cache = ScoringCache::default();
+        for _ in 0..60 {
+            let len = 1 + next(4) as usize;
+            let p: Vec<HeapSize> = (0..len).map(|_| next(8) as HeapSize).collect();
+            assert_eq!(cache.payoff(&p).unwrap(), &alone(&p), "position {p:?}");
+        }
+        // The widening took place: more positions are known than were asked for.
+        assert!(cache.payoffs.len() > 60);
+    }
+
+    #[test]
+    fn a_box_too_large_is_not_widened() {
+        // (200, 1, 1): its box of three heaps of 200 reaches far more than BOX_POSITIONS.
+        let mut cache = ScoringCache::default();
+        let p = [1, 200, 1];
+        assert_eq!(cache.payoff(&p).unwrap(), &alone(&p));
+        assert!(!cache.payoffs.contains_key(&vec![200, 200, 200]));
+        assert!(cache.payoffs.len() < BOX_POSITIONS as usize);
     }
 }

@@ -1007,13 +1007,47 @@ impl Class {
     }
 }
 
+/// A forms file's proof: the system, the solver's outcome and the number of obligations.
+type ProvenSystem = (System, Outcome, usize);
+
 /// Systems proven in this process, by forms file: a claim file refers to one system from many
-/// claims, and the system's obligations are the costly part.
-type ProvenSystems = std::sync::Mutex<BTreeMap<PathBuf, (System, Outcome, usize)>>;
+/// claims, and the system's obligations are the costly part. Each file has a lock of its own, so
+/// that two files are proven at the same time while the claims of one wait for its proof.
+type ProvenSystems =
+    std::sync::Mutex<BTreeMap<PathBuf, std::sync::Arc<std::sync::Mutex<Option<ProvenSystem>>>>>;
 
 /// Systems proven in this process (see above).
 static PROVEN_SYSTEMS: std::sync::LazyLock<ProvenSystems> =
     std::sync::LazyLock::new(Default::default);
+
+/// The proof of the forms file at `path` with `solver`, run the first time it is asked for in
+/// this process. An error (a bad forms file, no solver) is not kept: the next call meets it
+/// again.
+fn proven_system(path: &Path, solver: Solver) -> Result<ProvenSystem> {
+    let slot = {
+        let mut cache = PROVEN_SYSTEMS.lock().unwrap_or_else(|e| e.into_inner());
+        cache.entry(path.to_path_buf()).or_default().clone()
+    };
+    let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(entry) = &*slot {
+        return Ok(entry.clone());
+    }
+    let system = System::load(path)?;
+    let (outcome, obligations) = system.prove(solver, SECONDS_PER_OBLIGATION)?;
+    let entry = (system, outcome, obligations.len());
+    *slot = Some(entry.clone());
+    Ok(entry)
+}
+
+/// Proves the forms files `paths` ahead of the claims that refer to them, side by side on all
+/// cores. A claim waiting for a proof holds a worker thread that cannot help with the proof's
+/// obligations, so claims checked in parallel would otherwise run one file's solver queries one
+/// at a time. Errors are left to the claims, which meet them again in [`prove_claim`].
+pub fn prove_ahead(paths: &[&Path]) {
+    paths.par_iter().for_each(|path| {
+        let _ = proven_system(path, Solver::Z3);
+    });
+}
 
 /// The proof of a claim whose statement refers to a forms file (`proof` in its claim file):
 /// `Some` when the forms and the statement are proven, `None` when either is refuted or
@@ -1027,19 +1061,7 @@ pub fn prove_claim(
     use crate::claims::expr::{BinOp, CmpOp, Span};
     use crate::claims::registry::Assertion;
     let solver = Solver::Z3;
-    let (system, outcome, count) = {
-        let mut cache = PROVEN_SYSTEMS.lock().unwrap_or_else(|e| e.into_inner());
-        match cache.get(&proof.path) {
-            Some(entry) => entry.clone(),
-            None => {
-                let system = System::load(&proof.path)?;
-                let (outcome, obligations) = system.prove(solver, SECONDS_PER_OBLIGATION)?;
-                let entry = (system, outcome, obligations.len());
-                cache.insert(proof.path.clone(), entry.clone());
-                entry
-            }
-        }
-    };
+    let (system, outcome, count) = proven_system(&proof.path, solver)?;
     if !matches!(outcome, Outcome::Proven { .. }) {
         return Ok(None);
     }
