@@ -133,10 +133,7 @@ fn math_runs(chars: &[char], script: Script, upright: bool, out: &mut Vec<Run>) 
     while i < chars.len() {
         match chars[i] {
             '\\' => {
-                let name: String = chars[i + 1..]
-                    .iter()
-                    .take_while(|c| c.is_ascii_alphabetic())
-                    .collect();
+                let name = command_name(chars, i);
                 i += 1 + name.len();
                 if name.is_empty() {
                     // `\,` `\;` `\ ` `\!` are spaces, `\{` a brace.
@@ -197,6 +194,14 @@ fn math_runs(chars: &[char], script: Script, upright: bool, out: &mut Vec<Run>) 
             }
         }
     }
+}
+
+/// The name of the TeX command whose backslash is at `at` (empty for `\,`, `\{`).
+fn command_name(chars: &[char], at: usize) -> String {
+    chars[at + 1..]
+        .iter()
+        .take_while(|c| c.is_ascii_alphabetic())
+        .collect()
 }
 
 fn trim_trailing_spaces(out: &mut Vec<Run>) {
@@ -274,10 +279,7 @@ fn plain_body(chars: &[char]) -> String {
     while i < chars.len() {
         match chars[i] {
             '\\' => {
-                let name: String = chars[i + 1..]
-                    .iter()
-                    .take_while(|c| c.is_ascii_alphabetic())
-                    .collect();
+                let name = command_name(chars, i);
                 i += 1 + name.len().max(1);
                 if name == "pmod" || UPRIGHT_GROUPS.contains(&name.as_str()) {
                     // Their group is read by `math_runs` with the segment.
