@@ -463,9 +463,9 @@ pub mod findings {
     pub use crate::claims::finding::{
         Asserted, ClaimRef, Commentary, Correction, Counterexample, DataFit, EvidenceTable,
         FailureExtent, Importance, InstanceProofs, Labelled, MergeError, PaperStatus, Phrase,
-        Points, Proof, RangePart, Reading, Slot, Style, Unit, Wording,
+        Points, Proof, ProvenClass, RangePart, Reading, Slot, Style, Unit, Wording,
     };
-    pub use crate::claims::sketch::sketch;
+    pub use crate::claims::sketch::{forms_table, sketch};
 }
 
 /// The claims language behind [`Registry`]: expressions, their evaluation and values, the

@@ -188,3 +188,41 @@ fn a_claim_checked_in_shards_merges_into_the_single_run() {
         "{e}"
     );
 }
+
+/// A check said in words (`checks`) is shown in place of its formula, while its range is still
+/// typeset from the check; a helper that only the hidden formula uses gets no Notation entry,
+/// and a correction is still typeset from its expression.
+#[test]
+fn a_check_in_words_replaces_its_formula_but_not_its_range_or_correction() {
+    let file = r#"
+paper = "toy"
+define = [
+  { def = "SUCC(k) = [k + 1, k + 2]", display = '\mathrm{succ}(#k)', means = 'the two successors of $k$' },
+]
+[[claim]]
+id = "succ"
+label = "Lemma 1"
+statement = "The successors of $k$ are $k + 1$ and $k + 3$."
+for = "k in 0..4"
+actual = "SUCC(k)"
+expected = "[k + 1, k + 3]"
+correction = "[k + 1, k + 2]"
+checks = '''the two successors of $k$ are $k + 1$ and $k + 3$'''
+"#;
+    let registry = Registry::parse(Path::new("toy.toml"), file).unwrap();
+    let finding = check_claim(&registry, &registry.claims[0], false).unwrap();
+    assert_eq!(finding.verdict, VerdictKind::Fails);
+    let e = nimlab::reports::claim_entry(&registry, &finding, "nimlab check toy.toml");
+    let reading = e.reading.as_ref().unwrap();
+    assert_eq!(
+        reading.formula,
+        "the two successors of $k$ are $k + 1$ and $k + 3$"
+    );
+    assert_eq!(reading.range.as_deref(), Some("$0 \\le k \\le 4$"));
+    let correction = e.correction.as_ref().unwrap();
+    assert!(
+        correction.statement.formula.contains("\\mathrm{succ}(k)"),
+        "{:?}",
+        correction.statement
+    );
+}

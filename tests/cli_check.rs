@@ -797,6 +797,28 @@ fn bad_structure_is_refused_with_file_line_column_and_caret() {
             assert!(err.contains("--list-builtins"), "{err}");
         }
     }
+    // `checks` (the check in words): not empty, not on a builtin, on each reading rather than
+    // on a claim read several ways; each at the key's value.
+    for (body, needle, message) in [
+        (
+            "for = \"k in 1..3\"\nholds = \"true\"\nchecks = ' '",
+            "' '",
+            "`checks` says the check in words; it is empty",
+        ),
+        (
+            "builtin = \"scoring.pwl_shape\"\nchecks = 'every shape'",
+            "'every shape'",
+            "neither `where`, `correction` nor `checks`",
+        ),
+        (
+            "checks = 'both'\n[[claim.reading]]\nname = 'r'\nholds = \"true\"",
+            "'both'",
+            "`checks` belongs to each `[[claim.reading]]`",
+        ),
+    ] {
+        let src = one(body);
+        assert_refused_at(&src, &location_of(&src, needle, 0), message);
+    }
     // `deep` binding other variables: at the deep range.
     let src = one("for = \"k in 1..3\"\ndeep = \"j in 1..30\"\nholds = \"true\"");
     assert_refused_at(

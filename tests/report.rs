@@ -105,6 +105,7 @@ fn entry(id: &str, label: &str, verdict: &str, fails: bool) -> ClaimEntry {
             Vec::new()
         },
         proof: (verdict == "PROVEN").then(|| "The window $n = 0, \\dots, 2$ recurs.".into()),
+        proof_table: None,
         reproduce: format!("nimlab check data/claims/toy.toml --only {id}"),
     }
 }

@@ -184,6 +184,7 @@ impl ExprCheck {
                     quantities: quantities.clone(),
                 },
             },
+            in_words: self.in_words.clone(),
         }
     }
 }
@@ -409,6 +410,7 @@ impl ClaimBuilder {
                 deep: self.deep,
                 filter: self.filter,
                 assertion,
+                in_words: None,
             })),
             proof: None,
             place: ClaimPlace::default(),

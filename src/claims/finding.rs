@@ -326,6 +326,16 @@ pub struct DataFit {
     pub form: PeriodicLinear,
 }
 
+/// One class of positions of an induction proof as a reader sees it: which positions, and the
+/// closed form of their payoff proven for every value of the class's parameters.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProvenClass {
+    /// The positions (`$…$` mathematics): `$(x,1)$, $x \ge 2$`.
+    pub name: String,
+    /// The payoff's form in the parameters and $N$ (LaTeX, without `$`).
+    pub form: String,
+}
+
 /// What proves a PROVEN (or a refutation "for every n").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -373,8 +383,8 @@ pub enum Proof {
         forms: String,
         /// What the forms file proves, in words.
         title: String,
-        /// The classes, as a reader sees them (`$…$` mathematics).
-        classes: Vec<String>,
+        /// The classes, each with its proven form.
+        classes: Vec<ProvenClass>,
         /// The game's recurrence the forms satisfy (LaTeX, without `$`).
         recurrence: String,
         /// How many obligations were discharged (the forms' and the statement's).

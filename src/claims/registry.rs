@@ -104,6 +104,7 @@ macro_rules! raw_with_check {
             expected: Option<Spanned<String>>,
             correction: Option<Spanned<String>>,
             quantities: Option<Spanned<Vec<String>>>,
+            checks: Option<Spanned<String>>,
         }
 
         impl $name {
@@ -117,6 +118,7 @@ macro_rules! raw_with_check {
                     expected: self.expected.as_ref(),
                     correction: self.correction.as_ref(),
                     quantities: self.quantities.as_ref(),
+                    checks: self.checks.as_ref(),
                 }
             }
         }
@@ -133,6 +135,7 @@ struct RawCheck<'a> {
     expected: Option<&'a Spanned<String>>,
     correction: Option<&'a Spanned<String>>,
     quantities: Option<&'a Spanned<Vec<String>>>,
+    checks: Option<&'a Spanned<String>>,
 }
 
 raw_with_check! {
@@ -237,6 +240,11 @@ pub struct ExprCheck {
     pub filter: Option<Expr>,
     /// What must hold.
     pub assertion: Assertion,
+    /// The check in words (prose with `$…$` mathematics), which reports show in place of the
+    /// typeset assertion when that is an encoding a reader should not have to decode (a
+    /// solution-set test written as a list of successors, a sorted list of minimisers). The
+    /// range and condition are still typeset from the check itself.
+    pub in_words: Option<String>,
 }
 
 /// How a claim is checked.
@@ -624,11 +632,15 @@ impl Loader<'_> {
                 ));
             }
         };
+        if let Some(w) = raw.checks.filter(|w| w.get_ref().trim().is_empty()) {
+            return Err(self.error_at(w.span(), "`checks` says the check in words; it is empty"));
+        }
         Ok(ExprCheck {
             range,
             deep,
             filter,
             assertion,
+            in_words: raw.checks.map(|w| w.get_ref().clone()),
         })
     }
 
@@ -716,11 +728,12 @@ impl Loader<'_> {
                         ),
                     ));
                 };
-                if let Some(f) = fields.filter.or(fields.correction) {
+                if let Some(f) = fields.filter.or(fields.correction).or(fields.checks) {
                     return Err(self.error_at(
                         f.span(),
                         &format!(
-                            "claim `{}`: a builtin check takes neither `where` nor `correction`",
+                            "claim `{}`: a builtin check takes neither `where`, `correction` nor \
+                             `checks` (it says what it checked itself)",
                             c.id
                         ),
                     ));
@@ -776,23 +789,35 @@ impl Loader<'_> {
                     deep,
                 }))
             }
-            (None, false, false) => Check::Readings(
-                c.reading
-                    .iter()
-                    .map(|r| {
-                        // A reading without its own range or filter inherits the claim's.
-                        let mut own = r.fields();
-                        own.range = own.range.or(fields.range);
-                        own.deep = own.deep.or(fields.deep);
-                        own.filter = own.filter.or(fields.filter);
-                        Ok(ReadingCheck {
-                            name: r.name.clone(),
-                            literal: r.literal,
-                            check: self.check(&own, defs, at.clone())?,
+            (None, false, false) => {
+                if let Some(w) = fields.checks {
+                    return Err(self.error_at(
+                        w.span(),
+                        &format!(
+                            "claim `{}`: `checks` belongs to each `[[claim.reading]]`, which \
+                             says what it checks",
+                            c.id
+                        ),
+                    ));
+                }
+                Check::Readings(
+                    c.reading
+                        .iter()
+                        .map(|r| {
+                            // A reading without its own range or filter inherits the claim's.
+                            let mut own = r.fields();
+                            own.range = own.range.or(fields.range);
+                            own.deep = own.deep.or(fields.deep);
+                            own.filter = own.filter.or(fields.filter);
+                            Ok(ReadingCheck {
+                                name: r.name.clone(),
+                                literal: r.literal,
+                                check: self.check(&own, defs, at.clone())?,
+                            })
                         })
-                    })
-                    .collect::<Result<_>>()?,
-            ),
+                        .collect::<Result<_>>()?,
+                )
+            }
             (None, true, true) => Check::Expr(Box::new(self.check(&fields, defs, at.clone())?)),
             _ => {
                 return Err(self.error_at(

@@ -18,7 +18,7 @@
 //!   for every parameter by SMT queries, one step of the induction on the number of stones
 //!   each (`crate::claims::induction`), and the statement read off the forms.
 
-use super::finding::Proof;
+use super::finding::{EvidenceTable, Proof};
 
 /// The sketch of a proof, as prose with `$…$` mathematics.
 pub fn sketch(proof: &Proof) -> String {
@@ -87,8 +87,8 @@ pub fn sketch(proof: &Proof) -> String {
             solver,
         } => format!(
             "The statement is proven for {domain}, not only on the range computed. The forms file `{forms}` ({title}) covers a set of positions \
-             closed under moves by {} classes — {} — each with a closed form of its payoff in \
-             its parameters and $N$. The recurrence ${recurrence}$ was turned into quantifier-free \
+             closed under moves by {} classes, each with a closed form of its payoff in its \
+             parameters and $N$ (the table below). The recurrence ${recurrence}$ was turned into quantifier-free \
              formulas of linear integer and real arithmetic: no move beats a class's form (one \
              formula for each class, pile lowered and class of the position left), some move \
              reaches it, every move stays in the set, every position of the set lies in a \
@@ -101,9 +101,27 @@ pub fn sketch(proof: &Proof) -> String {
              formulas are SMT-LIB files that another solver replays (`nimlab prove {forms} \
              --solver cvc5 --certificate DIR`).",
             classes.len(),
-            classes.join("; "),
         ),
     }
+}
+
+/// The classes of an induction proof and the form proven on each, as the table its full sketch
+/// refers to; `None` for the other arguments, which name their few numbers in the sketch.
+pub fn forms_table(proof: &Proof) -> Option<EvidenceTable> {
+    let Proof::Induction { forms, classes, .. } = proof else {
+        return None;
+    };
+    let mut table = EvidenceTable::new(
+        format!(
+            "The classes of `{forms}` and the payoff proven on each, for every value of the \
+             class's parameters and every rational $N$:"
+        ),
+        &["positions $p$", "$f_N(p)$"],
+    );
+    for c in classes {
+        table.push(vec![c.name.clone(), format!("${}$", c.form)]);
+    }
+    Some(table)
 }
 
 /// What makes two proofs the same argument, so a report can sketch it once and let every other
@@ -151,6 +169,7 @@ pub fn sketch_referring(proof: &Proof, first: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::claims::finding::ProvenClass;
 
     #[test]
     fn a_period_sketch_names_its_window_translate_and_argument() {
@@ -168,27 +187,40 @@ mod tests {
 
     #[test]
     fn an_induction_sketch_names_its_file_classes_recurrence_and_count() {
-        let s = sketch(&Proof::Induction {
+        let proof = Proof::Induction {
             forms: "data/proofs/two.toml".into(),
             title: "two piles".into(),
-            classes: vec!["$(x)$".into(), "$(x,y)$".into()],
+            classes: vec![
+                ProvenClass {
+                    name: "$(x)$".into(),
+                    form: "x - 1".into(),
+                },
+                ProvenClass {
+                    name: "$(x,y)$".into(),
+                    form: "x - y".into(),
+                },
+            ],
             recurrence: "f(p) = g(p)".into(),
             obligations: 127,
             domain: "all integers $x \\ge 2$ and every rational $N$".into(),
             solver: "z3".into(),
-        });
+        };
+        let s = sketch(&proof);
         assert!(
             s.contains("`data/proofs/two.toml`") && s.contains("2 classes"),
             "{s}"
         );
-        assert!(
-            s.contains("$(x)$; $(x,y)$") && s.contains("$f(p) = g(p)$"),
-            "{s}"
-        );
+        assert!(s.contains("$f(p) = g(p)$"), "{s}");
         assert!(
             s.contains("127 formulas") && s.contains("$x \\ge 2$"),
             "{s}"
         );
+        let table = forms_table(&proof).expect("an induction lists its classes");
+        assert_eq!(
+            table.rows,
+            [["$(x)$", "$x - 1$"], ["$(x,y)$", "$x - y$"]].map(|r| r.map(String::from).to_vec())
+        );
+        assert!(table.caption.contains("`data/proofs/two.toml`"));
     }
 
     #[test]
@@ -216,7 +248,10 @@ mod tests {
         let induction = |domain: &str| Proof::Induction {
             forms: "data/proofs/two.toml".into(),
             title: "two piles".into(),
-            classes: vec!["$(x)$".into()],
+            classes: vec![ProvenClass {
+                name: "$(x)$".into(),
+                form: "x".into(),
+            }],
             recurrence: "f(p) = g(p)".into(),
             obligations: 127,
             domain: domain.into(),

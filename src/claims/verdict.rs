@@ -690,6 +690,7 @@ impl Runner<'_> {
                             correction: None,
                             quantities: quantities.clone(),
                         },
+                        in_words: None,
                         ..check.clone()
                     };
                     let (checked, counterexample) =

@@ -23,7 +23,7 @@ use crate::claims::finding::{
     Counterexample, FailureExtent, Importance, Labelled, PaperStatus, Wording,
 };
 use crate::claims::registry::{Assertion, Check, ExprCheck};
-use crate::claims::sketch::{shared_argument, sketch, sketch_referring};
+use crate::claims::sketch::{forms_table, shared_argument, sketch, sketch_referring};
 use crate::claims::typeset::{
     PointForm, binders_math, check_parts, expr_math, is_literal, name_math, notation, operand_math,
     relation, value_math,
@@ -339,7 +339,10 @@ fn share_sketches<'a>(entries: impl IntoIterator<Item = &'a mut ClaimEntry>, fou
             continue;
         };
         match sketched_under.iter().find(|(a, _)| *a == argument) {
-            Some((_, first)) => entry.proof = Some(sketch_referring(proof, first)),
+            Some((_, first)) => {
+                entry.proof = Some(sketch_referring(proof, first));
+                entry.proof_table = None;
+            }
             None => sketched_under.push((argument, entry.label.clone())),
         }
     }
@@ -438,6 +441,7 @@ pub fn claim_entry(reg: &Registry, f: &Finding, check: &str) -> ClaimEntry {
         evidence,
         tables: f.tables.clone(),
         proof: f.proof.as_ref().map(sketch),
+        proof_table: f.proof.as_ref().and_then(forms_table),
         reproduce: format!("{check} --only {}", f.claim.id),
     }
 }
@@ -472,7 +476,10 @@ fn entry_range(reg: &Registry, f: &Finding, check: Option<&Check>) -> String {
 fn formula_view(check: &ExprCheck, defs: &Definitions) -> FormulaView {
     let parts = check_parts(check, defs);
     FormulaView {
-        formula: math(&parts.formula),
+        formula: check
+            .in_words
+            .clone()
+            .unwrap_or_else(|| math(&parts.formula)),
         range: parts.range.as_deref().map(math),
         condition: parts.condition.as_deref().map(math),
     }
@@ -573,15 +580,19 @@ fn notation_entries(reg: &Registry, found: &[Finding]) -> Vec<NotationEntry> {
 /// its condition and its range's bounds.
 fn check_exprs(check: &ExprCheck) -> Vec<&Expr> {
     let mut out = Vec::new();
+    // A check said in words shows no formula, so its helpers need no Notation entry.
+    let shown = check.in_words.is_none();
     match &check.assertion {
-        Assertion::Holds(e) => out.push(e),
+        Assertion::Holds(e) => out.extend(Some(e).filter(|_| shown)),
         Assertion::Equal {
             actual,
             expected,
             correction,
             ..
         } => {
-            out.extend([actual, expected]);
+            if shown {
+                out.extend([actual, expected]);
+            }
             out.extend(correction.as_ref().map(|(_, e)| e));
         }
     }
@@ -611,6 +622,8 @@ fn corrected(check: &ExprCheck, correction: &Expr) -> Option<ExprCheck> {
                 correction: None,
                 quantities: quantities.clone(),
             },
+            // The words describe the claimed side, not the correction.
+            in_words: None,
             ..check.clone()
         }),
         Assertion::Holds(_) => None,

@@ -213,6 +213,9 @@ pub struct ClaimEntry {
     pub tables: Vec<crate::claims::finding::EvidenceTable>,
     /// The proof sketch of a PROVEN claim.
     pub proof: Option<String>,
+    /// The table the full sketch of an induction refers to: each class and its proven form
+    /// (absent where the sketch refers back to another claim's).
+    pub proof_table: Option<crate::claims::finding::EvidenceTable>,
     /// The command that checks this claim alone.
     pub reproduce: String,
 }

@@ -69,7 +69,7 @@ fn push(out: &mut Vec<Run>, text: &str, script: Script, italic: bool) {
 }
 
 /// The TeX commands a label may hold, as characters.
-const SYMBOLS: [(&str, &str); 47] = [
+const SYMBOLS: &[(&str, &str)] = &[
     ("lvert", "|"),
     ("rvert", "|"),
     ("mid", "|"),
@@ -117,10 +117,69 @@ const SYMBOLS: [(&str, &str); 47] = [
     ("sup", "sup"),
     ("inf", "inf"),
     ("subseteq", "⊆"),
+    ("subset", "⊂"),
+    ("notin", "∉"),
+    ("emptyset", "∅"),
+    ("ell", "ℓ"),
+    ("alpha", "α"),
+    ("beta", "β"),
+    ("delta", "δ"),
+    ("Delta", "Δ"),
+    ("theta", "θ"),
+    ("Theta", "Θ"),
+    ("sigma", "σ"),
+    ("omega", "ω"),
+    ("perp", "⊥"),
+    ("prime", "′"),
+    ("approx", "≈"),
+    ("mp", "∓"),
+    ("nmid", "∤"),
+    ("vert", "|"),
+    ("colon", ":"),
+    ("gcd", "gcd"),
+    ("forall", "∀"),
+    ("exists", "∃"),
+    ("neg", "¬"),
+    ("land", "∧"),
+    ("wedge", "∧"),
+    ("lor", "∨"),
+    ("vee", "∨"),
+    ("Rightarrow", "⇒"),
+    ("implies", "⇒"),
+    ("iff", "⇔"),
+    // A row break of `cases`.
+    ("cr", "; "),
+    // Sizes and styles change nothing in plain text.
+    ("bigl", ""),
+    ("bigr", ""),
+    ("displaystyle", ""),
+    ("textstyle", ""),
+    ("mathit", ""),
 ];
 
+/// Accents, as the combining character put after what they cover (`\widetilde{X}` is X̃).
+const ACCENTS: [(&str, char); 6] = [
+    ("widetilde", '\u{303}'),
+    ("tilde", '\u{303}'),
+    ("check", '\u{30C}'),
+    ("hat", '\u{302}'),
+    ("bar", '\u{304}'),
+    ("overline", '\u{305}'),
+];
+
+/// Commands that take groups `plain_body` must not split at their scripts: `\frac{a}{b}` two,
+/// the others one (`\begin{cases}` is skipped with its group).
+fn group_count(name: &str) -> usize {
+    match name {
+        "frac" | "tfrac" | "dfrac" => 2,
+        "pmod" | "sqrt" | "begin" | "end" => 1,
+        _ if UPRIGHT_GROUPS.contains(&name) || ACCENTS.iter().any(|(n, _)| *n == name) => 1,
+        _ => 0,
+    }
+}
+
 /// Commands whose group is upright text (`\mathrm{II}`, `\text{where}`).
-const UPRIGHT_GROUPS: [&str; 4] = ["mathrm", "text", "textrm", "operatorname"];
+const UPRIGHT_GROUPS: [&str; 5] = ["mathrm", "text", "textrm", "operatorname", "mathbf"];
 
 /// Delimiters that hug what they enclose: `\lvert N \rvert` is |N|.
 const OPENING: [&str; 4] = ["lvert", "lfloor", "lceil", "lbrace"];
@@ -163,6 +222,37 @@ fn math_runs(chars: &[char], script: Script, upright: bool, out: &mut Vec<Run>) 
                     i = next;
                     continue;
                 }
+                if let Some((_, mark)) = ACCENTS.iter().find(|(n, _)| *n == name) {
+                    let (group, next) = group_at(chars, i);
+                    math_runs(&group, script, upright, out);
+                    push(out, &mark.to_string(), script, false);
+                    i = next;
+                    continue;
+                }
+                match name.as_str() {
+                    "frac" | "tfrac" | "dfrac" => {
+                        let (top, next) = group_at(chars, i);
+                        let (bottom, next) = group_at(chars, next);
+                        operand_runs(&top, script, upright, out);
+                        push(out, "/", script, false);
+                        operand_runs(&bottom, script, upright, out);
+                        i = next;
+                        continue;
+                    }
+                    "sqrt" => {
+                        let (group, next) = group_at(chars, i);
+                        push(out, "√", script, false);
+                        operand_runs(&group, script, upright, out);
+                        i = next;
+                        continue;
+                    }
+                    // `\begin{cases}` and `\end{cases}` frame rows; their names are not text.
+                    "begin" | "end" => {
+                        i = group_at(chars, i).1;
+                        continue;
+                    }
+                    _ => {}
+                }
                 if let Some((_, sym)) = SYMBOLS.iter().find(|(n, _)| *n == name) {
                     if CLOSING.contains(&name.as_str()) {
                         trim_trailing_spaces(out);
@@ -173,9 +263,14 @@ fn math_runs(chars: &[char], script: Script, upright: bool, out: &mut Vec<Run>) 
                             i += 1;
                         }
                     }
+                } else {
+                    // A command this table lacks is shown by its name, never dropped: a
+                    // missing symbol must not silently change what a formula says.
+                    push(out, &name, script, false);
                 }
-                // Any other command (`\right`, `\displaystyle`) prints nothing.
             }
+            // The column mark of `cases`: the row's own spaces separate value and condition.
+            '&' => i += 1,
             c @ ('^' | '_') => {
                 let inner = if c == '^' { Script::Sup } else { Script::Sub };
                 let (group, next) = group_at(chars, i + 1);
@@ -197,6 +292,22 @@ fn math_runs(chars: &[char], script: Script, upright: bool, out: &mut Vec<Run>) 
 }
 
 /// The name of the TeX command whose backslash is at `at` (empty for `\,`, `\{`).
+/// A fraction's part or a root's radicand: bracketed unless it is a single symbol.
+fn operand_runs(group: &[char], script: Script, upright: bool, out: &mut Vec<Run>) {
+    let mut inner = Vec::new();
+    math_runs(group, script, upright, &mut inner);
+    let single = inner.iter().map(|r| r.text.chars().count()).sum::<usize>() <= 1;
+    if !single {
+        push(out, "(", script, false);
+    }
+    for r in inner {
+        push(out, &r.text, r.script, r.italic);
+    }
+    if !single {
+        push(out, ")", script, false);
+    }
+}
+
 fn command_name(chars: &[char], at: usize) -> String {
     chars[at + 1..]
         .iter()
@@ -281,8 +392,8 @@ fn plain_body(chars: &[char]) -> String {
             '\\' => {
                 let name = command_name(chars, i);
                 i += 1 + name.len().max(1);
-                if name == "pmod" || UPRIGHT_GROUPS.contains(&name.as_str()) {
-                    // Their group is read by `math_runs` with the segment.
+                // Their groups are read by `math_runs` with the segment.
+                for _ in 0..group_count(&name) {
                     i = group_at(chars, i).1;
                 }
             }
@@ -527,6 +638,31 @@ mod tests {
         );
         assert_eq!(plain_math("$x_{i_1}$"), "x_(i₁)");
         assert_eq!(plain_math("$2^{2^k}$ and $a_{n-1}$"), "2^(2ᵏ) and aₙ₋₁");
+    }
+
+    #[test]
+    fn no_symbol_of_a_formula_is_dropped() {
+        assert_eq!(
+            plain_math("$y \\ge \\lfloor y/\\ell\\rfloor \\ell$"),
+            "y ≥ ⌊y/ℓ⌋ ℓ"
+        );
+        assert_eq!(
+            plain_math("$\\widetilde{X} \\ne \\check{X}$"),
+            "X\u{303} ≠ X\u{30C}"
+        );
+        assert_eq!(plain_math("$\\frac{a+1}{2}$, $\\sqrt{n}$"), "(a+1)/2, √n");
+        assert_eq!(
+            plain_math(
+                "$\\begin{cases} 1 & \\text{if } n = 0,\\cr 0 & \\text{otherwise} \\end{cases}$"
+            ),
+            " 1  if  n = 0,;  0  otherwise "
+        );
+        assert_eq!(
+            plain_math("$\\Theta_{L, M} \\notin \\emptyset$"),
+            "Θ_(L, M) ∉ ∅"
+        );
+        // A command without a symbol here is shown by its name rather than dropped.
+        assert_eq!(plain_math("$\\aleph_0$"), "aleph₀");
     }
 
     #[test]

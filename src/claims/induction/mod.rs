@@ -1104,7 +1104,14 @@ pub fn prove_claim(
     Ok(Some(crate::claims::finding::Proof::Induction {
         forms: lexical(&proof.path),
         title: system.title.clone(),
-        classes: system.classes.iter().map(|c| c.name.clone()).collect(),
+        classes: system
+            .classes
+            .iter()
+            .map(|c| crate::claims::finding::ProvenClass {
+                name: c.name.clone(),
+                form: crate::claims::typeset::expr_math(&c.form, &system.definitions),
+            })
+            .collect(),
         recurrence: system.game.recurrence().to_string(),
         obligations: count + obligations,
         domain: domain_phrase(&vars, &proof.reals, &over, defs),
