@@ -662,6 +662,31 @@ pub fn appendix(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         .collect::<Vec<_>>()
         .join(", ");
     let roles = format!("thresholds {roles}");
+    // The printed table itself, one row per residue, so the statement need not list 2p lines.
+    let period_k = affine_math(&Q::int(p as i64), &Q::zero(), "k");
+    let mut printed_rows = EvidenceTable::new(
+        format!(
+            "The table as printed, for $k \\ge {from_k}$ (✗: a line that is wrong, given in the \
+             next table)"
+        ),
+        &[
+            "$i$",
+            &format!("${}({period_k} + i)$", SEQ_MATH[0]),
+            &format!("${}({period_k} + i)$", SEQ_MATH[1]),
+        ],
+    );
+    for i in 0..p {
+        let cell = |seq: usize| {
+            let (b, k0) = &printed[seq][i];
+            let mark = if wrong.iter().any(|w| w.seq == seq && w.residue == i) {
+                " ✗"
+            } else {
+                ""
+            };
+            format!("${}${mark}", affine_math(b, k0, "k"))
+        };
+        printed_rows.push(vec![format!("${i}$"), cell(0), cell(1)]);
+    }
     if wrong.is_empty() {
         let mut f = finding(
             VerdictKind::Proven,
@@ -671,6 +696,7 @@ pub fn appendix(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
                 2 * p
             ),
         );
+        f.tables.push(printed_rows);
         f.proof = Some(certified_proof(&c, &set));
         return Ok(f);
     }
@@ -729,6 +755,7 @@ pub fn appendix(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         ));
     }
     let mut f = said.finding(VerdictKind::Fails, range);
+    f.tables.push(printed_rows);
     f.tables.push(wrong_rows);
     f.proof = Some(certified_proof(&c, &set));
     Ok(f)
