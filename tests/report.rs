@@ -670,6 +670,9 @@ fn report_files_must_be_plain_relative_paths() {
     let mut files = Files::new();
     assert!(files.insert("../escape.md", vec![]).is_err());
     assert!(files.insert("/abs.md", vec![]).is_err());
+    assert!(files.insert("", vec![]).is_err());
+    assert!(files.insert("dir/", vec![]).is_err());
+    assert!(files.insert("./x.md", vec![]).is_err());
     files.insert("ok.md", vec![]).unwrap();
     assert!(files.insert("ok.md", vec![]).is_err(), "rendered twice");
 }
@@ -1067,6 +1070,20 @@ fn report_print_refuses_what_no_report_has() {
         ],
         &["--check"],
     );
+    // A name no render can write is refused before the report is computed: the message names
+    // it and does not list the report's files (which only a render knows).
+    for (wanted, file) in [
+        ("nim-with-cash/", "\"\""),
+        ("nim-with-cash/../verdicts.csv", "\"../verdicts.csv\""),
+        ("nim-with-cash/./verdicts.csv", "\"./verdicts.csv\""),
+        ("nim-with-cash/tables/", "\"tables/\""),
+    ] {
+        let stderr = crate::common::run_input_error(
+            &["report", "--root", root, "--print", wanted],
+            &[&format!("\"{wanted}\""), file, "is not the name of a file"],
+        );
+        assert!(!stderr.contains("it has:"), "{stderr}");
+    }
 }
 
 /// Issue 16: a counterexample is stated in the paper's terms when the claim file says how
