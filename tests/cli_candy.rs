@@ -9,6 +9,8 @@ use crate::common;
 use std::collections::{BTreeSet, HashMap};
 
 use common::*;
+use proptest::prelude::RngExt;
+use proptest::test_runner::{RngAlgorithm, TestRng};
 use serde_json::Value;
 
 // ---------------------------------------------------------------------------------------------
@@ -148,19 +150,6 @@ impl Brute {
             child[i] = heaps[i];
         }
         out
-    }
-}
-
-/// Deterministic pseudo-random numbers (64-bit LCG, high bits).
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: u32) -> u32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % u64::from(n)) as u32
     }
 }
 
@@ -728,11 +717,11 @@ fn standard_fractal_largest_matches_the_corrected_theorem_4_8() {
 #[test]
 fn values_and_lines_agree_with_a_brute_force() {
     let mut brute = Brute::default();
-    let mut rng = Lcg(0x5eed_cafe);
+    let mut rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
     let mut positions: Vec<Vec<u32>> = Vec::new();
     while positions.len() < 30 {
-        let k = 1 + rng.below(5) as usize;
-        let mut h: Vec<u32> = (0..k).map(|_| rng.below(8)).collect();
+        let k = rng.random_range(1..=5);
+        let mut h: Vec<u32> = (0..k).map(|_| rng.random_range(0..8)).collect();
         if positions.len().is_multiple_of(2) && k >= 2 {
             // A P-position: the last heap is the nim-sum of the others (≤ 7).
             h[k - 1] = nim_sum(&h[..k - 1]);

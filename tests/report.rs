@@ -3,7 +3,7 @@
 //! leaves the previous reports intact when anything fails.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use nimlab::Silent;
 use nimlab::findings::EvidenceTable;
@@ -311,22 +311,46 @@ fn toy_index() -> Index {
     }
 }
 
+/// `r` rendered as Markdown.
+fn markdown(r: &Report) -> String {
+    Renderer::new().unwrap().report_markdown(r).unwrap()
+}
+
+/// `r` rendered as LaTeX.
+fn latex(r: &Report) -> String {
+    Renderer::new().unwrap().report_latex(r).unwrap()
+}
+
+/// `r` rendered both ways: (Markdown, LaTeX).
+fn rendered(r: &Report) -> (String, String) {
+    (markdown(r), latex(r))
+}
+
+/// A rendered file as text.
+fn text_of(files: &Files, path: &str) -> String {
+    let bytes = files
+        .get(path)
+        .unwrap_or_else(|| panic!("{path} is not rendered"));
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+/// A temporary root holding an empty `reports/`: the root, which removes itself when dropped,
+/// and the reports' directory.
+fn reports_dir() -> (tempfile::TempDir, PathBuf) {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("reports");
+    fs::create_dir_all(&dir).unwrap();
+    (root, dir)
+}
+
 #[test]
 fn markdown_report_snapshot() {
-    let md = Renderer::new()
-        .unwrap()
-        .report_markdown(&toy_report())
-        .unwrap();
-    insta::assert_snapshot!("toy_report_md", md);
+    insta::assert_snapshot!("toy_report_md", markdown(&toy_report()));
 }
 
 #[test]
 fn latex_report_snapshot() {
-    let tex = Renderer::new()
-        .unwrap()
-        .report_latex(&toy_report())
-        .unwrap();
-    insta::assert_snapshot!("toy_report_tex", tex);
+    insta::assert_snapshot!("toy_report_tex", latex(&toy_report()));
 }
 
 /// The same context as JSON: the data model itself, every special character kept as it is
@@ -362,9 +386,7 @@ fn a_report_without_claims_says_why() {
     r.verdicts.claims.clear();
     r.summary.errata.clear();
     r.summary.proven.clear();
-    let renderer = Renderer::new().unwrap();
-    let md = renderer.report_markdown(&r).unwrap();
-    let tex = renderer.report_latex(&r).unwrap();
+    let (md, tex) = rendered(&r);
     assert!(md.contains("No claim registry yet: data/claims/toy.toml does not exist"));
     assert!(tex.contains(r"No claim registry yet: data/claims/toy.toml does not exist"));
     assert!(!md.contains("| claim | verdict |"));
@@ -490,7 +512,7 @@ fn two_renders_are_byte_identical() {
     for r in ["scoring-nim", "scoring-octal", "candy-nim", "nim-with-cash"] {
         assert!(names.contains(&format!("{r}/{r}.md").as_str()), "{r}.md");
         assert!(names.contains(&format!("{r}/{r}.tex").as_str()), "{r}.tex");
-        let md = String::from_utf8(a.get(&format!("{r}/{r}.md")).unwrap().to_vec()).unwrap();
+        let md = text_of(&a, &format!("{r}/{r}.md"));
         assert!(
             md.contains("No claim registry yet"),
             "{r} notes the missing registry"
@@ -583,8 +605,7 @@ fn walk(dir: &Path) -> Vec<String> {
 
 #[test]
 fn a_failing_install_leaves_the_previous_reports_intact() {
-    let root = tempfile::tempdir().unwrap();
-    let dir = root.path().join("reports");
+    let (root, dir) = reports_dir();
     fs::create_dir_all(dir.join("old")).unwrap();
     fs::write(dir.join("old/old.md"), "previous report\n").unwrap();
     let before = snapshot_of(&dir);
@@ -604,9 +625,7 @@ fn a_failing_install_leaves_the_previous_reports_intact() {
 
 #[test]
 fn a_failing_render_writes_nothing() {
-    let root = tempfile::tempdir().unwrap();
-    let dir = root.path().join("reports");
-    fs::create_dir_all(&dir).unwrap();
+    let (root, dir) = reports_dir();
     fs::write(dir.join("README.md"), "previous\n").unwrap();
     let opts = ReportOptions {
         only: vec!["no-such-paper".into()],
@@ -622,9 +641,7 @@ fn a_failing_render_writes_nothing() {
 
 #[test]
 fn install_replaces_the_tree_and_compare_finds_every_difference() {
-    let root = tempfile::tempdir().unwrap();
-    let dir = root.path().join("reports");
-    fs::create_dir_all(&dir).unwrap();
+    let (root, dir) = reports_dir();
     fs::write(dir.join("stale.md"), "stale\n").unwrap();
     let mut files = Files::new();
     files.insert("README.md", b"index\n".to_vec()).unwrap();
@@ -654,6 +671,9 @@ fn report_files_must_be_plain_relative_paths() {
     let mut files = Files::new();
     assert!(files.insert("../escape.md", vec![]).is_err());
     assert!(files.insert("/abs.md", vec![]).is_err());
+    assert!(files.insert("", vec![]).is_err());
+    assert!(files.insert("dir/", vec![]).is_err());
+    assert!(files.insert("./x.md", vec![]).is_err());
     files.insert("ok.md", vec![]).unwrap();
     assert!(files.insert("ok.md", vec![]).is_err(), "rendered twice");
 }
@@ -668,9 +688,7 @@ fn a_registry_without_claims_renders() {
     r.verdicts.claims.clear();
     r.summary.errata.clear();
     r.summary.proven.clear();
-    let renderer = Renderer::new().unwrap();
-    let md = renderer.report_markdown(&r).unwrap();
-    let tex = renderer.report_latex(&r).unwrap();
+    let (md, tex) = rendered(&r);
     assert!(md.contains("No claims were checked."), "{md}");
     assert!(tex.contains("No claims were checked."));
 }
@@ -722,11 +740,8 @@ correction = "k^2"
     );
     let mut r = toy_report();
     r.summary.errata = vec![e.clone()];
-    let renderer = Renderer::new().unwrap();
-    for text in [
-        renderer.report_markdown(&r).unwrap(),
-        renderer.report_latex(&r).unwrap(),
-    ] {
+    let (md, tex) = rendered(&r);
+    for text in [md, tex] {
         let start = text.find("Errata").unwrap();
         let errata = &text[start..start + text[start..].find("New results").unwrap()];
         assert!(errata.contains("Lemma 5"), "{errata}");
@@ -822,10 +837,7 @@ fn findings_come_first_and_the_index_lists_the_top_ones() {
     assert!(section.contains("1. Lemma 1"), "{section}");
     assert!(section.contains("2. Theorem 3: PROVEN"), "{section}");
     // The report itself: errata, then new results, then all claims.
-    let report = Renderer::new()
-        .unwrap()
-        .report_markdown(&toy_report())
-        .unwrap();
+    let report = markdown(&toy_report());
     let at = |s: &str| report.find(s).unwrap_or_else(|| panic!("{s} missing"));
     assert!(at("## Errata") < at("## New results") && at("## New results") < at("## All claims"));
     assert!(at("Lemma 1 (f") < at("## New results"));
@@ -838,9 +850,7 @@ fn findings_come_first_and_the_index_lists_the_top_ones() {
 /// same), in both renders.
 #[test]
 fn readings_are_shown_like_small_claim_entries() {
-    let renderer = Renderer::new().unwrap();
-    let md = renderer.report_markdown(&toy_report()).unwrap();
-    let tex = renderer.report_latex(&toy_report()).unwrap();
+    let (md, tex) = rendered(&toy_report());
     let section = |text: &str, from: &str| {
         let start = text.find(from).unwrap();
         text[start..text[start..].find("Reproduce").unwrap() + start].to_string()
@@ -876,8 +886,7 @@ fn readings_are_shown_like_small_claim_entries() {
 /// math spans on separate lines.
 #[test]
 fn a_checked_formula_and_its_range_are_on_lines_of_their_own() {
-    let renderer = Renderer::new().unwrap();
-    let tex = renderer.report_latex(&toy_report()).unwrap();
+    let (md, tex) = rendered(&toy_report());
     assert!(
         tex.contains(
             "\\noindent Checked:\n\\nimlabformula{$f_N(n) \\le 2$}\n\\nimlabformula{for $0 \\le n \\le 10$}"
@@ -885,7 +894,6 @@ fn a_checked_formula_and_its_range_are_on_lines_of_their_own() {
         "{tex}"
     );
     assert!(!tex.contains("\\nimlabfit{$f_N(n)"), "{tex}");
-    let md = renderer.report_markdown(&toy_report()).unwrap();
     assert!(
         md.contains("Checked: $f_N(n) \\le 2$\\\nfor $0 \\le n \\le 10$"),
         "{md}"
@@ -896,9 +904,7 @@ fn a_checked_formula_and_its_range_are_on_lines_of_their_own() {
 /// before the claims, in both renders, and is left out when no formula uses a helper.
 #[test]
 fn the_notation_section_lists_the_helpers_only_when_there_are_some() {
-    let renderer = Renderer::new().unwrap();
-    let md = renderer.report_markdown(&toy_report()).unwrap();
-    let tex = renderer.report_latex(&toy_report()).unwrap();
+    let (md, tex) = rendered(&toy_report());
     let at = |text: &str, s: &str| text.find(s).unwrap_or_else(|| panic!("{s} missing"));
     assert!(at(&md, "## New results") < at(&md, "## Notation"));
     assert!(at(&md, "## Notation") < at(&md, "## All claims"));
@@ -908,8 +914,9 @@ fn the_notation_section_lists_the_helpers_only_when_there_are_some() {
     assert!(tex.contains("\\item $F_{k}(N)$: the distance of $N$ to $J_k$, 50\\% \\{of\\} it"));
     let mut r = toy_report();
     r.verdicts.notation.clear();
-    assert!(!renderer.report_markdown(&r).unwrap().contains("Notation"));
-    assert!(!renderer.report_latex(&r).unwrap().contains("Notation"));
+    let (md, tex) = rendered(&r);
+    assert!(!md.contains("Notation"));
+    assert!(!tex.contains("Notation"));
 }
 
 /// A real registry's report lists the helpers its claims show by their display forms, with
@@ -968,7 +975,7 @@ fn the_combined_pdf_and_the_bibliography_list_every_report() {
     assert!(all.contains("\\def\\nimlabcombined{}"));
     assert!(all.find("\\tableofcontents").unwrap() < all.find("\\input{toy/toy.tex}").unwrap());
     assert!(all.contains("\\def\\nimlabdir{toy/}"));
-    let tex = renderer.report_latex(&toy_report()).unwrap();
+    let tex = latex(&toy_report());
     assert!(tex.contains("\\ifdefined\\nimlabcombined\\else"));
     assert!(
         tex.contains("\\ifdefined\\nimlabcombined\\expandafter\\endinput\\fi\n\\end{document}")
@@ -1064,6 +1071,20 @@ fn report_print_refuses_what_no_report_has() {
         ],
         &["--check"],
     );
+    // A name no render can write is refused before the report is computed: the message names
+    // it and does not list the report's files (which only a render knows).
+    for (wanted, file) in [
+        ("nim-with-cash/", "\"\""),
+        ("nim-with-cash/../verdicts.csv", "\"../verdicts.csv\""),
+        ("nim-with-cash/./verdicts.csv", "\"./verdicts.csv\""),
+        ("nim-with-cash/tables/", "\"tables/\""),
+    ] {
+        let stderr = crate::common::run_input_error(
+            &["report", "--root", root, "--print", wanted],
+            &[&format!("\"{wanted}\""), file, "is not the name of a file"],
+        );
+        assert!(!stderr.contains("it has:"), "{stderr}");
+    }
 }
 
 /// Issue 16: a counterexample is stated in the paper's terms when the claim file says how
@@ -1091,10 +1112,9 @@ holds = "a + b < 3"
         c.point,
         "$A = \\lbrace 1, 2\\rbrace,\\ (n; d) = (5; 3),\\ G = [1, 2]$"
     );
-    let renderer = Renderer::new().unwrap();
     let mut r = toy_report();
     r.summary.errata = vec![e];
-    let md = renderer.report_markdown(&r).unwrap();
+    let md = markdown(&r);
     assert!(md.contains("At $A = \\lbrace 1, 2\\rbrace"), "{md}");
     assert!(!md.contains("a = 1,\\ b = 2"), "{md}");
     let unknown = file.replace("#heaps(z, a, c)", "#heaps(y)");
@@ -1113,11 +1133,8 @@ fn a_proof_gap_is_listed_with_the_errata_and_keeps_its_verdict() {
         verdict: "HOLDS".into(),
         gap: "Part 1 uses $x \\ge 0$ without proving it.".into(),
     }];
-    let renderer = Renderer::new().unwrap();
-    for text in [
-        renderer.report_markdown(&r).unwrap(),
-        renderer.report_latex(&r).unwrap(),
-    ] {
+    let (md, tex) = rendered(&r);
+    for text in [md, tex] {
         let start = text.find("Errata").unwrap();
         let errata = &text[start..start + text[start..].find("New results").unwrap()];
         assert!(errata.contains("Gaps in the paper's proofs"), "{errata}");

@@ -265,6 +265,13 @@ fn print_file(wanted: &str, mut opts: ReportOptions) -> anyhow::Result<()> {
             names.join(", ")
         );
     }
+    // Refused before the report is computed: a name no render can write. Which plain names
+    // the report does write is known only once it is built.
+    if !files::is_plain(file) {
+        anyhow::bail!(
+            "--print \"{wanted}\": \"{file}\" is not the name of a file in a report (REPORT/FILE, e.g. {report}/verdicts.csv)"
+        );
+    }
     opts.only = vec![report.to_string()];
     let bar = super::progress_bar(0, "rendering", "steps");
     let files = render_reports(PAPERS, &opts, &super::Bar(&bar));

@@ -1028,56 +1028,59 @@ fn why_not(first: i64, shapes: &[Option<Shape<Q>>]) -> NoProgressionForm {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
 
     fn pwl(text: &str) -> Pwl {
         text.parse().unwrap()
     }
 
-    /// A pseudo-random PWL function: integer breakpoints with gaps 1..3 and values −3..3, some
-    /// of them mirrored to make a symmetric function.
-    fn random_pwl(seed: &mut u64) -> Pwl {
-        let mut next = |m: u64| {
-            *seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (*seed >> 33) % m
-        };
-        let n = next(7) as usize;
-        let slope = |r: u64| Q::int(r as i64 - 1);
-        let (left, right) = (slope(next(3)), slope(next(3)));
-        let mut x = -(next(5) as i64);
-        let mut points = Vec::new();
-        for _ in 0..n {
-            points.push((Q::int(x), Q::int(next(7) as i64 - 3)));
-            x += 1 + next(3) as i64;
-        }
-        if points.is_empty() {
-            return Pwl::linear(left, Q::int(next(5) as i64));
-        }
-        if next(2) == 0 {
-            // Mirror about the last point.
-            let (c, _) = points.last().unwrap().clone();
-            let mirrored: Vec<(Q, Q)> = points
-                .iter()
-                .rev()
-                .skip(1)
-                .map(|(x, y)| (&(&c + &c) - x, y.clone()))
-                .collect();
-            points.extend(mirrored);
-            return Pwl::from_points(left.clone(), points, -left).unwrap();
-        }
-        Pwl::from_points(left, points, right).unwrap()
+    /// PWL functions: integer breakpoints with gaps 1..3 and values −3..3, tails of slope −1..1,
+    /// some of them mirrored about their last point to make a symmetric function.
+    fn pwls() -> impl Strategy<Value = Pwl> {
+        (
+            -1i64..=1,
+            -1i64..=1,
+            0i64..5,
+            proptest::collection::vec((1i64..=3, -3i64..=3), 0..7),
+            any::<bool>(),
+        )
+            .prop_map(|(left, right, start, steps, mirror)| {
+                let (left, right) = (Q::int(left), Q::int(right));
+                if steps.is_empty() {
+                    // A line; `start` is its constant.
+                    return Pwl::linear(left, Q::int(start));
+                }
+                let mut x = -start;
+                let mut points = Vec::new();
+                for (gap, y) in steps {
+                    points.push((Q::int(x), Q::int(y)));
+                    x += gap;
+                }
+                if mirror {
+                    let (c, _) = points.last().unwrap().clone();
+                    let mirrored: Vec<(Q, Q)> = points
+                        .iter()
+                        .rev()
+                        .skip(1)
+                        .map(|(x, y)| (&(&c + &c) - x, y.clone()))
+                        .collect();
+                    points.extend(mirrored);
+                    return Pwl::from_points(left.clone(), points, -left).unwrap();
+                }
+                Pwl::from_points(left, points, right).unwrap()
+            })
     }
 
-    #[test]
-    fn every_shape_rebuilds_its_function() {
-        let mut seed = 19;
-        for _ in 0..2000 {
-            let f = random_pwl(&mut seed);
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn every_shape_rebuilds_its_function(f in pwls()) {
             for symmetric in [true, false] {
                 let s = Shape::of(&f, symmetric);
-                assert_eq!(s.to_pwl().as_ref(), Some(&f), "{f} ({symmetric}): {s:?}");
+                prop_assert_eq!(s.to_pwl(), Some(f.clone()), "{} ({}): {:?}", f, symmetric, s);
             }
         }
     }

@@ -12,6 +12,16 @@ use std::path::{Component, Path, PathBuf};
 use crate::error::{Error, Result};
 use crate::fsio;
 
+/// Whether `path` can name a rendered file: a plain relative path, not empty, with no `.`, `..`
+/// or root component (a trailing `/` names the directory, not a file).
+pub fn is_plain(path: &str) -> bool {
+    !path.is_empty()
+        && !path.ends_with('/')
+        && Path::new(path)
+            .components()
+            .all(|c| matches!(c, Component::Normal(_)))
+}
+
 /// A rendered tree: relative paths (with `/`) to contents, in sorted order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Files(BTreeMap<String, Vec<u8>>);
@@ -24,11 +34,7 @@ impl Files {
 
     /// Adds a file; a path given twice, or one that is not a plain relative path, is an error.
     pub fn insert(&mut self, path: &str, bytes: Vec<u8>) -> Result<()> {
-        let plain = !path.is_empty()
-            && Path::new(path)
-                .components()
-                .all(|c| matches!(c, Component::Normal(_)));
-        if !plain {
+        if !is_plain(path) {
             return Err(Error::invalid(format!(
                 "report file `{path}` is not a plain relative path"
             )));

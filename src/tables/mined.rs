@@ -1026,6 +1026,7 @@ mod tests {
     use crate::miner::{AffineNumber, LinearParameter};
     use crate::num::IntRange;
     use crate::tables::scoring::{ScoringFamily, family_table};
+    use proptest::prelude::*;
 
     fn parsed(text: &str) -> Expr {
         parse_expr(text)
@@ -1109,8 +1110,8 @@ mod tests {
 
     /// The numbers a form's members may take: integer slopes of both signs and integer or
     /// half-integer intercepts.
-    fn numbers(seed: &mut u64, names: &[&'static str]) -> Vec<AffineNumber> {
-        let intercepts = [
+    fn numbers(names: &'static [&'static str]) -> impl Strategy<Value = Vec<AffineNumber>> {
+        let intercepts = vec![
             Q::int(-3),
             Q::frac(-5, 2),
             Q::int(-1),
@@ -1122,80 +1123,105 @@ mod tests {
         names
             .iter()
             .map(|&name| {
-                *seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                let r = *seed >> 33;
-                AffineNumber {
-                    name,
-                    slope: Q::int((r % 7) as i64 - 3),
-                    intercept: intercepts[(r / 7 % 7) as usize].clone(),
-                }
+                (-3i64..=3, proptest::sample::select(intercepts.clone())).prop_map(
+                    move |(slope, intercept)| AffineNumber {
+                        name,
+                        slope: Q::int(slope),
+                        intercept,
+                    },
+                )
             })
-            .collect()
+            .collect::<Vec<_>>()
     }
 
-    #[test]
-    fn every_kind_of_form_is_built_as_its_text_parses() {
-        let kinds = [
+    /// A linear parameter of every kind of step (positive, negative, fractional, zero) and
+    /// least value.
+    fn linear_parameter(name: &'static str) -> impl Strategy<Value = LinearParameter> {
+        let steps = vec![Q::one(), Q::int(2), Q::int(-1), Q::frac(1, 2), Q::zero()];
+        (
+            proptest::sample::select(steps),
+            proptest::sample::select(vec![0, 2, -1]),
+        )
+            .prop_map(move |(step, least)| LinearParameter {
+                name: name.to_string(),
+                step,
+                least,
+            })
+    }
+
+    /// A form of every kind with its numbers, its span, and two linear parameters.
+    fn forms() -> impl Strategy<
+        Value = (
+            PwlKind,
+            Vec<AffineNumber>,
+            Vec<AffineNumber>,
+            [LinearParameter; 2],
+        ),
+    > {
+        let kinds = vec![
             PwlKind::Line,
             PwlKind::Vee,
             PwlKind::Zigzag,
             PwlKind::TailedZigzag,
         ];
-        let mut seed = 15;
-        for kind in kinds {
-            for _ in 0..200 {
-                let mut n = numbers(&mut seed, kind.number_names());
-                let span = numbers(&mut seed, &["first_breakpoint", "last_breakpoint"]);
-                let form = FamilyForm {
-                    kind,
-                    numbers: n.clone(),
-                    from: 1,
-                    to: 9,
-                    span: Some((span[0].clone(), span[1].clone())),
-                };
-                let text = form.expr("N", "k");
-                assert_eq!(family_expr(&form, "N", "k"), parsed(&text), "{text}");
-                let (lo, hi) = form.window("k");
-                assert_eq!(family_window(&form, "k"), (parsed(&lo), parsed(&hi)));
-                // Over a grid: the form along k plus linear parameters of every kind of step.
-                let steps = [Q::one(), Q::int(2), Q::int(-1), Q::frac(1, 2), Q::zero()];
-                let linear = |i: usize| LinearParameter {
-                    name: ["s", "t"][i % 2].to_string(),
-                    step: steps[(seed as usize + i) % steps.len()].clone(),
-                    least: [0, 2, -1][(seed as usize / 7 + i) % 3],
-                };
-                let grid = GridForm {
-                    linear: vec![linear(0), linear(1)],
-                    shaped: Some(("k".to_string(), form.clone())),
-                    base: None,
-                };
-                let text = grid.expr("N");
-                assert_eq!(grid_expr(&grid, "N"), parsed(&text), "{text}");
-                // A single form (numbers constant in k) as the base of a grid.
-                n.iter_mut().for_each(|x| x.slope = Q::zero());
-                let values: Vec<Q> = n.iter().map(|x| x.intercept.clone()).collect();
-                let base = match kind {
-                    PwlKind::Line => PwlForm::Line {
-                        slope: values[0].clone(),
-                        constant: values[1].clone(),
-                    },
-                    _ => PwlForm::Vee {
-                        centre: values[0].clone(),
-                        base: values[1].clone(),
-                    },
-                };
-                let grid = GridForm {
-                    linear: vec![linear(0)],
-                    shaped: None,
-                    base: Some(base),
-                };
-                let text = grid.expr("N");
-                assert_eq!(grid_expr(&grid, "N"), parsed(&text), "{text}");
-                let (lo, hi) = grid.window();
-                assert_eq!(grid_window(&grid), (parsed(&lo), parsed(&hi)));
-            }
+        proptest::sample::select(kinds).prop_flat_map(|kind| {
+            (
+                Just(kind),
+                numbers(kind.number_names()),
+                numbers(&["first_breakpoint", "last_breakpoint"]),
+                [linear_parameter("s"), linear_parameter("t")],
+            )
+        })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(ProptestConfig::with_cases(800))]
+
+        #[test]
+        fn every_kind_of_form_is_built_as_its_text_parses(
+            (kind, mut n, span, [s, t]) in forms()
+        ) {
+            let form = FamilyForm {
+                kind,
+                numbers: n.clone(),
+                from: 1,
+                to: 9,
+                span: Some((span[0].clone(), span[1].clone())),
+            };
+            let text = form.expr("N", "k");
+            prop_assert_eq!(family_expr(&form, "N", "k"), parsed(&text), "{}", text);
+            let (lo, hi) = form.window("k");
+            prop_assert_eq!(family_window(&form, "k"), (parsed(&lo), parsed(&hi)));
+            // Over a grid: the form along k plus linear parameters of every kind of step.
+            let grid = GridForm {
+                linear: vec![s.clone(), t],
+                shaped: Some(("k".to_string(), form.clone())),
+                base: None,
+            };
+            let text = grid.expr("N");
+            prop_assert_eq!(grid_expr(&grid, "N"), parsed(&text), "{}", text);
+            // A single form (numbers constant in k) as the base of a grid.
+            n.iter_mut().for_each(|x| x.slope = Q::zero());
+            let values: Vec<Q> = n.iter().map(|x| x.intercept.clone()).collect();
+            let base = match kind {
+                PwlKind::Line => PwlForm::Line {
+                    slope: values[0].clone(),
+                    constant: values[1].clone(),
+                },
+                _ => PwlForm::Vee {
+                    centre: values[0].clone(),
+                    base: values[1].clone(),
+                },
+            };
+            let grid = GridForm {
+                linear: vec![s],
+                shaped: None,
+                base: Some(base),
+            };
+            let text = grid.expr("N");
+            prop_assert_eq!(grid_expr(&grid, "N"), parsed(&text), "{}", text);
+            let (lo, hi) = grid.window();
+            prop_assert_eq!(grid_window(&grid), (parsed(&lo), parsed(&hi)));
         }
     }
 

@@ -233,6 +233,9 @@ impl Function for PSet {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::RngExt;
+    use proptest::test_runner::{RngAlgorithm, TestRng};
+
     use super::*;
 
     /// The exact solve of `p` alone: the reference the cache's widened solves are compared with.
@@ -247,18 +250,13 @@ mod tests {
     #[test]
     fn widened_solves_give_each_positions_own_payoff() {
         // Positions of up to four heaps of at most 7, zeros and unsorted heaps included, in a
-        // scrambled order (a fixed linear congruential sequence).
-        let mut state = 0x2545_f491_u64;
-        let mut next = |below: u64| {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (state >> 33) % below
-        };
+        // scrambled order (a fixed pseudo-random sequence): the cache is shared, so each one is
+        // asked of whatever the earlier ones left in it.
+        let mut rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
         let mut cache = ScoringCache::default();
         for _ in 0..60 {
-            let len = 1 + next(4) as usize;
-            let p: Vec<HeapSize> = (0..len).map(|_| next(8) as HeapSize).collect();
+            let len = rng.random_range(1..=4);
+            let p: Vec<HeapSize> = (0..len).map(|_| rng.random_range(0..8)).collect();
             assert_eq!(cache.payoff(&p).unwrap(), &alone(&p), "position {p:?}");
         }
         // The widening took place: more positions are known than were asked for.

@@ -820,6 +820,9 @@ fn gather_bits(bytes: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::RngExt;
+    use proptest::test_runner::{RngAlgorithm, TestRng};
+
     use super::*;
 
     #[test]
@@ -865,13 +868,8 @@ mod tests {
         // Random-ish trees of combines with even and odd points, printed at several scales.
         let t = GridFn::terminal();
         let mut fns = vec![t.clone()];
-        let mut seed = 7u64;
-        let mut next = |m: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % m
-        };
+        let mut rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
+        let mut next = |m: u64| rng.random_range(0..m);
         for _ in 0..300 {
             let k = 1 + next(4) as usize;
             let parity = next(2) as i64;
@@ -934,14 +932,11 @@ mod tests {
     #[test]
     fn packed_steps_decode_to_the_values_at_every_offset() {
         // Random walks of many lengths around byte and word boundaries, every start.
-        let mut seed = 11u64;
+        let mut rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
         for len in 1..=200usize {
             let mut walk = vec![0i32];
             for _ in 1..len {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                walk.push(walk[walk.len() - 1] + if seed >> 63 == 1 { 1 } else { -1 });
+                walk.push(walk[walk.len() - 1] + if rng.random() { 1 } else { -1 });
             }
             let f = trimmed(-3, &walk, -1, 1);
             // The window kept: from the first knot to the last.
@@ -965,15 +960,10 @@ mod tests {
 
     /// Grid functions of every shape: random trees of generic combines over the terminal
     /// payoff, in both parity classes, with windows of one point up to a few words of steps.
-    fn random_functions(seed: u64, count: usize) -> Vec<GridFn> {
+    fn random_functions(seed: [u8; 32], count: usize) -> Vec<GridFn> {
         let mut fns = vec![GridFn::terminal()];
-        let mut seed = seed;
-        let mut next = |m: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % m
-        };
+        let mut rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed);
+        let mut next = |m: u64| rng.random_range(0..m);
         while fns.len() < count {
             let k = 1 + next(4) as usize;
             let parity = next(2) as i64;
@@ -1001,7 +991,7 @@ mod tests {
         /// (window, steps, tails) and their refusals, on random functions and offsets.
         #[test]
         fn kernels_equal_the_generic_combines(
-            seed in proptest::prelude::any::<u64>(),
+            seed in proptest::prelude::any::<[u8; 32]>(),
             picks in proptest::collection::vec((0usize..60, -300i64..300), 1..5),
             mixed in proptest::prelude::any::<bool>(),
         ) {
@@ -1036,7 +1026,7 @@ mod tests {
         /// Knots found a word at a time are the knots of the decoded values, and the summary's
         /// numbers are the exact ones.
         #[test]
-        fn knots_by_words_are_the_decoded_knots(seed in proptest::prelude::any::<u64>()) {
+        fn knots_by_words_are_the_decoded_knots(seed in proptest::prelude::any::<[u8; 32]>()) {
             for f in random_functions(seed, 40) {
                 let mut found = Vec::new();
                 f.for_each_knot(|m, v| found.push((m, i64::from(v))));
