@@ -51,12 +51,28 @@ fn the_printed_appendix_has_nine_wrong_entries() {
     // The printed table, one row per residue with the wrong lines marked, then the wrong
     // entries as rows of a table (issue 16: a list is a table, not a sentence).
     let [printed, table] = f.tables.as_slice() else {
-        panic!("the printed table and the table of wrong entries: {:?}", f.tables)
+        panic!(
+            "the printed table and the table of wrong entries: {:?}",
+            f.tables
+        )
     };
     assert_eq!(printed.rows.len(), 16, "{printed:?}");
-    assert_eq!(printed.rows[0], ["$0$", "$11k + 3$ ✗", "$11k$"], "{printed:?}");
-    assert_eq!(printed.rows[3], ["$3$", "$10k + 5$", "$11k + 3$ ✗"], "{printed:?}");
-    let marked = printed.rows.iter().flatten().filter(|c| c.ends_with('✗')).count();
+    assert_eq!(
+        printed.rows[0],
+        ["$0$", "$11k + 3$ ✗", "$11k$"],
+        "{printed:?}"
+    );
+    assert_eq!(
+        printed.rows[3],
+        ["$3$", "$10k + 5$", "$11k + 3$ ✗"],
+        "{printed:?}"
+    );
+    let marked = printed
+        .rows
+        .iter()
+        .flatten()
+        .filter(|c| c.ends_with('✗'))
+        .count();
     assert_eq!(marked, 9, "{printed:?}");
     assert_eq!(table.rows.len(), 9, "{table:?}");
     let certified: Vec<&str> = table.rows.iter().map(|r| r[2].as_str()).collect();

@@ -464,6 +464,9 @@ fn run(bin: &Path, scratch: &Path, args: &[String]) -> Outcome {
         .arg(bin)
         .args(args)
         .current_dir(scratch)
+        // A long run must show progress within the silence limit: the default progress, not
+        // whatever the caller's environment chose (`NIMLAB_PROGRESS=never` silences it).
+        .env_remove("NIMLAB_PROGRESS")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

@@ -675,9 +675,9 @@ pub fn appendix(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
             &format!("${}({period_k} + i)$", SEQ_MATH[1]),
         ],
     );
-    for i in 0..p {
+    for (i, lines) in printed[0].iter().zip(&printed[1]).enumerate() {
         let cell = |seq: usize| {
-            let (b, k0) = &printed[seq][i];
+            let (b, k0) = if seq == 0 { lines.0 } else { lines.1 };
             let mark = if wrong.iter().any(|w| w.seq == seq && w.residue == i) {
                 " ✗"
             } else {
