@@ -249,10 +249,13 @@ fn win_condition_compact(wc: &WinCondition) -> Option<(Table, Vec<String>)> {
 /// true least threshold, at every `3 ≤ n ≤ max_n`, in two point sets by the plain-game winner:
 /// with `W(n) = I` the gap is on `f^II`, with `W(n) = II` on `f^I`. Returns the figure, the
 /// largest gap and an `n` attaining it.
+/// The gaps are computed for every `n ≤ max_n`; the figure draws `n ≤ drawn`, where one unit of
+/// gap is still taller than a marker, so the two roles' points, a unit or two apart, stay apart.
 fn least_gap_figure(
     least: &Table,
     winner: &[Winner],
     max_n: Amount,
+    drawn: Amount,
     files: &mut Files,
 ) -> Result<(Figure, i64, i64)> {
     let mut gap = vec![0i64; max_n as usize + 1];
@@ -279,6 +282,9 @@ fn least_gap_figure(
         if g > top {
             (top, top_n) = (g, n as i64);
         }
+        if n as Amount > drawn {
+            continue;
+        }
         let (a, b) = match winner[n] {
             Winner::I => (Cell::Int(g), Cell::Text(String::new())),
             Winner::II => (Cell::Text(String::new()), Cell::Int(g)),
@@ -296,9 +302,9 @@ fn least_gap_figure(
             id: "least-gap-3-5-6-10-11".into(),
             title: "Def 2.3's other-role value above the true least threshold, $A = \\lbrace 3,5,6,10,11 \\rbrace$".into(),
             caption: format!(
-                "For $3 \\le n \\le {max_n}$: the value Definition 2.3 gives the player who loses the plain game minus the least money with which that player actually wins when the opponent has just too little — $f^{{\\mathrm{{II}}}}(n)$ minus the true least threshold where $W(n) = \\mathrm{{I}}$ (blue), $f^{{\\mathrm{{I}}}}(n)$ minus it where $W(n) = \\mathrm{{II}}$ (orange). A point on the axis is a heap size where the two agree; the plain-game winner's value (Definition 2.1) equals the true least threshold at every $n$ of the range. The largest gap is ${top}$, at $n = {top_n}$: the gaps grow along residue classes, so Definition 2.3's other-role values are not least thresholds."
+                "For $3 \\le n \\le {drawn}$: the value Definition 2.3 gives the player who loses the plain game minus the least money with which that player actually wins when the opponent has just too little — $f^{{\\mathrm{{II}}}}(n)$ minus the true least threshold where $W(n) = \\mathrm{{I}}$ (blue), $f^{{\\mathrm{{I}}}}(n)$ minus it where $W(n) = \\mathrm{{II}}$ (orange). A point on the axis is a heap size where the two agree; the plain-game winner's value (Definition 2.1) equals the true least threshold at every $n$ of the range. The largest gap for $n \\le {max_n}$ (the table of least thresholds above) is ${top}$, at $n = {top_n}$: the gaps grow along residue classes, so Definition 2.3's other-role values are not least thresholds."
             ),
-            command: format!("nimlab cash thresholds --set 3,5,6,10,11 --max-n {max_n} --format csv"),
+            command: format!("nimlab cash thresholds --set 3,5,6,10,11 --max-n {drawn} --format csv"),
             x: Axis {
                 column: "n".into(),
                 label: "stones $n$".into(),
@@ -494,7 +500,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     // Below min A = 3 player I has no threshold (II wins with no money at all).
     let defined = least_n as usize + 1 - 3;
     let (gap_figure, top_gap, top_gap_n) =
-        least_gap_figure(&least, &th.winner, least_n, &mut files)?;
+        least_gap_figure(&least, &th.winner, least_n, 300, &mut files)?;
     figures.push(gap_figure);
     summary.findings.push(format!(
         "Def 2.3's values are not the least money needed: for $A = \\lbrace 3,5,6,10,11 \\rbrace$ and $3 \\le n \\le {least_n}$ (the {defined} heap sizes where both thresholds are defined), the other-role value (the threshold of the player who loses the plain game) differs from the true least threshold at {} heap sizes ({upto_300} of the $301$ with $n \\le 300$), the main-role value at {}. The excess grows with $n$, up to ${top_gap}$ at $n = {top_gap_n}$ (figure: Def 2.3's other-role value above the true least threshold).",
