@@ -1027,7 +1027,7 @@ fn where_is_refused_next_to_a_builtin() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("takes neither `where` nor `correction`"),
+        err.contains("takes neither `where`, `correction` nor `checks`"),
         "{err}"
     );
 }
