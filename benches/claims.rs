@@ -37,8 +37,9 @@ fn main() {
         "check all four     {n:>3} claims: median {:.2} s",
         t.as_secs_f64()
     );
+    let papers = nimlab::paper_reports(std::path::Path::new("data/studies")).unwrap();
     let (t, files) = time(repeats, || {
-        render_reports(nimlab::PAPERS, &ReportOptions::default(), &Silent)
+        render_reports(&papers, &ReportOptions::default(), &Silent)
             .unwrap()
             .len()
     });

@@ -36,8 +36,9 @@
 //!   their game's namespace;
 //! - `report`: research reports (Markdown, LaTeX, CSV, SVG) rendered from templates, generic
 //!   ([`render_reports`], [`reports`]);
-//! - `papers`: the four papers' reports as data (tables, figures, verdicts, mined closed forms)
-//!   for `report` ([`PAPERS`]), and the claim entries every report shows;
+//! - `papers`: the four papers' reports as paper studies (`data/studies/<paper>.toml`, the
+//!   builtin parts they name, verdicts) for `report` ([`PAPERS`], [`paper_reports`]), and the
+//!   claim entries every report shows;
 //! - `study`: a researcher's own question as one TOML file, validated, costed, computed
 //!   through a content-addressed cache and rendered as a report ([`study`]; its claims are
 //!   shown with the papers' claim entries);
@@ -58,7 +59,7 @@
 //!    naming what callers use.
 //!
 //! Structural checks (`src/claims/builtins/<game>.rs`, listed in its `all()`), typed tables
-//! (`src/tables/`), a report (`src/papers/`, listed in [`PAPERS`]) and a subcommand (`cli`)
+//! (`src/tables/`), a paper's builtin report parts (`src/papers/`, listed in `BUILTINS`) and a subcommand (`cli`)
 //! are optional, each one more file and one line in its list.
 
 mod claims;
@@ -233,14 +234,17 @@ pub use miner::{FitOptions, PeriodicLinear, Periodicity, fit_periodic_linear};
 pub use num::{
     IntRange, ParseQError, ParseRangeError, Piece, Pwl, PwlError, Q, QRange, WholeError,
 };
-/// The four papers' report builders, in the order the index lists them (what
-/// [`render_reports`] takes).
+/// The four papers' studies (`data/studies/<name>.toml`), in the order the index lists them,
+/// and their report builders (what [`render_reports`] takes).
 ///
+/// ```no_run
+/// use std::path::Path;
+/// assert_eq!(nimlab::PAPERS, ["scoring-nim", "scoring-octal", "candy-nim", "nim-with-cash"]);
+/// let builders = nimlab::paper_reports(Path::new("data/studies"))?;
+/// assert_eq!(builders.len(), 4);
+/// # Ok::<(), nimlab::Error>(())
 /// ```
-/// let names: Vec<&str> = nimlab::PAPERS.iter().map(|(name, _)| *name).collect();
-/// assert_eq!(names, ["scoring-nim", "scoring-octal", "candy-nim", "nim-with-cash"]);
-/// ```
-pub use papers::PAPERS;
+pub use papers::{PAPERS, paper_reports};
 /// How long work reports how far it is: a front end implements [`Progress`] (every method a
 /// no-op by default); [`Silent`] ignores it.
 ///
@@ -267,11 +271,12 @@ pub use progress::{Progress, Silent};
 ///
 /// ```no_run
 /// use std::path::Path;
-/// use nimlab::{PAPERS, ReportOptions, Silent, check_reports, write_reports};
+/// use nimlab::{ReportOptions, Silent, check_reports, paper_reports, write_reports};
 ///
+/// let papers = paper_reports(Path::new("data/studies"))?;
 /// let opts = ReportOptions { only: vec!["candy-nim".into()], ..ReportOptions::default() };
-/// write_reports(Path::new("reports"), PAPERS, &opts, &Silent)?;
-/// let checked = check_reports(Path::new("reports"), PAPERS, &opts, &Silent)?;
+/// write_reports(Path::new("reports"), &papers, &opts, &Silent)?;
+/// let checked = check_reports(Path::new("reports"), &papers, &opts, &Silent)?;
 /// assert!(checked.differences.is_empty());
 /// # Ok::<(), nimlab::Error>(())
 /// ```
@@ -522,7 +527,7 @@ pub mod language {
 /// assert!(Files::new().is_empty());
 /// ```
 pub mod reports {
-    pub use crate::papers::{claim_entry, identity, verdicts};
+    pub use crate::papers::{BUILTINS, Builtin, Draft, claim_entry, paper_report, verdicts};
     pub use crate::report::context::{
         Axis, Bounds, ClaimEntry, Command, Commit, ComparedValue, CorrectionView,
         CounterexampleView, FalseClaim, Figure, FormulaView, Heatmap, Index, IndexEntry, Legend,
@@ -541,7 +546,7 @@ pub mod reports {
     pub use crate::report::files::{Difference, Files, compare, install, recover};
     pub use crate::report::label::plain_math;
     pub use crate::report::render::latex_command;
-    pub use crate::report::{Builder, Checked, Paper, Renderer, context_json};
+    pub use crate::report::{Builder, Checked, Paper, Renderer, context_json, render_paper};
     pub use crate::report::{INDEX_LABEL_LIMIT, TOP_FINDINGS, formula_prose, top_findings};
 }
 

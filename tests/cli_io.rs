@@ -456,6 +456,15 @@ fn fake_repository(only: &[&str]) -> tempfile::TempDir {
     let root = tempfile::tempdir().unwrap();
     let claims = root.path().join("data/claims");
     fs::create_dir_all(&claims).unwrap();
+    let studies = root.path().join("data/studies");
+    fs::create_dir_all(&studies).unwrap();
+    for name in REPORTS {
+        let study = format!("{name}.toml");
+        let real = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("data/studies")
+            .join(&study);
+        fs::copy(real, studies.join(&study)).unwrap();
+    }
     for name in only {
         fs::write(
             claims.join(format!("{name}.toml")),
@@ -506,7 +515,7 @@ fn report_from_a_subdirectory_changes_nothing_and_exits_2() {
             "refused at once"
         );
         let err = stderr(&out);
-        assert!(err.contains("no data/claims/*.toml under"), "{err}");
+        assert!(err.contains("no data/studies/{"), "{err}");
         assert!(err.contains(path_str(&src)), "names the directory: {err}");
         let repo = fs::canonicalize(root.path()).unwrap();
         let named = err.contains(path_str(root.path())) || err.contains(path_str(&repo));
@@ -530,7 +539,7 @@ fn report_with_some_registries_missing_names_them_and_changes_nothing() {
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let err = stderr(&out);
     assert!(
-        err.contains("scoring-octal.toml, nim-with-cash.toml"),
+        err.contains("claim file data/claims/scoring-octal.toml not found"),
         "{err}"
     );
     let out = run(&["report"], root.path());

@@ -15,7 +15,7 @@ use nimlab::reports::{
 };
 use nimlab::reports::{Difference, Files, compare, install};
 use nimlab::reports::{FigureSpec, figure};
-use nimlab::reports::{INDEX_LABEL_LIMIT, claim_entry, identity, latex_command, top_findings};
+use nimlab::reports::{INDEX_LABEL_LIMIT, claim_entry, latex_command, top_findings};
 use nimlab::reports::{Renderer, context_json};
 use nimlab::reports::{
     escape_latex, escape_latex_prose, escape_markdown, latex_code, markdown_code,
@@ -492,21 +492,36 @@ fn latex_maps_unicode_mathematics_to_commands() {
     );
 }
 
-/// Options that render every report without claim registries (fast, and independent of the
-/// registries others are editing).
-fn no_claims(dir: &Path) -> ReportOptions {
-    ReportOptions {
-        claims: dir.to_path_buf(),
-        ..ReportOptions::default()
+/// The paper studies copied into `dir/studies`, each naming a registry of one trivial claim in
+/// `dir/claims`: every report renders without the real registries (fast, and independent of
+/// the registries others are editing).
+fn trivial_claims(dir: &Path) -> Vec<(String, nimlab::reports::Builder)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    fs::create_dir_all(dir.join("studies")).unwrap();
+    fs::create_dir_all(dir.join("claims")).unwrap();
+    for name in nimlab::PAPERS {
+        let study = format!("{name}.toml");
+        fs::copy(
+            root.join("data/studies").join(&study),
+            dir.join("studies").join(&study),
+        )
+        .unwrap();
+        fs::write(
+            dir.join("claims").join(&study),
+            format!("paper = \"{name}\"\n\n[[claim]]\nid = \"trivial\"\nlabel = \"Trivial claim\"\nstatement = \"1 = 1\"\nholds = \"1 == 1\"\n"),
+        )
+        .unwrap();
     }
+    nimlab::paper_reports(&dir.join("studies")).unwrap()
 }
 
 #[test]
 fn two_renders_are_byte_identical() {
-    let empty = tempfile::tempdir().unwrap();
-    let opts = no_claims(empty.path());
-    let a = render_reports(nimlab::PAPERS, &opts, &Silent).unwrap();
-    let b = render_reports(nimlab::PAPERS, &opts, &Silent).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let papers = trivial_claims(dir.path());
+    let opts = ReportOptions::default();
+    let a = render_reports(&papers, &opts, &Silent).unwrap();
+    let b = render_reports(&papers, &opts, &Silent).unwrap();
     assert_eq!(a, b);
     let names: Vec<&str> = a.iter().map(|(p, _)| p).collect();
     for r in ["scoring-nim", "scoring-octal", "candy-nim", "nim-with-cash"] {
@@ -514,8 +529,9 @@ fn two_renders_are_byte_identical() {
         assert!(names.contains(&format!("{r}/{r}.tex").as_str()), "{r}.tex");
         let md = text_of(&a, &format!("{r}/{r}.md"));
         assert!(
-            md.contains("No claim registry yet"),
-            "{r} notes the missing registry"
+            md.contains("Trivial claim")
+                && md.contains("claims/{r}.toml".replace("{r}", r).as_str()),
+            "{r} shows the verdict of its study's registry"
         );
     }
     assert!(names.contains(&"README.md"));
@@ -631,7 +647,9 @@ fn a_failing_render_writes_nothing() {
         only: vec!["no-such-paper".into()],
         ..ReportOptions::default()
     };
-    assert!(nimlab::write_reports(&dir, nimlab::PAPERS, &opts, &Silent).is_err());
+    let studies = tempfile::tempdir().unwrap();
+    let papers = trivial_claims(studies.path());
+    assert!(nimlab::write_reports(&dir, &papers, &opts, &Silent).is_err());
     assert_eq!(
         fs::read_to_string(dir.join("README.md")).unwrap(),
         "previous\n"
@@ -945,12 +963,11 @@ expected = "true"
 "#,
     )
     .unwrap();
-    let opts = ReportOptions {
-        claims,
-        ..ReportOptions::default()
-    };
+    let opts = ReportOptions::default();
     let mut files = Files::new();
-    let (verdicts, _) = nimlab::reports::verdicts("toy", &opts, &Silent, &mut files).unwrap();
+    let (verdicts, _) =
+        nimlab::reports::verdicts("toy", &claims.join("toy.toml"), &opts, &Silent, &mut files)
+            .unwrap();
     let shown: Vec<(&str, &str)> = verdicts
         .notation
         .iter()
@@ -997,20 +1014,23 @@ fn latex_commands_break_where_a_paste_is_unaffected() {
     );
 }
 
-/// CITATION.cff cites every paper by the arXiv id (and version) the reports give, and none
-/// the reports do not.
+/// CITATION.cff cites every paper by the arXiv id (and version) the paper studies give, and
+/// none they do not.
 #[test]
 fn the_citation_file_agrees_with_the_papers_identities() {
-    let cff =
-        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("CITATION.cff")).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let cff = fs::read_to_string(root.join("CITATION.cff")).unwrap();
     assert!(cff.starts_with("# Citation") && cff.contains("cff-version: 1.2.0"));
-    for (name, _) in nimlab::PAPERS {
-        let paper = identity(name).unwrap();
+    let mut known = 0;
+    for name in nimlab::PAPERS {
+        let study = nimlab::study::load(&root.join(format!("data/studies/{name}.toml"))).unwrap();
+        let paper = study.paper.unwrap().identity;
         assert!(
             cff.contains(&format!("title: \"{}\"", paper.title)),
             "{name}"
         );
         if let Some(id) = &paper.arxiv {
+            known += 1;
             let full = format!("arXiv:{id}{}", paper.version.clone().unwrap_or_default());
             assert!(
                 cff.contains(&format!("value: \"{full}\"")),
@@ -1019,10 +1039,6 @@ fn the_citation_file_agrees_with_the_papers_identities() {
         }
     }
     let ids = cff.matches("arXiv:").count();
-    let known = nimlab::PAPERS
-        .iter()
-        .filter(|(n, _)| identity(n).unwrap().arxiv.is_some())
-        .count();
     assert_eq!(ids, known, "no identifier the reports do not give");
 }
 

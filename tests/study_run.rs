@@ -479,3 +479,165 @@ fn across_mining_of_a_table_without_certified_forms_is_refused_before_any_work()
     );
     assert!(!out.exists(), "nothing is written for a refused study");
 }
+
+/// A paper's report declared as a study: its identity, its claim file and its builtin parts.
+const PAPER_STUDY: &str = r#"[study]
+name = "p"
+title = "A paper"
+
+[paper]
+key = "author2020things"
+authors = ["A. Author"]
+title = "On Things"
+year = "2020"
+copy = "the preprint of 2020"
+cited = "Author, On things"
+claims = "claims/p.toml"
+builtins = ["scoring-nim.largest-breakpoints"]
+"#;
+
+/// Its claims: one true, one false.
+const PAPER_CLAIMS: &str = r#"paper = "p"
+
+[[claim]]
+id = "squares"
+label = "Lemma 1"
+statement = "$k^2 \\ge k$ for $k \\ge 0$"
+for = "k in 0..20"
+holds = "k*k >= k"
+
+[[claim]]
+id = "doubles"
+label = "Lemma 2"
+statement = "$2k > k$ for $k \\ge 0$"
+for = "k in 0..20"
+holds = "2*k > k"
+"#;
+
+/// Issue 17, item 3: a paper study renders through the paper templates, as `nimlab report`
+/// renders the four papers — its claims checked (the false one an erratum with its
+/// counterexample), its builtin's figure, the paper's identity in provenance — and the same
+/// bytes as the library's paper report rendered with the same command and commit.
+#[test]
+fn a_paper_study_renders_as_a_paper_report() {
+    let (dir, file) = study_file(PAPER_STUDY);
+    fs::create_dir_all(dir.path().join("claims")).unwrap();
+    fs::write(dir.path().join("claims/p.toml"), PAPER_CLAIMS).unwrap();
+    let (out, cache) = (dir.path().join("out"), dir.path().join("cache"));
+    let args = run_args(&file, &out, &cache, &[]);
+    run_ok(&args);
+    let report = out.join("p");
+    let files = tree(&report);
+    for f in ["p.md", "p.tex", "p.json", "verdicts.csv"] {
+        assert!(files.contains_key(Path::new(f)), "{f} is rendered");
+    }
+    assert!(
+        files
+            .keys()
+            .any(|f| f.extension().is_some_and(|e| e == "svg")),
+        "the builtin's figure is drawn"
+    );
+    let md = String::from_utf8(files[Path::new("p.md")].clone()).unwrap();
+    assert!(
+        md.contains("*Author, On things*"),
+        "cited as the study says"
+    );
+    let errata = &md[md.find("Lemma 2").expect("the false lemma is listed")..];
+    assert!(
+        errata.contains("FAILS") && errata.contains("k = 0"),
+        "{errata}"
+    );
+    assert!(md.contains("Lemma 1") && md.contains("HOLDS"));
+    let json: serde_json::Value = serde_json::from_slice(&files[Path::new("p.json")]).unwrap();
+    assert_eq!(json["provenance"]["paper"]["key"], "author2020things");
+    assert_eq!(
+        json["provenance"]["paper"]["arxiv"],
+        serde_json::Value::Null
+    );
+
+    // The library's paper report, with the command and commit the run recorded: the same bytes.
+    let study = nimlab::study::load(Path::new(&file)).unwrap();
+    let commit: Option<nimlab::reports::Commit> =
+        serde_json::from_value(json["provenance"]["commit"].clone()).unwrap();
+    let opts = nimlab::ReportOptions {
+        command: Some(json["provenance"]["command"].as_str().unwrap().to_string()),
+        commit,
+        ..nimlab::ReportOptions::default()
+    };
+    let paper = nimlab::reports::paper_report(&study, &opts, &nimlab::Silent).unwrap();
+    let renderer = nimlab::reports::Renderer::new().unwrap();
+    let rendered = nimlab::reports::render_paper(&renderer, paper, &nimlab::Silent).unwrap();
+    for (name, bytes) in rendered.iter() {
+        assert_eq!(
+            files.get(Path::new(name)),
+            Some(&bytes.to_vec()),
+            "{name} as the library renders it"
+        );
+    }
+    // And a check of the installed report is clean.
+    run_ok(&run_args(&file, &out, &cache, &["--check"]));
+}
+
+/// Bad `[paper]` tables are refused at their place before anything is computed or written: an
+/// unknown builtin (the known ones listed), one listed twice, a missing claim file, and
+/// declared parts beside `[paper]`.
+#[test]
+fn a_bad_paper_study_is_refused_at_its_place() {
+    for (edit, place, needle) in [
+        (
+            (
+                "\"scoring-nim.largest-breakpoints\"]",
+                "\"scoring-nim.tails\"]",
+            ),
+            "s.toml:13:13: ",
+            "unknown builtin `scoring-nim.tails`; the builtins are scoring-nim.figures",
+        ),
+        (
+            (
+                "\"scoring-nim.largest-breakpoints\"]",
+                "\"scoring-nim.largest-breakpoints\", \"scoring-nim.largest-breakpoints\"]",
+            ),
+            "s.toml:13:48: ",
+            "the builtin `scoring-nim.largest-breakpoints` is listed twice",
+        ),
+        (
+            ("claims/p.toml", "claims/q.toml"),
+            "s.toml:12:10: ",
+            "claim file",
+        ),
+        (
+            (
+                "[paper]",
+                "[[figure]]\nname = \"f\"\ntable = \"t\"\nx = \"k\"\ny = [\"v\"]\nstyle = \"line\"\n\n[paper]",
+            ),
+            "s.toml:12:1: ",
+            "[[figure]] is not allowed beside it",
+        ),
+    ] {
+        let (dir, file) = study_file(&PAPER_STUDY.replace(edit.0, edit.1));
+        fs::create_dir_all(dir.path().join("claims")).unwrap();
+        fs::write(dir.path().join("claims/p.toml"), PAPER_CLAIMS).unwrap();
+        let (out, cache) = (dir.path().join("out"), dir.path().join("cache"));
+        run_input_error(&run_args(&file, &out, &cache, &[]), &[place, needle]);
+        assert!(!out.exists(), "nothing is written for a refused study");
+    }
+}
+
+/// The four papers' reports are paper studies in `data/studies/`, which `nimlab report` renders.
+#[test]
+fn the_four_papers_are_paper_studies() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for name in nimlab::PAPERS {
+        let study = nimlab::study::load(&root.join(format!("data/studies/{name}.toml"))).unwrap();
+        assert_eq!(study.meta.name, name);
+        let paper = study.paper.expect("a [paper] table");
+        assert!(paper.claims.ends_with(format!("data/claims/{name}.toml")));
+        assert!(!paper.builtins.is_empty());
+    }
+    assert_eq!(
+        nimlab::paper_reports(&root.join("data/studies"))
+            .unwrap()
+            .len(),
+        4
+    );
+}

@@ -1,8 +1,9 @@
 //! `nimlab report`: render (or check) the reports in `reports/`.
 //!
-//! The reports' verdicts come from the claim registries `data/claims/<report>.toml` of the
-//! repository, so a render refuses to run without them: rendered from the wrong directory,
-//! every report would say "not checked yet" and replace the real ones. The repository root is
+//! The reports are the four paper studies `data/studies/<report>.toml` of the repository, and
+//! their verdicts come from the claim registries those studies name, so a render refuses to run
+//! without them: rendered from the wrong directory, every report would say "not checked yet"
+//! and replace the real ones. The repository root is
 //! the current directory or `--root`; the reports go to `ROOT/reports` unless `--dir` says
 //! otherwise (a relative `--dir` is relative to the current directory, like every other path
 //! option).
@@ -12,9 +13,9 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use clap::Args;
 
-use crate::papers::PAPERS;
+use crate::papers::{PAPERS, paper_reports};
 use crate::report::context::Commit;
-use crate::report::{ReportOptions, check_reports, files, render_reports, write_reports};
+use crate::report::{Builder, ReportOptions, check_reports, files, render_reports, write_reports};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -30,8 +31,10 @@ uncommitted changes outside DIR). A committed report cannot contain the hash of 
 contains it, so --check renders with the commit recorded in DIR/index.json and compares every
 byte: everything except that one value must match.
 
-The claims are read from ROOT/data/claims/<report>.toml, ROOT being the current directory or
---root; without them nothing is rendered (exit 2). The new tree replaces DIR in one atomic step;
+The reports are the paper studies ROOT/data/studies/<report>.toml (each also renders alone with
+`nimlab study run`), ROOT being the current directory or --root; their claims are read from the
+claim files the studies name (data/claims/<report>.toml). Without them nothing is rendered
+(exit 2). The new tree replaces DIR in one atomic step;
 a DIR that is a symbolic link or not a directory is refused, and what an interrupted run left
 beside DIR (.NAME.new-*, .NAME.old-*) is cleaned up or restored by the next run.";
 
@@ -43,7 +46,7 @@ pub struct ReportArgs {
     /// current directory.
     #[arg(long, value_name = "DIR")]
     dir: Option<PathBuf>,
-    /// The repository root, holding data/claims/<report>.toml [default: the current
+    /// The repository root, holding data/studies/<report>.toml [default: the current
     /// directory].
     #[arg(long, value_name = "ROOT")]
     root: Option<PathBuf>,
@@ -59,39 +62,24 @@ pub struct ReportArgs {
     print: Option<String>,
 }
 
-/// Where the claim registries live, relative to the repository root.
-const CLAIMS: &str = "data/claims";
+/// Where the paper studies live, relative to the repository root.
+const STUDIES: &str = "data/studies";
 
-/// Whether `dir` holds at least one claim registry (`data/claims/*.toml`).
-fn has_registries(root: &Path) -> bool {
-    std::fs::read_dir(root.join(CLAIMS)).is_ok_and(|entries| {
-        entries
-            .flatten()
-            .any(|e| e.path().extension().is_some_and(|x| x == "toml"))
-    })
+/// Whether `root` holds the paper studies.
+fn has_studies(root: &Path) -> bool {
+    PAPERS
+        .iter()
+        .all(|name| root.join(STUDIES).join(format!("{name}.toml")).is_file())
 }
 
-/// Refuses a root without the claim registries of every report, naming the directory it
-/// needs (and, from a subdirectory of a repository, the repository's root).
-fn require_registries(root: &Path) -> anyhow::Result<()> {
-    let claims = root.join(CLAIMS);
-    let missing: Vec<String> = PAPERS
-        .iter()
-        .map(|(name, _)| format!("{name}.toml"))
-        .filter(|file| !claims.join(file).is_file())
-        .collect();
-    if missing.is_empty() {
+/// Refuses a root without the paper studies, naming the directory it needs (and, from a
+/// subdirectory of a repository, the repository's root).
+fn require_studies(root: &Path) -> anyhow::Result<()> {
+    if has_studies(root) {
         return Ok(());
     }
     let here = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
-    if missing.len() < PAPERS.len() {
-        anyhow::bail!(
-            "{} lacks {}: every report needs its claim registry; nothing was rendered",
-            here.join(CLAIMS).display(),
-            missing.join(", ")
-        );
-    }
-    let hint = match here.ancestors().skip(1).find(|a| has_registries(a)) {
+    let hint = match here.ancestors().skip(1).find(|a| has_studies(a)) {
         Some(repo) => format!(
             "the repository's root seems to be {0}: run nimlab report there or pass --root {0}",
             repo.display()
@@ -99,9 +87,17 @@ fn require_registries(root: &Path) -> anyhow::Result<()> {
         None => "run nimlab report from the repository root or pass --root DIR".to_string(),
     };
     anyhow::bail!(
-        "no {CLAIMS}/*.toml under {}; the reports' verdicts come from those claim registries, so nothing was rendered: {hint}",
+        "no {STUDIES}/{{{}}}.toml under {}; the reports are rendered from those paper studies, so nothing was rendered: {hint}",
+        PAPERS.join(","),
         here.display()
     )
+}
+
+/// The paper studies' report builders. A study whose claim registry is missing is refused
+/// when it is read: rendered without it, a report would say "not checked yet" and replace the
+/// real one.
+fn paper_builders() -> anyhow::Result<Vec<(String, Builder)>> {
+    Ok(paper_reports(Path::new(STUDIES))?)
 }
 
 /// The commit checked out in the repository at the current directory, and whether its work tree
@@ -172,7 +168,7 @@ pub(super) fn recorded_commit_in(path: &Path) -> anyhow::Result<Option<Commit>> 
 /// Runs `nimlab report`; returns false when `--check` found differences.
 pub fn run(a: ReportArgs) -> anyhow::Result<bool> {
     let root = a.root.clone().unwrap_or_else(|| PathBuf::from("."));
-    require_registries(&root)?;
+    require_studies(&root)?;
     // As the user named it, for messages.
     let shown = match (&a.dir, &a.root) {
         (Some(dir), _) => dir.clone(),
@@ -188,13 +184,13 @@ pub fn run(a: ReportArgs) -> anyhow::Result<bool> {
         .with_context(|| format!("cannot change to --root {}", root.display()))?;
     let mut opts = ReportOptions {
         deep: a.deep,
-        claims: PathBuf::from(CLAIMS),
         ..ReportOptions::default()
     };
     if let Some(wanted) = &a.print {
         opts.commit = current_commit(Path::new("reports"));
         return print_file(wanted, opts).map(|()| true);
     }
+    let papers = paper_builders()?;
     if a.check {
         opts.commit = recorded_commit(&dir)?;
         for left in files::leftovers(&dir)? {
@@ -204,7 +200,7 @@ pub fn run(a: ReportArgs) -> anyhow::Result<bool> {
             );
         }
         let bar = super::progress_bar(0, "rendering", "steps");
-        let checked = check_reports(&dir, PAPERS, &opts, &super::Bar(&bar));
+        let checked = check_reports(&dir, &papers, &opts, &super::Bar(&bar));
         bar.finish_and_clear();
         let checked = checked.with_context(|| format!("checking {}", shown.display()))?;
         let diffs = checked.differences;
@@ -245,7 +241,7 @@ pub fn run(a: ReportArgs) -> anyhow::Result<bool> {
         eprintln!("note: {note}");
     }
     let bar = super::progress_bar(0, "rendering", "steps");
-    let done = write_reports(&dir, PAPERS, &opts, &super::Bar(&bar));
+    let done = write_reports(&dir, &papers, &opts, &super::Bar(&bar));
     bar.finish_and_clear();
     done.with_context(|| format!("rendering {}", shown.display()))?;
     Ok(true)
@@ -258,11 +254,10 @@ fn print_file(wanted: &str, mut opts: ReportOptions) -> anyhow::Result<()> {
     let Some((report, file)) = wanted.split_once('/') else {
         anyhow::bail!("--print \"{wanted}\" is not REPORT/FILE (e.g. nim-with-cash/verdicts.csv)");
     };
-    if !PAPERS.iter().any(|(name, _)| *name == report) {
-        let names: Vec<&str> = PAPERS.iter().map(|(name, _)| *name).collect();
+    if !PAPERS.contains(&report) {
         anyhow::bail!(
             "--print \"{wanted}\": no report is called \"{report}\" (reports: {})",
-            names.join(", ")
+            PAPERS.join(", ")
         );
     }
     // Refused before the report is computed: a name no render can write. Which plain names
@@ -273,8 +268,9 @@ fn print_file(wanted: &str, mut opts: ReportOptions) -> anyhow::Result<()> {
         );
     }
     opts.only = vec![report.to_string()];
+    let papers = paper_builders()?;
     let bar = super::progress_bar(0, "rendering", "steps");
-    let files = render_reports(PAPERS, &opts, &super::Bar(&bar));
+    let files = render_reports(&papers, &opts, &super::Bar(&bar));
     bar.finish_and_clear();
     let files = files.with_context(|| format!("rendering {report}"))?;
     let Some(bytes) = files.get(wanted) else {

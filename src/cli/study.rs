@@ -14,7 +14,7 @@ use super::args::parse_size;
 use super::output::OutputArgs;
 use crate::export::{Cell, Format, Table};
 use crate::fsio;
-use crate::report::{files, pdf};
+use crate::report::{Renderer, ReportOptions, files, pdf};
 use crate::study::{Cache, RunOptions, Source, Study, is_study_name, load, render};
 
 /// The starter study `nimlab study new` writes, `{name}` standing for its name.
@@ -252,6 +252,16 @@ fn check(a: CheckArgs) -> anyhow::Result<()> {
     if quiet() {
         return Ok(());
     }
+    if let Some(paper) = &study.paper {
+        eprintln!(
+            "{}: valid; a paper study of \"{}\": its claims {} and the builtins {} (render it with nimlab study run or nimlab report)",
+            a.file.display(),
+            paper.identity.title,
+            paper.claims.display(),
+            paper.builtins.join(", ")
+        );
+        return Ok(());
+    }
     eprintln!(
         "{}: valid; {} tables, {} mining steps, {} inline claims, {} claim files, {} figures, {} values, {} sections; every table fits the memory budget",
         a.file.display(),
@@ -368,16 +378,29 @@ fn run_study(a: RunArgs) -> anyhow::Result<bool> {
     } else {
         build_commit()
     };
-    let opts = RunOptions {
-        cache: &cache,
-        max_bytes: a.budget.memory_limit,
-        command: run_command(&a.file, &a.output.dir),
-        commit,
-    };
+    let command = run_command(&a.file, &a.output.dir);
     let bar = super::progress_bar(0, "rendering", "steps");
-    let rendered = render(&study, &tables, &opts, &super::Bar(&bar));
+    let rendered = if study.paper.is_some() {
+        // A paper study renders as `nimlab report` renders it, through the paper templates.
+        let opts = ReportOptions {
+            command: Some(command),
+            commit,
+            ..ReportOptions::default()
+        };
+        crate::papers::paper_report(&study, &opts, &super::Bar(&bar)).and_then(|paper| {
+            crate::report::render_paper(&Renderer::new()?, paper, &super::Bar(&bar))
+        })
+    } else {
+        let opts = RunOptions {
+            cache: &cache,
+            max_bytes: a.budget.memory_limit,
+            command,
+            commit,
+        };
+        render(&study, &tables, &opts, &super::Bar(&bar)).map(|r| r.files)
+    };
     bar.finish_and_clear();
-    let mut out = rendered?.files;
+    let mut out = rendered?;
     let tex = format!("{name}.tex");
     if !quiet() && pdf::pdflatex_available() {
         eprintln!("compiling {tex} with pdflatex");
@@ -420,7 +443,7 @@ fn run_study(a: RunArgs) -> anyhow::Result<bool> {
             dir.display(),
             diffs.len(),
             out.len(),
-            opts.command
+            run_command(&a.file, &a.output.dir)
         );
         for d in &diffs {
             message.push_str(&format!("  {d}\n"));

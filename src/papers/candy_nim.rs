@@ -14,7 +14,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{command, common_commands, param, provenance, verdicts};
+use super::{Draft, command, param};
 use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
 use crate::family::Family;
@@ -25,10 +25,9 @@ use crate::games::candy::{
 };
 use crate::num::IntRange;
 use crate::progress::Progress;
-use crate::report::context::{Axis, Report, Series, SeriesStyle};
+use crate::report::ReportOptions;
+use crate::report::context::{Axis, Series, SeriesStyle};
 use crate::report::data::{BFile, FigureSpec, Shown, TableSpec, agreement, bfiles, figure, table};
-use crate::report::files::Files;
-use crate::report::{Paper, ReportOptions};
 use crate::tables::candy::family_table;
 use crate::tables::mined::{family_forms, formulas_math};
 
@@ -418,10 +417,14 @@ fn allocations(max: Candies) -> Result<Vec<Allocation>> {
         .collect()
 }
 
-pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
-    let name = "candy-nim";
-    let mut files = Files::new();
-    let (verdict_table, mut summary) = verdicts(name, opts, progress, &mut files)?;
+pub fn build(d: &mut Draft, opts: &ReportOptions, progress: &dyn Progress) -> Result<()> {
+    let Draft {
+        summary,
+        files,
+        reproduce,
+        parameters,
+        ..
+    } = d;
     progress.stage("candy-nim: the family [31, 32m, 32m+31]");
     progress.add_work(1);
     let max_m: i64 = if opts.deep { 256 } else { 128 };
@@ -473,7 +476,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             marks: None,
             vlines: Vec::new(),
         },
-        &mut files,
+        files,
     )?];
     // The closed forms `nimlab mine family candy` finds in the same table.
     let forms = family_forms(&data.typed_columns())?;
@@ -517,7 +520,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             headers: family_headers,
             display: Vec::new(),
         },
-        &mut files,
+        files,
     )?];
     tables.push(table(
         TableSpec {
@@ -540,7 +543,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             .to_vec(),
             display: Vec::new(),
         },
-        &mut files,
+        files,
     )?);
     progress.advance(1);
     progress.stage("candy-nim: allocations (Theorem 6.7, the example after Theorem 6.9)");
@@ -579,7 +582,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             .map(String::from)
             .to_vec(),
         },
-        &mut files,
+        files,
     )?);
     tables.push(table(
         TableSpec {
@@ -609,7 +612,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             .map(String::from)
             .to_vec(),
         },
-        &mut files,
+        files,
     )?);
     let v_terms = data
         .members
@@ -623,10 +626,9 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             command: family_cmd_plain.clone(),
             terms: v_terms,
         }],
-        &mut files,
+        files,
     )?);
     progress.advance(1);
-    let mut reproduce = common_commands(opts, &verdict_table);
     reproduce.push(command(
         "The closed forms mined along the family",
         format!("nimlab mine family candy \"{FAMILY}\" --m {m0}..{m1}"),
@@ -635,13 +637,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         "$V$ of Remark 7.3's position with an optimal line",
         "nimlab candy value 31 42 53",
     ));
-    let report = Report {
-        name: name.into(),
-        title: "Candy Nim".into(),
-        source: "Mani et al., Candy Nim".into(),
-        provenance: provenance(
-            opts,
-            vec![
+    parameters.extend([
                 param(
                     "family",
                     format!("$[31, 32m, 32m+31]$, $1 \\le m \\le {max_m}$"),
@@ -658,15 +654,10 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                         "every $\\mathcal{{P}}$-position with $N$ candies, any number of heaps, even $N \\le {ALLOCATION_MAX}$"
                     ),
                 ),
-            ],
-        ),
-        summary,
-        verdicts: verdict_table,
-        tables,
-        figures,
-        reproduce,
-    };
-    Ok(Paper { report, files })
+            ]);
+    d.tables.extend(tables);
+    d.figures.extend(figures);
+    Ok(())
 }
 
 /// A column of a Candy family table as a reader sees it: `$V$`, `$N_L$`, `$h_1$`, `$m$`.

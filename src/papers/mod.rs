@@ -1,12 +1,14 @@
-//! The four papers' reports as data: each file here asks the engines and the claims checker for
-//! its numbers (the paper's tables re-derived, its figures' data, the verdict of every claim)
-//! and fills the generic [`Report`](crate::report::context::Report) context that
-//! [`crate::report`] renders. This file holds what they share: every claim of a registry as a
-//! full entry (statement, the exact reading checked, counterexample, extent, correction, note,
-//! proof sketch, a reproduce command), sorted into the findings that open a report (errata,
-//! proven results, statements the paper itself says are false) and the rest; the overview
-//! table; the papers' identities (authors, title, arXiv id and version); provenance and the
-//! summary counts. The report layer itself names no game; this module is where the papers meet
+//! The four papers' reports as paper studies: each paper is a study file
+//! (`data/studies/<paper>.toml`) giving its identity, its claim file and its *builtins*, and
+//! [`paper_report`] fills the generic [`Report`](crate::report::context::Report) context that
+//! [`crate::report`] renders — the claims checked first, then each builtin in the study's
+//! order. A builtin ([`BUILTINS`]) is what a study file cannot declare: the game files here ask
+//! the engines for a paper's figures redrawn, its printed tables beside the exact ones and the
+//! findings computed from them, and add them to the [`Draft`]. This file holds what they
+//! share: every claim of a registry as a full entry (statement, the exact reading checked,
+//! counterexample, extent, correction, note, proof sketch, a reproduce command), sorted into
+//! the findings that open a report (errata, proven results, statements the paper itself says
+//! are false) and the rest; the overview table; provenance and the summary counts. The report layer itself names no game; this module is where the papers meet
 //! it. The tables the reports and the CLI print alike (family tables, mined and certified closed
 //! forms) live in [`crate::tables`], which both call.
 
@@ -30,106 +32,138 @@ use crate::claims::typeset::{
 };
 use crate::claims::value::Value;
 use crate::claims::{Finding, Registry, VerdictKind, check_registry};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::export::{Cell, Format, Table};
 use crate::progress::Progress;
 use crate::report::context::{
-    ClaimEntry, Command, ComparedValue, CorrectionView, CounterexampleView, FalseClaim,
-    FormulaView, NotationEntry, PairedValue, PaperIdentity, ProofGap, ReadingView, Summary,
-    VerdictCount, VerdictRow, Verdicts,
+    ClaimEntry, Command, ComparedValue, CorrectionView, CounterexampleView, FalseClaim, Figure,
+    FormulaView, NotationEntry, PairedValue, Parameter, ProofGap, ReadingView, Report, Summary,
+    TableSection, VerdictCount, VerdictRow, Verdicts,
 };
 use crate::report::files::Files;
 use crate::report::{Builder, Paper, ReportOptions};
 pub use crate::report::{param, provenance, report_command};
+use crate::study::Study;
 
-/// The reports, in the order the index lists them. Each builder's report is stamped with its
-/// paper's identity ([`identity`]).
-pub const PAPERS: &[(&str, Builder)] = &[
-    ("scoring-nim", |o, p| {
-        identified("scoring-nim", scoring_nim::build(o, p))
-    }),
-    ("scoring-octal", |o, p| {
-        identified("scoring-octal", scoring_octal::build(o, p))
-    }),
-    ("candy-nim", |o, p| {
-        identified("candy-nim", candy_nim::build(o, p))
-    }),
-    ("nim-with-cash", |o, p| {
-        identified("nim-with-cash", nim_with_cash::build(o, p))
-    }),
+/// The paper studies `nimlab report` renders (`data/studies/<name>.toml`), in the order the
+/// index lists them.
+pub const PAPERS: [&str; 4] = ["scoring-nim", "scoring-octal", "candy-nim", "nim-with-cash"];
+
+/// A builtin part of a paper study: what a study file cannot declare (the papers' redrawn
+/// figures, their special tables and the findings computed from them), added to the draft of
+/// the report in the order the study lists its builtins.
+pub type Builtin = fn(&mut Draft, &ReportOptions, &dyn Progress) -> Result<()>;
+
+/// Every builtin a paper study may name, with what it adds.
+pub const BUILTINS: &[(&str, Builtin)] = &[
+    ("scoring-nim.figures", scoring_nim::figures),
+    (
+        "scoring-nim.largest-breakpoints",
+        scoring_nim::largest_breakpoints,
+    ),
+    (
+        "scoring-nim.mined-family",
+        scoring_nim::mined_family_section,
+    ),
+    ("scoring-octal.subtraction-4-5", scoring_octal::build),
+    ("candy-nim.families", candy_nim::build),
+    ("nim-with-cash.set-3-5-6-10-11", nim_with_cash::build),
 ];
 
-/// A built report with its paper's identity in its provenance.
-fn identified(name: &str, paper: Result<Paper>) -> Result<Paper> {
-    let mut paper = paper?;
-    paper.report.provenance.paper = identity(name);
-    Ok(paper)
+/// The names of the builtins, for messages.
+pub fn builtin_names() -> Vec<&'static str> {
+    BUILTINS.iter().map(|(name, _)| *name).collect()
 }
 
-/// The paper a report checks. The arXiv identifiers were verified against arXiv listings;
-/// where one could not be verified it is left out rather than guessed.
-pub fn identity(name: &str) -> Option<PaperIdentity> {
-    let (key, authors, title, year, arxiv, version, copy): (
-        &str,
-        &[&str],
-        &str,
-        &str,
-        Option<&str>,
-        Option<&str>,
-        &str,
-    ) = match name {
-        "scoring-nim" => (
-            "oginuma2025scoring",
-            &["Hiromi Oginuma", "Masato Shinoda"],
-            "Scoring Nim",
-            "2025",
-            Some("2502.10971"),
-            Some("v1"),
-            "the version dated February 16, 2025 (arXiv v1; a v2 followed in 2026)",
-        ),
-        "scoring-octal" => (
-            "stewart2012impartial",
-            &["Fraser Stewart"],
-            "Impartial Scoring Play Games",
-            "2012",
-            Some("1202.4655"),
-            None,
-            "the arXiv preprint; its version could not be verified",
-        ),
-        "candy-nim" => (
-            "mani2018candy",
-            &[
-                "Nitya Mani",
-                "Rajiv Nelakanti",
-                "Simon Rubinstein-Salzedo",
-                "Alex Tholen",
-            ],
-            "P Play in Candy Nim",
-            "2018",
-            Some("1805.07019"),
-            Some("v1"),
-            "the version dated May 21, 2018 (arXiv v1)",
-        ),
-        "nim-with-cash" => (
-            "gasarch-nim-with-cash",
-            &["William Gasarch", "John Purlito", "Douglas Ulrich"],
-            "NIM with Cash",
-            "",
-            None,
-            None,
-            "the undated preprint, authors as printed there (no arXiv identifier or year could be verified)",
-        ),
-        _ => return None,
+/// A paper's report being assembled: the verdicts come first (every builtin may add findings to
+/// the summary), then each builtin appends its tables, figures, reproduction commands,
+/// provenance parameters and files.
+pub struct Draft {
+    /// The claim registry the verdicts come from.
+    pub claims: std::path::PathBuf,
+    /// The summary, findings first.
+    pub summary: Summary,
+    /// The verdict table.
+    pub verdicts: Verdicts,
+    /// The tables, in order.
+    pub tables: Vec<TableSection>,
+    /// The figures, in order.
+    pub figures: Vec<Figure>,
+    /// The commands that reproduce the report's numbers.
+    pub reproduce: Vec<Command>,
+    /// The parameters provenance lists after the claim ranges.
+    pub parameters: Vec<Parameter>,
+    /// The report's data files.
+    pub files: Files,
+}
+
+/// A paper study's report: its claims checked, then its builtins in order, under the title
+/// and with the paper's identity the study file gives.
+pub fn paper_report(study: &Study, opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
+    let Some(paper) = &study.paper else {
+        return Err(Error::invalid(format!(
+            "{} is not a paper study (it has no [paper] table)",
+            study.path.display()
+        )));
     };
-    Some(PaperIdentity {
-        key: key.to_string(),
-        authors: authors.iter().map(|a| a.to_string()).collect(),
-        title: title.to_string(),
-        year: (!year.is_empty()).then(|| year.to_string()),
-        arxiv: arxiv.map(str::to_string),
-        version: version.map(str::to_string),
-        copy: copy.to_string(),
+    let name = &study.meta.name;
+    let mut files = Files::new();
+    let (verdicts, summary) = verdicts(name, &paper.claims, opts, progress, &mut files)?;
+    let mut draft = Draft {
+        claims: paper.claims.clone(),
+        summary,
+        reproduce: common_commands(opts, &verdicts),
+        verdicts,
+        tables: Vec::new(),
+        figures: Vec::new(),
+        parameters: Vec::new(),
+        files,
+    };
+    for wanted in &paper.builtins {
+        let (_, builtin) = BUILTINS
+            .iter()
+            .find(|(n, _)| n == wanted)
+            .expect("the study file names known builtins");
+        builtin(&mut draft, opts, progress)?;
+    }
+    let mut provenance = provenance(opts, draft.parameters);
+    provenance.paper = Some(paper.identity.clone());
+    Ok(Paper {
+        report: Report {
+            name: name.clone(),
+            title: study.meta.title.clone(),
+            source: paper.cited.clone(),
+            provenance,
+            summary: draft.summary,
+            verdicts: draft.verdicts,
+            tables: draft.tables,
+            figures: draft.figures,
+            reproduce: draft.reproduce,
+        },
+        files: draft.files,
     })
+}
+
+/// The report builders of the paper studies in `dir` ([`PAPERS`], each `<name>.toml`), in the
+/// index's order; a missing or invalid study file, or one that is not a paper study, is an
+/// error naming it.
+pub fn paper_reports(dir: &Path) -> Result<Vec<(String, Builder)>> {
+    PAPERS
+        .iter()
+        .map(|name| {
+            let study = crate::study::load(&dir.join(format!("{name}.toml")))?;
+            if study.paper.is_none() || study.meta.name != *name {
+                return Err(Error::invalid(format!(
+                    "{}: expected the paper study `{name}` (a [paper] table and name = \"{name}\")",
+                    study.path.display()
+                )));
+            }
+            let build: Builder = Box::new(move |opts: &ReportOptions, progress: &dyn Progress| {
+                paper_report(&study, opts, progress)
+            });
+            Ok((name.to_string(), build))
+        })
+        .collect()
 }
 
 /// The verdicts in the order counts are shown.
@@ -182,12 +216,12 @@ fn place(f: &Finding) -> Place {
 /// the CSV (`verdicts.csv`, as `nimlab check --format csv` writes it) and the summary's counts.
 pub fn verdicts(
     name: &str,
+    path: &Path,
     opts: &ReportOptions,
     progress: &dyn Progress,
     files: &mut Files,
 ) -> Result<(Verdicts, Summary)> {
-    let path = opts.claims.join(format!("{name}.toml"));
-    let shown = display(&path);
+    let shown = display(path);
     let deep = if opts.deep { " --deep" } else { "" };
     let check = format!("nimlab check {shown}{deep} --format csv");
     let mut summary = Summary {
@@ -218,7 +252,7 @@ pub fn verdicts(
         ));
     }
     progress.stage(&format!("{name}: checking claims"));
-    let reg = Registry::load(&path)?;
+    let reg = Registry::load(path)?;
     progress.add_work(reg.claims.len() as u64);
     let found = check_registry(&reg, opts.deep, &[], progress)?;
     let mut table = Table::new(&["paper", "label", "verdict", "range", "evidence"]);
@@ -1103,16 +1137,5 @@ mod tests {
     fn anchors_are_plain_and_ids_distinct() {
         assert_eq!(anchor("thm-5.1 alt"), "claim-thm-5-1-alt");
         assert_ne!(anchor("a1"), anchor("a2"));
-    }
-
-    #[test]
-    fn every_paper_has_an_identity_and_unknown_names_none() {
-        for (name, _) in PAPERS {
-            let p = identity(name).unwrap();
-            assert!(!p.authors.is_empty() && !p.title.is_empty(), "{name}");
-            // A version is only given with the identifier it versions.
-            assert!(p.version.is_none() || p.arxiv.is_some(), "{name}");
-        }
-        assert_eq!(identity("no-such-paper"), None);
     }
 }

@@ -5,7 +5,7 @@
 //! 2.3's; Conjecture 8.1 (2)'s least offsets against its bound; the proven win conditions on
 //! A-critical states for {1,4} and {3,4,8}; b-files; and the verdicts.
 
-use super::{command, common_commands, param, provenance, verdicts};
+use super::{Draft, command, param};
 use crate::claims::Registry;
 use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
@@ -16,10 +16,10 @@ use crate::games::cash::{
 use crate::language::Check;
 use crate::num::Q;
 use crate::progress::Progress;
-use crate::report::context::{Axis, Figure, Report, Series, SeriesStyle, VLine};
+use crate::report::ReportOptions;
+use crate::report::context::{Axis, Figure, Series, SeriesStyle, VLine};
 use crate::report::data::{BFile, FigureSpec, Shown, TableSpec, bfiles, figure, table};
 use crate::report::files::Files;
-use crate::report::{Paper, ReportOptions};
 use crate::tables::cash::{
     PrintedTable, THRESHOLD_COLUMNS, THRESHOLD_MATH as SEQ_MATH, appendix_display, appendix_table,
     certified_forms_display, certified_forms_table, least_threshold_table, offsets_table,
@@ -32,12 +32,11 @@ const SET: [Amount; 5] = [3, 5, 6, 10, 11];
 
 /// The paper's Appendix as its claim file states it (the `cash.appendix` claim's arguments),
 /// or `None` when the file or the claim is absent.
-fn printed_appendix(opts: &ReportOptions) -> Result<Option<PrintedTable>> {
-    let path = opts.claims.join("nim-with-cash.toml");
+fn printed_appendix(path: &std::path::Path) -> Result<Option<PrintedTable>> {
     if !path.exists() {
         return Ok(None);
     }
-    let reg = Registry::load(&path)?;
+    let reg = Registry::load(path)?;
     let Some(args) = reg.claims.iter().find_map(|c| match &c.check {
         Check::Builtin(b) if b.name == "cash.appendix" => Some(b.args.clone()),
         _ => None,
@@ -333,10 +332,15 @@ fn least_gap_figure(
     Ok((fig, top, top_n))
 }
 
-pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
-    let name = "nim-with-cash";
-    let mut files = Files::new();
-    let (verdict_table, mut summary) = verdicts(name, opts, progress, &mut files)?;
+pub fn build(d: &mut Draft, opts: &ReportOptions, progress: &dyn Progress) -> Result<()> {
+    let Draft {
+        summary,
+        files,
+        reproduce,
+        parameters,
+        claims,
+        ..
+    } = d;
     progress.stage("nim-with-cash: thresholds");
     progress.add_work(1);
     let max_n: Amount = if opts.deep { 4000 } else { 2000 };
@@ -358,13 +362,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     let p = forms.f1.period;
     let mut figures = Vec::new();
     for seq in 0..2 {
-        figures.push(residue_figure(
-            &forms,
-            [&th.f1, &th.f2],
-            max_n,
-            seq,
-            &mut files,
-        )?);
+        figures.push(residue_figure(&forms, [&th.f1, &th.f2], max_n, seq, files)?);
     }
     progress.advance(1);
     let certified = certified_forms_table(&forms);
@@ -420,10 +418,10 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             .to_vec(),
             display: certified_forms_display(&forms),
         },
-        &mut files,
+        files,
     )?];
     // The paper's Appendix beside the certified lines.
-    if let Some(printed) = printed_appendix(opts)? {
+    if let Some(printed) = printed_appendix(claims)? {
         let t = appendix_table(&forms, &th, &printed)?;
         // The printed lines that are not Def 2.3's (the table's `never` rows).
         let mut wrong = Vec::new();
@@ -484,7 +482,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 .map(String::from)
                 .to_vec(),
             },
-            &mut files,
+            files,
         )?);
     }
     // The true least thresholds beside Def 2.3's.
@@ -500,7 +498,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
     // Below min A = 3 player I has no threshold (II wins with no money at all).
     let defined = least_n as usize + 1 - 3;
     let (gap_figure, top_gap, top_gap_n) =
-        least_gap_figure(&least, &th.winner, least_n, 300, &mut files)?;
+        least_gap_figure(&least, &th.winner, least_n, 300, files)?;
     figures.push(gap_figure);
     summary.findings.push(format!(
         "Def 2.3's values are not the least money needed: for $A = \\lbrace 3,5,6,10,11 \\rbrace$ and $3 \\le n \\le {least_n}$ (the {defined} heap sizes where both thresholds are defined), the other-role value (the threshold of the player who loses the plain game) differs from the true least threshold at {} heap sizes ({upto_300} of the $301$ with $n \\le 300$), the main-role value at {}. The excess grows with $n$, up to ${top_gap}$ at $n = {top_gap_n}$ (figure: Def 2.3's other-role value above the true least threshold).",
@@ -529,7 +527,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             .to_vec(),
             display: Vec::new(),
         },
-        &mut files,
+        files,
     )?);
     // Conjecture 8.1 (2) pair by pair.
     progress.stage("nim-with-cash: Conjecture 8.1 offsets");
@@ -587,7 +585,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             .map(String::from)
             .to_vec(),
         },
-        &mut files,
+        files,
     )?);
     // The win condition on A-critical states, found and proven for all n (the proof runs as the
     // report renders): for {1,4} it is Lemma 5.6; {3,4,8} needs more than Def 4.3's state.
@@ -683,7 +681,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                         .to_vec(),
                     display: Vec::new(),
                 },
-                &mut files,
+                files,
             )?);
             continue;
         }
@@ -734,7 +732,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                     ]
                 },
             },
-            &mut files,
+            files,
         )?);
     }
     let bfile = |seq: usize| BFile {
@@ -755,12 +753,11 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             })
             .collect(),
     };
-    tables.push(bfiles(vec![bfile(0), bfile(1)], &mut files)?);
+    tables.push(bfiles(vec![bfile(0), bfile(1)], files)?);
     files.share(
         "thresholds-3-5-6-10-11.csv",
         data.render(crate::export::Format::Csv),
     )?;
-    let mut reproduce = common_commands(opts, &verdict_table);
     reproduce.push(command(
         "The certified closed forms, with the certificate written to a file and replayed",
         format!("nimlab mine cash --set 3,5,6,10,11 --max-n {max_n} --certificate cert.json && nimlab mine replay cert.json"),
@@ -773,13 +770,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         "The thresholds with the true least thresholds beside them",
         format!("nimlab cash thresholds --set 3,5,6,10,11 --max-n {max_n} --format csv"),
     ));
-    let report = Report {
-        name: name.into(),
-        title: "NIM with Cash".into(),
-        source: "Gasarch et al., NIM with Cash".into(),
-        provenance: provenance(
-            opts,
-            vec![
+    parameters.extend([
                 param("set", "$A = \\lbrace 3,5,6,10,11 \\rbrace$"),
                 param(
                     "thresholds",
@@ -792,15 +783,10 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                         "$1 \\le L \\le {max_l}$, $L \\le M \\le L + {extra_m}$, forms fitted on $n \\le 2000$"
                     ),
                 ),
-            ],
-        ),
-        summary,
-        verdicts: verdict_table,
-        tables,
-        figures,
-        reproduce,
-    };
-    Ok(Paper { report, files })
+            ]);
+    d.tables.extend(tables);
+    d.figures.extend(figures);
+    Ok(())
 }
 
 #[cfg(test)]

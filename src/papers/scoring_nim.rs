@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{command, common_commands, param, provenance, verdicts};
+use super::{Draft, command, param};
 use crate::claims::eval::Definitions;
 use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
@@ -15,10 +15,10 @@ use crate::language::expr_math;
 use crate::miner::{FamilyForm, PwlKind};
 use crate::num::{IntRange, Pwl, Q};
 use crate::progress::Progress;
-use crate::report::context::{Axis, Figure, Report, Series, SeriesStyle, TableSection, VLine};
+use crate::report::ReportOptions;
+use crate::report::context::{Axis, Figure, Series, SeriesStyle, TableSection, VLine};
 use crate::report::data::{FigureSpec, MarkSpec, Shown, TableSpec, figure, table};
 use crate::report::files::Files;
-use crate::report::{Paper, ReportOptions};
 use crate::tables::mined::{
     ZIGZAG_BEYOND, family_expr, family_forms, family_forms_table, family_formulas_math,
     verify_closed_form,
@@ -141,15 +141,21 @@ fn references(number: u32) -> Vec<(Series, Pwl)> {
     ]
 }
 
-pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
-    let name = "scoring-nim";
-    let mut files = Files::new();
-    let (verdict_table, mut summary) = verdicts(name, opts, progress, &mut files)?;
+/// Figures 2–6 redrawn from the exact payoffs, with the figures that show the same function
+/// found exactly, and the table of the plotted positions' breakpoints and tails.
+pub fn figures(d: &mut Draft, _opts: &ReportOptions, progress: &dyn Progress) -> Result<()> {
+    let Draft {
+        summary,
+        figures,
+        tables,
+        reproduce,
+        parameters,
+        files,
+        ..
+    } = d;
     progress.stage("scoring-nim: figures");
     progress.add_work(FIGURES.len() as u64);
-    let mut figures = Vec::new();
     let mut tails = Table::new(&["figure", "position", "breakpoints", "c_plus", "c_minus"]);
-    let mut reproduce = common_commands(opts, &verdict_table);
     let payoffs = FIGURES
         .iter()
         .map(|(_, p, _)| {
@@ -263,7 +269,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 }),
                 vlines,
             },
-            &mut files,
+            files,
         )?);
         tails.push(vec![
             Cell::Int(i64::from(number)),
@@ -293,9 +299,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         }
         progress.advance(1);
     }
-    progress.stage("scoring-nim: the largest breakpoints");
-    figures.push(tails_figure(&mut files)?);
-    let mut tables = vec![table(
+    tables.push(table(
         TableSpec {
             title: "The plotted positions".into(),
             caption: "Number of breakpoints and the tail constants $c^+$, $c^-$ ($f_N = c^+ \\pm N$ for large $N$, $c^- \\pm N$ for very negative $N$) of each figure's position.".into(),
@@ -308,58 +312,65 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             display: Vec::new(),
             data: tails,
         },
-        &mut files,
-    )?];
-    // The mined zigzag form re-discovers Theorem 6.3 (i): a table, not a new result.
-    let (mined, _finding) = mined_family(progress, &mut files)?;
-    tables.extend(mined);
-    reproduce.push(command(
+        files,
+    )?);
+    parameters.extend([
+        param(
+            "figures",
+            format!(
+                "$f_N(p)$ for $p = {}$",
+                FIGURES
+                    .iter()
+                    .map(|(_, p, _)| format!("({})", show(p)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ),
+        param(
+            "bonus range of a figure",
+            "3 beyond the outermost breakpoints; every integer and every breakpoint",
+        ),
+        param(
+            "solver",
+            "exact PWL payoffs (integer grid with parity check, exact fallback)",
+        ),
+    ]);
+    Ok(())
+}
+
+/// The figure of the largest breakpoints over all positions up to a size.
+pub fn largest_breakpoints(
+    d: &mut Draft,
+    _opts: &ReportOptions,
+    progress: &dyn Progress,
+) -> Result<()> {
+    progress.stage("scoring-nim: the largest breakpoints");
+    d.figures.push(tails_figure(&mut d.files)?);
+    Ok(())
+}
+
+/// The closed forms mined along the family (2k+1, 2k, 1): the mined zigzag form re-discovers
+/// Theorem 6.3 (i), so it is a table, not a new result.
+pub fn mined_family_section(
+    d: &mut Draft,
+    _opts: &ReportOptions,
+    progress: &dyn Progress,
+) -> Result<()> {
+    let (mined, _finding) = mined_family(progress, &mut d.files)?;
+    d.tables.extend(mined);
+    d.reproduce.push(command(
         &format!(
             "The closed forms mined along ({FAMILY}), the zigzag form re-verified on {ZIGZAG_BEYOND} more members"
         ),
         mine_command(),
     ));
-    let report = Report {
-        name: name.into(),
-        title: "Scoring Nim".into(),
-        source: "Oginuma and Shinoda, Scoring Nim".into(),
-        provenance: provenance(
-            opts,
-            vec![
-                param(
-                    "figures",
-                    format!(
-                        "$f_N(p)$ for $p = {}$",
-                        FIGURES
-                            .iter()
-                            .map(|(_, p, _)| format!("({})", show(p)))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                ),
-                param(
-                    "bonus range of a figure",
-                    "3 beyond the outermost breakpoints; every integer and every breakpoint",
-                ),
-                param(
-                    "solver",
-                    "exact PWL payoffs (integer grid with parity check, exact fallback)",
-                ),
-                param(
-                    "mined family",
-                    format!(
-                        "$(2k+1, 2k, 1)$, $1 \\le k \\le {FAMILY_MAX_K}$; a zigzag form re-verified on ${ZIGZAG_BEYOND}$ more members"
-                    ),
-                ),
-            ],
+    d.parameters.push(param(
+        "mined family",
+        format!(
+            "$(2k+1, 2k, 1)$, $1 \\le k \\le {FAMILY_MAX_K}$; a zigzag form re-verified on ${ZIGZAG_BEYOND}$ more members"
         ),
-        summary,
-        verdicts: verdict_table,
-        tables,
-        figures,
-        reproduce,
-    };
-    Ok(Paper { report, files })
+    ));
+    Ok(())
 }
 
 /// The exact payoff of a position.

@@ -4,7 +4,7 @@
 //! finds them (with their status), and the verdicts. Every text a reader sees writes its
 //! mathematics as `$…$` TeX.
 
-use super::{command, common_commands, param, provenance, verdicts};
+use super::{Draft, command, param};
 use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
 use crate::games::scoring::{
@@ -13,10 +13,10 @@ use crate::games::scoring::{
 use crate::miner::PeriodStatus;
 use crate::num::Q;
 use crate::progress::Progress;
-use crate::report::context::{Axis, Figure, Report, Series, SeriesStyle, TableSection, VLine};
+use crate::report::ReportOptions;
+use crate::report::context::{Axis, Figure, Series, SeriesStyle, TableSection, VLine};
 use crate::report::data::{BFile, FigureSpec, Shown, TableSpec, agreement, bfiles, figure, table};
 use crate::report::files::Files;
-use crate::report::{Paper, ReportOptions};
 use crate::tables::mined::{formulas_math, periodic_forms_table};
 
 /// The subtraction set of Table 1 and the figure.
@@ -153,10 +153,13 @@ fn law_figure(max_n: HeapSize, files: &mut Files) -> Result<Figure> {
 /// How far `nimlab octal period` and `nimlab mine octal` look before giving up (their default).
 const PERIOD_SEARCH: HeapSize = 100_000;
 
-pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
-    let name = "scoring-octal";
-    let mut files = Files::new();
-    let (verdict_table, summary) = verdicts(name, opts, progress, &mut files)?;
+pub fn build(d: &mut Draft, opts: &ReportOptions, progress: &dyn Progress) -> Result<()> {
+    let Draft {
+        files,
+        reproduce,
+        parameters,
+        ..
+    } = d;
     progress.stage("scoring-octal: G_s(n) for S = {4,5}");
     progress.add_work(1);
     // The figure shows the preperiod and a few periods (Table 1 is n ≤ 15, n₀ = 27).
@@ -212,9 +215,9 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             marks: None,
             vlines,
         },
-        &mut files,
+        files,
     )?];
-    figures.push(law_figure(if opts.deep { 90 } else { 60 }, &mut files)?);
+    figures.push(law_figure(if opts.deep { 90 } else { 60 }, files)?);
     let agreement_text = if differ.is_empty() {
         format!("they agree at all ${}$ values", PRINTED_TABLE_1.len())
     } else {
@@ -245,7 +248,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             ],
             display: Vec::new(),
         },
-        &mut files,
+        files,
     )?];
     progress.advance(1);
     progress.stage("scoring-octal: closed forms of G_s");
@@ -274,9 +277,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
             STEWART_ARGUMENT.to_string(),
         ),
     ] {
-        tables.extend(mined_forms(
-            seq, report, what, id, &args, &argument, &mut files,
-        )?);
+        tables.extend(mined_forms(seq, report, what, id, &args, &argument, files)?);
     }
     progress.advance(1);
     let mut list = Vec::new();
@@ -306,8 +307,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                 .collect(),
         });
     }
-    tables.push(bfiles(list, &mut files)?);
-    let mut reproduce = common_commands(opts, &verdict_table);
+    tables.push(bfiles(list, files)?);
     reproduce.push(command(
         "The least preperiod and period of $\\mathcal{G}_s$ for $S = \\lbrace 4, 5\\rbrace$",
         "nimlab octal period --subtract 4,5",
@@ -320,13 +320,7 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
         "The closed forms of $\\mathcal{G}_s$ for $S = \\lbrace 4, 5\\rbrace$ and for $O = (3333, 2222)$, with their status",
         format!("nimlab mine octal --subtract 4,5 && nimlab mine octal --rules \"{STEWART}\""),
     ));
-    let report = Report {
-        name: name.into(),
-        title: "Scoring play octal games".into(),
-        source: "Stewart, Impartial scoring play games".into(),
-        provenance: provenance(
-            opts,
-            vec![
+    parameters.extend([
                 param(
                     "ruleset",
                     "subtraction set $S = \\lbrace 4, 5\\rbrace$, $p_i = i$",
@@ -344,15 +338,10 @@ pub fn build(opts: &ReportOptions, progress: &dyn Progress) -> Result<Paper> {
                     "closed forms",
                     "$\\mathcal{G}_s$ for $S = \\lbrace 4, 5\\rbrace$ and for $O = (3333, 2222)$",
                 ),
-            ],
-        ),
-        summary,
-        verdicts: verdict_table,
-        tables,
-        figures,
-        reproduce,
-    };
-    Ok(Paper { report, files })
+            ]);
+    d.tables.extend(tables);
+    d.figures.extend(figures);
+    Ok(())
 }
 
 /// The closed form of G_s as `nimlab mine octal {args}` finds it: its table (one line per

@@ -27,7 +27,7 @@ pub mod pdf;
 pub mod plot;
 pub mod render;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use rayon::prelude::*;
 
@@ -41,27 +41,17 @@ use context::{
 };
 
 /// Options of a render.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct ReportOptions {
     /// Use the claims' deep ranges and larger tables.
     pub deep: bool,
     /// Render only these reports (by name); all when empty.
     pub only: Vec<String>,
-    /// Where the claim registries (`<report>.toml`) are.
-    pub claims: PathBuf,
+    /// The command that renders, as provenance and the reports' reproduction commands record
+    /// it (`None`: `nimlab report` with these options).
+    pub command: Option<String>,
     /// The nimlab commit rendered from, recorded in every provenance (`None`: not recorded).
     pub commit: Option<Commit>,
-}
-
-impl Default for ReportOptions {
-    fn default() -> ReportOptions {
-        ReportOptions {
-            deep: false,
-            only: Vec::new(),
-            claims: PathBuf::from("data/claims"),
-            commit: None,
-        }
-    }
 }
 
 /// A paper's report with its data files (relative to the report's directory).
@@ -73,20 +63,39 @@ pub struct Paper {
 }
 
 /// A report builder: options and progress in, a paper out.
-pub type Builder = fn(&ReportOptions, &dyn Progress) -> Result<Paper>;
+pub type Builder = Box<dyn Fn(&ReportOptions, &dyn Progress) -> Result<Paper> + Send + Sync>;
+
+/// A paper's report rendered: its Markdown, LaTeX and context JSON beside its data files.
+pub fn render_paper(renderer: &Renderer, paper: Paper, progress: &dyn Progress) -> Result<Files> {
+    let name = paper.report.name.clone();
+    let mut files = paper.files;
+    let r = &paper.report;
+    files.insert(
+        &format!("{name}.md"),
+        renderer.report_markdown(r)?.into_bytes(),
+    )?;
+    progress.advance(1);
+    files.insert(
+        &format!("{name}.tex"),
+        renderer.report_latex(r)?.into_bytes(),
+    )?;
+    progress.advance(1);
+    files.insert(&format!("{name}.json"), context_json(r)?)?;
+    Ok(files)
+}
 
 /// Renders the reports `builders` make (those in `opts.only`, or all) and the index, in memory.
 pub fn render_reports(
-    builders: &[(&str, Builder)],
+    builders: &[(String, Builder)],
     opts: &ReportOptions,
     progress: &dyn Progress,
 ) -> Result<Files> {
     if let Some(bad) = opts
         .only
         .iter()
-        .find(|o| !builders.iter().any(|(n, _)| n == o))
+        .find(|o| !builders.iter().any(|(n, _)| n == *o))
     {
-        let names: Vec<&str> = builders.iter().map(|(n, _)| *n).collect();
+        let names: Vec<&str> = builders.iter().map(|(n, _)| n.as_str()).collect();
         return Err(Error::invalid(format!(
             "no report is called \"{bad}\" (reports: {})",
             names.join(", ")
@@ -110,20 +119,8 @@ pub fn render_reports(
     for ((name, _), paper) in chosen.into_iter().zip(papers) {
         let paper = paper?;
         progress.stage(&format!("{name}: rendering"));
-        let mut files = paper.files;
-        let r = &paper.report;
-        files.insert(
-            &format!("{name}.md"),
-            renderer.report_markdown(r)?.into_bytes(),
-        )?;
-        progress.advance(1);
-        files.insert(
-            &format!("{name}.tex"),
-            renderer.report_latex(r)?.into_bytes(),
-        )?;
-        progress.advance(1);
-        files.insert(&format!("{name}.json"), context_json(r)?)?;
-        out.extend_under(name, files)?;
+        let r = paper.report.clone();
+        out.extend_under(name, render_paper(&renderer, paper, progress)?)?;
         entries.push(IndexEntry {
             name: r.name.clone(),
             title: r.title.clone(),
@@ -293,7 +290,7 @@ pub fn formula_prose(f: &FormulaView) -> String {
 /// symbolic link or not a directory is refused before anything is rendered).
 pub fn write_reports(
     dir: &Path,
-    builders: &[(&str, Builder)],
+    builders: &[(String, Builder)],
     opts: &ReportOptions,
     progress: &dyn Progress,
 ) -> Result<()> {
@@ -314,7 +311,7 @@ pub struct Checked {
 /// Renders every report and compares the result with `dir` byte for byte.
 pub fn check_reports(
     dir: &Path,
-    builders: &[(&str, Builder)],
+    builders: &[(String, Builder)],
     opts: &ReportOptions,
     progress: &dyn Progress,
 ) -> Result<Checked> {
@@ -327,6 +324,9 @@ pub fn check_reports(
 
 /// The command that renders the reports with these options.
 pub fn report_command(opts: &ReportOptions) -> String {
+    if let Some(command) = &opts.command {
+        return command.clone();
+    }
     let mut c = String::from("nimlab report");
     if opts.deep {
         c.push_str(" --deep");

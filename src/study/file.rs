@@ -19,8 +19,8 @@ use toml::de::DeTable;
 
 use super::compute::{Kind, MAX_LEAST_TABLE_N, MAX_STATE_TABLE_N, OctalRulesSpec, TableSpec};
 use super::{
-    FigureDecl, FigureStyle, Key, Meta, MineDecl, MineHow, Placement, SectionDecl, Study,
-    TableDecl, TemplateKind, Templates, UserTemplate, ValueDecl,
+    FigureDecl, FigureStyle, Key, Meta, MineDecl, MineHow, PaperDecl, Placement, SectionDecl,
+    Study, TableDecl, TemplateKind, Templates, UserTemplate, ValueDecl,
 };
 use crate::claims::Registry;
 use crate::claims::registry::{RawClaim, RawDefine, located};
@@ -29,12 +29,14 @@ use crate::family::Family;
 use crate::games::cash::{Amount, CashSet};
 use crate::games::scoring::{HeapSize, Method};
 use crate::num::{IntRange, Q, QRange};
+use crate::report::context::PaperIdentity;
 use crate::tables::cash_across::SetFamily;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawStudy {
     study: RawMeta,
+    paper: Option<Spanned<RawPaper>>,
     #[serde(default)]
     table: Vec<BTreeMap<String, toml::Value>>,
     #[serde(default)]
@@ -65,6 +67,23 @@ struct RawMeta {
     #[serde(default)]
     references: Vec<String>,
     templates: Option<RawTemplates>,
+}
+
+/// `[paper]`: the study is a paper's report — the paper's identity, its claim file and the
+/// builtin parts, in order.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPaper {
+    key: String,
+    authors: Vec<String>,
+    title: String,
+    year: Option<String>,
+    arxiv: Option<String>,
+    version: Option<String>,
+    copy: String,
+    cited: String,
+    claims: Spanned<String>,
+    builtins: Vec<Spanned<String>>,
 }
 
 /// `templates = { md = "…", tex = "…" }`: the study's own templates, paths relative to the file.
@@ -698,6 +717,11 @@ pub fn parse(path: &Path, src: &str) -> Result<Study> {
                 .transpose()?,
         },
     };
+    let paper = raw
+        .paper
+        .as_ref()
+        .map(|p| paper(&ctx, p, &raw))
+        .transpose()?;
     let meta = Meta {
         name,
         title: raw.study.title,
@@ -1012,6 +1036,7 @@ pub fn parse(path: &Path, src: &str) -> Result<Study> {
         path: path.to_path_buf(),
         src: src.into(),
         meta,
+        paper,
         tables,
         mines,
         claims,
@@ -1020,6 +1045,104 @@ pub fn parse(path: &Path, src: &str) -> Result<Study> {
         values,
         sections,
     })
+}
+
+/// A `[paper]` table validated: every builtin known, the claim file resolved against the study's
+/// directory (written without `.` and `..`, as the report prints it). A paper study is rendered
+/// by the paper templates, which have no place for declared parts yet: a paper study that also
+/// declares tables, mining steps, claims, figures, values, sections or templates is refused.
+fn paper(ctx: &Ctx<'_>, p: &Spanned<RawPaper>, raw: &RawStudy) -> Result<PaperDecl> {
+    let declared = [
+        ("[[table]]", raw.table.len()),
+        ("[[mine]]", raw.mine.len()),
+        ("[[define]]", raw.define.len()),
+        ("[[claim]]", raw.claim.len()),
+        ("claims", raw.claims.len()),
+        ("[[figure]]", raw.figure.len()),
+        ("[[value]]", raw.value.len()),
+        ("[[section]]", raw.section.len()),
+        ("templates", usize::from(raw.study.templates.is_some())),
+    ];
+    if let Some((what, _)) = declared.iter().find(|(_, n)| *n > 0) {
+        return Err(ctx.under(
+            p.span(),
+            &format!("a paper study is rendered from its [paper] table alone: {what} is not allowed beside it (put the paper's claims in its claim file)"),
+        ));
+    }
+    let raw_paper = p.get_ref();
+    // A version is only given with the identifier it versions; a paper has a title and authors.
+    if raw_paper.version.is_some() && raw_paper.arxiv.is_none() {
+        return Err(ctx.under(
+            p.span(),
+            "[paper]: `version` names an arXiv version, so it needs `arxiv`",
+        ));
+    }
+    if raw_paper.title.trim().is_empty() || raw_paper.authors.is_empty() {
+        return Err(ctx.under(p.span(), "[paper]: give the paper's `title` and `authors`"));
+    }
+    let known = crate::papers::builtin_names();
+    let mut builtins = Vec::new();
+    for b in &raw_paper.builtins {
+        if !known.contains(&b.get_ref().as_str()) {
+            return Err(ctx.under(
+                b.span(),
+                &format!(
+                    "unknown builtin `{}`; the builtins are {}",
+                    b.get_ref(),
+                    known.join(", ")
+                ),
+            ));
+        }
+        if builtins.contains(b.get_ref()) {
+            return Err(ctx.under(
+                b.span(),
+                &format!("the builtin `{}` is listed twice", b.get_ref()),
+            ));
+        }
+        builtins.push(b.get_ref().clone());
+    }
+    let base = ctx.path.parent().unwrap_or(Path::new(""));
+    let claims = lexically_normal(&base.join(raw_paper.claims.get_ref()));
+    if !claims.is_file() {
+        return Err(ctx.under(
+            raw_paper.claims.span(),
+            &format!(
+                "claim file {} not found (paths are relative to the study file); a paper's report needs its claims",
+                claims.display()
+            ),
+        ));
+    }
+    Ok(PaperDecl {
+        identity: PaperIdentity {
+            key: raw_paper.key.clone(),
+            authors: raw_paper.authors.clone(),
+            title: raw_paper.title.clone(),
+            year: raw_paper.year.clone(),
+            arxiv: raw_paper.arxiv.clone(),
+            version: raw_paper.version.clone(),
+            copy: raw_paper.copy.clone(),
+        },
+        cited: raw_paper.cited.clone(),
+        claims,
+        builtins,
+    })
+}
+
+/// A path without `.` components and with each `..` taking back the name before it (without
+/// looking at the file system): `data/studies/../claims/x.toml` is `data/claims/x.toml`.
+fn lexically_normal(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out: Vec<Component<'_>> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out.iter().collect()
 }
 
 /// The names quoted as `{{ name }}` in prose.

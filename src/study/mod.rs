@@ -40,6 +40,7 @@ pub use run::{Rendered, RunOptions, SHOWN_ROWS, render};
 use crate::claims::Registry;
 use crate::claims::registry::located;
 use crate::error::{Error, Result};
+use crate::report::context::PaperIdentity;
 use crate::tables::across::ACROSS_FORM_COLUMNS;
 use crate::tables::mined::{FAMILY_FORM_COLUMNS, GRID_FORM_COLUMNS};
 
@@ -102,6 +103,20 @@ pub struct UserTemplate {
     pub path: PathBuf,
     /// Its text.
     pub source: String,
+}
+
+/// A `[paper]` table: the study is a paper's report, rendered by the paper templates (what
+/// `nimlab report` renders) from the paper's claim file and builtin parts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PaperDecl {
+    /// Which paper, in which version.
+    pub identity: PaperIdentity,
+    /// How the report cites it in a line ("Oginuma and Shinoda, Scoring Nim").
+    pub cited: String,
+    /// Its claim file, resolved against the study's directory.
+    pub claims: PathBuf,
+    /// The builtin parts ([`crate::papers::BUILTINS`]), in the order they are added.
+    pub builtins: Vec<String>,
 }
 
 /// A `[[table]]`: one named computation.
@@ -293,6 +308,8 @@ pub struct Study {
     src: Arc<str>,
     /// The `[study]` table.
     pub meta: Meta,
+    /// The `[paper]` table, when the study is a paper's report.
+    pub paper: Option<PaperDecl>,
     /// The computations, in file order.
     pub tables: Vec<TableDecl>,
     /// The mining steps.
