@@ -258,6 +258,8 @@ impl GridFn {
                 scale,
             );
             text.push(b')');
+        } else if scale == 1 && self.knots_are_small() {
+            self.write_small_knots(text);
         } else {
             self.for_each_knot(|m, v| {
                 text.extend_from_slice(b" (");
@@ -270,6 +272,51 @@ impl GridFn {
         text.extend_from_slice(b" [");
         push_integer(text, self.right.into());
         text.push(b']');
+    }
+
+    /// Every knot's M and F(M) is below 10⁴ in magnitude: the window's ends are, and no value
+    /// on the window is farther from F(lo) than the window is wide.
+    fn knots_are_small(&self) -> bool {
+        let small = |n: i64| n.unsigned_abs() < SMALL_INTEGER;
+        small(self.lo)
+            && small(self.hi())
+            && small(i64::from(self.first).abs() + i64::from(self.len))
+    }
+
+    /// The knots ` (M,F(M))` at scale 1, all small ([`GridFn::knots_are_small`]): the text's
+    /// room for the longest knots is made once, each knot is written into it with two
+    /// [`put_small_integer`]s, and the unused room is cut off at the end.
+    fn write_small_knots(&self, text: &mut Vec<u8>) {
+        let mut knots = 0;
+        self.for_each_knot_word(|changes, _, _, _| knots += changes.count_ones() as usize);
+        let start = text.len();
+        // " (" + "-9999" + "," + "-9999" + ")", and the last integer's eight bytes of room.
+        text.resize(start + 14 * knots + 8, 0);
+        let room = &mut text[start..];
+        let mut at = 0;
+        // Between two knots the function is a line: each knot's value is the previous one's
+        // plus the slope after it times the distance (the slope before the first knot is the
+        // left tail's), so no step is counted.
+        let (mut index, mut value, mut slope) = (0, i64::from(self.first), i64::from(self.left));
+        self.for_each_knot_word(|mut changes, base, _, word| {
+            while changes != 0 {
+                let j = changes.trailing_zeros();
+                let knot = base + j as usize;
+                value += slope * (knot - index) as i64;
+                index = knot;
+                slope = 2 * ((word >> j) & 1) as i64 - 1;
+                room[at..at + 2].copy_from_slice(b" (");
+                at += 2;
+                at += put_small_integer(room, at, self.lo + knot as i64);
+                room[at] = b',';
+                at += 1;
+                at += put_small_integer(room, at, value);
+                room[at] = b')';
+                at += 1;
+                changes &= changes - 1;
+            }
+        });
+        text.truncate(start + at);
     }
 
     /// One line, no breakpoint: a window of one point with equal tail slopes.
@@ -300,6 +347,7 @@ impl GridFn {
     /// An interior index i is a knot when step i differs from step i − 1, so a whole word of
     /// them is one XOR with the word shifted by one; the ends compare their step with the tail
     /// slopes. The value at a knot is the word's first value plus a popcount.
+    #[inline(always)]
     fn for_each_knot_word(&self, mut visit: impl FnMut(u64, usize, i32, u64)) {
         let n = self.len as usize;
         if n == 1 {
@@ -593,7 +641,7 @@ fn max_steps(a: u64, va: i64, b: u64, vb: i64) -> u64 {
             max_steps_byte(ba, bb, d as i8)
         };
         out |= u64::from(byte) << (8 * k);
-        d += 2 * (i64::from(ba.count_ones()) - i64::from(bb.count_ones()));
+        d += i64::from(BYTE_NET[usize::from(ba)] - BYTE_NET[usize::from(bb)]);
     }
     out
 }
@@ -727,30 +775,51 @@ fn push_fraction(text: &mut Vec<u8>, a: i64, s: i64) {
     }
 }
 
-/// Appends an integer in decimal, as `Display` writes it. A table's knots are almost all
-/// below 10⁴ in magnitude: those are written without a branch on their length (their lengths
-/// vary from knot to knot, so a branch would be mispredicted often): the sign and four digits
-/// go into one word, the leading zeros are shifted out, and five bytes are appended and cut
-/// back to the number's length. Larger numbers take `itoa`.
+/// Appends an integer in decimal, as `Display` writes it: [`put_small_integer`] below 10⁴ in
+/// magnitude (almost all of a table's knots), `itoa` above.
 fn push_integer(text: &mut Vec<u8>, n: i64) {
-    let u = n.unsigned_abs();
-    if u >= 10_000 {
+    if n.unsigned_abs() >= SMALL_INTEGER {
         text.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
         return;
     }
-    let u = u as usize;
-    let [a, b] = DIGIT_PAIRS[u / 100];
-    let [c, d] = DIGIT_PAIRS[u % 100];
-    // The digits in reading order from the lowest byte.
-    let digits = u32::from_le_bytes([a, b, c, d]);
+    let len = text.len();
+    text.resize(len + 8, 0);
+    let width = put_small_integer(text, len, n);
+    text.truncate(len + width);
+}
+
+/// Integers below this in magnitude are written by [`put_small_integer`].
+const SMALL_INTEGER: u64 = 10_000;
+
+/// Writes n (|n| < 10⁴) in decimal at `room[at..]`, as `Display` writes it, and returns its
+/// length; `room` must have eight bytes from `at`, some of which may be overwritten past the
+/// number. The lengths vary from knot to knot, so a branch on them would be mispredicted
+/// often: the sign and the digits ([`SMALL_DIGITS`]) go into one word, which is stored whole.
+fn put_small_integer(room: &mut [u8], at: usize, n: i64) -> usize {
+    let u = n.unsigned_abs() as usize;
+    debug_assert!(u < SMALL_INTEGER as usize);
     let width = 1 + usize::from(u >= 10) + usize::from(u >= 100) + usize::from(u >= 1000);
     let negative = usize::from(n < 0);
-    let word = ((u64::from(digits) >> (8 * (4 - width))) << (8 * negative))
-        | (u64::from(b'-') * negative as u64);
-    let len = text.len();
-    text.extend_from_slice(&word.to_le_bytes()[..5]);
-    text.truncate(len + width + negative);
+    let word = (u64::from(SMALL_DIGITS[u]) << (8 * negative)) | (u64::from(b'-') * negative as u64);
+    room[at..at + 8].copy_from_slice(&word.to_le_bytes());
+    width + negative
 }
+
+/// The decimal digits of every integer below [`SMALL_INTEGER`], in reading order from the
+/// lowest byte, with no leading zero: one load per integer.
+static SMALL_DIGITS: [u32; SMALL_INTEGER as usize] = {
+    let mut table = [0u32; SMALL_INTEGER as usize];
+    let mut u = 0;
+    while u < SMALL_INTEGER as usize {
+        let [a, b] = DIGIT_PAIRS[u / 100];
+        let [c, d] = DIGIT_PAIRS[u % 100];
+        let digits = u32::from_le_bytes([a, b, c, d]);
+        let width = 1 + (u >= 10) as usize + (u >= 100) as usize + (u >= 1000) as usize;
+        table[u] = digits >> (8 * (4 - width));
+        u += 1;
+    }
+    table
+};
 
 /// "00" to "99".
 const DIGIT_PAIRS: [[u8; 2]; 100] = {
@@ -864,6 +933,19 @@ const BYTE_OFFSETS: [[i8; 8]; 256] = {
             offset += if (byte >> step) & 1 == 1 { 1 } else { -1 };
             step += 1;
         }
+        byte += 1;
+    }
+    table
+};
+
+/// For each byte of step bits, the value after its eight steps relative to the value before
+/// them (twice the rises minus eight): a table, as the build targets plain x86-64, where a
+/// popcount is a dozen instructions.
+const BYTE_NET: [i8; 256] = {
+    let mut table = [0i8; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = 2 * (byte as u8).count_ones() as i8 - 8;
         byte += 1;
     }
     table
@@ -1046,6 +1128,35 @@ mod tests {
             let mut text = b"x".to_vec();
             push_integer(&mut text, n);
             assert_eq!(text, format!("x{n}").as_bytes());
+        }
+    }
+
+    #[test]
+    fn knots_near_ten_thousand_print_as_the_exact_pwl() {
+        // Windows and values on both sides of the small-integer writer's bound, at scale 1
+        // (the fast path) and 2.
+        let mut rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
+        for (lo, start) in [
+            (9_960, 0),
+            (-10_030, 0),
+            (0, 9_970),
+            (-40, -9_990),
+            (9_990, 9_993),
+            (-30, 0),
+        ] {
+            for len in [2, 20, 60, 130] {
+                let f = walk(
+                    &mut rng,
+                    lo,
+                    start + (lo - i64::from(start)).rem_euclid(2) as i32,
+                    len,
+                );
+                for scale in [1, 2] {
+                    let mut text = b"x".to_vec();
+                    f.write_text_bytes(scale, &mut text);
+                    assert_eq!(text, format!("x{}", f.to_pwl(scale)).as_bytes());
+                }
+            }
         }
     }
 
