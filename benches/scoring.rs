@@ -1,8 +1,9 @@
 //! Benchmark of the Scoring Nim table solver (issue 2's closing note, issue 18's targets).
 //!
 //! `cargo bench --bench scoring [-- K:H ...]` solves every K-heap position with heaps ≤ H
-//! several times and prints the median wall time of the solve and of formatting every payoff
-//! (what `nimlab scoring table --format csv` spends its time on besides the solve), the grid
+//! several times and prints the median wall time of the solve and of writing the table as
+//! `nimlab scoring table --format csv` writes it (every row encoded on every core, the payoff
+//! text straight from the grid), into `io::sink()` so that no disk is timed, the grid
 //! cells of all payoffs (Σ window lengths: the size of the work of one pass over the table), the
 //! bytes the payoffs hold, and `table_bytes`' estimate of the whole solve, which must stay above
 //! what is held. Tables of Nim take the running-minimum recursion (one envelope step per heap
@@ -14,8 +15,11 @@ mod common;
 use std::time::Instant;
 
 use common::{median, repeats};
-use nimlab::Silent;
-use nimlab::scoring::{GridFn, Limits, Method, Payoffs, scoring_nim, solve_table, table_bytes};
+use nimlab::scoring::{
+    GridFn, HeapTable, Limits, Method, PWL_COLUMNS, Payoffs, encode_table_rows, scoring_nim,
+    solve_table, table_bytes,
+};
+use nimlab::{Format, Silent, TableWriter, write_rows_parallel};
 
 const DEFAULT_RUNS: &[(usize, u32)] = &[
     (3, 16),
@@ -46,7 +50,7 @@ fn main() {
     let limits = Limits::default();
     println!(
         "{:>2} {:>4} {:>10} {:>10} {:>10} {:>14} {:>12} {:>12}",
-        "k", "H", "positions", "solve_s", "format_s", "grid_cells", "held_MB", "estimate_MB"
+        "k", "H", "positions", "solve_s", "csv_s", "grid_cells", "held_MB", "estimate_MB"
     );
     for (k, h) in runs {
         let mut solve_times = Vec::new();
@@ -60,10 +64,7 @@ fn main() {
                 .expect("benchmark tables fit");
             solve_times.push(start.elapsed());
             let start = Instant::now();
-            let bytes: usize = t
-                .positions_iter()
-                .map(|p| t.summary(&p).expect("in table").text.len())
-                .sum();
+            let bytes = write_csv(&t);
             format_times.push(start.elapsed());
             std::hint::black_box(bytes);
             table = Some(t);
@@ -88,4 +89,22 @@ fn main() {
             estimate as f64 / 1e6,
         );
     }
+}
+
+/// Writes the table as `nimlab scoring table --format csv` does, into a sink; returns the rows.
+fn write_csv(table: &HeapTable) -> u64 {
+    let k = table.heaps();
+    let mut columns: Vec<String> = (1..=k).map(|i| format!("h{i}")).collect();
+    columns.extend(PWL_COLUMNS.iter().map(|c| c.to_string()));
+    let mut sink = std::io::sink();
+    let mut writer = TableWriter::new(Format::Csv, &columns, &mut sink).expect("a sink");
+    let positions = table.positions_iter().filter(|p| p.iter().all(|&h| h > 0));
+    // The command's chunk of positions (`ROW_CHUNK` in `src/cli/scoring.rs`).
+    write_rows_parallel(&mut writer, positions, 65536, |p, out| {
+        encode_table_rows(table, p, None, out)
+    })
+    .expect("a sink never fails");
+    let rows = writer.rows();
+    writer.finish().expect("a sink never fails");
+    rows
 }

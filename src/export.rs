@@ -966,7 +966,8 @@ impl<'w, W: Write + ?Sized> TableWriter<'w, W> {
 }
 
 /// One line of a text table: each cell padded to its column's width, two spaces between
-/// columns, trailing spaces dropped.
+/// columns, trailing spaces dropped. The last cell is not padded: its padding would be
+/// dropped again (and it is a long payoff in the widest tables).
 fn write_aligned<W: Write + ?Sized>(
     out: &mut W,
     line: &mut String,
@@ -974,13 +975,16 @@ fn write_aligned<W: Write + ?Sized>(
     widths: &[usize],
 ) -> io::Result<()> {
     line.clear();
+    let last = cells.len().min(widths.len()).saturating_sub(1);
     for (i, (cell, w)) in cells.iter().zip(widths).enumerate() {
         if i > 0 {
             line.push_str("  ");
         }
         line.push_str(cell);
-        let pad = w - cell.chars().count();
-        line.extend(std::iter::repeat_n(' ', pad));
+        if i < last {
+            let pad = w - cell.chars().count();
+            line.extend(std::iter::repeat_n(' ', pad));
+        }
     }
     out.write_all(line.trim_end().as_bytes())?;
     out.write_all(b"\n")

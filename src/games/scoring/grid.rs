@@ -258,6 +258,8 @@ impl GridFn {
                 scale,
             );
             text.push(b')');
+        } else if scale == 1 && self.knots_are_small() {
+            self.write_small_knots(text);
         } else {
             self.for_each_knot(|m, v| {
                 text.extend_from_slice(b" (");
@@ -270,6 +272,51 @@ impl GridFn {
         text.extend_from_slice(b" [");
         push_integer(text, self.right.into());
         text.push(b']');
+    }
+
+    /// Every knot's M and F(M) is below 10⁴ in magnitude: the window's ends are, and no value
+    /// on the window is farther from F(lo) than the window is wide.
+    fn knots_are_small(&self) -> bool {
+        let small = |n: i64| n.unsigned_abs() < SMALL_INTEGER;
+        small(self.lo)
+            && small(self.hi())
+            && small(i64::from(self.first).abs() + i64::from(self.len))
+    }
+
+    /// The knots ` (M,F(M))` at scale 1, all small ([`GridFn::knots_are_small`]): the text's
+    /// room for the longest knots is made once, each knot is written into it with two
+    /// [`put_small_integer`]s, and the unused room is cut off at the end.
+    fn write_small_knots(&self, text: &mut Vec<u8>) {
+        let mut knots = 0;
+        self.for_each_knot_word(|changes, _, _, _| knots += changes.count_ones() as usize);
+        let start = text.len();
+        // " (" + "-9999" + "," + "-9999" + ")", and the last integer's eight bytes of room.
+        text.resize(start + 14 * knots + 8, 0);
+        let room = &mut text[start..];
+        let mut at = 0;
+        // Between two knots the function is a line: each knot's value is the previous one's
+        // plus the slope after it times the distance (the slope before the first knot is the
+        // left tail's), so no step is counted.
+        let (mut index, mut value, mut slope) = (0, i64::from(self.first), i64::from(self.left));
+        self.for_each_knot_word(|mut changes, base, _, word| {
+            while changes != 0 {
+                let j = changes.trailing_zeros();
+                let knot = base + j as usize;
+                value += slope * (knot - index) as i64;
+                index = knot;
+                slope = 2 * ((word >> j) & 1) as i64 - 1;
+                room[at..at + 2].copy_from_slice(b" (");
+                at += 2;
+                at += put_small_integer(room, at, self.lo + knot as i64);
+                room[at] = b',';
+                at += 1;
+                at += put_small_integer(room, at, value);
+                room[at] = b')';
+                at += 1;
+                changes &= changes - 1;
+            }
+        });
+        text.truncate(start + at);
     }
 
     /// One line, no breakpoint: a window of one point with equal tail slopes.
@@ -300,6 +347,7 @@ impl GridFn {
     /// An interior index i is a knot when step i differs from step i − 1, so a whole word of
     /// them is one XOR with the word shifted by one; the ends compare their step with the tail
     /// slopes. The value at a knot is the word's first value plus a popcount.
+    #[inline(always)]
     fn for_each_knot_word(&self, mut visit: impl FnMut(u64, usize, i32, u64)) {
         let n = self.len as usize;
         if n == 1 {
@@ -404,16 +452,29 @@ impl GridFn {
 }
 
 /// The running minimum's kernels: the same functions as [`GridFn::combine`] and
-/// [`GridFn::lower_envelope`] give (tested bit for bit), computed in one pass over a caller's
-/// scratch buffer.
+/// [`GridFn::lower_envelope`] give (tested bit for bit), computed on the packed steps
+/// themselves, 64 grid points at a time, with no value decoded.
 ///
-/// The generic combine decodes each candidate into a buffer, takes the maximum in a second
-/// pass, allocates its output window and, for a minimum, negates its candidates and its result.
-/// Here each candidate's packed steps are decoded a byte (eight grid points) at a time straight
-/// into the running extremum, the window lives in scratch space reused for every position, and
-/// a minimum is taken as a minimum. The window is found by the same exact tail-line analysis
-/// ([`left_edge`], [`right_edge`]) and trimmed by the same [`trimmed`], so the results are the
-/// generic ones, window for window.
+/// **Why steps suffice.** The candidates p − g of a maximum lie in one parity class (checked by
+/// [`window`] as the generic combine checks it), so two of them differ by an even number at every
+/// grid point. Where a(M) > b(M), then a(M) ≥ b(M) + 2, and one unit step later a still is at
+/// least b: the maximum's next step is a's step. Where a(M) = b(M) the maximum rises exactly
+/// when one of them rises. So the maximum's step bits follow from the candidates' step bits and
+/// the signs of their differences, and a difference d at the start of a word of 64 steps moves
+/// by at most 2 per step: with |d| ≥ 128 one candidate wins the whole word, with |d| ≥ 16 a
+/// whole byte, and only the bytes where two candidates come within 14 of each other are
+/// compared point by point (eight lanes of small integers). The values at the window's ends
+/// are the first value plus twice the rises minus the steps, popcounts.
+///
+/// **What stays the generic combine's.** The window and the tails come from the same exact
+/// tail-line analysis ([`window`]), and the result is trimmed to its first and last knot as
+/// [`trimmed`] trims, found a word at a time as [`GridFn::summary_parts`] finds knots. The range
+/// check is a bound: every value on the window is at most max |p − g(lo)| + (hi − lo) in
+/// magnitude (unit slopes), and when that bound passes [`GRID_LIMIT`] the kernel hands the
+/// candidates to [`GridFn::combine`] itself, so a refusal is the generic one.
+///
+/// A minimum is a maximum of negated candidates, negated back: [`GridFn::lower_envelope`]'s
+/// construction, with the same result.
 impl GridFn {
     /// T + c: the same window and steps, every value raised by c. Equal to
     /// `lower_envelope(&[(c, self)])`: one candidate's envelope is the candidate, on its own
@@ -438,37 +499,57 @@ impl GridFn {
         t: &GridFn,
         c: i64,
         g: &GridFn,
-        scratch: &mut Vec<i32>,
+        scratch: &mut Scratch,
     ) -> Result<GridFn, GridError> {
-        // min(P + F) = −max(−P − F): the window and tails are those of the maximum of the
-        // negated candidates, with the tail slopes negated.
-        let as_max = [(0, t), (-c, g)];
-        let (lo, hi, left, right) = window(&as_max)?;
-        let out = fill(scratch, lo, hi);
-        fold(t, lo, out, |_, v| v);
-        let c = c as i32;
-        fold(g, lo, out, |o, v| o.min(c + v));
-        check_range(out)?;
-        Ok(trimmed(lo, out, -left, -right))
+        // min(P + F) = −max(−P − F).
+        Ok(GridFn::max_of_differences(&[(0, t), (-c, g)], scratch)?.negated())
     }
 
     /// max over (p − g): equal to [`GridFn::combine`].
     pub(crate) fn max_of_differences(
         cands: &[(i64, &GridFn)],
-        scratch: &mut Vec<i32>,
+        scratch: &mut Scratch,
     ) -> Result<GridFn, GridError> {
         let (lo, hi, left, right) = window(cands)?;
-        let out = fill(scratch, lo, hi);
-        for (i, &(p, g)) in cands.iter().enumerate() {
-            let p = p as i32;
-            if i == 0 {
-                fold(g, lo, out, |_, v| p - v);
-            } else {
-                fold(g, lo, out, |o, v| o.max(p - v));
-            }
+        let span = hi - lo;
+        let at_lo = |&(p, g): &(i64, &GridFn)| p - g.at(lo);
+        let widest = cands
+            .iter()
+            .map(|c| at_lo(c).abs())
+            .max()
+            .expect("non-empty");
+        if widest + span > GRID_LIMIT {
+            // Some value may be out of range: the generic combine checks every one.
+            return GridFn::combine(cands);
         }
-        check_range(out)?;
-        Ok(trimmed(lo, out, left, right))
+        let Scratch { words, values } = scratch;
+        values.clear();
+        values.extend(cands.iter().map(at_lo));
+        let first_value = *values.iter().max().expect("non-empty");
+        // The maximum's steps on the window, and one more word when the point after the last
+        // step starts one (the knot search reads the right tail there).
+        let steps = span as usize;
+        words.clear();
+        words.resize(
+            steps.div_ceil(64) + usize::from(steps.is_multiple_of(64)),
+            0,
+        );
+        for (w, word) in words.iter_mut().enumerate().take(steps.div_ceil(64)) {
+            let from = lo + 64 * w as i64;
+            let mut best = (0u64, i64::MIN);
+            for (&(_, g), value) in cands.iter().zip(values.iter_mut()) {
+                // p − g falls where g rises.
+                let bits = !g.steps_from(from - g.lo);
+                best = if best.1 == i64::MIN {
+                    (bits, *value)
+                } else {
+                    (max_steps(best.0, best.1, bits, *value), best.1.max(*value))
+                };
+                *value += 2 * i64::from(bits.count_ones()) - 64;
+            }
+            *word = best.0;
+        }
+        Ok(trimmed_steps(lo, first_value, words, steps, left, right))
     }
 }
 
@@ -491,73 +572,168 @@ fn window(cands: &[(i64, &GridFn)]) -> Result<(i64, i64, i8, i8), GridError> {
     Ok((lo, hi, left, right))
 }
 
-/// The scratch buffer sized to the window [lo, hi], not cleared: the first candidate's fold
-/// writes every slot of the window.
-fn fill(scratch: &mut Vec<i32>, lo: i64, hi: i64) -> &mut [i32] {
-    let len = (hi - lo + 1) as usize;
-    if scratch.len() < len {
-        scratch.resize(len, 0);
-    }
-    &mut scratch[..len]
+/// Buffers the kernels reuse from call to call, one per thread.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    /// The maximum's steps on its window.
+    words: Vec<u64>,
+    /// Each candidate's value at the start of the current word.
+    values: Vec<i64>,
 }
 
-/// [`GridFn::combine`]'s range check, without an early exit so that it vectorizes.
-fn check_range(out: &[i32]) -> Result<(), GridError> {
-    let widest = out.iter().fold(0u32, |w, v| w.max(v.unsigned_abs()));
-    if i64::from(widest) > GRID_LIMIT {
-        return Err(GridError::Range);
-    }
-    Ok(())
-}
-
-/// out[M − lo] = op(out[M − lo], g(M)) for every M of the window of `out`, which must contain
-/// g's window (every window [`window`] gives does: it reaches past every candidate's).
-///
-/// Values stay within i32: the window's ends and g's values at its own ends are at most
-/// [`GRID_LIMIT`] = 2^28 in magnitude, so |g(M)| ≤ 3·2^28 on the window and an offset of at most
-/// 2^28 keeps every intermediate below 2^30.
-#[inline(always)]
-fn fold(g: &GridFn, lo: i64, out: &mut [i32], op: impl Fn(i32, i32) -> i32) {
-    let glo = g.lo;
-    let n = g.len as usize;
-    debug_assert!(lo <= glo && glo + n as i64 <= lo + out.len() as i64);
-    let start = (glo - lo) as usize;
-    let (before, rest) = out.split_at_mut(start);
-    let (inside, after) = rest.split_at_mut(n);
-    // Left of g's window the values run down (left slope +1) or up (−1) towards lo.
-    let mut v = g.first - i32::from(g.left) * start as i32;
-    let left = i32::from(g.left);
-    for o in before.iter_mut() {
-        *o = op(*o, v);
-        v += left;
-    }
-    // Inside, eight steps at a time from the packed bits.
-    let mut v = g.first;
-    let mut blocks = inside.chunks_exact_mut(8);
-    for (b, block) in blocks.by_ref().enumerate() {
-        let byte = (g.rises[b / 8] >> (8 * (b % 8))) as u8;
-        let offsets = &BYTE_OFFSETS[usize::from(byte)];
-        for (o, &d) in block.iter_mut().zip(offsets) {
-            *o = op(*o, v + i32::from(d));
+impl GridFn {
+    /// Bit j: the step from index r + j to r + j + 1 of the window (indices relative to `lo`)
+    /// rises, with the tail slopes outside the window.
+    fn steps_from(&self, r: i64) -> u64 {
+        let steps = i64::from(self.len) - 1;
+        if r >= 0 && r + 64 <= steps {
+            return funnel(&self.rises, r as usize);
         }
-        v += 2 * byte.count_ones() as i32 - 8;
+        let tail = |slope: i8| if slope > 0 { u64::MAX } else { 0 };
+        // Bits below `inside_from` read the left tail, bits from `inside_to` on the right one.
+        let inside_from = (-r).clamp(0, 64) as u32;
+        let inside_to = (steps - r).clamp(0, 64) as u32;
+        let mut bits =
+            (tail(self.left) & low_bits(inside_from)) | (tail(self.right) & !low_bits(inside_to));
+        if inside_from < inside_to {
+            let inside = funnel(&self.rises, (r + i64::from(inside_from)) as usize) << inside_from;
+            bits |= inside & low_bits(inside_to) & !low_bits(inside_from);
+        }
+        bits
     }
-    let done = n / 8;
-    let byte = g
-        .rises
-        .get(done / 8)
-        .map_or(0, |w| (w >> (8 * (done % 8))) as u8);
-    let offsets = &BYTE_OFFSETS[usize::from(byte)];
-    for (o, &d) in blocks.into_remainder().iter_mut().zip(offsets) {
-        *o = op(*o, v + i32::from(d));
+}
+
+/// The 64 bits of `words` from bit `pos` on (zeros past the end).
+fn funnel(words: &[u64], pos: usize) -> u64 {
+    let (w, s) = (pos / 64, pos % 64);
+    let low = words.get(w).copied().unwrap_or(0) >> s;
+    if s == 0 {
+        low
+    } else {
+        low | (words.get(w + 1).copied().unwrap_or(0) << (64 - s))
     }
-    // Right of it, away from g.last with the right slope.
-    let right = i32::from(g.right);
-    let mut v = g.last;
-    for o in after.iter_mut() {
-        v += right;
-        *o = op(*o, v);
+}
+
+/// The lowest n bits set (n ≤ 64).
+fn low_bits(n: u32) -> u64 {
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}
+
+/// The steps of max(a, b) over 64 grid points, given the steps of a and b there and their
+/// values va, vb at the first point (va − vb even).
+fn max_steps(a: u64, va: i64, b: u64, vb: i64) -> u64 {
+    let mut d = va - vb;
+    // Over 63 steps the difference moves by at most 126.
+    if d >= 128 {
+        return a;
     }
+    if d <= -128 {
+        return b;
+    }
+    let mut out = 0u64;
+    for k in 0..8 {
+        let (ba, bb) = ((a >> (8 * k)) as u8, (b >> (8 * k)) as u8);
+        let byte = if d >= 16 {
+            ba
+        } else if d <= -16 {
+            bb
+        } else {
+            max_steps_byte(ba, bb, d as i8)
+        };
+        out |= u64::from(byte) << (8 * k);
+        d += i64::from(BYTE_NET[usize::from(ba)] - BYTE_NET[usize::from(bb)]);
+    }
+    out
+}
+
+/// [`max_steps`] over eight points, |d| ≤ 14: the difference at each point from the steps'
+/// offsets, then a's step where a is above, b's where b is, either's rise where they meet.
+fn max_steps_byte(ba: u8, bb: u8, d: i8) -> u8 {
+    let (oa, ob) = (
+        &BYTE_OFFSETS[usize::from(ba)],
+        &BYTE_OFFSETS[usize::from(bb)],
+    );
+    let diff: [i8; 8] = std::array::from_fn(|j| d + oa[j] - ob[j]);
+    let flags = |f: fn(i8) -> bool| {
+        let bytes: [u8; 8] = std::array::from_fn(|j| u8::from(f(diff[j])));
+        gather_bits(u64::from_le_bytes(bytes)) as u8
+    };
+    let (above, below) = (flags(|x| x > 0), flags(|x| x < 0));
+    let meet = !(above | below);
+    (ba & above) | (bb & below) | ((ba | bb) & meet)
+}
+
+/// The function with value `first_value` at `lo`, the `steps` step bits of `words` after it
+/// and these tails, trimmed to its first and last knot as [`trimmed`] trims a window of values.
+/// `words` must hold a bit for the point after the last step (its content is overwritten).
+fn trimmed_steps(
+    lo: i64,
+    first_value: i64,
+    words: &mut [u64],
+    steps: usize,
+    left: i8,
+    right: i8,
+) -> GridFn {
+    // The stream of slopes: bits past the last step read the right tail, bit −1 the left one.
+    let (lbit, rbit) = (u64::from(left > 0), u64::from(right > 0));
+    let (w_end, b_end) = (steps / 64, steps % 64);
+    words[w_end] = (words[w_end] & low_bits(b_end as u32)) | ((rbit * u64::MAX) << b_end);
+    let used = &words[..=w_end];
+    // Point i is a knot when the slopes before and after it differ (i ≤ steps).
+    let knots = |w: usize| {
+        let carry = if w == 0 { lbit } else { used[w - 1] >> 63 };
+        let x = used[w] ^ ((used[w] << 1) | carry);
+        if w == w_end {
+            x & low_bits(b_end as u32 + 1)
+        } else {
+            x
+        }
+    };
+    let first_knot = (0..=w_end)
+        .find_map(|w| {
+            let x = knots(w);
+            (x != 0).then(|| 64 * w + x.trailing_zeros() as usize)
+        })
+        .unwrap_or(0);
+    let last_knot = (0..=w_end)
+        .rev()
+        .find_map(|w| {
+            let x = knots(w);
+            (x != 0).then(|| 64 * w + 63 - x.leading_zeros() as usize)
+        })
+        .unwrap_or(0);
+    let rises_before = count_ones_below(used, first_knot);
+    let first = first_value + 2 * rises_before as i64 - first_knot as i64;
+    let kept = last_knot - first_knot;
+    let mut rises = vec![0u64; kept.div_ceil(64)];
+    for (j, word) in rises.iter_mut().enumerate() {
+        *word = funnel(used, first_knot + 64 * j);
+    }
+    if let Some(end) = rises.last_mut() {
+        *end &= low_bits((kept - 64 * (kept.div_ceil(64) - 1)) as u32);
+    }
+    let up: u32 = rises.iter().map(|w| w.count_ones()).sum();
+    let last = first + 2 * i64::from(up) - kept as i64;
+    let new_lo = lo + first_knot as i64;
+    GridFn {
+        lo: new_lo,
+        first: first as i32,
+        last: last as i32,
+        len: kept as u32 + 1,
+        rises: rises.into_boxed_slice(),
+        left,
+        right,
+        parity: (first - new_lo).rem_euclid(2) as u8,
+    }
+}
+
+/// Set bits of `words` below bit `n`.
+fn count_ones_below(words: &[u64], n: usize) -> u32 {
+    let (w, b) = (n / 64, n % 64);
+    let full: u32 = words[..w].iter().map(|x| x.count_ones()).sum();
+    full + words
+        .get(w)
+        .map_or(0, |x| (x & low_bits(b as u32)).count_ones())
 }
 
 /// What a table row shows of one payoff; see [`GridFn::summary`].
@@ -599,30 +775,51 @@ fn push_fraction(text: &mut Vec<u8>, a: i64, s: i64) {
     }
 }
 
-/// Appends an integer in decimal, as `Display` writes it. A table's knots are almost all
-/// below 10⁴ in magnitude: those are written without a branch on their length (their lengths
-/// vary from knot to knot, so a branch would be mispredicted often): the sign and four digits
-/// go into one word, the leading zeros are shifted out, and five bytes are appended and cut
-/// back to the number's length. Larger numbers take `itoa`.
+/// Appends an integer in decimal, as `Display` writes it: [`put_small_integer`] below 10⁴ in
+/// magnitude (almost all of a table's knots), `itoa` above.
 fn push_integer(text: &mut Vec<u8>, n: i64) {
-    let u = n.unsigned_abs();
-    if u >= 10_000 {
+    if n.unsigned_abs() >= SMALL_INTEGER {
         text.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
         return;
     }
-    let u = u as usize;
-    let [a, b] = DIGIT_PAIRS[u / 100];
-    let [c, d] = DIGIT_PAIRS[u % 100];
-    // The digits in reading order from the lowest byte.
-    let digits = u32::from_le_bytes([a, b, c, d]);
+    let len = text.len();
+    text.resize(len + 8, 0);
+    let width = put_small_integer(text, len, n);
+    text.truncate(len + width);
+}
+
+/// Integers below this in magnitude are written by [`put_small_integer`].
+const SMALL_INTEGER: u64 = 10_000;
+
+/// Writes n (|n| < 10⁴) in decimal at `room[at..]`, as `Display` writes it, and returns its
+/// length; `room` must have eight bytes from `at`, some of which may be overwritten past the
+/// number. The lengths vary from knot to knot, so a branch on them would be mispredicted
+/// often: the sign and the digits ([`SMALL_DIGITS`]) go into one word, which is stored whole.
+fn put_small_integer(room: &mut [u8], at: usize, n: i64) -> usize {
+    let u = n.unsigned_abs() as usize;
+    debug_assert!(u < SMALL_INTEGER as usize);
     let width = 1 + usize::from(u >= 10) + usize::from(u >= 100) + usize::from(u >= 1000);
     let negative = usize::from(n < 0);
-    let word = ((u64::from(digits) >> (8 * (4 - width))) << (8 * negative))
-        | (u64::from(b'-') * negative as u64);
-    let len = text.len();
-    text.extend_from_slice(&word.to_le_bytes()[..5]);
-    text.truncate(len + width + negative);
+    let word = (u64::from(SMALL_DIGITS[u]) << (8 * negative)) | (u64::from(b'-') * negative as u64);
+    room[at..at + 8].copy_from_slice(&word.to_le_bytes());
+    width + negative
 }
+
+/// The decimal digits of every integer below [`SMALL_INTEGER`], in reading order from the
+/// lowest byte, with no leading zero: one load per integer.
+static SMALL_DIGITS: [u32; SMALL_INTEGER as usize] = {
+    let mut table = [0u32; SMALL_INTEGER as usize];
+    let mut u = 0;
+    while u < SMALL_INTEGER as usize {
+        let [a, b] = DIGIT_PAIRS[u / 100];
+        let [c, d] = DIGIT_PAIRS[u % 100];
+        let digits = u32::from_le_bytes([a, b, c, d]);
+        let width = 1 + (u >= 10) as usize + (u >= 100) as usize + (u >= 1000) as usize;
+        table[u] = digits >> (8 * (4 - width));
+        u += 1;
+    }
+    table
+};
 
 /// "00" to "99".
 const DIGIT_PAIRS: [[u8; 2]; 100] = {
@@ -736,6 +933,19 @@ const BYTE_OFFSETS: [[i8; 8]; 256] = {
             offset += if (byte >> step) & 1 == 1 { 1 } else { -1 };
             step += 1;
         }
+        byte += 1;
+    }
+    table
+};
+
+/// For each byte of step bits, the value after its eight steps relative to the value before
+/// them (twice the rises minus eight): a table, as the build targets plain x86-64, where a
+/// popcount is a dozen instructions.
+const BYTE_NET: [i8; 256] = {
+    let mut table = [0i8; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = 2 * (byte as u8).count_ones() as i8 - 8;
         byte += 1;
     }
     table
@@ -922,6 +1132,35 @@ mod tests {
     }
 
     #[test]
+    fn knots_near_ten_thousand_print_as_the_exact_pwl() {
+        // Windows and values on both sides of the small-integer writer's bound, at scale 1
+        // (the fast path) and 2.
+        let mut rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
+        for (lo, start) in [
+            (9_960, 0),
+            (-10_030, 0),
+            (0, 9_970),
+            (-40, -9_990),
+            (9_990, 9_993),
+            (-30, 0),
+        ] {
+            for len in [2, 20, 60, 130] {
+                let f = walk(
+                    &mut rng,
+                    lo,
+                    start + (lo - i64::from(start)).rem_euclid(2) as i32,
+                    len,
+                );
+                for scale in [1, 2] {
+                    let mut text = b"x".to_vec();
+                    f.write_text_bytes(scale, &mut text);
+                    assert_eq!(text, format!("x{}", f.to_pwl(scale)).as_bytes());
+                }
+            }
+        }
+    }
+
+    #[test]
     fn gathered_bits_are_the_bytes_in_order() {
         for pattern in 0u64..256 {
             let bytes = (0..8).fold(0u64, |b, j| b | (((pattern >> j) & 1) << (8 * j)));
@@ -996,7 +1235,7 @@ mod tests {
             mixed in proptest::prelude::any::<bool>(),
         ) {
             let fns = random_functions(seed, 60);
-            let mut scratch = vec![7; 3];
+            let mut scratch = Scratch::default();
             // One parity class (P + parity of F, for a minimum as for a maximum), unless mixed.
             let class = |p: i64, i: usize| (p + i64::from(fns[i].parity)).rem_euclid(2);
             let (p0, i0) = (picks[0].1, picks[0].0);
@@ -1040,11 +1279,94 @@ mod tests {
         }
     }
 
+    /// A random walk of `len` points from `start`, as a grid function on [lo, lo + len − 1]
+    /// with random tails (trimmed to its knots).
+    fn walk(rng: &mut TestRng, lo: i64, start: i32, len: usize) -> GridFn {
+        let mut values = vec![start];
+        for _ in 1..len {
+            let step = if rng.random() { 1 } else { -1 };
+            values.push(values[values.len() - 1] + step);
+        }
+        let tail = |up: bool| if up { 1 } else { -1 };
+        trimmed(lo, &values, tail(rng.random()), tail(rng.random()))
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+        /// Long walks that stay close to each other (the kernels compare them point by point
+        /// within a byte), cross now and then (a byte or a word decided at once) or lie far
+        /// apart: the kernels give the generic combines' functions, window for window.
+        #[test]
+        fn kernels_equal_the_generic_combines_on_long_close_walks(
+            seed in proptest::prelude::any::<[u8; 32]>(),
+            count in 1usize..=4,
+            apart in proptest::prelude::prop_oneof![0i64..4, 0i64..40, 0i64..400],
+        ) {
+            let mut rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed);
+            let fns: Vec<GridFn> = (0..count)
+                .map(|_| {
+                    let lo: i64 = rng.random_range(-150..150);
+                    let len = rng.random_range(1..700);
+                    // Same parity class: the start's parity follows lo's.
+                    let start = 2 * rng.random_range(-10..10) + (lo.rem_euclid(2) as i32);
+                    walk(&mut rng, lo, start, len)
+                })
+                .collect();
+            let cands: Vec<(i64, &GridFn)> = fns
+                .iter()
+                .map(|g| (2 * rng.random_range(-apart..=apart), g))
+                .collect();
+            let mut scratch = Scratch::default();
+            proptest::prop_assert_eq!(
+                GridFn::max_of_differences(&cands, &mut scratch),
+                GridFn::combine(&cands)
+            );
+            if let [(c, g), (pt, t), ..] = cands[..] {
+                let t = GridFn::lower_envelope(&[(pt, t)]).expect("in range");
+                proptest::prop_assert_eq!(
+                    GridFn::min_step(&t, c, g, &mut scratch),
+                    GridFn::lower_envelope(&[(0, &t), (c, g)])
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn kernels_near_the_range_limit_are_the_generic_combines() {
+        // Values within a window's width of GRID_LIMIT: the kernel's bound sends them to the
+        // generic combine, which keeps what fits and refuses what does not.
+        let mut rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
+        let mut scratch = Scratch::default();
+        for len in [1, 2, 65, 300] {
+            let g = walk(&mut rng, -40, 0, len);
+            let h = walk(&mut rng, 10, 0, len);
+            for p in [
+                GRID_LIMIT - 400,
+                GRID_LIMIT - 2,
+                -GRID_LIMIT + 2,
+                GRID_LIMIT,
+            ] {
+                let cands = [(p, &g), (p, &h)];
+                assert_eq!(
+                    GridFn::max_of_differences(&cands, &mut scratch),
+                    GridFn::combine(&cands),
+                    "len {len}, p {p}"
+                );
+                assert_eq!(
+                    GridFn::min_step(&g, p, &h, &mut scratch),
+                    GridFn::lower_envelope(&[(0, &g), (p, &h)]),
+                    "len {len}, p {p}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn kernels_refuse_what_the_generic_combines_refuse() {
         let t = GridFn::terminal();
         let two = GridFn::combine(&[(1, &t)]).unwrap();
-        let mut scratch = Vec::new();
+        let mut scratch = Scratch::default();
         // Mixed parity classes.
         assert_eq!(
             GridFn::max_of_differences(&[(1, &t), (2, &t)], &mut scratch),

@@ -43,13 +43,15 @@
 //! q is retried at 2q as there. The values equal the reference's payoffs (tested against it and
 //! against a naive minimax), and the grid's trimmed windows make the stored functions identical.
 //!
-//! **The kernels.** Each step is one of three fused passes over a per-thread scratch window
-//! ([`GridFn::shifted`], [`GridFn::min_step`], [`GridFn::max_of_differences`]): the packed
-//! steps of every candidate are decoded a byte at a time straight into the running extremum,
-//! and the result is trimmed and packed once. They compute the same functions as the generic
-//! [`GridFn::lower_envelope`] and [`GridFn::combine`] (same window analysis, same trimming), and
-//! the tests solve whole tables both ways ([`Steps`]) and compare them function for function,
-//! besides the reference recursion and naive minimax.
+//! **The kernels.** Each step is one pass over the packed steps of its candidates
+//! ([`GridFn::shifted`], [`GridFn::min_step`], [`GridFn::max_of_differences`]): the extremum's
+//! step bits are chosen 64 grid points at a time from the candidates' step bits, comparing
+//! values point by point only where two candidates come close (see the kernels' doc in
+//! [`super::grid`]), and the result is trimmed and packed once, in a per-thread scratch buffer.
+//! They compute the same functions as the generic [`GridFn::lower_envelope`] and
+//! [`GridFn::combine`] (same window analysis, same trimming; the generic combine itself when a
+//! value may leave the grid's range), and the tests solve whole tables both ways ([`Steps`])
+//! and compare them function for function, besides the reference recursion and naive minimax.
 //!
 //! **Order and memory.** T(x, rest) and f(rest ∪ {x − 1}) lie one bean below the position
 //! x ∪ rest, so positions are solved in layers by total beans, each in parallel, and only the
@@ -59,7 +61,7 @@
 
 use rayon::prelude::*;
 
-use super::grid::{GRID_LIMIT, GridError, GridFn};
+use super::grid::{GRID_LIMIT, GridError, GridFn, Scratch};
 use super::ruleset::HeapSize;
 use super::solver::{Payoffs, base_scale};
 use super::table::{rank, resort};
@@ -218,8 +220,8 @@ fn for_each_tuple_with_total(k: usize, max: HeapSize, total: u64, f: &mut dyn Fn
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Steps {
     /// The dedicated kernels on the packed grid ([`GridFn::min_step`],
-    /// [`GridFn::max_of_differences`]): one fused pass per candidate, no allocation but the
-    /// results.
+    /// [`GridFn::max_of_differences`]): one pass over the candidates' step bits, no allocation
+    /// but the results.
     Kernel,
     /// The generic [`GridFn::lower_envelope`] and [`GridFn::combine`]: the reference the tests
     /// compare the kernels with, function for function.
@@ -279,7 +281,7 @@ fn sweep(
             .par_chunks(k)
             .with_min_len(8)
             .map_init(
-                || (vec![0 as HeapSize; k], Vec::new()),
+                || (vec![0 as HeapSize; k], Scratch::default()),
                 |(child, scratch), position| {
                     let at = Context {
                         moves,
@@ -329,7 +331,7 @@ fn solve_position(
     at: &Context<'_>,
     position: &[HeapSize],
     child: &mut [HeapSize],
-    scratch: &mut Vec<i32>,
+    scratch: &mut Scratch,
     steps: Steps,
 ) -> Result<Solved, GridError> {
     let k = position.len();
