@@ -36,6 +36,7 @@ pub use render::{Renderer, context_json};
 
 use crate::error::{Error, Result};
 use crate::progress::Progress;
+use crate::study::Cache;
 use context::{
     ClaimEntry, Commit, FormulaView, Index, IndexEntry, Parameter, Provenance, Report, Summary,
 };
@@ -51,6 +52,9 @@ pub struct ReportOptions {
     pub claims: PathBuf,
     /// The nimlab commit rendered from, recorded in every provenance (`None`: not recorded).
     pub commit: Option<Commit>,
+    /// Where the claims' verdicts are read back from and kept ([`Cache::verdicts`]); none by
+    /// default.
+    pub cache: Cache,
 }
 
 impl Default for ReportOptions {
@@ -60,6 +64,7 @@ impl Default for ReportOptions {
             only: Vec::new(),
             claims: PathBuf::from("data/claims"),
             commit: None,
+            cache: Cache::disabled(),
         }
     }
 }
