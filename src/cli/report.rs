@@ -41,8 +41,8 @@ beside DIR (.NAME.new-*, .NAME.old-*) is cleaned up or restored by the next run.
 The verdicts of each registry are kept in the cache (the one `nimlab study` uses: --cache DIR,
 default $NIMLAB_CACHE, else $XDG_CACHE_HOME/nimlab, else ~/.cache/nimlab) and read back while
 nothing they depend on changed: nimlab's version and commit, --deep, the registry's claims, and
-the forms files their proofs read. Editing a claim or a forms file, or building another commit,
-checks the registry again; an unusable entry is checked again and replaced; deleting the cache
+the forms files their proofs read. Editing a claim or a forms file, or building another commit
+(or a modified work tree), checks the registry again; an unusable entry is checked again and replaced; deleting the cache
 is always safe. `nimlab check` never reads the cache.";
 
 /// Render the research reports (one per paper and an index) into a directory.

@@ -3,7 +3,8 @@
 //! and `nimlab report` does not re-check claims nobody touched.
 //!
 //! Content-addressed: the key is the SHA-256 of the canonical JSON of everything the result
-//! depends on — the nimlab that computes it ([`CACHE_VERSION`]) and
+//! depends on — the nimlab that computes it ([`CACHE_VERSION`]; a build from a modified work
+//! tree, whose commit does not pin its code, adds the SHA-256 of its own executable) and
 //! - for a table, its typed spec ([`TableSpec::canonical`]);
 //! - for verdicts ([`Cache::verdicts`]), `deep`, the claims chosen (`only`), the registry's
 //!   claims ([`Registry::claim_source`]: a claim file whole, a study's `define` and `[[claim]]`
@@ -40,6 +41,22 @@ use crate::progress::Progress;
 /// The version of nimlab whose results a key stands for: the crate version and the commit it
 /// was built from (results may change with the code, so a new build never reads old entries).
 pub const CACHE_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "+", env!("NIMLAB_COMMIT"));
+
+/// The nimlab that computes, as keys name it: [`CACHE_VERSION`], and for a build whose commit
+/// does not pin its code (built from a modified work tree, `-dirty`, or outside a checkout,
+/// `unknown`) the SHA-256 of its own executable too, so that two such builds never share
+/// entries. `None` when such a build cannot read itself: then nothing is cached.
+fn build() -> Option<&'static str> {
+    static BUILD: std::sync::LazyLock<Option<String>> = std::sync::LazyLock::new(|| {
+        let commit = env!("NIMLAB_COMMIT");
+        if !commit.ends_with("-dirty") && commit != "unknown" {
+            return Some(CACHE_VERSION.to_string());
+        }
+        let exe = fs::read(std::env::current_exe().ok()?).ok()?;
+        Some(format!("{CACHE_VERSION}+{}", hex_sha256(&exe)))
+    });
+    BUILD.as_deref()
+}
 
 /// One cache entry on disk.
 #[derive(Serialize, Deserialize)]
@@ -108,19 +125,19 @@ impl Cache {
         self.dir.as_deref()
     }
 
-    /// The key material of `spec`.
-    fn inputs(spec: &TableSpec) -> Value {
-        json!({ "nimlab": CACHE_VERSION, "spec": spec.canonical() })
+    /// The key material of `spec` (`None`: not cacheable, see [`build`]).
+    fn inputs(spec: &TableSpec) -> Option<Value> {
+        Some(json!({ "nimlab": build()?, "spec": spec.canonical() }))
     }
 
-    /// The hex SHA-256 key of `spec`.
-    pub fn key(spec: &TableSpec) -> String {
-        key_of(&Cache::inputs(spec))
+    /// The hex SHA-256 key of `spec` (`None`: not cacheable by this build).
+    pub fn key(spec: &TableSpec) -> Option<String> {
+        Cache::inputs(spec).map(|i| key_of(&i))
     }
 
     /// The file of `spec`'s entry.
     pub fn entry_path(&self, spec: &TableSpec) -> Option<PathBuf> {
-        self.path_of(&Cache::inputs(spec))
+        self.path_of(&Cache::inputs(spec)?)
     }
 
     /// The file of the entry keyed by `inputs`.
@@ -139,7 +156,7 @@ impl Cache {
     ) -> Result<(Table, Source)> {
         let columns = spec.columns();
         self.through(
-            Some(Cache::inputs(spec)),
+            Cache::inputs(spec),
             |t: &Table| t.columns == columns && t.rows.iter().all(|r| r.len() == columns.len()),
             || spec.compute(max_bytes, progress),
             |_| true,
@@ -249,7 +266,7 @@ fn verdict_inputs(reg: &Registry, chosen: &[&Claim], deep: bool, only: &[String]
         })
         .collect();
     Some(json!({
-        "nimlab": CACHE_VERSION,
+        "nimlab": build()?,
         "verdicts": {
             "deep": deep,
             "only": only,
@@ -331,6 +348,18 @@ mod tests {
     }
 
     #[test]
+    fn a_build_from_a_modified_tree_adds_the_hash_of_its_executable() {
+        let commit = env!("NIMLAB_COMMIT");
+        let pinned = !commit.ends_with("-dirty") && commit != "unknown";
+        let name = build().expect("the test binary reads itself");
+        let hash = name.strip_prefix(CACHE_VERSION).unwrap();
+        match pinned {
+            true => assert_eq!(hash, ""),
+            false => assert_eq!(hash.len(), 1 + 64, "{name}"),
+        }
+    }
+
+    #[test]
     fn keys_differ_with_the_parameters_and_no_cache_computes() {
         let other = TableSpec::CashThresholds {
             set: "1,4".parse::<CashSet>().unwrap(),
@@ -339,7 +368,7 @@ mod tests {
         };
         assert_ne!(Cache::key(&spec()), Cache::key(&other));
         assert_eq!(Cache::key(&spec()), Cache::key(&spec()));
-        assert_eq!(Cache::key(&spec()).len(), 64);
+        assert_eq!(Cache::key(&spec()).unwrap().len(), 64);
         let (t, source) = Cache::disabled().table(&spec(), 1 << 30, &Silent).unwrap();
         assert_eq!(source, Source::Computed);
         assert_eq!(t.rows.len(), 31);
