@@ -1191,3 +1191,74 @@ fn evidence_lists_are_tables_not_run_on_sentences() {
         );
     }
 }
+
+/// Issue 17 (caching): `nimlab report` reads a registry's verdicts back from `--cache DIR` (a
+/// relative DIR is relative to the current directory, not to `--root`) while the registry is
+/// unchanged, and `--no-cache` checks afresh. The entry is altered by hand to tell a reading
+/// from a check: its count of points shows in the verdicts' CSV.
+#[test]
+fn report_verdicts_are_read_back_from_the_cache() {
+    let here = tempfile::tempdir().unwrap();
+    let root = here.path().join("root");
+    let claims = root.join("data/claims");
+    fs::create_dir_all(&claims).unwrap();
+    fs::create_dir_all(root.join("data/studies")).unwrap();
+    for name in nimlab::PAPERS {
+        let study = format!("data/studies/{name}.toml");
+        fs::copy(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(&study),
+            root.join(&study),
+        )
+        .unwrap();
+        fs::write(
+            claims.join(format!("{name}.toml")),
+            "paper = \"toy\"\n\n[[claim]]\nid = \"a\"\nlabel = \"Lemma 1\"\nstatement = \"sums\"\nfor = \"x in 0..50\"\nholds = \"x + 1 > x\"\n",
+        )
+        .unwrap();
+    }
+    let print = |cache: &[&str]| {
+        let out = crate::common::nimlab()
+            .current_dir(here.path())
+            .args([
+                "report",
+                "--root",
+                "root",
+                "--print",
+                "nim-with-cash/verdicts.csv",
+            ])
+            .args(cache)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{stderr}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let cold = print(&["--cache", "cache"]);
+    assert!(cold.contains("true at all 51 points"), "{cold}");
+    let entries: Vec<_> = fs::read_dir(here.path().join("cache"))
+        .expect("the cache is beside root, where nimlab ran")
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(entries.len(), 1);
+    assert_eq!(
+        print(&["--cache", "cache"]),
+        cold,
+        "a hit prints the same bytes"
+    );
+    let mut entry: serde_json::Value =
+        serde_json::from_slice(&fs::read(&entries[0]).unwrap()).unwrap();
+    entry["value"][0]["points"]["checked"] = 777.into();
+    fs::write(&entries[0], serde_json::to_vec(&entry).unwrap()).unwrap();
+    assert!(print(&["--cache", "cache"]).contains("true at all 777 points"));
+    assert_eq!(print(&["--no-cache"]), cold);
+    // Another registry is another entry.
+    let registry = claims.join("nim-with-cash.toml");
+    let text = fs::read_to_string(&registry).unwrap();
+    fs::write(&registry, text.replace("0..50", "0..60")).unwrap();
+    assert!(print(&["--cache", "cache"]).contains("true at all 61 points"));
+    assert_eq!(fs::read_dir(here.path().join("cache")).unwrap().count(), 2);
+    crate::common::run_input_error(
+        &["report", "--print", "x/y.csv", "--cache", "c", "--no-cache"],
+        &["--no-cache"],
+    );
+}

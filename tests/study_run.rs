@@ -641,3 +641,133 @@ fn the_four_papers_are_paper_studies() {
         4
     );
 }
+
+/// One pile of Scoring Nim, its payoff in closed form (`nimlab prove` proves it by induction).
+const ONE_PILE_FORMS: &str = "game = \"scoring-nim\"\ntitle = \"One pile\"\npiles = [\"a\"]\nclosure = \"true\"\n\n[[class]]\nid = \"empty\"\nname = \"empty\"\nposition = \"[0]\"\nform = \"-N\"\n\n[[class]]\nid = \"one\"\nname = \"one\"\nposition = \"[1]\"\nform = \"1 + N\"\n\n[[class]]\nid = \"x\"\nname = \"x\"\nposition = \"[x]\"\nwhere = \"x >= 2\"\nform = \"x - 1 + abs(1 + N)\"\n";
+
+/// A study with a table, prose and two inline claims: one proven with `one.toml`
+/// ([`ONE_PILE_FORMS`]), one checked on `x in 0..20` (21 points).
+const CLAIMS_STUDY: &str = "[study]\nname = \"s\"\ntitle = \"t\"\n\n[[table]]\nname = \"f\"\nkind = \"scoring.family\"\nfamily = \"2k+1,2k,1\"\nranges = { k = \"1..3\" }\n\n[[section]]\ntitle = \"Note\"\ntext = 'Short.'\n\n[[claim]]\nid = \"one-pile\"\nlabel = \"eq. (1)\"\nstatement = \"one pile\"\nfor = \"x in 2..12, N in -3..3\"\nholds = \"payoff(N, [x]) == x - 1 + abs(1 + N)\"\nproof = { forms = \"one.toml\", over = \"x >= 2\", reals = [\"N\"] }\n\n[[claim]]\nid = \"sum\"\nlabel = \"Lemma 1\"\nstatement = \"sums\"\nfor = \"x in 0..20\"\nholds = \"x + 1 > x\"\n";
+
+/// [`CLAIMS_STUDY`] beside its forms file, rendered once into `out` with the cache `cache`.
+fn claims_study() -> (tempfile::TempDir, String, PathBuf, PathBuf) {
+    let (dir, file) = study_file(CLAIMS_STUDY);
+    fs::write(dir.path().join("one.toml"), ONE_PILE_FORMS).unwrap();
+    let (out, cache) = (dir.path().join("out"), dir.path().join("cache"));
+    run_ok(&run_args(&file, &out, &cache, &[]));
+    (dir, file, out, cache)
+}
+
+/// The cache's entries of claim verdicts (those whose key material names `verdicts`), and
+/// how many entries it has in all.
+fn verdict_entries(cache: &Path) -> (Vec<PathBuf>, usize) {
+    let all: Vec<PathBuf> = fs::read_dir(cache)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    let verdicts = all
+        .iter()
+        .filter(|p| {
+            serde_json::from_slice::<serde_json::Value>(&fs::read(p).unwrap())
+                .is_ok_and(|v| v.pointer("/inputs/verdicts").is_some())
+        })
+        .cloned()
+        .collect();
+    (verdicts, all.len())
+}
+
+/// The verdicts of the rendered study `s`, by claim id.
+fn verdicts_of(out: &Path) -> Vec<(String, String)> {
+    let json: serde_json::Value =
+        serde_json::from_slice(&fs::read(out.join("s").join("s.json")).unwrap()).unwrap();
+    json["claims"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["id"].as_str().unwrap().to_string(),
+                c["verdict"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Issue 17 (caching): a prose-only edit renders the claims from the cache. The entry is
+/// altered by hand to tell a reading from a check: its count of points shows in the report.
+#[test]
+fn a_prose_edit_renders_the_claims_from_the_cache() {
+    let (_dir, file, out, cache) = claims_study();
+    let (verdicts, count) = verdict_entries(&cache);
+    assert_eq!((verdicts.len(), count), (1, 2), "a table and the verdicts");
+    let md = fs::read_to_string(out.join("s").join("s.md")).unwrap();
+    assert!(md.contains("21 points checked"), "{md}");
+    let mut entry: serde_json::Value =
+        serde_json::from_slice(&fs::read(&verdicts[0]).unwrap()).unwrap();
+    assert_eq!(entry["value"][1]["points"]["checked"], 21);
+    entry["value"][1]["points"]["checked"] = 777.into();
+    fs::write(&verdicts[0], serde_json::to_vec(&entry).unwrap()).unwrap();
+
+    fs::write(&file, CLAIMS_STUDY.replace("Short.", "A longer note.")).unwrap();
+    run_ok(&run_args(&file, &out, &cache, &[]));
+    let md = fs::read_to_string(out.join("s").join("s.md")).unwrap();
+    assert!(md.contains("A longer note."), "{md}");
+    assert!(
+        md.contains("777 points checked"),
+        "read from the cache: {md}"
+    );
+    assert_eq!(verdict_entries(&cache).1, 2, "no new entry");
+
+    // Editing a claim checks the claims again.
+    fs::write(&file, CLAIMS_STUDY.replace("x in 0..20", "x in 0..30")).unwrap();
+    run_ok(&run_args(&file, &out, &cache, &[]));
+    let md = fs::read_to_string(out.join("s").join("s.md")).unwrap();
+    assert!(md.contains("31 points checked"), "{md}");
+    assert_eq!(verdict_entries(&cache).1, 3, "a new entry");
+}
+
+/// A verdict entry that is not JSON, or was written for other inputs, is checked again and
+/// replaced; the report is byte for byte the one rendered first.
+#[test]
+fn a_corrupt_verdict_entry_is_checked_again_with_the_same_bytes() {
+    let (_dir, file, out, cache) = claims_study();
+    let cold = tree(&out.join("s"));
+    let entry = verdict_entries(&cache).0.remove(0);
+    let good = fs::read(&entry).unwrap();
+    let mut other: serde_json::Value = serde_json::from_slice(&good).unwrap();
+    other["inputs"]["verdicts"]["deep"] = true.into();
+    for junk in [b"{ not json".to_vec(), serde_json::to_vec(&other).unwrap()] {
+        fs::write(&entry, &junk).unwrap();
+        run_ok(&run_args(&file, &out, &cache, &[]));
+        assert_eq!(tree(&out.join("s")), cold);
+        assert_eq!(fs::read(&entry).unwrap(), good, "the entry was replaced");
+    }
+}
+
+/// Editing the forms file a claim's proof reads checks the claims again: a wrong form is
+/// refuted and the claim keeps the verdict of its finite check (not kept in the cache: a solver
+/// out of time looks the same); the original form is proven again, from the cache.
+#[test]
+fn editing_a_forms_file_checks_the_claims_again() {
+    let (dir, file, out, cache) = claims_study();
+    let proven = vec![
+        ("one-pile".to_string(), "PROVEN".to_string()),
+        ("sum".to_string(), "HOLDS".to_string()),
+    ];
+    assert_eq!(verdicts_of(&out), proven);
+    let forms = dir.path().join("one.toml");
+    fs::write(
+        &forms,
+        ONE_PILE_FORMS.replace("x - 1 + abs(1 + N)", "x + N"),
+    )
+    .unwrap();
+    for _ in 0..2 {
+        run_ok(&run_args(&file, &out, &cache, &[]));
+        assert_eq!(verdicts_of(&out)[0].1, "HOLDS");
+        assert_eq!(verdict_entries(&cache).1, 2, "not kept");
+    }
+    fs::write(&forms, ONE_PILE_FORMS).unwrap();
+    run_ok(&run_args(&file, &out, &cache, &[]));
+    assert_eq!(verdicts_of(&out), proven);
+    assert_eq!(verdict_entries(&cache).1, 2);
+}

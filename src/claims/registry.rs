@@ -1038,6 +1038,23 @@ impl Registry {
             .get(span.local_start()..span.local_start() + width)
     }
 
+    /// Everything of its file the claims are read from, as TOML: `paper`, `title`, and the
+    /// values of `lists`, `define` and `[[claim]]` — the whole of a claim file, and of a study
+    /// file its claims without its prose. Two files with the same text here have the same
+    /// claims (layout and comments aside), so the claims checker finds the same in both,
+    /// given the files the claims name (`proof.forms`). `None` for a registry built from values
+    /// ([`Registry::from_claims`]), which has no file.
+    pub fn claim_source(&self) -> Option<String> {
+        if self.src.is_empty() {
+            return None;
+        }
+        let mut doc: toml::Table = toml::from_str(&self.src).ok()?;
+        doc.retain(|key, _| matches!(key, "lists" | "define" | "claim"));
+        doc.insert("paper".into(), self.paper.clone().into());
+        doc.insert("title".into(), self.title.clone().into());
+        toml::to_string(&doc).ok()
+    }
+
     /// Reads, parses and checks a claim file.
     pub fn load(path: &Path) -> Result<Registry> {
         let src = std::fs::read_to_string(path)

@@ -888,7 +888,7 @@ impl Progress for Capped<'_> {
 }
 
 /// The claims `only` names (all when empty), in file order; an error when one names none.
-fn chosen<'r>(reg: &'r Registry, only: &[String]) -> Result<Vec<&'r Claim>> {
+pub(crate) fn chosen<'r>(reg: &'r Registry, only: &[String]) -> Result<Vec<&'r Claim>> {
     if let Some(missing) = only
         .iter()
         .find(|o| !reg.claims.iter().any(|c| &c.label == *o || &c.id == *o))

@@ -16,6 +16,7 @@ use clap::Args;
 use crate::papers::{PAPERS, paper_reports};
 use crate::report::context::Commit;
 use crate::report::{Builder, ReportOptions, check_reports, files, render_reports, write_reports};
+use crate::study::Cache;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -25,6 +26,8 @@ Examples:
   nimlab report --root ~/nimlab       render that repository's reports (into ~/nimlab/reports)
   nimlab report --print nim-with-cash/appendix-3-5-6-10-11.csv
                                       compute one report's data file and print it (nothing written)
+  nimlab report --no-cache            check every claim afresh
+  nimlab report --cache /tmp/c        keep the verdicts in /tmp/c
 
 Every report records the nimlab commit it was rendered from (HEAD, marked when the work tree has
 uncommitted changes outside DIR). A committed report cannot contain the hash of the commit that
@@ -36,7 +39,14 @@ The reports are the paper studies ROOT/data/studies/<report>.toml (each also ren
 claim files the studies name (data/claims/<report>.toml). Without them nothing is rendered
 (exit 2). The new tree replaces DIR in one atomic step;
 a DIR that is a symbolic link or not a directory is refused, and what an interrupted run left
-beside DIR (.NAME.new-*, .NAME.old-*) is cleaned up or restored by the next run.";
+beside DIR (.NAME.new-*, .NAME.old-*) is cleaned up or restored by the next run.
+
+The verdicts of each registry are kept in the cache (the one `nimlab study` uses: --cache DIR,
+default $NIMLAB_CACHE, else $XDG_CACHE_HOME/nimlab, else ~/.cache/nimlab) and read back while
+nothing they depend on changed: nimlab's version and commit, --deep, the registry's claims, and
+the forms files their proofs read. Editing a claim or a forms file, or building another commit
+(or a modified work tree), checks the registry again; an unusable entry is checked again and replaced; deleting the cache
+is always safe. `nimlab check` never reads the cache.";
 
 /// Render the research reports (one per paper and an index) into a directory.
 #[derive(Debug, Args)]
@@ -60,6 +70,8 @@ pub struct ReportArgs {
     /// figure) on stdout, byte for byte as the render writes it; nothing is written.
     #[arg(long, value_name = "REPORT/FILE", conflicts_with_all = ["check", "dir"])]
     print: Option<String>,
+    #[command(flatten)]
+    cache: super::study::CacheArgs,
 }
 
 /// Where the paper studies live, relative to the repository root.
@@ -180,10 +192,19 @@ pub fn run(a: ReportArgs) -> anyhow::Result<bool> {
     // not resolve symbolic links, so a linked DIR is still seen (and refused) as one.
     let dir = std::path::absolute(&shown)
         .with_context(|| format!("cannot resolve --dir {}", shown.display()))?;
+    // The cache directory too, as the user named it.
+    let cache = match a.cache.cache().dir() {
+        Some(d) => Cache::at(
+            std::path::absolute(d)
+                .with_context(|| format!("cannot resolve the cache directory {}", d.display()))?,
+        ),
+        None => Cache::disabled(),
+    };
     std::env::set_current_dir(&root)
         .with_context(|| format!("cannot change to --root {}", root.display()))?;
     let mut opts = ReportOptions {
         deep: a.deep,
+        cache,
         ..ReportOptions::default()
     };
     if let Some(wanted) = &a.print {

@@ -134,20 +134,20 @@ pub struct OutputDir {
     dir: PathBuf,
 }
 
-/// Where computed tables are kept.
+/// Where computed tables and claim verdicts are kept (`study`, `report`).
 #[derive(Debug, Clone, Args)]
 pub struct CacheArgs {
     /// The cache directory (default: $NIMLAB_CACHE, else $XDG_CACHE_HOME/nimlab, else
     /// ~/.cache/nimlab).
     #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
     cache: Option<PathBuf>,
-    /// Compute every table, reading and writing no cache.
+    /// Compute every table and check every claim, reading and writing no cache.
     #[arg(long)]
     no_cache: bool,
 }
 
 impl CacheArgs {
-    fn cache(&self) -> Cache {
+    pub(super) fn cache(&self) -> Cache {
         match (&self.cache, self.no_cache) {
             (_, true) => Cache::disabled(),
             (Some(dir), false) => Cache::at(dir),
@@ -385,6 +385,7 @@ fn run_study(a: RunArgs) -> anyhow::Result<bool> {
         let opts = ReportOptions {
             command: Some(command),
             commit,
+            cache: cache.clone(),
             ..ReportOptions::default()
         };
         crate::papers::paper_report(&study, &opts, &super::Bar(&bar)).and_then(|paper| {

@@ -31,7 +31,7 @@ use crate::claims::typeset::{
     relation, value_math,
 };
 use crate::claims::value::Value;
-use crate::claims::{Finding, Registry, VerdictKind, check_registry};
+use crate::claims::{Finding, Registry, VerdictKind};
 use crate::error::{Error, Result};
 use crate::export::{Cell, Format, Table};
 use crate::progress::Progress;
@@ -254,7 +254,7 @@ pub fn verdicts(
     progress.stage(&format!("{name}: checking claims"));
     let reg = Registry::load(path)?;
     progress.add_work(reg.claims.len() as u64);
-    let found = check_registry(&reg, opts.deep, &[], progress)?;
+    let (found, _) = opts.cache.verdicts(&reg, opts.deep, &[], progress)?;
     let mut table = Table::new(&["paper", "label", "verdict", "range", "evidence"]);
     // The paper's claims in its order, then nimlab's own results.
     let (mut rows, mut own_rows) = (Vec::new(), Vec::new());

@@ -36,6 +36,7 @@ pub use render::{Renderer, context_json};
 
 use crate::error::{Error, Result};
 use crate::progress::Progress;
+use crate::study::Cache;
 use context::{
     ClaimEntry, Commit, FormulaView, Index, IndexEntry, Parameter, Provenance, Report, Summary,
 };
@@ -52,6 +53,9 @@ pub struct ReportOptions {
     pub command: Option<String>,
     /// The nimlab commit rendered from, recorded in every provenance (`None`: not recorded).
     pub commit: Option<Commit>,
+    /// Where the claims' verdicts are read back from and kept ([`Cache::verdicts`]); none by
+    /// default.
+    pub cache: Cache,
 }
 
 /// A paper's report with its data files (relative to the report's directory).

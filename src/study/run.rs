@@ -22,7 +22,7 @@ use sha2::{Digest, Sha256};
 
 use super::{Cache, Key, Placement, Study, TableSpec, quotes};
 use crate::claims::typeset::rational_math;
-use crate::claims::{Finding, Registry, VerdictKind, check_registry};
+use crate::claims::{Registry, VerdictKind};
 use crate::error::Result;
 use crate::export::{Cell, Format, Table};
 use crate::num::Q;
@@ -40,7 +40,7 @@ pub const SHOWN_ROWS: usize = 30;
 
 /// What a render needs besides the study and its tables.
 pub struct RunOptions<'a> {
-    /// Where tables computed for re-verification come from and go.
+    /// Where tables computed for re-verification, and the claims' verdicts, come from and go.
     pub cache: &'a Cache,
     /// The memory budget of those computations.
     pub max_bytes: u64,
@@ -124,7 +124,7 @@ pub fn render(
     }
 
     progress.stage("checking the claims");
-    let (claims, counts) = claims(study, &opts.command, progress)?;
+    let (claims, counts) = claims(study, &opts.command, opts.cache, progress)?;
 
     let mut prose: BTreeMap<Slot, Vec<Prose>> = BTreeMap::new();
     for s in &study.sections {
@@ -442,11 +442,12 @@ fn fill(text: &str, quoted: &BTreeMap<&str, String>) -> String {
     out
 }
 
-/// Every claim of the study checked: the inline ones, then each claim file's; their entries in
-/// order and the verdict counts.
+/// Every claim of the study checked (through `cache`): the inline ones, then each claim
+/// file's; their entries in order and the verdict counts.
 fn claims(
     study: &Study,
     command: &str,
+    cache: &Cache,
     progress: &dyn Progress,
 ) -> Result<(Vec<ClaimEntry>, Vec<VerdictCount>)> {
     let mut registries: Vec<(Registry, Option<String>)> = Vec::new();
@@ -463,7 +464,7 @@ fn claims(
     let mut found: Vec<VerdictKind> = Vec::new();
     for (reg, check) in &registries {
         progress.add_work(reg.claims.len() as u64);
-        let findings: Vec<Finding> = check_registry(reg, false, &[], progress)?;
+        let (findings, _) = cache.verdicts(reg, false, &[], progress)?;
         for f in &findings {
             let mut entry = crate::papers::claim_entry(reg, f, check.as_deref().unwrap_or(command));
             if check.is_none() {
