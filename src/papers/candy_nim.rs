@@ -417,6 +417,9 @@ fn allocations(max: Candies) -> Result<Vec<Allocation>> {
         .collect()
 }
 
+/// The builtin `candy-nim.families`: the family [31, 32m, 32m+31] with its mined forms, the
+/// standard forms 𝔊(2^k − 1, m, 0), the minimisers and Theorem 6.7's allocations, with the
+/// findings computed from them.
 pub fn build(d: &mut Draft, opts: &ReportOptions, progress: &dyn Progress) -> Result<()> {
     let Draft {
         summary,

@@ -332,6 +332,9 @@ fn least_gap_figure(
     Ok((fig, top, top_n))
 }
 
+/// The builtin `nim-with-cash.set-3-5-6-10-11`: the Appendix's set — thresholds, certified forms,
+/// the printed Appendix against them, residual figures, least thresholds, win conditions and
+/// Conjecture 8.1's offsets — with the findings computed from them.
 pub fn build(d: &mut Draft, opts: &ReportOptions, progress: &dyn Progress) -> Result<()> {
     let Draft {
         summary,

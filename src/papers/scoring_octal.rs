@@ -153,6 +153,8 @@ fn law_figure(max_n: HeapSize, files: &mut Files) -> Result<Figure> {
 /// How far `nimlab octal period` and `nimlab mine octal` look before giving up (their default).
 const PERIOD_SEARCH: HeapSize = 100_000;
 
+/// The builtin `scoring-octal.subtraction-4-5`: Table 1 beside the exact G_s(n) for S = {4, 5},
+/// its period and closed forms, the law of O = 0.25, and the b-files.
 pub fn build(d: &mut Draft, opts: &ReportOptions, progress: &dyn Progress) -> Result<()> {
     let Draft {
         files,
