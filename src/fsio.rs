@@ -380,6 +380,24 @@ fn install_signal_cleanup() {
     ONCE.call_once(|| {});
 }
 
+/// `path` without `.` components and with each `dir/..` removed, without asking the file
+/// system: `data/studies/../claims/x.toml` is `data/claims/x.toml` (how reports name files a
+/// study or claim file refers to).
+pub fn lexically_normal(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut parts: Vec<Component<'_>> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(parts.last(), Some(Component::Normal(_))) => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    parts.iter().collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

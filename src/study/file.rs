@@ -1102,7 +1102,7 @@ fn paper(ctx: &Ctx<'_>, p: &Spanned<RawPaper>, raw: &RawStudy) -> Result<PaperDe
         builtins.push(b.get_ref().clone());
     }
     let base = ctx.path.parent().unwrap_or(Path::new(""));
-    let claims = lexically_normal(&base.join(raw_paper.claims.get_ref()));
+    let claims = crate::fsio::lexically_normal(&base.join(raw_paper.claims.get_ref()));
     if !claims.is_file() {
         return Err(ctx.under(
             raw_paper.claims.span(),
@@ -1126,23 +1126,6 @@ fn paper(ctx: &Ctx<'_>, p: &Spanned<RawPaper>, raw: &RawStudy) -> Result<PaperDe
         claims,
         builtins,
     })
-}
-
-/// A path without `.` components and with each `..` taking back the name before it (without
-/// looking at the file system): `data/studies/../claims/x.toml` is `data/claims/x.toml`.
-fn lexically_normal(path: &Path) -> PathBuf {
-    use std::path::Component;
-    let mut out: Vec<Component<'_>> = Vec::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out.iter().collect()
 }
 
 /// The names quoted as `{{ name }}` in prose.

@@ -1119,21 +1119,10 @@ pub fn prove_claim(
     }))
 }
 
-/// `path` with `.` and `dir/..` removed without asking the file system (`data/claims/../proofs/x`
-/// is `data/proofs/x`): how a report names a forms file.
+/// `path` without `.` and `dir/..` ([`crate::fsio::lexically_normal`]): how a report names a
+/// forms file.
 fn lexical(path: &Path) -> String {
-    use std::path::Component;
-    let mut parts: Vec<Component<'_>> = Vec::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir if matches!(parts.last(), Some(Component::Normal(_))) => {
-                parts.pop();
-            }
-            other => parts.push(other),
-        }
-    }
-    parts.iter().collect::<PathBuf>().display().to_string()
+    crate::fsio::lexically_normal(path).display().to_string()
 }
 
 /// A claim's statement over proven forms: its formula with every `payoff` read from the forms,
