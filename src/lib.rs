@@ -533,8 +533,7 @@ pub mod reports {
         CounterexampleView, FalseClaim, Figure, FormulaView, Heatmap, Index, IndexEntry, Legend,
         Marks, MinedForm, MinedSection, NotationEntry, PairedValue, PaperIdentity, Parameter,
         PlacedVLine, ProofGap, Prose, Provenance, ReadingView, Report, Series, SeriesStyle,
-        StudyFigure, StudyReport, StudyTable, Summary, TableSection, VLine, VerdictCount,
-        VerdictRow, Verdicts,
+        StudyReport, Summary, TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
     };
     pub use crate::report::data::{
         BFile, FigureSpec, HeatmapSpec, MarkSpec, bfile_text, bfiles, figure, heatmap,

@@ -217,6 +217,8 @@ fn toy_report() -> Report {
                 count: 1,
             }],
         },
+        mined: Vec::new(),
+        after_findings: Vec::new(),
         verdicts: Verdicts {
             registry: "data/claims/toy.toml".into(),
             command: "nimlab check data/claims/toy.toml --format csv".into(),
@@ -230,6 +232,7 @@ fn toy_report() -> Report {
                 meaning: "the distance of $N$ to $J_k$, 50% {of} it".into(),
             }],
         },
+        after_claims: Vec::new(),
         tables: vec![TableSection {
             title: "Table 1".into(),
             caption: "Values of f_N.".into(),
@@ -241,7 +244,9 @@ fn toy_report() -> Report {
                 vec!["1".into(), "|x|".into()],
             ],
             omitted: 2,
+            after: Vec::new(),
         }],
+        after_tables: Vec::new(),
         figures: vec![Figure {
             title: "Figure 1: f_N(1,1)".into(),
             caption: "A line, its breakpoints and a period.".into(),
@@ -285,7 +290,10 @@ fn toy_report() -> Report {
                 anchor: "north west".into(),
             },
             heatmap: None,
+            after: Vec::new(),
         }],
+        after_figures: Vec::new(),
+        at_end: Vec::new(),
         reproduce: vec![Command {
             what: "Everything".into(),
             command: "nimlab report".into(),

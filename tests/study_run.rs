@@ -322,7 +322,7 @@ fn a_heatmap_colours_every_grid_point_once_and_refuses_two_values_at_one_point()
     // The colour scale starts at the least payoff of the data.
     let json: serde_json::Value =
         serde_json::from_slice(&fs::read(report.join("h.json")).unwrap()).unwrap();
-    let heatmap = &json["figures"][0]["figure"]["heatmap"];
+    let heatmap = &json["figures"][0]["heatmap"];
     let payoffs: Vec<f64> = rows[1..]
         .iter()
         .map(|r| r.rsplit(',').next().unwrap().parse().unwrap())
@@ -608,10 +608,18 @@ fn a_bad_paper_study_is_refused_at_its_place() {
         (
             (
                 "[paper]",
-                "[[figure]]\nname = \"f\"\ntable = \"t\"\nx = \"k\"\ny = [\"v\"]\nstyle = \"line\"\n\n[paper]",
+                "[[claim]]\nid = \"c\"\nlabel = \"C\"\nstatement = \"s\"\nholds = \"1 = 1\"\n\n[paper]",
             ),
-            "s.toml:12:1: ",
-            "[[figure]] is not allowed beside it",
+            "s.toml:11:1: ",
+            "[[claim]] is not allowed beside [paper]",
+        ),
+        (
+            (
+                "builtins = [\"scoring-nim.largest-breakpoints\"]",
+                "builtins = []\n\n[[table]]\nname = \"fam\"\nkind = \"candy.family\"\nfamily = \"1,2m,2m+1\"\nranges = { m = \"1..6\" }\n\n[[bfile]]\nfile = \"b-v.txt\"\ntable = \"fam\"\nindex = \"m\"\ncolumn = \"value\"\nsequence = \"V\"",
+            ),
+            "s.toml:25:10: ",
+            "names the column `value`, which the table `fam` does not have",
         ),
     ] {
         let (dir, file) = study_file(&PAPER_STUDY.replace(edit.0, edit.1));
@@ -623,6 +631,105 @@ fn a_bad_paper_study_is_refused_at_its_place() {
     }
 }
 
+/// A paper study with declared parts beside its builtins (issue 17, item 3): a table with its
+/// own title, caption and headings, a mining step with a title, a b-file and prose after the
+/// findings and after the table — placed as the paper templates place them, the b-file the
+/// table's column, and `--print` giving the installed bytes of a declared table.
+#[test]
+fn a_paper_study_declares_tables_mining_bfiles_and_prose() {
+    let declared = PAPER_STUDY.replace(
+        "builtins = [\"scoring-nim.largest-breakpoints\"]",
+        r#"builtins = []
+
+[[table]]
+name = "fam"
+kind = "candy.family"
+family = "1,2m,2m+1"
+ranges = { m = "1..6" }
+title = "The family $[1, 2m, 2m+1]$"
+caption = "Values along the family."
+headers = ["$m$", "$h_1$", "$h_2$", "$h_3$", "$V$", "$N_L$", "$N_W$"]
+
+[[mine]]
+name = "fam_forms"
+title = "Closed forms along $[1, 2m, 2m+1]$"
+table = "fam"
+how = "family"
+columns = ["n_w"]
+
+[[bfile]]
+file = "b-fam-v.txt"
+table = "fam"
+index = "m"
+column = "v"
+sequence = "$V([1, 2m, 2m+1])$"
+
+[[section]]
+title = "What the forms say"
+after = "findings"
+text = "Mined: {{ fam_forms }}."
+
+[[section]]
+title = "About the table"
+after = "table:fam"
+text = "Read the table row by row."
+"#,
+    );
+    let (dir, file) = study_file(&declared);
+    fs::create_dir_all(dir.path().join("claims")).unwrap();
+    fs::write(dir.path().join("claims/p.toml"), PAPER_CLAIMS).unwrap();
+    let (out, cache) = (dir.path().join("out"), dir.path().join("cache"));
+    run_ok(&run_args(&file, &out, &cache, &[]));
+    let files = tree(&out.join("p"));
+    let md = String::from_utf8(files[Path::new("p.md")].clone()).unwrap();
+    let at = |needle: &str| {
+        md.find(needle)
+            .unwrap_or_else(|| panic!("{needle:?} is in the report:\n{md}"))
+    };
+    // Findings first: the mined forms and the prose after them, before all the claims.
+    assert!(at("## New results") < at("## Mined closed forms"));
+    assert!(at("### Closed forms along $[1, 2m, 2m+1]$") < at("### What the forms say"));
+    assert!(at("### What the forms say") < at("## All claims"));
+    assert!(md.contains("Mined: $n_{w}(m) = "), "the quote is filled in");
+    // The table as declared, the prose after it, then the b-files' list.
+    assert!(at("## Tables") < at("### The family $[1, 2m, 2m+1]$"));
+    assert!(md.contains("Values along the family. `candy.family`: "));
+    assert!(md.contains("| $m$ | $h_1$ | $h_2$ | $h_3$ | $V$ | $N_L$ | $N_W$ |"));
+    assert!(at("### The family $[1, 2m, 2m+1]$") < at("### About the table"));
+    assert!(at("### About the table") < at("### Sequences as b-files"));
+    // The b-file is the table's column v, indexed by m.
+    let csv = String::from_utf8(files[Path::new("fam.csv")].clone()).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let (m, v) = (
+        header.iter().position(|c| *c == "m").unwrap(),
+        header.iter().position(|c| *c == "v").unwrap(),
+    );
+    let expected: String = lines
+        .map(|l| {
+            let cells: Vec<&str> = l.split(',').collect();
+            format!("{} {}\n", cells[m], cells[v])
+        })
+        .collect();
+    assert_eq!(expected.lines().count(), 6);
+    assert_eq!(
+        String::from_utf8(files[Path::new("b-fam-v.txt")].clone()).unwrap(),
+        expected
+    );
+    // `--print` gives the installed bytes, writing nothing.
+    let printed = common::nimlab()
+        .args(run_args(&file, &out, &cache, &["--print", "p/fam.csv"]))
+        .output()
+        .unwrap();
+    assert!(printed.status.success());
+    assert_eq!(printed.stdout, files[Path::new("fam.csv")]);
+    run_input_error(
+        &run_args(&file, &out, &cache, &["--print", "q/fam.csv"]),
+        &["--print \"q/fam.csv\" is not p/FILE"],
+    );
+    run_ok(&run_args(&file, &out, &cache, &["--check"]));
+}
+
 /// The four papers' reports are paper studies in `data/studies/`, which `nimlab report` renders.
 #[test]
 fn the_four_papers_are_paper_studies() {
@@ -632,7 +739,7 @@ fn the_four_papers_are_paper_studies() {
         assert_eq!(study.meta.name, name);
         let paper = study.paper.expect("a [paper] table");
         assert!(paper.claims.ends_with(format!("data/claims/{name}.toml")));
-        assert!(!paper.builtins.is_empty());
+        assert!(!paper.builtins.is_empty() || !study.tables.is_empty());
     }
     assert_eq!(
         nimlab::paper_reports(&root.join("data/studies"))

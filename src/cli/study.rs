@@ -49,6 +49,8 @@ Examples:
   nimlab study run zigzag.toml -o out          out/zigzag/
   nimlab study run zigzag.toml --check         exit 1 when out/zigzag/ differs from a fresh render
   nimlab study run zigzag.toml --no-cache      recompute every table
+  nimlab study run zigzag.toml --print zigzag/zigzag.csv
+                                              print one file of the report (nothing written)
 
 Tables come through the cache (see `study tables`), so a prose-only edit re-renders without
 recomputing. The report records the commit the nimlab binary was built from; --check renders with the
@@ -166,6 +168,10 @@ pub struct RunArgs {
     /// Do not write: compare a fresh render with DIR/<study name>/ and exit 1 when they differ.
     #[arg(long)]
     check: bool,
+    /// Do not write: render, then print the one file REPORT/FILE of the report (a table's CSV,
+    /// a b-file, the Markdown), as the report's reproduce lines name it.
+    #[arg(long, value_name = "REPORT/FILE", conflicts_with = "check")]
+    print: Option<String>,
     #[command(flatten)]
     cache: CacheArgs,
     #[command(flatten)]
@@ -254,11 +260,20 @@ fn check(a: CheckArgs) -> anyhow::Result<()> {
     }
     if let Some(paper) = &study.paper {
         eprintln!(
-            "{}: valid; a paper study of \"{}\": its claims {} and the builtins {} (render it with nimlab study run or nimlab report)",
+            "{}: valid; a paper study of \"{}\": its claims {}, {} tables, {} mining steps, {} figures, {} values, {} sections and the builtins {}; every table fits the memory budget (render it with nimlab study run or nimlab report)",
             a.file.display(),
             paper.identity.title,
             paper.claims.display(),
-            paper.builtins.join(", ")
+            study.tables.len(),
+            study.mines.len(),
+            study.figures.len(),
+            study.values.len(),
+            study.sections.len(),
+            if paper.builtins.is_empty() {
+                "(none)".to_string()
+            } else {
+                paper.builtins.join(", ")
+            }
         );
         return Ok(());
     }
@@ -365,12 +380,27 @@ fn run_study(a: RunArgs) -> anyhow::Result<bool> {
     let (study, _) = load_checked(&a.file, &a.budget)?;
     let name = study.meta.name.clone();
     let dir = a.output.dir.join(&name);
-    if !a.check {
+    if let Some(wanted) = &a.print {
+        // Refused before any work: a name no render of this study can write.
+        let file = wanted
+            .strip_prefix(&format!("{name}/"))
+            .filter(|f| files::is_plain(f));
+        if file.is_none() {
+            anyhow::bail!(
+                "--print \"{wanted}\" is not {name}/FILE, a file of this study's report (e.g. {name}/{name}.md)"
+            );
+        }
+    } else if !a.check {
         // Refused before any work, not after.
         files::check_target(&dir)?;
     }
     let cache = a.cache.cache();
-    let tables = compute_tables(&study, &cache, a.budget.memory_limit)?;
+    // A paper study computes its tables as `nimlab report` does, inside its report.
+    let tables = if study.paper.is_some() {
+        Vec::new()
+    } else {
+        compute_tables(&study, &cache, a.budget.memory_limit)?
+    };
     // The commit of the nimlab that renders, not of whatever repository the study sits in; a
     // check renders with the commit the report records, so that it compares the content.
     let commit = if a.check {
@@ -386,6 +416,7 @@ fn run_study(a: RunArgs) -> anyhow::Result<bool> {
             command: Some(command),
             commit,
             cache: cache.clone(),
+            max_bytes: a.budget.memory_limit,
             ..ReportOptions::default()
         };
         crate::papers::paper_report(&study, &opts, &super::Bar(&bar)).and_then(|paper| {
@@ -402,6 +433,20 @@ fn run_study(a: RunArgs) -> anyhow::Result<bool> {
     };
     bar.finish_and_clear();
     let mut out = rendered?;
+    if let Some(wanted) = &a.print {
+        let file = &wanted[name.len() + 1..];
+        let Some(bytes) = out.get(file) else {
+            let names: Vec<&str> = out.iter().map(|(path, _)| path).collect();
+            anyhow::bail!(
+                "--print \"{wanted}\": the report {name} has no file \"{file}\" (it has: {})",
+                names.join(", ")
+            );
+        };
+        let mut stdout = std::io::stdout().lock();
+        stdout.write_all(bytes)?;
+        stdout.flush()?;
+        return Ok(true);
+    }
     let tex = format!("{name}.tex");
     if !quiet() && pdf::pdflatex_available() {
         eprintln!("compiling {tex} with pdflatex");

@@ -1,7 +1,8 @@
-//! The Candy Nim report: V along Remark 4.5's family [31, 32m, 32m+31], its table (built by
-//! [`crate::tables::candy`], as `nimlab candy family` prints it), the closed forms of N_L and N_W
-//! mined along it, the verdicts, and two of §6's statements side by side with the allocation
-//! engine ([`crate::games::candy::allocation`]):
+//! The Candy Nim report's builtins: what its study file (`data/studies/candy-nim.toml`, which
+//! declares Remark 4.5's family [31, 32m, 32m+31], its mined closed forms and its b-file) cannot
+//! declare — V beside the fractal strategy's value on §4's standard forms 𝔊(2^k − 1, m, 0), and
+//! two of §6's statements side by side with the allocation engine
+//! ([`crate::games::candy::allocation`]):
 //! - Theorem 6.7: N_W(G) ≥ ⌊log₂ N(G)⌋, with equality only in the arrangements (1) N = 2^n,
 //!   (2) N = 2^n − 2, (3) N = 2^n − 2^k − 2 (n > k + 1, n > 2). Equality can only occur in a
 //!   P-position (see the claim file), so the games attaining it are the N_W-minimising
@@ -12,27 +13,18 @@
 //!
 //! Every text a reader sees writes its mathematics as `$…$` TeX.
 
-use std::collections::BTreeMap;
-
 use super::{Draft, command, param};
 use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
-use crate::family::Family;
 
 use crate::games::candy::{
     Allocation, Candies, Contraction, MemoValues, Reading, Strategy, TableShape, allocation,
     play_strategy, standard_form_game, value_with,
 };
-use crate::num::IntRange;
 use crate::progress::Progress;
 use crate::report::ReportOptions;
 use crate::report::context::{Axis, Series, SeriesStyle};
-use crate::report::data::{BFile, FigureSpec, Shown, TableSpec, agreement, bfiles, figure, table};
-use crate::tables::candy::family_table;
-use crate::tables::mined::{family_forms, formulas_math};
-
-/// Remark 4.5's family.
-const FAMILY: &str = "31,32m,32m+31";
+use crate::report::data::{FigureSpec, Shown, TableSpec, agreement, figure, table};
 
 /// Memory cap of the value tables (the CLI's default).
 const MEMORY: u64 = 4 << 30;
@@ -417,31 +409,12 @@ fn allocations(max: Candies) -> Result<Vec<Allocation>> {
         .collect()
 }
 
-/// The builtin `candy-nim.families`: the family [31, 32m, 32m+31] with its mined forms, the
-/// standard forms 𝔊(2^k − 1, m, 0), the minimisers and Theorem 6.7's allocations, with the
-/// findings computed from them.
-pub fn build(d: &mut Draft, opts: &ReportOptions, progress: &dyn Progress) -> Result<()> {
-    let Draft {
-        summary,
-        files,
-        reproduce,
-        parameters,
-        ..
-    } = d;
-    progress.stage("candy-nim: the family [31, 32m, 32m+31]");
+/// The builtin `candy-nim.standard-forms`: V beside the fractal strategy's value on the
+/// standard forms 𝔊(2^k − 1, m, 0) of §4 (the conjecture's counterexamples), as a table and a
+/// figure of the gap at m = 2.
+pub fn standard_forms(d: &mut Draft, _: &ReportOptions, progress: &dyn Progress) -> Result<()> {
+    progress.stage("candy-nim: the standard forms");
     progress.add_work(1);
-    let max_m: i64 = if opts.deep { 256 } else { 128 };
-    let fam: Family = FAMILY
-        .parse()
-        .map_err(|e| Error::invalid(format!("family {FAMILY}: {e}")))?;
-    let ranges = BTreeMap::from([("m".to_string(), IntRange::new(1, max_m)?)]);
-    let data = family_table(&fam, &ranges, MEMORY, &crate::progress::Silent)?;
-    let first_off = data.members.iter().find_map(|m| {
-        let (k, v) = (m.params[0], m.value.v);
-        (v != 62 * (k - 1) + 98).then_some((k, v))
-    });
-    let family_cmd = format!("nimlab candy family \"{FAMILY}\" --m 1..{max_m} --format csv");
-    let family_cmd_plain = family_cmd.clone();
     // The §4 conjecture's counterexamples: V − V_Fractal on the standard forms. It is 0 at m = 1
     // and the same for every m ≥ 2 of the table, so the figure draws the one line m = 2 against k.
     let standard = standard_table(progress)?;
@@ -456,7 +429,7 @@ pub fn build(d: &mut Draft, opts: &ReportOptions, progress: &dyn Progress) -> Re
             .map(|r| vec![r[0].clone(), r[4].clone()])
             .collect(),
     };
-    let figures = vec![figure(
+    d.figures.push(figure(
         FigureSpec {
             id: "standard-gap".into(),
             title: "What the fractal strategy leaves on $\\mathfrak{G}(2^k - 1, 2, 0)$".into(),
@@ -479,53 +452,9 @@ pub fn build(d: &mut Draft, opts: &ReportOptions, progress: &dyn Progress) -> Re
             marks: None,
             vlines: Vec::new(),
         },
-        files,
-    )?];
-    // The closed forms `nimlab mine family candy` finds in the same table.
-    let forms = family_forms(&data.typed_columns())?;
-    let (m0, m1) = forms.range;
-    let values: Vec<String> = forms
-        .fits()
-        .filter(|(name, _)| ["n_l", "n_w"].contains(name))
-        .flat_map(|(name, fit)| formulas_math(fit, column_math(name).trim_matches('$'), "m"))
-        .collect();
-    // A corollary of Remark 4.5 (checked by its claim): N_L − N_W = V and N_L + N_W = 64m + 62
-    // give both players' candies; the closed forms mined from the family table must agree.
-    let mined_agrees = values.len() == 2
-        && data.members.iter().all(|m| {
-            let k = m.params[0];
-            m.value.n_l as i64 == 63 * k + 49 && m.value.n_w as i64 == k + 13
-        });
-    summary.findings.push(match first_off {
-        None if mined_agrees => format!(
-            "A corollary of Remark 4.5: along $[31, 32m, 32m+31]$, which has $64m + 62$ candies, $N_L - N_W = 62m + 36$ gives $N_L = 63m + 49$ and $N_W = m + 13$ for every $m \\le {max_m}$ (the paper checked $m < 12$); the closed forms mined from the family table are these two."
-        ),
-        None => format!(
-            "Remark 4.5: $V([31, 32m, 32m+31]) = 62(m-1) + 98$ for every $m \\le {max_m}$ (the paper checked $m < 12$); the closed forms mined for $N_L$ and $N_W$ on ${m0} \\le m \\le {m1}$: {}.",
-            if values.is_empty() { "none".to_string() } else { values.join("; ") }
-        ),
-        Some((m, v)) => format!(
-            "Remark 4.5 fails at $m = {m}$: $V = {v}$, the formula gives ${}$.",
-            62 * (m - 1) + 98
-        ),
-    });
-    let family_headers = data.columns().iter().map(|c| column_math(c)).collect();
-    let mut tables = vec![table(
-        TableSpec {
-            title: "Remark 4.5's family".into(),
-            caption:
-                "$V$, $N_L$ and $N_W$ of $[31, 32m, 32m+31]$ (first rows; the CSV has every $m$)."
-                    .into(),
-            csv: "family-31-32m.csv".into(),
-            command: family_cmd,
-            show: 12,
-            data: data.table(),
-            headers: family_headers,
-            display: Vec::new(),
-        },
-        files,
-    )?];
-    tables.push(table(
+        &mut d.files,
+    )?);
+    d.tables.push(table(
         TableSpec {
             title: "The fractal strategy on the standard forms".into(),
             caption: format!(
@@ -546,9 +475,26 @@ pub fn build(d: &mut Draft, opts: &ReportOptions, progress: &dyn Progress) -> Re
             .to_vec(),
             display: Vec::new(),
         },
-        files,
+        &mut d.files,
     )?);
+    d.reproduce.push(command(
+        "$V$ of Remark 7.3's position with an optimal line",
+        "nimlab candy value 31 42 53",
+    ));
+    d.parameters.push(param(
+        "standard forms",
+        format!(
+            "$\\mathfrak{{G}}(2^k - 1, m, 0)$, $1 \\le k \\le {STANDARD_K}$, $1 \\le m \\le {STANDARD_M}$"
+        ),
+    ));
     progress.advance(1);
+    Ok(())
+}
+
+/// The builtin `candy-nim.allocations`: Theorem 6.7's equality cases and the example after
+/// Theorem 6.9, each beside every minimiser the allocation engine finds, with the finding when
+/// the theorem's list is exact.
+pub fn allocation_tables(d: &mut Draft, _: &ReportOptions, progress: &dyn Progress) -> Result<()> {
     progress.stage("candy-nim: allocations (Theorem 6.7, the example after Theorem 6.9)");
     progress.add_work(1);
     let allocs = allocations(ALLOCATION_MAX)?;
@@ -556,12 +502,12 @@ pub fn build(d: &mut Draft, opts: &ReportOptions, progress: &dyn Progress) -> Re
     let differ: Vec<&EqualityRow> = rows.iter().filter(|r| !r.agrees()).collect();
     // A list that differs is the erratum of Theorem 6.7 (equality cases), not a new result.
     if differ.is_empty() {
-        summary.findings.push(format!(
+        d.summary.findings.push(format!(
             "Theorem 6.7's equality list is exact for every even $N \\le {ALLOCATION_MAX}$: the games with $N_W(G) = \\lfloor \\log_2 N\\rfloor$ are exactly the listed arrangements."
         ));
     }
     let (example, example_differ, example_display) = minimisers_table(&allocs)?;
-    tables.push(table(
+    d.tables.push(table(
         TableSpec {
             title: "Theorem 6.7's equality cases beside the true minimisers".into(),
             caption: format!(
@@ -585,9 +531,9 @@ pub fn build(d: &mut Draft, opts: &ReportOptions, progress: &dyn Progress) -> Re
             .map(String::from)
             .to_vec(),
         },
-        files,
+        &mut d.files,
     )?);
-    tables.push(table(
+    d.tables.push(table(
         TableSpec {
             title: "The example after Theorem 6.9: minimisers for $N = 10, 12, 14, 16$".into(),
             caption: format!(
@@ -615,65 +561,16 @@ pub fn build(d: &mut Draft, opts: &ReportOptions, progress: &dyn Progress) -> Re
             .map(String::from)
             .to_vec(),
         },
-        files,
+        &mut d.files,
     )?);
-    let v_terms = data
-        .members
-        .iter()
-        .map(|m| (m.params[0], Cell::Int(m.value.v)))
-        .collect();
-    tables.push(bfiles(
-        vec![BFile {
-            file: "b-v-31-32m.txt".into(),
-            sequence: "$V([31, 32m, 32m+31]) = N_L - N_W$, indexed by $m$".into(),
-            command: family_cmd_plain.clone(),
-            terms: v_terms,
-        }],
-        files,
-    )?);
+    d.parameters.push(param(
+        "allocation",
+        format!(
+            "every $\\mathcal{{P}}$-position with $N$ candies, any number of heaps, even $N \\le {ALLOCATION_MAX}$"
+        ),
+    ));
     progress.advance(1);
-    reproduce.push(command(
-        "The closed forms mined along the family",
-        format!("nimlab mine family candy \"{FAMILY}\" --m {m0}..{m1}"),
-    ));
-    reproduce.push(command(
-        "$V$ of Remark 7.3's position with an optimal line",
-        "nimlab candy value 31 42 53",
-    ));
-    parameters.extend([
-                param(
-                    "family",
-                    format!("$[31, 32m, 32m+31]$, $1 \\le m \\le {max_m}$"),
-                ),
-                param(
-                    "standard forms",
-                    format!(
-                        "$\\mathfrak{{G}}(2^k - 1, m, 0)$, $1 \\le k \\le {STANDARD_K}$, $1 \\le m \\le {STANDARD_M}$"
-                    ),
-                ),
-                param(
-                    "allocation",
-                    format!(
-                        "every $\\mathcal{{P}}$-position with $N$ candies, any number of heaps, even $N \\le {ALLOCATION_MAX}$"
-                    ),
-                ),
-            ]);
-    d.tables.extend(tables);
-    d.figures.extend(figures);
     Ok(())
-}
-
-/// A column of a Candy family table as a reader sees it: `$V$`, `$N_L$`, `$h_1$`, `$m$`.
-fn column_math(name: &str) -> String {
-    match name {
-        "v" => "$V$".to_string(),
-        "n_l" => "$N_L$".to_string(),
-        "n_w" => "$N_W$".to_string(),
-        _ => match name.strip_prefix('h').filter(|i| i.parse::<u32>().is_ok()) {
-            Some(i) => format!("$h_{{{i}}}$"),
-            None => format!("${name}$"),
-        },
-    }
 }
 
 #[cfg(test)]

@@ -43,7 +43,7 @@ use crate::report::context::{
 use crate::report::files::Files;
 use crate::report::{Builder, Paper, ReportOptions};
 pub use crate::report::{param, provenance, report_command};
-use crate::study::Study;
+use crate::study::{PartsOptions, Study};
 
 /// The paper studies `nimlab report` renders (`data/studies/<name>.toml`), in the order the
 /// index lists them.
@@ -66,7 +66,8 @@ pub const BUILTINS: &[(&str, Builtin)] = &[
         scoring_nim::mined_family_section,
     ),
     ("scoring-octal.subtraction-4-5", scoring_octal::build),
-    ("candy-nim.families", candy_nim::build),
+    ("candy-nim.standard-forms", candy_nim::standard_forms),
+    ("candy-nim.allocations", candy_nim::allocation_tables),
     ("nim-with-cash.set-3-5-6-10-11", nim_with_cash::build),
 ];
 
@@ -119,6 +120,22 @@ pub fn paper_report(study: &Study, opts: &ReportOptions, progress: &dyn Progress
         parameters: Vec::new(),
         files,
     };
+    // The declared parts: tables through the cache, then mining, figures and prose.
+    let computed = study.compute_tables(&opts.cache, opts.max_bytes, progress)?;
+    let tables_command = format!("nimlab study tables {}", display(&study.path));
+    let parts = PartsOptions {
+        cache: &opts.cache,
+        max_bytes: opts.max_bytes,
+        tables_command: tables_command.clone(),
+        figures_command: tables_command.clone(),
+    };
+    let declared = crate::study::declared(study, &computed, &parts, &mut draft.files, progress)?;
+    if !study.tables.is_empty() {
+        draft.reproduce.push(command(
+            "The study's declared tables, one CSV file each",
+            tables_command,
+        ));
+    }
     for wanted in &paper.builtins {
         let (_, builtin) = BUILTINS
             .iter()
@@ -128,6 +145,10 @@ pub fn paper_report(study: &Study, opts: &ReportOptions, progress: &dyn Progress
     }
     let mut provenance = provenance(opts, draft.parameters);
     provenance.paper = Some(paper.identity.clone());
+    let mut tables = declared.tables;
+    tables.append(&mut draft.tables);
+    let mut figures = declared.figures;
+    figures.append(&mut draft.figures);
     Ok(Paper {
         report: Report {
             name: name.clone(),
@@ -135,9 +156,15 @@ pub fn paper_report(study: &Study, opts: &ReportOptions, progress: &dyn Progress
             source: paper.cited.clone(),
             provenance,
             summary: draft.summary,
+            mined: declared.mined,
+            after_findings: declared.after_findings,
             verdicts: draft.verdicts,
-            tables: draft.tables,
-            figures: draft.figures,
+            after_claims: declared.after_claims,
+            tables,
+            after_tables: declared.after_tables,
+            figures,
+            after_figures: declared.after_figures,
+            at_end: declared.at_end,
             reproduce: draft.reproduce,
         },
         files: draft.files,

@@ -18,12 +18,26 @@ pub struct Report {
     pub provenance: Provenance,
     /// Findings first: verdict counts and the claims that need attention.
     pub summary: Summary,
+    /// The closed forms the paper study's mining steps found, in its file's order (shown with
+    /// the findings).
+    pub mined: Vec<MinedSection>,
+    /// Prose the paper study places after the findings.
+    pub after_findings: Vec<Prose>,
     /// The verdict of every claim in the paper's registry.
     pub verdicts: Verdicts,
-    /// Tables, each with its CSV file.
+    /// Prose the paper study places after the claims.
+    pub after_claims: Vec<Prose>,
+    /// Tables, each with its CSV file: the study's declared tables, then its builtins'.
     pub tables: Vec<TableSection>,
-    /// Figures, each with its SVG (Markdown) and CSV (pgfplots) files.
+    /// Prose the paper study places after the tables.
+    pub after_tables: Vec<Prose>,
+    /// Figures, each with its SVG (Markdown) and CSV (pgfplots) files: the study's declared
+    /// figures, then its builtins'.
     pub figures: Vec<Figure>,
+    /// Prose the paper study places after the figures.
+    pub after_figures: Vec<Prose>,
+    /// Prose the paper study places at the end, before the commands.
+    pub at_end: Vec<Prose>,
     /// Commands that reproduce the report's numbers.
     pub reproduce: Vec<Command>,
 }
@@ -352,6 +366,8 @@ pub struct TableSection {
     pub rows: Vec<Vec<String>>,
     /// Rows in the CSV but not shown.
     pub omitted: usize,
+    /// Prose a study places after it (none after a paper's builtin tables).
+    pub after: Vec<Prose>,
 }
 
 /// A figure: an SVG drawn from a CSV for Markdown, pgfplots reading the same CSV for LaTeX.
@@ -384,6 +400,8 @@ pub struct Figure {
     /// For a heat map, its value column and colour scale (the figure then has no series).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub heatmap: Option<Heatmap>,
+    /// Prose a study places after it (none after a paper's builtin figures).
+    pub after: Vec<Prose>,
 }
 
 /// A heat map: one coloured cell per grid point (x, y), its colour the value in `column` on
@@ -574,11 +592,11 @@ pub struct StudyReport {
     /// Prose placed after the claims.
     pub after_claims: Vec<Prose>,
     /// The tables, each with the prose placed after it.
-    pub tables: Vec<StudyTable>,
+    pub tables: Vec<TableSection>,
     /// Prose placed after the tables.
     pub after_tables: Vec<Prose>,
     /// The figures, each with the prose placed after it.
-    pub figures: Vec<StudyFigure>,
+    pub figures: Vec<Figure>,
     /// Prose placed after the figures.
     pub after_figures: Vec<Prose>,
     /// Prose at the end.
@@ -601,6 +619,8 @@ pub struct Prose {
 pub struct MinedSection {
     /// The step's name.
     pub name: String,
+    /// Its heading: the step's title, else its name.
+    pub title: String,
     /// What was mined, in words: the columns, the table, how.
     pub what: String,
     /// One entry per mined column.
@@ -622,22 +642,4 @@ pub struct MinedForm {
     pub formulas: Vec<String>,
     /// The re-verification beyond the data, in words (absent when none was asked for).
     pub verified: Option<String>,
-}
-
-/// A table of a study with the prose that follows it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct StudyTable {
-    /// The table.
-    pub table: TableSection,
-    /// Prose placed after it.
-    pub after: Vec<Prose>,
-}
-
-/// A figure of a study with the prose that follows it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct StudyFigure {
-    /// The figure.
-    pub figure: Figure,
-    /// Prose placed after it.
-    pub after: Vec<Prose>,
 }

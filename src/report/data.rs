@@ -107,6 +107,7 @@ pub fn table(spec: TableSpec, files: &mut Files) -> Result<TableSection> {
         columns,
         omitted: spec.data.rows.len() - rows.len(),
         rows,
+        after: Vec::new(),
     })
 }
 
@@ -402,6 +403,7 @@ pub fn figure(spec: FigureSpec, files: &mut Files) -> Result<Figure> {
         bounds: b,
         legend: legend_view(layout.legend),
         heatmap: None,
+        after: Vec::new(),
     })
 }
 
@@ -583,6 +585,7 @@ pub fn heatmap(spec: HeatmapSpec, files: &mut Files) -> Result<Figure> {
             max: decimal(&hi)?,
             cols: xs.len(),
         }),
+        after: Vec::new(),
     })
 }
 

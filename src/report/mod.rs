@@ -42,7 +42,7 @@ use context::{
 };
 
 /// Options of a render.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct ReportOptions {
     /// Use the claims' deep ranges and larger tables.
     pub deep: bool,
@@ -56,6 +56,26 @@ pub struct ReportOptions {
     /// Where the claims' verdicts are read back from and kept ([`Cache::verdicts`]); none by
     /// default.
     pub cache: Cache,
+    /// The memory budget of each table a paper study declares (refused before any work above
+    /// it); [`DEFAULT_MAX_BYTES`] by default.
+    pub max_bytes: u64,
+}
+
+/// The memory budget of a paper study's declared tables unless a render says otherwise: the
+/// CLI's `--memory-limit auto` on a machine with room.
+pub const DEFAULT_MAX_BYTES: u64 = 8 << 30;
+
+impl Default for ReportOptions {
+    fn default() -> ReportOptions {
+        ReportOptions {
+            deep: false,
+            only: Vec::new(),
+            command: None,
+            commit: None,
+            cache: Cache::default(),
+            max_bytes: DEFAULT_MAX_BYTES,
+        }
+    }
 }
 
 /// A paper's report with its data files (relative to the report's directory).

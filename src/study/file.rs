@@ -19,8 +19,8 @@ use toml::de::DeTable;
 
 use super::compute::{Kind, MAX_LEAST_TABLE_N, MAX_STATE_TABLE_N, OctalRulesSpec, TableSpec};
 use super::{
-    FigureDecl, FigureStyle, Key, Meta, MineDecl, MineHow, PaperDecl, Placement, SectionDecl,
-    Study, TableDecl, TemplateKind, Templates, UserTemplate, ValueDecl,
+    BfileDecl, FigureDecl, FigureStyle, Key, Meta, MineDecl, MineHow, PaperDecl, Placement,
+    SectionDecl, Study, TableDecl, TableDisplay, TemplateKind, Templates, UserTemplate, ValueDecl,
 };
 use crate::claims::Registry;
 use crate::claims::registry::{RawClaim, RawDefine, located};
@@ -53,6 +53,8 @@ struct RawStudy {
     value: Vec<Spanned<RawValue>>,
     #[serde(default)]
     section: Vec<Spanned<RawSection>>,
+    #[serde(default)]
+    bfile: Vec<Spanned<RawBfile>>,
 }
 
 #[derive(Deserialize)]
@@ -83,6 +85,7 @@ struct RawPaper {
     copy: String,
     cited: String,
     claims: Spanned<String>,
+    #[serde(default)]
     builtins: Vec<Spanned<String>>,
 }
 
@@ -98,6 +101,7 @@ struct RawTemplates {
 #[serde(deny_unknown_fields)]
 struct RawMine {
     name: Spanned<String>,
+    title: Option<String>,
     table: Spanned<String>,
     how: Spanned<String>,
     columns: Vec<Spanned<String>>,
@@ -135,6 +139,16 @@ struct RawValue {
     column: Spanned<String>,
     #[serde(default, rename = "where")]
     at: BTreeMap<String, Spanned<RawKey>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBfile {
+    file: Spanned<String>,
+    table: Spanned<String>,
+    index: Spanned<String>,
+    column: Spanned<String>,
+    sequence: String,
 }
 
 #[derive(Deserialize)]
@@ -367,7 +381,10 @@ impl<'a> Params<'a> {
     /// key explains a "missing" parameter).
     fn unknown(&self) -> Result<()> {
         for (key, (key_span, _)) in &self.spans.keys {
-            if key == "name" || key == "kind" || self.kind.params().contains(&key.as_str()) {
+            if ["name", "kind"].contains(&key.as_str())
+                || TABLE_DISPLAY_KEYS.contains(&key.as_str())
+                || self.kind.params().contains(&key.as_str())
+            {
                 continue;
             }
             return Err(self.ctx.under(
@@ -382,6 +399,66 @@ impl<'a> Params<'a> {
         }
         Ok(())
     }
+}
+
+/// The keys of any `[[table]]` that say how the report shows it, beside `name` and `kind`.
+const TABLE_DISPLAY_KEYS: [&str; 3] = ["title", "caption", "headers"];
+
+/// A `[[table]]`'s display keys: an optional title and caption (text with `$…$` math) and
+/// column headings, one per column of the table.
+fn table_display(
+    ctx: &Ctx<'_>,
+    name: &str,
+    columns: &[String],
+    values: &BTreeMap<String, toml::Value>,
+    spans: &TableSpans,
+) -> Result<TableDisplay> {
+    let at = |key: &str| {
+        spans
+            .keys
+            .get(key)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    let text = |key: &str| -> Result<Option<String>> {
+        match values.get(key) {
+            None => Ok(None),
+            Some(toml::Value::String(s)) if !s.trim().is_empty() => Ok(Some(s.clone())),
+            Some(_) => Err(ctx.under(
+                at(key),
+                &format!("table `{name}`: `{key}` must be a non-empty string"),
+            )),
+        }
+    };
+    let headers = match values.get("headers") {
+        None => Vec::new(),
+        Some(v) => {
+            let list: Option<Vec<String>> = v.as_array().and_then(|items| {
+                items
+                    .iter()
+                    .map(|x| x.as_str().map(str::to_string))
+                    .collect()
+            });
+            match list {
+                Some(list) if list.len() == columns.len() => list,
+                _ => {
+                    return Err(ctx.under(
+                        at("headers"),
+                        &format!(
+                            "table `{name}`: `headers` must be a list of {} strings, one per column ({})",
+                            columns.len(),
+                            columns.join(", ")
+                        ),
+                    ));
+                }
+            }
+        }
+    };
+    Ok(TableDisplay {
+        title: text("title")?,
+        caption: text("caption")?,
+        headers,
+    })
 }
 
 /// Reads one `[[table]]`'s kind-specific parameters.
@@ -771,10 +848,12 @@ pub fn parse(path: &Path, src: &str) -> Result<Study> {
         };
         params.unknown()?;
         let spec = table_spec(&mut { params })?;
+        let display = table_display(&ctx, &name, &spec.columns(), values, spans)?;
         names.sources.insert(name.clone(), Some(spec.columns()));
         tables.push(TableDecl {
             name,
             spec,
+            display,
             at: name_span.start,
         });
     }
@@ -839,6 +918,7 @@ pub fn parse(path: &Path, src: &str) -> Result<Study> {
         }
         mines.push(MineDecl {
             name: m.name.get_ref().clone(),
+            title: m.title.clone(),
             source: m.table.get_ref().clone(),
             how,
             columns: cols,
@@ -983,6 +1063,41 @@ pub fn parse(path: &Path, src: &str) -> Result<Study> {
         });
     }
 
+    let mut bfiles: Vec<BfileDecl> = Vec::new();
+    for b in &raw.bfile {
+        let b = b.get_ref();
+        let file = b.file.get_ref();
+        let who = format!("b-file `{file}`");
+        let plain = file.strip_suffix(".txt").is_some_and(|stem| {
+            !stem.is_empty()
+                && stem
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        });
+        if !plain {
+            return Err(ctx.under(
+                b.file.span(),
+                &format!(
+                    "{who}: a b-file's name is letters, digits, `-`, `_` and `.`, ending in `.txt`"
+                ),
+            ));
+        }
+        if bfiles.iter().any(|d| d.file == *file) {
+            return Err(ctx.under(b.file.span(), &format!("{who} is declared twice")));
+        }
+        let columns = names.source(&ctx, &who, &b.table)?.cloned();
+        let index = column(&ctx, &who, b.table.get_ref(), columns.as_ref(), &b.index)?;
+        let col = column(&ctx, &who, b.table.get_ref(), columns.as_ref(), &b.column)?;
+        bfiles.push(BfileDecl {
+            file: file.clone(),
+            source: b.table.get_ref().clone(),
+            index,
+            column: col,
+            sequence: b.sequence.clone(),
+            at: b.file.span().start,
+        });
+    }
+
     let quotable: BTreeSet<&str> = values
         .iter()
         .map(|v| v.name.as_str())
@@ -1043,30 +1158,27 @@ pub fn parse(path: &Path, src: &str) -> Result<Study> {
         claim_files,
         figures,
         values,
+        bfiles,
         sections,
     })
 }
 
 /// A `[paper]` table validated: every builtin known, the claim file resolved against the study's
-/// directory (written without `.` and `..`, as the report prints it). A paper study is rendered
-/// by the paper templates, which have no place for declared parts yet: a paper study that also
-/// declares tables, mining steps, claims, figures, values, sections or templates is refused.
+/// directory (written without `.` and `..`, as the report prints it). A paper study may declare
+/// tables, mining steps, figures, values and prose like any study (they are validated as
+/// theirs), but its claims are the paper's claim file and it is rendered by the paper templates:
+/// inline claims, other claim files or templates beside `[paper]` are refused.
 fn paper(ctx: &Ctx<'_>, p: &Spanned<RawPaper>, raw: &RawStudy) -> Result<PaperDecl> {
     let declared = [
-        ("[[table]]", raw.table.len()),
-        ("[[mine]]", raw.mine.len()),
         ("[[define]]", raw.define.len()),
         ("[[claim]]", raw.claim.len()),
         ("claims", raw.claims.len()),
-        ("[[figure]]", raw.figure.len()),
-        ("[[value]]", raw.value.len()),
-        ("[[section]]", raw.section.len()),
         ("templates", usize::from(raw.study.templates.is_some())),
     ];
     if let Some((what, _)) = declared.iter().find(|(_, n)| *n > 0) {
         return Err(ctx.under(
             p.span(),
-            &format!("a paper study is rendered from its [paper] table alone: {what} is not allowed beside it (put the paper's claims in its claim file)"),
+            &format!("a paper study's claims are its paper's claim file and it is rendered by the paper templates: {what} is not allowed beside [paper] (put the paper's claims in its claim file)"),
         ));
     }
     let raw_paper = p.get_ref();

@@ -8,7 +8,7 @@
 //! Kept apart from the render because it is the one place a study's data is read back as
 //! typed numbers and functions (never from their text) and handed to the miner.
 
-use super::run::{RunOptions, column_index, numbers};
+use super::run::{PartsOptions, column_index, numbers};
 use super::{MineDecl, MineHow, Study, TableSpec};
 use crate::claims::eval::Definitions;
 use crate::claims::typeset::{expr_math, name_math, rational_math};
@@ -34,7 +34,7 @@ pub(super) fn mine(
     study: &Study,
     m: &MineDecl,
     table: &Table,
-    opts: &RunOptions<'_>,
+    opts: &PartsOptions<'_>,
     progress: &dyn Progress,
 ) -> Result<(MinedSection, Table)> {
     let here =
@@ -169,6 +169,7 @@ pub(super) fn mine(
     }
     let section = MinedSection {
         name: m.name.clone(),
+        title: m.title.clone().unwrap_or_else(|| m.name.clone()),
         what: format!(
             "{} of the table `{}` {how}, in ${}$",
             m.columns
@@ -267,6 +268,7 @@ fn mine_pwl(
     let variables = params.iter().map(|p| name_math(p)).collect::<Vec<_>>();
     let section = |forms: Vec<MinedForm>| MinedSection {
         name: m.name.clone(),
+        title: m.title.clone().unwrap_or_else(|| m.name.clone()),
         what: format!(
             "`{column}` of the table `{}` over the grid of its parameters, in $N, {}$",
             m.source,
@@ -466,6 +468,7 @@ fn mine_across(m: &MineDecl, table: &Table) -> std::result::Result<(MinedSection
         .collect();
     let section = MinedSection {
         name: m.name.clone(),
+        title: m.title.clone().unwrap_or_else(|| m.name.clone()),
         what: format!(
             "the certified forms of the table `{}` across ${var}$: period, start, slope and the intercepts {}",
             m.source,

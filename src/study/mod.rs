@@ -35,7 +35,7 @@ pub use compute::{
 pub use cost::Cost;
 pub use figures::MAX_PWL_CURVES;
 pub use file::{is_study_name, parse, quotes};
-pub use run::{Rendered, RunOptions, SHOWN_ROWS, render};
+pub use run::{Declared, PartsOptions, Rendered, RunOptions, SHOWN_ROWS, declared, render};
 
 use crate::claims::Registry;
 use crate::claims::registry::located;
@@ -126,8 +126,22 @@ pub struct TableDecl {
     pub name: String,
     /// What to compute.
     pub spec: TableSpec,
+    /// How the report shows it.
+    pub display: TableDisplay,
     /// Where its name is in the file (a byte offset).
     pub at: usize,
+}
+
+/// How the report shows a table: its heading, its caption and its column headings, each the
+/// study's own when given (text with `$…$` math).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TableDisplay {
+    /// The heading (else the table's name).
+    pub title: Option<String>,
+    /// The caption, set before the parameters in words (else those alone).
+    pub caption: Option<String>,
+    /// One heading per column, in order (empty: the column names).
+    pub headers: Vec<String>,
 }
 
 /// How a mining step reads its columns.
@@ -174,6 +188,8 @@ impl MineHow {
 pub struct MineDecl {
     /// Its name.
     pub name: String,
+    /// Its heading in the report (text with `$…$` math), else its name.
+    pub title: Option<String>,
     /// The table or mining step it reads.
     pub source: String,
     /// How.
@@ -251,6 +267,23 @@ pub struct ValueDecl {
     pub at: usize,
 }
 
+/// A `[[bfile]]`: one column of a table as an OEIS-style b-file (`n a(n)` lines).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BfileDecl {
+    /// The file's name in the report's directory, `….txt`.
+    pub file: String,
+    /// The table or mining step it reads.
+    pub source: String,
+    /// The index column n (whole numbers, increasing).
+    pub index: String,
+    /// The column of terms a(n) (whole numbers).
+    pub column: String,
+    /// What the sequence is (Markdown with `$…$` math).
+    pub sequence: String,
+    /// Where its file name is in the study file (for errors found when it is written).
+    pub at: usize,
+}
+
 /// Where a prose section goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Placement {
@@ -322,6 +355,8 @@ pub struct Study {
     pub figures: Vec<FigureDecl>,
     /// The quotable values.
     pub values: Vec<ValueDecl>,
+    /// The b-files.
+    pub bfiles: Vec<BfileDecl>,
     /// The prose.
     pub sections: Vec<SectionDecl>,
 }
@@ -351,6 +386,32 @@ impl Study {
                         &format!("table `{}` ({}): {e}", t.name, t.spec.kind().name()),
                     )
                 })
+            })
+            .collect()
+    }
+
+    /// Every table of the study through `cache`, in file order, each refused before any work
+    /// when its estimate exceeds `max_bytes`; an error names the table and its place.
+    pub fn compute_tables(
+        &self,
+        cache: &Cache,
+        max_bytes: u64,
+        progress: &dyn crate::progress::Progress,
+    ) -> Result<Vec<crate::export::Table>> {
+        self.check_budget(max_bytes)?;
+        self.tables
+            .iter()
+            .map(|t| {
+                progress.stage(&format!("table `{}`", t.name));
+                cache
+                    .table(&t.spec, max_bytes, progress)
+                    .map(|(table, _)| table)
+                    .map_err(|e| {
+                        self.error_at(
+                            t.at,
+                            &format!("table `{}` ({}): {e}", t.name, t.spec.kind().name()),
+                        )
+                    })
             })
             .collect()
     }

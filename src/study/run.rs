@@ -28,8 +28,8 @@ use crate::export::{Cell, Format, Table};
 use crate::num::Q;
 use crate::progress::Progress;
 use crate::report::context::{
-    ClaimEntry, Commit, MinedSection, Parameter, Prose, Provenance, StudyFigure, StudyReport,
-    StudyTable, VerdictCount,
+    ClaimEntry, Commit, Figure, MinedSection, Parameter, Prose, Provenance, StudyReport,
+    TableSection, VerdictCount,
 };
 use crate::report::data;
 use crate::report::files::Files;
@@ -73,6 +73,40 @@ fn hex_sha256(text: &str) -> String {
         .collect()
 }
 
+/// What the declared parts of a study need besides the study and its tables.
+pub struct PartsOptions<'a> {
+    /// Where tables computed for re-verification come from and go.
+    pub cache: &'a Cache,
+    /// The memory budget of those computations.
+    pub max_bytes: u64,
+    /// The command that writes the tables' CSV files, as each table's reproduce line names it.
+    pub tables_command: String,
+    /// The command that reproduces the figures' data.
+    pub figures_command: String,
+}
+
+/// A study's declared parts, rendered: its mined closed forms, its tables and figures (each
+/// with the prose placed after it) and the rest of its prose by place. A study's report and a
+/// paper study's report both show these; they differ in their claims and their templates.
+pub struct Declared {
+    /// One section per mining step, in file order.
+    pub mined: Vec<MinedSection>,
+    /// Prose placed after the findings.
+    pub after_findings: Vec<Prose>,
+    /// Prose placed after the claims.
+    pub after_claims: Vec<Prose>,
+    /// The tables, in file order.
+    pub tables: Vec<TableSection>,
+    /// Prose placed after the tables.
+    pub after_tables: Vec<Prose>,
+    /// The figures, in file order.
+    pub figures: Vec<Figure>,
+    /// Prose placed after the figures.
+    pub after_figures: Vec<Prose>,
+    /// Prose at the end.
+    pub at_end: Vec<Prose>,
+}
+
 /// Renders `study` from its computed `tables` (one per `[[table]]`, in file order).
 pub fn render(
     study: &Study,
@@ -80,12 +114,81 @@ pub fn render(
     opts: &RunOptions<'_>,
     progress: &dyn Progress,
 ) -> Result<Rendered> {
+    let mut files = Files::new();
+    let parts = PartsOptions {
+        cache: opts.cache,
+        max_bytes: opts.max_bytes,
+        tables_command: tables_command(opts),
+        figures_command: opts.command.clone(),
+    };
+    let declared = declared(study, tables, &parts, &mut files, progress)?;
+
+    progress.stage("checking the claims");
+    let (claims, counts) = claims(study, &opts.command, opts.cache, progress)?;
+
+    let report = StudyReport {
+        name: study.meta.name.clone(),
+        title: study.meta.title.clone(),
+        authors: study.meta.authors.clone(),
+        summary: study.meta.summary.clone(),
+        provenance: provenance(study, opts),
+        mined: declared.mined,
+        after_findings: declared.after_findings,
+        counts,
+        claims,
+        claim_files: study.claim_files.iter().map(|p| shown_path(p)).collect(),
+        after_claims: declared.after_claims,
+        tables: declared.tables,
+        after_tables: declared.after_tables,
+        figures: declared.figures,
+        after_figures: declared.after_figures,
+        at_end: declared.at_end,
+        references: study.meta.references.clone(),
+    };
+    progress.stage("rendering");
+    let renderer = Renderer::for_study(&study.meta.templates)?;
+    let name = &study.meta.name;
+    // An error in the study's own template names its file (Tera knows it as study.md/.tex).
+    let own = |t: &Option<super::UserTemplate>, e: crate::error::Error| match t {
+        Some(t) => crate::error::Error::invalid(format!(
+            "the study's template {}: {e}",
+            shown_path(&t.path)
+        )),
+        None => e,
+    };
+    let templates = &study.meta.templates;
+    let markdown = renderer
+        .study_markdown(&report)
+        .map_err(|e| own(&templates.md, e))?;
+    let latex = renderer
+        .study_latex(&report)
+        .map_err(|e| own(&templates.tex, e))?;
+    files.insert(&format!("{name}.md"), markdown.into_bytes())?;
+    files.insert(&format!("{name}.tex"), latex.into_bytes())?;
+    files.insert(&format!("{name}.json"), context_json(&report)?)?;
+    if !report.references.is_empty() {
+        let mut bib = report.references.join("\n\n");
+        bib.push('\n');
+        files.insert("references.bib", bib.into_bytes())?;
+    }
+    Ok(Rendered { report, files })
+}
+
+/// Renders the declared parts of `study` from its computed `tables` (one per `[[table]]`, in
+/// file order): mines, quotes, lays out the tables and draws the figures, adding their CSV and
+/// SVG files to `files`.
+pub fn declared(
+    study: &Study,
+    tables: &[Table],
+    opts: &PartsOptions<'_>,
+    files: &mut Files,
+    progress: &dyn Progress,
+) -> Result<Declared> {
     assert_eq!(
         tables.len(),
         study.tables.len(),
         "one table per declaration"
     );
-    let mut files = Files::new();
     let mut sources: BTreeMap<&str, Table> = study
         .tables
         .iter()
@@ -123,9 +226,6 @@ pub fn render(
         quoted.insert(name, formulas.join(", "));
     }
 
-    progress.stage("checking the claims");
-    let (claims, counts) = claims(study, &opts.command, opts.cache, progress)?;
-
     let mut prose: BTreeMap<Slot, Vec<Prose>> = BTreeMap::new();
     for s in &study.sections {
         prose.entry(Slot::of(&s.after)).or_default().push(Prose {
@@ -146,7 +246,10 @@ pub fn render(
             .filter(|(c, _)| table.rows.iter().any(|r| matches!(r[*c], Cell::Record(_))))
             .map(|(_, name)| name.clone())
             .collect();
-        let mut caption = spec_caption(&decl.spec);
+        let mut caption = match &decl.display.caption {
+            Some(own) => format!("{own} {}", spec_caption(&decl.spec)),
+            None => spec_caption(&decl.spec),
+        };
         if !hidden.is_empty() {
             caption.push_str(&format!(
                 " The column{} {} (structured values) {} in the CSV file only.",
@@ -159,89 +262,62 @@ pub fn render(
                 if hidden.len() > 1 { "are" } else { "is" }
             ));
         }
-        let section = data::table(
+        let mut section = data::table(
             data::TableSpec {
-                title: decl.name.clone(),
+                title: decl
+                    .display
+                    .title
+                    .clone()
+                    .unwrap_or_else(|| decl.name.clone()),
                 caption,
                 csv: format!("{}.csv", decl.name),
-                command: tables_command(opts),
+                command: opts.tables_command.clone(),
                 data: table.clone(),
                 show: SHOWN_ROWS,
-                headers: Vec::new(),
+                headers: decl.display.headers.clone(),
                 display: hidden
                     .into_iter()
                     .map(|h| (h, data::Shown::Hidden))
                     .collect(),
             },
-            &mut files,
+            files,
         )?;
-        shown_tables.push(StudyTable {
-            table: section,
-            after: take(Slot::Table(decl.name.clone())),
-        });
+        section.after = take(Slot::Table(decl.name.clone()));
+        shown_tables.push(section);
+    }
+
+    if !study.bfiles.is_empty() {
+        let list = study
+            .bfiles
+            .iter()
+            .map(|b| bfile(study, b, &sources[&*b.source], &opts.tables_command))
+            .collect::<Result<Vec<_>>>()?;
+        shown_tables.push(data::bfiles(list, files)?);
     }
 
     let mut figures = Vec::new();
     for f in &study.figures {
         progress.stage(&format!("drawing `{}`", f.name));
-        let figure =
-            super::figures::figure(study, f, &sources[&*f.source], &opts.command, &mut files)?;
-        figures.push(StudyFigure {
-            figure,
-            after: take(Slot::Figure(f.name.clone())),
-        });
+        let mut figure =
+            super::figures::figure(study, f, &sources[&*f.source], &opts.figures_command, files)?;
+        figure.after = take(Slot::Figure(f.name.clone()));
+        figures.push(figure);
     }
 
-    let report = StudyReport {
-        name: study.meta.name.clone(),
-        title: study.meta.title.clone(),
-        authors: study.meta.authors.clone(),
-        summary: study.meta.summary.clone(),
-        provenance: provenance(study, opts),
+    Ok(Declared {
         mined: study
             .mines
             .iter()
             .map(|m| mined[m.name.as_str()].0.clone())
             .collect(),
         after_findings: take(Slot::Findings),
-        counts,
-        claims,
-        claim_files: study.claim_files.iter().map(|p| shown_path(p)).collect(),
         after_claims: take(Slot::Claims),
         tables: shown_tables,
         after_tables: take(Slot::Tables),
         figures,
         after_figures: take(Slot::Figures),
         at_end: take(Slot::End),
-        references: study.meta.references.clone(),
-    };
-    progress.stage("rendering");
-    let renderer = Renderer::for_study(&study.meta.templates)?;
-    let name = &study.meta.name;
-    // An error in the study's own template names its file (Tera knows it as study.md/.tex).
-    let own = |t: &Option<super::UserTemplate>, e: crate::error::Error| match t {
-        Some(t) => crate::error::Error::invalid(format!(
-            "the study's template {}: {e}",
-            shown_path(&t.path)
-        )),
-        None => e,
-    };
-    let templates = &study.meta.templates;
-    let markdown = renderer
-        .study_markdown(&report)
-        .map_err(|e| own(&templates.md, e))?;
-    let latex = renderer
-        .study_latex(&report)
-        .map_err(|e| own(&templates.tex, e))?;
-    files.insert(&format!("{name}.md"), markdown.into_bytes())?;
-    files.insert(&format!("{name}.tex"), latex.into_bytes())?;
-    files.insert(&format!("{name}.json"), context_json(&report)?)?;
-    if !report.references.is_empty() {
-        let mut bib = report.references.join("\n\n");
-        bib.push('\n');
-        files.insert("references.bib", bib.into_bytes())?;
-    }
-    Ok(Rendered { report, files })
+    })
 }
 
 /// Where a prose section goes, as a key of the generated parts.
@@ -409,6 +485,46 @@ fn value_text(study: &Study, v: &super::ValueDecl, table: &Table) -> Result<Stri
         Cell::Rational(q) => format!("${}$", rational_math(q)),
         other => other.text(),
     })
+}
+
+/// The terms of a `[[bfile]]`: its index column's whole numbers, increasing, each with its
+/// column's cell (whole numbers, which [`data::bfile_text`] checks as it writes them).
+fn bfile(study: &Study, b: &super::BfileDecl, table: &Table, command: &str) -> Result<data::BFile> {
+    let here = |message: String| study.error_at(b.at, &format!("b-file `{}`: {message}", b.file));
+    let index = column_index(table, &b.index).expect("checked by the file");
+    let column = column_index(table, &b.column).expect("checked by the file");
+    let mut terms = Vec::with_capacity(table.rows.len());
+    for row in &table.rows {
+        let n = match &row[index] {
+            Cell::Int(n) => Some(*n),
+            Cell::UInt(n) => i64::try_from(*n).ok(),
+            Cell::Rational(q) => q.to_i64(),
+            _ => None,
+        }
+        .ok_or_else(|| {
+            here(format!(
+                "its index `{}` has `{}`, not a whole number",
+                b.index,
+                row[index].text()
+            ))
+        })?;
+        if terms.last().is_some_and(|(last, _)| *last >= n) {
+            return Err(here(format!(
+                "its index `{}` does not increase from row to row (at {n})",
+                b.index
+            )));
+        }
+        terms.push((n, row[column].clone()));
+    }
+    let file = data::BFile {
+        file: b.file.clone(),
+        sequence: b.sequence.clone(),
+        command: command.to_string(),
+        terms,
+    };
+    // A term that is not a whole number is refused at the declaration, not deep in the writer.
+    data::bfile_text(&file).map_err(|e| here(e.to_string()))?;
+    Ok(file)
 }
 
 /// Whether a cell has the value a `where` asks for.
