@@ -49,7 +49,18 @@ impl Q {
     /// # Panics
     /// When `d` is zero.
     pub fn frac(n: i64, d: i64) -> Q {
-        Q(BigRational::new(BigInt::from(n), BigInt::from(d)))
+        assert!(d != 0, "denominator == 0");
+        // Reduced on machine integers (a big-integer gcd allocates and is far slower); in i128
+        // every step fits, even −2⁶³ / −1.
+        let (n, d) = (i128::from(n), i128::from(d));
+        let g = i128::try_from(n.unsigned_abs().gcd(&d.unsigned_abs()))
+            .expect("the gcd divides d, so it is at most 2⁶³");
+        let (n, d) = if d < 0 {
+            (-n / g, -d / g)
+        } else {
+            (n / g, d / g)
+        };
+        Q(BigRational::new_raw(BigInt::from(n), BigInt::from(d)))
     }
 
     /// The integer `n`.
@@ -91,14 +102,26 @@ impl Q {
         }
     }
 
+    /// Numerator and denominator as machine integers, when both fit.
+    fn small_parts(&self) -> Option<(i64, i64)> {
+        Some((self.numer().to_i64()?, self.denom().to_i64()?))
+    }
+
     /// Largest integer ≤ self.
     pub fn floor(&self) -> BigInt {
-        self.0.floor().to_integer()
+        // The denominator is positive: the machine division cannot overflow.
+        match self.small_parts() {
+            Some((n, d)) => BigInt::from(Integer::div_floor(&n, &d)),
+            None => self.0.floor().to_integer(),
+        }
     }
 
     /// Smallest integer ≥ self.
     pub fn ceil(&self) -> BigInt {
-        self.0.ceil().to_integer()
+        match self.small_parts() {
+            Some((n, d)) => BigInt::from(Integer::div_ceil(&n, &d)),
+            None => self.0.ceil().to_integer(),
+        }
     }
 
     /// Absolute value.
@@ -266,6 +289,8 @@ pub fn common_denominator<'a>(values: impl IntoIterator<Item = &'a Q>) -> BigInt
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
 
     #[test]
@@ -277,6 +302,31 @@ mod tests {
         assert_eq!("-.5".parse::<Q>().unwrap(), Q::frac(-1, 2));
         for bad in ["", "x", "1/0", "1.", "1/2/3", "--1", "1e3", "0x10", "1.-5"] {
             assert!(bad.parse::<Q>().is_err(), "{bad} must be rejected");
+        }
+    }
+
+    /// Machine integers with the edge cases weighted in (the extremes overflow naive paths).
+    fn machine_int() -> impl Strategy<Value = i64> {
+        prop_oneof![
+            any::<i64>(),
+            -50i64..50,
+            proptest::sample::select(vec![i64::MIN, i64::MIN + 1, -1, 1, i64::MAX]),
+        ]
+    }
+
+    proptest! {
+        /// The machine-integer paths of `frac`, `floor` and `ceil` agree with num-rational's,
+        /// to the representation (reduced, positive denominator), not only to the value.
+        #[test]
+        fn machine_paths_agree_with_big_rationals(
+            n in machine_int(),
+            d in machine_int().prop_filter("non-zero", |d| *d != 0),
+        ) {
+            let big = BigRational::new(BigInt::from(n), BigInt::from(d));
+            let q = Q::frac(n, d);
+            prop_assert_eq!((q.numer(), q.denom()), (big.numer(), big.denom()));
+            prop_assert_eq!(q.floor(), big.floor().to_integer());
+            prop_assert_eq!(q.ceil(), big.ceil().to_integer());
         }
     }
 
