@@ -239,32 +239,51 @@ impl<'de> Deserialize<'de> for Q {
     }
 }
 
+/// The operators take a machine-integer path when both operands are integers that fit and
+/// the result does too (checked): no big-integer arithmetic and no gcd, which num-rational
+/// runs even to add two integers. Anything else goes to num-rational.
 macro_rules! forward_binop {
-    ($trait:ident, $method:ident) => {
+    ($trait:ident, $method:ident, $small:expr) => {
         impl $trait<&Q> for &Q {
             type Output = Q;
             fn $method(self, rhs: &Q) -> Q {
+                if let Some(q) = small_op(self, rhs, $small) {
+                    return q;
+                }
                 Q((&self.0).$method(&rhs.0))
             }
         }
         impl $trait<Q> for Q {
             type Output = Q;
             fn $method(self, rhs: Q) -> Q {
+                if let Some(q) = small_op(&self, &rhs, $small) {
+                    return q;
+                }
                 Q(self.0.$method(rhs.0))
             }
         }
         impl $trait<&Q> for Q {
             type Output = Q;
             fn $method(self, rhs: &Q) -> Q {
+                if let Some(q) = small_op(&self, rhs, $small) {
+                    return q;
+                }
                 Q(self.0.$method(&rhs.0))
             }
         }
     };
 }
-forward_binop!(Add, add);
-forward_binop!(Sub, sub);
-forward_binop!(Mul, mul);
-forward_binop!(Div, div);
+
+/// `op(a, b)` when `a` and `b` are integers that fit an `i64` and `op` has a result.
+fn small_op(a: &Q, b: &Q, op: impl Fn(i64, i64) -> Option<Q>) -> Option<Q> {
+    op(a.to_i64()?, b.to_i64()?)
+}
+
+forward_binop!(Add, add, |a: i64, b: i64| a.checked_add(b).map(Q::int));
+forward_binop!(Sub, sub, |a: i64, b: i64| a.checked_sub(b).map(Q::int));
+forward_binop!(Mul, mul, |a: i64, b: i64| a.checked_mul(b).map(Q::int));
+// A zero divisor goes on to num-rational, which panics as documented.
+forward_binop!(Div, div, |a: i64, b: i64| (b != 0).then(|| Q::frac(a, b)));
 
 impl Neg for Q {
     type Output = Q;
@@ -327,6 +346,45 @@ mod tests {
             prop_assert_eq!((q.numer(), q.denom()), (big.numer(), big.denom()));
             prop_assert_eq!(q.floor(), big.floor().to_integer());
             prop_assert_eq!(q.ceil(), big.ceil().to_integer());
+        }
+    }
+
+    /// Rationals of every kind the fast paths meet: small integers, extremes of `i64`, integers
+    /// beyond it and fractions.
+    fn any_q() -> impl Strategy<Value = Q> {
+        prop_oneof![
+            machine_int().prop_map(Q::int),
+            (machine_int(), 1i64..1000).prop_map(|(n, d)| Q::frac(n, d)),
+            (machine_int(), machine_int())
+                .prop_map(|(a, b)| Q::from_bigint(BigInt::from(a) * BigInt::from(b) * 4)),
+        ]
+    }
+
+    proptest! {
+        /// Every operator, on borrowed and owned operands, gives num-rational's result to the
+        /// representation.
+        #[test]
+        fn operators_agree_with_big_rationals(a in any_q(), b in any_q()) {
+            let (x, y) = (a.as_ratio().clone(), b.as_ratio().clone());
+            let mut cases = vec![
+                (&a + &b, &x + &y, "+"),
+                (a.clone() + b.clone(), &x + &y, "+ owned"),
+                (a.clone() + &b, &x + &y, "+ half"),
+                (&a - &b, &x - &y, "-"),
+                (a.clone() - b.clone(), &x - &y, "- owned"),
+                (a.clone() - &b, &x - &y, "- half"),
+                (&a * &b, &x * &y, "*"),
+                (a.clone() * b.clone(), &x * &y, "* owned"),
+                (a.clone() * &b, &x * &y, "* half"),
+            ];
+            if !b.is_zero() {
+                cases.push((&a / &b, &x / &y, "/"));
+                cases.push((a.clone() / b.clone(), &x / &y, "/ owned"));
+                cases.push((a.clone() / &b, &x / &y, "/ half"));
+            }
+            for (q, r, op) in cases {
+                prop_assert_eq!((q.numer(), q.denom()), (r.numer(), r.denom()), "{} {} {}", a, op, b);
+            }
         }
     }
 
