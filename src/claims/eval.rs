@@ -12,6 +12,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use foldhash::fast::FixedState;
 use num_bigint::BigInt;
 use num_traits::ToPrimitive;
 
@@ -72,7 +73,9 @@ type CallCosts = HashMap<(String, Vec<Option<(u64, u64)>>), Cost>;
 /// evaluation always terminates).
 #[derive(Debug, Default)]
 pub struct Definitions {
-    functions: HashMap<String, (FunctionDef, Ty)>,
+    /// Looked up at every call: foldhash, much faster than SipHash on short names (the file
+    /// is the user's own, so hash flooding is no concern).
+    functions: HashMap<String, (FunctionDef, Ty), FixedState>,
     /// How reports show the functions that are not inlined (see [`super::typeset`]).
     displays: HashMap<String, DisplayForm>,
     /// Each function's estimated cost of one call (see [`super::cost`]).

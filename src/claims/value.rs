@@ -235,8 +235,30 @@ fn log2(n: &BigInt) -> f64 {
     top.log2() + shift as f64
 }
 
+/// Both operands as machine integers, when both are integers that fit: the operations below
+/// then compute with checked machine arithmetic (no gcd, no big-integer division), and take
+/// the big-integer path when a result overflows. Claims mostly compute with small integers.
+fn small_pair(a: &Q, b: &Q) -> Option<(i64, i64)> {
+    Some((a.to_i64()?, b.to_i64()?))
+}
+
 /// `a + b` or `a - b`, refused when the result could exceed the caps.
 pub fn add(a: &Q, b: &Q, subtract: bool) -> Result<Q, String> {
+    if let Some((x, y)) = small_pair(a, b) {
+        let r = if subtract {
+            x.checked_sub(y)
+        } else {
+            x.checked_add(y)
+        };
+        if let Some(r) = r {
+            return Ok(Q::int(r));
+        }
+    }
+    add_big(a, b, subtract)
+}
+
+/// [`add`] on big integers and rationals.
+fn add_big(a: &Q, b: &Q, subtract: bool) -> Result<Q, String> {
     if a.is_integer() && b.is_integer() {
         within_cap(a.numer().bits().max(b.numer().bits()) + 1, "the sum")?;
         // Integers skip the reduction (a gcd with 1, quadratic in num-bigint).
@@ -253,6 +275,14 @@ pub fn add(a: &Q, b: &Q, subtract: bool) -> Result<Q, String> {
 
 /// `a · b`, refused when the result could exceed the caps.
 pub fn mul(a: &Q, b: &Q) -> Result<Q, String> {
+    if let Some(r) = small_pair(a, b).and_then(|(x, y)| x.checked_mul(y)) {
+        return Ok(Q::int(r));
+    }
+    mul_big(a, b)
+}
+
+/// [`mul`] on big integers and rationals.
+fn mul_big(a: &Q, b: &Q) -> Result<Q, String> {
     if a.is_integer() && b.is_integer() {
         within_cap(bits(a) + bits(b), "the product")?;
         return Ok(Q::from_bigint(a.numer() * b.numer()));
@@ -266,6 +296,15 @@ pub fn div(a: &Q, b: &Q) -> Result<Q, String> {
     if b.is_zero() {
         return Err(format!("division of {} by 0", short_q(a)));
     }
+    // Two machine integers make a fraction of at most 128 bits, far below the cap.
+    if let Some((x, y)) = small_pair(a, b) {
+        return Ok(Q::frac(x, y));
+    }
+    div_big(a, b)
+}
+
+/// [`div`] on big integers and rationals, for `b ≠ 0`.
+fn div_big(a: &Q, b: &Q) -> Result<Q, String> {
     if a.is_integer() && b.is_integer() && a.numer().bits() <= MAX_BITS {
         // An exact quotient needs no gcd.
         let (q, r) = num_integer::Integer::div_rem(a.numer(), b.numer());
@@ -330,6 +369,16 @@ pub fn modulo(a: &Q, b: &Q) -> Result<Q, String> {
     if b.is_zero() {
         return Err(format!("{} mod 0 is undefined", short_q(a)));
     }
+    if let Some((x, y)) = small_pair(a, b) {
+        // In i128: −2⁶³ mod −1 overflows i64; the result is smaller than |b| in magnitude.
+        let r = num_integer::Integer::mod_floor(&i128::from(x), &i128::from(y));
+        return Ok(Q::int(i64::try_from(r).expect("|a mod b| < |b|")));
+    }
+    modulo_big(a, b)
+}
+
+/// [`modulo`] on big integers and rationals, for `b ≠ 0`.
+fn modulo_big(a: &Q, b: &Q) -> Result<Q, String> {
     if a.is_integer() && b.is_integer() {
         return Ok(Q::from_bigint(num_integer::Integer::mod_floor(
             a.numer(),
@@ -445,4 +494,49 @@ pub(crate) fn natural(v: &Value, span: Span, what: &str, max: u64) -> Result<u64
     to_int_in(num(v, span)?, what, 0, i128::from(max))
         .map(|n| n as u64)
         .map_err(|m| ExprError::new(span, m))
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// Machine integers with the edge cases weighted in (the extremes overflow and fall back).
+    fn machine_int() -> impl Strategy<Value = i64> {
+        prop_oneof![
+            any::<i64>(),
+            -50i64..50,
+            proptest::sample::select(vec![i64::MIN, i64::MIN + 1, -1, 0, 1, i64::MAX]),
+        ]
+    }
+
+    /// The same number, to the representation (num-rational's `==` compares values only).
+    fn same(x: &Result<Q, String>, y: &Result<Q, String>) -> bool {
+        match (x, y) {
+            (Ok(x), Ok(y)) => x.numer() == y.numer() && x.denom() == y.denom(),
+            (Err(x), Err(y)) => x == y,
+            _ => false,
+        }
+    }
+
+    proptest! {
+        /// Every machine-integer fast path gives what the big-integer path gives.
+        #[test]
+        fn machine_paths_agree_with_the_big_paths(a in machine_int(), b in machine_int()) {
+            let (a, b) = (Q::int(a), Q::int(b));
+            for subtract in [false, true] {
+                let (fast, big) = (add(&a, &b, subtract), add_big(&a, &b, subtract));
+                prop_assert!(same(&fast, &big), "{a} ± {b}: {fast:?} vs {big:?}");
+            }
+            let (fast, big) = (mul(&a, &b), mul_big(&a, &b));
+            prop_assert!(same(&fast, &big), "{a} · {b}: {fast:?} vs {big:?}");
+            if !b.is_zero() {
+                let (fast, big) = (div(&a, &b), div_big(&a, &b));
+                prop_assert!(same(&fast, &big), "{a} / {b}: {fast:?} vs {big:?}");
+                let (fast, big) = (modulo(&a, &b), modulo_big(&a, &b));
+                prop_assert!(same(&fast, &big), "{a} mod {b}: {fast:?} vs {big:?}");
+            }
+        }
+    }
 }

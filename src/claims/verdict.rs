@@ -1,11 +1,13 @@
 //! Verdicts (SPEC §5): checking a claim over its range and saying what was found, with the
 //! evidence — never more than was checked.
 
+use std::sync::Arc;
+
 use rayon::prelude::*;
 
 use super::builtins::BuiltinRun;
 use super::cost::{self, Cost};
-use super::engines::Engines;
+use super::engines::{Engines, Shared};
 use super::eval::{Definitions, Env, Evaluator, MAX_STEPS};
 use super::expr::{Binder, Expr, ExprError, ExprKind, Span};
 use super::finding::{
@@ -827,17 +829,18 @@ fn claim_ref(reg: &Registry, claim: &Claim) -> ClaimRef {
 /// Checks one claim of the registry (refused at once when its estimate is above the limit).
 pub fn check_claim(reg: &Registry, claim: &Claim, deep: bool) -> Result<Finding> {
     let estimate = sized(reg, claim, deep)?;
-    check_sized_claim(reg, claim, deep, estimate, &Silent)
+    check_sized_claim(reg, claim, deep, estimate, &Silent, &Default::default())
 }
 
 /// Checks a claim already sized, reporting progress in evaluation steps; when it is done the
-/// steps reported add up to at least its estimate.
+/// steps reported add up to at least its estimate. `shared` is what the run's claims share.
 fn check_sized_claim(
     reg: &Registry,
     claim: &Claim,
     deep: bool,
     estimate: Cost,
     progress: &dyn Progress,
+    shared: &Arc<Shared>,
 ) -> Result<Finding> {
     // The progress reported for a claim stays within its planned steps, and reaches them when
     // the claim is done, so that the bar ends full whatever branches the claim took.
@@ -847,7 +850,7 @@ fn check_sized_claim(
         planned,
         reported: std::sync::atomic::AtomicU64::new(0),
     };
-    let mut engines = Engines::new();
+    let mut engines = Engines::sharing(shared);
     let mut runner = Runner {
         ev: Evaluator::new(&reg.definitions, &mut engines).with_progress(&report),
         claim,
@@ -952,11 +955,12 @@ fn check_claims(
     forms.sort_unstable();
     forms.dedup();
     super::induction::prove_ahead(&forms);
+    let shared = Arc::new(Shared::default());
     chosen
         .par_iter()
         .zip(estimates)
         .map(|(c, estimate)| {
-            let f = check_sized_claim(reg, c, deep, estimate, steps);
+            let f = check_sized_claim(reg, c, deep, estimate, steps, &shared);
             claims.advance(1);
             f
         })

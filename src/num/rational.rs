@@ -49,7 +49,18 @@ impl Q {
     /// # Panics
     /// When `d` is zero.
     pub fn frac(n: i64, d: i64) -> Q {
-        Q(BigRational::new(BigInt::from(n), BigInt::from(d)))
+        assert!(d != 0, "denominator == 0");
+        // Reduced on machine integers (a big-integer gcd allocates and is far slower); in i128
+        // every step fits, even −2⁶³ / −1.
+        let (n, d) = (i128::from(n), i128::from(d));
+        let g = i128::try_from(n.unsigned_abs().gcd(&d.unsigned_abs()))
+            .expect("the gcd divides d, so it is at most 2⁶³");
+        let (n, d) = if d < 0 {
+            (-n / g, -d / g)
+        } else {
+            (n / g, d / g)
+        };
+        Q(BigRational::new_raw(BigInt::from(n), BigInt::from(d)))
     }
 
     /// The integer `n`.
@@ -91,14 +102,26 @@ impl Q {
         }
     }
 
+    /// Numerator and denominator as machine integers, when both fit.
+    fn small_parts(&self) -> Option<(i64, i64)> {
+        Some((self.numer().to_i64()?, self.denom().to_i64()?))
+    }
+
     /// Largest integer ≤ self.
     pub fn floor(&self) -> BigInt {
-        self.0.floor().to_integer()
+        // The denominator is positive: the machine division cannot overflow.
+        match self.small_parts() {
+            Some((n, d)) => BigInt::from(Integer::div_floor(&n, &d)),
+            None => self.0.floor().to_integer(),
+        }
     }
 
     /// Smallest integer ≥ self.
     pub fn ceil(&self) -> BigInt {
-        self.0.ceil().to_integer()
+        match self.small_parts() {
+            Some((n, d)) => BigInt::from(Integer::div_ceil(&n, &d)),
+            None => self.0.ceil().to_integer(),
+        }
     }
 
     /// Absolute value.
@@ -216,32 +239,51 @@ impl<'de> Deserialize<'de> for Q {
     }
 }
 
+/// The operators take a machine-integer path when both operands are integers that fit and
+/// the result does too (checked): no big-integer arithmetic and no gcd, which num-rational
+/// runs even to add two integers. Anything else goes to num-rational.
 macro_rules! forward_binop {
-    ($trait:ident, $method:ident) => {
+    ($trait:ident, $method:ident, $small:expr) => {
         impl $trait<&Q> for &Q {
             type Output = Q;
             fn $method(self, rhs: &Q) -> Q {
+                if let Some(q) = small_op(self, rhs, $small) {
+                    return q;
+                }
                 Q((&self.0).$method(&rhs.0))
             }
         }
         impl $trait<Q> for Q {
             type Output = Q;
             fn $method(self, rhs: Q) -> Q {
+                if let Some(q) = small_op(&self, &rhs, $small) {
+                    return q;
+                }
                 Q(self.0.$method(rhs.0))
             }
         }
         impl $trait<&Q> for Q {
             type Output = Q;
             fn $method(self, rhs: &Q) -> Q {
+                if let Some(q) = small_op(&self, rhs, $small) {
+                    return q;
+                }
                 Q(self.0.$method(&rhs.0))
             }
         }
     };
 }
-forward_binop!(Add, add);
-forward_binop!(Sub, sub);
-forward_binop!(Mul, mul);
-forward_binop!(Div, div);
+
+/// `op(a, b)` when `a` and `b` are integers that fit an `i64` and `op` has a result.
+fn small_op(a: &Q, b: &Q, op: impl Fn(i64, i64) -> Option<Q>) -> Option<Q> {
+    op(a.to_i64()?, b.to_i64()?)
+}
+
+forward_binop!(Add, add, |a: i64, b: i64| a.checked_add(b).map(Q::int));
+forward_binop!(Sub, sub, |a: i64, b: i64| a.checked_sub(b).map(Q::int));
+forward_binop!(Mul, mul, |a: i64, b: i64| a.checked_mul(b).map(Q::int));
+// A zero divisor goes on to num-rational, which panics as documented.
+forward_binop!(Div, div, |a: i64, b: i64| (b != 0).then(|| Q::frac(a, b)));
 
 impl Neg for Q {
     type Output = Q;
@@ -266,6 +308,8 @@ pub fn common_denominator<'a>(values: impl IntoIterator<Item = &'a Q>) -> BigInt
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
 
     #[test]
@@ -277,6 +321,70 @@ mod tests {
         assert_eq!("-.5".parse::<Q>().unwrap(), Q::frac(-1, 2));
         for bad in ["", "x", "1/0", "1.", "1/2/3", "--1", "1e3", "0x10", "1.-5"] {
             assert!(bad.parse::<Q>().is_err(), "{bad} must be rejected");
+        }
+    }
+
+    /// Machine integers with the edge cases weighted in (the extremes overflow naive paths).
+    fn machine_int() -> impl Strategy<Value = i64> {
+        prop_oneof![
+            any::<i64>(),
+            -50i64..50,
+            proptest::sample::select(vec![i64::MIN, i64::MIN + 1, -1, 1, i64::MAX]),
+        ]
+    }
+
+    proptest! {
+        /// The machine-integer paths of `frac`, `floor` and `ceil` agree with num-rational's,
+        /// to the representation (reduced, positive denominator), not only to the value.
+        #[test]
+        fn machine_paths_agree_with_big_rationals(
+            n in machine_int(),
+            d in machine_int().prop_filter("non-zero", |d| *d != 0),
+        ) {
+            let big = BigRational::new(BigInt::from(n), BigInt::from(d));
+            let q = Q::frac(n, d);
+            prop_assert_eq!((q.numer(), q.denom()), (big.numer(), big.denom()));
+            prop_assert_eq!(q.floor(), big.floor().to_integer());
+            prop_assert_eq!(q.ceil(), big.ceil().to_integer());
+        }
+    }
+
+    /// Rationals of every kind the fast paths meet: small integers, extremes of `i64`, integers
+    /// beyond it and fractions.
+    fn any_q() -> impl Strategy<Value = Q> {
+        prop_oneof![
+            machine_int().prop_map(Q::int),
+            (machine_int(), 1i64..1000).prop_map(|(n, d)| Q::frac(n, d)),
+            (machine_int(), machine_int())
+                .prop_map(|(a, b)| Q::from_bigint(BigInt::from(a) * BigInt::from(b) * 4)),
+        ]
+    }
+
+    proptest! {
+        /// Every operator, on borrowed and owned operands, gives num-rational's result to the
+        /// representation.
+        #[test]
+        fn operators_agree_with_big_rationals(a in any_q(), b in any_q()) {
+            let (x, y) = (a.as_ratio().clone(), b.as_ratio().clone());
+            let mut cases = vec![
+                (&a + &b, &x + &y, "+"),
+                (a.clone() + b.clone(), &x + &y, "+ owned"),
+                (a.clone() + &b, &x + &y, "+ half"),
+                (&a - &b, &x - &y, "-"),
+                (a.clone() - b.clone(), &x - &y, "- owned"),
+                (a.clone() - &b, &x - &y, "- half"),
+                (&a * &b, &x * &y, "*"),
+                (a.clone() * b.clone(), &x * &y, "* owned"),
+                (a.clone() * &b, &x * &y, "* half"),
+            ];
+            if !b.is_zero() {
+                cases.push((&a / &b, &x / &y, "/"));
+                cases.push((a.clone() / b.clone(), &x / &y, "/ owned"));
+                cases.push((a.clone() / &b, &x / &y, "/ half"));
+            }
+            for (q, r, op) in cases {
+                prop_assert_eq!((q.numer(), q.denom()), (r.numer(), r.denom()), "{} {} {}", a, op, b);
+            }
         }
     }
 

@@ -3,11 +3,13 @@
 //! the extremes of N_W over the P-positions with a given number of candies.
 //!
 //! Values come from [`crate::games::candy`]. [`CandyCache`] keeps the dense 3-heap table
-//! (regrown by doubling), a memo for positions of four or more heaps and the allocations
-//! computed so far.
+//! (regrown by doubling, each new table copying what an earlier one solved: its own previous
+//! table or the largest of the run, [`SolvedTable`]), a memo for positions of four or more
+//! heaps and the allocations computed so far.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use super::{Args, Function, Group, Signature, list, num};
 use crate::claims::engines::Engines;
@@ -19,6 +21,7 @@ use crate::games::candy::{
     self, Allocation, Candies, CandyValue, Contraction, MemoValues, PValues, Reading, Role,
     Strategy, ThreeHeapTable,
 };
+use crate::progress::Silent;
 
 /// Candy Nim's functions.
 pub const GROUP: Group = Group {
@@ -62,13 +65,41 @@ impl PValues for MemoCell {
 #[derive(Default)]
 pub struct CandyCache {
     memo: MemoCell,
-    three_heaps: Option<ThreeHeapTable>,
+    three_heaps: Option<Arc<ThreeHeapTable>>,
     allocations: HashMap<u32, Allocation>,
 }
 
+/// The 3-heap table with the most pairs solved so far in a check run, shared by its claims
+/// (see [`Engines::shared`](crate::claims::engines::Engines::shared)): a claim's table copies the pairs this one
+/// covers instead of solving them. It only seeds: each claim's table keeps the bounds that
+/// claim needs (sharing one table, which a claim needing more then doubled, made checks slower).
+#[derive(Default)]
+pub struct SolvedTable(Mutex<Option<Arc<ThreeHeapTable>>>);
+
+impl SolvedTable {
+    fn get(&self) -> Option<Arc<ThreeHeapTable>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Keeps `t` when it has more pairs than the table kept (one table at most, so the run
+    /// holds no more than one table beyond those its claims are using).
+    fn offer(&self, t: &Arc<ThreeHeapTable>) {
+        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if kept.as_ref().is_none_or(|k| pairs(k) < pairs(t)) {
+            *kept = Some(Arc::clone(t));
+        }
+    }
+}
+
+/// The pairs (smallest, middle heap) a table holds.
+fn pairs(t: &ThreeHeapTable) -> u128 {
+    (u128::from(t.max_small()) + 1) * (u128::from(t.max_middle()) + 1)
+}
+
 impl CandyCache {
-    /// Candy Nim's value of any position (Luca to move in P-positions, Windsor in N-positions).
-    pub fn value(&mut self, p: &[Candies]) -> Result<CandyValue> {
+    /// Candy Nim's value of any position (Luca to move in P-positions, Windsor in N-positions);
+    /// a new 3-heap table starts from the run's `solved` one.
+    pub fn value(&mut self, p: &[Candies], solved: &SolvedTable) -> Result<CandyValue> {
         let mut h: Vec<Candies> = p.iter().copied().filter(|&x| x > 0).collect();
         if h.len() > 3 {
             if candy::total(&h) > MAX_MEMO_CANDIES {
@@ -86,7 +117,7 @@ impl CandyCache {
         while h.len() < 3 {
             h.insert(0, 0);
         }
-        let fits = |t: &ThreeHeapTable| t.covers(h[0], h[1]);
+        let fits = |t: &Arc<ThreeHeapTable>| t.covers(h[0], h[1]);
         if !self.three_heaps.as_ref().is_some_and(fits) {
             let (small, middle) = self
                 .three_heaps
@@ -99,13 +130,29 @@ impl CandyCache {
                     have
                 }
             };
-            self.three_heaps = Some(ThreeHeapTable::solve(
-                grow(small, h[0].max(15)),
-                grow(middle, h[1].max(63)),
+            let (small, middle) = (grow(small, h[0].max(15)), grow(middle, h[1].max(63)));
+            // The seed covering the most of the new table: this claim's previous table or
+            // the run's largest.
+            let overlap = |t: &ThreeHeapTable| {
+                (u128::from(t.max_small().min(small)) + 1)
+                    * (u128::from(t.max_middle().min(middle)) + 1)
+            };
+            let seed = [self.three_heaps.clone(), solved.get()]
+                .into_iter()
+                .flatten()
+                .max_by_key(|t| overlap(t));
+            let table = Arc::new(ThreeHeapTable::solve_seeded(
+                small,
+                middle,
                 CANDY_TABLE_BYTES,
+                seed.as_deref(),
+                &Silent,
             )?);
+            drop(seed);
+            solved.offer(&table);
+            self.three_heaps = Some(table);
         }
-        let table = self.three_heaps.as_ref().expect("just built");
+        let table = self.three_heaps.as_deref().expect("just built");
         candy::value_with(table, p)
     }
 
@@ -182,7 +229,8 @@ impl Function for Part {
 
     fn call(&self, args: &Args<'_>, engines: &mut Engines) -> Result<Value, ExprError> {
         let p = args.heaps(0)?;
-        let c = args.engine(engines.cache::<CandyCache>().value(&p))?;
+        let solved = engines.shared::<SolvedTable>();
+        let c = args.engine(engines.cache::<CandyCache>().value(&p, &solved))?;
         Ok((self.part)(&c))
     }
 }

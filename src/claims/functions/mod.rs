@@ -29,6 +29,8 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::LazyLock;
 
+use foldhash::fast::FixedState;
+
 use super::cost::Interval;
 use super::engines::Engines;
 use super::expr::{Expr, ExprError, Span};
@@ -163,7 +165,8 @@ pub fn all() -> impl Iterator<Item = &'static dyn Function> {
 
 /// The function called `name`.
 pub fn lookup(name: &str) -> Option<&'static dyn Function> {
-    static BY_NAME: LazyLock<HashMap<&'static str, &'static dyn Function>> =
+    // Looked up at every call of an expression: foldhash rather than SipHash.
+    static BY_NAME: LazyLock<HashMap<&'static str, &'static dyn Function, FixedState>> =
         LazyLock::new(|| all().map(|f| (f.signature().name, f)).collect());
     BY_NAME.get(name).copied()
 }

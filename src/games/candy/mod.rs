@@ -723,6 +723,21 @@ impl ThreeHeapTable {
         max_bytes: u64,
         progress: &dyn Progress,
     ) -> Result<ThreeHeapTable> {
+        Self::solve_seeded(max_small, max_middle, max_bytes, None, progress)
+    }
+
+    /// [`solve_reporting`](Self::solve_reporting), copying the pairs that `seed` (a table
+    /// solved before, of any bounds) covers instead of solving them again. A pair's V depends
+    /// only on pairs with a smaller or equal smallest and middle heap (moves never raise the
+    /// smallest or the middle heap of a sorted position), never on the table's bounds, so a
+    /// copied pair is the one the solve would compute; the table is exactly as large as asked.
+    pub fn solve_seeded(
+        max_small: Candies,
+        max_middle: Candies,
+        max_bytes: u64,
+        seed: Option<&ThreeHeapTable>,
+        progress: &dyn Progress,
+    ) -> Result<ThreeHeapTable> {
         let needed = Self::bytes(max_small, max_middle);
         if needed > u128::from(max_bytes) || max_middle >= 1 << 30 {
             // The largest middle heap that fits next to this smallest heap, by formula.
@@ -770,6 +785,11 @@ impl ThreeHeapTable {
                 }
                 let z = x ^ y;
                 if z < y {
+                    continue;
+                }
+                if let Some(s) = seed.filter(|s| s.covers(x, y)) {
+                    v[x as usize * ys + y as usize] =
+                        s.v[x as usize * (s.max_middle as usize + 1) + y as usize];
                     continue;
                 }
                 let h = [x, y, z];
@@ -906,6 +926,28 @@ impl MemoValues {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+        /// A table grown from a seed of any bounds (smaller, larger or crossing) is the table
+        /// solved from nothing.
+        #[test]
+        fn a_seeded_table_is_the_table_solved_afresh(
+            seed in (0u32..20, 0u32..70),
+            want in (0u32..20, 0u32..70),
+        ) {
+            let fresh = ThreeHeapTable::solve(want.0, want.1, 1 << 30).unwrap();
+            let s = ThreeHeapTable::solve(seed.0, seed.1, 1 << 30).unwrap();
+            let seeded =
+                ThreeHeapTable::solve_seeded(want.0, want.1, 1 << 30, Some(&s), &Silent).unwrap();
+            proptest::prop_assert_eq!(&seeded.v, &fresh.v);
+            proptest::prop_assert_eq!(
+                (seeded.max_small, seeded.max_middle),
+                (fresh.max_small, fresh.max_middle)
+            );
+        }
+    }
 
     #[test]
     fn frak_ranges_count_and_bound_the_games_they_hold() {
