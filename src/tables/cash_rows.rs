@@ -83,6 +83,27 @@ pub fn state_row_groups(t: &CashTable) -> impl Iterator<Item = (Amount, Amount)>
 /// # Panics
 /// When `n` is beyond the table's max_n.
 pub fn encode_state_rows(t: &CashTable, n: Amount, d: Amount, out: &mut RowEncoder) {
+    // CSV, the format of the longest tables: "n,d," is written once, then e and the winner.
+    let csv = out.plain_csv_rows(|bytes| {
+        let mut lead = Vec::with_capacity(48);
+        let mut digits = itoa::Buffer::new();
+        for v in [n, d] {
+            lead.extend_from_slice(digits.format(v).as_bytes());
+            lead.push(b',');
+        }
+        for e in 0..=t.max_n() {
+            bytes.extend_from_slice(&lead);
+            bytes.extend_from_slice(digits.format(e).as_bytes());
+            bytes.extend_from_slice(match t.winner(n, d, e).expect("n ≤ max_n") {
+                Winner::I => b",I\n",
+                Winner::II => b",II\n",
+            });
+        }
+        t.max_n() + 1
+    });
+    if csv {
+        return;
+    }
     for e in 0..=t.max_n() {
         let winner = match t.winner(n, d, e).expect("n ≤ max_n") {
             Winner::I => "I",
@@ -119,7 +140,8 @@ mod tests {
     #[test]
     fn encoded_state_rows_are_the_cells_rendered_in_every_format() {
         let set: CashSet = "3,5,6,10,11".parse().unwrap();
-        let t = CashTable::solve(&set, 9, 1 << 20).unwrap();
+        // Up to 12: one- and two-digit amounts in every row position.
+        let t = CashTable::solve(&set, 12, 1 << 20).unwrap();
         let columns: Vec<String> = STATE_COLUMNS.map(String::from).to_vec();
         for format in crate::export::Format::ALL {
             let mut held = Vec::new();

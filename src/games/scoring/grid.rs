@@ -224,9 +224,9 @@ impl GridFn {
         let breakpoints = if self.is_line() {
             0
         } else {
-            let mut count = 0;
-            self.for_each_knot_word(|changes, _, _, _| count += changes.count_ones() as usize);
-            count
+            self.knot_words()
+                .map(|(changes, _, _, _)| changes.count_ones() as usize)
+                .sum()
         };
         SummaryParts {
             breakpoints,
@@ -284,13 +284,15 @@ impl GridFn {
     }
 
     /// The knots ` (M,F(M))` at scale 1, all small ([`GridFn::knots_are_small`]): the text's
-    /// room for the longest knots is made once, each knot is written into it with two
-    /// [`put_small_integer`]s, and the unused room is cut off at the end.
+    /// room for the longest knots is made once, each knot is written into it as two words
+    /// ([`knot_opening`], [`knot_closing`]), and the unused room is cut off at the end.
     fn write_small_knots(&self, text: &mut Vec<u8>) {
-        let mut knots = 0;
-        self.for_each_knot_word(|changes, _, _, _| knots += changes.count_ones() as usize);
+        let knots: usize = self
+            .knot_words()
+            .map(|(changes, _, _, _)| changes.count_ones() as usize)
+            .sum();
         let start = text.len();
-        // " (" + "-9999" + "," + "-9999" + ")", and the last integer's eight bytes of room.
+        // " (" + "-9999" + "," + "-9999" + ")", and room for the last word's eight bytes.
         text.resize(start + 14 * knots + 8, 0);
         let room = &mut text[start..];
         let mut at = 0;
@@ -298,24 +300,22 @@ impl GridFn {
         // plus the slope after it times the distance (the slope before the first knot is the
         // left tail's), so no step is counted.
         let (mut index, mut value, mut slope) = (0, i64::from(self.first), i64::from(self.left));
-        self.for_each_knot_word(|mut changes, base, _, word| {
+        for (mut changes, base, _, word) in self.knot_words() {
             while changes != 0 {
                 let j = changes.trailing_zeros();
                 let knot = base + j as usize;
                 value += slope * (knot - index) as i64;
                 index = knot;
                 slope = 2 * ((word >> j) & 1) as i64 - 1;
-                room[at..at + 2].copy_from_slice(b" (");
-                at += 2;
-                at += put_small_integer(room, at, self.lo + knot as i64);
-                room[at] = b',';
-                at += 1;
-                at += put_small_integer(room, at, value);
-                room[at] = b')';
-                at += 1;
+                let (open, width) = knot_opening(self.lo + knot as i64);
+                room[at..at + 8].copy_from_slice(&open.to_le_bytes());
+                at += width;
+                let (close, width) = knot_closing(value);
+                room[at..at + 8].copy_from_slice(&close.to_le_bytes());
+                at += width;
                 changes &= changes - 1;
             }
-        });
+        }
         text.truncate(start + at);
     }
 
@@ -327,7 +327,7 @@ impl GridFn {
     /// Calls `f(M, F(M))` at every point where the slope changes, left to right (the single
     /// anchor for a window of one point), as [`GridFn::knots`] lists them.
     fn for_each_knot(&self, mut f: impl FnMut(i64, i32)) {
-        self.for_each_knot_word(|mut changes, base, value, word| {
+        for (mut changes, base, value, word) in self.knot_words() {
             while changes != 0 {
                 let j = changes.trailing_zeros();
                 let below = (word & ((1u64 << j) - 1)).count_ones() as i32;
@@ -337,22 +337,31 @@ impl GridFn {
                 );
                 changes &= changes - 1;
             }
-        });
+        }
     }
 
-    /// The knots a word of steps at a time: `visit(changes, base, value, word)` with bit j of
+    /// The knots a word of steps at a time: items `(changes, base, value, word)` with bit j of
     /// `changes` set when index base + j is a knot, `value` = F at index base and `word` the
     /// steps from there (bit j: the step after index base + j).
     ///
     /// An interior index i is a knot when step i differs from step i − 1, so a whole word of
     /// them is one XOR with the word shifted by one; the ends compare their step with the tail
-    /// slopes. The value at a knot is the word's first value plus a popcount.
+    /// slopes. The value at a knot is the word's first value plus a popcount. An iterator rather
+    /// than a callback, so that a caller's running state stays in registers across knots.
     #[inline(always)]
-    fn for_each_knot_word(&self, mut visit: impl FnMut(u64, usize, i32, u64)) {
+    fn knot_words(&self) -> KnotWords<'_> {
         let n = self.len as usize;
         if n == 1 {
-            visit(1, 0, self.first, 0);
-            return;
+            return KnotWords {
+                rises: &[],
+                steps: 0,
+                next: 0,
+                carry: 0,
+                value: self.first,
+                first_knot: 0,
+                last_knot: false,
+                extra: Some((1, 0, self.first, 0)),
+            };
         }
         let steps = n - 1;
         let rises = &self.rises[..];
@@ -363,35 +372,18 @@ impl GridFn {
                 -1
             }
         };
-        let first_knot = u64::from(self.left != slope(0));
         let last_knot = slope(steps - 1) != self.right;
-        // Index 0: the bit "before" step 0 is step 0 itself, and the left tail decides instead.
-        let mut carry = rises[0] & 1;
-        let mut value = self.first;
-        for (w, &word) in rises.iter().enumerate() {
-            // Interior indices 64w + j ≤ steps − 1 compare two steps; the bits past the last
-            // step are zero.
-            let live = (steps - 64 * w).min(64);
-            let mask = if live == 64 {
-                u64::MAX
-            } else {
-                (1u64 << live) - 1
-            };
-            let mut changes = (word ^ ((word << 1) | carry)) & mask;
-            if w == 0 {
-                changes |= first_knot;
-            }
-            if live < 64 && last_knot {
-                // The last index, steps, falls in this word.
-                changes |= 1 << live;
-            }
-            visit(changes, 64 * w, value, word);
-            carry = word >> 63;
-            value += 2 * word.count_ones() as i32 - 64;
-        }
-        if steps.is_multiple_of(64) && last_knot {
+        KnotWords {
+            rises,
+            steps,
+            next: 0,
+            // Index 0: the bit "before" step 0 is step 0 itself, and the left tail decides instead.
+            carry: rises[0] & 1,
+            value: self.first,
+            first_knot: u64::from(self.left != slope(0)),
+            last_knot,
             // The last index opens a word of its own.
-            visit(1, steps, self.last, 0);
+            extra: (steps.is_multiple_of(64) && last_knot).then_some((1, steps, self.last, 0)),
         }
     }
 
@@ -461,9 +453,11 @@ impl GridFn {
 /// least b: the maximum's next step is a's step. Where a(M) = b(M) the maximum rises exactly
 /// when one of them rises. So the maximum's step bits follow from the candidates' step bits and
 /// the signs of their differences, and a difference d at the start of a word of 64 steps moves
-/// by at most 2 per step: with |d| ≥ 128 one candidate wins the whole word, with |d| ≥ 16 a
-/// whole byte, and only the bytes where two candidates come within 14 of each other are
-/// compared point by point (eight lanes of small integers). The values at the window's ends
+/// by 2 at each of the n points where the two step bits differ and nowhere else: with
+/// |d| ≥ 2n one candidate wins the whole word, a few differing points are visited one by one,
+/// and with many a byte with |d| ≥ 16 goes to one candidate whole; only the bytes where two
+/// candidates come within 14 of each other are compared point by point (eight lanes of small
+/// integers). The values at the window's ends
 /// are the first value plus twice the rises minus the steps, popcounts.
 ///
 /// **What stays the generic combine's.** The window and the tails come from the same exact
@@ -512,19 +506,14 @@ impl GridFn {
     ) -> Result<GridFn, GridError> {
         let (lo, hi, left, right) = window(cands)?;
         let span = hi - lo;
-        let at_lo = |&(p, g): &(i64, &GridFn)| p - g.at(lo);
-        let widest = cands
-            .iter()
-            .map(|c| at_lo(c).abs())
-            .max()
-            .expect("non-empty");
+        let Scratch { words, values } = scratch;
+        values.clear();
+        values.extend(cands.iter().map(|&(p, g)| p - g.at(lo)));
+        let widest = values.iter().map(|v| v.abs()).max().expect("non-empty");
         if widest + span > GRID_LIMIT {
             // Some value may be out of range: the generic combine checks every one.
             return GridFn::combine(cands);
         }
-        let Scratch { words, values } = scratch;
-        values.clear();
-        values.extend(cands.iter().map(at_lo));
         let first_value = *values.iter().max().expect("non-empty");
         // The maximum's steps on the window, and one more word when the point after the last
         // step starts one (the knot search reads the right tail there).
@@ -621,14 +610,24 @@ fn low_bits(n: u32) -> u64 {
 
 /// The steps of max(a, b) over 64 grid points, given the steps of a and b there and their
 /// values va, vb at the first point (va − vb even).
+///
+/// Where a and b take the same step, the difference stays and so does the maximum's step (a's
+/// step, which is b's); only the n points where they differ move it, by ±2 each. So with
+/// d ≥ 2n one candidate stays above at each of those points (the difference there is at least
+/// d − 2(n − 1) > 0) and wins the word, and so on for d ≤ −2n. A few such points are visited
+/// one by one; many go through the bytes.
 fn max_steps(a: u64, va: i64, b: u64, vb: i64) -> u64 {
     let mut d = va - vb;
-    // Over 63 steps the difference moves by at most 126.
-    if d >= 128 {
+    let differ = a ^ b;
+    let n = i64::from(differ.count_ones());
+    if d >= 2 * n {
         return a;
     }
-    if d <= -128 {
+    if d <= -2 * n {
         return b;
+    }
+    if n <= SPARSE_DIFFERENCES {
+        return max_steps_sparse(a, d, differ);
     }
     let mut out = 0u64;
     for k in 0..8 {
@@ -642,6 +641,27 @@ fn max_steps(a: u64, va: i64, b: u64, vb: i64) -> u64 {
         };
         out |= u64::from(byte) << (8 * k);
         d += i64::from(BYTE_NET[usize::from(ba)] - BYTE_NET[usize::from(bb)]);
+    }
+    out
+}
+
+/// At most this many points where two candidates' steps differ are visited one by one in
+/// [`max_steps`] (a branch-free handful of operations each); more go a byte at a time.
+const SPARSE_DIFFERENCES: i64 = 12;
+
+/// [`max_steps`] at the points where a and b differ (`differ` = a ^ b), visited in order with
+/// the difference d there: a's step where a is above, b's (not a's) where b is, and a rise
+/// where they meet (one of them rises). Elsewhere the maximum's step is a's.
+fn max_steps_sparse(a: u64, mut d: i64, mut differ: u64) -> u64 {
+    let mut out = a & !differ;
+    while differ != 0 {
+        let i = differ.trailing_zeros();
+        let rise_a = (a >> i) & 1;
+        let (above, meet, below) = (u64::from(d > 0), u64::from(d == 0), u64::from(d < 0));
+        out |= ((above & rise_a) | meet | (below & (rise_a ^ 1))) << i;
+        // a rises and b falls: the difference grows by 2; the other way round it shrinks.
+        d += 4 * rise_a as i64 - 2;
+        differ &= differ - 1;
     }
     out
 }
@@ -736,6 +756,53 @@ fn count_ones_below(words: &[u64], n: usize) -> u32 {
         .map_or(0, |x| (x & low_bits(b as u32)).count_ones())
 }
 
+/// [`GridFn::knot_words`]'s iterator.
+struct KnotWords<'a> {
+    rises: &'a [u64],
+    steps: usize,
+    /// The next word of `rises`.
+    next: usize,
+    /// The step before the next word (the first step itself before word 0).
+    carry: u64,
+    /// F at the start of the next word.
+    value: i32,
+    /// Bit 0 set when index 0 is a knot (the left tail differs from the first step).
+    first_knot: u64,
+    /// The last index, `steps`, is a knot (the last step differs from the right tail).
+    last_knot: bool,
+    /// The item after the words: the last index when it opens a word of its own, or the single
+    /// point of a one-point window.
+    extra: Option<(u64, usize, i32, u64)>,
+}
+
+impl Iterator for KnotWords<'_> {
+    type Item = (u64, usize, i32, u64);
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Self::Item> {
+        let w = self.next;
+        let Some(&word) = self.rises.get(w) else {
+            return self.extra.take();
+        };
+        // Interior indices 64w + j ≤ steps − 1 compare two steps; the bits past the last step
+        // are zero.
+        let live = (self.steps - 64 * w).min(64);
+        let mut changes = (word ^ ((word << 1) | self.carry)) & low_bits(live as u32);
+        if w == 0 {
+            changes |= self.first_knot;
+        }
+        if live < 64 && self.last_knot {
+            // The last index, steps, falls in this word.
+            changes |= 1 << live;
+        }
+        let item = (changes, 64 * w, self.value, word);
+        self.next = w + 1;
+        self.carry = word >> 63;
+        self.value += 2 * word.count_ones() as i32 - 64;
+        Some(item)
+    }
+}
+
 /// What a table row shows of one payoff; see [`GridFn::summary`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GridSummary {
@@ -803,6 +870,39 @@ fn put_small_integer(room: &mut [u8], at: usize, n: i64) -> usize {
     let word = (u64::from(SMALL_DIGITS[u]) << (8 * negative)) | (u64::from(b'-') * negative as u64);
     room[at..at + 8].copy_from_slice(&word.to_le_bytes());
     width + negative
+}
+
+/// The sign and digits of n (|n| < 10⁴) as [`put_small_integer`] writes them, in the low
+/// bytes of a word from bit `shift` on, and their length: no branch, the width read off the
+/// digits' highest byte.
+#[inline(always)]
+fn small_integer_word(n: i64, shift: u32) -> (u64, usize) {
+    let u = n.unsigned_abs() as usize;
+    debug_assert!(u < SMALL_INTEGER as usize);
+    let digits = u64::from(SMALL_DIGITS[u]);
+    // The digits are non-zero bytes ('0' is 0x30), so the highest set bit tells their count.
+    let width = (64 - digits.leading_zeros() as usize).div_ceil(8);
+    let negative = u64::from(n < 0);
+    let word = (u64::from(b'-') * negative) | (digits << (8 * negative));
+    (word << shift, width + negative as usize)
+}
+
+/// ` (M,` of a knot at M (|M| < 10⁴) as one word of at most seven bytes, and its length.
+#[inline(always)]
+fn knot_opening(m: i64) -> (u64, usize) {
+    let (number, width) = small_integer_word(m, 16);
+    (u64::from_le_bytes(*b" (\0\0\0\0\0\0") | number, 2 + width)
+}
+
+/// `,F)` of a knot with value F (|F| < 10⁴) as one word of at most seven bytes, and its
+/// length.
+#[inline(always)]
+fn knot_closing(value: i64) -> (u64, usize) {
+    let (number, width) = small_integer_word(value, 8);
+    (
+        u64::from(b',') | number | (u64::from(b')') << (8 * (1 + width))),
+        2 + width,
+    )
 }
 
 /// The decimal digits of every integer below [`SMALL_INTEGER`], in reading order from the
@@ -1157,6 +1257,42 @@ mod tests {
                     assert_eq!(text, format!("x{}", f.to_pwl(scale)).as_bytes());
                 }
             }
+        }
+    }
+
+    /// The maximum's steps point by point: the plain definition [`max_steps`] must equal.
+    fn max_steps_pointwise(a: u64, va: i64, b: u64, vb: i64) -> u64 {
+        let (mut x, mut y, mut out) = (va, vb, 0u64);
+        for j in 0..64 {
+            let (sa, sb) = (2 * ((a >> j) & 1) as i64 - 1, 2 * ((b >> j) & 1) as i64 - 1);
+            if (x + sa).max(y + sb) > x.max(y) {
+                out |= 1 << j;
+            }
+            (x, y) = (x + sa, y + sb);
+        }
+        out
+    }
+
+    #[test]
+    fn maximum_steps_are_the_pointwise_maximum() {
+        // Words differing in few and in many points (both of max_steps' paths), differences
+        // near and beyond the shortcuts' bounds.
+        let mut rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
+        for _ in 0..20_000 {
+            let a: u64 = rng.random();
+            let flips = match rng.random_range(0..3) {
+                0 => 0,
+                1 => rng.random::<u64>() & rng.random::<u64>() & rng.random::<u64>(),
+                _ => rng.random::<u64>(),
+            };
+            let b = a ^ flips;
+            let d = 2 * rng.random_range(-70i64..=70);
+            let vb = rng.random_range(-1000i64..1000);
+            assert_eq!(
+                max_steps(a, vb + d, b, vb),
+                max_steps_pointwise(a, vb + d, b, vb),
+                "a {a:#x} b {b:#x} d {d}"
+            );
         }
     }
 

@@ -277,27 +277,39 @@ fn sweep(
             ranks.push(rank(binom, t));
         });
         debug_assert!(ranks.windows(2).all(|w| w[0] < w[1]));
-        let solved: Vec<Result<Solved, GridError>> = tuples
+        // Each position writes its payoff and its minima into its own slots of the layer's
+        // buffers: no allocation per position besides the functions themselves.
+        let mut solved: Vec<Option<GridFn>> = vec![None; ranks.len()];
+        let mut carried: Vec<Option<GridFn>> = vec![None; ranks.len() * k];
+        let at = Context {
+            moves,
+            payoffs: &payoffs,
+            previous: &previous,
+            binom,
+        };
+        // The refusal of the first position in order, as solving them in order would give.
+        let refused = tuples
             .par_chunks(k)
+            .zip(solved.par_iter_mut())
+            .zip(carried.par_chunks_mut(k))
+            .enumerate()
             .with_min_len(8)
             .map_init(
                 || (vec![0 as HeapSize; k], Scratch::default()),
-                |(child, scratch), position| {
-                    let at = Context {
-                        moves,
-                        payoffs: &payoffs,
-                        previous: &previous,
-                        binom,
-                    };
-                    solve_position(&at, position, child, scratch, steps)
+                |(child, scratch), (j, ((position, payoff), minima))| {
+                    solve_position(&at, position, child, scratch, minima, steps)
+                        .map(|f| *payoff = Some(f))
+                        .err()
+                        .map(|e| (j, e))
                 },
             )
-            .collect();
-        let mut carried = Vec::with_capacity(ranks.len() * k);
-        for (&r, result) in ranks.iter().zip(solved) {
-            let Solved { payoff, minima } = result?;
-            payoffs[r as usize] = Some(payoff);
-            carried.extend(minima);
+            .flatten()
+            .min_by_key(|&(j, _)| j);
+        if let Some((_, e)) = refused {
+            return Err(e);
+        }
+        for (&r, payoff) in ranks.iter().zip(solved) {
+            payoffs[r as usize] = payoff;
         }
         progress.advance(ranks.len() as u64);
         previous = Layer { ranks, carried };
@@ -306,14 +318,6 @@ fn sweep(
         .into_iter()
         .map(|f| f.expect("every position lies in a layer"))
         .collect())
-}
-
-/// What one position of a layer yields.
-struct Solved {
-    /// Its payoff f.
-    payoff: GridFn,
-    /// T(x, rest) of its heap at each slot (see [`Layer::carried`]).
-    minima: Vec<Option<GridFn>>,
 }
 
 /// What every position of a layer reads: the moves, the payoffs solved so far and the
@@ -325,17 +329,18 @@ struct Context<'a> {
     binom: &'a [Vec<u64>],
 }
 
-/// The payoff of one position and the carried minimum T of each of its heaps (by slot), from
-/// the previous layer's payoffs and minima. `child` and `scratch` are the thread's buffers.
+/// The payoff of one position, from the previous layer's payoffs and minima; the carried
+/// minimum T of each of its heaps goes to `minima` (by slot, see [`Layer::carried`], all `None`
+/// on entry). `child` and `scratch` are the thread's buffers.
 fn solve_position(
     at: &Context<'_>,
     position: &[HeapSize],
     child: &mut [HeapSize],
     scratch: &mut Scratch,
+    minima: &mut [Option<GridFn>],
     steps: Steps,
-) -> Result<Solved, GridError> {
+) -> Result<GridFn, GridError> {
     let k = position.len();
-    let mut minima: Vec<Option<GridFn>> = vec![None; k];
     for (slot, &size) in position.iter().enumerate() {
         if size == 0 || (slot > 0 && position[slot - 1] == size) {
             continue;
@@ -373,23 +378,21 @@ fn solve_position(
     }
     let candidates: Vec<(i64, &GridFn)> = position
         .iter()
-        .zip(&minima)
+        .zip(minima.iter())
         .filter_map(|(&size, t)| {
             let t = t.as_ref()?;
             let a = at.moves.alpha[size as usize].expect("a heap with moves has α");
             Some((a, t))
         })
         .collect();
-    let payoff = if candidates.is_empty() {
-        GridFn::terminal()
-    } else {
-        match steps {
-            Steps::Kernel => GridFn::max_of_differences(&candidates, scratch)?,
-            #[cfg(test)]
-            Steps::Generic => GridFn::combine(&candidates)?,
-        }
-    };
-    Ok(Solved { payoff, minima })
+    if candidates.is_empty() {
+        return Ok(GridFn::terminal());
+    }
+    match steps {
+        Steps::Kernel => GridFn::max_of_differences(&candidates, scratch),
+        #[cfg(test)]
+        Steps::Generic => GridFn::combine(&candidates),
+    }
 }
 
 #[cfg(test)]
