@@ -61,7 +61,7 @@ impl Engines {
         }
     }
 
-    /// The run's shared value of type `S` (see [`Shared::get`]).
+    /// The run's shared value of type `S` (see `Shared::get`).
     pub fn shared<S: Default + Send + Sync + 'static>(&self) -> Arc<S> {
         self.shared.get()
     }

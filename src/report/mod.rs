@@ -57,7 +57,7 @@ pub struct ReportOptions {
     /// default.
     pub cache: Cache,
     /// The memory budget of each table a paper study declares (refused before any work above
-    /// it); [`DEFAULT_MAX_BYTES`] by default.
+    /// it); 8 GiB (`DEFAULT_MAX_BYTES`) by default.
     pub max_bytes: u64,
 }
 
