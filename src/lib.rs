@@ -300,14 +300,15 @@ pub mod scoring {
     pub use crate::games::scoring::{
         Candidate, GRID_LIMIT, GridError, GridFn, GridSummary, Heap, HeapMove, HeapSequence,
         HeapTable, Interval, Limits, Line, MAX_DIGITS, MAX_TABLE_HEAPS, Method, Move, MoveRegion,
-        OctalRules, Ordered, Outcome, PERIOD_SECONDS, PROGRESS_SECONDS, PartitionIndex, Payoffs,
-        PeriodCertificate, PeriodProof, PeriodReport, Player, Ply, Position, Route, RulesError,
-        Ruleset, ScoringGame, SequenceCost, SequenceState, Solution, SolveCost, SummaryParts,
-        Tails, UniformTail, ValueSolution, candidates, common_constant_points, grundy_values,
-        grundy_values_reporting, in_p_plus, largest_fitting_max_heap, nim_heaps, nim_sum,
-        optimal_line, optimal_move_regions, parse_set, scoring_nim, search_values, solve,
-        solve_cost, solve_many, solve_partition_values, solve_table, solve_values,
-        solve_values_reporting, table_bytes, table_size, tails, value_from_grundy, values_at,
+        OctalRules, Ordered, Outcome, PERIOD_SECONDS, PROGRESS_SECONDS, PartitionIndex, PayoffRef,
+        Payoffs, PeriodCertificate, PeriodProof, PeriodReport, Player, Ply, Position, Route,
+        RulesError, Ruleset, ScoringGame, SequenceCost, SequenceState, Solution, SolveCost,
+        SummaryParts, TablePlan, TableSlab, Tails, UniformTail, ValueSolution, candidates,
+        common_constant_points, grundy_values, grundy_values_reporting, in_p_plus,
+        largest_fitting_max_heap, nim_heaps, nim_sum, optimal_line, optimal_move_regions,
+        parse_set, scoring_nim, search_values, solve, solve_cost, solve_many,
+        solve_partition_values, solve_table, solve_values, solve_values_reporting, table_bytes,
+        table_size, tails, value_from_grundy, values_at,
     };
     pub use crate::games::scoring::{
         Conjecture14Tally, MAX_SURVEY_WIDTH, SURVEY_CHUNK, SurveyRow, conjecture_14,
@@ -315,8 +316,8 @@ pub mod scoring {
     };
     pub use crate::tables::octal::{VALUE_COLUMNS, values_table};
     pub use crate::tables::scoring::{
-        MAX_FAMILY_ROWS, PWL_COLUMNS, ScoringFamily, ScoringMember, encode_table_rows, family_cost,
-        family_table, family_table_reporting,
+        MAX_FAMILY_ROWS, PWL_COLUMNS, ScoringFamily, ScoringMember, encode_payoff_rows,
+        encode_table_rows, family_cost, family_table, family_table_reporting,
     };
 }
 

@@ -1,6 +1,9 @@
 //! `nimlab scoring …`: Scoring Nim payoffs, optimal moves, lines, tail constants, tables and
 //! families.
 
+use std::io;
+use std::sync::Arc;
+
 use anyhow::Context;
 use clap::{Args, Subcommand};
 
@@ -12,12 +15,14 @@ use crate::export::{
 };
 use crate::family::Family;
 use crate::games::scoring::{
-    HeapSize, Interval, Limits, MAX_TABLE_HEAPS, Ordered, Solution, candidates, in_p_minus,
-    in_p_plus, largest_fitting_max_heap, nim_heaps, nim_sum, optimal_line, optimal_move_regions,
-    scoring_nim, solve_many_reporting, solve_table, table_bytes, table_size, tails, values_at,
+    HeapSize, Interval, Limits, MAX_TABLE_HEAPS, Ordered, Solution, TablePlan, candidates,
+    in_p_minus, in_p_plus, largest_fitting_max_heap, nim_heaps, nim_sum, optimal_line,
+    optimal_move_regions, scoring_nim, solve_many_reporting, table_bytes, table_size, tails,
+    values_at,
 };
 use crate::num::{Q, QRange};
-use crate::tables::scoring::{PWL_COLUMNS, ScoringFamily, encode_table_rows};
+use crate::progress::Silent;
+use crate::tables::scoring::{PWL_COLUMNS, ScoringFamily, encode_payoff_rows};
 
 #[derive(Debug, Subcommand)]
 pub enum ScoringCommand {
@@ -574,45 +579,54 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
         None => columns.extend(PWL_COLUMNS.iter().map(|c| c.to_string())),
     }
     check_table(&a, grid.as_ref(), columns.len())?;
-    let count = table_size(k, a.max_heap).unwrap_or(u64::MAX);
-    let pb = super::progress_bar(
-        count,
-        &format!("solving {k}-heap positions ≤ {}", a.max_heap),
-        "positions",
-    );
-    let solved = solve_table(
+    let plan = TablePlan::new(
         &scoring_nim(),
         k,
         a.max_heap,
         a.solve.method(),
         &a.solve.limits(),
-        &super::Bar(&pb),
-    );
-    pb.finish_and_clear();
-    let table = solved?;
+    )?;
     let rows_total = match a.max_heap {
         0 => 0,
         h => table_size(k, h - 1)
             .unwrap_or(u64::MAX)
             .saturating_mul(grid.as_ref().map_or(1, QRange::len)),
     };
-    // Positions with no empty heap, a chunk at a time: each gives one row, or one per bonus
-    // value, encoded on both cores and written while the next chunk is encoded.
+    // The table is solved on one thread a slab at a time (the positions with one largest heap,
+    // a run of the rows), while the rows of the slabs already solved are encoded on both cores
+    // and written: the same bytes as solving first and writing after.
     let rows_per_position = grid.as_ref().map_or(1, QRange::len).max(1);
     let positions_per_chunk = (ROW_CHUNK as u64 / rows_per_position).max(1) as usize;
     let pb = rows_bar(rows_total);
-    let positions = table
-        .positions_iter()
-        .filter(|p| p.iter().all(|&h| h > 0))
-        .inspect(|_| pb.inc(rows_per_position));
     let written = a
         .out
         .emit(|w| {
-            let mut writer = TableWriter::new(a.out.format, &columns, w)?;
-            write_rows_parallel(&mut writer, positions, positions_per_chunk, |p, out| {
-                encode_table_rows(&table, p, grid.as_ref(), out)
-            })?;
-            writer.finish()
+            plan.stream(&Silent, |slabs| {
+                let mut failed = None;
+                let positions = slabs
+                    .map_while(|slab| slab.map_err(|e| failed = Some(e)).ok())
+                    .flat_map(|slab| {
+                        let slab = Arc::new(slab);
+                        // Positions with no empty heap, each with its index in the slab.
+                        slab.positions()
+                            .enumerate()
+                            .filter(|(_, p)| p.iter().all(|&h| h > 0))
+                            .map(move |(i, p)| (Arc::clone(&slab), i, p))
+                    })
+                    .inspect(|_| pb.inc(rows_per_position));
+                let mut writer = TableWriter::new(a.out.format, &columns, w)?;
+                write_rows_parallel(
+                    &mut writer,
+                    positions,
+                    positions_per_chunk,
+                    |(slab, i, p), out| encode_payoff_rows(slab.payoff(*i), p, grid.as_ref(), out),
+                )?;
+                // A failed solve must not commit the rows before it.
+                if let Some(e) = failed {
+                    return Err(io::Error::other(e));
+                }
+                writer.finish()
+            })
         })
         .context("writing the table");
     pb.finish_and_clear();

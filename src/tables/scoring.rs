@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::export::{Cell, Format, RowEncoder, Table};
 use crate::family::Family;
 use crate::games::scoring::{
-    GRID_LIMIT, HeapSize, HeapTable, Limits, Method, Payoffs, nim_heaps, scoring_nim, solve_cost,
+    GRID_LIMIT, HeapSize, HeapTable, Limits, Method, PayoffRef, nim_heaps, scoring_nim, solve_cost,
     solve_many_reporting,
 };
 use crate::num::{IntRange, Pwl, Q, QRange, last_fitting};
@@ -144,13 +144,8 @@ impl ScoringFamily {
 }
 
 /// The rows of `nimlab scoring table` for one position of a solved table (heaps in the order
-/// the table lists them, every heap non-empty): the heaps, then the payoff under
-/// [`PWL_COLUMNS`] (JSON gets the payoff's parts, the other formats its text), or one row per
-/// bonus value of `grid` with f_N there.
-///
-/// On an integer grid over grid payoffs each value is one machine-integer lookup, F(s·N)/s,
-/// exactly the value [`HeapTable::value`] gives (it takes the same path for integer N with
-/// |s·N| ≤ [`GRID_LIMIT`]); any other bonus goes through the exact rational evaluation.
+/// the table lists them, every heap non-empty): [`encode_payoff_rows`] with the position's
+/// payoff.
 ///
 /// # Panics
 /// When `heaps` is not a position of `table`.
@@ -161,27 +156,42 @@ pub fn encode_table_rows(
     out: &mut RowEncoder,
 ) {
     let index = table.index(heaps).expect("position is in the table");
+    encode_payoff_rows(table.payoffs().get(index), heaps, grid, out);
+}
+
+/// The rows of `nimlab scoring table` for one position and its payoff: the heaps, then the
+/// payoff under [`PWL_COLUMNS`] (JSON gets the payoff's parts, the other formats its text), or
+/// one row per bonus value of `grid` with f_N there.
+///
+/// On an integer grid over a grid payoff each value is one machine-integer lookup, F(s·N)/s,
+/// exactly the value [`PayoffRef::value`] gives (it takes the same path for integer N with
+/// |s·N| ≤ [`GRID_LIMIT`]); any other bonus goes through the exact rational evaluation.
+pub fn encode_payoff_rows(
+    payoff: PayoffRef<'_>,
+    heaps: &[HeapSize],
+    grid: Option<&QRange>,
+    out: &mut RowEncoder,
+) {
     let lead = |out: &mut RowEncoder| heaps.iter().for_each(|&h| out.int(i64::from(h)));
     let Some(grid) = grid else {
         lead(out);
-        match table.payoffs() {
+        match payoff {
             // The payoff's numbers as machine integers and its text straight into the
             // encoder's buffer: no allocation, no big rational per row.
-            Payoffs::Grid { scale, fns } if out.format() != Format::Json => {
-                let f = &fns[index];
-                let parts = f.summary_parts(*scale);
+            PayoffRef::Grid { scale, f } if out.format() != Format::Json => {
+                let parts = f.summary_parts(scale);
                 out.int(parts.breakpoints as i64);
                 out.ratio(parts.c_minus.0, parts.c_minus.1);
                 out.ratio(parts.c_plus.0, parts.c_plus.1);
-                out.ascii_with(|text| f.write_text_bytes(*scale, text));
+                out.ascii_with(|text| f.write_text_bytes(scale, text));
             }
             _ => {
-                let s = table.payoffs().summary(index);
+                let s = payoff.summary();
                 out.int(s.breakpoints as i64);
                 out.rational(&s.c_minus);
                 out.rational(&s.c_plus);
                 if out.format() == Format::Json {
-                    out.cell(&Cell::from(&table.payoffs().pwl(index)));
+                    out.cell(&Cell::from(&payoff.pwl()));
                 } else {
                     out.text(&s.text);
                 }
@@ -190,12 +200,12 @@ pub fn encode_table_rows(
         out.end_row();
         return;
     };
-    let on_grid = |n: i64| match table.payoffs() {
-        Payoffs::Grid { scale, fns } => n
-            .checked_mul(*scale)
+    let on_grid = |n: i64| match payoff {
+        PayoffRef::Grid { scale, f } => n
+            .checked_mul(scale)
             .filter(|m| m.abs() <= GRID_LIMIT)
-            .map(|m| (fns[index].at(m), *scale)),
-        Payoffs::Exact(_) => None,
+            .map(|m| (f.at(m), scale)),
+        PayoffRef::Exact(_) => None,
     };
     match grid.as_integers() {
         Some((start, step)) => {
@@ -205,7 +215,7 @@ pub fn encode_table_rows(
                 out.int_as_rational(n);
                 match on_grid(n) {
                     Some((value, scale)) => out.ratio(value, scale),
-                    None => out.rational(&table.payoffs().value(index, &Q::int(n))),
+                    None => out.rational(&payoff.value(&Q::int(n))),
                 }
                 out.end_row();
             }
@@ -214,7 +224,7 @@ pub fn encode_table_rows(
             for n in grid.iter() {
                 lead(out);
                 out.rational(&n);
-                out.rational(&table.payoffs().value(index, &n));
+                out.rational(&payoff.value(&n));
                 out.end_row();
             }
         }

@@ -42,15 +42,16 @@ pub use sequence::{
     Route, SequenceCost, SequenceState,
 };
 pub use solver::{
-    Limits, Method, Payoffs, Solution, SolveCost, ValueSolution, search_values, solve, solve_cost,
-    solve_many, solve_many_reporting, solve_values, solve_values_reporting,
+    Limits, Method, PayoffRef, Payoffs, Solution, SolveCost, ValueSolution, search_values, solve,
+    solve_cost, solve_many, solve_many_reporting, solve_values, solve_values_reporting,
 };
 pub use survey::{
     Conjecture14Tally, MAX_SURVEY_WIDTH, SURVEY_CHUNK, SurveyRow, conjecture_14, subtraction_sets,
     survey_in_chunks, survey_subtraction_games,
 };
 pub use table::{
-    HeapTable, MAX_TABLE_HEAPS, largest_fitting_max_heap, solve_table, table_bytes, table_size,
+    HeapTable, MAX_TABLE_HEAPS, TablePlan, TableSlab, largest_fitting_max_heap, solve_table,
+    table_bytes, table_size,
 };
 
 /// Scoring Nim (Oginuma–Shinoda): Nim with one point per stone.

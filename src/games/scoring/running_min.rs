@@ -54,16 +54,25 @@
 //! and compare them function for function, besides the reference recursion and naive minimax.
 //!
 //! **Order and memory.** T(x, rest) and f(rest ∪ {x − 1}) lie one bean below the position
-//! x ∪ rest, so positions are solved in layers by total beans, each in parallel, and only the
-//! carried minima of the previous layer are kept: memory is the payoffs plus two layers of T.
+//! x ∪ rest, and the sorted child of a position is never later in rank order (reducing a heap
+//! makes the decreasing tuple lexicographically smaller). Positions are solved in *slabs*, all
+//! positions whose largest heap is a₁ (a contiguous range of ranks), a₁ = 0, 1, …, H. Inside a
+//! slab a child either keeps a₁ and has one bean fewer in the other heaps, or lies in the slab
+//! a₁ − 1; so a slab is solved in sub-layers by total beans, each in parallel, and only the
+//! carried minima of the previous slab and of the current one are kept: memory is the payoffs
+//! plus two slabs of T, found by rank offset (no search). A finished slab is final: its payoffs
+//! are handed on at once ([`SlabSink`]), so that a table's rows, which are listed in rank order,
+//! can be written while later slabs are solved.
 //! Work per position is at most k envelope steps and one combine of at most k candidates, each
 //! linear in the window: the exponent drops by one (H⁴ for three heaps).
+
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use super::grid::{GRID_LIMIT, GridError, GridFn, Scratch};
 use super::ruleset::HeapSize;
-use super::solver::{Payoffs, base_scale};
+use super::solver::base_scale;
 use super::table::{rank, resort};
 use crate::num::Q;
 use crate::progress::Progress;
@@ -160,34 +169,6 @@ impl PrefixMoves {
     }
 }
 
-/// The positions of one layer (a fixed total of beans), with the carried minima T computed there.
-#[derive(Default)]
-struct Layer {
-    /// Ranks, increasing (the layer is listed in increasing lexicographic order, as ranked).
-    ranks: Vec<u64>,
-    /// T(x, rest) of position j's heap at slot i (the first slot holding x), at `j·k + i`;
-    /// `None` for +∞ and for slots that are not the first of their size.
-    carried: Vec<Option<GridFn>>,
-}
-
-impl Layer {
-    /// The carried minimum of the heap of size `size` in the position ranked `rank`.
-    fn carried_at(
-        &self,
-        k: usize,
-        rank: u64,
-        tuple: &[HeapSize],
-        size: HeapSize,
-    ) -> Option<&GridFn> {
-        let j = self
-            .ranks
-            .binary_search(&rank)
-            .expect("the child lies in the previous layer");
-        let slot = tuple.iter().position(|&h| h == size)?;
-        self.carried[j * k + slot].as_ref()
-    }
-}
-
 /// Calls `f` on every tuple a₁ ≥ … ≥ a_k ≥ 0 with a₁ ≤ `max` and Σ aᵢ = `total`, in increasing
 /// lexicographic order.
 fn for_each_tuple_with_total(k: usize, max: HeapSize, total: u64, f: &mut dyn FnMut(&[HeapSize])) {
@@ -229,26 +210,41 @@ pub(crate) enum Steps {
     Generic,
 }
 
-/// Solves every k-heap position with heaps ≤ `max_heap` (`count` of them, ranked with the
-/// binomial table `binom` as [`super::table`] ranks them) by the running-minimum recursion,
-/// on the grid at the base scale q of `points`, then 2q after a parity refusal, as
-/// [`super::solver`] does.
+/// Receives each slab of a table as soon as it is solved: the grid scale, the slab's largest
+/// heap a₁ and its payoffs in rank order. Returns `false` to stop the solve (its reader is gone).
+pub(crate) type SlabSink<'s> = &'s mut dyn FnMut(i64, HeapSize, &Arc<Vec<GridFn>>) -> bool;
+
+/// Solves every k-heap position with heaps ≤ `max_heap` (ranked with the binomial table
+/// `binom` as [`super::table`] ranks them) by the running-minimum recursion, on the grid at the
+/// base scale q of `points`, then 2q after a parity refusal, as [`super::solver`] does: the
+/// scale and the slabs' payoffs, in order. Every slab goes to `sink` when it is solved (after a
+/// refusal at q, the slabs solved again at 2q are handed on again: the same payoffs, exactly);
+/// `Ok(None)` when the sink stopped the solve.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_prefix_table(
     moves: &PrefixMoves,
     points: &[Q],
     heaps: usize,
     max_heap: HeapSize,
-    count: usize,
     binom: &[Vec<u64>],
     progress: &dyn Progress,
     steps: Steps,
-) -> Result<Payoffs, GridError> {
+    sink: SlabSink<'_>,
+) -> Result<Option<(i64, Vec<Arc<Vec<GridFn>>>)>, GridError> {
     let q = base_scale(points).ok_or(GridError::Range)?;
     for scale in [q, 2 * q] {
         let scaled = moves.scaled(scale)?;
-        match sweep(&scaled, heaps, max_heap, count, binom, progress, steps) {
-            Ok(fns) => return Ok(Payoffs::Grid { scale, fns }),
+        let mut scaled_sink = |first: HeapSize, fns: &Arc<Vec<GridFn>>| sink(scale, first, fns);
+        match sweep(
+            &scaled,
+            heaps,
+            max_heap,
+            binom,
+            progress,
+            steps,
+            &mut scaled_sink,
+        ) {
+            Ok(solved) => return Ok(solved.map(|slabs| (scale, slabs))),
             Err(GridError::Parity) if scale == q => continue,
             Err(e) => return Err(e),
         }
@@ -256,82 +252,133 @@ pub(crate) fn solve_prefix_table(
     Err(GridError::Parity)
 }
 
-/// The layer-by-layer recursion at one scale.
+/// Rank of the first position of the slab with largest heap `first`: C(first + k − 1, k).
+fn slab_start(binom: &[Vec<u64>], k: usize, first: HeapSize) -> u64 {
+    binom[first as usize + k - 1][k]
+}
+
+/// The slab-by-slab recursion at one scale: the slabs' payoffs in order, `None` when `sink`
+/// stopped it.
 fn sweep(
     moves: &ScaledMoves,
     k: usize,
     max_heap: HeapSize,
-    count: usize,
     binom: &[Vec<u64>],
     progress: &dyn Progress,
     steps: Steps,
-) -> Result<Vec<GridFn>, GridError> {
-    let mut payoffs: Vec<Option<GridFn>> = vec![None; count];
-    let mut previous = Layer::default();
-    let top = k as u64 * u64::from(max_heap);
-    for total in 0..=top {
-        let mut tuples: Vec<HeapSize> = Vec::new();
-        let mut ranks: Vec<u64> = Vec::new();
-        for_each_tuple_with_total(k, max_heap, total, &mut |t| {
-            tuples.extend_from_slice(t);
-            ranks.push(rank(binom, t));
-        });
-        debug_assert!(ranks.windows(2).all(|w| w[0] < w[1]));
-        // Each position writes its payoff and its minima into its own slots of the layer's
-        // buffers: no allocation per position besides the functions themselves.
-        let mut solved: Vec<Option<GridFn>> = vec![None; ranks.len()];
-        let mut carried: Vec<Option<GridFn>> = vec![None; ranks.len() * k];
-        let at = Context {
-            moves,
-            payoffs: &payoffs,
-            previous: &previous,
-            binom,
-        };
-        // The refusal of the first position in order, as solving them in order would give.
-        let refused = tuples
-            .par_chunks(k)
-            .zip(solved.par_iter_mut())
-            .zip(carried.par_chunks_mut(k))
-            .enumerate()
-            .with_min_len(8)
-            .map_init(
-                || (vec![0 as HeapSize; k], Scratch::default()),
-                |(child, scratch), (j, ((position, payoff), minima))| {
-                    solve_position(&at, position, child, scratch, minima, steps)
-                        .map(|f| *payoff = Some(f))
-                        .err()
-                        .map(|e| (j, e))
-                },
-            )
-            .flatten()
-            .min_by_key(|&(j, _)| j);
-        if let Some((_, e)) = refused {
-            return Err(e);
+    sink: &mut dyn FnMut(HeapSize, &Arc<Vec<GridFn>>) -> bool,
+) -> Result<Option<Vec<Arc<Vec<GridFn>>>>, GridError> {
+    let mut slabs: Vec<Arc<Vec<GridFn>>> = Vec::with_capacity(max_heap as usize + 1);
+    // T of every position of the previous slab, k slots each (see `Context::carried`).
+    let mut previous: Vec<Option<GridFn>> = Vec::new();
+    let mut position: Vec<HeapSize> = vec![0; k];
+    for first in 0..=max_heap {
+        let start = slab_start(binom, k, first);
+        let len = (slab_start(binom, k, first + 1) - start) as usize;
+        // A terminal payoff holds no heap memory: the placeholders cost nothing.
+        let mut fns = vec![GridFn::terminal(); len];
+        let mut carried: Vec<Option<GridFn>> = vec![None; len * k];
+        position[0] = first;
+        for rest_total in 0..=(k as u64 - 1) * u64::from(first) {
+            let mut tuples: Vec<HeapSize> = Vec::new();
+            let mut offsets: Vec<usize> = Vec::new();
+            for_each_tuple_with_total(k - 1, first, rest_total, &mut |t| {
+                position[1..].copy_from_slice(t);
+                tuples.extend_from_slice(&position);
+                offsets.push((rank(binom, &position) - start) as usize);
+            });
+            // Each position writes its payoff and its minima into its own slots of the
+            // sub-layer's buffers, moved into the slab's afterwards.
+            let mut solved: Vec<Option<GridFn>> = vec![None; offsets.len()];
+            let mut minima: Vec<Option<GridFn>> = vec![None; offsets.len() * k];
+            let at = Context {
+                moves,
+                k,
+                first,
+                binom,
+                slabs: &slabs,
+                current: &fns,
+                current_carried: &carried,
+                previous_carried: &previous,
+            };
+            // The refusal of the first position in order, as solving them in order would give.
+            let refused = tuples
+                .par_chunks(k)
+                .zip(solved.par_iter_mut())
+                .zip(minima.par_chunks_mut(k))
+                .enumerate()
+                .with_min_len(8)
+                .map_init(
+                    || (vec![0 as HeapSize; k], Scratch::default()),
+                    |(child, scratch), (j, ((position, payoff), minima))| {
+                        solve_position(&at, position, child, scratch, minima, steps)
+                            .map(|f| *payoff = Some(f))
+                            .err()
+                            .map(|e| (j, e))
+                    },
+                )
+                .flatten()
+                .min_by_key(|&(j, _)| j);
+            if let Some((_, e)) = refused {
+                return Err(e);
+            }
+            let mut minima = minima.into_iter();
+            for (&offset, payoff) in offsets.iter().zip(solved) {
+                fns[offset] = payoff.expect("solved or refused");
+                for slot in &mut carried[offset * k..(offset + 1) * k] {
+                    *slot = minima.next().expect("k minima per position");
+                }
+            }
+            progress.advance(offsets.len() as u64);
         }
-        for (&r, payoff) in ranks.iter().zip(solved) {
-            payoffs[r as usize] = payoff;
+        let fns = Arc::new(fns);
+        if !sink(first, &fns) {
+            return Ok(None);
         }
-        progress.advance(ranks.len() as u64);
-        previous = Layer { ranks, carried };
+        slabs.push(fns);
+        previous = carried;
     }
-    Ok(payoffs
-        .into_iter()
-        .map(|f| f.expect("every position lies in a layer"))
-        .collect())
+    Ok(Some(slabs))
 }
 
-/// What every position of a layer reads: the moves, the payoffs solved so far and the
-/// previous layer's carried minima.
+/// What every position of a sub-layer reads: the moves, the payoffs solved so far (finished
+/// slabs, and the current slab's earlier sub-layers) and the carried minima of the previous
+/// and the current slab.
 struct Context<'a> {
     moves: &'a ScaledMoves,
-    payoffs: &'a [Option<GridFn>],
-    previous: &'a Layer,
+    k: usize,
+    /// The current slab's largest heap.
+    first: HeapSize,
     binom: &'a [Vec<u64>],
+    /// The finished slabs, by largest heap.
+    slabs: &'a [Arc<Vec<GridFn>>],
+    current: &'a [GridFn],
+    current_carried: &'a [Option<GridFn>],
+    previous_carried: &'a [Option<GridFn>],
 }
 
-/// The payoff of one position, from the previous layer's payoffs and minima; the carried
-/// minimum T of each of its heaps goes to `minima` (by slot, see [`Layer::carried`], all `None`
-/// on entry). `child` and `scratch` are the thread's buffers.
+impl Context<'_> {
+    /// Where a sorted child lies: its slab's payoffs, minima and its offset there. A child is
+    /// in the current slab or, with a smaller largest heap, in the previous one.
+    fn locate(&self, child: &[HeapSize], child_rank: u64) -> (&[GridFn], &[Option<GridFn>], usize) {
+        let offset = (child_rank - slab_start(self.binom, self.k, child[0])) as usize;
+        if child[0] == self.first {
+            (self.current, self.current_carried, offset)
+        } else {
+            debug_assert_eq!(child[0] + 1, self.first);
+            (
+                &self.slabs[child[0] as usize],
+                self.previous_carried,
+                offset,
+            )
+        }
+    }
+}
+
+/// The payoff of one position, from its children's payoffs and carried minima; the carried
+/// minimum T of each of its heaps goes to `minima` (slot i for the heap at position i, only the
+/// first slot of each size, all `None` on entry). `child` and `scratch` are the thread's
+/// buffers.
 fn solve_position(
     at: &Context<'_>,
     position: &[HeapSize],
@@ -350,16 +397,16 @@ fn solve_position(
         child[slot] = smaller;
         resort(child, slot);
         let child_rank = rank(at.binom, child);
-        // T(x − 1, rest): empty for x − 1 = 0, which has no move.
+        let (payoffs, carried, offset) = at.locate(child, child_rank);
+        // T(x − 1, rest), carried at the child's first slot of size x − 1: empty for x − 1 = 0,
+        // which has no move.
         let earlier = (smaller > 0)
-            .then(|| at.previous.carried_at(k, child_rank, child, smaller))
+            .then(|| {
+                let slot = child.iter().position(|&h| h == smaller)?;
+                carried[offset * k + slot].as_ref()
+            })
             .flatten();
-        let fresh = at.moves.beta[smaller as usize].map(|b| {
-            let f = at.payoffs[child_rank as usize]
-                .as_ref()
-                .expect("children lie in the previous layer");
-            (b, f)
-        });
+        let fresh = at.moves.beta[smaller as usize].map(|b| (b, &payoffs[offset]));
         minima[slot] = match (earlier, fresh) {
             (None, None) => None,
             // Nothing new enters the minimum: it is carried unchanged.
@@ -406,7 +453,7 @@ mod tests {
     use crate::games::scoring::octal::OctalRules;
     use crate::games::scoring::position::{Heap, ScoringGame};
     use crate::games::scoring::ruleset::{HeapMove, Ruleset};
-    use crate::games::scoring::solver::{Limits, Method, PointIds};
+    use crate::games::scoring::solver::{Limits, Method, Payoffs, PointIds};
     use crate::games::scoring::table::{HeapTable, Recursion, solve_table_by};
     use crate::games::scoring::{Nim, scoring_nim};
     use crate::progress::Silent;

@@ -61,35 +61,77 @@ pub enum Payoffs {
     Exact(Vec<Pwl>),
 }
 
+/// One payoff of a [`Payoffs`], borrowed: what a row of a table shows is read through it.
+#[derive(Clone, Copy, Debug)]
+pub enum PayoffRef<'a> {
+    /// A grid payoff at scale s (M = s·N).
+    Grid {
+        /// The scale s.
+        scale: i64,
+        /// The function on the grid.
+        f: &'a GridFn,
+    },
+    /// An exact PWL payoff.
+    Exact(&'a Pwl),
+}
+
+impl PayoffRef<'_> {
+    /// The exact payoff.
+    pub fn pwl(self) -> Pwl {
+        match self {
+            PayoffRef::Grid { scale, f } => f.to_pwl(scale),
+            PayoffRef::Exact(p) => p.clone(),
+        }
+    }
+
+    /// f_N at one N.
+    pub fn value(self, n: &Q) -> Q {
+        match self {
+            PayoffRef::Grid { scale, f } => f.eval(n, scale),
+            PayoffRef::Exact(p) => p.eval(n),
+        }
+    }
+
+    /// Breakpoint count, c∓ and display text, without building a [`Pwl`] on the grid.
+    pub fn summary(self) -> GridSummary {
+        match self {
+            PayoffRef::Grid { scale, f } => f.summary(scale),
+            PayoffRef::Exact(p) => GridSummary {
+                breakpoints: p.breakpoints().len(),
+                c_minus: p.left_intercept(),
+                c_plus: p.right_intercept(),
+                text: p.to_string(),
+            },
+        }
+    }
+}
+
 impl Payoffs {
+    /// The payoff of position `i`, borrowed.
+    pub fn get(&self, i: usize) -> PayoffRef<'_> {
+        match self {
+            Payoffs::Grid { scale, fns } => PayoffRef::Grid {
+                scale: *scale,
+                f: &fns[i],
+            },
+            Payoffs::Exact(p) => PayoffRef::Exact(&p[i]),
+        }
+    }
+
     /// The exact payoff of position `i`.
     pub fn pwl(&self, i: usize) -> Pwl {
-        match self {
-            Payoffs::Grid { scale, fns } => fns[i].to_pwl(*scale),
-            Payoffs::Exact(p) => p[i].clone(),
-        }
+        self.get(i).pwl()
     }
 
     /// f_N of position `i` at one N.
     pub fn value(&self, i: usize, n: &Q) -> Q {
-        match self {
-            Payoffs::Grid { scale, fns } => fns[i].eval(n, *scale),
-            Payoffs::Exact(p) => p[i].eval(n),
-        }
+        self.get(i).value(n)
     }
 
     /// Breakpoint count, c∓ and display text of position `i`'s payoff, without building a
     /// [`Pwl`] when the payoffs are on the grid.
     pub fn summary(&self, i: usize) -> GridSummary {
-        match self {
-            Payoffs::Grid { scale, fns } => fns[i].summary(*scale),
-            Payoffs::Exact(p) => GridSummary {
-                breakpoints: p[i].breakpoints().len(),
-                c_minus: p[i].left_intercept(),
-                c_plus: p[i].right_intercept(),
-                text: p[i].to_string(),
-            },
-        }
+        self.get(i).summary()
     }
 
     /// How these payoffs were computed, for provenance.

@@ -8,8 +8,12 @@
 use super::grid::{GridFn, GridSummary};
 use super::position::{Heap, ScoringGame};
 use super::ruleset::HeapSize;
-use super::running_min::{PrefixMoves, Steps, solve_prefix_table};
-use super::solver::{Limits, Method, Payoffs, PointIds, layers_by, multisets, solve_with};
+use std::sync::Arc;
+
+use super::running_min::{PrefixMoves, SlabSink, Steps, solve_prefix_table};
+use super::solver::{
+    Limits, Method, PayoffRef, Payoffs, PointIds, layers_by, multisets, solve_with,
+};
 use crate::error::{Error, Result};
 use crate::num::{Pwl, Q, last_fitting};
 use crate::progress::Progress;
@@ -143,7 +147,7 @@ fn for_each_tuple(k: usize, max: HeapSize, f: &mut dyn FnMut(&[HeapSize])) {
 }
 
 /// Solves every k-heap position with heaps ≤ `max_heap` of a single non-splitting ruleset.
-/// `progress` advances by the positions finished after each layer.
+/// `progress` advances by the positions finished as the solve goes.
 ///
 /// Rulesets whose moves on a heap reach every smaller allowed size with separable points (Nim
 /// among them) are solved on the grid by the running minimum of the `running_min` module; every
@@ -156,18 +160,10 @@ pub fn solve_table(
     limits: &Limits,
     progress: &dyn Progress,
 ) -> Result<HeapTable> {
-    solve_table_by(
-        game,
-        heaps,
-        max_heap,
-        method,
-        limits,
-        progress,
-        Recursion::Fastest,
-    )
+    TablePlan::new(game, heaps, max_heap, method, limits)?.solve(progress)
 }
 
-/// Which recursion [`solve_table_by`] may use.
+/// Which recursion [`TablePlan::solve_by`] may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Recursion {
     /// The running minimum where it applies, else the reference.
@@ -182,6 +178,7 @@ pub(crate) enum Recursion {
 }
 
 /// [`solve_table`] with the choice of recursion, so tests can compare the two.
+#[cfg(test)]
 pub(crate) fn solve_table_by(
     game: &ScoringGame,
     heaps: usize,
@@ -191,135 +188,340 @@ pub(crate) fn solve_table_by(
     progress: &dyn Progress,
     recursion: Recursion,
 ) -> Result<HeapTable> {
-    if heaps == 0 {
-        return Err(Error::invalid(
-            "a table needs at least one heap (--heaps 0 given)",
-        ));
-    }
-    if game.rulesets().len() != 1 || game.splits() {
-        return Err(Error::invalid(format!(
-            "tables over all k-heap positions need one ruleset that never splits heaps; {} does not qualify",
-            game.describe()
-        )));
-    }
-    if heaps > MAX_TABLE_HEAPS {
-        return Err(Error::invalid(format!(
-            "a table of {heaps} heaps is too wide: at most {MAX_TABLE_HEAPS} heaps"
-        )));
-    }
-    let count = table_size(heaps, max_heap).filter(|&c| c < u64::from(u32::MAX));
-    let needed = count.and(table_bytes(game, heaps, max_heap));
-    if needed.is_none_or(|b| b > limits.max_bytes) {
-        let fits = largest_fitting_max_heap(max_heap, limits.max_bytes, |h| {
-            table_size(heaps, h).filter(|&c| c < u64::from(u32::MAX))?;
-            table_bytes(game, heaps, h)
-        });
-        return Err(Error::TooLarge {
-            what: format!(
-                "the table of all {} {heaps}-heap positions with heaps ≤ {max_heap}",
-                count.map_or_else(|| "over 2^32".to_string(), |c| c.to_string())
-            ),
-            needed_bytes: needed.unwrap_or(u64::MAX),
-            limit_bytes: limits.max_bytes,
-            suggestion: match fits {
-                Some(h) => {
-                    format!("use --max-heap {h} or less, fewer heaps, or raise --memory-limit")
-                }
-                None => "use fewer heaps or raise --memory-limit".to_string(),
-            },
-        });
-    }
-    let count = count.expect("checked above") as usize;
-    let binom = binomials(max_heap as usize + heaps, heaps).expect("checked above");
+    let plan = TablePlan::new(game, heaps, max_heap, method, limits)?;
+    Ok(plan
+        .solve_by(progress, recursion, &mut |_, _, _| true)?
+        .expect("the sink never stops the solve"))
+}
 
-    // Moves of each heap size as (point id, heap left; 0 = none).
-    let mut point_ids = PointIds::default();
-    let mut heap_moves: Vec<Vec<(u32, HeapSize)>> = Vec::with_capacity(max_heap as usize + 1);
-    for h in 0..=max_heap {
-        // Uncached: this compact copy is all the table keeps (the engine's memo would hold the
-        // O(H²) moves a second time, at 17 times the size).
-        let moves = game.heap_moves_uncached(Heap::new(h))?;
-        heap_moves.push(
-            moves
-                .iter()
-                .map(|m| {
-                    (
-                        point_ids.id(&m.points),
-                        m.leaves.first().copied().unwrap_or(0),
-                    )
-                })
-                .collect(),
-        );
-    }
+/// A table checked and ready to solve: [`TablePlan::new`] refuses what [`solve_table`] refuses,
+/// before any work, and the plan then solves the table whole ([`TablePlan::solve`]) or hands
+/// its slabs on as they are solved ([`TablePlan::stream`]).
+#[derive(Debug)]
+pub struct TablePlan {
+    heaps: usize,
+    max_heap: HeapSize,
+    method: Method,
+    count: usize,
+    binom: Vec<Vec<u64>>,
+    /// The distinct points of the moves.
+    points: Vec<Q>,
+    /// Moves of each heap size as (point id, heap left; 0 = none).
+    heap_moves: Vec<Vec<(u32, HeapSize)>>,
+}
 
-    let steps = match recursion {
-        Recursion::Fastest => Some(Steps::Kernel),
-        #[cfg(test)]
-        Recursion::GenericSteps => Some(Steps::Generic),
-        #[cfg(test)]
-        Recursion::Reference => None,
-    };
-    let prefix = (steps.is_some() && method != Method::Exact)
-        .then(|| PrefixMoves::detect(&heap_moves, &point_ids.values))
-        .flatten();
-    if let (Some(prefix), Some(steps)) = (prefix, steps) {
-        let solved = solve_prefix_table(
-            &prefix,
-            &point_ids.values,
-            heaps,
-            max_heap,
-            count,
-            &binom,
-            progress,
-            steps,
-        );
-        // A grid refusal here (values beyond its range) is left to the reference recursion,
-        // which refuses or falls back to the exact path exactly as it always did.
-        if let Ok(payoffs) = solved {
-            return Ok(HeapTable {
-                heaps,
-                max_heap,
-                binom,
-                payoffs,
+impl TablePlan {
+    /// Checks the table (one non-splitting ruleset, 1 to [`MAX_TABLE_HEAPS`] heaps, the
+    /// positions indexable and [`table_bytes`] within `limits`) and lists the moves of every heap
+    /// size.
+    pub fn new(
+        game: &ScoringGame,
+        heaps: usize,
+        max_heap: HeapSize,
+        method: Method,
+        limits: &Limits,
+    ) -> Result<TablePlan> {
+        if heaps == 0 {
+            return Err(Error::invalid(
+                "a table needs at least one heap (--heaps 0 given)",
+            ));
+        }
+        if game.rulesets().len() != 1 || game.splits() {
+            return Err(Error::invalid(format!(
+                "tables over all k-heap positions need one ruleset that never splits heaps; {} does not qualify",
+                game.describe()
+            )));
+        }
+        if heaps > MAX_TABLE_HEAPS {
+            return Err(Error::invalid(format!(
+                "a table of {heaps} heaps is too wide: at most {MAX_TABLE_HEAPS} heaps"
+            )));
+        }
+        let count = table_size(heaps, max_heap).filter(|&c| c < u64::from(u32::MAX));
+        let needed = count.and(table_bytes(game, heaps, max_heap));
+        if needed.is_none_or(|b| b > limits.max_bytes) {
+            let fits = largest_fitting_max_heap(max_heap, limits.max_bytes, |h| {
+                table_size(heaps, h).filter(|&c| c < u64::from(u32::MAX))?;
+                table_bytes(game, heaps, h)
+            });
+            return Err(Error::TooLarge {
+                what: format!(
+                    "the table of all {} {heaps}-heap positions with heaps ≤ {max_heap}",
+                    count.map_or_else(|| "over 2^32".to_string(), |c| c.to_string())
+                ),
+                needed_bytes: needed.unwrap_or(u64::MAX),
+                limit_bytes: limits.max_bytes,
+                suggestion: match fits {
+                    Some(h) => {
+                        format!("use --max-heap {h} or less, fewer heaps, or raise --memory-limit")
+                    }
+                    None => "use fewer heaps or raise --memory-limit".to_string(),
+                },
             });
         }
+        let count = count.expect("checked above") as usize;
+        let binom = binomials(max_heap as usize + heaps, heaps).expect("checked above");
+
+        let mut point_ids = PointIds::default();
+        let mut heap_moves: Vec<Vec<(u32, HeapSize)>> = Vec::with_capacity(max_heap as usize + 1);
+        for h in 0..=max_heap {
+            // Uncached: this compact copy is all the table keeps (the engine's memo would hold
+            // the O(H²) moves a second time, at 17 times the size).
+            let moves = game.heap_moves_uncached(Heap::new(h))?;
+            heap_moves.push(
+                moves
+                    .iter()
+                    .map(|m| {
+                        (
+                            point_ids.id(&m.points),
+                            m.leaves.first().copied().unwrap_or(0),
+                        )
+                    })
+                    .collect(),
+            );
+        }
+        Ok(TablePlan {
+            heaps,
+            max_heap,
+            method,
+            count,
+            binom,
+            points: point_ids.values,
+            heap_moves,
+        })
     }
 
-    let mut totals = vec![0u64; count];
-    for_each_tuple(heaps, max_heap, &mut |t| {
-        totals[rank(&binom, t) as usize] = t.iter().map(|&a| u64::from(a)).sum();
-    });
-    let layers = layers_by(totals.into_iter());
+    /// Solves the whole table.
+    pub fn solve(self, progress: &dyn Progress) -> Result<HeapTable> {
+        Ok(self
+            .solve_by(progress, Recursion::Fastest, &mut |_, _, _| true)?
+            .expect("the sink never stops the solve"))
+    }
 
-    let tuple_of = |r: u32| unrank(&binom, heaps, max_heap, u64::from(r));
-    let children = |r: u32, out: &mut Vec<(u32, u32)>| {
-        let t = tuple_of(r);
-        let mut child = t.clone();
-        for i in 0..heaps {
-            if i > 0 && t[i - 1] == t[i] {
-                continue;
-            }
-            for &(pid, left) in &heap_moves[t[i] as usize] {
-                child.copy_from_slice(&t);
-                child[i] = left;
-                resort(&mut child, i);
-                out.push((pid, rank(&binom, &child) as u32));
+    /// Solves the table on another thread while `consume` reads its slabs on this one, in order
+    /// (every position whose largest heap is 0, then 1, …, H), each as soon as it is solved, and
+    /// returns what `consume` returns. The running minimum finishes the slabs one by one; the
+    /// other recursions finish them all at once, at the end. An error of the solve ends the
+    /// slabs with an `Err` item; when `consume` returns before the last slab, the solve stops.
+    ///
+    /// Memory is that of [`TablePlan::solve`]: the slabs share the solver's payoffs.
+    pub fn stream<R>(
+        self,
+        progress: &dyn Progress,
+        consume: impl FnOnce(&mut dyn Iterator<Item = Result<TableSlab>>) -> R,
+    ) -> R {
+        let (heaps, max_heap) = (self.heaps, self.max_heap);
+        // Unbounded, yet nothing grows with the rows: an item is a slab's handle on payoffs the
+        // solver holds anyway, and there are H + 1 of them.
+        let (sender, receiver) = std::sync::mpsc::channel::<Result<TableSlab>>();
+        std::thread::scope(|scope| {
+            scope.spawn(move || {
+                // After a refusal the running minimum starts over (at 2q, or the reference
+                // takes over): the slabs already sent are exact and are not sent again.
+                let mut next: HeapSize = 0;
+                let mut sink = |scale: i64, first: HeapSize, fns: &Arc<Vec<GridFn>>| {
+                    if first < next {
+                        return true;
+                    }
+                    next = first + 1;
+                    let source = SlabSource::Grid {
+                        scale,
+                        fns: Arc::clone(fns),
+                    };
+                    let slab = TableSlab {
+                        heaps,
+                        first,
+                        source,
+                    };
+                    sender.send(Ok(slab)).is_ok()
+                };
+                match self.solve_by(progress, Recursion::Fastest, &mut sink) {
+                    Ok(Some(table)) => {
+                        let table = Arc::new(table);
+                        for first in next..=max_heap {
+                            let start = binom_start(&table.binom, heaps, first);
+                            let source = SlabSource::Table {
+                                table: Arc::clone(&table),
+                                start,
+                            };
+                            let slab = TableSlab {
+                                heaps,
+                                first,
+                                source,
+                            };
+                            if sender.send(Ok(slab)).is_err() {
+                                break;
+                            }
+                        }
+                    }
+                    Ok(None) => {}
+                    Err(e) => {
+                        // The reader may be gone already: then nobody needs the error.
+                        let _ = sender.send(Err(e));
+                    }
+                }
+            });
+            let mut slabs = receiver.iter();
+            consume(&mut slabs)
+            // The receiver is dropped here, before the scope joins the solver: a solver still
+            // running sees its next send fail and stops.
+        })
+    }
+
+    /// The solve with the choice of recursion; each slab the running minimum finishes goes to
+    /// `sink` (see `SlabSink`). `Ok(None)` when the sink stopped it.
+    pub(crate) fn solve_by(
+        self,
+        progress: &dyn Progress,
+        recursion: Recursion,
+        sink: SlabSink<'_>,
+    ) -> Result<Option<HeapTable>> {
+        let TablePlan {
+            heaps,
+            max_heap,
+            method,
+            count,
+            binom,
+            points,
+            heap_moves,
+        } = self;
+        let steps = match recursion {
+            Recursion::Fastest => Some(Steps::Kernel),
+            #[cfg(test)]
+            Recursion::GenericSteps => Some(Steps::Generic),
+            #[cfg(test)]
+            Recursion::Reference => None,
+        };
+        let prefix = (steps.is_some() && method != Method::Exact)
+            .then(|| PrefixMoves::detect(&heap_moves, &points))
+            .flatten();
+        if let (Some(prefix), Some(steps)) = (prefix, steps) {
+            let solved = solve_prefix_table(
+                &prefix, &points, heaps, max_heap, &binom, progress, steps, sink,
+            );
+            // A grid refusal here (values beyond its range) is left to the reference recursion,
+            // which refuses or falls back to the exact path exactly as it always did.
+            match solved {
+                Ok(Some((scale, slabs))) => {
+                    // The slabs end to end are the table in rank order; each is freed once
+                    // moved.
+                    let mut fns = Vec::with_capacity(count);
+                    for slab in slabs {
+                        fns.extend(Arc::unwrap_or_clone(slab));
+                    }
+                    debug_assert_eq!(fns.len(), count);
+                    return Ok(Some(HeapTable {
+                        heaps,
+                        max_heap,
+                        binom,
+                        payoffs: Payoffs::Grid { scale, fns },
+                    }));
+                }
+                Ok(None) => return Ok(None),
+                Err(_) => {}
             }
         }
-    };
-    let payoffs = solve_with(
-        method,
-        &point_ids.values,
-        count,
-        &layers,
-        children,
-        progress,
-    )?;
-    Ok(HeapTable {
-        heaps,
-        max_heap,
-        binom,
-        payoffs,
+
+        let mut totals = vec![0u64; count];
+        for_each_tuple(heaps, max_heap, &mut |t| {
+            totals[rank(&binom, t) as usize] = t.iter().map(|&a| u64::from(a)).sum();
+        });
+        let layers = layers_by(totals.into_iter());
+
+        let tuple_of = |r: u32| unrank(&binom, heaps, max_heap, u64::from(r));
+        let children = |r: u32, out: &mut Vec<(u32, u32)>| {
+            let t = tuple_of(r);
+            let mut child = t.clone();
+            for i in 0..heaps {
+                if i > 0 && t[i - 1] == t[i] {
+                    continue;
+                }
+                for &(pid, left) in &heap_moves[t[i] as usize] {
+                    child.copy_from_slice(&t);
+                    child[i] = left;
+                    resort(&mut child, i);
+                    out.push((pid, rank(&binom, &child) as u32));
+                }
+            }
+        };
+        let payoffs = solve_with(method, &points, count, &layers, children, progress)?;
+        Ok(Some(HeapTable {
+            heaps,
+            max_heap,
+            binom,
+            payoffs,
+        }))
+    }
+}
+
+/// Rank of the first position whose largest heap is `first`: C(first + k − 1, k).
+fn binom_start(binom: &[Vec<u64>], k: usize, first: HeapSize) -> usize {
+    binom[first as usize + k - 1][k] as usize
+}
+
+/// The positions of a table whose largest heap is one size a₁, with their payoffs: a
+/// contiguous run of the table's rank order, as [`TablePlan::stream`] hands them on.
+#[derive(Clone, Debug)]
+pub struct TableSlab {
+    heaps: usize,
+    first: HeapSize,
+    source: SlabSource,
+}
+
+/// Where a slab's payoffs are held.
+#[derive(Clone, Debug)]
+enum SlabSource {
+    /// The running minimum's payoffs of this slab alone.
+    Grid { scale: i64, fns: Arc<Vec<GridFn>> },
+    /// A whole solved table, the slab from rank `start` on.
+    Table { table: Arc<HeapTable>, start: usize },
+}
+
+impl TableSlab {
+    /// The largest heap a₁ of every position of the slab.
+    pub fn first_heap(&self) -> HeapSize {
+        self.first
+    }
+
+    /// The slab's positions as sorted tuples (largest first), in the table's order: the i-th
+    /// has the payoff [`payoff(i)`](Self::payoff).
+    pub fn positions(&self) -> impl Iterator<Item = Vec<HeapSize>> + use<> {
+        let mut start = vec![0; self.heaps];
+        start[0] = self.first;
+        // The first heap is fixed: the odometer turns the others only.
+        odometer(start, 1, self.first)
+    }
+
+    /// The payoff of the slab's i-th position.
+    pub fn payoff(&self, i: usize) -> PayoffRef<'_> {
+        match &self.source {
+            SlabSource::Grid { scale, fns } => PayoffRef::Grid {
+                scale: *scale,
+                f: &fns[i],
+            },
+            SlabSource::Table { table, start } => table.payoffs.get(start + i),
+        }
+    }
+}
+
+/// Sorted tuples a₁ ≥ … ≥ a_k from `start` on in lexicographic order, the entries before
+/// `from` fixed, a₁ ≤ `max`.
+fn odometer(
+    start: Vec<HeapSize>,
+    from: usize,
+    max: HeapSize,
+) -> impl Iterator<Item = Vec<HeapSize>> {
+    let k = start.len();
+    std::iter::successors(Some(start), move |t| {
+        // Bump the last entry below its bound (the entry before it, or H for a₁) and zero
+        // everything after it.
+        let i = (from..k)
+            .rev()
+            .find(|&i| t[i] < if i == 0 { max } else { t[i - 1] })?;
+        let mut next = t.clone();
+        next[i] += 1;
+        next[i + 1..].fill(0);
+        Some(next)
     })
 }
 
@@ -373,18 +575,7 @@ impl HeapTable {
     /// [`positions`](Self::positions) one at a time, so a caller streaming rows never holds
     /// the whole list.
     pub fn positions_iter(&self) -> impl Iterator<Item = Vec<HeapSize>> + '_ {
-        let (k, max) = (self.heaps, self.max_heap);
-        std::iter::successors(Some(vec![0; k]), move |t| {
-            // Odometer over a₁ ≥ … ≥ a_k: bump the last entry below its bound (the entry
-            // before it, or H for a₁) and zero everything after it.
-            let i = (0..k)
-                .rev()
-                .find(|&i| t[i] < if i == 0 { max } else { t[i - 1] })?;
-            let mut next = t.clone();
-            next[i] += 1;
-            next[i + 1..].fill(0);
-            Some(next)
-        })
+        odometer(vec![0; self.heaps], 0, self.max_heap)
     }
 
     /// The payoffs, indexed by [`index`](Self::index).
@@ -470,5 +661,104 @@ mod tests {
         let h = largest_fitting_max_heap(100_000, limit, |h| table_bytes(&game, 2, h)).unwrap();
         assert!(fits(h) && !fits(h + 1));
         assert_eq!(largest_fitting_max_heap(5, 0, |_| Some(1)), None);
+    }
+
+    /// Streams a table and lists what the slabs show: each slab's largest heap, then every
+    /// position with its exact payoff, in order.
+    fn streamed(
+        game: &ScoringGame,
+        k: usize,
+        h: HeapSize,
+        method: Method,
+    ) -> (Vec<HeapSize>, Vec<(Vec<HeapSize>, Pwl)>) {
+        let plan = TablePlan::new(game, k, h, method, &Limits::default()).unwrap();
+        plan.stream(&crate::progress::Silent, |slabs| {
+            let (mut firsts, mut rows) = (Vec::new(), Vec::new());
+            for slab in slabs {
+                let slab = slab.unwrap();
+                firsts.push(slab.first_heap());
+                for (i, p) in slab.positions().enumerate() {
+                    assert_eq!(p[0], slab.first_heap());
+                    rows.push((p, slab.payoff(i).pwl()));
+                }
+            }
+            (firsts, rows)
+        })
+    }
+
+    /// The streamed slabs, end to end, are the table of the reference recursion: every slab in
+    /// order, every position once, each with the reference's payoff.
+    fn check_stream(game: &ScoringGame, k: usize, h: HeapSize, method: Method) {
+        let reference = solve_table_by(
+            game,
+            k,
+            h,
+            method,
+            &Limits::default(),
+            &crate::progress::Silent,
+            Recursion::Reference,
+        )
+        .unwrap();
+        let (firsts, rows) = streamed(game, k, h, method);
+        assert_eq!(firsts, (0..=h).collect::<Vec<_>>());
+        let positions: Vec<Vec<HeapSize>> = rows.iter().map(|(p, _)| p.clone()).collect();
+        assert_eq!(positions, reference.positions());
+        for (p, f) in &rows {
+            assert_eq!(f, &reference.payoff(p).unwrap(), "{p:?}");
+        }
+    }
+
+    #[test]
+    fn streamed_slabs_are_the_reference_table() {
+        let nim = super::super::scoring_nim();
+        for (k, h) in [(1, 9), (2, 8), (3, 7), (4, 4)] {
+            check_stream(&nim, k, h, Method::Auto);
+        }
+        // The exact method and a ruleset outside the running minimum: the whole table first,
+        // then its slabs.
+        check_stream(&nim, 3, 5, Method::Exact);
+        let subtraction = ScoringGame::single(
+            super::super::octal::OctalRules::subtraction(&[1, 3], None).unwrap(),
+        );
+        check_stream(&subtraction, 3, 6, Method::Auto);
+    }
+
+    #[test]
+    fn a_reader_that_stops_early_stops_the_solve() {
+        let plan = TablePlan::new(
+            &super::super::scoring_nim(),
+            3,
+            60,
+            Method::Auto,
+            &Limits::default(),
+        )
+        .unwrap();
+        let first = plan.stream(&crate::progress::Silent, |slabs| {
+            slabs
+                .take(2)
+                .map(|s| s.unwrap().first_heap())
+                .collect::<Vec<_>>()
+        });
+        assert_eq!(first, [0, 1]);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(32))]
+
+        /// Octal taking codes with random points, some refused on the grid at the base scale
+        /// part way through (then solved again at twice the scale, or by the reference):
+        /// every slab is streamed once, with the reference's payoffs.
+        #[test]
+        fn streamed_octal_tables_are_the_reference_tables(
+            digits in proptest::collection::vec(0u8..=3, 1..=6),
+            points in proptest::collection::vec((-6i64..=6, 1i64..=3), 6),
+            k in 1usize..=3,
+        ) {
+            proptest::prop_assume!(digits.iter().any(|&d| d != 0));
+            let n = digits.len();
+            let points = points[..n].iter().map(|&(a, b)| Q::frac(a, b)).collect();
+            let rules = super::super::octal::OctalRules::new(digits, Some(points)).unwrap();
+            check_stream(&ScoringGame::single(rules), k, 6, Method::Auto);
+        }
     }
 }
