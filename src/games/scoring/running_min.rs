@@ -230,7 +230,7 @@ pub(crate) fn solve_prefix_table(
     progress: &dyn Progress,
     steps: Steps,
     sink: SlabSink<'_>,
-) -> Result<Option<(i64, Vec<Arc<Vec<GridFn>>>)>, GridError> {
+) -> Result<Option<(i64, Slabs)>, GridError> {
     let q = base_scale(points).ok_or(GridError::Range)?;
     for scale in [q, 2 * q] {
         let scaled = moves.scaled(scale)?;
@@ -252,6 +252,9 @@ pub(crate) fn solve_prefix_table(
     Err(GridError::Parity)
 }
 
+/// The payoffs of a table's slabs, by largest heap, each in rank order.
+pub(crate) type Slabs = Vec<Arc<Vec<GridFn>>>;
+
 /// Rank of the first position of the slab with largest heap `first`: C(first + k − 1, k).
 fn slab_start(binom: &[Vec<u64>], k: usize, first: HeapSize) -> u64 {
     binom[first as usize + k - 1][k]
@@ -267,8 +270,8 @@ fn sweep(
     progress: &dyn Progress,
     steps: Steps,
     sink: &mut dyn FnMut(HeapSize, &Arc<Vec<GridFn>>) -> bool,
-) -> Result<Option<Vec<Arc<Vec<GridFn>>>>, GridError> {
-    let mut slabs: Vec<Arc<Vec<GridFn>>> = Vec::with_capacity(max_heap as usize + 1);
+) -> Result<Option<Slabs>, GridError> {
+    let mut slabs: Slabs = Vec::with_capacity(max_heap as usize + 1);
     // T of every position of the previous slab, k slots each (see `Context::carried`).
     let mut previous: Vec<Option<GridFn>> = Vec::new();
     let mut position: Vec<HeapSize> = vec![0; k];
