@@ -34,6 +34,8 @@
 //! - `tables`: the typed tables every front end shares (family tables with their payoffs and
 //!   values, cash thresholds, certified and mined closed forms, mined forms re-verified), in
 //!   their game's namespace;
+//! - `discover`: closed forms across whole spaces of families, each mined, re-verified beyond
+//!   its data and ranked by novelty against the claim registries, as an atlas ([`discovery`]);
 //! - `report`: research reports (Markdown, LaTeX, CSV, SVG) rendered from templates, generic
 //!   ([`render_reports`], [`reports`]);
 //! - `papers`: the four papers' reports as paper studies (`data/studies/<paper>.toml`, the
@@ -65,6 +67,7 @@
 mod claims;
 #[cfg(feature = "cli")]
 mod cli;
+mod discover;
 mod error;
 mod export;
 mod family;
@@ -416,24 +419,57 @@ pub mod mining {
         TableForm, across_analysis,
     };
     pub use crate::miner::{
-        AffineNumber, BreakpointForms, Certificate, ClosedForm, FamilyForm, FamilyForms, FloorForm,
-        FloorKind, GridForm, LinearParameter, MAX_CERTIFICATE_INDEX, PeriodStatus, PwlForm,
-        PwlKind, PwlShape, QuantityFit, Recurrence, ResidueLine, Rule, Term, WindowCertificate,
-        WindowError, Zigzag, family_form, grid_form, mine_family, pwl_form, pwl_shape, zigzag,
+        AffineNumber, BreakpointForms, Certificate, ClosedForm, FamilyForm, FamilyForms,
+        FamilyOptions, FloorForm, FloorKind, GridForm, LinearParameter, MAX_CERTIFICATE_INDEX,
+        PeriodStatus, PwlForm, PwlKind, PwlShape, QuantityFit, Recurrence, ResidueLine, Rule, Term,
+        WindowCertificate, WindowError, Zigzag, family_form, grid_form, mine_family,
+        mine_family_with, pwl_form, pwl_shape, zigzag,
     };
     pub use crate::miner::{
         Anomaly, KLine, NoProgressionForm, Progression, ProgressionFamily, Run, Shape,
-        first_difference, mine_progressions, residue_index,
+        first_difference, mine_progressions, mine_progressions_confirmed, residue_index,
     };
     pub use crate::tables::across::{
         ACROSS_FORM_COLUMNS, AcrossForm, across_forms, across_forms_table, floor_form_math,
     };
     pub use crate::tables::mined::{
         ClosedFormCheck, Column, PayoffFormCheck, ZIGZAG_BEYOND, closed_form_rows, family_expr,
-        family_forms, family_forms_table, family_window, grid_expr, grid_forms, grid_window,
-        periodic_forms_table, progression_window, pwl_form_expr, rebuild_from_expr,
-        verify_closed_form, verify_closed_form_to, verify_family_payoff, verify_grid_form,
-        verify_progression_form,
+        family_forms, family_forms_table, family_forms_with, family_window, grid_expr, grid_forms,
+        grid_window, payoff_form_disagreement, periodic_forms_table, progression_window,
+        pwl_form_expr, rebuild_from_expr, verify_closed_form, verify_closed_form_to,
+        verify_family_payoff, verify_grid_form, verify_progression_form,
+    };
+}
+
+/// Discovery over a space of families: every family's closed forms mined on its data,
+/// re-verified beyond it and ranked by novelty against claim registries, in one [`discovery::Atlas`].
+///
+/// ```
+/// use nimlab::discovery::{ScoringSpace, discover_scoring};
+/// use nimlab::{IntRange, Silent, scoring::Limits};
+///
+/// let space = ScoringSpace {
+///     heaps: 2,
+///     slopes: IntRange::new(0, 1)?,
+///     offsets: IntRange::new(0, 1)?,
+///     k: IntRange::new(1, 8)?,
+///     verify_to: 16,
+/// };
+/// let atlas = discover_scoring(&space, &[], &Limits::default(), &Silent)?;
+/// // k,1 and k,k and k+1,k (k+1,1 is k,1 shifted, k+1,k+1 is k,k).
+/// assert_eq!(atlas.entries.len(), 3);
+/// assert_eq!(atlas.duplicates.len(), 2);
+/// assert_eq!(atlas.coverage(), (3, 3));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub mod discovery {
+    pub use crate::discover::scoring::{
+        AffineHeap, HeapFamily, MAX_SPACE_HEAPS, ScoringSpace, SpaceCost,
+        discover as discover_scoring, twice,
+    };
+    pub use crate::discover::{
+        ATLAS_COLUMNS, Atlas, AtlasEntry, Duplicate, FamilyData, FormStatus, Mismatch, Novelty,
+        PayoffKind, PayoffOutcome, QuantityOutcome, discover_family,
     };
 }
 

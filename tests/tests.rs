@@ -14,6 +14,7 @@ mod cli_candy;
 mod cli_cash;
 mod cli_check;
 mod cli_conventions;
+mod cli_discover;
 mod cli_io;
 mod cli_octal;
 mod cli_scoring;

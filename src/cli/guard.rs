@@ -194,7 +194,7 @@ impl std::fmt::Write for StackText {
 }
 
 /// Binary size units without allocating, e.g. `1.5 GiB`.
-struct Size(u64);
+pub(super) struct Size(pub(super) u64);
 
 impl std::fmt::Display for Size {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

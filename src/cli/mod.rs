@@ -6,6 +6,7 @@ mod candy;
 mod cash;
 mod check;
 mod completions;
+mod discover;
 pub mod guard;
 mod mine;
 mod octal;
@@ -76,6 +77,9 @@ enum Command {
     /// Closed forms in tables: least period, preperiod and per-residue lines (OBSERVED).
     #[command(subcommand)]
     Mine(mine::MineCommand),
+    /// Closed forms across a whole space of families, re-verified and ranked by novelty.
+    #[command(subcommand)]
+    Discover(discover::DiscoverCommand),
     /// Verdicts for the claims of claim files: HOLDS, PROVEN, FAILS, AMBIGUOUS or OPEN.
     Check(check::CheckArgs),
     /// Studies: your own question as one TOML file — tables, mining, claims, figures, prose.
@@ -217,6 +221,7 @@ fn run_command(cli: Cli) -> anyhow::Result<Status> {
         Command::Octal(cmd) => octal::run(cmd),
         Command::Candy(cmd) => candy::run(cmd),
         Command::Cash(cmd) => cash::run(cmd),
+        Command::Discover(cmd) => discover::run(cmd),
         Command::Study(cmd) => {
             return Ok(if study::run(cmd)? {
                 Status::Success

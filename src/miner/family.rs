@@ -8,7 +8,9 @@
 //! beyond it (callers may re-verify a form elsewhere, e.g. with the claims checker).
 
 use super::linear::{FitOptions, PeriodicLinear, fit_periodic_linear};
-use super::progressions::{NoProgressionForm, ProgressionFamily, mine_progressions};
+use super::progressions::{
+    CONFIRMING, NoProgressionForm, ProgressionFamily, mine_progressions_confirmed,
+};
 use super::pwl_form::{FamilyForm, PwlKind, family_form};
 use super::shape::{PwlShape, pwl_shape};
 use crate::num::{Pwl, Q};
@@ -84,6 +86,23 @@ const MIN_CLOSED: usize = 5;
 /// Members sharing the final cycle of breakpoint values for the cycle to be reported.
 const MIN_CYCLE_RUN: usize = 3;
 
+/// How much of the data confirms a family's forms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FamilyOptions {
+    /// Members a progressions form needs beyond the two per residue class that fix its lines
+    /// (see [`mine_progressions_confirmed`]): by default one; none when the caller tests every
+    /// form on members beyond the data anyway.
+    pub progressions_confirming: usize,
+}
+
+impl Default for FamilyOptions {
+    fn default() -> FamilyOptions {
+        FamilyOptions {
+            progressions_confirming: CONFIRMING,
+        }
+    }
+}
+
 /// Fits the quantities of the members k = `first`, `first` + 1, … (every vector one value per
 /// member) and, with `pwl` = (name, one function per member, `None` where a member has none),
 /// the breakpoint structure and zigzag form of that quantity.
@@ -96,6 +115,21 @@ pub fn mine_family(
     first: i64,
     quantities: &[(String, Vec<Q>)],
     pwl: Option<(&str, &[Option<Pwl>])>,
+) -> FamilyForms {
+    mine_family_with(param, first, quantities, pwl, &FamilyOptions::default())
+}
+
+/// [`mine_family`] with the confirmation its progressions form needs.
+///
+/// # Panics
+///
+/// As [`mine_family`].
+pub fn mine_family_with(
+    param: &str,
+    first: i64,
+    quantities: &[(String, Vec<Q>)],
+    pwl: Option<(&str, &[Option<Pwl>])>,
+    opts: &FamilyOptions,
 ) -> FamilyForms {
     let members = quantities
         .first()
@@ -119,7 +153,11 @@ pub fn mine_family(
             let closed = closed_form(fs, first, param);
             let all: Option<Vec<Pwl>> = fs.iter().cloned().collect();
             let progressions = match (&closed, all) {
-                (None, Some(all)) => Some(mine_progressions(first, &all)),
+                (None, Some(all)) => Some(mine_progressions_confirmed(
+                    first,
+                    &all,
+                    opts.progressions_confirming,
+                )),
                 _ => None,
             };
             (

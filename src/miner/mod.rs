@@ -22,7 +22,8 @@ pub use across::{
 };
 pub use certificate::{Certificate, MAX_CERTIFICATE_INDEX, Recurrence, Rule, Term};
 pub use family::{
-    BreakpointForms, ClosedForm, FamilyForms, QuantityFit, mine_family, residue_index,
+    BreakpointForms, ClosedForm, FamilyForms, FamilyOptions, QuantityFit, mine_family,
+    mine_family_with, residue_index,
 };
 pub use linear::{
     FitOptions, FloorForm, FloorKind, PeriodicLinear, ResidueLine, affine_text, fit_periodic_linear,
@@ -32,7 +33,7 @@ pub use period::{
 };
 pub use progressions::{
     Anomaly, KLine, NoProgressionForm, Progression, ProgressionFamily, Run, Shape,
-    first_difference, mine_progressions,
+    first_difference, mine_progressions, mine_progressions_confirmed,
 };
 pub use pwl_form::{
     AffineNumber, FamilyForm, GridForm, LinearParameter, PwlForm, PwlKind, family_form, grid_form,

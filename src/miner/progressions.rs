@@ -397,10 +397,12 @@ pub struct ProgressionFamily {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
 pub enum NoProgressionForm {
     /// Too few members to fit anything.
-    #[error("{members} member(s) are too few to fit progressions (at least 3 are needed)")]
+    #[error("{members} member(s) are too few to fit progressions (at least {needed} are needed)")]
     TooFewMembers {
         /// How many there are.
         members: usize,
+        /// How many a fit needs.
+        needed: usize,
     },
     /// The number or kind of the progressions is not eventually periodic in k.
     #[error(
@@ -438,8 +440,8 @@ struct Fit {
 
 /// Members the fit needs in each residue class (to fix its lines) …
 const PER_CLASS: usize = 2;
-/// … and beyond those, in the whole family (to confirm one of them).
-const CONFIRMING: usize = 1;
+/// … and by default, beyond those, in the whole family (to confirm one of them).
+pub const CONFIRMING: usize = 1;
 /// Largest period in k tried.
 const MAX_PERIOD: usize = 12;
 
@@ -453,11 +455,16 @@ fn line_through(k1: i64, v1: &Q, k2: i64, v2: &Q) -> KLine {
 /// members' functions `data`, every number must be a line along its class and every known
 /// member from the start on is rebuilt from the fit and compared with its function; without,
 /// only the signatures must repeat (for saying why there is no fit).
-fn fit(first: i64, shapes: &[Option<Shape<Q>>], data: Option<&[Pwl]>) -> Option<Fit> {
+fn fit(
+    first: i64,
+    shapes: &[Option<Shape<Q>>],
+    data: Option<&[Pwl]>,
+    confirming: usize,
+) -> Option<Fit> {
     let numbers = data.is_some();
     let len = shapes.len();
     let last = first + len as i64 - 1;
-    let max_p = ((len.saturating_sub(CONFIRMING)) / PER_CLASS).min(MAX_PERIOD);
+    let max_p = ((len.saturating_sub(confirming)) / PER_CLASS).min(MAX_PERIOD);
     'period: for p in 1..=max_p {
         let mut from = first;
         let mut classes = Vec::with_capacity(p);
@@ -510,7 +517,7 @@ fn fit(first: i64, shapes: &[Option<Shape<Q>>], data: Option<&[Pwl]>) -> Option<
             .collect();
         let covered = (last - from + 1) as usize;
         if counts.iter().any(|&c| c < PER_CLASS)
-            || counts.iter().sum::<usize>() < p * PER_CLASS + CONFIRMING
+            || counts.iter().sum::<usize>() < p * PER_CLASS + confirming
             || covered * 2 < len
         {
             continue;
@@ -943,15 +950,30 @@ impl ProgressionFamily {
 /// member is reported as an anomaly and the form starts earlier. Every other member from the
 /// start on is rebuilt from the form and equals its data exactly.
 pub fn mine_progressions(first: i64, fs: &[Pwl]) -> Result<ProgressionFamily, NoProgressionForm> {
+    mine_progressions_confirmed(first, fs, CONFIRMING)
+}
+
+/// [`mine_progressions`] with `confirming` members beyond the two per residue class that fix
+/// its lines (the default is one). With none, the data only *determines* the form
+/// (every class has two members, and they fix its lines), nothing on the data confirms it: a
+/// caller that asks for none must test the form on members beyond the data, as discovery does.
+pub fn mine_progressions_confirmed(
+    first: i64,
+    fs: &[Pwl],
+    confirming: usize,
+) -> Result<ProgressionFamily, NoProgressionForm> {
     let len = fs.len();
-    if len < PER_CLASS + CONFIRMING {
-        return Err(NoProgressionForm::TooFewMembers { members: len });
+    if len < PER_CLASS + confirming {
+        return Err(NoProgressionForm::TooFewMembers {
+            members: len,
+            needed: PER_CLASS + confirming,
+        });
     }
     let modes = [shapes(fs, true), shapes(fs, false)];
     let key = |f: &Fit| (f.period, f.from);
     let best = modes
         .iter()
-        .filter_map(|m| fit(first, m, Some(fs)))
+        .filter_map(|m| fit(first, m, Some(fs), confirming))
         .min_by_key(|f| key(f));
     if best.as_ref().is_some_and(|b| b.from == first) {
         return Ok(ProgressionFamily::of_fit(
@@ -969,7 +991,7 @@ pub fn mine_progressions(first: i64, fs: &[Pwl]) -> Result<ProgressionFamily, No
         for m in &modes {
             let mut m = m.clone();
             m[j] = None;
-            let Some(f) = fit(first, &m, Some(fs)) else {
+            let Some(f) = fit(first, &m, Some(fs), confirming) else {
                 continue;
             };
             if f.from + f.period as i64 > k
@@ -998,14 +1020,14 @@ pub fn mine_progressions(first: i64, fs: &[Pwl]) -> Result<ProgressionFamily, No
     match (masked, best) {
         (Some((f, a)), _) => Ok(ProgressionFamily::of_fit(f, first, len, vec![a])),
         (None, Some(f)) => Ok(ProgressionFamily::of_fit(f, first, len, Vec::new())),
-        (None, None) => Err(why_not(first, &modes[0])),
+        (None, None) => Err(why_not(first, &modes[0], confirming)),
     }
 }
 
 /// Why no form fits: the kinds of progressions do not repeat, or their numbers are not lines.
-fn why_not(first: i64, shapes: &[Option<Shape<Q>>]) -> NoProgressionForm {
+fn why_not(first: i64, shapes: &[Option<Shape<Q>>], confirming: usize) -> NoProgressionForm {
     let last = first + shapes.len() as i64 - 1;
-    match fit(first, shapes, None) {
+    match fit(first, shapes, None, confirming) {
         Some(f) => NoProgressionForm::NumbersNotLinear {
             period: f.period,
             from: f.from,
@@ -1163,7 +1185,10 @@ mod tests {
         ));
         assert!(matches!(
             mine_progressions(1, &fs[..2]),
-            Err(NoProgressionForm::TooFewMembers { members: 2 })
+            Err(NoProgressionForm::TooFewMembers {
+                members: 2,
+                needed: 3
+            })
         ));
     }
 }

@@ -18,8 +18,8 @@ use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
 use crate::family::Family;
 use crate::miner::{
-    Anomaly, ClosedForm, FamilyForm, FamilyForms, GridForm, KLine, PeriodicLinear,
-    ProgressionFamily, PwlForm, PwlKind, grid_form, mine_family,
+    Anomaly, ClosedForm, FamilyForm, FamilyForms, FamilyOptions, GridForm, KLine, PeriodicLinear,
+    ProgressionFamily, PwlForm, PwlKind, grid_form, mine_family_with,
 };
 use crate::num::{Pwl, Q};
 use crate::progress::{Progress, Silent};
@@ -87,6 +87,14 @@ impl Column {
 /// a `payoff` column of piecewise-linear functions gets its breakpoint and zigzag forms (a
 /// `payoff` column of values on a bonus grid has no function in any row). All OBSERVED.
 pub fn family_forms(columns: &[(String, Column)]) -> Result<FamilyForms> {
+    family_forms_with(columns, &FamilyOptions::default())
+}
+
+/// [`family_forms`] with the confirmation the payoff's progressions form needs.
+pub fn family_forms_with(
+    columns: &[(String, Column)],
+    opts: &FamilyOptions,
+) -> Result<FamilyForms> {
     let (param, first_column) = columns
         .first()
         .ok_or_else(|| Error::invalid("an empty family"))?;
@@ -115,11 +123,12 @@ pub fn family_forms(columns: &[(String, Column)]) -> Result<FamilyForms> {
                 Column::Pwl(fs) => fs.iter().cloned().map(Some).collect(),
                 other => vec![None; other.len()],
             });
-    Ok(mine_family(
+    Ok(mine_family_with(
         param,
         first,
         &quantities,
         pwl.as_deref().map(|fs| (PWL_COLUMN, fs)),
+        opts,
     ))
 }
 
@@ -503,6 +512,30 @@ pub fn rebuild_from_expr(
         &skip,
         &|k| form.member(k),
     )
+}
+
+/// The first member of `fs` (member `first` + index, possibly beyond the data `forms` was
+/// mined from) where the payoff's closed form of `forms` — its template form, else its
+/// progressions form, the latter's anomalies skipped — evaluated by the claims evaluator differs
+/// from the member, from the form's first member on. `None` when every member is rebuilt or
+/// when `forms` has no payoff form.
+pub fn payoff_form_disagreement(
+    forms: &FamilyForms,
+    first: i64,
+    fs: &[Pwl],
+) -> Result<Option<Anomaly>> {
+    let p = &forms.param;
+    if let Some(z) = &forms.closed {
+        let expr = family_expr(&z.form, "N", p);
+        return expr_disagreement(&expr, p, (first, z.from), fs, &[], &|_| None);
+    }
+    let Some(Ok(form)) = &forms.progressions else {
+        return Ok(None);
+    };
+    let skip: Vec<i64> = form.anomalies.iter().map(|a| a.member).collect();
+    expr_disagreement(&form.expr("N", p), p, (first, form.from), fs, &skip, &|k| {
+        form.member(k)
+    })
 }
 
 /// The first member k ≥ `from` (not in `skip`) of the data `fs` (member `first` + index) where

@@ -1,0 +1,660 @@
+//! Discovery: closed forms across a whole *space* of one-parameter families, each form
+//! re-verified beyond the data it was mined from, ranked by novelty — the question a researcher
+//! asks of a table of exact values: which families have a closed form, what is it, and which of
+//! them are new.
+//!
+//! **One family.** A game's space (see [`scoring`]) hands over each family's typed columns (the
+//! parameter k first, one row per member) on k = k₀..K₂, where the miner sees only k₀..K and
+//! K₂ > K is the re-verification bound (twice the mined range by default). The miner
+//! ([`crate::miner::mine_family`]) finds the payoff's closed form in (N, k) — a template
+//! (zigzag, V, …) or breakpoints as a finite union of arithmetic progressions in N whose
+//! numbers are periodic-linear in k — and periodic-linear forms of the scalar quantities. Then:
+//! - the payoff form's *expression*, evaluated by the claims evaluator, is compared with every
+//!   member from the form's first to K₂ at every breakpoint of the member and of the form's
+//!   rebuild, the midpoints and one beyond each end, where two piecewise-linear functions agree
+//!   exactly when they are equal; a member of the data it misses is a defect of the miner
+//!   (reported, never hidden), one beyond the data breaks the form;
+//! - each quantity's form is evaluated at every member up to K₂ and compared with the data.
+//!
+//! A form that passes both is re-verified on k ≤ K₂: still a finite check (HOLDS on that range,
+//! not PROVEN), which the atlas says.
+//!
+//! **Anomalies.** A member of the data that breaks a pattern its neighbours follow (the
+//! progressions miner's leave-one-out test) is listed with the least N where it differs: the
+//! member's value and the form's.
+//!
+//! **Novelty.** A result is *new* when no claim of the registries given states a closed form for
+//! the family (the game decides what states it: for Scoring Nim, an equation about the payoff
+//! of a heap list that specialises to the family).
+//!
+//! **Reproducible.** Families are listed in the space's order and ranked by a total order on
+//! their outcomes, so the same space gives byte-identical output on any number of threads.
+
+pub mod scoring;
+
+use std::fmt;
+
+use crate::error::{Error, Result};
+use crate::export::{Cell, Table};
+use crate::miner::FamilyOptions;
+use crate::miner::{Anomaly, FamilyForms, PeriodicLinear, residue_index};
+use crate::num::{Pwl, Q};
+use crate::tables::mined::{Column, family_forms_with, payoff_form_disagreement};
+
+/// The data of one family of a space: its typed columns on k = k₀..K₂, of which the miner
+/// sees k₀..`mined_to`.
+#[derive(Clone, Debug)]
+pub struct FamilyData {
+    /// The family as written, e.g. `2k+1,2k,1`.
+    pub name: String,
+    /// The columns: the parameter first (consecutive integers), then the quantities and the
+    /// piecewise-linear `payoff`.
+    pub columns: Vec<(String, Column)>,
+    /// The last member the miner sees.
+    pub mined_to: i64,
+    /// Whether a claim already states a form for the family.
+    pub novelty: Novelty,
+}
+
+/// Whether a result is new.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "novelty", rename_all = "snake_case")]
+pub enum Novelty {
+    /// No claim of the registries consulted states a form for the family.
+    New,
+    /// These claims (`paper/id`) state a form for a family containing it.
+    Known {
+        /// The claims.
+        claims: Vec<String>,
+    },
+    /// No registry was consulted.
+    Unchecked,
+}
+
+impl Novelty {
+    /// `new`, `known` or `unchecked`.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Novelty::New => "new",
+            Novelty::Known { .. } => "known",
+            Novelty::Unchecked => "unchecked",
+        }
+    }
+}
+
+/// Where a form and the data differ: at member k (and, for a function of N, at N), the form's
+/// value and the member's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The member.
+    pub member: i64,
+    /// For a function of N, the least N found where they differ.
+    pub at: Option<Q>,
+    /// The form's value.
+    pub form: Q,
+    /// The member's value.
+    pub data: Q,
+}
+
+impl Mismatch {
+    /// The mismatch of a function of N.
+    fn of(a: Anomaly) -> Mismatch {
+        Mismatch {
+            member: a.member,
+            at: Some(a.at),
+            form: a.form,
+            data: a.data,
+        }
+    }
+
+    /// In words: `at k = 20, N = 5/2: the form gives 3, the member 4`.
+    fn text(&self, param: &str) -> String {
+        let at = match &self.at {
+            Some(n) => format!(", N = {n}"),
+            None => String::new(),
+        };
+        format!(
+            "at {param} = {}{at}: the form gives {}, the member {}",
+            self.member, self.form, self.data
+        )
+    }
+}
+
+/// How a mined form fared against the members up to the re-verification bound.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FormStatus {
+    /// Every member from the form's first up to `to` is rebuilt exactly (anomalies of the
+    /// data aside).
+    Reverified {
+        /// The last member checked.
+        to: i64,
+    },
+    /// A member of the data is not rebuilt from the form's expression: the miner's fault.
+    NotRebuilt(Box<Mismatch>),
+    /// A member beyond the data breaks the form.
+    BrokenBeyond(Box<Mismatch>),
+}
+
+impl FormStatus {
+    /// Whether the form survived re-verification.
+    pub fn holds(&self) -> bool {
+        matches!(self, FormStatus::Reverified { .. })
+    }
+
+    /// In words: `HOLDS on k = 3..32`, `FAILS at k = 20: …`.
+    pub fn text(&self, param: &str, from: i64) -> String {
+        match self {
+            FormStatus::Reverified { to } => format!("HOLDS on {param} = {from}..{to}"),
+            FormStatus::NotRebuilt(m) => format!("NOT REBUILT on the data {}", m.text(param)),
+            FormStatus::BrokenBeyond(m) => format!("FAILS beyond the data {}", m.text(param)),
+        }
+    }
+}
+
+/// What kind of payoff form was found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PayoffKind {
+    /// One of the miner's templates (a zigzag, a V, …), named.
+    Template(String),
+    /// Breakpoints as progressions in N, with the least period in the parameter and the
+    /// number of progressions of each residue class.
+    Progressions {
+        /// The least period in k.
+        period: usize,
+        /// The number of progressions of each class.
+        counts: Vec<usize>,
+    },
+}
+
+impl fmt::Display for PayoffKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PayoffKind::Template(name) => f.write_str(name),
+            PayoffKind::Progressions { period, counts } => {
+                let counts = counts
+                    .iter()
+                    .map(usize::to_string)
+                    .collect::<Vec<_>>()
+                    .join("/");
+                write!(f, "progressions ({counts}), period {period}")
+            }
+        }
+    }
+}
+
+/// The payoff's closed form of a family, or why there is none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PayoffOutcome {
+    /// A form was mined.
+    Found {
+        /// Its kind.
+        kind: PayoffKind,
+        /// The first member it describes.
+        from: i64,
+        /// The formula in the claims' expression language (variables N and the parameter).
+        formula: String,
+        /// How it fared beyond the data.
+        status: FormStatus,
+        /// Members of the data that break it.
+        anomalies: Vec<Anomaly>,
+    },
+    /// None was found, and why.
+    NotFound {
+        /// The miner's reason.
+        reason: String,
+    },
+}
+
+/// A scalar quantity's periodic-linear form along the family.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuantityOutcome {
+    /// The quantity's column name.
+    pub name: String,
+    /// Its form (`None`: no periodic-linear form on the data).
+    pub fit: Option<PeriodicLinear>,
+    /// How the form fared beyond the data (with `fit` only).
+    pub status: Option<FormStatus>,
+}
+
+/// One family of the atlas.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AtlasEntry {
+    /// The family as written.
+    pub family: String,
+    /// The first member and the last the miner saw.
+    pub mined: (i64, i64),
+    /// The payoff's closed form.
+    pub payoff: PayoffOutcome,
+    /// The quantities' forms.
+    pub quantities: Vec<QuantityOutcome>,
+    /// Whether a claim already states a form for it.
+    pub novelty: Novelty,
+}
+
+impl AtlasEntry {
+    /// Whether the payoff has a closed form that survived re-verification.
+    pub fn covered(&self) -> bool {
+        matches!(&self.payoff, PayoffOutcome::Found { status, .. } if status.holds())
+    }
+
+    /// The rank of the entry in the atlas: new re-verified forms first, then known ones, then
+    /// forms that failed, then families without one.
+    fn rank(&self) -> u8 {
+        match (&self.payoff, &self.novelty) {
+            (PayoffOutcome::Found { status, .. }, n) if status.holds() => match n {
+                Novelty::Known { .. } => 1,
+                _ => 0,
+            },
+            (PayoffOutcome::Found { .. }, _) => 2,
+            (PayoffOutcome::NotFound { .. }, _) => 3,
+        }
+    }
+}
+
+/// A family of the space left out because it is another one with its parameter shifted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Duplicate {
+    /// The family left out.
+    pub family: String,
+    /// The family it equals with the parameter shifted.
+    pub same_as: String,
+    /// The shift c: the family left out at k is `same_as` at k + c.
+    pub shift: i64,
+}
+
+/// The atlas of a space: every family's outcome, ranked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Atlas {
+    /// The space in words.
+    pub space: String,
+    /// The parameter's name.
+    pub param: String,
+    /// The quantities whose forms the table shows, in order.
+    pub quantities: Vec<String>,
+    /// The entries, ranked (see [`AtlasEntry`]): new re-verified forms first.
+    pub entries: Vec<AtlasEntry>,
+    /// Families of the space left out as shifts of others.
+    pub duplicates: Vec<Duplicate>,
+}
+
+/// The columns of [`Atlas::table`] before the quantities' forms (one `<name>_form` column each)
+/// and after them.
+pub const ATLAS_COLUMNS: ([&str; 8], [&str; 2]) = (
+    [
+        "family",
+        "mined",
+        "payoff_form",
+        "from",
+        "status",
+        "novelty",
+        "known_claims",
+        "anomalies",
+    ],
+    ["reason", "formula"],
+);
+
+impl Atlas {
+    /// Ranks `entries` (stable: families of one rank keep the space's order).
+    pub fn new(
+        space: String,
+        param: String,
+        quantities: Vec<String>,
+        mut entries: Vec<AtlasEntry>,
+        duplicates: Vec<Duplicate>,
+    ) -> Atlas {
+        entries.sort_by_key(AtlasEntry::rank);
+        Atlas {
+            space,
+            param,
+            quantities,
+            entries,
+            duplicates,
+        }
+    }
+
+    /// Families whose payoff form survived re-verification, and all families.
+    pub fn coverage(&self) -> (usize, usize) {
+        let covered = self.entries.iter().filter(|e| e.covered()).count();
+        (covered, self.entries.len())
+    }
+
+    /// The families with a re-verified form that no claim states.
+    pub fn new_results(&self) -> impl Iterator<Item = &AtlasEntry> {
+        self.entries
+            .iter()
+            .filter(|e| e.covered() && e.novelty == Novelty::New)
+    }
+
+    /// The summary in words: the space, the coverage, the new results and the anomalies.
+    pub fn summary(&self) -> String {
+        let (covered, all) = self.coverage();
+        let percent = if all == 0 {
+            0.0
+        } else {
+            100.0 * covered as f64 / all as f64
+        };
+        let mut out = format!("space: {}\n", self.space);
+        out.push_str(&format!(
+            "families: {all} ({} more left out as shifts of these in {})\n",
+            self.duplicates.len(),
+            self.param
+        ));
+        out.push_str(&format!(
+            "coverage: {covered} of {all} ({percent:.1}%) have a payoff form re-verified beyond the data\n"
+        ));
+        out.push_str(&format!(
+            "new: {} re-verified forms no claim states\n",
+            self.new_results().count()
+        ));
+        let anomalies: usize = self
+            .entries
+            .iter()
+            .map(|e| match &e.payoff {
+                PayoffOutcome::Found { anomalies, .. } => anomalies.len(),
+                PayoffOutcome::NotFound { .. } => 0,
+            })
+            .sum();
+        out.push_str(&format!("anomalies: {anomalies}\n"));
+        out
+    }
+
+    /// One line per family (what `--format text` prints after the summary).
+    pub fn text(&self) -> String {
+        let p = &self.param;
+        let mut out = self.summary();
+        for e in &self.entries {
+            let (k0, k1) = e.mined;
+            let what = match &e.payoff {
+                PayoffOutcome::Found {
+                    kind,
+                    from,
+                    status,
+                    anomalies,
+                    ..
+                } => {
+                    let mut s = format!(
+                        "{kind} from {p} = {from}, {}",
+                        status.text(p, *from).replacen("HOLDS", "holds", 1)
+                    );
+                    for a in anomalies {
+                        s.push_str(&format!(
+                            "; anomaly at {p} = {}, N = {}: member {}, form {}",
+                            a.member, a.at, a.data, a.form
+                        ));
+                    }
+                    s
+                }
+                PayoffOutcome::NotFound { reason } => format!("no form: {reason}"),
+            };
+            out.push_str(&format!(
+                "[{}] ({}) on {p} = {k0}..{k1}: {what}\n",
+                e.novelty.word(),
+                e.family
+            ));
+        }
+        out
+    }
+
+    /// The table's columns: [`ATLAS_COLUMNS`] around one `<name>_form` per quantity.
+    pub fn columns(&self) -> Vec<String> {
+        let (before, after) = ATLAS_COLUMNS;
+        let mut columns: Vec<String> = before.iter().map(|c| c.to_string()).collect();
+        columns.extend(self.quantities.iter().map(|q| format!("{q}_form")));
+        columns.extend(after.iter().map(|c| c.to_string()));
+        columns
+    }
+
+    /// The atlas as a table ([`Atlas::columns`]), one row per family in rank order; the
+    /// quantities' forms written with a fresh residue index (`c_plus(k = 2j) = 4j+2  (j ≥ 1)`).
+    pub fn table(&self) -> Table {
+        let p = &self.param;
+        let index = residue_index(p);
+        let columns = self.columns();
+        let names: Vec<&str> = columns.iter().map(String::as_str).collect();
+        let mut t = Table::new(&names);
+        for e in &self.entries {
+            let quantity = |name: &str| -> Cell {
+                let Some(q) = e.quantities.iter().find(|q| q.name == name) else {
+                    return Cell::Text(String::new());
+                };
+                match (&q.fit, &q.status) {
+                    (Some(fit), Some(status)) => {
+                        let mut forms = fit.formulas_of_class(name, p, index).join("; ");
+                        if !status.holds() {
+                            forms.push_str(&format!(" ({})", status.text(p, fit.preperiod)));
+                        }
+                        Cell::Text(forms)
+                    }
+                    _ => Cell::Text("none".to_string()),
+                }
+            };
+            let (kind, from, status, anomalies, reason, formula) = match &e.payoff {
+                PayoffOutcome::Found {
+                    kind,
+                    from,
+                    formula,
+                    status,
+                    anomalies,
+                } => (
+                    Cell::Text(kind.to_string()),
+                    Cell::Int(*from),
+                    status.text(p, *from),
+                    anomalies.as_slice(),
+                    String::new(),
+                    formula.clone(),
+                ),
+                PayoffOutcome::NotFound { reason } => (
+                    Cell::Text("none".to_string()),
+                    Cell::Text(String::new()),
+                    "NONE".to_string(),
+                    &[][..],
+                    reason.clone(),
+                    String::new(),
+                ),
+            };
+            let claims = match &e.novelty {
+                Novelty::Known { claims } => claims.clone(),
+                _ => Vec::new(),
+            };
+            let mut row = vec![
+                Cell::Text(e.family.clone()),
+                Cell::Text(format!("{p} = {}..{}", e.mined.0, e.mined.1)),
+                kind,
+                from,
+                Cell::Text(status),
+                Cell::Text(e.novelty.word().to_string()),
+                Cell::list("", "; ", "", claims),
+                Cell::list("", "; ", "", anomalies.iter().map(|a| anomaly_cell(p, a))),
+            ];
+            row.extend(self.quantities.iter().map(|q| quantity(q)));
+            row.extend([Cell::Text(reason), Cell::Text(formula)]);
+            t.push(row);
+        }
+        t
+    }
+}
+
+/// An anomaly as a record: member, N, the member's value and the form's.
+fn anomaly_cell(param: &str, a: &Anomaly) -> Cell {
+    Cell::record(
+        vec![
+            (param, Cell::Int(a.member)),
+            ("N", Cell::Rational(a.at.clone())),
+            ("member", Cell::Rational(a.data.clone())),
+            ("form", Cell::Rational(a.form.clone())),
+        ],
+        format!(
+            "{param} = {} at N = {}: member {}, form {}",
+            a.member, a.at, a.data, a.form
+        ),
+    )
+}
+
+/// The first `n` rows of a column.
+fn prefix(column: &Column, n: usize) -> Column {
+    match column {
+        Column::Int(v) => Column::Int(v[..n].to_vec()),
+        Column::Exact(v) => Column::Exact(v[..n].to_vec()),
+        Column::Pwl(v) => Column::Pwl(v[..n].to_vec()),
+    }
+}
+
+/// Mines one family on its data and re-verifies what it finds on every member up to the last
+/// row of its columns (see the module doc); of the scalar quantities, those named in
+/// `quantities`.
+pub fn discover_family(data: &FamilyData, quantities: &[String]) -> Result<AtlasEntry> {
+    let (param, first_column) = data
+        .columns
+        .first()
+        .ok_or_else(|| Error::invalid(format!("family {}: no columns", data.name)))?;
+    let Column::Int(ks) = first_column else {
+        return Err(Error::invalid(format!(
+            "family {}: the first column is not the parameter",
+            data.name
+        )));
+    };
+    let first = *ks
+        .first()
+        .ok_or_else(|| Error::invalid(format!("family {}: no members", data.name)))?;
+    let last = first + ks.len() as i64 - 1;
+    if data.mined_to < first || data.mined_to > last {
+        return Err(Error::invalid(format!(
+            "family {}: the mined range {param} = {first}..{} is not within the data {first}..{last}",
+            data.name, data.mined_to
+        )));
+    }
+    let seen = (data.mined_to - first + 1) as usize;
+    let mined: Vec<(String, Column)> = data
+        .columns
+        .iter()
+        .map(|(n, c)| (n.clone(), prefix(c, seen)))
+        .collect();
+    // Every form is tested on the members beyond the data, so the data need only determine it.
+    let forms = family_forms_with(
+        &mined,
+        &FamilyOptions {
+            progressions_confirming: 0,
+        },
+    )?;
+    let payoff = payoff_outcome(&forms, &data.columns, first, data.mined_to)?;
+    let quantities = quantities
+        .iter()
+        .filter_map(|name| {
+            let fit = forms.quantities.iter().find(|q| &q.name == name)?;
+            let (_, column) = data.columns.iter().find(|(n, _)| n == name)?;
+            let status = fit
+                .fit
+                .as_ref()
+                .map(|f| quantity_status(f, column, first, data.mined_to));
+            Some(QuantityOutcome {
+                name: name.clone(),
+                fit: fit.fit.clone(),
+                status,
+            })
+        })
+        .collect();
+    Ok(AtlasEntry {
+        family: data.name.clone(),
+        mined: (first, data.mined_to),
+        payoff,
+        quantities,
+        novelty: data.novelty.clone(),
+    })
+}
+
+/// The payoff's outcome: the form of `forms` compared, through its expression, with every
+/// member of the `payoff` column.
+fn payoff_outcome(
+    forms: &FamilyForms,
+    columns: &[(String, Column)],
+    first: i64,
+    mined_to: i64,
+) -> Result<PayoffOutcome> {
+    let fs: &[Pwl] = match columns.iter().find(|(n, _)| n == "payoff") {
+        Some((_, Column::Pwl(fs))) => fs,
+        _ => {
+            return Ok(PayoffOutcome::NotFound {
+                reason: "the family has no payoff functions".to_string(),
+            });
+        }
+    };
+    let p = &forms.param;
+    let (kind, from, formula, anomalies) = if let Some(z) = &forms.closed {
+        (
+            PayoffKind::Template(z.kind.to_string()),
+            z.from,
+            z.expr.clone(),
+            Vec::new(),
+        )
+    } else {
+        match &forms.progressions {
+            Some(Ok(form)) => (
+                PayoffKind::Progressions {
+                    period: form.period,
+                    counts: (0..form.period as i64)
+                        .map(|r| form.classes[r as usize].progressions.len())
+                        .collect(),
+                },
+                form.from,
+                form.expr("N", p).to_string(),
+                form.anomalies.clone(),
+            ),
+            Some(Err(why)) => {
+                return Ok(PayoffOutcome::NotFound {
+                    reason: why.to_string(),
+                });
+            }
+            None => {
+                return Ok(PayoffOutcome::NotFound {
+                    reason: "some member has no payoff function".to_string(),
+                });
+            }
+        }
+    };
+    let status = match payoff_form_disagreement(forms, first, fs)? {
+        None => FormStatus::Reverified {
+            to: first + fs.len() as i64 - 1,
+        },
+        Some(a) if a.member <= mined_to => FormStatus::NotRebuilt(Box::new(Mismatch::of(a))),
+        Some(a) => FormStatus::BrokenBeyond(Box::new(Mismatch::of(a))),
+    };
+    Ok(PayoffOutcome::Found {
+        kind,
+        from,
+        formula,
+        status,
+        anomalies,
+    })
+}
+
+/// A quantity's form compared with its column at every member from the form's start.
+fn quantity_status(fit: &PeriodicLinear, column: &Column, first: i64, mined_to: i64) -> FormStatus {
+    let values: Vec<Q> = match column {
+        Column::Int(v) => v.iter().map(|&i| Q::int(i)).collect(),
+        Column::Exact(v) => v.clone(),
+        Column::Pwl(_) => Vec::new(),
+    };
+    for (j, value) in values.iter().enumerate() {
+        let k = first + j as i64;
+        if k < fit.preperiod {
+            continue;
+        }
+        let form = fit.eval(k);
+        if &form != value {
+            let a = Mismatch {
+                member: k,
+                at: None,
+                form,
+                data: value.clone(),
+            };
+            return if k <= mined_to {
+                FormStatus::NotRebuilt(Box::new(a))
+            } else {
+                FormStatus::BrokenBeyond(Box::new(a))
+            };
+        }
+    }
+    FormStatus::Reverified {
+        to: first + values.len() as i64 - 1,
+    }
+}

@@ -1,0 +1,963 @@
+//! Scoring Nim's space of discovery: the families of positions whose heaps are affine in one
+//! parameter, each heap a·k + b with the slope a and the offset b in given ranges — by default
+//! three heaps, a ∈ {0, …, 3}, b ∈ {−1, …, 3}, mined on k = 1..16 and re-verified on k ≤ 32.
+//!
+//! **The space.** A heap with a = 0 is a fixed heap b ≥ 1 (a = 0 with b ≤ 0 is no heap, and is
+//! left out); a family needs one heap that grows. Scoring Nim does not depend on the order of
+//! the heaps, so a family is a multiset of heaps, written largest slope first. Two families
+//! that differ by a shift of the parameter — F(k) = G(k + c), every offset b of F being
+//! b' + a·c for the heap a·k + b' of G — are one family: the one whose offsets are least is
+//! kept, and the other is listed as its duplicate. A member where a heap is 0 is the position
+//! without it; members with a negative heap are not members (the family starts after them).
+//!
+//! **The solve.** Nim never splits a heap, so every member of every family is a position of
+//! the table of all positions with as many heaps, each at most the largest heap of any member
+//! up to the re-verification bound; that table is solved once
+//! ([`crate::games::scoring::solve_table`], its memory estimated and refused over the limit
+//! before any work), and every family reads its members' exact payoffs from it.
+//!
+//! **Novelty.** A claim states a closed form for a family when it has an equation (an
+//! `actual = expected` check, or a conjunct `A == B == …` of a truth-valued check) with one
+//! side explicit — no game's function in it (Candy Nim's V = c⁺ states no closed form) — and
+//! another side
+//! that is one of those functions of a heap list specialising to the family: some substitution
+//! of the claim's variables by affine functions of k (rational coefficients) turns its heaps into
+//! the family's, in some order. So Prop 4.2 (ii), f_N(x, y) = x − y + |1 − |1 + N|| for all
+//! x > y ≥ 2, states every two-heap family of two growing heaps; a reduction such as
+//! f_N(a, b, c, 1, 1) = f_N(a, b, c) (both sides payoffs) or a bound states none. The claim's
+//! range and conditions are not compared: the family is *stated for a family containing it*.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use rayon::prelude::*;
+
+use super::{Atlas, Duplicate, FamilyData, Novelty, discover_family};
+use crate::claims::expr::{BinOp, CmpOp, Domain, Expr, ExprKind};
+use crate::claims::functions::{GROUPS, numbers::GROUP as NUMBERS};
+use crate::claims::registry::{Assertion, Check, ExprCheck};
+use crate::claims::{Claim, Registry};
+use crate::error::{Error, Result};
+use crate::games::scoring::{HeapSize, Limits, Method, scoring_nim, solve_table, table_bytes};
+use crate::num::{IntRange, Q};
+use crate::progress::Progress;
+use crate::tables::scoring::{ScoringFamily, ScoringMember};
+
+/// One heap a·k + b of a family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct AffineHeap {
+    /// a ≥ 0.
+    pub slope: i64,
+    /// b.
+    pub offset: i64,
+}
+
+impl AffineHeap {
+    /// The heap's size at k (negative when the member does not exist).
+    pub fn at(self, k: i64) -> i64 {
+        self.slope * k + self.offset
+    }
+}
+
+impl fmt::Display for AffineHeap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (a, b) = (self.slope, self.offset);
+        match (a, b) {
+            (0, b) => write!(f, "{b}"),
+            (1, 0) => f.write_str("k"),
+            (a, 0) => write!(f, "{a}k"),
+            (1, b) if b > 0 => write!(f, "k+{b}"),
+            (1, b) => write!(f, "k{b}"),
+            (a, b) if b > 0 => write!(f, "{a}k+{b}"),
+            (a, b) => write!(f, "{a}k{b}"),
+        }
+    }
+}
+
+/// A family: its heaps, largest slope (then offset) first.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct HeapFamily(pub Vec<AffineHeap>);
+
+impl HeapFamily {
+    /// The family with its heaps in the canonical order.
+    pub fn new(mut heaps: Vec<AffineHeap>) -> HeapFamily {
+        heaps.sort_unstable_by(|x, y| y.cmp(x));
+        HeapFamily(heaps)
+    }
+
+    /// The least k ≥ `from` at which no heap is negative.
+    fn first_member(&self, from: i64) -> i64 {
+        self.0
+            .iter()
+            .filter(|h| h.slope > 0)
+            .map(|h| (-h.offset).div_euclid(h.slope) + i64::from((-h.offset) % h.slope != 0))
+            .fold(from, i64::max)
+    }
+
+    /// The family with the parameter shifted: at k it is this family at k + c.
+    fn shifted(&self, c: i64) -> HeapFamily {
+        HeapFamily::new(
+            self.0
+                .iter()
+                .map(|h| AffineHeap {
+                    slope: h.slope,
+                    offset: h.offset + h.slope * c,
+                })
+                .collect(),
+        )
+    }
+}
+
+impl fmt::Display for HeapFamily {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, h) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{h}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A space of Scoring Nim families (see the module doc).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScoringSpace {
+    /// The number of heaps of every family.
+    pub heaps: usize,
+    /// The slopes a (at least 0).
+    pub slopes: IntRange,
+    /// The offsets b.
+    pub offsets: IntRange,
+    /// The members the miner sees, k = k₀..K.
+    pub k: IntRange,
+    /// The last member re-verified (at least K).
+    pub verify_to: i64,
+}
+
+/// The most heaps a family of the space may have: the table of all positions with more heaps
+/// is beyond any budget at the sizes a family reaches.
+pub const MAX_SPACE_HEAPS: usize = 6;
+
+/// The scalar quantities of a member the atlas shows forms for.
+const QUANTITIES: [&str; 3] = ["breakpoints", "c_minus", "c_plus"];
+
+impl Default for ScoringSpace {
+    fn default() -> ScoringSpace {
+        let k = IntRange::new(1, 16).expect("1 ≤ 16");
+        ScoringSpace {
+            heaps: 3,
+            slopes: IntRange::new(0, 3).expect("0 ≤ 3"),
+            offsets: IntRange::new(-1, 3).expect("−1 ≤ 3"),
+            verify_to: twice(k),
+            k,
+        }
+    }
+}
+
+/// The re-verification bound of twice the mined range: K + (K − k₀ + 1).
+pub fn twice(k: IntRange) -> i64 {
+    k.end()
+        .saturating_add(k.end().saturating_sub(k.start()).saturating_add(1))
+}
+
+/// The size of a space's work, known before any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpaceCost {
+    /// Families kept.
+    pub families: usize,
+    /// Families left out as shifts.
+    pub duplicates: usize,
+    /// The largest heap of the table solved.
+    pub max_heap: HeapSize,
+    /// The table's estimated peak bytes.
+    pub bytes: u64,
+}
+
+impl ScoringSpace {
+    /// Refuses a space that has no family or is out of range, naming the bad value.
+    pub fn validate(&self) -> Result<()> {
+        if self.heaps == 0 || self.heaps > MAX_SPACE_HEAPS {
+            return Err(Error::invalid(format!(
+                "--heaps {}: a family of the space has 1 to {MAX_SPACE_HEAPS} heaps",
+                self.heaps
+            )));
+        }
+        if self.slopes.start() < 0 {
+            return Err(Error::invalid(format!(
+                "--slopes {}: slopes are at least 0 (a heap that shrinks as k grows is soon negative)",
+                self.slopes
+            )));
+        }
+        if self.slopes.end() < 1 {
+            return Err(Error::invalid(format!(
+                "--slopes {}: a family needs a heap that grows with k, so the slopes must reach 1",
+                self.slopes
+            )));
+        }
+        if self.slopes.end() > 1 << 20
+            || self.offsets.start().abs().max(self.offsets.end().abs()) > 1 << 20
+        {
+            return Err(Error::invalid(format!(
+                "--slopes {} --offsets {}: heaps this large are beyond any table",
+                self.slopes, self.offsets
+            )));
+        }
+        if self.k.start() < 0 || self.k.end() > 1 << 20 {
+            return Err(Error::invalid(format!(
+                "--k {}: the parameter runs over 0..{}",
+                self.k,
+                1 << 20
+            )));
+        }
+        if self.verify_to < self.k.end() || self.verify_to > 1 << 21 {
+            return Err(Error::invalid(format!(
+                "--verify-to {}: re-verification runs from the mined range's end {} to at most {}",
+                self.verify_to,
+                self.k.end(),
+                1 << 21
+            )));
+        }
+        Ok(())
+    }
+
+    /// The heaps of the space: fixed heaps b ≥ 1 and growing heaps a·k + b.
+    fn heap_choices(&self) -> Vec<AffineHeap> {
+        let mut out = Vec::new();
+        for slope in self.slopes.iter() {
+            for offset in self.offsets.iter() {
+                if slope > 0 || offset > 0 {
+                    out.push(AffineHeap { slope, offset });
+                }
+            }
+        }
+        out
+    }
+
+    /// The families of the space in order, and those left out as shifts of them.
+    pub fn families(&self) -> (Vec<HeapFamily>, Vec<Duplicate>) {
+        let choices = self.heap_choices();
+        let mut kept = Vec::new();
+        let mut duplicates = Vec::new();
+        let mut pick = vec![0usize; self.heaps];
+        // Multisets of `heaps` choices: indices in non-decreasing order.
+        'all: loop {
+            let fam = HeapFamily::new(pick.iter().map(|&i| choices[i]).collect());
+            if fam.0.iter().any(|h| h.slope > 0) {
+                // The largest c ≥ 0 for which the family shifted by −c is still in the space.
+                let c = fam
+                    .0
+                    .iter()
+                    .filter(|h| h.slope > 0)
+                    .map(|h| (h.offset - self.offsets.start()).div_euclid(h.slope))
+                    .min()
+                    .unwrap_or(0);
+                if c > 0 {
+                    duplicates.push(Duplicate {
+                        same_as: fam.shifted(-c).to_string(),
+                        family: fam.to_string(),
+                        shift: c,
+                    });
+                } else {
+                    kept.push(fam);
+                }
+            }
+            // The next multiset.
+            let mut i = self.heaps;
+            loop {
+                if i == 0 {
+                    break 'all;
+                }
+                i -= 1;
+                if pick[i] + 1 < choices.len() {
+                    pick[i] += 1;
+                    let v = pick[i];
+                    for p in &mut pick[i + 1..] {
+                        *p = v;
+                    }
+                    break;
+                }
+            }
+        }
+        kept.sort();
+        (kept, duplicates)
+    }
+
+    /// The largest heap any member up to the re-verification bound has.
+    fn max_heap(&self) -> Result<HeapSize> {
+        let largest = self
+            .slopes
+            .end()
+            .checked_mul(self.verify_to)
+            .and_then(|h| h.checked_add(self.offsets.end().max(0)))
+            .filter(|&h| h <= i64::from(HeapSize::MAX));
+        largest.map(|h| h as HeapSize).ok_or_else(|| {
+            Error::invalid(format!(
+                "the space's heaps reach {} · {} + {}, beyond any table",
+                self.slopes.end(),
+                self.verify_to,
+                self.offsets.end()
+            ))
+        })
+    }
+
+    /// The work before it starts: families, and the table's size and memory.
+    pub fn cost(&self) -> Result<SpaceCost> {
+        self.validate()?;
+        let (families, duplicates) = self.families();
+        let max_heap = self.max_heap()?;
+        let bytes = table_bytes(&scoring_nim(), self.heaps, max_heap).ok_or_else(|| {
+            Error::invalid(format!(
+                "the table of {} heaps ≤ {max_heap} is too large to estimate",
+                self.heaps
+            ))
+        })?;
+        Ok(SpaceCost {
+            families: families.len(),
+            duplicates: duplicates.len(),
+            max_heap,
+            bytes,
+        })
+    }
+
+    /// The space in words.
+    pub fn describe(&self) -> String {
+        format!(
+            "Scoring Nim families of {} heaps a·k + b with a in {}, b in {} (fixed heaps b ≥ 1), mined on k = {}, re-verified on k ≤ {}",
+            self.heaps, self.slopes, self.offsets, self.k, self.verify_to
+        )
+    }
+}
+
+/// The atlas of `space`: every family mined on its data and re-verified on the members beyond
+/// it, novelty judged against `registries` (none: every result `unchecked`). The table's
+/// memory is refused over `limits` before any work; `progress` hears the table's solve, then
+/// one step per family.
+pub fn discover(
+    space: &ScoringSpace,
+    registries: &[Registry],
+    limits: &Limits,
+    progress: &dyn Progress,
+) -> Result<Atlas> {
+    space.validate()?;
+    let (families, duplicates) = space.families();
+    let max_heap = space.max_heap()?;
+    progress.stage(&format!(
+        "solving all {}-heap positions with heaps ≤ {max_heap}",
+        space.heaps
+    ));
+    let table = solve_table(
+        &scoring_nim(),
+        space.heaps,
+        max_heap,
+        Method::Auto,
+        limits,
+        progress,
+    )?;
+    let stated = stated_families(registries);
+    progress.stage(&format!("mining {} families", families.len()));
+    progress.start(families.len() as u64);
+    let quantities: Vec<String> = QUANTITIES.iter().map(|q| q.to_string()).collect();
+    let entries = families
+        .par_iter()
+        .map(|fam| {
+            let first = fam.first_member(space.k.start());
+            let members = (first..=space.verify_to)
+                .map(|k| {
+                    let heaps: Vec<HeapSize> = fam.0.iter().map(|h| h.at(k) as HeapSize).collect();
+                    Ok(ScoringMember {
+                        payoff: table.payoff(&heaps)?,
+                        params: vec![k],
+                        heaps,
+                    })
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let columns = ScoringFamily {
+                params: vec!["k".to_string()],
+                heap_count: space.heaps,
+                grid: None,
+                members,
+            }
+            .typed_columns();
+            let novelty = if registries.is_empty() {
+                Novelty::Unchecked
+            } else {
+                novelty(fam, &stated)
+            };
+            let entry = discover_family(
+                &FamilyData {
+                    name: fam.to_string(),
+                    columns,
+                    mined_to: space.k.end().max(first),
+                    novelty,
+                },
+                &quantities,
+            );
+            progress.advance(1);
+            entry
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Atlas::new(
+        space.describe(),
+        "k".to_string(),
+        quantities,
+        entries,
+        duplicates,
+    ))
+}
+
+/// c₀ + Σ cᵥ·v over the rationals.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Linear {
+    constant: Q,
+    coefficients: BTreeMap<String, Q>,
+}
+
+impl Linear {
+    fn constant(c: Q) -> Linear {
+        Linear {
+            constant: c,
+            coefficients: BTreeMap::new(),
+        }
+    }
+
+    fn scaled(mut self, by: &Q) -> Linear {
+        self.constant = &self.constant * by;
+        for c in self.coefficients.values_mut() {
+            *c = &*c * by;
+        }
+        self.coefficients.retain(|_, c| !c.is_zero());
+        self
+    }
+
+    fn plus(mut self, other: Linear) -> Linear {
+        self.constant = &self.constant + &other.constant;
+        for (v, c) in other.coefficients {
+            let sum = &self.coefficients.remove(&v).unwrap_or_else(Q::zero) + &c;
+            if !sum.is_zero() {
+                self.coefficients.insert(v, sum);
+            }
+        }
+        self
+    }
+
+    /// The expression as c₀ + Σ cᵥ·v, when it is one (integers, variables, +, −, ·).
+    fn of(e: &Expr) -> Option<Linear> {
+        match &e.kind {
+            ExprKind::Int(n) => Some(Linear::constant(Q::from_bigint(n.clone()))),
+            ExprKind::Var(v) => Some(Linear {
+                constant: Q::zero(),
+                coefficients: BTreeMap::from([(v.clone(), Q::one())]),
+            }),
+            ExprKind::Neg(x) => Some(Linear::of(x)?.scaled(&Q::int(-1))),
+            ExprKind::Binary(BinOp::Add, a, b) => Some(Linear::of(a)?.plus(Linear::of(b)?)),
+            ExprKind::Binary(BinOp::Sub, a, b) => {
+                Some(Linear::of(a)?.plus(Linear::of(b)?.scaled(&Q::int(-1))))
+            }
+            ExprKind::Binary(BinOp::Mul, a, b) => {
+                let (a, b) = (Linear::of(a)?, Linear::of(b)?);
+                match (a.coefficients.is_empty(), b.coefficients.is_empty()) {
+                    (true, _) => Some(b.scaled(&a.constant)),
+                    (_, true) => Some(a.scaled(&b.constant)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The heap lists that claims state forms for, with the claims (`paper/id`).
+type Stated = Vec<(Vec<Linear>, String)>;
+
+/// The Scoring Nim functions whose equations state a family's form.
+const STATING: [&str; 4] = ["payoff", "cplus", "cminus", "breakpoints"];
+
+/// Every heap list a claim of `registries` states a form for (see the module doc).
+fn stated_families(registries: &[Registry]) -> Stated {
+    let mut out = Stated::new();
+    for reg in registries {
+        for claim in &reg.claims {
+            let name = format!("{}/{}", reg.paper, claim.id);
+            for sides in equations(claim) {
+                // An equation states a form when one of its sides is explicit (no payoff in it);
+                // then each side that is a payoff (or tail, or count) of a heap list is stated.
+                if !sides.iter().any(|e| is_explicit(e)) {
+                    continue;
+                }
+                for side in sides {
+                    if let Some(heaps) = stated_heaps(side) {
+                        out.push((heaps, name.clone()));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The equations of a claim, each as its sides: an `actual = expected` check, and each
+/// conjunct of a truth-valued check that is a chain of equalities.
+fn equations(claim: &Claim) -> Vec<Vec<&Expr>> {
+    let checks: Vec<&ExprCheck> = match &claim.check {
+        Check::Expr(c) => vec![c],
+        Check::Readings(rs) => rs.iter().map(|r| &r.check).collect(),
+        Check::Builtin(_) => Vec::new(),
+    };
+    let mut out = Vec::new();
+    for c in checks {
+        match &c.assertion {
+            Assertion::Equal {
+                actual, expected, ..
+            } => out.push(vec![actual, expected]),
+            Assertion::Holds(e) => conjunct_equations(e, &mut out),
+        }
+    }
+    out
+}
+
+/// The equality chains among the conjuncts of `e`.
+fn conjunct_equations<'e>(e: &'e Expr, out: &mut Vec<Vec<&'e Expr>>) {
+    match &e.kind {
+        ExprKind::Binary(BinOp::And, a, b) => {
+            conjunct_equations(a, out);
+            conjunct_equations(b, out);
+        }
+        ExprKind::Compare(first, rest) if rest.iter().all(|(op, _)| *op == CmpOp::Eq) => {
+            let mut sides = vec![&**first];
+            sides.extend(rest.iter().map(|(_, e)| e));
+            out.push(sides);
+        }
+        _ => {}
+    }
+}
+
+/// The heap list of a side that is itself a [`STATING`] call, each heap linear.
+fn stated_heaps(e: &Expr) -> Option<Vec<Linear>> {
+    let ExprKind::Call(f, args) = &e.kind else {
+        return None;
+    };
+    if !STATING.contains(&f.as_str()) {
+        return None;
+    }
+    let ExprKind::List(heaps) = &args.last()?.kind else {
+        return None;
+    };
+    heaps.iter().map(Linear::of).collect()
+}
+
+/// Whether `e` is a closed form: it calls no game's function (only the language's numeric
+/// functions, aggregates and the claim file's own definitions).
+fn is_explicit(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Call(f, args) => !is_game_function(f) && args.iter().all(is_explicit),
+        ExprKind::List(xs) => xs.iter().all(is_explicit),
+        ExprKind::Neg(x) | ExprKind::Not(x) => is_explicit(x),
+        ExprKind::Binary(_, a, b) => is_explicit(a) && is_explicit(b),
+        ExprKind::Compare(a, rest) => is_explicit(a) && rest.iter().all(|(_, x)| is_explicit(x)),
+        ExprKind::If(c, a, b) => is_explicit(c) && is_explicit(a) && is_explicit(b),
+        ExprKind::Let(_, v, body) => is_explicit(v) && is_explicit(body),
+        ExprKind::Aggregate(_, binders, body) => {
+            is_explicit(body)
+                && binders.iter().all(|b| match &b.domain {
+                    Domain::Interval { from, to, step } => {
+                        is_explicit(from)
+                            && is_explicit(to)
+                            && step.as_ref().is_none_or(is_explicit)
+                    }
+                    Domain::Members(list) => is_explicit(list),
+                })
+        }
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::Var(_) => true,
+    }
+}
+
+/// Whether `name` is a function of some game's group (not of the numbers).
+fn is_game_function(name: &str) -> bool {
+    GROUPS
+        .iter()
+        // The groups are constants: compared by their titles, not their addresses.
+        .filter(|g| g.title != NUMBERS.title)
+        .flat_map(|g| g.functions.iter())
+        .any(|f| f.signature().name == name)
+}
+
+/// Whether a claim states a form for `fam`: the claims whose heap lists specialise to it.
+fn novelty(fam: &HeapFamily, stated: &Stated) -> Novelty {
+    let mut claims: Vec<String> = stated
+        .iter()
+        .filter(|(heaps, _)| specialises(heaps, fam))
+        .map(|(_, name)| name.clone())
+        .collect();
+    claims.dedup();
+    if claims.is_empty() {
+        Novelty::New
+    } else {
+        Novelty::Known { claims }
+    }
+}
+
+/// Whether some substitution v = α_v·k + β_v of the variables of `heaps` turns them, in some
+/// order, into the heaps of `fam` (a zero heap of either side is no heap).
+fn specialises(heaps: &[Linear], fam: &HeapFamily) -> bool {
+    let zero = |h: &Linear| h.constant.is_zero() && h.coefficients.is_empty();
+    let heaps: Vec<&Linear> = heaps.iter().filter(|h| !zero(h)).collect();
+    if heaps.len() != fam.0.len() || heaps.len() > 8 {
+        return false;
+    }
+    let vars: Vec<&String> = {
+        let mut v: Vec<&String> = heaps.iter().flat_map(|h| h.coefficients.keys()).collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    let mut order: Vec<usize> = (0..heaps.len()).collect();
+    permutations(&mut order, 0, &mut |perm| {
+        // Σ_v c_{π(i)v}·α_v = a_i and c_{π(i)0} + Σ_v c_{π(i)v}·β_v = b_i, for every i.
+        let rows = |rhs: &dyn Fn(usize) -> Q| -> Vec<Vec<Q>> {
+            perm.iter()
+                .enumerate()
+                .map(|(i, &j)| {
+                    let h = heaps[j];
+                    let mut row: Vec<Q> = vars
+                        .iter()
+                        .map(|v| h.coefficients.get(*v).cloned().unwrap_or_else(Q::zero))
+                        .collect();
+                    row.push(rhs(i));
+                    row
+                })
+                .collect()
+        };
+        let slopes = rows(&|i| Q::int(fam.0[i].slope));
+        let offsets = rows(&|i| &Q::int(fam.0[i].offset) - &heaps[perm[i]].constant);
+        solvable(slopes) && solvable(offsets)
+    })
+}
+
+/// Calls `f` with each permutation of `order[from..]` (the prefix fixed) until it says yes.
+fn permutations(order: &mut [usize], from: usize, f: &mut dyn FnMut(&[usize]) -> bool) -> bool {
+    if from == order.len() {
+        return f(order);
+    }
+    for i in from..order.len() {
+        order.swap(from, i);
+        if permutations(order, from + 1, f) {
+            order.swap(from, i);
+            return true;
+        }
+        order.swap(from, i);
+    }
+    false
+}
+
+/// Whether the linear system with augmented rows `m` (the last entry of each row the right
+/// side) has a rational solution: Gaussian elimination, then no row 0 = c with c ≠ 0.
+fn solvable(mut m: Vec<Vec<Q>>) -> bool {
+    let cols = m.first().map_or(0, |r| r.len() - 1);
+    let mut rank = 0;
+    for col in 0..cols {
+        let Some(p) = (rank..m.len()).find(|&r| !m[r][col].is_zero()) else {
+            continue;
+        };
+        m.swap(rank, p);
+        let pivot_row = m[rank].clone();
+        for (r, row) in m.iter_mut().enumerate() {
+            if r != rank && !row[col].is_zero() {
+                let factor = &row[col] / &pivot_row[col];
+                for (x, p) in row[col..].iter_mut().zip(&pivot_row[col..]) {
+                    *x = &*x - &(&factor * p);
+                }
+            }
+        }
+        rank += 1;
+    }
+    m[rank..].iter().all(|r| r[cols].is_zero())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::claims::expr::parse_expr;
+
+    fn heap(slope: i64, offset: i64) -> AffineHeap {
+        AffineHeap { slope, offset }
+    }
+
+    fn linear(src: &str) -> Vec<Linear> {
+        let e = parse_expr(src).unwrap();
+        let ExprKind::List(xs) = &e.kind else {
+            panic!("a list")
+        };
+        xs.iter().map(|x| Linear::of(x).unwrap()).collect()
+    }
+
+    #[test]
+    fn heaps_and_families_print_as_the_family_parser_reads_them() {
+        let fam = HeapFamily::new(vec![heap(0, 1), heap(2, 1), heap(2, 0), heap(1, -1)]);
+        assert_eq!(fam.to_string(), "2k+1,2k,k-1,1");
+        let parsed: crate::family::Family = fam.to_string().parse().unwrap();
+        assert_eq!(parsed.heaps().len(), 4);
+        assert_eq!(heap(3, -1).to_string(), "3k-1");
+    }
+
+    #[test]
+    fn the_default_space_counts_multisets_and_shifts() {
+        let space = ScoringSpace::default();
+        let (kept, dups) = space.families();
+        // 18 heap choices (20 pairs less a = 0 with b ≤ 0), multisets of 3: C(20, 3) = 1140,
+        // less the 10 of fixed heaps only.
+        assert_eq!(kept.len() + dups.len(), 1130);
+        // Every duplicate is a kept family shifted.
+        for d in &dups {
+            assert!(kept.iter().any(|f| f.to_string() == d.same_as), "{d:?}");
+        }
+        // k+1,k+1,1 is k-1,k-1,1 at k + 2.
+        assert!(
+            dups.iter()
+                .any(|d| d.family == "k+1,k+1,1" && d.same_as == "k-1,k-1,1" && d.shift == 2)
+        );
+        assert!(kept.iter().all(|f| f.0.iter().any(|h| h.slope > 0)));
+    }
+
+    #[test]
+    fn a_family_starts_where_no_heap_is_negative() {
+        let fam = HeapFamily::new(vec![heap(2, -3), heap(1, -1)]);
+        assert_eq!(fam.first_member(0), 2);
+        assert_eq!(fam.first_member(5), 5);
+        assert_eq!(HeapFamily::new(vec![heap(3, -1)]).first_member(0), 1);
+    }
+
+    #[test]
+    fn a_claim_states_the_families_its_heaps_specialise_to() {
+        let fam = HeapFamily::new(vec![heap(2, 1), heap(2, 0), heap(0, 1)]);
+        assert!(specialises(&linear("[x, 2k, 1]"), &fam));
+        assert!(specialises(&linear("[2k+1, 2k, 1]"), &fam));
+        assert!(specialises(&linear("[1, 2*k, 2*k + 1]"), &fam));
+        // x = 2k, and the claim's k is the family's: the heaps in another order.
+        assert!(specialises(&linear("[x, 2k+1, 1]"), &fam));
+        assert!(!specialises(&linear("[x, 2k+1, 2]"), &fam));
+        assert!(!specialises(&linear("[x, x, 1]"), &fam));
+        assert!(!specialises(&linear("[x, 2k, 2]"), &fam));
+        assert!(specialises(
+            &linear("[x, x, z]"),
+            &HeapFamily::new(vec![heap(1, 0), heap(1, 0), heap(0, 2)])
+        ));
+        // A zero heap is no heap.
+        assert!(specialises(
+            &linear("[0, x, 1]"),
+            &HeapFamily::new(vec![heap(1, 2), heap(0, 1)])
+        ));
+    }
+
+    #[test]
+    fn equations_with_an_explicit_side_state_their_heap_lists() {
+        let reg = Registry::parse(
+            std::path::Path::new("t.toml"),
+            r#"
+paper = "t"
+[[claim]]
+id = "reduction"
+label = "L"
+statement = "s"
+for = "a in 1..3, b in 1..3, c in 1..3, N in -2..2"
+actual = "payoff(N, [a, b, c, 1, 1])"
+expected = "payoff(N, [a, b, c])"
+[[claim]]
+id = "bound"
+label = "L"
+statement = "s"
+for = "a in 1..3, b in 1..3, c in 1..3, N in -2..2"
+holds = "payoff(N, [a, b, c]) <= a + b + c"
+[[claim]]
+id = "form"
+label = "L"
+statement = "s"
+for = "k in 1..3, x in 1..3, N in -2..2"
+holds = "payoff(N, [1, 1]) == 1 + N and payoff(N, [2k+1, 2k, 1]) == 2 + N and x == x"
+[[claim]]
+id = "pairs"
+label = "L"
+statement = "s"
+for = "x in 3..5, y in 2..x-1, N in -2..2"
+actual = "payoff(N, [x, y])"
+expected = "x - y + abs(1 - abs(1 + N))"
+"#,
+        )
+        .unwrap();
+        let stated = stated_families(&[reg]);
+        let names: Vec<&str> = stated.iter().map(|(_, n)| n.as_str()).collect();
+        assert_eq!(names, ["t/form", "t/form", "t/pairs"]);
+        let fam = HeapFamily::new(vec![heap(2, 1), heap(2, 0), heap(0, 1)]);
+        assert_eq!(
+            novelty(&fam, &stated),
+            Novelty::Known {
+                claims: vec!["t/form".to_string()]
+            }
+        );
+        assert_eq!(
+            novelty(
+                &HeapFamily::new(vec![heap(3, 0), heap(2, 0), heap(1, 0)]),
+                &stated
+            ),
+            Novelty::New
+        );
+        assert_eq!(
+            novelty(&HeapFamily::new(vec![heap(2, 0), heap(1, 3)]), &stated),
+            Novelty::Known {
+                claims: vec!["t/pairs".to_string()]
+            }
+        );
+    }
+
+    /// A small space: 3 heaps, slopes 0..2, offsets 0..1, mined on k = 1..10.
+    fn small() -> ScoringSpace {
+        ScoringSpace {
+            heaps: 3,
+            slopes: IntRange::new(0, 2).unwrap(),
+            offsets: IntRange::new(0, 1).unwrap(),
+            k: IntRange::new(1, 10).unwrap(),
+            verify_to: 20,
+        }
+    }
+
+    /// The payoff of the family `fam` at k, solved alone (not read from the atlas's table).
+    fn alone(fam: &HeapFamily, k: i64) -> crate::num::Pwl {
+        let heaps: Vec<HeapSize> = fam.0.iter().map(|h| h.at(k) as HeapSize).collect();
+        let nim = crate::games::scoring::nim_heaps(&heaps);
+        crate::games::scoring::solve(&scoring_nim(), &nim, Method::Auto, &Limits::default())
+            .unwrap()
+            .payoff(&nim)
+            .unwrap()
+    }
+
+    #[test]
+    fn every_formula_the_atlas_prints_rebuilds_its_members() {
+        use crate::claims::engines::Engines;
+        use crate::claims::eval::{Definitions, Evaluator};
+        use crate::claims::value::Value;
+        let space = small();
+        let atlas = discover(&space, &[], &Limits::default(), &crate::progress::Silent).unwrap();
+        let (kept, _) = space.families();
+        assert_eq!(atlas.entries.len(), kept.len());
+        let defs = Definitions::new();
+        let mut engines = Engines::new();
+        let mut ev = Evaluator::new(&defs, &mut engines);
+        let mut checked = 0;
+        for e in &atlas.entries {
+            let super::super::PayoffOutcome::Found {
+                formula,
+                from,
+                status,
+                ..
+            } = &e.payoff
+            else {
+                continue;
+            };
+            assert_eq!(
+                status,
+                &super::super::FormStatus::Reverified { to: 20 },
+                "{}",
+                e.family
+            );
+            // The printed formula, parsed back as a reader would, at every breakpoint of the
+            // member solved on its own, between them and beyond both ends.
+            let expr = parse_expr(formula).unwrap();
+            let fam = kept.iter().find(|f| f.to_string() == e.family).unwrap();
+            for k in (*from..=20).step_by(3) {
+                let f = alone(fam, k);
+                let xs: Vec<Q> = f.breakpoints().iter().map(|(x, _)| x.clone()).collect();
+                let mut probes = vec![Q::int(-60), Q::int(60)];
+                for w in xs.windows(2) {
+                    probes.push(&(&w[0] + &w[1]) / &Q::int(2));
+                }
+                probes.extend(xs);
+                for n in probes {
+                    let mut env = vec![
+                        ("N".to_string(), Value::Num(n.clone())),
+                        ("k".to_string(), Value::Num(Q::int(k))),
+                    ];
+                    let v = ev.eval(&expr, &mut env).unwrap();
+                    assert_eq!(
+                        v,
+                        Value::Num(f.eval(&n)),
+                        "{} at k = {k}, N = {n}",
+                        e.family
+                    );
+                }
+            }
+            checked += 1;
+        }
+        assert!(checked >= 20, "{checked} of {}", atlas.entries.len());
+    }
+
+    #[test]
+    fn a_perturbed_member_is_flagged_and_a_wrong_member_beyond_breaks_the_form() {
+        let fam = HeapFamily::new(vec![heap(2, 1), heap(2, 0), heap(0, 2)]);
+        let columns = |perturb: Option<i64>| {
+            let members = (1..=24)
+                .map(|k| {
+                    let mut payoff = alone(&fam, k);
+                    if perturb == Some(k) {
+                        payoff = payoff.add_const(&Q::one());
+                    }
+                    ScoringMember {
+                        payoff,
+                        params: vec![k],
+                        heaps: fam.0.iter().map(|h| h.at(k) as HeapSize).collect(),
+                    }
+                })
+                .collect();
+            ScoringFamily {
+                params: vec!["k".to_string()],
+                heap_count: 3,
+                grid: None,
+                members,
+            }
+            .typed_columns()
+        };
+        let quantities = vec!["c_plus".to_string()];
+        let entry = |perturb| {
+            discover_family(
+                &FamilyData {
+                    name: fam.to_string(),
+                    columns: columns(perturb),
+                    mined_to: 14,
+                    novelty: Novelty::Unchecked,
+                },
+                &quantities,
+            )
+            .unwrap()
+        };
+        let clean = entry(None);
+        assert!(clean.covered(), "{clean:?}");
+        // A member of the data perturbed: an anomaly, with the member's value and the form's.
+        let flagged = entry(Some(11));
+        let super::super::PayoffOutcome::Found {
+            anomalies, status, ..
+        } = &flagged.payoff
+        else {
+            panic!("{flagged:?}")
+        };
+        assert_eq!(anomalies.len(), 1, "{flagged:?}");
+        assert_eq!(anomalies[0].member, 11);
+        assert_eq!(&anomalies[0].data - &anomalies[0].form, Q::one());
+        assert!(status.holds());
+        // A member beyond the data perturbed: the form FAILS there.
+        let broken = entry(Some(20));
+        let super::super::PayoffOutcome::Found { status, .. } = &broken.payoff else {
+            panic!("{broken:?}")
+        };
+        let super::super::FormStatus::BrokenBeyond(m) = status else {
+            panic!("{status:?}")
+        };
+        assert_eq!(m.member, 20);
+        assert_eq!(&m.data - &m.form, Q::one());
+        assert!(!broken.covered());
+        // The tail constant c⁺ moves with the payoff's right tail: its form breaks there too.
+        let q = &broken.quantities[0];
+        assert!(
+            matches!(&q.status, Some(super::super::FormStatus::BrokenBeyond(m)) if m.member == 20),
+            "{q:?}"
+        );
+    }
+}

@@ -1,0 +1,128 @@
+//! `nimlab discover …` end to end: input errors name the bad value and write nothing, the atlas
+//! is the same in every format and on every run, novelty is judged against the claim files
+//! given, and residue classes never reuse the family's parameter.
+
+use crate::common;
+
+use common::*;
+
+/// A small space: 3 heaps, slopes 0..1, offsets 0..2, k = 1..8, re-verified to 16.
+const SMALL: &str = "discover scoring --slopes 0..1 --offsets=0..2 --k 1..8";
+
+#[test]
+fn bad_spaces_are_refused_naming_the_value() {
+    for (line, needle) in [
+        ("discover scoring --heaps 0", "--heaps 0"),
+        ("discover scoring --heaps 9", "--heaps 9"),
+        ("discover scoring --slopes=-1..2", "--slopes -1..2"),
+        (
+            "discover scoring --slopes 0..0",
+            "--slopes 0: a family needs a heap that grows",
+        ),
+        ("discover scoring --k 1..10 --verify-to 5", "--verify-to 5"),
+        (
+            "discover scoring --claims no-such-file.toml",
+            "no-such-file.toml",
+        ),
+        (
+            "discover scoring --k 1..40 --memory-limit 1M",
+            "over the memory limit",
+        ),
+    ] {
+        run_input_error(&words(line), &[needle]);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    assert_failed_runs_leave_no_output_file(
+        dir.path(),
+        &[
+            "discover scoring --heaps 0 --format csv",
+            "discover scoring --claims no-such-file.toml --format csv",
+        ],
+    );
+}
+
+#[test]
+fn the_atlas_is_the_same_in_every_format_and_on_every_run() {
+    let line = format!("{SMALL} --format csv");
+    let csv = Csv::run(&line);
+    assert_eq!(&csv.header[..3], ["family", "mined", "payoff_form"]);
+    assert!(csv.header.contains(&"c_plus_form".to_string()));
+    assert_eq!(
+        run_ok(&words(&line)),
+        run_ok(&words(&line)),
+        "byte-identical"
+    );
+    let json = run_json(&format!("{SMALL} --format json"));
+    let rows = json.as_array().expect("an array of rows");
+    assert_json_rows_match_csv(&line, rows, &csv);
+    // Anomalies and known claims are real arrays.
+    assert!(
+        rows.iter()
+            .all(|r| r["anomalies"].is_array() && r["known_claims"].is_array())
+    );
+    // The summary states the coverage; every family has a line.
+    let text = run_ok(&words(SMALL));
+    assert!(text.contains("coverage: "), "{text}");
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with('[')).count(),
+        csv.rows.len()
+    );
+    // New re-verified results first, families without a form last.
+    let records = csv.records();
+    let rank = |r: &std::collections::HashMap<&str, &str>| match (r["status"], r["novelty"]) {
+        (s, "new") if s.starts_with("HOLDS") => 0,
+        (s, _) if s.starts_with("HOLDS") => 1,
+        ("NONE", _) => 3,
+        _ => 2,
+    };
+    assert!(records.windows(2).all(|w| rank(&w[0]) <= rank(&w[1])));
+}
+
+#[test]
+fn a_claim_file_stating_a_family_makes_it_known() {
+    let dir = tempfile::tempdir().unwrap();
+    let claims = dir.path().join("mine.toml");
+    std::fs::write(
+        &claims,
+        r#"
+paper = "mine"
+[[claim]]
+id = "pair"
+label = "Mine 1"
+statement = "a closed form"
+for = "k in 1..3, N in -2..2"
+actual = "payoff(N, [k + 2, k, 1])"
+expected = "N"
+"#,
+    )
+    .unwrap();
+    let line = format!("{SMALL} --format csv --claims {}", claims.display());
+    let csv = Csv::run(&line);
+    let records = csv.records();
+    let known: Vec<&str> = records
+        .iter()
+        .filter(|r| r["novelty"] == "known")
+        .map(|r| r["family"])
+        .collect();
+    assert_eq!(known, ["k+2,k,1"]);
+    assert!(records.iter().any(|r| r["known_claims"] == "mine/pair"));
+    // Without claim files nothing is judged.
+    let csv = Csv::run(&format!("{SMALL} --format csv --no-claims"));
+    assert!(csv.records().iter().all(|r| r["novelty"] == "unchecked"));
+}
+
+#[test]
+fn residue_classes_use_a_fresh_index() {
+    let csv = Csv::run(&format!("{SMALL} --format csv --no-claims"));
+    let mut classes = 0;
+    for r in csv.records() {
+        for column in ["breakpoints_form", "c_minus_form", "c_plus_form"] {
+            let cell = r[column];
+            assert!(!cell.contains("(2k)") && !cell.contains("(2k+1)"), "{cell}");
+            if cell.contains("(k = 2j") {
+                classes += 1;
+            }
+        }
+    }
+    assert!(classes > 0, "some quantity has period 2 in k");
+}
