@@ -48,6 +48,12 @@ proptest! {
         let t = ThreeHeapTable::solve(20, 31, MEM).unwrap();
         let v = value_with(&t, &h).unwrap();
         prop_assert_eq!(v, plain_value(&h));
+        // The table reads its heaps in any order and past empty ones; four or more non-empty
+        // heaps, or a pair of different heaps, are not in it.
+        prop_assert_eq!(t.p_value(&[0, a ^ b, 0, b, a]), Some(v.v));
+        prop_assert_eq!(t.p_value(&[0, b, 0, b]), Some(0));
+        prop_assert_eq!(t.p_value(&[a, b, a ^ b, 1, 1]), None);
+        prop_assert_eq!(t.p_value(&[a, a + 1]), None);
         let line = optimal_line(&t, &h).unwrap();
         let luca: u64 = line.iter().filter(|p| p.player == Role::Luca).map(|p| u64::from(p.taken)).sum();
         prop_assert_eq!(luca, v.n_l);
@@ -75,6 +81,19 @@ proptest! {
         for g in [h, wide] {
             prop_assert_eq!(memo.p_value(&g), plain_value(&g).v, "{:?}", g);
         }
+    }
+
+    /// The memo's lookups sort the heaps on the stack: asked again in another order, with the
+    /// empty heaps moved, a position gets the plain minimax's value from the memo too.
+    #[test]
+    fn memo_answers_a_position_in_any_order(h in p_position(6, 9)) {
+        let mut memo = MemoValues::new();
+        let v = plain_value(&h).v;
+        prop_assert_eq!(memo.p_value(&h), v, "{:?}", h);
+        let mut again = h.clone();
+        again.reverse();
+        again.push(0);
+        prop_assert_eq!(memo.p_value(&again), v, "{:?}", again);
     }
 
     /// The layered allocation answers any set of N as the full run does.
@@ -144,6 +163,20 @@ fn totals_and_values_have_the_same_parity() {
         let v = table_value(&h);
         assert_eq!(v.n_l + v.n_w, total(&h));
         assert!(v.v >= 0, "Lemma 2.12");
+    }
+}
+
+/// Positions of more heaps than the memo sorts on the stack (16) take the allocating path and
+/// agree with the plain minimax.
+#[test]
+fn memo_matches_plain_minimax_on_many_heaps() {
+    let mut memo = MemoValues::new();
+    for g in [
+        vec![1u32; 18],
+        [vec![2, 2], vec![1; 14], vec![0; 3]].concat(),
+        [vec![3], vec![1; 16], vec![2, 1]].concat(),
+    ] {
+        assert_eq!(memo.p_value(&g), plain_value(&g).v, "{g:?}");
     }
 }
 

@@ -44,6 +44,11 @@ pub(crate) const RED_ZONE: usize = 128 * 1024;
 /// Size of each stack segment grown.
 pub(crate) const STACK_SEGMENT: usize = 4 * 1024 * 1024;
 
+/// Evaluation levels between two checks of the stack left. Asking how much stack is left cost a
+/// few percent of a claim's time when done at every node; a level takes a few hundred bytes of
+/// stack (a few KiB at most), so eight of them stay far inside [`RED_ZONE`].
+const STACK_CHECK_EVERY: u32 = 8;
+
 /// Aggregates over ranges: name, kind of the body, result.
 const AGGREGATES: &[(&str, Ty, Ty)] = &[
     ("sum", Ty::Num, Ty::Num),
@@ -514,6 +519,8 @@ pub struct Evaluator<'a> {
     /// Steps not yet reported.
     unreported: u64,
     progress: Option<&'a dyn Progress>,
+    /// Evaluations under way (the depth of the recursion), for [`STACK_CHECK_EVERY`].
+    depth: u32,
 }
 
 /// The values of a range `from..to step step`, inclusive, with at most [`MAX_RANGE_POINTS`].
@@ -584,6 +591,7 @@ impl<'a> Evaluator<'a> {
             step_limit: MAX_STEPS,
             unreported: 0,
             progress: None,
+            depth: 0,
         }
     }
 
@@ -749,7 +757,16 @@ impl<'a> Evaluator<'a> {
         if self.unreported >= PROGRESS_EVERY {
             self.flush_progress();
         }
-        stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.eval_node(e, env))
+        // Deeply nested input grows the stack on the heap instead of overflowing it; the stack
+        // left is checked on the first level and every STACK_CHECK_EVERY levels below it.
+        self.depth += 1;
+        let v = if self.depth % STACK_CHECK_EVERY == 1 {
+            stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.eval_node(e, env))
+        } else {
+            self.eval_node(e, env)
+        };
+        self.depth -= 1;
+        v
     }
 
     fn eval_node(&mut self, e: &Expr, env: &mut Env) -> Result<Value, ExprError> {
@@ -844,14 +861,20 @@ impl<'a> Evaluator<'a> {
                 r?
             }
             K::Call(name, args) => {
+                if let Some((def, _)) = self.defs.functions.get(name) {
+                    // The arguments go straight into the body's scope (the checker made their
+                    // number that of the parameters): one vector per call, not two.
+                    let mut inner: Env = Vec::with_capacity(args.len());
+                    for (p, a) in def.params.iter().zip(args) {
+                        let v = self.eval(a, env)?;
+                        inner.push((p.clone(), v));
+                    }
+                    return self.eval(&def.body, &mut inner);
+                }
                 let values = args
                     .iter()
                     .map(|a| self.eval(a, env))
                     .collect::<Result<Vec<_>, _>>()?;
-                if let Some((def, _)) = self.defs.functions.get(name) {
-                    let mut inner: Env = def.params.iter().cloned().zip(values).collect();
-                    return self.eval(&def.body, &mut inner);
-                }
                 self.call(e.span, name, args, &values)?
             }
             K::Aggregate(name, binders, body) => self.aggregate(name, binders, body, env)?,

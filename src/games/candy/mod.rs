@@ -238,6 +238,23 @@ pub fn winning_moves(heaps: &[Candies]) -> Vec<(usize, Candies)> {
         .collect()
 }
 
+/// Most heaps [`packed_code`] sorts in a buffer on the stack.
+const SORTED_ON_STACK: usize = 16;
+
+/// The packed code of a position given in any order (see `packed`), or `None` when it does not
+/// pack; up to [`SORTED_ON_STACK`] heaps with no allocation.
+fn packed_code(heaps: &[Candies]) -> Option<u128> {
+    if heaps.len() > SORTED_ON_STACK {
+        return packed::pack_sorted(&sorted(heaps.to_vec()));
+    }
+    let mut buf = [0; SORTED_ON_STACK];
+    let h = &mut buf[..heaps.len()];
+    h.copy_from_slice(heaps);
+    // Sorted, the empty heaps come first, and packing skips them.
+    h.sort_unstable();
+    packed::pack_sorted(h)
+}
+
 pub(crate) fn sorted(mut v: Vec<Candies>) -> Vec<Candies> {
     v.retain(|&h| h > 0);
     v.sort_unstable();
@@ -834,9 +851,17 @@ impl ThreeHeapTable {
 
 impl PValues for ThreeHeapTable {
     fn p_value(&self, heaps: &[Candies]) -> Option<i64> {
-        let mut h: Vec<Candies> = heaps.iter().copied().filter(|&x| x > 0).collect();
+        // Asked for every reply of every move: the non-empty heaps are sorted in an array, with
+        // no allocation; a position of more than three is not in the table.
+        let mut buf = [0; 3];
+        let mut len = 0;
+        for &x in heaps.iter().filter(|&&x| x > 0) {
+            *buf.get_mut(len)? = x;
+            len += 1;
+        }
+        let h = &mut buf[..len];
         h.sort_unstable();
-        match h[..] {
+        match *h {
             [] => Some(0),
             [a, b] if a == b => Some(0),
             [x, y, z] if x ^ y == z && x <= self.max_small && y <= self.max_middle => Some(
@@ -874,14 +899,17 @@ impl MemoValues {
 
     /// V of a P-position (heaps in any order). Recursion depth is one frame per turn.
     pub fn p_value(&mut self, heaps: &[Candies]) -> i64 {
+        debug_assert_eq!(nim_sum(heaps), 0);
+        // Most calls find their position in the memo: a packed one is looked up with no
+        // allocation, and the sorted heaps are made only for a wide position or a new one.
+        let code = packed_code(heaps);
+        if let Some(v) = code.and_then(|c| self.packed.get(c)) {
+            return i64::from(v);
+        }
         let g = sorted(heaps.to_vec());
-        debug_assert_eq!(nim_sum(&g), 0);
-        let code = packed::pack_sorted(&g);
-        let known = match code {
-            Some(code) => self.packed.get(code).map(i64::from),
-            None => self.wide.get(&g).copied(),
-        };
-        if let Some(v) = known {
+        if code.is_none()
+            && let Some(&v) = self.wide.get(&g)
+        {
             return v;
         }
         let v = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.solve_p(&g));
@@ -906,11 +934,17 @@ impl MemoValues {
             for left in 0..g[i] {
                 next[i] = left;
                 let mut w: Option<i64> = None;
-                for (j, target) in winning_moves(&next) {
-                    let taken = next[j] - target;
+                // Windsor's winning replies, as `winning_moves` lists them, without a vector
+                // for each of Luca's moves.
+                let s = nim_sum(&next);
+                for j in 0..next.len() {
                     let before = next[j];
+                    let target = before ^ s;
+                    if target >= before {
+                        continue;
+                    }
                     next[j] = target;
-                    let m = i64::from(taken) - self.p_value(&next);
+                    let m = i64::from(before - target) - self.p_value(&next);
                     next[j] = before;
                     w = Some(w.map_or(m, |b| b.max(m)));
                 }
