@@ -75,6 +75,10 @@ const JSON_COMMANDS: &[(&str, &[&str])] = &[
     ("scoring limits 5 4 2", &["position"]),
     ("scoring table --heaps 2 --max-heap 4", &["payoff"]),
     ("scoring family 2k+1,2k,1 --k 1..3", &["payoff"]),
+    (
+        "discover scoring --heaps 2 --slopes 0..1 --offsets 0..1 --k 1..8 --no-claims",
+        &["known_claims", "anomalies", "c_plus_form"],
+    ),
     ("octal values --subtract 4,5 --max-heap 5", &[]),
     (
         "octal value --subtract 4,5 --also 0.26 9 4@2 --payoff",

@@ -13,7 +13,6 @@ use crate::claims::Registry;
 use crate::discover::scoring::{ScoringSpace, discover, twice};
 use crate::export::Format;
 use crate::num::IntRange;
-use crate::progress::Progress;
 
 #[derive(Debug, Subcommand)]
 pub enum DiscoverCommand {
@@ -120,31 +119,11 @@ fn scoring(a: ScoringArgs) -> anyhow::Result<()> {
         );
     }
     let pb = super::progress_bar(0, "solving the table", "steps");
-    let atlas = discover(&space, &registries, &limits, &StagedBar(&pb));
+    let atlas = discover(&space, &registries, &limits, &super::Bar(&pb));
     pb.finish_and_clear();
     let atlas = atlas?;
     match a.out.format {
         Format::Text => a.out.emit(|w| w.write_all(atlas.text().as_bytes())),
         _ => a.out.emit_table(&atlas.table()),
-    }
-}
-
-/// A progress bar that starts over at each stage of the work.
-struct StagedBar<'a>(&'a indicatif::ProgressBar);
-
-impl Progress for StagedBar<'_> {
-    fn start(&self, total: u64) {
-        self.0.set_length(total);
-    }
-    fn add_work(&self, n: u64) {
-        self.0.inc_length(n);
-    }
-    fn advance(&self, n: u64) {
-        self.0.inc(n);
-    }
-    fn stage(&self, what: &str) {
-        self.0.set_message(what.to_string());
-        self.0.set_position(0);
-        self.0.set_length(0);
     }
 }

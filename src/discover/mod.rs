@@ -413,20 +413,19 @@ impl Atlas {
         let names: Vec<&str> = columns.iter().map(String::as_str).collect();
         let mut t = Table::new(&names);
         for e in &self.entries {
+            // One formula per residue class (a list), and how the form fared when it failed.
             let quantity = |name: &str| -> Cell {
                 let Some(q) = e.quantities.iter().find(|q| q.name == name) else {
-                    return Cell::Text(String::new());
+                    return Cell::list("", "; ", "", Vec::<String>::new());
                 };
-                match (&q.fit, &q.status) {
-                    (Some(fit), Some(status)) => {
-                        let mut forms = fit.formulas_of_class(name, p, index).join("; ");
-                        if !status.holds() {
-                            forms.push_str(&format!(" ({})", status.text(p, fit.preperiod)));
-                        }
-                        Cell::Text(forms)
+                let mut items = Vec::new();
+                if let (Some(fit), Some(status)) = (&q.fit, &q.status) {
+                    items = fit.formulas_of_class(name, p, index);
+                    if !status.holds() {
+                        items.push(status.text(p, fit.preperiod));
                     }
-                    _ => Cell::Text("none".to_string()),
                 }
+                Cell::list("", "; ", "", items)
             };
             let (kind, from, status, anomalies, reason, formula) = match &e.payoff {
                 PayoffOutcome::Found {

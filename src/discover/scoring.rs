@@ -332,7 +332,7 @@ impl ScoringSpace {
 /// The atlas of `space`: every family mined on its data and re-verified on the members beyond
 /// it, novelty judged against `registries` (none: every result `unchecked`). The table's
 /// memory is refused over `limits` before any work; `progress` hears the table's solve, then
-/// one step per family.
+/// one more unit of work per family.
 pub fn discover(
     space: &ScoringSpace,
     registries: &[Registry],
@@ -355,8 +355,9 @@ pub fn discover(
         progress,
     )?;
     let stated = stated_families(registries);
+    // One count for the whole run: the table's positions, then one unit per family.
     progress.stage(&format!("mining {} families", families.len()));
-    progress.start(families.len() as u64);
+    progress.add_work(families.len() as u64);
     let quantities: Vec<String> = QUANTITIES.iter().map(|q| q.to_string()).collect();
     let entries = families
         .par_iter()
