@@ -39,7 +39,7 @@ use crate::export::{Cell, Table};
 use crate::miner::FamilyOptions;
 use crate::miner::{Anomaly, FamilyForms, PeriodicLinear, residue_index};
 use crate::num::{Pwl, Q};
-use crate::tables::mined::{Column, family_forms_with, payoff_form_disagreement};
+use crate::tables::mined::{Column, PWL_COLUMN, family_forms_with, payoff_form_disagreement};
 
 /// The data of one family of a space: its typed columns on k = k₀..K₂, of which the miner
 /// sees k₀..`mined_to`.
@@ -569,7 +569,7 @@ fn payoff_outcome(
     first: i64,
     mined_to: i64,
 ) -> Result<PayoffOutcome> {
-    let fs: &[Pwl] = match columns.iter().find(|(n, _)| n == "payoff") {
+    let fs: &[Pwl] = match columns.iter().find(|(n, _)| n == PWL_COLUMN) {
         Some((_, Column::Pwl(fs))) => fs,
         _ => {
             return Ok(PayoffOutcome::NotFound {
@@ -628,11 +628,7 @@ fn payoff_outcome(
 
 /// A quantity's form compared with its column at every member from the form's start.
 fn quantity_status(fit: &PeriodicLinear, column: &Column, first: i64, mined_to: i64) -> FormStatus {
-    let values: Vec<Q> = match column {
-        Column::Int(v) => v.iter().map(|&i| Q::int(i)).collect(),
-        Column::Exact(v) => v.clone(),
-        Column::Pwl(_) => Vec::new(),
-    };
+    let values = column.numbers().unwrap_or_default();
     for (j, value) in values.iter().enumerate() {
         let k = first + j as i64;
         if k < fit.preperiod {

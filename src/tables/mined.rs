@@ -25,7 +25,7 @@ use crate::num::{Pwl, Q};
 use crate::progress::{Progress, Silent};
 
 /// The column of a family table holding piecewise-linear functions (Scoring Nim's payoffs).
-const PWL_COLUMN: &str = "payoff";
+pub(crate) const PWL_COLUMN: &str = "payoff";
 
 /// One column of a family table, typed: what the miner reads.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,7 +40,7 @@ pub enum Column {
 
 impl Column {
     /// The column's values as exact numbers, if it holds numbers.
-    fn numbers(&self) -> Option<Vec<Q>> {
+    pub(crate) fn numbers(&self) -> Option<Vec<Q>> {
         match self {
             Column::Int(v) => Some(v.iter().map(|&i| Q::int(i)).collect()),
             Column::Exact(v) => Some(v.clone()),
