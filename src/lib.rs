@@ -463,6 +463,9 @@ pub mod mining {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub mod discovery {
+    pub use crate::discover::candy::{
+        CandySpace, CandySpaceCost, MAX_BITS, discover as discover_candy,
+    };
     pub use crate::discover::scoring::{
         AffineHeap, HeapFamily, MAX_SPACE_HEAPS, ScoringSpace, SpaceCost,
         discover as discover_scoring, twice,

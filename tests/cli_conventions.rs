@@ -79,6 +79,10 @@ const JSON_COMMANDS: &[(&str, &[&str])] = &[
         "discover scoring --heaps 2 --slopes 0..1 --offsets 0..1 --k 1..8 --no-claims",
         &["known_claims", "anomalies", "c_plus_form"],
     ),
+    (
+        "discover candy --bits 2 --a 1..3 --m 1..8 --no-claims",
+        &["known_claims", "anomalies", "v_form"],
+    ),
     ("octal values --subtract 4,5 --max-heap 5", &[]),
     (
         "octal value --subtract 4,5 --also 0.26 9 4@2 --payoff",

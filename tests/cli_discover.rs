@@ -1,6 +1,7 @@
 //! `nimlab discover …` end to end: input errors name the bad value and write nothing, the atlas
 //! is the same in every format and on every run, novelty is judged against the claim files
-//! given, and residue classes never reuse the family's parameter.
+//! given, and residue classes never reuse the family's parameter; Candy Nim's atlas gives the
+//! values `candy family` prints.
 
 use crate::common;
 
@@ -125,4 +126,82 @@ fn residue_classes_use_a_fresh_index() {
         }
     }
     assert!(classes > 0, "some quantity has period 2 in k");
+}
+
+#[test]
+fn the_candy_atlas_gives_the_values_candy_family_prints() {
+    for (line, needle) in [
+        ("discover candy --bits 0", "--bits 0"),
+        ("discover candy --bits 2 --a 1..4", "--a 1..4"),
+        ("discover candy --m 1..10 --verify-to 5", "--verify-to 5"),
+    ] {
+        run_input_error(&words(line), &[needle]);
+    }
+    let line = "discover candy --bits 2 --a 1..3 --m 1..8 --format csv --no-claims";
+    let csv = Csv::run(line);
+    assert_eq!(run_ok(&words(line)), run_ok(&words(line)), "byte-identical");
+    let records = csv.records();
+    assert_eq!(records.len(), 6);
+    assert!(
+        records
+            .iter()
+            .all(|r| r["status"] == format!("HOLDS on m = {}..16", r["from"]))
+    );
+    // Each family's V form, read back, gives the values `candy family` prints up to m = 16.
+    for r in &records {
+        let from: i64 = r["from"].parse().unwrap();
+        let form = r["v_form"];
+        let (slope, intercept) = parse_line(form);
+        let family = Csv::run(&format!(
+            "candy family {} --m 1..16 --format csv",
+            r["family"]
+        ));
+        for member in family.records() {
+            let m: i64 = member["m"].parse().unwrap();
+            if m < from {
+                continue;
+            }
+            let v: i64 = member["v"].parse().unwrap();
+            assert_eq!(
+                slope * m + intercept,
+                v,
+                "{} at m = {m}: {form}",
+                r["family"]
+            );
+        }
+    }
+    // The text states the coverage by the quantities' forms.
+    let text = run_ok(&words(
+        "discover candy --bits 2 --a 1..3 --m 1..8 --no-claims",
+    ));
+    assert!(
+        text.contains("coverage: 6 of 6 (100.0%) have every quantity's form"),
+        "{text}"
+    );
+}
+
+/// `v(m) = 4m+2  (m ≥ 1)` as (4, 2).
+fn parse_line(form: &str) -> (i64, i64) {
+    let rhs = form
+        .split(" = ")
+        .nth(1)
+        .and_then(|s| s.split("  (").next())
+        .unwrap_or_else(|| panic!("{form}"));
+    let (slope, rest) = match rhs.split_once('m') {
+        Some((s, rest)) => (
+            match s {
+                "" => 1,
+                "-" => -1,
+                s => s.parse().unwrap(),
+            },
+            rest,
+        ),
+        None => (0, rhs),
+    };
+    let intercept = if rest.is_empty() {
+        0
+    } else {
+        rest.trim_start_matches('+').parse().unwrap()
+    };
+    (slope, intercept)
 }

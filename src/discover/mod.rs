@@ -3,8 +3,8 @@
 //! asks of a table of exact values: which families have a closed form, what is it, and which of
 //! them are new.
 //!
-//! **One family.** A game's space (see [`scoring`]) hands over each family's typed columns (the
-//! parameter k first, one row per member) on k = k₀..K₂, where the miner sees only k₀..K and
+//! **One family.** A game's space (see [`scoring`] and [`candy`]) hands over each family's
+//! typed columns (the parameter k first, one row per member) on k = k₀..K₂, where the miner sees only k₀..K and
 //! K₂ > K is the re-verification bound (twice the mined range by default). The miner
 //! ([`crate::miner::mine_family`]) finds the payoff's closed form in (N, k) — a template
 //! (zigzag, V, …) or breakpoints as a finite union of arithmetic progressions in N whose
@@ -17,7 +17,9 @@
 //! - each quantity's form is evaluated at every member up to K₂ and compared with the data.
 //!
 //! A form that passes both is re-verified on k ≤ K₂: still a finite check (HOLDS on that range,
-//! not PROVEN), which the atlas says.
+//! not PROVEN), which the atlas says. A family is *covered* when its payoff form is re-verified;
+//! for a game whose values are numbers, not functions of a bonus N (Candy Nim), when every
+//! quantity's form is.
 //!
 //! **Anomalies.** A member of the data that breaks a pattern its neighbours follow (the
 //! progressions miner's leave-one-out test) is listed with the least N where it differs: the
@@ -30,7 +32,9 @@
 //! **Reproducible.** Families are listed in the space's order and ranked by a total order on
 //! their outcomes, so the same space gives byte-identical output on any number of threads.
 
+pub mod candy;
 pub mod scoring;
+mod stated;
 
 use std::fmt;
 
@@ -203,6 +207,9 @@ pub enum PayoffOutcome {
         /// The miner's reason.
         reason: String,
     },
+    /// The game's values are numbers, not functions of a bonus N (Candy Nim's V, N_L, N_W):
+    /// the family's result is its quantities' forms.
+    NoPayoff,
 }
 
 /// A scalar quantity's periodic-linear form along the family.
@@ -232,21 +239,76 @@ pub struct AtlasEntry {
 }
 
 impl AtlasEntry {
-    /// Whether the payoff has a closed form that survived re-verification.
+    /// Whether the family's closed form survived re-verification: the payoff's, or for a game
+    /// without one every quantity's.
     pub fn covered(&self) -> bool {
-        matches!(&self.payoff, PayoffOutcome::Found { status, .. } if status.holds())
+        match &self.payoff {
+            PayoffOutcome::Found { status, .. } => status.holds(),
+            PayoffOutcome::NotFound { .. } => false,
+            PayoffOutcome::NoPayoff => {
+                !self.quantities.is_empty()
+                    && self
+                        .quantities
+                        .iter()
+                        .all(|q| q.status.as_ref().is_some_and(FormStatus::holds))
+            }
+        }
+    }
+
+    /// For a game without a payoff: the first member every quantity's form holds from (when
+    /// each has one), the first quantity's form that failed and how, and the first quantity
+    /// without a form.
+    fn quantities_verdict(
+        &self,
+    ) -> (
+        Option<i64>,
+        Option<(&QuantityOutcome, &FormStatus)>,
+        Option<&QuantityOutcome>,
+    ) {
+        let from = self
+            .quantities
+            .iter()
+            .map(|q| q.fit.as_ref().map(|f| f.preperiod))
+            .collect::<Option<Vec<i64>>>()
+            .and_then(|v| v.into_iter().max());
+        let failed = self
+            .quantities
+            .iter()
+            .find_map(|q| q.status.as_ref().filter(|s| !s.holds()).map(|s| (q, s)));
+        let missing = self.quantities.iter().find(|q| q.fit.is_none());
+        (from, failed, missing)
+    }
+
+    /// The last member re-verified by every quantity's form.
+    fn quantities_verified_to(&self) -> Option<i64> {
+        self.quantities
+            .iter()
+            .map(|q| match q.status {
+                Some(FormStatus::Reverified { to }) => Some(to),
+                _ => None,
+            })
+            .collect::<Option<Vec<i64>>>()
+            .and_then(|v| v.into_iter().min())
     }
 
     /// The rank of the entry in the atlas: new re-verified forms first, then known ones, then
     /// forms that failed, then families without one.
     fn rank(&self) -> u8 {
+        if self.payoff == PayoffOutcome::NoPayoff {
+            return match (self.covered(), &self.novelty) {
+                (true, Novelty::Known { .. }) => 1,
+                (true, _) => 0,
+                (false, _) if self.quantities_verdict().1.is_some() => 2,
+                (false, _) => 3,
+            };
+        }
         match (&self.payoff, &self.novelty) {
             (PayoffOutcome::Found { status, .. }, n) if status.holds() => match n {
                 Novelty::Known { .. } => 1,
                 _ => 0,
             },
             (PayoffOutcome::Found { .. }, _) => 2,
-            (PayoffOutcome::NotFound { .. }, _) => 3,
+            (PayoffOutcome::NotFound { .. } | PayoffOutcome::NoPayoff, _) => 3,
         }
     }
 }
@@ -339,8 +401,17 @@ impl Atlas {
             self.duplicates.len(),
             self.param
         ));
+        let form = if self
+            .entries
+            .iter()
+            .all(|e| e.payoff == PayoffOutcome::NoPayoff)
+        {
+            "every quantity's form"
+        } else {
+            "a payoff form"
+        };
         out.push_str(&format!(
-            "coverage: {covered} of {all} ({percent:.1}%) have a payoff form re-verified beyond the data\n"
+            "coverage: {covered} of {all} ({percent:.1}%) have {form} re-verified beyond the data\n"
         ));
         out.push_str(&format!(
             "new: {} re-verified forms no claim states\n",
@@ -351,7 +422,7 @@ impl Atlas {
             .iter()
             .map(|e| match &e.payoff {
                 PayoffOutcome::Found { anomalies, .. } => anomalies.len(),
-                PayoffOutcome::NotFound { .. } => 0,
+                PayoffOutcome::NotFound { .. } | PayoffOutcome::NoPayoff => 0,
             })
             .sum();
         out.push_str(&format!("anomalies: {anomalies}\n"));
@@ -385,6 +456,19 @@ impl Atlas {
                     s
                 }
                 PayoffOutcome::NotFound { reason } => format!("no form: {reason}"),
+                PayoffOutcome::NoPayoff => e
+                    .quantities
+                    .iter()
+                    .map(|q| match (&q.fit, &q.status) {
+                        (Some(f), Some(s)) => format!(
+                            "{}, {}",
+                            f.formulas_of_class(&q.name, p, residue_index(p)).join("; "),
+                            s.text(p, f.preperiod).replacen("HOLDS", "holds", 1)
+                        ),
+                        _ => format!("{}: no form", q.name),
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; "),
             };
             out.push_str(&format!(
                 "[{}] ({}) on {p} = {k0}..{k1}: {what}\n",
@@ -450,6 +534,31 @@ impl Atlas {
                     reason.clone(),
                     String::new(),
                 ),
+                PayoffOutcome::NoPayoff => {
+                    let (from, failed, missing) = e.quantities_verdict();
+                    let status = match (e.covered(), failed, missing) {
+                        (true, ..) => match (from, e.quantities_verified_to()) {
+                            (Some(f), Some(to)) => FormStatus::Reverified { to }.text(p, f),
+                            _ => "HOLDS".to_string(),
+                        },
+                        (false, Some((q, s)), _) => {
+                            let f = q.fit.as_ref().map_or(e.mined.0, |f| f.preperiod);
+                            format!("{}: {}", q.name, s.text(p, f))
+                        }
+                        (false, None, _) => "NONE".to_string(),
+                    };
+                    let reason = missing
+                        .map(|q| format!("no periodic-linear form for {} on the data", q.name))
+                        .unwrap_or_default();
+                    (
+                        Cell::Text("none (no payoff)".to_string()),
+                        from.map_or(Cell::Text(String::new()), Cell::Int),
+                        status,
+                        &[][..],
+                        reason,
+                        String::new(),
+                    )
+                }
             };
             let claims = match &e.novelty {
                 Novelty::Known { claims } => claims.clone(),
@@ -572,9 +681,7 @@ fn payoff_outcome(
     let fs: &[Pwl] = match columns.iter().find(|(n, _)| n == PWL_COLUMN) {
         Some((_, Column::Pwl(fs))) => fs,
         _ => {
-            return Ok(PayoffOutcome::NotFound {
-                reason: "the family has no payoff functions".to_string(),
-            });
+            return Ok(PayoffOutcome::NoPayoff);
         }
     };
     let p = &forms.param;

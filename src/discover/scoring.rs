@@ -27,98 +27,17 @@
 //! f_N(a, b, c, 1, 1) = f_N(a, b, c) (both sides payoffs) or a bound states none. The claim's
 //! range and conditions are not compared: the family is *stated for a family containing it*.
 
-use std::collections::BTreeMap;
-use std::fmt;
-
 use rayon::prelude::*;
 
+pub use super::stated::{AffineHeap, HeapFamily};
+use super::stated::{novelty, stated_families};
 use super::{Atlas, Duplicate, FamilyData, Novelty, discover_family};
-use crate::claims::expr::{BinOp, CmpOp, Domain, Expr, ExprKind};
-use crate::claims::functions::{GROUPS, numbers::GROUP as NUMBERS};
-use crate::claims::registry::{Assertion, Check, ExprCheck};
-use crate::claims::{Claim, Registry};
+use crate::claims::Registry;
 use crate::error::{Error, Result};
 use crate::games::scoring::{HeapSize, Limits, Method, scoring_nim, solve_table, table_bytes};
-use crate::num::{IntRange, Q};
+use crate::num::IntRange;
 use crate::progress::Progress;
 use crate::tables::scoring::{ScoringFamily, ScoringMember};
-
-/// One heap a·k + b of a family.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct AffineHeap {
-    /// a ≥ 0.
-    pub slope: i64,
-    /// b.
-    pub offset: i64,
-}
-
-impl AffineHeap {
-    /// The heap's size at k (negative when the member does not exist).
-    pub fn at(self, k: i64) -> i64 {
-        self.slope * k + self.offset
-    }
-}
-
-impl fmt::Display for AffineHeap {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (a, b) = (self.slope, self.offset);
-        match (a, b) {
-            (0, b) => write!(f, "{b}"),
-            (1, 0) => f.write_str("k"),
-            (a, 0) => write!(f, "{a}k"),
-            (1, b) if b > 0 => write!(f, "k+{b}"),
-            (1, b) => write!(f, "k{b}"),
-            (a, b) if b > 0 => write!(f, "{a}k+{b}"),
-            (a, b) => write!(f, "{a}k{b}"),
-        }
-    }
-}
-
-/// A family: its heaps, largest slope (then offset) first.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct HeapFamily(pub Vec<AffineHeap>);
-
-impl HeapFamily {
-    /// The family with its heaps in the canonical order.
-    pub fn new(mut heaps: Vec<AffineHeap>) -> HeapFamily {
-        heaps.sort_unstable_by(|x, y| y.cmp(x));
-        HeapFamily(heaps)
-    }
-
-    /// The least k ≥ `from` at which no heap is negative.
-    fn first_member(&self, from: i64) -> i64 {
-        self.0
-            .iter()
-            .filter(|h| h.slope > 0)
-            .map(|h| (-h.offset).div_euclid(h.slope) + i64::from((-h.offset) % h.slope != 0))
-            .fold(from, i64::max)
-    }
-
-    /// The family with the parameter shifted: at k it is this family at k + c.
-    fn shifted(&self, c: i64) -> HeapFamily {
-        HeapFamily::new(
-            self.0
-                .iter()
-                .map(|h| AffineHeap {
-                    slope: h.slope,
-                    offset: h.offset + h.slope * c,
-                })
-                .collect(),
-        )
-    }
-}
-
-impl fmt::Display for HeapFamily {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, h) in self.0.iter().enumerate() {
-            if i > 0 {
-                f.write_str(",")?;
-            }
-            write!(f, "{h}")?;
-        }
-        Ok(())
-    }
-}
 
 /// A space of Scoring Nim families (see the module doc).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -138,6 +57,9 @@ pub struct ScoringSpace {
 /// The most heaps a family of the space may have: the table of all positions with more heaps
 /// is beyond any budget at the sizes a family reaches.
 pub const MAX_SPACE_HEAPS: usize = 6;
+
+/// The Scoring Nim functions whose equations state a family's form.
+const STATING: [&str; 4] = ["payoff", "cplus", "cminus", "breakpoints"];
 
 /// The scalar quantities of a member the atlas shows forms for.
 const QUANTITIES: [&str; 3] = ["breakpoints", "c_minus", "c_plus"];
@@ -354,7 +276,7 @@ pub fn discover(
         limits,
         progress,
     )?;
-    let stated = stated_families(registries);
+    let stated = stated_families(registries, &STATING);
     // One count for the whole run: the table's positions, then one unit per family.
     progress.stage(&format!("mining {} families", families.len()));
     progress.add_work(families.len() as u64);
@@ -407,278 +329,13 @@ pub fn discover(
     ))
 }
 
-/// c₀ + Σ cᵥ·v over the rationals.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Linear {
-    constant: Q,
-    coefficients: BTreeMap<String, Q>,
-}
-
-impl Linear {
-    fn constant(c: Q) -> Linear {
-        Linear {
-            constant: c,
-            coefficients: BTreeMap::new(),
-        }
-    }
-
-    fn scaled(mut self, by: &Q) -> Linear {
-        self.constant = &self.constant * by;
-        for c in self.coefficients.values_mut() {
-            *c = &*c * by;
-        }
-        self.coefficients.retain(|_, c| !c.is_zero());
-        self
-    }
-
-    fn plus(mut self, other: Linear) -> Linear {
-        self.constant = &self.constant + &other.constant;
-        for (v, c) in other.coefficients {
-            let sum = &self.coefficients.remove(&v).unwrap_or_else(Q::zero) + &c;
-            if !sum.is_zero() {
-                self.coefficients.insert(v, sum);
-            }
-        }
-        self
-    }
-
-    /// The expression as c₀ + Σ cᵥ·v, when it is one (integers, variables, +, −, ·).
-    fn of(e: &Expr) -> Option<Linear> {
-        match &e.kind {
-            ExprKind::Int(n) => Some(Linear::constant(Q::from_bigint(n.clone()))),
-            ExprKind::Var(v) => Some(Linear {
-                constant: Q::zero(),
-                coefficients: BTreeMap::from([(v.clone(), Q::one())]),
-            }),
-            ExprKind::Neg(x) => Some(Linear::of(x)?.scaled(&Q::int(-1))),
-            ExprKind::Binary(BinOp::Add, a, b) => Some(Linear::of(a)?.plus(Linear::of(b)?)),
-            ExprKind::Binary(BinOp::Sub, a, b) => {
-                Some(Linear::of(a)?.plus(Linear::of(b)?.scaled(&Q::int(-1))))
-            }
-            ExprKind::Binary(BinOp::Mul, a, b) => {
-                let (a, b) = (Linear::of(a)?, Linear::of(b)?);
-                match (a.coefficients.is_empty(), b.coefficients.is_empty()) {
-                    (true, _) => Some(b.scaled(&a.constant)),
-                    (_, true) => Some(a.scaled(&b.constant)),
-                    _ => None,
-                }
-            }
-            _ => None,
-        }
-    }
-}
-
-/// The heap lists that claims state forms for, with the claims (`paper/id`).
-type Stated = Vec<(Vec<Linear>, String)>;
-
-/// The Scoring Nim functions whose equations state a family's form.
-const STATING: [&str; 4] = ["payoff", "cplus", "cminus", "breakpoints"];
-
-/// Every heap list a claim of `registries` states a form for (see the module doc).
-fn stated_families(registries: &[Registry]) -> Stated {
-    let mut out = Stated::new();
-    for reg in registries {
-        for claim in &reg.claims {
-            let name = format!("{}/{}", reg.paper, claim.id);
-            for sides in equations(claim) {
-                // An equation states a form when one of its sides is explicit (no payoff in it);
-                // then each side that is a payoff (or tail, or count) of a heap list is stated.
-                if !sides.iter().any(|e| is_explicit(e)) {
-                    continue;
-                }
-                for side in sides {
-                    if let Some(heaps) = stated_heaps(side) {
-                        out.push((heaps, name.clone()));
-                    }
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The equations of a claim, each as its sides: an `actual = expected` check, and each
-/// conjunct of a truth-valued check that is a chain of equalities.
-fn equations(claim: &Claim) -> Vec<Vec<&Expr>> {
-    let checks: Vec<&ExprCheck> = match &claim.check {
-        Check::Expr(c) => vec![c],
-        Check::Readings(rs) => rs.iter().map(|r| &r.check).collect(),
-        Check::Builtin(_) => Vec::new(),
-    };
-    let mut out = Vec::new();
-    for c in checks {
-        match &c.assertion {
-            Assertion::Equal {
-                actual, expected, ..
-            } => out.push(vec![actual, expected]),
-            Assertion::Holds(e) => conjunct_equations(e, &mut out),
-        }
-    }
-    out
-}
-
-/// The equality chains among the conjuncts of `e`.
-fn conjunct_equations<'e>(e: &'e Expr, out: &mut Vec<Vec<&'e Expr>>) {
-    match &e.kind {
-        ExprKind::Binary(BinOp::And, a, b) => {
-            conjunct_equations(a, out);
-            conjunct_equations(b, out);
-        }
-        ExprKind::Compare(first, rest) if rest.iter().all(|(op, _)| *op == CmpOp::Eq) => {
-            let mut sides = vec![&**first];
-            sides.extend(rest.iter().map(|(_, e)| e));
-            out.push(sides);
-        }
-        _ => {}
-    }
-}
-
-/// The heap list of a side that is itself a [`STATING`] call, each heap linear.
-fn stated_heaps(e: &Expr) -> Option<Vec<Linear>> {
-    let ExprKind::Call(f, args) = &e.kind else {
-        return None;
-    };
-    if !STATING.contains(&f.as_str()) {
-        return None;
-    }
-    let ExprKind::List(heaps) = &args.last()?.kind else {
-        return None;
-    };
-    heaps.iter().map(Linear::of).collect()
-}
-
-/// Whether `e` is a closed form: it calls no game's function (only the language's numeric
-/// functions, aggregates and the claim file's own definitions).
-fn is_explicit(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Call(f, args) => !is_game_function(f) && args.iter().all(is_explicit),
-        ExprKind::List(xs) => xs.iter().all(is_explicit),
-        ExprKind::Neg(x) | ExprKind::Not(x) => is_explicit(x),
-        ExprKind::Binary(_, a, b) => is_explicit(a) && is_explicit(b),
-        ExprKind::Compare(a, rest) => is_explicit(a) && rest.iter().all(|(_, x)| is_explicit(x)),
-        ExprKind::If(c, a, b) => is_explicit(c) && is_explicit(a) && is_explicit(b),
-        ExprKind::Let(_, v, body) => is_explicit(v) && is_explicit(body),
-        ExprKind::Aggregate(_, binders, body) => {
-            is_explicit(body)
-                && binders.iter().all(|b| match &b.domain {
-                    Domain::Interval { from, to, step } => {
-                        is_explicit(from)
-                            && is_explicit(to)
-                            && step.as_ref().is_none_or(is_explicit)
-                    }
-                    Domain::Members(list) => is_explicit(list),
-                })
-        }
-        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::Var(_) => true,
-    }
-}
-
-/// Whether `name` is a function of some game's group (not of the numbers).
-fn is_game_function(name: &str) -> bool {
-    GROUPS
-        .iter()
-        // The groups are constants: compared by their titles, not their addresses.
-        .filter(|g| g.title != NUMBERS.title)
-        .flat_map(|g| g.functions.iter())
-        .any(|f| f.signature().name == name)
-}
-
-/// Whether a claim states a form for `fam`: the claims whose heap lists specialise to it.
-fn novelty(fam: &HeapFamily, stated: &Stated) -> Novelty {
-    let mut claims: Vec<String> = stated
-        .iter()
-        .filter(|(heaps, _)| specialises(heaps, fam))
-        .map(|(_, name)| name.clone())
-        .collect();
-    claims.dedup();
-    if claims.is_empty() {
-        Novelty::New
-    } else {
-        Novelty::Known { claims }
-    }
-}
-
-/// Whether some substitution v = α_v·k + β_v of the variables of `heaps` turns them, in some
-/// order, into the heaps of `fam` (a zero heap of either side is no heap).
-fn specialises(heaps: &[Linear], fam: &HeapFamily) -> bool {
-    let zero = |h: &Linear| h.constant.is_zero() && h.coefficients.is_empty();
-    let heaps: Vec<&Linear> = heaps.iter().filter(|h| !zero(h)).collect();
-    if heaps.len() != fam.0.len() || heaps.len() > 8 {
-        return false;
-    }
-    let vars: Vec<&String> = {
-        let mut v: Vec<&String> = heaps.iter().flat_map(|h| h.coefficients.keys()).collect();
-        v.sort();
-        v.dedup();
-        v
-    };
-    let mut order: Vec<usize> = (0..heaps.len()).collect();
-    permutations(&mut order, 0, &mut |perm| {
-        // Σ_v c_{π(i)v}·α_v = a_i and c_{π(i)0} + Σ_v c_{π(i)v}·β_v = b_i, for every i.
-        let rows = |rhs: &dyn Fn(usize) -> Q| -> Vec<Vec<Q>> {
-            perm.iter()
-                .enumerate()
-                .map(|(i, &j)| {
-                    let h = heaps[j];
-                    let mut row: Vec<Q> = vars
-                        .iter()
-                        .map(|v| h.coefficients.get(*v).cloned().unwrap_or_else(Q::zero))
-                        .collect();
-                    row.push(rhs(i));
-                    row
-                })
-                .collect()
-        };
-        let slopes = rows(&|i| Q::int(fam.0[i].slope));
-        let offsets = rows(&|i| &Q::int(fam.0[i].offset) - &heaps[perm[i]].constant);
-        solvable(slopes) && solvable(offsets)
-    })
-}
-
-/// Calls `f` with each permutation of `order[from..]` (the prefix fixed) until it says yes.
-fn permutations(order: &mut [usize], from: usize, f: &mut dyn FnMut(&[usize]) -> bool) -> bool {
-    if from == order.len() {
-        return f(order);
-    }
-    for i in from..order.len() {
-        order.swap(from, i);
-        if permutations(order, from + 1, f) {
-            order.swap(from, i);
-            return true;
-        }
-        order.swap(from, i);
-    }
-    false
-}
-
-/// Whether the linear system with augmented rows `m` (the last entry of each row the right
-/// side) has a rational solution: Gaussian elimination, then no row 0 = c with c ≠ 0.
-fn solvable(mut m: Vec<Vec<Q>>) -> bool {
-    let cols = m.first().map_or(0, |r| r.len() - 1);
-    let mut rank = 0;
-    for col in 0..cols {
-        let Some(p) = (rank..m.len()).find(|&r| !m[r][col].is_zero()) else {
-            continue;
-        };
-        m.swap(rank, p);
-        let pivot_row = m[rank].clone();
-        for (r, row) in m.iter_mut().enumerate() {
-            if r != rank && !row[col].is_zero() {
-                let factor = &row[col] / &pivot_row[col];
-                for (x, p) in row[col..].iter_mut().zip(&pivot_row[col..]) {
-                    *x = &*x - &(&factor * p);
-                }
-            }
-        }
-        rank += 1;
-    }
-    m[rank..].iter().all(|r| r[cols].is_zero())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::claims::expr::ExprKind;
     use crate::claims::expr::parse_expr;
+    use crate::discover::stated::{Linear, specialises};
+    use crate::num::Q;
 
     fn heap(slope: i64, offset: i64) -> AffineHeap {
         AffineHeap { slope, offset }
@@ -785,7 +442,7 @@ expected = "x - y + abs(1 - abs(1 + N))"
 "#,
         )
         .unwrap();
-        let stated = stated_families(&[reg]);
+        let stated = stated_families(&[reg], &STATING);
         let names: Vec<&str> = stated.iter().map(|(_, n)| n.as_str()).collect();
         assert_eq!(names, ["t/form", "t/form", "t/pairs"]);
         let fam = HeapFamily::new(vec![heap(2, 1), heap(2, 0), heap(0, 1)]);

@@ -1,0 +1,356 @@
+//! Discovery over Candy Nim: the P-position families 𝔊(a, m, x) = [a, 2^K·m + x, 2^K·m + (a ⊕ x)]
+//! of the paper's §4, every a and x below 2^K at once.
+//!
+//! **Why these.** For a, x < 2^K the three heaps have nim-sum a ⊕ x ⊕ (a ⊕ x) = 0 (the high
+//! parts 2^K·m cancel), so every member is a P-position and V = N_L − N_W, N_L and N_W are
+//! defined (Luca moves first). Remark 4.5 (V([31, 32m, 32m + 31]) = 62m + 36) and Props 4.1 and
+//! 4.4 are single families of this shape; the space asks the same question of all of them: is
+//! each of V, N_L, N_W periodic-linear in m, with which period and from where?
+//!
+//! **The space.** a runs over `a` (1 ≤ a < 2^K), x over 0..2^K − 1; the families for x and
+//! a ⊕ x are one (the same multiset of heaps), so x ≤ a ⊕ x is kept. No family is another with m
+//! shifted (x < 2^K), so none is left out as a duplicate.
+//!
+//! **The solve.** One value table covering every member of every family up to the
+//! re-verification bound is solved first (its memory estimated and refused over the limit
+//! before any work); each family reads its members from it. Each family's quantities are mined
+//! on `m` and each form is compared exactly with every member up to `verify_to`: a family is
+//! covered when all three forms hold there (HOLDS on that range, never PROVEN).
+//!
+//! **Novelty.** A family is known when a claim states `candy_v`, `candy_nl` or `candy_nw` of a
+//! heap list that specialises to it in an equation with an explicit side (the rule Scoring
+//! Nim's discovery uses): Prop 4.1's `candy_v([1, 2m, 2m+1]) = 2m` makes [1, 2m, 2m + 1] known.
+
+use rayon::prelude::*;
+
+use super::stated::{AffineHeap, HeapFamily, novelty, stated_families};
+use super::{Atlas, FamilyData, Novelty, discover_family};
+use crate::claims::Registry;
+use crate::error::{Error, Result};
+use crate::games::candy::{Candies, TableShape, value_with};
+use crate::num::IntRange;
+use crate::progress::Progress;
+use crate::tables::candy::{CandyFamily, CandyMember};
+
+/// The Candy Nim functions whose equations state a family's form.
+const STATING: [&str; 3] = ["candy_v", "candy_nl", "candy_nw"];
+
+/// The quantities of a member the atlas shows forms for.
+const QUANTITIES: [&str; 3] = ["v", "n_l", "n_w"];
+
+/// Largest K of a space: 2^K·m stays far inside the heaps' range at any m the table reaches.
+pub const MAX_BITS: u32 = 10;
+
+/// A space of Candy Nim families [a, 2^K·m + x, 2^K·m + (a ⊕ x)] (see the module doc).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CandySpace {
+    /// K: the high parts are 2^K·m.
+    pub bits: u32,
+    /// The values of a, 1 ≤ a < 2^K.
+    pub a: IntRange,
+    /// The members the miner sees, m = m₀..M.
+    pub m: IntRange,
+    /// The last member re-verified (at least M).
+    pub verify_to: i64,
+}
+
+impl Default for CandySpace {
+    fn default() -> CandySpace {
+        let m = IntRange::new(1, 16).expect("1 ≤ 16");
+        CandySpace {
+            bits: 5,
+            a: IntRange::new(1, 31).expect("1 ≤ 31"),
+            verify_to: super::scoring::twice(m),
+            m,
+        }
+    }
+}
+
+/// The size of a Candy Nim space's work, known before any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CandySpaceCost {
+    /// Families.
+    pub families: usize,
+    /// The largest heap of any member.
+    pub max_heap: Candies,
+    /// The value table's estimated bytes.
+    pub bytes: u128,
+}
+
+impl CandySpace {
+    /// Refuses a space that has no family or is out of range, naming the bad value.
+    pub fn validate(&self) -> Result<()> {
+        if self.bits == 0 || self.bits > MAX_BITS {
+            return Err(Error::invalid(format!(
+                "--bits {}: K runs over 1..{MAX_BITS}",
+                self.bits
+            )));
+        }
+        let top = (1i64 << self.bits) - 1;
+        if self.a.start() < 1 || self.a.end() > top {
+            return Err(Error::invalid(format!(
+                "--a {}: a runs over 1..{top} (below 2^K = {})",
+                self.a,
+                top + 1
+            )));
+        }
+        if self.m.start() < 0 || self.m.end() > 1 << 16 {
+            return Err(Error::invalid(format!(
+                "--m {}: the parameter runs over 0..{}",
+                self.m,
+                1 << 16
+            )));
+        }
+        if self.verify_to < self.m.end() || self.verify_to > 1 << 17 {
+            return Err(Error::invalid(format!(
+                "--verify-to {}: re-verification runs from the mined range's end {} to at most {}",
+                self.verify_to,
+                self.m.end(),
+                1 << 17
+            )));
+        }
+        Ok(())
+    }
+
+    /// The families of the space in order: a, then x ≤ a ⊕ x.
+    pub fn families(&self) -> Vec<HeapFamily> {
+        let high = 1i64 << self.bits;
+        let mut out = Vec::new();
+        for a in self.a.iter() {
+            for x in 0..high {
+                let y = a ^ x;
+                if x <= y {
+                    out.push(HeapFamily::new(vec![
+                        AffineHeap {
+                            slope: 0,
+                            offset: a,
+                        },
+                        AffineHeap {
+                            slope: high,
+                            offset: x,
+                        },
+                        AffineHeap {
+                            slope: high,
+                            offset: y,
+                        },
+                    ]));
+                }
+            }
+        }
+        out
+    }
+
+    /// Every member's heaps, family by family, m = m₀..verify_to.
+    fn positions(&self, fam: &HeapFamily) -> Vec<Vec<Candies>> {
+        (self.m.start()..=self.verify_to)
+            .map(|m| fam.0.iter().map(|h| h.at(m) as Candies).collect())
+            .collect()
+    }
+
+    /// The table covering every member of every family.
+    fn shape(&self, families: &[HeapFamily]) -> Result<TableShape> {
+        let all: Vec<Vec<Candies>> = families.iter().flat_map(|f| self.positions(f)).collect();
+        TableShape::covering(&all)
+    }
+
+    /// The work before it starts: families, the largest heap and the table's memory.
+    pub fn cost(&self) -> Result<CandySpaceCost> {
+        self.validate()?;
+        let families = self.families();
+        let max_heap = ((1i64 << self.bits) * self.verify_to + (1i64 << self.bits) - 1) as Candies;
+        let bytes = self.shape(&families)?.bytes();
+        Ok(CandySpaceCost {
+            families: families.len(),
+            max_heap,
+            bytes,
+        })
+    }
+
+    /// The space in words.
+    pub fn describe(&self) -> String {
+        format!(
+            "Candy Nim families [a, {0}m + x, {0}m + (a xor x)] with a in {1}, 0 <= x < {0} (x <= a xor x), mined on m = {2}, re-verified on m <= {3}",
+            1i64 << self.bits,
+            self.a,
+            self.m,
+            self.verify_to
+        )
+    }
+}
+
+/// The atlas of `space`: every family mined on its data and re-verified on the members beyond
+/// it, novelty judged against `registries` (none: every result `unchecked`). The value table is
+/// refused over `max_bytes` before any work; `progress` hears the table's solve, then one more
+/// unit of work per family.
+pub fn discover(
+    space: &CandySpace,
+    registries: &[Registry],
+    max_bytes: u64,
+    progress: &dyn Progress,
+) -> Result<Atlas> {
+    space.validate()?;
+    let families = space.families();
+    progress.stage("solving the value table");
+    let values = space.shape(&families)?.solve(max_bytes, progress)?;
+    let stated = stated_families(registries, &STATING);
+    progress.stage(&format!("mining {} families", families.len()));
+    progress.add_work(families.len() as u64);
+    let quantities: Vec<String> = QUANTITIES.iter().map(|q| q.to_string()).collect();
+    let entries = families
+        .par_iter()
+        .map(|fam| {
+            let members = space
+                .positions(fam)
+                .into_iter()
+                .zip(space.m.start()..)
+                .map(|(heaps, m)| {
+                    Ok(CandyMember {
+                        value: value_with(values.as_ref(), &heaps)?,
+                        params: vec![m],
+                        heaps,
+                    })
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let columns = CandyFamily {
+                params: vec!["m".to_string()],
+                heap_count: fam.0.len(),
+                members,
+            }
+            .typed_columns();
+            let novelty = if registries.is_empty() {
+                Novelty::Unchecked
+            } else {
+                novelty(fam, &stated)
+            };
+            let entry = discover_family(
+                &FamilyData {
+                    name: fam.written("m"),
+                    columns,
+                    mined_to: space.m.end(),
+                    novelty,
+                },
+                &quantities,
+            );
+            progress.advance(1);
+            entry
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Atlas::new(
+        space.describe(),
+        "m".to_string(),
+        quantities,
+        entries,
+        Vec::new(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::claims::Registry;
+    use crate::discover::PayoffOutcome;
+    use crate::progress::Silent;
+    use std::collections::BTreeMap;
+
+    fn small() -> CandySpace {
+        CandySpace {
+            bits: 2,
+            a: IntRange::new(1, 3).unwrap(),
+            m: IntRange::new(1, 8).unwrap(),
+            verify_to: 16,
+        }
+    }
+
+    #[test]
+    fn the_space_lists_each_multiset_once() {
+        let fams: Vec<String> = small().families().iter().map(|f| f.written("m")).collect();
+        // a = 1: x ∈ {0, 2} (1 ⊕ 0 = 1, 1 ⊕ 2 = 3); a = 2: x ∈ {0, 1}; a = 3: x ∈ {0, 1}.
+        assert_eq!(
+            fams,
+            [
+                "4m+1,4m,1",
+                "4m+3,4m+2,1",
+                "4m+2,4m,2",
+                "4m+3,4m+1,2",
+                "4m+3,4m,3",
+                "4m+2,4m+1,3"
+            ]
+        );
+        let bad = CandySpace {
+            a: IntRange::new(1, 4).unwrap(),
+            ..small()
+        };
+        assert!(bad.validate().unwrap_err().to_string().contains("--a 1..4"));
+    }
+
+    #[test]
+    fn every_quantity_form_the_atlas_prints_gives_the_members_values() {
+        let space = small();
+        let atlas = discover(&space, &[], 1 << 30, &Silent).unwrap();
+        assert_eq!(atlas.entries.len(), 6);
+        let mut checked = 0;
+        for e in &atlas.entries {
+            assert_eq!(e.payoff, PayoffOutcome::NoPayoff);
+            // The members' values from the family's own table, not the space's.
+            let fam: crate::family::Family = e.family.parse().unwrap();
+            let ranges = BTreeMap::from([(
+                "m".to_string(),
+                IntRange::new(space.m.start(), space.verify_to).unwrap(),
+            )]);
+            let own = crate::tables::candy::family_table(&fam, &ranges, 1 << 30, &Silent).unwrap();
+            for q in &e.quantities {
+                let (Some(fit), Some(status)) = (&q.fit, &q.status) else {
+                    continue;
+                };
+                assert!(status.holds(), "{} {}: {status:?}", e.family, q.name);
+                for member in own.members.iter().filter(|m| m.params[0] >= fit.preperiod) {
+                    let value = match q.name.as_str() {
+                        "v" => member.value.v,
+                        "n_l" => member.value.n_l as i64,
+                        _ => member.value.n_w as i64,
+                    };
+                    assert_eq!(fit.eval(member.params[0]), crate::num::Q::int(value));
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 100, "{checked}");
+        assert_eq!(atlas.coverage(), (6, 6));
+    }
+
+    #[test]
+    fn a_claim_on_candy_v_makes_its_family_known() {
+        let reg = Registry::parse(
+            std::path::Path::new("t.toml"),
+            r#"
+paper = "candy-nim"
+[[claim]]
+id = "prop-4.1"
+label = "Proposition 4.1"
+statement = "V([1, 2m, 2m+1]) = 2m"
+for = "m in 1..10"
+actual = "candy_v([1, 2m, 2m+1])"
+expected = "2m"
+"#,
+        )
+        .unwrap();
+        let space = CandySpace {
+            bits: 1,
+            a: IntRange::new(1, 1).unwrap(),
+            m: IntRange::new(1, 8).unwrap(),
+            verify_to: 16,
+        };
+        let atlas = discover(&space, &[reg], 1 << 30, &Silent).unwrap();
+        let [e] = &atlas.entries[..] else {
+            panic!("{:?}", atlas.entries);
+        };
+        assert_eq!(e.family, "2m+1,2m,1");
+        assert_eq!(
+            e.novelty,
+            Novelty::Known {
+                claims: vec!["candy-nim/prop-4.1".to_string()]
+            }
+        );
+        assert!(e.covered());
+    }
+}
