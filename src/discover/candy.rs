@@ -147,10 +147,19 @@ impl CandySpace {
             .collect()
     }
 
-    /// The table covering every member of every family.
+    /// The table covering every member of every family: each family's last member suffices,
+    /// since it is at least as large as every other heap by heap (heaps sorted), so one position
+    /// per family is looked at, whatever the number of members.
     fn shape(&self, families: &[HeapFamily]) -> Result<TableShape> {
-        let all: Vec<Vec<Candies>> = families.iter().flat_map(|f| self.positions(f)).collect();
-        TableShape::covering(&all)
+        let last: Vec<Vec<Candies>> = families
+            .iter()
+            .map(|f| {
+                f.0.iter()
+                    .map(|h| h.at(self.verify_to) as Candies)
+                    .collect()
+            })
+            .collect();
+        TableShape::covering(&last)
     }
 
     /// The work before it starts: families, the largest heap and the table's memory.
