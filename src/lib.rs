@@ -468,11 +468,11 @@ pub mod discovery {
     };
     pub use crate::discover::scoring::{
         AffineHeap, HeapFamily, MAX_SPACE_HEAPS, ScoringSpace, SpaceCost,
-        discover as discover_scoring, twice,
+        discover as discover_scoring,
     };
     pub use crate::discover::{
         ATLAS_COLUMNS, Atlas, AtlasEntry, Duplicate, FamilyData, FormStatus, Mismatch, Novelty,
-        PayoffKind, PayoffOutcome, QuantityOutcome, discover_family,
+        PayoffKind, PayoffOutcome, QuantityOutcome, discover_family, twice,
     };
 }
 

@@ -4,16 +4,19 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use clap::{Args, Subcommand};
+use clap::{Arg, Args, Subcommand};
 
 use super::args::{SolveArgs, parse_int_range};
 use super::guard::Size;
 use super::output::OutputArgs;
 use crate::claims::Registry;
 use crate::discover::candy::{CandySpace, discover as discover_candy};
-use crate::discover::scoring::{ScoringSpace, discover, twice};
+use crate::discover::scoring::{ScoringSpace, discover};
+use crate::discover::{Atlas, twice};
 use crate::export::Format;
+use crate::games::scoring::Limits;
 use crate::num::IntRange;
+use crate::progress::Progress;
 
 #[derive(Debug, Subcommand)]
 pub enum DiscoverCommand {
@@ -32,6 +35,7 @@ pub enum DiscoverCommand {
 }
 
 #[derive(Debug, Args)]
+#[command(mut_args(verify_to_named("M")))]
 pub struct CandyArgs {
     /// K: the growing heaps are 2^K·m + x and 2^K·m + (a xor x).
     #[arg(long, value_name = "K", default_value_t = 5, value_parser = super::args::ranged(0, u32::MAX))]
@@ -42,22 +46,12 @@ pub struct CandyArgs {
     /// The members the miner sees.
     #[arg(long, value_name = "RANGE", default_value = "1..16", value_parser = parse_int_range)]
     m: IntRange,
-    /// The last member re-verified (default: twice the mined range).
-    #[arg(long, value_name = "M", allow_negative_numbers = true, value_parser = super::args::ranged(i64::MIN, i64::MAX))]
-    verify_to: Option<i64>,
-    /// Claim files whose claims make a result known (default: data/claims/*.toml when present).
-    #[arg(long, value_name = "FILE", num_args = 1..)]
-    claims: Vec<PathBuf>,
-    /// Judge no result new or known.
-    #[arg(long, conflicts_with = "claims")]
-    no_claims: bool,
     #[command(flatten)]
-    solve: SolveArgs,
-    #[command(flatten)]
-    out: OutputArgs,
+    atlas: AtlasArgs,
 }
 
 #[derive(Debug, Args)]
+#[command(mut_args(verify_to_named("K")))]
 pub struct ScoringArgs {
     /// Heaps per family.
     #[arg(long, value_name = "H", default_value_t = 3, value_parser = super::args::ranged(0, usize::MAX))]
@@ -71,8 +65,16 @@ pub struct ScoringArgs {
     /// The members the miner sees.
     #[arg(long, value_name = "RANGE", default_value = "1..16", value_parser = parse_int_range)]
     k: IntRange,
+    #[command(flatten)]
+    atlas: AtlasArgs,
+}
+
+/// The options every space's atlas shares, after the space's own; each space names the
+/// value of `--verify-to` after its parameter.
+#[derive(Debug, Args)]
+pub struct AtlasArgs {
     /// The last member re-verified (default: twice the mined range).
-    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = super::args::ranged(i64::MIN, i64::MAX))]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::args::ranged(i64::MIN, i64::MAX))]
     verify_to: Option<i64>,
     /// Claim files whose claims make a result known (default: data/claims/*.toml when present).
     #[arg(long, value_name = "FILE", num_args = 1..)]
@@ -84,6 +86,37 @@ pub struct ScoringArgs {
     solve: SolveArgs,
     #[command(flatten)]
     out: OutputArgs,
+}
+
+/// Names the value of `--verify-to` after a space's parameter. In place: `Command::mut_arg`
+/// would move the option last, and the shell completions list options in that order.
+fn verify_to_named(name: &'static str) -> impl FnMut(Arg) -> Arg {
+    move |a| {
+        if a.get_id() == "verify_to" {
+            a.value_name(name)
+        } else {
+            a
+        }
+    }
+}
+
+impl AtlasArgs {
+    /// The re-verification bound: the one given, else twice the `mined` range.
+    fn verify_to(&self, mined: IntRange) -> i64 {
+        self.verify_to.unwrap_or(twice(mined))
+    }
+}
+
+/// A space's table as its cost sized it, before any work.
+struct Plan {
+    /// The table in words, for the refusal over the memory limit.
+    table: String,
+    /// The flags that shrink the table, named in the refusal.
+    narrow: &'static str,
+    /// The work in words, for the line announcing it.
+    work: String,
+    /// The table's estimated bytes.
+    bytes: u128,
 }
 
 pub fn run(cmd: DiscoverCommand) -> anyhow::Result<()> {
@@ -127,39 +160,24 @@ fn scoring(a: ScoringArgs) -> anyhow::Result<()> {
         slopes: a.slopes,
         offsets: a.offsets,
         k: a.k,
-        verify_to: a.verify_to.unwrap_or(twice(a.k)),
+        verify_to: a.atlas.verify_to(a.k),
     };
     let cost = space.cost()?;
-    let limits = a.solve.limits();
-    if cost.bytes > limits.max_bytes {
-        anyhow::bail!(
-            "the table of all {}-heap positions with heaps ≤ {} needs about {}, over the memory limit of {}: narrow --slopes, --offsets, --k or --verify-to, or raise --memory-limit",
-            space.heaps,
-            cost.max_heap,
-            Size(cost.bytes),
-            Size(limits.max_bytes)
-        );
-    }
-    let registries = registries(&a.claims, a.no_claims)?;
-    if !super::progress_silenced() {
-        eprintln!(
-            "discover: {} families ({} more are shifts of these); one table of {} heaps ≤ {} (about {}); novelty against {} claim file(s)",
-            cost.families,
-            cost.duplicates,
-            space.heaps,
-            cost.max_heap,
-            Size(cost.bytes),
-            registries.len()
-        );
-    }
-    let pb = super::progress_bar(0, "solving the table", "steps");
-    let atlas = discover(&space, &registries, &limits, &super::Bar(&pb));
-    pb.finish_and_clear();
-    let atlas = atlas?;
-    match a.out.format {
-        Format::Text => a.out.emit(|w| w.write_all(atlas.text().as_bytes())),
-        _ => a.out.emit_table(&atlas.table()),
-    }
+    let plan = Plan {
+        table: format!(
+            "the table of all {}-heap positions with heaps ≤ {}",
+            space.heaps, cost.max_heap
+        ),
+        narrow: "--slopes, --offsets, --k or --verify-to",
+        work: format!(
+            "{} families ({} more are shifts of these); one table of {} heaps ≤ {}",
+            cost.families, cost.duplicates, space.heaps, cost.max_heap
+        ),
+        bytes: u128::from(cost.bytes),
+    };
+    atlas(&a.atlas, plan, |registries, limits, progress| {
+        discover(&space, registries, limits, progress)
+    })
 }
 
 fn candy(a: CandyArgs) -> anyhow::Result<()> {
@@ -167,30 +185,55 @@ fn candy(a: CandyArgs) -> anyhow::Result<()> {
         bits: a.bits,
         a: a.a,
         m: a.m,
-        verify_to: a.verify_to.unwrap_or(twice(a.m)),
+        verify_to: a.atlas.verify_to(a.m),
     };
     let cost = space.cost()?;
+    let plan = Plan {
+        table: format!(
+            "the value table covering every member (heaps ≤ {})",
+            cost.max_heap
+        ),
+        narrow: "--bits, --m or --verify-to",
+        work: format!(
+            "{} families; one value table for heaps ≤ {}",
+            cost.families, cost.max_heap
+        ),
+        bytes: cost.bytes,
+    };
+    atlas(&a.atlas, plan, |registries, limits, progress| {
+        discover_candy(&space, registries, limits.max_bytes, progress)
+    })
+}
+
+/// What every space does once its cost is known: refuses the table over the memory limit,
+/// loads the claim files, announces the work, runs `discover` under a progress bar and emits
+/// the atlas in the format asked (the text report, or its table).
+fn atlas(
+    a: &AtlasArgs,
+    plan: Plan,
+    discover: impl FnOnce(&[Registry], &Limits, &dyn Progress) -> crate::error::Result<Atlas>,
+) -> anyhow::Result<()> {
     let limits = a.solve.limits();
-    if cost.bytes > u128::from(limits.max_bytes) {
+    // The estimate may pass u64 (Candy Nim's is u128): shown saturated, it is over any limit.
+    let size = Size(u64::try_from(plan.bytes).unwrap_or(u64::MAX));
+    if plan.bytes > u128::from(limits.max_bytes) {
         anyhow::bail!(
-            "the value table covering every member (heaps ≤ {}) needs about {}, over the memory limit of {}: narrow --bits, --m or --verify-to, or raise --memory-limit",
-            cost.max_heap,
-            Size(u64::try_from(cost.bytes).unwrap_or(u64::MAX)),
-            Size(limits.max_bytes)
+            "{} needs about {size}, over the memory limit of {}: narrow {}, or raise --memory-limit",
+            plan.table,
+            Size(limits.max_bytes),
+            plan.narrow
         );
     }
     let registries = registries(&a.claims, a.no_claims)?;
     if !super::progress_silenced() {
         eprintln!(
-            "discover: {} families; one value table for heaps ≤ {} (about {}); novelty against {} claim file(s)",
-            cost.families,
-            cost.max_heap,
-            Size(u64::try_from(cost.bytes).unwrap_or(u64::MAX)),
+            "discover: {} (about {size}); novelty against {} claim file(s)",
+            plan.work,
             registries.len()
         );
     }
     let pb = super::progress_bar(0, "solving the table", "steps");
-    let atlas = discover_candy(&space, &registries, limits.max_bytes, &super::Bar(&pb));
+    let atlas = discover(&registries, &limits, &super::Bar(&pb));
     pb.finish_and_clear();
     let atlas = atlas?;
     match a.out.format {

@@ -24,7 +24,7 @@
 use rayon::prelude::*;
 
 use super::stated::{AffineHeap, HeapFamily, novelty, stated_families};
-use super::{Atlas, FamilyData, Novelty, discover_family};
+use super::{Atlas, FamilyData, Novelty, discover_family, twice, validate_mined};
 use crate::claims::Registry;
 use crate::error::{Error, Result};
 use crate::games::candy::{Candies, TableShape, value_with};
@@ -60,7 +60,7 @@ impl Default for CandySpace {
         CandySpace {
             bits: 5,
             a: IntRange::new(1, 31).expect("1 ≤ 31"),
-            verify_to: super::scoring::twice(m),
+            verify_to: twice(m),
             m,
         }
     }
@@ -94,22 +94,7 @@ impl CandySpace {
                 top + 1
             )));
         }
-        if self.m.start() < 0 || self.m.end() > 1 << 16 {
-            return Err(Error::invalid(format!(
-                "--m {}: the parameter runs over 0..{}",
-                self.m,
-                1 << 16
-            )));
-        }
-        if self.verify_to < self.m.end() || self.verify_to > 1 << 17 {
-            return Err(Error::invalid(format!(
-                "--verify-to {}: re-verification runs from the mined range's end {} to at most {}",
-                self.verify_to,
-                self.m.end(),
-                1 << 17
-            )));
-        }
-        Ok(())
+        validate_mined("m", self.m, 1 << 16, self.verify_to, 1 << 17)
     }
 
     /// The families of the space in order: a, then x ≤ a ⊕ x.
@@ -147,27 +132,32 @@ impl CandySpace {
             .collect()
     }
 
-    /// The table covering every member of every family: each family's last member suffices,
-    /// since it is at least as large as every other heap by heap (heaps sorted), so one position
-    /// per family is looked at, whatever the number of members.
-    fn shape(&self, families: &[HeapFamily]) -> Result<TableShape> {
-        let last: Vec<Vec<Candies>> = families
+    /// Each family's last member: it is at least as large as every other member heap by heap
+    /// (heaps sorted), so these alone size the value table and its largest heap, one position
+    /// per family whatever the number of members.
+    fn last_members(&self, families: &[HeapFamily]) -> Vec<Vec<Candies>> {
+        families
             .iter()
             .map(|f| {
                 f.0.iter()
                     .map(|h| h.at(self.verify_to) as Candies)
                     .collect()
             })
-            .collect();
-        TableShape::covering(&last)
+            .collect()
     }
 
     /// The work before it starts: families, the largest heap and the table's memory.
     pub fn cost(&self) -> Result<CandySpaceCost> {
         self.validate()?;
         let families = self.families();
-        let max_heap = ((1i64 << self.bits) * self.verify_to + (1i64 << self.bits) - 1) as Candies;
-        let bytes = self.shape(&families)?.bytes();
+        let last = self.last_members(&families);
+        let bytes = TableShape::covering(&last)?.bytes();
+        let max_heap = last
+            .iter()
+            .flatten()
+            .copied()
+            .max()
+            .expect("covering refuses no position");
         Ok(CandySpaceCost {
             families: families.len(),
             max_heap,
@@ -200,7 +190,8 @@ pub fn discover(
     space.validate()?;
     let families = space.families();
     progress.stage("solving the value table");
-    let values = space.shape(&families)?.solve(max_bytes, progress)?;
+    let values =
+        TableShape::covering(&space.last_members(&families))?.solve(max_bytes, progress)?;
     let stated = stated_families(registries, &STATING);
     progress.stage(&format!("mining {} families", families.len()));
     progress.add_work(families.len() as u64);

@@ -42,7 +42,7 @@ use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
 use crate::miner::FamilyOptions;
 use crate::miner::{Anomaly, FamilyForms, PeriodicLinear, residue_index};
-use crate::num::{Pwl, Q};
+use crate::num::{IntRange, Pwl, Q};
 use crate::tables::mined::{Column, PWL_COLUMN, family_forms_with, payoff_form_disagreement};
 
 /// The data of one family of a space: its typed columns on k = k₀..K₂, of which the miner
@@ -58,6 +58,37 @@ pub struct FamilyData {
     pub mined_to: i64,
     /// Whether a claim already states a form for the family.
     pub novelty: Novelty,
+}
+
+/// The re-verification bound of twice the mined range: K + (K − k₀ + 1).
+pub fn twice(k: IntRange) -> i64 {
+    k.end()
+        .saturating_add(k.end().saturating_sub(k.start()).saturating_add(1))
+}
+
+/// Refuses a space's mined range `mined` of the parameter `param` outside 0..`max_param`, or a
+/// re-verification bound `verify_to` below the range's end (the miner's data would be cut
+/// short) or beyond `max_verify`, naming the bad flag and value. Every space shares these
+/// checks, so that their messages read alike.
+fn validate_mined(
+    param: &str,
+    mined: IntRange,
+    max_param: i64,
+    verify_to: i64,
+    max_verify: i64,
+) -> Result<()> {
+    if mined.start() < 0 || mined.end() > max_param {
+        return Err(Error::invalid(format!(
+            "--{param} {mined}: the parameter runs over 0..{max_param}"
+        )));
+    }
+    if verify_to < mined.end() || verify_to > max_verify {
+        return Err(Error::invalid(format!(
+            "--verify-to {verify_to}: re-verification runs from the mined range's end {} to at most {max_verify}",
+            mined.end()
+        )));
+    }
+    Ok(())
 }
 
 /// Whether a result is new.

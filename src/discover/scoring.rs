@@ -31,7 +31,7 @@ use rayon::prelude::*;
 
 pub use super::stated::{AffineHeap, HeapFamily};
 use super::stated::{novelty, stated_families};
-use super::{Atlas, Duplicate, FamilyData, Novelty, discover_family};
+use super::{Atlas, Duplicate, FamilyData, Novelty, discover_family, twice, validate_mined};
 use crate::claims::Registry;
 use crate::error::{Error, Result};
 use crate::games::scoring::{HeapSize, Limits, Method, scoring_nim, solve_table, table_bytes};
@@ -77,12 +77,6 @@ impl Default for ScoringSpace {
     }
 }
 
-/// The re-verification bound of twice the mined range: K + (K − k₀ + 1).
-pub fn twice(k: IntRange) -> i64 {
-    k.end()
-        .saturating_add(k.end().saturating_sub(k.start()).saturating_add(1))
-}
-
 /// The size of a space's work, known before any.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SpaceCost {
@@ -125,22 +119,7 @@ impl ScoringSpace {
                 self.slopes, self.offsets
             )));
         }
-        if self.k.start() < 0 || self.k.end() > 1 << 20 {
-            return Err(Error::invalid(format!(
-                "--k {}: the parameter runs over 0..{}",
-                self.k,
-                1 << 20
-            )));
-        }
-        if self.verify_to < self.k.end() || self.verify_to > 1 << 21 {
-            return Err(Error::invalid(format!(
-                "--verify-to {}: re-verification runs from the mined range's end {} to at most {}",
-                self.verify_to,
-                self.k.end(),
-                1 << 21
-            )));
-        }
-        Ok(())
+        validate_mined("k", self.k, 1 << 20, self.verify_to, 1 << 21)
     }
 
     /// The heaps of the space: fixed heaps b ≥ 1 and growing heaps a·k + b.
