@@ -435,6 +435,53 @@ fn constant_points_reduce_to_normal_play_even_when_breaking() {
     }
 }
 
+/// Grundy values of an octal code by the definition: heap n's options are every way of taking
+/// i beans that digit i allows (bit 1: leave nothing, bit 2: one heap, bit 4: two heaps), the
+/// mex taken over a set of XORs.
+fn grundy_by_definition(digits: &[u8], max_n: usize) -> Vec<u32> {
+    let mut g: Vec<u32> = Vec::new();
+    for n in 0..=max_n {
+        let mut options = std::collections::BTreeSet::new();
+        for (i, &t) in digits.iter().enumerate() {
+            let Some(rest) = n.checked_sub(i + 1) else {
+                continue;
+            };
+            if t & 1 != 0 && rest == 0 {
+                options.insert(0);
+            }
+            if t & 2 != 0 && rest >= 1 {
+                options.insert(g[rest]);
+            }
+            if t & 4 != 0 {
+                for a in 1..rest {
+                    options.insert(g[a] ^ g[rest - a]);
+                }
+            }
+        }
+        g.push((0..).find(|v| !options.contains(v)).unwrap());
+    }
+    g
+}
+
+#[test]
+fn grundy_values_extend_their_memoised_prefix_exactly() {
+    // Officers (0.6), Dawson's Kayles (0.07), 0.137 and 0.4: requests that shrink, grow and
+    // repeat, each compared with the definition (the memo keeps each code's longest prefix).
+    for (code, digits) in [
+        ("0.6", &[6u8][..]),
+        ("0.07", &[0, 7]),
+        ("0.137", &[1, 3, 7]),
+        ("0.4", &[4]),
+    ] {
+        let game = ScoringGame::single(code.parse::<OctalRules>().unwrap());
+        let truth = grundy_by_definition(digits, 300);
+        for max_n in [40usize, 10, 300, 90, 300] {
+            let g = grundy_values(&game, 0, max_n as u32).unwrap();
+            assert_eq!(g, truth[..=max_n], "{code}, n ≤ {max_n}");
+        }
+    }
+}
+
 #[test]
 fn grundy_values_of_0_115_match_winning_ways() {
     // OEIS A125829 (n ≥ 1): period 14 from n = 1.

@@ -669,11 +669,21 @@ fn answer(o: &Obligation, solver: Solver, seconds: u32) -> Result<Answer> {
     solver.run(&o.query.script(false), seconds)
 }
 
+/// Every obligation's answer, in order: the obligations cut into runs of consecutive ones, each
+/// run answered by one solver session ([`Solver::run_session`]), the runs side by side on all
+/// cores. Four runs per core keep the cores busy when a few obligations take far longer than
+/// the rest.
 fn answer_all(obligations: &[Obligation], solver: Solver, seconds: u32) -> Result<Vec<Answer>> {
-    obligations
-        .par_iter()
-        .map(|o| answer(o, solver, seconds))
-        .collect()
+    let runs = (rayon::current_num_threads() * 4).max(1);
+    let per_run = obligations.len().div_ceil(runs).max(1);
+    let answered: Vec<Vec<Answer>> = obligations
+        .par_chunks(per_run)
+        .map(|run| {
+            let scripts: Vec<String> = run.iter().map(|o| o.query.script(false)).collect();
+            solver.run_session(&scripts, seconds)
+        })
+        .collect::<Result<_>>()?;
+    Ok(answered.into_iter().flatten().collect())
 }
 
 /// Each obligation the solver left undecided replaced by its two cases on the sign of N

@@ -27,6 +27,8 @@ use super::translate::{GameCalls, TVal, Translator, int_list};
 use super::{Class, System};
 use itertools::Itertools;
 use num_traits::ToPrimitive;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
 
 use crate::num::Q;
 
@@ -146,6 +148,12 @@ pub(super) fn obligations(system: &System) -> Result<Vec<super::Obligation>, Str
             system.piles.clone(),
         ));
     }
+    // The attained obligations solve sample positions with the exact engine, the costly part
+    // of posing a system: one class per task, on all cores.
+    let mut attained_each: Vec<Option<super::Obligation>> = (0..system.classes.len())
+        .into_par_iter()
+        .map(|ci| attained(system, ci, &[]).map(Some))
+        .collect::<Result<_, String>>()?;
     for (ci, s) in system.classes.iter().enumerate() {
         // terminal
         {
@@ -225,7 +233,7 @@ pub(super) fn obligations(system: &System) -> Result<Vec<super::Obligation>, Str
             }
         }
         // attained
-        out.push(attained(system, ci, &[])?);
+        out.extend(attained_each[ci].take());
     }
     Ok(out)
 }
@@ -469,6 +477,8 @@ fn cover(
         .collect();
     points.extend(extra.iter().map(|(p, b)| (p.clone(), vec![b.clone()])));
     let mut samples: Vec<Vec<Offer>> = Vec::new();
+    // The classes holding each position reached: many bonuses and candidates reach the same few.
+    let mut classes_of: BTreeMap<Vec<i64>, Vec<usize>> = BTreeMap::new();
     for (p, bonuses) in &points {
         let solution = solve_position(p)?;
         for bonus in bonuses {
@@ -490,19 +500,25 @@ fn cover(
                     if Q::int(p[i] - h) - f != best {
                         continue;
                     }
-                    let tt: Vec<Term> = t.iter().map(|&x| Term::int(x)).collect();
-                    for (di, d) in system.classes.iter().enumerate() {
-                        let mut tr = system.translator("sample_");
-                        let holds = d.member(&mut tr, &tt).ok().and_then(|m| constant_truth(&m));
-                        if holds == Some(true) {
-                            offers.push(Offer {
-                                pile: i,
-                                candidate: ci,
-                                place,
-                                target: di,
-                            });
-                        }
-                    }
+                    let targets = classes_of.entry(t).or_insert_with_key(|t| {
+                        let tt: Vec<Term> = t.iter().map(|&x| Term::int(x)).collect();
+                        (0..system.classes.len())
+                            .filter(|&di| {
+                                let mut tr = system.translator("sample_");
+                                system.classes[di]
+                                    .member(&mut tr, &tt)
+                                    .ok()
+                                    .and_then(|m| constant_truth(&m))
+                                    == Some(true)
+                            })
+                            .collect()
+                    });
+                    offers.extend(targets.iter().map(|&di| Offer {
+                        pile: i,
+                        candidate: ci,
+                        place,
+                        target: di,
+                    }));
                 }
             }
             if offers.is_empty() {

@@ -61,61 +61,107 @@ pub fn grundy_values_reporting(
     Ok(g)
 }
 
-/// Grundy values of an octal code straight from its digit bits, with no move lists: a breaking
-/// digit gives heap n about n/2 moves, and listing them as [`super::HeapMove`]s (one allocation
-/// each) made long sequences of codes such as 0.054 take minutes instead of seconds.
+/// How many heap pairs a breaking move marks between two checks that every value is an option.
+const BLOCK: usize = 256;
+
+/// The most Grundy values [`octal_grundy_values`] keeps (64 MiB).
+const MEMO_VALUES: usize = 16 << 20;
+
+/// Grundy values of an octal code, memoised per code for the life of the process.
 ///
+/// The values depend on the digits alone, not on the points, and a long sequence of a breaking
+/// code costs seconds (heap n has about n/2 moves): a period search computes doubling prefixes of
+/// one sequence, the values are asked for again after it, and the claims of a family meet the
+/// same codes under many point assignments. A request extends the memoised prefix (the values of
+/// a prefix never change) instead of starting again. Each code has a lock of its own, so two
+/// codes are computed side by side while a second request for one code waits for the first.
+///
+/// Only breaking codes are kept (the others cost O(n) per heap count and are computed afresh),
+/// and at most [`MEMO_VALUES`] values in all: a survey over many codes computes the rest afresh.
+fn octal_grundy_values(rules: &OctalRules, max_n: HeapSize, progress: &dyn Progress) -> Vec<u32> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    type Slot = std::sync::Arc<std::sync::Mutex<Vec<u32>>>;
+    static MEMO: std::sync::LazyLock<std::sync::Mutex<std::collections::BTreeMap<Vec<u8>, Slot>>> =
+        std::sync::LazyLock::new(Default::default);
+    static KEPT: AtomicUsize = AtomicUsize::new(0);
+    let wanted = max_n as usize + 1;
+    let breaks = rules.digits().iter().any(|&t| t & 4 != 0);
+    if !breaks || KEPT.load(Ordering::Relaxed) + wanted > MEMO_VALUES {
+        let mut g = Vec::new();
+        extend_octal_grundy_values(rules, &mut g, max_n, progress);
+        return g;
+    }
+    let slot = {
+        let mut memo = MEMO.lock().unwrap_or_else(|e| e.into_inner());
+        memo.entry(rules.digits().to_vec()).or_default().clone()
+    };
+    let mut known = slot.lock().unwrap_or_else(|e| e.into_inner());
+    if known.len() < wanted {
+        KEPT.fetch_add(wanted - known.len(), Ordering::Relaxed);
+        extend_octal_grundy_values(rules, &mut known, max_n, progress);
+    }
+    known[..wanted].to_vec()
+}
+
+/// Extends the Grundy values `g` (of heaps 0, 1, …, straight from the code's digit bits, with
+/// no move lists) to heaps `0..=max_n`.
+///
+/// A breaking digit gives heap n about n/2 moves, and listing them as [`super::HeapMove`]s (one
+/// allocation each) made long sequences of codes such as 0.054 take minutes instead of seconds.
 /// Every option of heap n is a XOR of earlier values, all below the next power of two `full`
 /// above the largest value so far; once all `full` of them are seen the mex is `full` and the
 /// remaining moves cannot change it, so the scan stops early (most heaps of a breaking game).
-fn octal_grundy_values(rules: &OctalRules, max_n: HeapSize, progress: &dyn Progress) -> Vec<u32> {
+fn extend_octal_grundy_values(
+    rules: &OctalRules,
+    g: &mut Vec<u32>,
+    max_n: HeapSize,
+    progress: &dyn Progress,
+) {
     let digits = rules.digits();
+    let first = HeapSize::try_from(g.len()).expect("memoised heaps are heap sizes");
     // The moves of heap n grow at most linearly in n: the trapezoid rule gives the total.
-    let ends = rules.move_count(0) + rules.move_count(max_n);
-    progress.start((u64::from(max_n) + 1) * ends / 2 + ends);
-    let mut g: Vec<u32> = Vec::with_capacity(max_n as usize + 1);
-    // seen[v] == n marks v as an option of heap n (no clearing between heaps); heaps are capped
-    // far below u32::MAX, the initial mark.
-    let mut seen: Vec<u32> = Vec::new();
-    let mut largest = 0u32;
+    let ends = rules.move_count(first) + rules.move_count(max_n);
+    progress.start((u64::from(max_n - first) + 1) * ends / 2 + ends);
+    g.reserve(max_n as usize + 1 - g.len());
+    // seen[v] != 0 when v is an option of heap n, for v < full. Plain byte stores: a bitset's
+    // read-modify-write of one of a few words chains every mark to the one before it.
+    let mut seen: Vec<u8> = Vec::new();
+    let mut largest = g.iter().copied().max().unwrap_or(0);
     let mut pending = 0u64;
-    for n in 0..=max_n {
-        let full = (largest + 1).next_power_of_two();
-        if seen.len() < full as usize {
-            seen.resize(full as usize, u32::MAX);
-        }
-        let mut distinct = 0u32;
-        let mut mark = |v: u32| {
-            if seen[v as usize] != n {
-                seen[v as usize] = n;
-                distinct += 1;
-            }
-            distinct == full
-        };
+    for n in first..=max_n {
+        let full = (largest as usize + 1).next_power_of_two();
+        seen.clear();
+        seen.resize(full, 0);
         'moves: for (i, &t) in digits.iter().enumerate() {
             let take = i as HeapSize + 1;
             if take > n {
                 break;
             }
-            let rest = n - take;
-            if t & 1 != 0 && rest == 0 && mark(0) {
-                break 'moves;
+            let rest = (n - take) as usize;
+            if t & 1 != 0 && rest == 0 {
+                seen[0] = 1;
             }
-            if t & 2 != 0 && rest >= 1 && mark(g[rest as usize]) {
-                break 'moves;
+            if t & 2 != 0 && rest >= 1 {
+                seen[g[rest] as usize] = 1;
             }
             if t & 4 != 0 && rest >= 2 {
-                for b in 1..=rest / 2 {
-                    if mark(g[(rest - b) as usize] ^ g[b as usize]) {
+                // Heaps b and rest − b for b = 1..=rest/2, in blocks: the marks are branch-free
+                // and whether every value is an option is asked once per block.
+                let half = rest / 2;
+                let low = &g[1..=half];
+                let high = &g[rest - half..rest];
+                for (lows, highs) in low.chunks(BLOCK).zip(high.rchunks(BLOCK)) {
+                    for (&a, &b) in lows.iter().zip(highs.iter().rev()) {
+                        seen[(a ^ b) as usize] = 1;
+                    }
+                    if memchr::memchr(0, &seen).is_none() {
                         break 'moves;
                     }
                 }
             }
         }
-        let mex = seen[..full as usize]
-            .iter()
-            .position(|&s| s != n)
-            .unwrap_or(full as usize) as u32;
+        let mex = memchr::memchr(0, &seen).unwrap_or(full);
+        let mex = u32::try_from(mex).expect("a mex is at most the number of options");
         largest = largest.max(mex);
         g.push(mex);
         pending += rules.move_count(n);
@@ -124,7 +170,6 @@ fn octal_grundy_values(rules: &OctalRules, max_n: HeapSize, progress: &dyn Progr
             pending = 0;
         }
     }
-    g
 }
 
 /// The common point value of every move of the given heaps' rulesets, if there is one.
