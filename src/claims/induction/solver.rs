@@ -352,6 +352,37 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_session_answers_each_query_as_a_fresh_process_would() {
+        if !Solver::Z3.available() {
+            // CI installs z3 (.ci/run); the prove tests fail loudly without it.
+            return;
+        }
+        let q =
+            |body: &str| format!("(set-logic QF_LIA)\n(declare-fun x () Int)\n{body}\n(check-sat)");
+        let scripts = vec![
+            q("(assert (> x 2))"),
+            // The reset drops the previous query's assertions: alone, this is unsat...
+            q("(assert (and (> x 2) (< x 1)))"),
+            // ...and this one would be unsat if `x > 2` were still asserted.
+            q("(assert (< x 0))"),
+            // A query the solver rejects is undecided, and the session goes on.
+            q("(assert (> y 0))"),
+            q("(assert (= (* 2 x) 7))"),
+        ];
+        let answers = Solver::Z3.run_session(&scripts, 10).unwrap();
+        let alone: Vec<Answer> = scripts
+            .iter()
+            .map(|s| Solver::Z3.run(s, 10).unwrap())
+            .collect();
+        assert_eq!(answers, alone);
+        assert!(matches!(answers[0], Answer::Sat(_)));
+        assert_eq!(answers[1], Answer::Unsat);
+        assert!(matches!(answers[2], Answer::Sat(_)));
+        assert!(matches!(answers[3], Answer::Unknown(_)));
+        assert_eq!(answers[4], Answer::Unsat);
+    }
+
+    #[test]
     fn models_are_read_exactly() {
         let v =
             parse_values("sat\n((a 64792)\n (b (- 3))\n (N (/ 376447.0 6.0)) (M (- (/ 1 2))))\n");
