@@ -77,7 +77,8 @@ const MEMO_VALUES: usize = 16 << 20;
 /// codes are computed side by side while a second request for one code waits for the first.
 ///
 /// Only breaking codes are kept (the others cost O(n) per heap count and are computed afresh),
-/// and at most [`MEMO_VALUES`] values in all: a survey over many codes computes the rest afresh.
+/// and at most [`MEMO_VALUES`] values in all: past that a request starts from the memoised prefix
+/// and keeps what it adds to itself.
 fn octal_grundy_values(rules: &OctalRules, max_n: HeapSize, progress: &dyn Progress) -> Vec<u32> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     type Slot = std::sync::Arc<std::sync::Mutex<Vec<u32>>>;
@@ -85,8 +86,7 @@ fn octal_grundy_values(rules: &OctalRules, max_n: HeapSize, progress: &dyn Progr
         std::sync::LazyLock::new(Default::default);
     static KEPT: AtomicUsize = AtomicUsize::new(0);
     let wanted = max_n as usize + 1;
-    let breaks = rules.digits().iter().any(|&t| t & 4 != 0);
-    if !breaks || KEPT.load(Ordering::Relaxed) + wanted > MEMO_VALUES {
+    if !rules.digits().iter().any(|&t| t & 4 != 0) {
         let mut g = Vec::new();
         extend_octal_grundy_values(rules, &mut g, max_n, progress);
         return g;
@@ -97,7 +97,14 @@ fn octal_grundy_values(rules: &OctalRules, max_n: HeapSize, progress: &dyn Progr
     };
     let mut known = slot.lock().unwrap_or_else(|e| e.into_inner());
     if known.len() < wanted {
-        KEPT.fetch_add(wanted - known.len(), Ordering::Relaxed);
+        let growth = wanted - known.len();
+        if KEPT.load(Ordering::Relaxed) + growth > MEMO_VALUES {
+            // Over the budget the memoised prefix is still the start, but the rest is not kept.
+            let mut g = known.clone();
+            extend_octal_grundy_values(rules, &mut g, max_n, progress);
+            return g;
+        }
+        KEPT.fetch_add(growth, Ordering::Relaxed);
         extend_octal_grundy_values(rules, &mut known, max_n, progress);
     }
     known[..wanted].to_vec()
