@@ -618,10 +618,9 @@ impl RowEncoder {
 
     /// An exact rational, as [`Cell::Rational`] writes it.
     pub fn rational(&mut self, q: &Q) {
-        use num_traits::ToPrimitive;
-        match (q.numer().to_i64(), q.denom().to_i64()) {
-            (Some(n), Some(d)) => self.ratio(n, d),
-            _ => self.cell(&Cell::Rational(q.clone())),
+        match q.to_i64_parts() {
+            Some((n, d)) => self.ratio(n, d),
+            None => self.cell(&Cell::Rational(q.clone())),
         }
     }
 
@@ -720,7 +719,12 @@ impl RowEncoder {
             Cell::Int(n) => self.int(*n),
             Cell::UInt(n) => self.uint(*n),
             Cell::Text(s) => self.text(s),
-            Cell::Rational(q) if q.numer().bits() < 63 && q.denom().bits() < 63 => self.rational(q),
+            Cell::Rational(q)
+                if q.to_i64_parts()
+                    .is_some_and(|(n, d)| n.unsigned_abs() < 1 << 62 && d < 1 << 62) =>
+            {
+                self.rational(q)
+            }
             other => {
                 let flat = other.text();
                 self.field(flat.as_bytes(), false, |json| {

@@ -964,7 +964,7 @@ fn payoff_cplus_cminus_breakpoints_match_a_naive_minimax() {
     let mut naive = NaivePayoffs(HashMap::new());
     let bonuses: Vec<BigRational> = ["-7", "-3", "-1/2", "0", "1", "5/2", "3", "8"]
         .iter()
-        .map(|s| q(s).as_ratio().clone())
+        .map(|s| q(s).as_ratio().into_owned())
         .collect();
     let mut positions = multisets(3, 4);
     positions.extend([vec![5, 4, 2], vec![3, 3, 2, 1], vec![6], vec![7, 1]]);
@@ -1010,7 +1010,7 @@ fn payoff_cplus_cminus_breakpoints_match_a_naive_minimax() {
         let bs: Vec<BigRational> = bs
             .iter()
             .map(|b| match b {
-                Value::Num(x) => x.as_ratio().clone(),
+                Value::Num(x) => x.as_ratio().into_owned(),
                 other => panic!("breakpoint {other}"),
             })
             .collect();

@@ -49,11 +49,11 @@ impl Expr {
     /// The exact number `q` as the parser reads its text `p/d`: the integer `p` divided by `d`
     /// (`p` alone when `q` is an integer).
     pub fn rational(q: &Q) -> Expr {
-        let p = Expr::int(q.numer().clone());
+        let p = Expr::int(q.numer().into_owned());
         if q.is_integer() {
             p
         } else {
-            Expr::binary(BinOp::Div, p, Expr::int(q.denom().clone()))
+            Expr::binary(BinOp::Div, p, Expr::int(q.denom().into_owned()))
         }
     }
 

@@ -772,7 +772,7 @@ impl<'a> Evaluator<'a> {
     fn eval_node(&mut self, e: &Expr, env: &mut Env) -> Result<Value, ExprError> {
         use ExprKind as K;
         Ok(match &e.kind {
-            K::Int(n) => Value::int(n.clone()),
+            K::Int(n) => Value::int(n),
             K::Bool(b) => Value::Bool(*b),
             K::Str(s) => Value::Str(Arc::from(s.as_str())),
             K::List(items) => Value::List(

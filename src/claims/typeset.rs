@@ -1079,7 +1079,7 @@ pub fn rational_math(q: &crate::num::Q) -> String {
     let sign = if q.signum() < 0 { "-" } else { "" };
     format!(
         r"{sign}\tfrac{{{}}}{{{}}}",
-        num_traits::Signed::abs(q.numer()),
+        num_traits::Signed::abs(&*q.numer()),
         q.denom()
     )
 }
@@ -1178,18 +1178,18 @@ fn number(q: &crate::num::Q) -> Expr {
         span: Span::default(),
     };
     let magnitude = if q.is_integer() {
-        int(q.numer())
+        int(&q.numer())
     } else {
         Expr {
             kind: ExprKind::Binary(
                 BinOp::Div,
-                Box::new(int(q.numer())),
-                Box::new(int(q.denom())),
+                Box::new(int(&q.numer())),
+                Box::new(int(&q.denom())),
             ),
             span: Span::default(),
         }
     };
-    if num_traits::Signed::is_negative(q.numer()) {
+    if num_traits::Signed::is_negative(&*q.numer()) {
         Expr {
             kind: ExprKind::Neg(Box::new(magnitude)),
             span: Span::default(),

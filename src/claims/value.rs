@@ -79,8 +79,8 @@ impl Value {
     }
 
     /// An integer value.
-    pub fn int(n: impl Into<BigInt>) -> Value {
-        Value::Num(Q::from_bigint(n.into()))
+    pub fn int(n: impl Into<Q>) -> Value {
+        Value::Num(n.into())
     }
 }
 
@@ -127,7 +127,7 @@ const DESCRIBED_BITS: u64 = 1 << 16;
 
 /// The size of `q` in bits: numerator and denominator together.
 pub fn bits(q: &Q) -> u64 {
-    q.numer().bits() + q.denom().bits()
+    q.bits()
 }
 
 /// A number in decimal, cut to an excerpt when it is long.
@@ -157,10 +157,10 @@ impl fmt::Display for Short<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
             Value::Num(q) => {
-                short_number(q.numer(), f)?;
+                short_number(&q.numer(), f)?;
                 if !q.is_integer() {
                     f.write_str("/")?;
-                    short_number(q.denom(), f)?;
+                    short_number(&q.denom(), f)?;
                 }
                 Ok(())
             }
@@ -235,24 +235,22 @@ fn log2(n: &BigInt) -> f64 {
     top.log2() + shift as f64
 }
 
-/// Both operands as machine integers, when both are integers that fit: the operations below
-/// then compute with checked machine arithmetic (no gcd, no big-integer division), and take
-/// the big-integer path when a result overflows. Claims mostly compute with small integers.
+/// Both operands as machine integers, when both are integers that fit.
 fn small_pair(a: &Q, b: &Q) -> Option<(i64, i64)> {
     Some((a.to_i64()?, b.to_i64()?))
 }
 
+/// Whether both operands are held as machine-size fractions: a sum, product or quotient of
+/// two of them has at most 256 bits, far below the caps, and `Q` computes it in machine
+/// arithmetic (no gcd on big integers, no allocation). Claims mostly compute with such values.
+fn both_inline(a: &Q, b: &Q) -> bool {
+    a.to_i64_parts().is_some() && b.to_i64_parts().is_some()
+}
+
 /// `a + b` or `a - b`, refused when the result could exceed the caps.
 pub fn add(a: &Q, b: &Q, subtract: bool) -> Result<Q, String> {
-    if let Some((x, y)) = small_pair(a, b) {
-        let r = if subtract {
-            x.checked_sub(y)
-        } else {
-            x.checked_add(y)
-        };
-        if let Some(r) = r {
-            return Ok(Q::int(r));
-        }
+    if both_inline(a, b) {
+        return Ok(if subtract { a - b } else { a + b });
     }
     add_big(a, b, subtract)
 }
@@ -262,11 +260,8 @@ fn add_big(a: &Q, b: &Q, subtract: bool) -> Result<Q, String> {
     if a.is_integer() && b.is_integer() {
         within_cap(a.numer().bits().max(b.numer().bits()) + 1, "the sum")?;
         // Integers skip the reduction (a gcd with 1, quadratic in num-bigint).
-        return Ok(Q::from_bigint(if subtract {
-            a.numer() - b.numer()
-        } else {
-            a.numer() + b.numer()
-        }));
+        let (x, y) = (a.numer(), b.numer());
+        return Ok(Q::from_bigint(if subtract { &*x - &*y } else { &*x + &*y }));
     }
     let numer = (a.numer().bits() + b.denom().bits()).max(b.numer().bits() + a.denom().bits());
     within_fraction_cap(numer + 1 + a.denom().bits() + b.denom().bits(), "the sum")?;
@@ -275,8 +270,8 @@ fn add_big(a: &Q, b: &Q, subtract: bool) -> Result<Q, String> {
 
 /// `a · b`, refused when the result could exceed the caps.
 pub fn mul(a: &Q, b: &Q) -> Result<Q, String> {
-    if let Some(r) = small_pair(a, b).and_then(|(x, y)| x.checked_mul(y)) {
-        return Ok(Q::int(r));
+    if both_inline(a, b) {
+        return Ok(a * b);
     }
     mul_big(a, b)
 }
@@ -285,7 +280,7 @@ pub fn mul(a: &Q, b: &Q) -> Result<Q, String> {
 fn mul_big(a: &Q, b: &Q) -> Result<Q, String> {
     if a.is_integer() && b.is_integer() {
         within_cap(bits(a) + bits(b), "the product")?;
-        return Ok(Q::from_bigint(a.numer() * b.numer()));
+        return Ok(Q::from_bigint(&*a.numer() * &*b.numer()));
     }
     within_fraction_cap(bits(a) + bits(b), "the product")?;
     Ok(a * b)
@@ -296,9 +291,8 @@ pub fn div(a: &Q, b: &Q) -> Result<Q, String> {
     if b.is_zero() {
         return Err(format!("division of {} by 0", short_q(a)));
     }
-    // Two machine integers make a fraction of at most 128 bits, far below the cap.
-    if let Some((x, y)) = small_pair(a, b) {
-        return Ok(Q::frac(x, y));
+    if both_inline(a, b) {
+        return Ok(a / b);
     }
     div_big(a, b)
 }
@@ -307,7 +301,7 @@ pub fn div(a: &Q, b: &Q) -> Result<Q, String> {
 fn div_big(a: &Q, b: &Q) -> Result<Q, String> {
     if a.is_integer() && b.is_integer() && a.numer().bits() <= MAX_BITS {
         // An exact quotient needs no gcd.
-        let (q, r) = num_integer::Integer::div_rem(a.numer(), b.numer());
+        let (q, r) = num_integer::Integer::div_rem(&*a.numer(), &*b.numer());
         if r.is_zero() {
             return Ok(Q::from_bigint(q));
         }
@@ -324,7 +318,7 @@ pub fn pow(a: &Q, e: &Q) -> Result<Q, String> {
             short_q(e)
         ));
     }
-    let e = e.numer();
+    let e = e.numer().into_owned();
     if a.is_zero() && e.is_negative() {
         return Err("0 cannot be raised to a negative power".to_string());
     }
@@ -346,7 +340,7 @@ pub fn pow(a: &Q, e: &Q) -> Result<Q, String> {
         ));
     };
     // |p/q|^k has about k·log₂|p| + k·log₂ q bits.
-    let estimate = f64::from(mag) * (log2(a.numer()) + log2(a.denom())) + 2.0;
+    let estimate = f64::from(mag) * (log2(&a.numer()) + log2(&a.denom())) + 2.0;
     let what = format!("{}^{}", short_q(a), Value::int(e.clone()).short());
     let estimate = estimate.min(u64::MAX as f64) as u64;
     if a.is_integer() && !e.is_negative() {
@@ -381,8 +375,8 @@ pub fn modulo(a: &Q, b: &Q) -> Result<Q, String> {
 fn modulo_big(a: &Q, b: &Q) -> Result<Q, String> {
     if a.is_integer() && b.is_integer() {
         return Ok(Q::from_bigint(num_integer::Integer::mod_floor(
-            a.numer(),
-            b.numer(),
+            &*a.numer(),
+            &*b.numer(),
         )));
     }
     within_fraction_cap(bits(a) + bits(b), "the remainder")?;
@@ -395,7 +389,11 @@ pub fn to_int_in(q: &Q, what: &str, lo: i128, hi: i128) -> Result<i128, String> 
     if !q.is_integer() {
         return Err(format!("{what} must be an integer, got {}", short_q(q)));
     }
-    match q.numer().to_i128() {
+    let v = match q.to_i64() {
+        Some(v) => Some(i128::from(v)),
+        None => q.numer().to_i128(),
+    };
+    match v {
         Some(v) if (lo..=hi).contains(&v) => Ok(v),
         _ => Err(format!(
             "{what} must lie in {lo}..={hi}, got {}",
@@ -411,7 +409,7 @@ pub fn xor(xs: &[Q]) -> Result<BigInt, String> {
         if !x.is_integer() || x.numer().is_negative() {
             return Err(format!("⊕ needs non-negative integers, got {x}"));
         }
-        acc ^= x.numer();
+        acc ^= &*x.numer();
     }
     Ok(acc)
 }

@@ -188,7 +188,7 @@ pub fn affine_text(slope: &Q, constant: &Q, var: &str) -> String {
         // `3k/2`, not `3/2k`: the claims language reads a number written against a name as one
         // product, so `3/2k` would mean 3/(2k).
         let sign = if *slope < zero { "-" } else { "" };
-        let numer = slope.abs().numer().clone();
+        let numer = slope.abs().numer().into_owned();
         let times = if numer == 1.into() {
             String::new()
         } else {

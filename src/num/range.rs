@@ -188,11 +188,7 @@ impl QRange {
     /// are integers and the last point fits `i64` (so `start + i·step` cannot overflow for
     /// `i < len`).
     pub fn as_integers(&self) -> Option<(i64, i64)> {
-        use num_traits::ToPrimitive;
-        if !self.start.is_integer() || !self.step.is_integer() {
-            return None;
-        }
-        let (start, step) = (self.start.numer().to_i64()?, self.step.numer().to_i64()?);
+        let (start, step) = (self.start.to_i64()?, self.step.to_i64()?);
         let last = i128::from(step)
             .checked_mul(i128::from(self.len().checked_sub(1)?))?
             .checked_add(i128::from(start))?;

@@ -615,7 +615,7 @@ fn plottable(data: &Table, what: &str) -> Result<Table> {
 fn exact_decimal(q: &crate::num::Q) -> Option<String> {
     use num_bigint::BigInt;
     use num_traits::{Signed, Zero};
-    let (numer, denom) = (q.numer().abs(), q.denom().clone());
+    let (numer, denom) = (q.numer().abs(), q.denom().into_owned());
     let mut scale = BigInt::from(1);
     let mut digits = 0usize;
     while !(&scale % &denom).is_zero() {

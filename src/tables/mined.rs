@@ -288,7 +288,7 @@ pub fn affine_math(slope: &Q, constant: &Q, var: &str) -> String {
         Some(format!("{slope}{var}"))
     } else {
         let sign = if slope.signum() < 0 { "-" } else { "" };
-        let numer = slope.abs().numer().clone();
+        let numer = slope.abs().numer().into_owned();
         let times = if numer == 1.into() {
             String::new()
         } else {
@@ -903,18 +903,18 @@ fn affine_expr(n: &Affine, param: &str) -> Expr {
     } else if *slope == -Q::one() {
         -k
     } else if slope.is_integer() {
-        let times = Expr::int(slope.abs().numer().clone()) * k;
+        let times = Expr::int(slope.abs().numer().into_owned()) * k;
         if slope.signum() < 0 { -times } else { times }
     } else {
         // `-3k/2` reads as (−(3·k)) / 2.
-        let numer = slope.abs().numer().clone();
+        let numer = slope.abs().numer().into_owned();
         let times = if numer == 1.into() {
             k
         } else {
             Expr::int(numer) * k
         };
         let signed = if slope.signum() < 0 { -times } else { times };
-        Expr::binary(BinOp::Div, signed, Expr::int(slope.denom().clone()))
+        Expr::binary(BinOp::Div, signed, Expr::int(slope.denom().into_owned()))
     };
     match constant.signum() {
         0 => term,

@@ -241,7 +241,10 @@ impl Function for Gcd {
                 format!("gcd of {} and {}: integers only", short_q(a), short_q(b)),
             ));
         }
-        Ok(Value::int(num_integer::Integer::gcd(a.numer(), b.numer())))
+        Ok(Value::int(num_integer::Integer::gcd(
+            &*a.numer(),
+            &*b.numer(),
+        )))
     }
 }
 

@@ -956,7 +956,7 @@ impl Class {
                     }
                 }
                 let d = c.abs();
-                let quotient = Term::Div(Box::new(rest.clone()), d.numer().clone());
+                let quotient = Term::Div(Box::new(rest.clone()), d.numer().into_owned());
                 let value = if c.signum() < 0 {
                     quotient.negated()
                 } else {
@@ -964,7 +964,7 @@ impl Class {
                 };
                 if d != Q::one() {
                     conds.push(Term::eq(
-                        Term::Mod(Box::new(rest), d.numer().clone()),
+                        Term::Mod(Box::new(rest), d.numer().into_owned()),
                         Term::int(0),
                     ));
                 }

@@ -506,7 +506,7 @@ pub fn cuts(formula: &Term) -> Vec<Term> {
                 // Scale to integer coefficients.
                 let mut den = BigInt::one();
                 for q in d.coeffs.values().chain(std::iter::once(&d.constant)) {
-                    den = num_integer::Integer::lcm(&den, q.denom());
+                    den = num_integer::Integer::lcm(&den, &*q.denom());
                 }
                 let d = d.times(&Q::from_bigint(den));
                 let beta = d.coeffs[&(real.clone(), Sort::Real)].numer().clone();

@@ -254,7 +254,7 @@ impl<'a> Translator<'a> {
         let c = constant(c)
             .filter(|q| q.is_integer() && q.signum() > 0)
             .ok_or("a proof takes remainders by positive integer constants only")?;
-        let d = c.numer().clone();
+        let d = c.numer().into_owned();
         if x.sort() == Sort::Int {
             return Ok(Term::Mod(Box::new(x), d));
         }
@@ -400,7 +400,7 @@ impl<'a> Translator<'a> {
             ));
         }
         let var = binder.name.clone();
-        let step = s.numer().clone();
+        let step = s.numer().into_owned();
         let bind =
             |tr: &mut Translator<'_>, scope: &mut Scope, at: Term| -> Result<Term, ExprError> {
                 scope.push((var.clone(), TVal::Num(at)));
@@ -557,10 +557,10 @@ pub fn constant(t: &Term) -> Option<Q> {
             .try_fold(Q::zero(), |acc, x| constant(x).map(|v| acc + v)),
         Term::Div(x, d) => constant(x)
             .filter(Q::is_integer)
-            .map(|v| Q::from_bigint(num_integer::Integer::div_floor(v.numer(), d))),
+            .map(|v| Q::from_bigint(num_integer::Integer::div_floor(&*v.numer(), d))),
         Term::Mod(x, d) => constant(x)
             .filter(Q::is_integer)
-            .map(|v| Q::from_bigint(num_integer::Integer::mod_floor(v.numer(), d))),
+            .map(|v| Q::from_bigint(num_integer::Integer::mod_floor(&*v.numer(), d))),
         _ => None,
     }
 }

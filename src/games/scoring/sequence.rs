@@ -19,8 +19,6 @@ pub use cost::{Route, SequenceCost};
 
 use cost::CostModel;
 
-use num_traits::ToPrimitive;
-
 use super::normal::{grundy_values, grundy_values_reporting, value_from_grundy};
 use super::position::{Heap, Position, RulesId, ScoringGame};
 use super::ruleset::{HeapSize, UniformTail};
@@ -136,15 +134,15 @@ pub struct PeriodReport {
 /// so checked machine arithmetic overflows exactly when it does not fit), else `None`.
 fn machine_common_denominator(values: &[Q]) -> Option<i64> {
     values.iter().try_fold(1i64, |acc, q| {
-        let d = q.denom().to_i64()?;
+        let (_, d) = q.to_i64_parts()?;
         (acc / num_integer::Integer::gcd(&acc, &d)).checked_mul(d)
     })
 }
 
 /// s·p as a machine integer, for s a multiple of p's denominator; `None` when it does not fit.
 fn scaled_integer(p: &Q, scale: i64) -> Option<i64> {
-    let d = p.denom().to_i64()?;
-    p.numer().to_i64()?.checked_mul(scale / d)
+    let (n, d) = p.to_i64_parts()?;
+    n.checked_mul(scale / d)
 }
 
 /// The window argument's proof on a(0..) with look-back k, and, when `last` and there is no
