@@ -486,7 +486,7 @@ fn leaf() -> impl Strategy<Value = Expr> + Clone {
         (0u64..1000).prop_map(|n| ExprKind::Int(n.into())),
         any::<bool>().prop_map(ExprKind::Bool),
         prop::sample::select(NAMES.to_vec()).prop_map(|n| ExprKind::Var(n.to_string())),
-        "[a-zA-Z0-9{},.() ]{0,6}".prop_map(ExprKind::Str),
+        "[a-zA-Z0-9{},.() ]{0,6}".prop_map(|s: String| ExprKind::Str(s.into())),
     ]
     .prop_map(node)
 }

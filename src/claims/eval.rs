@@ -64,7 +64,20 @@ const AGGREGATES: &[(&str, Ty, Ty)] = &[
 type Scope = Vec<(String, Ty)>;
 
 /// A scope during evaluation: names with their values (innermost last).
-pub type Env = Vec<(String, Value)>;
+pub type Env<'e> = Vec<(&'e str, Value)>;
+
+/// The point of `env` with its names owned, to be kept after the evaluation (a counterexample's
+/// point).
+pub fn owned_point(env: &Env) -> Vec<(String, Value)> {
+    env.iter()
+        .map(|(n, v)| (n.to_string(), v.clone()))
+        .collect()
+}
+
+/// A kept point as an evaluation scope, its names borrowed.
+pub fn scope_of(point: &[(String, Value)]) -> Env<'_> {
+    point.iter().map(|(n, v)| (n.as_str(), v.clone())).collect()
+}
 
 /// The kind a user function returns for given kinds of arguments, or the error its body has
 /// then; remembered so that functions calling functions are checked in linear time (a body is
@@ -627,7 +640,11 @@ impl<'a> Evaluator<'a> {
 
     /// Checks the bounds of an interval binder under `env` (a positive step, not too many
     /// points) without listing its points; a list binder is not checked.
-    pub fn check_binder_size(&mut self, b: &Binder, env: &mut Env) -> Result<(), ExprError> {
+    pub fn check_binder_size<'e>(
+        &mut self,
+        b: &'e Binder,
+        env: &mut Env<'e>,
+    ) -> Result<(), ExprError> {
         let Domain::Interval { from, to, step } = &b.domain else {
             return Ok(());
         };
@@ -637,13 +654,13 @@ impl<'a> Evaluator<'a> {
 
     /// The evaluated bounds of an interval binder — first, last, step (1 when omitted) — and
     /// the span that errors about the step point at.
-    fn interval_bounds(
+    fn interval_bounds<'e>(
         &mut self,
         b: &Binder,
-        from: &Expr,
-        to: &Expr,
-        step: &Option<Expr>,
-        env: &mut Env,
+        from: &'e Expr,
+        to: &'e Expr,
+        step: &'e Option<Expr>,
+        env: &mut Env<'e>,
     ) -> Result<(Q, Q, Q, Span), ExprError> {
         let lo = self.eval(from, env)?;
         let hi = self.eval(to, env)?;
@@ -663,10 +680,10 @@ impl<'a> Evaluator<'a> {
     /// The number of points of `binders` under `env`, found by listing the points of all but
     /// the last binder and counting the last one's; `None` when that would list more than
     /// `budget` points or a bound calls a function (whose cost is unknown).
-    pub fn count_points(
+    pub fn count_points<'e>(
         &mut self,
-        binders: &[Binder],
-        env: &mut Env,
+        binders: &'e [Binder],
+        env: &mut Env<'e>,
         budget: &mut u64,
     ) -> Result<Option<u64>, ExprError> {
         let call_free = |b: &Binder| match &b.domain {
@@ -692,7 +709,7 @@ impl<'a> Evaluator<'a> {
                 return Ok(None);
             }
             *budget -= 1;
-            env.push((b.name.clone(), x));
+            env.push((b.name.as_str(), x));
             let n = self.count_points(rest, env, budget);
             env.pop();
             match n? {
@@ -704,7 +721,11 @@ impl<'a> Evaluator<'a> {
     }
 
     /// The points of one binder under `env`.
-    pub fn binder_points(&mut self, b: &Binder, env: &mut Env) -> Result<Vec<Value>, ExprError> {
+    pub fn binder_points<'e>(
+        &mut self,
+        b: &'e Binder,
+        env: &mut Env<'e>,
+    ) -> Result<Vec<Value>, ExprError> {
         let (from, to, step) = match &b.domain {
             Domain::Members(list_expr) => {
                 let v = self.eval(list_expr, env)?;
@@ -719,17 +740,17 @@ impl<'a> Evaluator<'a> {
 
     /// Calls `f` at every point of `binders` in lexicographic order (first binder outermost),
     /// stopping early when `f` returns false. Returns whether it ran to the end.
-    pub fn each_point(
+    pub fn each_point<'e>(
         &mut self,
-        binders: &[Binder],
-        env: &mut Env,
-        f: &mut dyn FnMut(&mut Self, &mut Env) -> Result<bool, ExprError>,
+        binders: &'e [Binder],
+        env: &mut Env<'e>,
+        f: &mut dyn FnMut(&mut Self, &mut Env<'e>) -> Result<bool, ExprError>,
     ) -> Result<bool, ExprError> {
         let Some((b, rest)) = binders.split_first() else {
             return f(self, env);
         };
         for x in self.binder_points(b, env)? {
-            env.push((b.name.clone(), x));
+            env.push((b.name.as_str(), x));
             let go_on = self.each_point(rest, env, f);
             env.pop();
             if !go_on? {
@@ -740,7 +761,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// The value of `e` in `env`.
-    pub fn eval(&mut self, e: &Expr, env: &mut Env) -> Result<Value, ExprError> {
+    pub fn eval<'e>(&mut self, e: &'e Expr, env: &mut Env<'e>) -> Result<Value, ExprError> {
         self.steps += 1;
         self.unreported += 1;
         if self.steps > self.step_limit {
@@ -769,12 +790,12 @@ impl<'a> Evaluator<'a> {
         v
     }
 
-    fn eval_node(&mut self, e: &Expr, env: &mut Env) -> Result<Value, ExprError> {
+    fn eval_node<'e>(&mut self, e: &'e Expr, env: &mut Env<'e>) -> Result<Value, ExprError> {
         use ExprKind as K;
         Ok(match &e.kind {
             K::Int(n) => Value::int(n),
             K::Bool(b) => Value::Bool(*b),
-            K::Str(s) => Value::Str(Arc::from(s.as_str())),
+            K::Str(s) => Value::Str(Arc::clone(s)),
             K::List(items) => Value::List(
                 items
                     .iter()
@@ -785,7 +806,7 @@ impl<'a> Evaluator<'a> {
             K::Var(name) => env
                 .iter()
                 .rev()
-                .find(|(n, _)| n == name)
+                .find(|(n, _)| same_name(n, name))
                 .map(|(_, v)| v.clone())
                 .ok_or_else(|| ExprError::new(e.span, format!("unknown name `{name}`")))?,
             K::Neg(x) => Value::Num(-num(&self.eval(x, env)?, x.span)?.clone()),
@@ -855,19 +876,21 @@ impl<'a> Evaluator<'a> {
             }
             K::Let(name, v, body) => {
                 let v = self.eval(v, env)?;
-                env.push((name.clone(), v));
+                env.push((name.as_str(), v));
                 let r = self.eval(body, env);
                 env.pop();
                 r?
             }
             K::Call(name, args) => {
-                if let Some((def, _)) = self.defs.functions.get(name) {
+                let defs: &'a Definitions = self.defs;
+                if let Some((def, _)) = defs.functions.get(name) {
                     // The arguments go straight into the body's scope (the checker made their
-                    // number that of the parameters): one vector per call, not two.
-                    let mut inner: Env = Vec::with_capacity(args.len());
+                    // number that of the parameters): one vector per call, not two, and the
+                    // names borrowed from the definition, not copied.
+                    let mut inner: Env<'a> = Vec::with_capacity(args.len());
                     for (p, a) in def.params.iter().zip(args) {
                         let v = self.eval(a, env)?;
-                        inner.push((p.clone(), v));
+                        inner.push((p.as_str(), v));
                     }
                     return self.eval(&def.body, &mut inner);
                 }
@@ -881,12 +904,12 @@ impl<'a> Evaluator<'a> {
         })
     }
 
-    fn aggregate(
+    fn aggregate<'e>(
         &mut self,
         name: &str,
-        binders: &[Binder],
-        body: &Expr,
-        env: &mut Env,
+        binders: &'e [Binder],
+        body: &'e Expr,
+        env: &mut Env<'e>,
     ) -> Result<Value, ExprError> {
         let mut acc: Option<Q> = None;
         let mut items: Vec<Value> = Vec::new();
@@ -956,6 +979,14 @@ impl<'a> Evaluator<'a> {
         let function = functions::lookup(name).ok_or_else(|| unknown_function(name_span, name))?;
         function.call(&Args::new(name, span, args, values), self.engines)
     }
+}
+
+/// Whether two names are equal. Names are a few bytes long, and a variable is looked up at
+/// every use: compared inline, byte by byte, they cost less than the call to `memcmp` that
+/// `==` on strings makes.
+#[inline]
+fn same_name(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
 }
 
 /// Parses, checks and evaluates a closed expression (no free names) with fresh engines.

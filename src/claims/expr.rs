@@ -5,6 +5,7 @@
 //! grammar could not get past.
 
 use std::fmt;
+use std::sync::Arc;
 
 use num_bigint::BigInt;
 use pest::Parser;
@@ -198,7 +199,7 @@ pub enum ExprKind {
     /// `true` / `false`.
     Bool(bool),
     /// A string literal (ruleset names).
-    Str(String),
+    Str(Arc<str>),
     /// `[a, b, c]`.
     List(Vec<Expr>),
     /// A name bound by a quantifier, `let` or a function's parameter.
@@ -934,7 +935,7 @@ fn build_node(p: Pair<'_, Rule>) -> Result<Expr, ExprError> {
         Rule::boolean => node(ExprKind::Bool(p.as_str() == "true"), span),
         Rule::string => {
             let s = p.as_str();
-            node(ExprKind::Str(s[1..s.len() - 1].to_string()), span)
+            node(ExprKind::Str(Arc::from(&s[1..s.len() - 1])), span)
         }
         other => unreachable!("rule {other:?} is not an expression"),
     })

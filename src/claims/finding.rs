@@ -865,13 +865,13 @@ fn styled(v: &Value, style: Style) -> String {
 }
 
 /// ` at k = 6, m = 2` (empty for no point).
-pub(super) fn at_point(point: &[(String, Value)]) -> String {
+pub(super) fn at_point<S: AsRef<str>>(point: &[(S, Value)]) -> String {
     if point.is_empty() {
         return String::new();
     }
     let parts: Vec<String> = point
         .iter()
-        .map(|(n, v)| format!("{n} = {}", v.short()))
+        .map(|(n, v)| format!("{} = {}", n.as_ref(), v.short()))
         .collect();
     format!(" at {}", parts.join(", "))
 }

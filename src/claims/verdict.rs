@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use super::builtins::BuiltinRun;
 use super::cost::{self, Cost};
 use super::engines::{Engines, Shared};
-use super::eval::{Definitions, Env, Evaluator, MAX_STEPS};
+use super::eval::{Definitions, Env, Evaluator, MAX_STEPS, owned_point, scope_of};
 use super::expr::{Binder, Expr, ExprError, ExprKind, Span};
 use super::finding::{
     Asserted, ClaimRef, Correction, Counterexample, DataFit, FailureExtent, Finding, Labelled,
@@ -231,11 +231,11 @@ impl Runner<'_> {
 
     /// Checks `check` at the points of `binders` under the bindings `env`, in order, up to
     /// the first failure; counts the points checked and skipped in `counts`.
-    fn sweep_from(
+    fn sweep_from<'e>(
         &mut self,
-        check: &ExprCheck,
-        binders: &[Binder],
-        env: &mut Env,
+        check: &'e ExprCheck,
+        binders: &'e [Binder],
+        env: &mut Env<'e>,
         counts: &mut Points,
     ) -> Result<Option<Failure>> {
         let mut failure: Option<Failure> = None;
@@ -278,7 +278,7 @@ impl Runner<'_> {
             match outcome {
                 Ok((true, _)) => Ok(true),
                 Ok((false, values)) => {
-                    failure = Some((env.clone(), values));
+                    failure = Some((owned_point(env), values));
                     Ok(false)
                 }
                 Err(e) => {
@@ -325,7 +325,7 @@ impl Runner<'_> {
         let (mut failing, mut holding) = (Vec::new(), Vec::new());
         for x in xs {
             let before = counts.checked;
-            env.push((first.name.clone(), x.clone()));
+            env.push((first.name.as_str(), x.clone()));
             let r = self.sweep_from(check, rest, &mut env, &mut counts);
             env.pop();
             let r = match (r, &found) {
@@ -380,10 +380,10 @@ impl Runner<'_> {
     /// values that make it so — the sides of the comparison, the `if` conditions and `let`
     /// bindings on the way. `None` when an evaluation fails on the way (the counterexample
     /// then names the whole check).
-    fn explain(
+    fn explain<'e>(
         &mut self,
-        e: &Expr,
-        env: &mut Env,
+        e: &'e Expr,
+        env: &mut Env<'e>,
         actual: &mut Vec<Labelled>,
     ) -> Option<(String, Expr)> {
         use super::expr::BinOp;
@@ -392,7 +392,7 @@ impl Runner<'_> {
                 let x = self.ev.eval(v, env).ok()?;
                 // The bound name is typeset like any variable.
                 actual.push(Labelled::of_expr(name.clone(), &Expr::var(name), x.clone()));
-                env.push((name.clone(), x));
+                env.push((name.as_str(), x));
                 let r = self.explain(body, env, actual);
                 env.pop();
                 r
@@ -415,7 +415,10 @@ impl Runner<'_> {
                         kind: ExprKind::Compare(Box::new(left.clone()), vec![(*op, right.clone())]),
                         span: e.span,
                     };
-                    if self.ev.eval(&pair, env).ok()? == Value::Bool(false) {
+                    // The pair is built here, so it is evaluated in a copy of the scope that
+                    // borrows no longer than it lives.
+                    let mut scope: Env = env.clone();
+                    if self.ev.eval(&pair, &mut scope).ok()? == Value::Bool(false) {
                         let l = self.ev.eval(left, env).ok()?;
                         let r = self.ev.eval(right, env).ok()?;
                         let (ll, rl) = (self.label(left, "left"), self.label(right, "right"));
@@ -471,7 +474,7 @@ impl Runner<'_> {
         }
         let mut values = Vec::with_capacity(points.len());
         for p in points {
-            env.push((b.name.clone(), p));
+            env.push((b.name.as_str(), p));
             let v = self.ev.eval(actual, &mut env).ok();
             env.pop();
             match v? {
@@ -604,7 +607,7 @@ impl Runner<'_> {
                 )
             }
             (Assertion::Holds(h), _) | (Assertion::Equal { actual: h, .. }, None) => {
-                let mut env = point.clone();
+                let mut env = scope_of(&point);
                 let mut why = Vec::new();
                 let (expected, actual) = match self.explain(h, &mut env, &mut why) {
                     Some((part, part_expr)) => (Labelled::of_expr(part, &part_expr, true), why),
@@ -999,7 +1002,11 @@ pub fn check_formula_rows(
     let mut engines = Engines::new();
     let mut ev = Evaluator::new(&defs, &mut engines);
     for (values, actual) in rows {
-        let mut env: Env = names.iter().cloned().zip(values.iter().cloned()).collect();
+        let mut env: Env = names
+            .iter()
+            .map(String::as_str)
+            .zip(values.iter().cloned())
+            .collect();
         let expected = ev.eval(&e, &mut env)?;
         if &expected != actual {
             let shown: Env = env
@@ -1014,7 +1021,7 @@ pub fn check_formula_rows(
                 row_sweep(),
             );
             f.counterexample = Some(Counterexample {
-                point: shown,
+                point: owned_point(&shown),
                 expected: vec![Labelled::new(formula, expected)],
                 actual: vec![Labelled::new("the data", actual.clone())],
             });

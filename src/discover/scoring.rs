@@ -509,10 +509,7 @@ expected = "x - y + abs(1 - abs(1 + N))"
                 }
                 probes.extend(xs);
                 for n in probes {
-                    let mut env = vec![
-                        ("N".to_string(), Value::Num(n.clone())),
-                        ("k".to_string(), Value::Num(Q::int(k))),
-                    ];
+                    let mut env = vec![("N", Value::Num(n.clone())), ("k", Value::Num(Q::int(k)))];
                     let v = ev.eval(&expr, &mut env).unwrap();
                     assert_eq!(
                         v,

@@ -453,7 +453,7 @@ pub(super) mod tests {
             panic!("{id} compares two expressions")
         };
         let mut engines = Engines::new();
-        let mut env = vec![(var.to_string(), Value::Num(Q::int(x)))];
+        let mut env = vec![(var, Value::Num(Q::int(x)))];
         Evaluator::new(&reg.definitions, &mut engines)
             .eval(expected, &mut env)
             .unwrap()

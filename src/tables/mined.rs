@@ -583,10 +583,7 @@ fn expr_disagreement(
         probes.push(&lo - &Q::one());
         probes.push(&hi + &Q::one());
         for n in probes {
-            let mut env = vec![
-                ("N".to_string(), Value::Num(n.clone())),
-                (param.to_string(), Value::Num(Q::int(k))),
-            ];
+            let mut env = vec![("N", Value::Num(n.clone())), (param, Value::Num(Q::int(k)))];
             let value = ev.eval(expr, &mut env).map_err(|e| {
                 Error::invalid(format!(
                     "evaluating the mined form at {param} = {k}, N = {n}: {e}"

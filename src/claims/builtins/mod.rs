@@ -164,7 +164,7 @@ impl BuiltinRun<'_, '_> {
                             if i > 0 {
                                 at = at.text(", ");
                             }
-                            at = at.text(format!("{n} = ")).at(n, v.clone(), Style::Short);
+                            at = at.text(format!("{n} = ")).at(*n, v.clone(), Style::Short);
                         }
                         at = at.text(": ");
                     }

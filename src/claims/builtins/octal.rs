@@ -351,7 +351,7 @@ mod named {
     }
 
     pub fn text(s: &str) -> Expr {
-        node(ExprKind::Str(s.to_string()))
+        node(ExprKind::Str(std::sync::Arc::from(s)))
     }
 
     pub fn list(items: Vec<Expr>) -> Expr {

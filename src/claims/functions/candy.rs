@@ -9,6 +9,8 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+
+use foldhash::fast::FixedState;
 use std::sync::{Arc, Mutex};
 
 use super::{Args, Function, Group, Signature, list, num};
@@ -66,7 +68,7 @@ impl PValues for MemoCell {
 pub struct CandyCache {
     memo: MemoCell,
     three_heaps: Option<Arc<ThreeHeapTable>>,
-    allocations: HashMap<u32, Allocation>,
+    allocations: HashMap<u32, Allocation, FixedState>,
 }
 
 /// The 3-heap table with the most pairs solved so far in a check run, shared by its claims

@@ -7,6 +7,8 @@
 //! beyond them.
 
 use std::collections::HashMap;
+
+use foldhash::fast::FixedState;
 use std::sync::Arc;
 
 use super::{Args, Function, Group, Signature, list, num};
@@ -47,8 +49,8 @@ const MAX_CASH_STONES: u64 = 1 << 16;
 /// Threshold tables and win tables computed so far, by move set.
 #[derive(Default)]
 pub struct CashCache {
-    thresholds: HashMap<Vec<Amount>, Thresholds>,
-    tables: HashMap<Vec<Amount>, CashTable>,
+    thresholds: HashMap<Vec<Amount>, Thresholds, FixedState>,
+    tables: HashMap<Vec<Amount>, CashTable, FixedState>,
 }
 
 impl CashCache {

@@ -6,6 +6,8 @@
 //! ruleset's sequence of single-heap values (regrown by doubling) and every sum solved so far.
 
 use std::collections::HashMap;
+
+use foldhash::fast::FixedState;
 use std::sync::Arc;
 
 use super::scoring::limits;
@@ -33,10 +35,10 @@ const MAX_GS_HEAP: HeapSize = 100_000;
 /// Rulesets parsed, sequences and sums solved so far.
 #[derive(Default)]
 pub struct OctalCache {
-    rulesets: HashMap<String, ScoringGame>,
-    sequences: HashMap<String, Vec<Q>>,
-    sums: HashMap<(String, Vec<HeapSize>), Q>,
-    mixed: HashMap<(String, HeapSize, String, HeapSize), Q>,
+    rulesets: HashMap<String, ScoringGame, FixedState>,
+    sequences: HashMap<String, Vec<Q>, FixedState>,
+    sums: HashMap<(String, Vec<HeapSize>), Q, FixedState>,
+    mixed: HashMap<(String, HeapSize, String, HeapSize), Q, FixedState>,
 }
 
 /// A ruleset from its text, the error naming it.

@@ -810,9 +810,9 @@ impl Class {
             .params
             .iter()
             .zip(params)
-            .map(|(p, &v)| (p.clone(), Value::Num(Q::int(v))))
+            .map(|(p, &v)| (p.as_str(), Value::Num(Q::int(v))))
             .collect();
-        env.push(("N".into(), Value::Num(bonus.clone())));
+        env.push(("N", Value::Num(bonus.clone())));
         let mut position = Vec::new();
         for pile in &self.position {
             match ev.eval(pile, &mut env).ok()? {
