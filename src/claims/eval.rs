@@ -3,7 +3,8 @@
 //! Before anything runs, [`Definitions::check_with`] resolves every name, counts every call's
 //! arguments and infers the kind (number, truth value, string, list) of every node, so a claim
 //! file with a typo fails at once with the column of the typo rather than after an hour of
-//! computation. Evaluation is exact throughout: numbers are rationals over big integers.
+//! computation. Evaluation is exact throughout: numbers are exact rationals ([`Q`]: machine-size
+//! fractions inline, big integers beyond).
 //!
 //! A call goes to a function the claim file `define`s (its body evaluated here) or else to the
 //! registered function of that name ([`super::functions`]), whose signature the checker reads
