@@ -125,11 +125,6 @@ const SHOWN_ELEMENTS: usize = 24;
 /// takes time quadratic in their size.
 const DESCRIBED_BITS: u64 = 1 << 16;
 
-/// The size of `q` in bits: numerator and denominator together.
-pub fn bits(q: &Q) -> u64 {
-    q.bits()
-}
-
 /// A number in decimal, cut to an excerpt when it is long.
 fn short_number(n: &BigInt, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     if n.bits() > DESCRIBED_BITS {
@@ -279,10 +274,10 @@ pub fn mul(a: &Q, b: &Q) -> Result<Q, String> {
 /// [`mul`] on big integers and rationals.
 fn mul_big(a: &Q, b: &Q) -> Result<Q, String> {
     if a.is_integer() && b.is_integer() {
-        within_cap(bits(a) + bits(b), "the product")?;
+        within_cap(a.bits() + b.bits(), "the product")?;
         return Ok(Q::from_bigint(&*a.numer() * &*b.numer()));
     }
-    within_fraction_cap(bits(a) + bits(b), "the product")?;
+    within_fraction_cap(a.bits() + b.bits(), "the product")?;
     Ok(a * b)
 }
 
@@ -306,7 +301,7 @@ fn div_big(a: &Q, b: &Q) -> Result<Q, String> {
             return Ok(Q::from_bigint(q));
         }
     }
-    within_fraction_cap(bits(a) + bits(b), "the quotient")?;
+    within_fraction_cap(a.bits() + b.bits(), "the quotient")?;
     Ok(a / b)
 }
 
@@ -379,7 +374,7 @@ fn modulo_big(a: &Q, b: &Q) -> Result<Q, String> {
             &*b.numer(),
         )));
     }
-    within_fraction_cap(bits(a) + bits(b), "the remainder")?;
+    within_fraction_cap(a.bits() + b.bits(), "the remainder")?;
     let k = Q::from_bigint((a / b).floor());
     Ok(a - &(b * &k))
 }

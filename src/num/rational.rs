@@ -58,9 +58,7 @@ pub struct ParseQError {
 fn integer(n: i128) -> Q {
     match i64::try_from(n) {
         Ok(n) => Q(Repr::Small(n, 1)),
-        Err(_) => Q(Repr::Big(Box::new(BigRational::from_integer(
-            BigInt::from(n),
-        )))),
+        Err(_) => big(n, 1),
     }
 }
 
@@ -78,20 +76,18 @@ fn reduced(n: i128, d: i128) -> Q {
         (Ok(a), Ok(b)) => u128::from(a.gcd(&b)),
         _ => n.unsigned_abs().gcd(&d.unsigned_abs()),
     };
-    if g == 1 && d > 0 {
-        return match (i64::try_from(n), i64::try_from(d)) {
-            (Ok(n), Ok(d)) => Q(Repr::Small(n, d)),
-            _ => big(n, d),
-        };
-    }
-    // |n|, |d| < 2¹²⁷ for every caller (products of two i64 are at most 2¹²⁶ in magnitude,
-    // sums of two such at most 2¹²⁷ − 2, and a negative d comes from a quotient whose
-    // numerator is a single product), so neither the gcd nor a negation overflows.
-    let g = i128::try_from(g).expect("the gcd divides d, whose magnitude is below 2¹²⁷");
-    let (n, d) = if d < 0 {
-        (-n / g, -d / g)
+    let (n, d) = if g == 1 && d > 0 {
+        (n, d)
     } else {
-        (n / g, d / g)
+        // |n|, |d| < 2¹²⁷ for every caller (products of two i64 are at most 2¹²⁶ in
+        // magnitude, sums of two such at most 2¹²⁷ − 2, and a negative d comes from a quotient
+        // whose numerator is a single product), so neither the gcd nor a negation overflows.
+        let g = i128::try_from(g).expect("the gcd divides d, whose magnitude is below 2¹²⁷");
+        if d < 0 {
+            (-n / g, -d / g)
+        } else {
+            (n / g, d / g)
+        }
     };
     match (i64::try_from(n), i64::try_from(d)) {
         (Ok(n), Ok(d)) => Q(Repr::Small(n, d)),
@@ -99,7 +95,8 @@ fn reduced(n: i128, d: i128) -> Q {
     }
 }
 
-/// The reduced fraction `n / d` (d > 0) that does not fit inline.
+/// The reduced fraction `n / d` (d > 0) held as a big rational (for values that do not fit
+/// inline).
 fn big(n: i128, d: i128) -> Q {
     Q(Repr::Big(Box::new(BigRational::new_raw(
         BigInt::from(n),
