@@ -21,6 +21,7 @@ use super::cost::{self, Cost};
 use super::engines::Engines;
 use super::expr::{BinOp, Binder, CmpOp, Domain, Expr, ExprError, ExprKind, FunctionDef, Span};
 use super::functions::{self, Args, Params};
+use super::stage::{self, Lookup, Memo};
 use super::typeset::{DisplayForm, ListStyle};
 use super::value::{
     MAX_LIST_LEN, Ty, Value, add, boolean, div, list, list_too_long, modulo, mul, num, pow,
@@ -152,6 +153,11 @@ impl Definitions {
         let form = DisplayForm::new(template, means, &def.params)?;
         self.displays.insert(name.to_string(), form);
         Ok(())
+    }
+
+    /// The user function `name`, if the file defines one.
+    pub(crate) fn user_function(&self, name: &str) -> Option<&FunctionDef> {
+        self.functions.get(name).map(|(def, _)| def)
     }
 
     /// Sets how reports write the file's list literals.
@@ -535,6 +541,8 @@ pub struct Evaluator<'a> {
     progress: Option<&'a dyn Progress>,
     /// Evaluations under way (the depth of the recursion), for [`STACK_CHECK_EVERY`].
     depth: u32,
+    /// The staged nodes of the check being swept, if any (see [`super::stage`]).
+    memo: Option<Memo>,
 }
 
 /// The values of a range `from..to step step`, inclusive, with at most [`MAX_RANGE_POINTS`].
@@ -606,6 +614,7 @@ impl<'a> Evaluator<'a> {
             unreported: 0,
             progress: None,
             depth: 0,
+            memo: None,
         }
     }
 
@@ -632,6 +641,24 @@ impl<'a> Evaluator<'a> {
             p.advance(self.unreported);
         }
         self.unreported = 0;
+    }
+
+    /// Evaluates the staged nodes of `memo` once per value of their variables, until it is
+    /// taken back by [`Evaluator::unstage`] (see [`super::stage`]).
+    pub(crate) fn stage(&mut self, memo: Memo) {
+        self.memo = Some(memo);
+    }
+
+    /// Ends [`Evaluator::stage`].
+    pub(crate) fn unstage(&mut self) {
+        self.memo = None;
+    }
+
+    /// The binder `b` has taken a new value.
+    pub(crate) fn bound(&mut self, b: &Binder) {
+        if let Some(memo) = &mut self.memo {
+            memo.bound(b);
+        }
     }
 
     /// The engines, for builtins that need more than the expression calls.
@@ -752,6 +779,7 @@ impl<'a> Evaluator<'a> {
         };
         for x in self.binder_points(b, env)? {
             env.push((b.name.as_str(), x));
+            self.bound(b);
             let go_on = self.each_point(rest, env, f);
             env.pop();
             if !go_on? {
@@ -779,6 +807,27 @@ impl<'a> Evaluator<'a> {
         if self.unreported >= PROGRESS_EVERY {
             self.flush_progress();
         }
+        // Names and literals are never staged: the kind is tested first, as it costs no lookup.
+        if !stage::is_leaf(e)
+            && let Some(memo) = &self.memo
+        {
+            match memo.lookup(e) {
+                Lookup::Unstaged => {}
+                Lookup::Current(v) => return Ok(v.clone()),
+                Lookup::Stale => {
+                    let v = self.eval_counted(e, env)?;
+                    if let Some(memo) = &mut self.memo {
+                        memo.keep(e, &v);
+                    }
+                    return Ok(v);
+                }
+            }
+        }
+        self.eval_counted(e, env)
+    }
+
+    /// [`Evaluator::eval`] past the memo: the node evaluated, on a stack that cannot overflow.
+    fn eval_counted<'e>(&mut self, e: &'e Expr, env: &mut Env<'e>) -> Result<Value, ExprError> {
         // Deeply nested input grows the stack on the heap instead of overflowing it; the stack
         // left is checked on the first level and every STACK_CHECK_EVERY levels below it.
         self.depth += 1;

@@ -257,6 +257,31 @@ impl Expr {
         }
     }
 
+    /// The number of nodes of the expression (a binder's domain counts its expressions).
+    pub fn size(&self) -> usize {
+        use ExprKind as K;
+        let domain_size = |b: &Binder| match &b.domain {
+            Domain::Interval { from, to, step } => {
+                from.size() + to.size() + step.as_ref().map_or(0, Expr::size)
+            }
+            Domain::Members(list) => list.size(),
+        };
+        1 + match &self.kind {
+            K::Int(_) | K::Bool(_) | K::Str(_) | K::Var(_) => 0,
+            K::List(items) | K::Call(_, items) => items.iter().map(Expr::size).sum(),
+            K::Neg(x) | K::Not(x) => x.size(),
+            K::Binary(_, a, b) => a.size() + b.size(),
+            K::Compare(first, rest) => {
+                first.size() + rest.iter().map(|(_, e)| e.size()).sum::<usize>()
+            }
+            K::If(c, a, b) => c.size() + a.size() + b.size(),
+            K::Let(_, v, body) => v.size() + body.size(),
+            K::Aggregate(_, binders, body) => {
+                binders.iter().map(domain_size).sum::<usize>() + body.size()
+            }
+        }
+    }
+
     /// Moves every span of the expression into source band `source` (see `SOURCE_SHIFT`).
     pub fn move_to_source(&mut self, source: usize) {
         self.map_spans(&|s| s.in_source(source));

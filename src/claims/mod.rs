@@ -6,7 +6,8 @@
 //! - [`registry`]: claim files, read and checked; [`build`]: the same claims built as values;
 //! - [`value`], [`eval`]: checking names, arities and kinds, then exact evaluation;
 //! - [`functions`]: the functions expressions call, one file per game, registered in one place;
-//! - [`cost`]: sizing a claim's work before it runs;
+//! - [`cost`]: sizing a claim's work before it runs; `stage`: a check evaluated once per value
+//!   of the variables each part depends on, not at every point;
 //! - [`induction`]: closed forms proven for every parameter by induction, each step an SMT query;
 //! - [`engines`]: the caches of the game engines behind the functions;
 //! - [`finding`]: typed findings (counterexamples, corrections, proofs, readings), their merge
@@ -23,6 +24,7 @@ pub mod functions;
 pub mod induction;
 pub mod registry;
 pub mod sketch;
+mod stage;
 pub mod typeset;
 pub mod value;
 pub mod verdict;

@@ -15,6 +15,7 @@ use super::finding::{
     Points, RangePart, Reading, Unit, VerdictKind, Wording, at_point,
 };
 use super::registry::{Assertion, Check, Claim, ExprCheck, Quantifiers, Registry};
+use super::stage::Staged;
 use super::value::Value;
 use crate::error::{Error, Result};
 use crate::miner::{FitOptions, fit_periodic_linear};
@@ -301,6 +302,20 @@ impl Runner<'_> {
     /// the sweep of a claim that holds, which the claim's estimate allows for. An error met
     /// after the first failure ends the extent there (it lists the values decided before).
     fn sweep(&mut self, check: &ExprCheck, range: &Quantifiers, extent: Extent) -> Result<Sweep> {
+        let staged = Staged::new(&self.reg.definitions, check);
+        self.ev.stage(staged.memo(&range.binders));
+        let swept = self.sweep_staged(staged.check(), range, extent);
+        self.ev.unstage();
+        swept
+    }
+
+    /// [`Runner::sweep`] of the staged check.
+    fn sweep_staged(
+        &mut self,
+        check: &ExprCheck,
+        range: &Quantifiers,
+        extent: Extent,
+    ) -> Result<Sweep> {
         let mut counts = Points::default();
         let mut env: Env = Vec::new();
         let Some((first, rest)) = range.binders.split_first() else {
@@ -326,6 +341,7 @@ impl Runner<'_> {
         for x in xs {
             let before = counts.checked;
             env.push((first.name.as_str(), x.clone()));
+            self.ev.bound(first);
             let r = self.sweep_from(check, rest, &mut env, &mut counts);
             env.pop();
             let r = match (r, &found) {
