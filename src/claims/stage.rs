@@ -11,9 +11,10 @@
 //! 1. **Inlining.** A call of a user function becomes `let p′ = argument in … body`, its
 //!    parameters renamed to names no claim file can write (`p#7`), so each call site of a
 //!    function is its own copy of the body and a call inside it can be staged by what *that*
-//!    site passes. User functions may call only earlier ones, so inlining ends; a budget of
-//!    nodes bounds the copy, and calls beyond it stay calls. Arguments are evaluated once, in
-//!    order, before the body, exactly as a call evaluates them.
+//!    site passes. A name or literal passed goes in place of its parameter instead, unless the
+//!    body binds that name itself (it would capture it). User functions may call only earlier
+//!    ones, so inlining ends; a budget of nodes bounds the copy, and calls beyond it stay calls.
+//!    Arguments are evaluated once, in order, before the body, exactly as a call evaluates them.
 //! 2. **Levels.** Each node's level is the innermost range variable it depends on (through
 //!    `let`s; inside an aggregate, its own variables are never staged past). A node
 //!    (not a name or literal) whose level is outside the innermost variable is *memoized at its
@@ -395,16 +396,28 @@ impl Inliner<'_> {
                 match self.defs.user_function(name) {
                     Some(def) if def.body.size() <= self.budget => {
                         self.budget -= def.body.size();
-                        let renamed: Vec<(String, String)> = def
-                            .params
-                            .iter()
-                            .map(|p| {
+                        // A name or a literal passed is put in place of its parameter (unless
+                        // the body binds that name itself); anything else is bound once, by a
+                        // `let` of a fresh name, so that it is evaluated once and first.
+                        let mut lets = Vec::new();
+                        let mut replaced = Vec::with_capacity(args.len());
+                        for (param, arg) in def.params.iter().zip(args) {
+                            let in_place = match &arg.kind {
+                                K::Int(_) | K::Bool(_) | K::Str(_) => true,
+                                K::Var(v) => !binds(&def.body, v),
+                                _ => false,
+                            };
+                            if in_place {
+                                replaced.push((param.clone(), arg.kind));
+                            } else {
                                 self.fresh += 1;
-                                (p.clone(), format!("{p}#{}", self.fresh))
-                            })
-                            .collect();
-                        let mut body = self.inline(&rename(&def.body, &renamed));
-                        for ((_, fresh), arg) in renamed.into_iter().zip(args).rev() {
+                                let fresh = format!("{param}#{}", self.fresh);
+                                replaced.push((param.clone(), K::Var(fresh.clone())));
+                                lets.push((fresh, arg));
+                            }
+                        }
+                        let mut body = self.inline(&rename(&def.body, &replaced));
+                        for (fresh, arg) in lets.into_iter().rev() {
                             body = Expr {
                                 kind: K::Let(fresh, Box::new(arg), Box::new(body)),
                                 span: e.span,
@@ -435,17 +448,40 @@ impl Inliner<'_> {
     }
 }
 
-/// `e` with the free occurrences of each `(old, new)` name renamed (a name bound inside `e`
-/// hides the outer one).
-fn rename(e: &Expr, names: &[(String, String)]) -> Expr {
+/// Whether `e` binds `name` anywhere inside (by a `let` or an aggregate's variable).
+fn binds(e: &Expr, name: &str) -> bool {
+    use ExprKind as K;
+    let domain_binds = |b: &Binder| match &b.domain {
+        Domain::Interval { from, to, step } => {
+            binds(from, name) || binds(to, name) || step.as_ref().is_some_and(|s| binds(s, name))
+        }
+        Domain::Members(list) => binds(list, name),
+    };
+    match &e.kind {
+        K::Int(_) | K::Bool(_) | K::Str(_) | K::Var(_) => false,
+        K::List(items) | K::Call(_, items) => items.iter().any(|i| binds(i, name)),
+        K::Neg(x) | K::Not(x) => binds(x, name),
+        K::Binary(_, a, b) => binds(a, name) || binds(b, name),
+        K::Compare(first, rest) => binds(first, name) || rest.iter().any(|(_, x)| binds(x, name)),
+        K::If(c, a, b) => binds(c, name) || binds(a, name) || binds(b, name),
+        K::Let(bound, v, body) => bound == name || binds(v, name) || binds(body, name),
+        K::Aggregate(_, binders, body) => {
+            binders.iter().any(|b| b.name == name || domain_binds(b)) || binds(body, name)
+        }
+    }
+}
+
+/// `e` with the free occurrences of each `(name, replacement)` name replaced (a name bound
+/// inside `e` hides the outer one).
+fn rename(e: &Expr, names: &[(String, ExprKind)]) -> Expr {
     stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || rename_here(e, names))
 }
 
-fn rename_here(e: &Expr, names: &[(String, String)]) -> Expr {
+fn rename_here(e: &Expr, names: &[(String, ExprKind)]) -> Expr {
     use ExprKind as K;
     let r = |x: &Expr| Box::new(rename(x, names));
     // The names still renamed under a binder of `bound`.
-    let without = |bound: &str| -> Vec<(String, String)> {
+    let without = |bound: &str| -> Vec<(String, ExprKind)> {
         names
             .iter()
             .filter(|(old, _)| old != bound)
@@ -454,12 +490,10 @@ fn rename_here(e: &Expr, names: &[(String, String)]) -> Expr {
     };
     let kind = match &e.kind {
         K::Int(_) | K::Bool(_) | K::Str(_) => e.kind.clone(),
-        K::Var(name) => K::Var(
-            names
-                .iter()
-                .find(|(old, _)| old == name)
-                .map_or_else(|| name.clone(), |(_, new)| new.clone()),
-        ),
+        K::Var(name) => names
+            .iter()
+            .find(|(old, _)| old == name)
+            .map_or_else(|| e.kind.clone(), |(_, new)| new.clone()),
         K::List(items) => K::List(items.iter().map(|i| rename(i, names)).collect()),
         K::Call(f, args) => K::Call(f.clone(), args.iter().map(|a| rename(a, names)).collect()),
         K::Neg(x) => K::Neg(r(x)),
@@ -517,6 +551,9 @@ mod tests {
         "k(n, d) = 10 * n + d",
         "span2(L) = [L, L + 1]",
         "safe(n, d) = if n == 0 then 0 else d / n",
+        // A body that binds a name a caller may pass: that argument cannot go in place.
+        "hide(x) = let n = x + 100 in n + x",
+        "twice(x) = hide(x) + hide(x + 1)",
     ];
 
     fn definitions() -> Definitions {
@@ -582,6 +619,7 @@ mod tests {
             "sum(n in 0..d: n) + n",
             "span2(L) == [L, L + 1] and d <= n",
             "let y = sq(n) in y + d + g(L)",
+            "hide(n) + hide(d) + twice(n) + hide(7)",
         ] {
             let (plain, _) = sweep(&defs, range, src, false);
             let (staged, _) = sweep(&defs, range, src, true);
