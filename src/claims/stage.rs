@@ -233,17 +233,21 @@ impl<'e> Marker<'e, '_> {
         level
     }
 
+    /// The level of a name: its innermost binding's (a name bound nowhere is never staged).
+    fn level_of_name(&self, name: &str) -> Level {
+        self.scope
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == name)
+            .map_or(Level::Never, |&(_, level)| level)
+    }
+
     /// The level of `e`, its parts marked.
     fn level_of(&mut self, e: &'e Expr) -> Level {
         use ExprKind as K;
         match &e.kind {
             K::Int(_) | K::Bool(_) | K::Str(_) => Level::Constant,
-            K::Var(name) => self
-                .scope
-                .iter()
-                .rev()
-                .find(|(n, _)| n == name)
-                .map_or(Level::Never, |&(_, level)| level),
+            K::Var(name) => self.level_of_name(name),
             K::List(items) | K::Call(_, items) => items
                 .iter()
                 .map(|i| self.mark(i))
@@ -307,12 +311,7 @@ impl<'e> Marker<'e, '_> {
         match &e.kind {
             K::Int(_) | K::Bool(_) | K::Str(_) => Level::Constant,
             K::Var(name) if bound.contains(&name.as_str()) => Level::Constant,
-            K::Var(name) => self
-                .scope
-                .iter()
-                .rev()
-                .find(|(n, _)| n == name)
-                .map_or(Level::Never, |&(_, level)| level),
+            K::Var(name) => self.level_of_name(name),
             K::List(items) | K::Call(_, items) => parts(&mut items.iter(), bound),
             K::Neg(x) | K::Not(x) => self.free_level(x, bound),
             K::Binary(_, a, b) => parts(&mut [a.as_ref(), b.as_ref()].into_iter(), bound),
