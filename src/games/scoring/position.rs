@@ -11,6 +11,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
+use foldhash::fast::FixedState;
 use itertools::Itertools;
 
 use super::ruleset::{HeapMove, HeapSize, Ruleset};
@@ -107,12 +108,16 @@ pub struct Move {
     pub result: Ordered,
 }
 
+/// The moves of each heap met so far.
+type MoveCache = HashMap<Heap, Arc<[HeapMove]>, FixedState>;
+
 /// A scoring game: a list of rulesets; heaps refer to them by index. The bonus N for the last
 /// move of the whole game is not stored here: payoffs are functions of N.
 #[derive(Debug, Clone)]
 pub struct ScoringGame {
     rulesets: Vec<Arc<dyn Ruleset>>,
-    cache: Arc<RwLock<HashMap<Heap, Arc<[HeapMove]>>>>,
+    /// Looked up at every move of every solve: foldhash, far cheaper than SipHash on a heap.
+    cache: Arc<RwLock<MoveCache>>,
     /// Moves held by `cache`, so solves can count its memory (it grows as O(H²) for Nim).
     cached_moves: Arc<AtomicU64>,
 }
