@@ -27,7 +27,8 @@
 //! Why the values are the same: the builtins are functions of their arguments (the engines
 //! behind them are caches), and a user function is an expression of its parameters. So a
 //! memoized node's value depends only on the variables it mentions, which the stamp pins.
-//! The tests check whole claim files staged and unstaged for identical verdicts.
+//! The tests compare staged and unstaged values and errors at every point of a range, and the
+//! registries' verdict tests hold staged as before.
 
 use std::collections::HashMap;
 
