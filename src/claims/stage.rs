@@ -11,10 +11,10 @@
 //! 1. **Inlining.** A call of a user function becomes `let p′ = argument in … body`, its
 //!    parameters renamed to names no claim file can write (`p#7`), so each call site of a
 //!    function is its own copy of the body and a call inside it can be staged by what *that*
-//!    site passes. A name or literal passed goes in place of its parameter instead, by the
-//!    capture-avoiding substitution the reports inline functions with. User functions may call
-//!    only earlier ones, so inlining ends; a budget of nodes bounds the copy, and calls beyond it
-//!    stay calls. Arguments are evaluated once, in order, before the body, as a call does.
+//!    site passes. A name or literal passed goes in place of its parameter instead, unless the
+//!    body binds that name itself (it would capture it). User functions may call only earlier
+//!    ones, so inlining ends; a budget of nodes bounds the copy, and calls beyond it stay calls.
+//!    Arguments are evaluated once, in order, before the body, exactly as a call evaluates them.
 //! 2. **Levels.** Each node's level is the innermost range variable it depends on (through
 //!    `let`s; inside an aggregate, its own variables are never staged past). A node
 //!    (not a name or literal) whose level is outside the innermost variable is *memoized at its
@@ -37,7 +37,6 @@ use foldhash::fast::FixedState;
 use super::eval::{Definitions, RED_ZONE, STACK_SEGMENT};
 use super::expr::{Binder, Domain, Expr, ExprKind};
 use super::registry::{Assertion, ExprCheck};
-use super::typeset::substitute;
 use super::value::Value;
 
 /// The most nodes inlining adds to one check: far above the registries' largest (≈ 10,000,
@@ -397,23 +396,27 @@ impl Inliner<'_> {
                 match self.defs.user_function(name) {
                     Some(def) if def.body.size() <= self.budget => {
                         self.budget -= def.body.size();
-                        // A name or a literal passed is put in place of its parameter (the
-                        // substitution renames a binder of the body that would capture it);
-                        // anything else is bound once, by a `let` of a fresh name, so that it is
-                        // evaluated once and first.
+                        // A name or a literal passed is put in place of its parameter (unless
+                        // the body binds that name itself); anything else is bound once, by a
+                        // `let` of a fresh name, so that it is evaluated once and first.
                         let mut lets = Vec::new();
                         let mut replaced = Vec::with_capacity(args.len());
                         for (param, arg) in def.params.iter().zip(args) {
-                            if matches!(arg.kind, K::Int(_) | K::Bool(_) | K::Str(_) | K::Var(_)) {
-                                replaced.push((param.clone(), arg));
+                            let in_place = match &arg.kind {
+                                K::Int(_) | K::Bool(_) | K::Str(_) => true,
+                                K::Var(v) => !binds(&def.body, v),
+                                _ => false,
+                            };
+                            if in_place {
+                                replaced.push((param.clone(), arg.kind));
                             } else {
                                 self.fresh += 1;
                                 let fresh = format!("{param}#{}", self.fresh);
-                                replaced.push((param.clone(), Expr::var(&fresh)));
+                                replaced.push((param.clone(), K::Var(fresh.clone())));
                                 lets.push((fresh, arg));
                             }
                         }
-                        let mut body = self.inline(&substitute(&def.body, &replaced));
+                        let mut body = self.inline(&rename(&def.body, &replaced));
                         for (fresh, arg) in lets.into_iter().rev() {
                             body = Expr {
                                 kind: K::Let(fresh, Box::new(arg), Box::new(body)),
@@ -443,6 +446,91 @@ impl Inliner<'_> {
             },
         }
     }
+}
+
+/// Whether `e` binds `name` anywhere inside (by a `let` or an aggregate's variable).
+fn binds(e: &Expr, name: &str) -> bool {
+    use ExprKind as K;
+    let domain_binds = |b: &Binder| match &b.domain {
+        Domain::Interval { from, to, step } => {
+            binds(from, name) || binds(to, name) || step.as_ref().is_some_and(|s| binds(s, name))
+        }
+        Domain::Members(list) => binds(list, name),
+    };
+    match &e.kind {
+        K::Int(_) | K::Bool(_) | K::Str(_) | K::Var(_) => false,
+        K::List(items) | K::Call(_, items) => items.iter().any(|i| binds(i, name)),
+        K::Neg(x) | K::Not(x) => binds(x, name),
+        K::Binary(_, a, b) => binds(a, name) || binds(b, name),
+        K::Compare(first, rest) => binds(first, name) || rest.iter().any(|(_, x)| binds(x, name)),
+        K::If(c, a, b) => binds(c, name) || binds(a, name) || binds(b, name),
+        K::Let(bound, v, body) => bound == name || binds(v, name) || binds(body, name),
+        K::Aggregate(_, binders, body) => {
+            binders.iter().any(|b| b.name == name || domain_binds(b)) || binds(body, name)
+        }
+    }
+}
+
+/// `e` with the free occurrences of each `(name, replacement)` name replaced (a name bound
+/// inside `e` hides the outer one).
+fn rename(e: &Expr, names: &[(String, ExprKind)]) -> Expr {
+    stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || rename_here(e, names))
+}
+
+fn rename_here(e: &Expr, names: &[(String, ExprKind)]) -> Expr {
+    use ExprKind as K;
+    let r = |x: &Expr| Box::new(rename(x, names));
+    // The names still renamed under a binder of `bound`.
+    let without = |bound: &str| -> Vec<(String, ExprKind)> {
+        names
+            .iter()
+            .filter(|(old, _)| old != bound)
+            .cloned()
+            .collect()
+    };
+    let kind = match &e.kind {
+        K::Int(_) | K::Bool(_) | K::Str(_) => e.kind.clone(),
+        K::Var(name) => names
+            .iter()
+            .find(|(old, _)| old == name)
+            .map_or_else(|| e.kind.clone(), |(_, new)| new.clone()),
+        K::List(items) => K::List(items.iter().map(|i| rename(i, names)).collect()),
+        K::Call(f, args) => K::Call(f.clone(), args.iter().map(|a| rename(a, names)).collect()),
+        K::Neg(x) => K::Neg(r(x)),
+        K::Not(x) => K::Not(r(x)),
+        K::Binary(op, a, b) => K::Binary(*op, r(a), r(b)),
+        K::Compare(first, rest) => K::Compare(
+            r(first),
+            rest.iter().map(|(op, x)| (*op, rename(x, names))).collect(),
+        ),
+        K::If(c, a, b) => K::If(r(c), r(a), r(b)),
+        K::Let(name, v, body) => K::Let(name.clone(), r(v), Box::new(rename(body, &without(name)))),
+        K::Aggregate(name, binders, body) => {
+            // Each binder's domain sees the names of the binders before it.
+            let mut inner = names.to_vec();
+            let binders = binders
+                .iter()
+                .map(|b| {
+                    let domain = match &b.domain {
+                        Domain::Interval { from, to, step } => Domain::Interval {
+                            from: rename(from, &inner),
+                            to: rename(to, &inner),
+                            step: step.as_ref().map(|s| rename(s, &inner)),
+                        },
+                        Domain::Members(list) => Domain::Members(rename(list, &inner)),
+                    };
+                    inner.retain(|(old, _)| *old != b.name);
+                    Binder {
+                        name: b.name.clone(),
+                        span: b.span,
+                        domain,
+                    }
+                })
+                .collect();
+            K::Aggregate(name.clone(), binders, Box::new(rename(body, &inner)))
+        }
+    };
+    Expr { kind, span: e.span }
 }
 
 #[cfg(test)]
