@@ -3,7 +3,9 @@
 //! under another.
 //!
 //! Values come from the scoring solver ([`crate::games::scoring`]); [`OctalCache`] keeps each
-//! ruleset's sequence of single-heap values (regrown by doubling) and every sum solved so far.
+//! ruleset's sequence of single-heap values (regrown by doubling), the solution they were read
+//! from, and every sum solved so far. A sum the sequence's solution already holds (a breaking
+//! ruleset's table holds every multiset up to its total) is read from it, not solved again.
 
 use std::collections::HashMap;
 
@@ -18,7 +20,7 @@ use crate::claims::typeset::{CallMath, MathArg};
 use crate::claims::value::{Ty, Value};
 use crate::error::{Error, Result};
 use crate::games::scoring::{
-    Heap, HeapSequence, HeapSize, Ruleset, ScoringGame, parse_rules, solve_values,
+    Heap, HeapSequence, HeapSize, Ruleset, ScoringGame, ValueSolution, parse_rules, solve_values,
 };
 use crate::num::Q;
 
@@ -37,6 +39,8 @@ const MAX_GS_HEAP: HeapSize = 100_000;
 pub struct OctalCache {
     rulesets: HashMap<String, ScoringGame, FixedState>,
     sequences: HashMap<String, Vec<Q>, FixedState>,
+    /// The solve each sequence was read from, when it was a solve of the game.
+    solutions: HashMap<String, ValueSolution, FixedState>,
     sums: HashMap<(String, Vec<HeapSize>), Q, FixedState>,
     mixed: HashMap<(String, HeapSize, String, HeapSize), Q, FixedState>,
 }
@@ -74,8 +78,12 @@ impl OctalCache {
                 .largest_within_limits(doubled, &limits())
                 .unwrap_or(n)
                 .max(n);
-            let values = seq.values(upto, &limits())?;
+            let (values, solution) = seq.values_with_solution(upto, &limits())?;
             self.sequences.insert(rules.to_string(), values);
+            match solution {
+                Some(s) => self.solutions.insert(rules.to_string(), s),
+                None => self.solutions.remove(rules),
+            };
         }
         Ok(self.sequences[rules][n as usize].clone())
     }
@@ -88,10 +96,18 @@ impl OctalCache {
         if let Some(v) = self.sums.get(&key) {
             return Ok(v.clone());
         }
-        let game = self.ruleset(rules)?.clone();
         let hs: Vec<Heap> = key.1.iter().map(|&s| Heap::new(s)).collect();
-        let v =
-            solve_values(&game, std::slice::from_ref(&hs), &Q::zero(), &limits())?.value(&hs)?;
+        let solved = self
+            .solutions
+            .get(rules)
+            .and_then(|solution| solution.value(&hs).ok());
+        let v = match solved {
+            Some(v) => v,
+            None => {
+                let game = self.ruleset(rules)?.clone();
+                solve_values(&game, std::slice::from_ref(&hs), &Q::zero(), &limits())?.value(&hs)?
+            }
+        };
         self.sums.insert(key, v.clone());
         Ok(v)
     }
@@ -185,5 +201,34 @@ impl Function for GsMixed {
         let (n, m) = (args.heap(1)?, args.heap(3)?);
         let v = engines.cache::<OctalCache>().gs_mixed(r1, n, r2, m);
         Ok(Value::Num(args.engine(v)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A sum read from the sequence's solution is the sum solved on its own, for a breaking
+    /// ruleset (its sequence is a ranked table of every multiset) and a subtraction set (its
+    /// sequence is a search); sums beyond the sequence's reach are solved.
+    #[test]
+    fn sums_read_from_the_sequence_are_the_sums_solved_alone() {
+        for rules in ["0.25", "{2,3}", "0.137"] {
+            let mut cache = OctalCache::default();
+            cache.gs(rules, 20).unwrap();
+            let game = ScoringGame::new(vec![parse(rules).unwrap()]);
+            for heaps in [[3, 12], [5, 5], [1, 30], [7, 9], [40, 2]] {
+                let hs: Vec<Heap> = heaps.iter().map(|&s| Heap::new(s)).collect();
+                let alone = solve_values(&game, std::slice::from_ref(&hs), &Q::zero(), &limits())
+                    .unwrap()
+                    .value(&hs)
+                    .unwrap();
+                assert_eq!(
+                    cache.gs_sum(rules, &heaps).unwrap(),
+                    alone,
+                    "{rules} {heaps:?}"
+                );
+            }
+        }
     }
 }

@@ -157,10 +157,13 @@ fn extend_octal_grundy_values(
                 let half = rest / 2;
                 let low = &g[1..=half];
                 let high = &g[rest - half..rest];
+                // Every value is below `full` = seen.len(), a power of two, so masking the
+                // index changes nothing but lets the compiler drop the bounds check from the
+                // hot loop (a third of the time of Officers' values).
+                let last = full - 1;
                 for (lows, highs) in low.chunks(BLOCK).zip(high.rchunks(BLOCK)) {
-                    for (&a, &b) in lows.iter().zip(highs.iter().rev()) {
-                        seen[(a ^ b) as usize] = 1;
-                    }
+                    let marks = &mut seen[..=last];
+                    mark_xors(marks, lows, highs, last);
                     if memchr::memchr(0, &seen).is_none() {
                         break 'moves;
                     }
@@ -179,6 +182,30 @@ fn extend_octal_grundy_values(
     }
 }
 
+/// Marks `lows[i] ^ highs[len − 1 − i]` for every i, each masked by `last`.
+///
+/// The XORs of a batch of [`LANES`] pairs are formed before any of them is stored: the loads
+/// then come as two vector loads per batch instead of one scalar load per pair interleaved with
+/// the stores, which the processor may hold up behind earlier stores whose addresses it cannot
+/// yet tell apart from them.
+fn mark_xors(marks: &mut [u8], lows: &[u32], highs: &[u32], last: usize) {
+    let mut low_batches = lows.chunks_exact(LANES);
+    let mut high_batches = highs.rchunks_exact(LANES);
+    for (l, h) in low_batches.by_ref().zip(high_batches.by_ref()) {
+        let xors: [u32; LANES] = std::array::from_fn(|j| l[j] ^ h[LANES - 1 - j]);
+        for x in xors {
+            marks[x as usize & last] = 1;
+        }
+    }
+    let (l, h) = (low_batches.remainder(), high_batches.remainder());
+    for (&a, &b) in l.iter().zip(h.iter().rev()) {
+        marks[(a ^ b) as usize & last] = 1;
+    }
+}
+
+/// Pairs per batch in [`mark_xors`].
+const LANES: usize = 16;
+
 /// The common point value of every move of the given heaps' rulesets, if there is one.
 pub fn common_constant_points(game: &ScoringGame, heaps: &[Heap]) -> Option<Q> {
     let mut c: Option<Q> = None;
@@ -196,4 +223,27 @@ pub fn common_constant_points(game: &ScoringGame, heaps: &[Heap]) -> Option<Q> {
 /// f_N from the normal-play outcome when all moves score c and c + 2N > 0.
 pub fn value_from_grundy(g: u32, c: &Q, bonus: &Q) -> Q {
     if g != 0 { c + bonus } else { -bonus }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The batched marks are the pairwise ones, whatever the lengths and the batch split.
+        #[test]
+        fn batched_marks_are_the_pairwise_marks(
+            pairs in proptest::collection::vec((0u32..64, 0u32..64), 0..100),
+        ) {
+            let (lows, highs): (Vec<u32>, Vec<u32>) = pairs.into_iter().unzip();
+            let mut batched = vec![0u8; 64];
+            mark_xors(&mut batched, &lows, &highs, 63);
+            let mut pairwise = vec![0u8; 64];
+            for (i, &a) in lows.iter().enumerate() {
+                pairwise[(a ^ highs[highs.len() - 1 - i]) as usize] = 1;
+            }
+            prop_assert_eq!(batched, pairwise);
+        }
+    }
 }

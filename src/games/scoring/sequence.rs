@@ -22,7 +22,7 @@ use cost::CostModel;
 use super::normal::{grundy_values, grundy_values_reporting, value_from_grundy};
 use super::position::{Heap, Position, RulesId, ScoringGame};
 use super::ruleset::{HeapSize, UniformTail};
-use super::solver::{Limits, search_values, solve_values, solve_values_reporting};
+use super::solver::{Limits, ValueSolution, search_values, solve_values, solve_values_reporting};
 use crate::error::{Error, Result};
 use crate::miner::{
     PeriodicLinear, Periodicity, ResidueLine, component_period, observe_period, prove_octal_period,
@@ -211,7 +211,24 @@ impl HeapSequence {
         if cost.bytes > limits.max_bytes {
             return Err(self.too_large(&model, &cost, limits));
         }
-        self.compute_values(max_n, cost.route, limits, progress)
+        Ok(self.compute_values(max_n, cost.route, limits, progress)?.0)
+    }
+
+    /// [`values`](Self::values) with the solution they were read from, when they came from a
+    /// solve of the game itself (not from the normal-play shadow or a single-heap recurrence).
+    /// That solution holds every position the terms reach, sums of several heaps among them,
+    /// so those need no solve of their own.
+    pub fn values_with_solution(
+        &self,
+        max_n: HeapSize,
+        limits: &Limits,
+    ) -> Result<(Vec<Q>, Option<ValueSolution>)> {
+        let model = CostModel::new(self, max_n);
+        let cost = model.cost(max_n);
+        if cost.bytes > limits.max_bytes {
+            return Err(self.too_large(&model, &cost, limits));
+        }
+        self.compute_values(max_n, cost.route, limits, &Silent)
     }
 
     /// The refusal [`values_reporting`](Self::values_reporting) would give for a(0..=max_n),
@@ -237,15 +254,15 @@ impl HeapSequence {
         route: Route,
         limits: &Limits,
         progress: &dyn Progress,
-    ) -> Result<Vec<Q>> {
+    ) -> Result<(Vec<Q>, Option<ValueSolution>)> {
         if route == Route::NormalPlay {
-            return self.normal_play_values(max_n, progress);
+            return Ok((self.normal_play_values(max_n, progress)?, None));
         }
         if route == Route::SingleHeap
             && let Some(tail) = self.tail()
             && let Some(v) = self.single_heap_values(&tail, max_n)?
         {
-            return Ok(v);
+            return Ok((v, None));
         }
         if route == Route::Search {
             // The ranked table announces its own exact size; a search only has the estimate.
@@ -253,7 +270,8 @@ impl HeapSequence {
         }
         let roots: Vec<Vec<Heap>> = (0..=max_n).map(|n| self.with(n, &self.plus)).collect();
         let sol = solve_values_reporting(&self.game, &roots, &self.bonus, limits, progress)?;
-        roots.iter().map(|r| sol.value(r)).collect()
+        let values = roots.iter().map(|r| sol.value(r)).collect::<Result<_>>()?;
+        Ok((values, Some(sol)))
     }
 
     /// The refusal of a request whose estimate exceeds the memory limit.
@@ -581,7 +599,8 @@ impl HeapSequence {
         let Some(k) = order else {
             // No proof is possible: observe once, on every term the budget affords.
             progress.start(model.cost(reach).positions);
-            let data = self.compute_values(reach, model.cost(reach).route, limits, progress)?;
+            let (data, _) =
+                self.compute_values(reach, model.cost(reach).route, limits, progress)?;
             let terms = data.len();
             return Ok(PeriodReport {
                 periodicity: observe_period(&data, 3),
