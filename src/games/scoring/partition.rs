@@ -189,39 +189,46 @@ impl PartitionIndex {
     }
 
     /// (point id, child index) of every move from position `i`.
-    fn children(
-        &self,
-        i: u32,
-        out: &mut Vec<(u32, u32)>,
-        parts: &mut Vec<HeapSize>,
-        child: &mut Vec<HeapSize>,
-    ) {
-        self.parts_of(u64::from(i), parts);
+    fn children(&self, i: u32, out: &mut Vec<(u32, u32)>, parts: &mut Vec<HeapSize>) {
+        let total = self.parts_of(u64::from(i), parts);
         for (pos, &h) in parts.iter().enumerate() {
             if pos > 0 && parts[pos - 1] == h {
                 continue;
             }
             for (pid, left) in &self.moves[self.idx[h as usize] as usize] {
-                child.clear();
-                let mut l = left.iter().peekable();
-                for (q, &p) in parts.iter().enumerate() {
-                    if q == pos {
-                        continue;
-                    }
-                    while let Some(&&x) = l.peek() {
-                        if x >= p {
-                            child.push(x);
-                            l.next();
-                        } else {
-                            break;
-                        }
-                    }
-                    child.push(p);
-                }
-                child.extend(l);
-                out.push((*pid, self.index_of_sorted(child) as u32));
+                let child_total =
+                    total - h as usize + left.iter().map(|&l| l as usize).sum::<usize>();
+                let child = self.child_index(parts, pos, left, child_total);
+                out.push((*pid, child as u32));
             }
         }
+    }
+
+    /// The global index of `parts` without `parts[skip]` and with the heaps `left` added (both
+    /// sorted decreasingly), whose total is `total`: [`index_of_sorted`](Self::index_of_sorted)
+    /// of the merged multiset, ranked while it is merged instead of built first.
+    fn child_index(&self, parts: &[HeapSize], skip: usize, left: &[HeapSize], total: usize) -> u64 {
+        let mut rank = 0u64;
+        let mut rem = total;
+        let mut take = |a: HeapSize| {
+            rank += self.count[rem][self.idx[a as usize] as usize];
+            rem -= a as usize;
+        };
+        let mut l = 0;
+        for (q, &p) in parts.iter().enumerate() {
+            if q == skip {
+                continue;
+            }
+            while l < left.len() && left[l] >= p {
+                take(left[l]);
+                l += 1;
+            }
+            take(p);
+        }
+        for &x in &left[l..] {
+            take(x);
+        }
+        self.offset[total] + rank
     }
 
     /// The positions of the index, as canonical positions.
@@ -266,13 +273,9 @@ pub fn solve_partition_values(
     let layers = layers_by(totals);
     let children = |i: u32, out: &mut Vec<(u32, u32)>| {
         thread_local! {
-            static BUFS: RefCell<(Vec<HeapSize>, Vec<HeapSize>)> =
-                const { RefCell::new((Vec::new(), Vec::new())) };
+            static PARTS: RefCell<Vec<HeapSize>> = const { RefCell::new(Vec::new()) };
         }
-        BUFS.with(|b| {
-            let (parts, child) = &mut *b.borrow_mut();
-            index.children(i, out, parts, child);
-        });
+        PARTS.with(|parts| index.children(i, out, &mut parts.borrow_mut()));
     };
     let values = solve_values_with(
         &index.points.values,
@@ -294,4 +297,38 @@ fn too_many(max_total: HeapSize) -> Error {
     Error::invalid(format!(
         "the number of positions with at most {max_total} beans overflows 64 bits"
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::scoring::OctalRules;
+
+    /// Every move's child ranked while merging is the child built, sorted and ranked.
+    #[test]
+    fn children_ranked_while_merged_are_the_children_built() {
+        for code in ["0.137", "0.25", "0.6"] {
+            let game = ScoringGame::single(code.parse::<OctalRules>().unwrap());
+            let index = PartitionIndex::new(&game, 0, 14, &Limits::default()).unwrap();
+            let (mut parts, mut out) = (Vec::new(), Vec::new());
+            for i in 0..index.len() as u32 {
+                out.clear();
+                index.children(i, &mut out, &mut parts);
+                let mut built = Vec::new();
+                for (pos, &h) in parts.iter().enumerate() {
+                    if pos > 0 && parts[pos - 1] == h {
+                        continue;
+                    }
+                    for (pid, left) in &index.moves[index.idx[h as usize] as usize] {
+                        let mut child = parts.clone();
+                        child.remove(pos);
+                        child.extend(left);
+                        child.sort_unstable_by(|a, b| b.cmp(a));
+                        built.push((*pid, index.index_of_sorted(&child) as u32));
+                    }
+                }
+                assert_eq!(out, built, "{code}, position {parts:?}");
+            }
+        }
+    }
 }
