@@ -26,6 +26,67 @@ pub struct Silent;
 
 impl Progress for Silent {}
 
+/// One of several parts of a piece of work that report side by side to one shared
+/// [`Progress`] (the reports of `nimlab report`, built in parallel).
+///
+/// Each computation a part runs announces its own size with [`Progress::start`]; passed on to
+/// a shared bar, that would replace the sizes of all the others while their finished work
+/// stayed counted (a cold `report` read "2771461369/164614494 steps (1683%)"). A part turns
+/// each `start` into work *added* to the shared total: a new `start` opens a new computation,
+/// and what the previous one announced but did not finish is counted as finished. A
+/// computation that finishes more than it announced adds the excess to the total. So the
+/// shared position never passes the shared total, whatever the parts do.
+pub struct Part<'a> {
+    shared: &'a dyn Progress,
+    /// Work announced and finished by the part's current computation.
+    current: std::sync::Mutex<(u64, u64)>,
+}
+
+impl<'a> Part<'a> {
+    /// A part reporting to `shared`.
+    pub fn new(shared: &'a dyn Progress) -> Part<'a> {
+        Part {
+            shared,
+            current: std::sync::Mutex::new((0, 0)),
+        }
+    }
+
+    fn current(&self) -> std::sync::MutexGuard<'_, (u64, u64)> {
+        self.current.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Progress for Part<'_> {
+    fn start(&self, total: u64) {
+        let mut current = self.current();
+        let (announced, finished) = *current;
+        self.shared.advance(announced.saturating_sub(finished));
+        *current = (total, 0);
+        self.shared.add_work(total);
+    }
+
+    fn add_work(&self, n: u64) {
+        self.current().0 += n;
+        self.shared.add_work(n);
+    }
+
+    fn advance(&self, n: u64) {
+        let mut current = self.current();
+        let (announced, finished) = *current;
+        let excess = (finished + n).saturating_sub(announced.max(finished));
+        if excess > 0 {
+            self.shared.add_work(excess);
+            current.0 += excess;
+        }
+        current.1 += n;
+        self.shared.advance(n);
+    }
+
+    fn stage(&self, what: &str) {
+        self.shared.stage(what);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::Mutex;
@@ -43,6 +104,43 @@ mod tests {
         fn advance(&self, n: u64) {
             self.0.lock().unwrap().push(format!("advance {n}"));
         }
+    }
+
+    /// A bar's length and position, as the CLI's bar keeps them.
+    #[derive(Default)]
+    struct Totals(Mutex<(u64, u64)>);
+
+    impl Progress for Totals {
+        fn add_work(&self, n: u64) {
+            self.0.lock().unwrap().0 += n;
+        }
+        fn advance(&self, n: u64) {
+            let mut t = self.0.lock().unwrap();
+            t.1 += n;
+            assert!(t.1 <= t.0, "position {} past the total {}", t.1, t.0);
+        }
+    }
+
+    #[test]
+    fn parts_add_their_computations_and_never_pass_the_shared_total() {
+        let shared = Totals::default();
+        let (a, b) = (Part::new(&shared), Part::new(&shared));
+        a.start(100);
+        b.start(10);
+        a.advance(60);
+        b.advance(10);
+        // b's next computation, smaller than what a has done; a's next before it finished.
+        b.start(5);
+        b.advance(5);
+        a.start(20);
+        // More than announced, and work found as it goes.
+        a.advance(30);
+        a.add_work(7);
+        a.advance(7);
+        assert_eq!(
+            *shared.0.lock().unwrap(),
+            (100 + 10 + 5 + 20 + 10 + 7, 60 + 10 + 5 + 40 + 30 + 7)
+        );
     }
 
     #[test]

@@ -35,7 +35,7 @@ pub use files::{Difference, Files};
 pub use render::{Renderer, context_json};
 
 use crate::error::{Error, Result};
-use crate::progress::Progress;
+use crate::progress::{Part, Progress};
 use crate::study::Cache;
 use context::{
     ClaimEntry, Commit, FormulaView, Index, IndexEntry, Parameter, Provenance, Report, Summary,
@@ -136,7 +136,7 @@ pub fn render_reports(
     // overlap the others' work) and rendered in order; the first error in order is reported.
     let papers: Vec<Result<Paper>> = chosen
         .par_iter()
-        .map(|(_, build)| build(opts, progress))
+        .map(|(_, build)| build(opts, &Part::new(progress)))
         .collect();
     let mut out = Files::new();
     let mut entries = Vec::new();
