@@ -73,7 +73,7 @@ impl Progress for Part<'_> {
     fn advance(&self, n: u64) {
         let mut current = self.current();
         let (announced, finished) = *current;
-        let excess = (finished + n).saturating_sub(announced.max(finished));
+        let excess = (finished + n).saturating_sub(announced);
         if excess > 0 {
             self.shared.add_work(excess);
             current.0 += excess;

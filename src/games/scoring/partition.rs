@@ -141,14 +141,8 @@ impl PartitionIndex {
 
     /// Global index of a multiset of live heaps sorted decreasingly.
     fn index_of_sorted(&self, parts: &[HeapSize]) -> u64 {
-        let m: usize = parts.iter().map(|&p| p as usize).sum();
-        let mut rank = 0u64;
-        let mut rem = m;
-        for &a in parts {
-            rank += self.count[rem][self.idx[a as usize] as usize];
-            rem -= a as usize;
-        }
-        self.offset[m] + rank
+        let total = parts.iter().map(|&p| p as usize).sum();
+        self.child_index(parts, parts.len(), &[], total)
     }
 
     /// Global index of any list of heap sizes (dead heaps dropped), if within the table.
@@ -204,9 +198,10 @@ impl PartitionIndex {
         }
     }
 
-    /// The global index of `parts` without `parts[skip]` and with the heaps `left` added (both
-    /// sorted decreasingly), whose total is `total`: [`index_of_sorted`](Self::index_of_sorted)
-    /// of the merged multiset, ranked while it is merged instead of built first.
+    /// The global index of `parts` without `parts[skip]` (none when `skip` is past the end) and
+    /// with the heaps `left` added (both sorted decreasingly), whose total is `total`: the
+    /// merged multiset ranked while it is merged instead of built first. A partition
+    /// a₁ ≥ a₂ ≥ … of m has rank Σ_i A\[m_i\]\[idx(a_i)\] (see the module doc).
     fn child_index(&self, parts: &[HeapSize], skip: usize, left: &[HeapSize], total: usize) -> u64 {
         let mut rank = 0u64;
         let mut rem = total;

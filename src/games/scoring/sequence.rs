@@ -206,12 +206,7 @@ impl HeapSequence {
         limits: &Limits,
         progress: &dyn Progress,
     ) -> Result<Vec<Q>> {
-        let model = CostModel::new(self, max_n);
-        let cost = model.cost(max_n);
-        if cost.bytes > limits.max_bytes {
-            return Err(self.too_large(&model, &cost, limits));
-        }
-        Ok(self.compute_values(max_n, cost.route, limits, progress)?.0)
+        Ok(self.costed_values(max_n, limits, progress)?.0)
     }
 
     /// [`values`](Self::values) with the solution they were read from, when they came from a
@@ -223,12 +218,22 @@ impl HeapSequence {
         max_n: HeapSize,
         limits: &Limits,
     ) -> Result<(Vec<Q>, Option<ValueSolution>)> {
+        self.costed_values(max_n, limits, &Silent)
+    }
+
+    /// The values and their solution after the cost estimate, refused above `limits`.
+    fn costed_values(
+        &self,
+        max_n: HeapSize,
+        limits: &Limits,
+        progress: &dyn Progress,
+    ) -> Result<(Vec<Q>, Option<ValueSolution>)> {
         let model = CostModel::new(self, max_n);
         let cost = model.cost(max_n);
         if cost.bytes > limits.max_bytes {
             return Err(self.too_large(&model, &cost, limits));
         }
-        self.compute_values(max_n, cost.route, limits, &Silent)
+        self.compute_values(max_n, cost.route, limits, progress)
     }
 
     /// The refusal [`values_reporting`](Self::values_reporting) would give for a(0..=max_n),
