@@ -466,13 +466,18 @@ pub mod discovery {
     pub use crate::discover::candy::{
         CandySpace, CandySpaceCost, MAX_BITS, discover as discover_candy,
     };
+    pub use crate::discover::cash::{
+        CASH_ATLAS_COLUMNS, CashAtlas, CashSpace, CashSpaceCost, ConditionOutcome, LawOutcome,
+        MAX_ELEMENT, SetEntry, SetForms, SetOutcome, SetQuantity, SpaceLaw,
+        discover as discover_cash, discover_set as discover_cash_set, space_laws,
+    };
     pub use crate::discover::scoring::{
         AffineHeap, HeapFamily, MAX_SPACE_HEAPS, ScoringSpace, SpaceCost,
         discover as discover_scoring,
     };
     pub use crate::discover::{
-        ATLAS_COLUMNS, Atlas, AtlasEntry, Duplicate, FamilyData, FormStatus, Mismatch, Novelty,
-        PayoffKind, PayoffOutcome, QuantityOutcome, discover_family, twice,
+        ATLAS_COLUMNS, Atlas, AtlasEntry, AtlasView, Duplicate, FamilyData, FormStatus, Mismatch,
+        Novelty, PayoffKind, PayoffOutcome, QuantityOutcome, discover_family, twice,
     };
 }
 

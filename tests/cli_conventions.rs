@@ -83,6 +83,10 @@ const JSON_COMMANDS: &[(&str, &[&str])] = &[
         "discover candy --bits 2 --a 1..3 --m 1..8 --no-claims",
         &["known_claims", "anomalies", "v_form"],
     ),
+    (
+        "discover cash --max-element 4 --no-claims",
+        &["set", "rates", "known_claims", "condition", "forms"],
+    ),
     ("octal values --subtract 4,5 --max-heap 5", &[]),
     (
         "octal value --subtract 4,5 --also 0.26 9 4@2 --payoff",

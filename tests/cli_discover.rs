@@ -205,3 +205,149 @@ fn parse_line(form: &str) -> (i64, i64) {
     };
     (slope, intercept)
 }
+
+/// A small cash space: every A of {1..5}.
+const CASH: &str = "discover cash --max-element 5";
+
+#[test]
+fn bad_cash_spaces_are_refused_naming_the_value() {
+    for (line, needle) in [
+        ("discover cash --max-element 0", "--max-element 0"),
+        ("discover cash --max-element 17", "--max-element 17"),
+        ("discover cash --max-element 5 --sizes 0..2", "--sizes 0..2"),
+        ("discover cash --max-element 5 --sizes 6..7", "--sizes 6..7"),
+        (
+            "discover cash --max-element 5 --claims no-such-file.toml",
+            "no-such-file.toml",
+        ),
+        (
+            "discover cash --max-element 5 --memory-limit 1M",
+            "over the memory limit",
+        ),
+    ] {
+        run_input_error(&words(line), &[needle]);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    assert_failed_runs_leave_no_output_file(
+        dir.path(),
+        &["discover cash --max-element 0 --format csv"],
+    );
+}
+
+#[test]
+fn the_cash_atlas_proves_every_set_and_its_forms_give_the_thresholds() {
+    let line = format!("{CASH} --format csv --no-claims");
+    let csv = Csv::run(&line);
+    assert_eq!(
+        run_ok(&words(&line)),
+        run_ok(&words(&line)),
+        "byte-identical"
+    );
+    let records = csv.records();
+    assert_eq!(records.len(), 31, "every non-empty subset of {{1..5}}");
+    assert!(records.iter().all(|r| r["status"] == "PROVEN"));
+    // Each printed form, read back, gives `cash thresholds` from where it is proven.
+    let mut checked = 0;
+    for r in &records {
+        let set = r["set"].trim_matches(|c| c == '{' || c == '}');
+        let from: i64 = r["proven_from"].parse().unwrap();
+        let th = Csv::run(&format!(
+            "cash thresholds --set {set} --max-n 150 --format csv"
+        ));
+        for form in r["forms"].split("; ") {
+            // `f1(5k+2) = 4k  (k ≥ 1)` or `f1(k) = …`.
+            let (lhs, rhs) = form.split_once(" = ").unwrap();
+            let name = &lhs[..2];
+            let inside = &lhs[3..lhs.len() - 1];
+            let (p, i) = match inside.split_once("k") {
+                Some((p, rest)) => (
+                    if p.is_empty() {
+                        1
+                    } else {
+                        p.parse::<i64>().unwrap()
+                    },
+                    rest.trim_start_matches('+').parse::<i64>().unwrap_or(0),
+                ),
+                None => panic!("{form}"),
+            };
+            let expr = rhs.split("  (").next().unwrap();
+            for row in th.records() {
+                let n: i64 = row["n"].parse().unwrap();
+                if n < from || n % p != i || row[name].is_empty() {
+                    continue;
+                }
+                let k = (n - i) / p;
+                assert_eq!(
+                    eval_affine_in_k(expr, k),
+                    row[name].parse::<i64>().unwrap(),
+                    "A = {set}, {form}, n = {n}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 3000, "{checked}");
+    // The sets of one element follow a law the summary states.
+    let text = run_ok(&words(&format!("{CASH} --no-claims")));
+    assert!(
+        text.contains("plain_period = 2·max A on every set of size 1 (5 sets)"),
+        "{text}"
+    );
+    assert_eq!(text.lines().filter(|l| l.starts_with('[')).count(), 31);
+}
+
+/// `4k-1`, `11k`, `3`, `-2k+5` at k.
+fn eval_affine_in_k(expr: &str, k: i64) -> i64 {
+    let e = expr.replace(' ', "");
+    match e.split_once('k') {
+        None => e.parse().unwrap(),
+        Some((coef, rest)) => {
+            let c = match coef {
+                "" => 1,
+                "-" => -1,
+                c => c.parse().unwrap(),
+            };
+            c * k
+                + if rest.is_empty() {
+                    0
+                } else {
+                    rest.parse::<i64>().unwrap()
+                }
+        }
+    }
+}
+
+#[test]
+fn a_claim_on_the_thresholds_of_a_family_of_sets_makes_its_members_known() {
+    let dir = tempfile::tempdir().unwrap();
+    let claims = dir.path().join("mine.toml");
+    std::fs::write(
+        &claims,
+        r#"
+paper = "mine"
+define = [
+  { def = 'fmain(A, n) = if winner(A, n) == "I" then f1(A, n) else f2(A, n)', display = 'f_{#A}(#n)', means = 'the threshold of the plain game winner' },
+]
+[[claim]]
+id = "pairs"
+label = "Mine 1"
+statement = "a closed form"
+for = "L in 3..4, n in 0..20"
+actual = "fmain([1, L], n)"
+expected = "n"
+"#,
+    )
+    .unwrap();
+    let csv = Csv::run(&format!(
+        "{CASH} --sizes 2..2 --format csv --claims {}",
+        claims.display()
+    ));
+    let known: Vec<&str> = csv
+        .records()
+        .iter()
+        .filter(|r| r["novelty"] == "known")
+        .map(|r| r["set"])
+        .collect();
+    // Every pair {1, L} (the claim's range of L is not consulted), through the definition.
+    assert_eq!(known, ["{1,2}", "{1,3}", "{1,4}", "{1,5}"]);
+}

@@ -11,9 +11,11 @@ use super::guard::Size;
 use super::output::OutputArgs;
 use crate::claims::Registry;
 use crate::discover::candy::{CandySpace, discover as discover_candy};
+use crate::discover::cash::{CashSpace, discover as discover_cash};
 use crate::discover::scoring::{ScoringSpace, discover};
-use crate::discover::{Atlas, twice};
+use crate::discover::{AtlasView, twice};
 use crate::export::Format;
+use crate::games::cash::MAX_CONDITION_TABLE;
 use crate::games::scoring::Limits;
 use crate::num::IntRange;
 use crate::progress::Progress;
@@ -32,6 +34,28 @@ pub enum DiscoverCommand {
         after_help = "Examples:\n  nimlab discover candy                          # K = 5: a in 1..31, every x < 32, m = 1..16\n  nimlab discover candy --bits 6 --a 1..63 --format csv -o atlas.csv\n  nimlab discover candy --bits 3 --m 1..12 --verify-to 40\n\nThe families for x and a xor x are one. Each is mined on --m, then its three forms are\ncompared exactly with every member up to --verify-to (default: twice the mined range). A family\nis covered when all three hold there. A result is new when no claim of the claim files\n(default: data/claims/*.toml when present) states candy_v, candy_nl or candy_nw of a heap list\nthat specialises to it."
     )]
     Candy(CandyArgs),
+    /// NIM with Cash move sets A ⊆ {1..M}: f^I and f^II PROVEN for all n, cash-periodicity and
+    /// the win condition of each set, and laws across the space.
+    #[command(
+        after_help = "Examples:\n  nimlab discover cash                               # every A of {1..10}: 1023 sets\n  nimlab discover cash --max-element 12 --sizes 2..3 --format csv -o cash-atlas.csv\n  nimlab discover cash --max-element 6 --format json\n\nEach set's thresholds f^I, f^II are fitted as periodic-linear in n and PROVEN for all n by a\ncertificate (as `nimlab mine cash`); cash-periodicity follows from the proven forms, and for a\ncash-periodic set the win condition on A-critical states is found and PROVEN by induction (as\n`nimlab cash condition`). The rates are the slopes per period over the period: dollars per\nstone. Laws across the space fit the plain period, the cash period and the least and greatest\nrate as affine functions of (min A, max A) on the sets of each size, exactly (OBSERVED on the\nspace). A result is new when no claim of the claim files (default: data/claims/*.toml when\npresent) states f1 or f2 of a move set that specialises to it."
+    )]
+    Cash(CashArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CashArgs {
+    /// M: the sets are the subsets of {1..M}.
+    #[arg(long, value_name = "M", default_value_t = 10, value_parser = super::args::ranged(0, u64::MAX))]
+    max_element: u64,
+    /// The sizes |A| kept (default: all, 1..M).
+    #[arg(long, value_name = "RANGE", value_parser = parse_int_range)]
+    sizes: Option<IntRange>,
+    #[command(flatten)]
+    claims: ClaimsArgs,
+    #[command(flatten)]
+    memory: super::candy::MemoryArgs,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 #[derive(Debug, Args)]
@@ -76,16 +100,23 @@ pub struct AtlasArgs {
     /// The last member re-verified (default: twice the mined range).
     #[arg(long, allow_negative_numbers = true, value_parser = super::args::ranged(i64::MIN, i64::MAX))]
     verify_to: Option<i64>,
+    #[command(flatten)]
+    claims: ClaimsArgs,
+    #[command(flatten)]
+    solve: SolveArgs,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+/// The claim files that judge novelty.
+#[derive(Debug, Args)]
+pub struct ClaimsArgs {
     /// Claim files whose claims make a result known (default: data/claims/*.toml when present).
     #[arg(long, value_name = "FILE", num_args = 1..)]
     claims: Vec<PathBuf>,
     /// Judge no result new or known.
     #[arg(long, conflicts_with = "claims")]
     no_claims: bool,
-    #[command(flatten)]
-    solve: SolveArgs,
-    #[command(flatten)]
-    out: OutputArgs,
 }
 
 /// Names the value of `--verify-to` after a space's parameter. In place: `Command::mut_arg`
@@ -123,6 +154,7 @@ pub fn run(cmd: DiscoverCommand) -> anyhow::Result<()> {
     match cmd {
         DiscoverCommand::Scoring(a) => scoring(a),
         DiscoverCommand::Candy(a) => candy(a),
+        DiscoverCommand::Cash(a) => cash(a),
     }
 }
 
@@ -175,9 +207,13 @@ fn scoring(a: ScoringArgs) -> anyhow::Result<()> {
         ),
         bytes: u128::from(cost.bytes),
     };
-    atlas(&a.atlas, plan, |registries, limits, progress| {
-        discover(&space, registries, limits, progress)
-    })
+    atlas(
+        &a.atlas.claims,
+        &a.atlas.out,
+        &a.atlas.solve.limits(),
+        plan,
+        |registries, limits, progress| discover(&space, registries, limits, progress),
+    )
 }
 
 fn candy(a: CandyArgs) -> anyhow::Result<()> {
@@ -200,20 +236,60 @@ fn candy(a: CandyArgs) -> anyhow::Result<()> {
         ),
         bytes: cost.bytes,
     };
-    atlas(&a.atlas, plan, |registries, limits, progress| {
-        discover_candy(&space, registries, limits.max_bytes, progress)
-    })
+    atlas(
+        &a.atlas.claims,
+        &a.atlas.out,
+        &a.atlas.solve.limits(),
+        plan,
+        |registries, limits, progress| {
+            discover_candy(&space, registries, limits.max_bytes, progress)
+        },
+    )
+}
+
+fn cash(a: CashArgs) -> anyhow::Result<()> {
+    let space = CashSpace {
+        max_element: a.max_element,
+        sizes: match a.sizes {
+            Some(sizes) => sizes,
+            None => IntRange::new(1, a.max_element.clamp(1, i64::MAX as u64) as i64)?,
+        },
+    };
+    let cost = space.cost(rayon::current_num_threads())?;
+    let plan = Plan {
+        table: format!(
+            "proving {} sets ({} at once, each with win tables up to n = {MAX_CONDITION_TABLE})",
+            cost.sets,
+            rayon::current_num_threads()
+        ),
+        narrow: "--max-element or --sizes",
+        work: format!("{} move sets of {{1..{}}}", cost.sets, space.max_element),
+        bytes: cost.bytes,
+    };
+    let limits = Limits {
+        max_bytes: a.memory.memory_limit,
+    };
+    atlas(
+        &a.claims,
+        &a.out,
+        &limits,
+        plan,
+        |registries, limits, progress| {
+            discover_cash(&space, registries, limits.max_bytes, progress)
+        },
+    )
 }
 
 /// What every space does once its cost is known: refuses the table over the memory limit,
 /// loads the claim files, announces the work, runs `discover` under a progress bar and emits
 /// the atlas in the format asked (the text report, or its table).
-fn atlas(
-    a: &AtlasArgs,
+fn atlas<A: AtlasView>(
+    claims: &ClaimsArgs,
+    out: &OutputArgs,
+    limits: &Limits,
     plan: Plan,
-    discover: impl FnOnce(&[Registry], &Limits, &dyn Progress) -> crate::error::Result<Atlas>,
+    discover: impl FnOnce(&[Registry], &Limits, &dyn Progress) -> crate::error::Result<A>,
 ) -> anyhow::Result<()> {
-    let limits = a.solve.limits();
     // The estimate may pass u64 (Candy Nim's is u128): shown saturated, it is over any limit.
     let size = Size(u64::try_from(plan.bytes).unwrap_or(u64::MAX));
     if plan.bytes > u128::from(limits.max_bytes) {
@@ -224,7 +300,7 @@ fn atlas(
             plan.narrow
         );
     }
-    let registries = registries(&a.claims, a.no_claims)?;
+    let registries = registries(&claims.claims, claims.no_claims)?;
     if !super::progress_silenced() {
         eprintln!(
             "discover: {} (about {size}); novelty against {} claim file(s)",
@@ -233,11 +309,11 @@ fn atlas(
         );
     }
     let pb = super::progress_bar(0, "solving the table", "steps");
-    let atlas = discover(&registries, &limits, &super::Bar(&pb));
+    let atlas = discover(&registries, limits, &super::Bar(&pb));
     pb.finish_and_clear();
     let atlas = atlas?;
-    match a.out.format {
-        Format::Text => a.out.emit(|w| w.write_all(atlas.text().as_bytes())),
-        _ => a.out.emit_table(&atlas.table()),
+    match out.format {
+        Format::Text => out.emit(|w| w.write_all(atlas.text().as_bytes())),
+        _ => out.emit_table(&atlas.table()),
     }
 }

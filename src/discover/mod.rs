@@ -33,6 +33,7 @@
 //! their outcomes, so the same space gives byte-identical output on any number of threads.
 
 pub mod candy;
+pub mod cash;
 pub mod scoring;
 mod stated;
 
@@ -353,6 +354,25 @@ pub struct Duplicate {
     pub same_as: String,
     /// The shift c: the family left out at k is `same_as` at k + c.
     pub shift: i64,
+}
+
+/// What a space's discovery gives back: its report in words (what `--format text` prints) and
+/// its table (every other format).
+pub trait AtlasView {
+    /// The summary, then one line per entry.
+    fn text(&self) -> String;
+    /// One row per entry, in rank order.
+    fn table(&self) -> Table;
+}
+
+impl AtlasView for Atlas {
+    fn text(&self) -> String {
+        Atlas::text(self)
+    }
+
+    fn table(&self) -> Table {
+        Atlas::table(self)
+    }
 }
 
 /// The atlas of a space: every family's outcome, ranked.

@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use super::Novelty;
+use crate::claims::eval::Definitions;
 use crate::claims::expr::{BinOp, CmpOp, Domain, Expr, ExprKind};
 use crate::claims::functions::{GROUPS, numbers::GROUP as NUMBERS};
 use crate::claims::registry::{Assertion, Check, ExprCheck};
@@ -182,11 +183,12 @@ pub(super) fn stated_families(registries: &[Registry], stating: &[&str]) -> Stat
             for sides in equations(claim) {
                 // An equation states a form when one of its sides is explicit (no payoff in it);
                 // then each side that is a payoff (or tail, or count) of a heap list is stated.
-                if !sides.iter().any(|e| is_explicit(e)) {
+                let defs = &reg.definitions;
+                if !sides.iter().any(|e| is_explicit(e, defs, DEFINITION_DEPTH)) {
                     continue;
                 }
                 for side in sides {
-                    if let Some(heaps) = stated_heaps(side, stating) {
+                    if let Some(heaps) = stated_heaps(side, stating, defs) {
                         out.push((heaps, name.clone()));
                     }
                 }
@@ -232,25 +234,85 @@ fn conjunct_equations<'e>(e: &'e Expr, out: &mut Vec<Vec<&'e Expr>>) {
     }
 }
 
-/// The heap list of a side that is itself a call of one of `stating`, each heap linear.
-fn stated_heaps(e: &Expr, stating: &[&str]) -> Option<Vec<Linear>> {
+/// How deep calls of a claim file's own functions are followed: deeper than any file nests
+/// them, and a bound on a definition that (wrongly) calls itself.
+const DEFINITION_DEPTH: usize = 8;
+
+/// The heap list of a side that is itself a call of one of `stating` (or of a definition of the
+/// claim file whose body calls one, as Nim with Cash's `fmain(A, n)` calls `f1` and `f2`), each
+/// heap linear: the call's one list argument, wherever it stands (a payoff's
+/// `payoff(N, [x, y])` has it last, a cash threshold's `f1([1, L], n)` first).
+fn stated_heaps(e: &Expr, stating: &[&str], defs: &Definitions) -> Option<Vec<Linear>> {
     let ExprKind::Call(f, args) = &e.kind else {
         return None;
     };
-    if !stating.contains(&f.as_str()) {
+    if !states(f, stating, defs, DEFINITION_DEPTH) {
         return None;
     }
-    let ExprKind::List(heaps) = &args.last()?.kind else {
+    let mut lists = args.iter().filter_map(|a| match &a.kind {
+        ExprKind::List(heaps) => Some(heaps),
+        _ => None,
+    });
+    let heaps = lists.next()?;
+    if lists.next().is_some() {
         return None;
-    };
+    }
     heaps.iter().map(Linear::of).collect()
 }
 
-/// Whether `e` is a closed form: it calls no game's function (only the language's numeric
-/// functions, aggregates and the claim file's own definitions).
-fn is_explicit(e: &Expr) -> bool {
+/// Whether a call of `f` is a call of one of `stating`: it is one, or a definition of the
+/// claim file whose body calls one (followed `depth` definitions deep).
+fn states(f: &str, stating: &[&str], defs: &Definitions, depth: usize) -> bool {
+    if stating.contains(&f) {
+        return true;
+    }
+    depth > 0
+        && defs
+            .user_function(f)
+            .is_some_and(|def| any_call(&def.body, &mut |g| states(g, stating, defs, depth - 1)))
+}
+
+/// Whether some call in `e` is of a function `pred` accepts.
+fn any_call(e: &Expr, pred: &mut dyn FnMut(&str) -> bool) -> bool {
     match &e.kind {
-        ExprKind::Call(f, args) => !is_game_function(f) && args.iter().all(is_explicit),
+        ExprKind::Call(f, args) => pred(f) || args.iter().any(|a| any_call(a, pred)),
+        ExprKind::List(xs) => xs.iter().any(|x| any_call(x, pred)),
+        ExprKind::Neg(x) | ExprKind::Not(x) => any_call(x, pred),
+        ExprKind::Binary(_, a, b) | ExprKind::Let(_, a, b) => {
+            any_call(a, pred) || any_call(b, pred)
+        }
+        ExprKind::Compare(a, rest) => {
+            any_call(a, pred) || rest.iter().any(|(_, x)| any_call(x, pred))
+        }
+        ExprKind::If(c, a, b) => any_call(c, pred) || any_call(a, pred) || any_call(b, pred),
+        ExprKind::Aggregate(_, binders, body) => {
+            any_call(body, pred)
+                || binders.iter().any(|b| match &b.domain {
+                    Domain::Interval { from, to, step } => {
+                        any_call(from, pred)
+                            || any_call(to, pred)
+                            || step.as_ref().is_some_and(|s| any_call(s, pred))
+                    }
+                    Domain::Members(list) => any_call(list, pred),
+                })
+        }
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::Var(_) => false,
+    }
+}
+
+/// Whether `e` is a closed form: it calls no game's function (only the language's numeric
+/// functions, aggregates and the claim file's own definitions whose bodies are closed forms,
+/// followed `depth` definitions deep).
+fn is_explicit(e: &Expr, defs: &Definitions, depth: usize) -> bool {
+    let is_explicit = |e: &Expr| is_explicit(e, defs, depth);
+    match &e.kind {
+        ExprKind::Call(f, args) => {
+            let closed = match defs.user_function(f) {
+                Some(def) => depth > 0 && self::is_explicit(&def.body, defs, depth - 1),
+                None => !is_game_function(f),
+            };
+            closed && args.iter().all(is_explicit)
+        }
         ExprKind::List(xs) => xs.iter().all(is_explicit),
         ExprKind::Neg(x) | ExprKind::Not(x) => is_explicit(x),
         ExprKind::Binary(_, a, b) => is_explicit(a) && is_explicit(b),

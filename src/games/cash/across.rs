@@ -56,8 +56,9 @@ pub fn across_members(
         .collect()
 }
 
-/// The certified forms of A, on data doubled from [`across_start_data`] until they are proven.
-fn certified_forms(set: &CashSet, max_bytes: u64) -> Result<ThresholdForms> {
+/// The certified forms of A, on data doubled from [`across_start_data`] (up to 2²² terms, each
+/// size checked against `max_bytes`) until they are proven.
+pub fn certified_forms(set: &CashSet, max_bytes: u64) -> Result<ThresholdForms> {
     let mut data = across_start_data(set);
     loop {
         match threshold_forms(set, data) {

@@ -21,14 +21,16 @@ mod decide;
 mod offset;
 mod win_condition;
 
-pub use across::{TERMS_WORTH_REPORTING, across_members, across_start_data};
+pub use across::{TERMS_WORTH_REPORTING, across_members, across_start_data, certified_forms};
 pub use critical::{Conflict, CriticalState, CriticalStates, critical_states};
 pub use decide::{
     DIRECT_TABLE, Decision, MAX_STATE_TABLE, Part, Reason, ThresholdSource, decide,
     decide_reporting,
 };
 pub use offset::{Offset, least_offset};
-pub use win_condition::{Boundary, EdgeLayer, STEPS_WORTH_REPORTING, WinCondition, WinProof};
+pub use win_condition::{
+    Boundary, EdgeLayer, MAX_CONDITION_TABLE, STEPS_WORTH_REPORTING, WinCondition, WinProof,
+};
 
 use std::collections::HashMap;
 use std::fmt;
@@ -197,6 +199,11 @@ pub struct CashTable {
 const BYTES_PER_ENTRY: u64 = 4;
 
 impl CashTable {
+    /// Bytes of the table for n ≤ `max_n` (saturating).
+    pub fn bytes(max_n: Amount) -> u128 {
+        u128::from(max_n + 1) * u128::from(max_n + 2) / 2 * u128::from(BYTES_PER_ENTRY)
+    }
+
     /// Solves every state with at most `max_n` stones.
     pub fn solve(set: &CashSet, max_n: Amount, max_bytes: u64) -> Result<CashTable> {
         let entries = (max_n + 1)

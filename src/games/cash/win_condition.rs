@@ -216,7 +216,8 @@ pub const STEPS_WORTH_REPORTING: u128 = 3_000_000_000;
 const FORMS_DATA: Amount = 4000;
 
 /// Largest win table tried while looking for the boundaries.
-const MAX_TABLE: Amount = 6000;
+pub const MAX_CONDITION_TABLE: Amount = 6000;
+const MAX_TABLE: Amount = MAX_CONDITION_TABLE;
 
 /// Deepest edge layer tried.
 const MAX_EDGE_DEPTH: usize = 8;

@@ -1,0 +1,948 @@
+//! Discovery over NIM with Cash: every move set A ⊆ {1, …, M} at once, each with its thresholds'
+//! closed forms PROVEN for all n, its cash-periodicity and its win condition on A-critical
+//! states — the paper's §5–7 questions asked of a whole space of sets instead of {1, L} alone.
+//!
+//! **One set.** f^I and f^II (Def 2.1/2.3) are fitted as periodic-linear in n and proven for
+//! every n ≥ n₀ by a certificate (the recurrence of the definitions checked on one window that
+//! every larger n reduces to; [`crate::games::cash::certified_forms`], the data doubled until the
+//! proof closes). From the proven forms follow, for all n: the period P of the forms, the
+//! slopes B_i per period, and so the *rates* B_i/P — dollars per stone, the asymptotic price of
+//! the game — and cash-periodicity (Def 4.4 with an offset: W and every C^I(·, a), C^II(·, a)
+//! periodic, or a C that grows along a residue class, with the witness). For a cash-periodic set
+//! the win condition on A-critical states (Player I wins iff b† ≥ h_i(b) on the corresponding
+//! state) is found and PROVEN by induction ([`crate::games::cash::WinCondition`]). A set whose
+//! forms do not close within the data bound says why; nothing is guessed.
+//!
+//! **Across the space.** Each quantity — the plain game's period, the forms' period, the least
+//! rate — is fitted exactly as an affine function of (min A, max A) over the sets of each size,
+//! over the rationals: a law such as `period = min A + max A` is reported with the number of sets
+//! it covers, or with the first set that breaks it (an exact finite check, OBSERVED on the space,
+//! never PROVEN).
+//!
+//! **Novelty.** A set's result is *known* when a claim states f^I, f^II (or a function of the
+//! claim file built on them, such as the paper's f_A) of a move set that specialises to it — the
+//! rule every space shares (see `stated`); the claim's range of its parameter (e.g. only even
+//! L) is not consulted, so "known" may be generous, never "new".
+
+use rayon::prelude::*;
+
+use super::stated::{AffineHeap, HeapFamily, novelty, stated_families};
+use super::{AtlasView, Novelty};
+use crate::claims::Registry;
+use crate::error::{Error, Result};
+use crate::export::{Cell, Table};
+use crate::games::cash::{
+    Amount, CashPeriodicity, CashSet, CashTable, MAX_CONDITION_TABLE, WinCondition,
+    across_start_data, certified_forms, threshold_bytes, thresholds,
+};
+use crate::miner::{PeriodicLinear, Periodicity};
+use crate::num::{IntRange, Q};
+use crate::progress::Progress;
+
+/// The functions whose equations state a set's thresholds.
+const STATING: [&str; 2] = ["f1", "f2"];
+
+/// Largest M: the space has 2^M − 1 sets.
+pub const MAX_ELEMENT: Amount = 16;
+
+/// The win table the win condition's search starts from (as `nimlab cash condition`).
+const CONDITION_START_N: Amount = 200;
+
+/// The space of move sets A ⊆ {1, …, M} with |A| in a range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CashSpace {
+    /// M: every element is at most this.
+    pub max_element: Amount,
+    /// The sizes |A| kept.
+    pub sizes: IntRange,
+}
+
+impl Default for CashSpace {
+    fn default() -> CashSpace {
+        CashSpace {
+            max_element: 10,
+            sizes: IntRange::new(1, 10).expect("1 ≤ 10"),
+        }
+    }
+}
+
+impl CashSpace {
+    /// Refuses an empty or too large space, naming the bad value.
+    pub fn validate(&self) -> Result<()> {
+        if self.max_element == 0 || self.max_element > MAX_ELEMENT {
+            return Err(Error::invalid(format!(
+                "--max-element {}: M runs over 1..{MAX_ELEMENT} (the space has 2^M - 1 sets)",
+                self.max_element
+            )));
+        }
+        if self.sizes.start() < 1 || self.sizes.start() > self.max_element as i64 {
+            return Err(Error::invalid(format!(
+                "--sizes {}: the sizes |A| run over 1..{}",
+                self.sizes, self.max_element
+            )));
+        }
+        Ok(())
+    }
+
+    /// The sets of the space in order: by size, then lexicographically.
+    pub fn sets(&self) -> Vec<CashSet> {
+        let m = self.max_element as u32;
+        let mut sets: Vec<Vec<Amount>> = (1u32..1 << m)
+            .filter(|mask| {
+                let size = i64::from(mask.count_ones());
+                self.sizes.start() <= size && size <= self.sizes.end()
+            })
+            .map(|mask| {
+                (0..m)
+                    .filter(|b| mask >> b & 1 == 1)
+                    .map(|b| Amount::from(b + 1))
+                    .collect()
+            })
+            .collect();
+        sets.sort_by(|x, y| x.len().cmp(&y.len()).then_with(|| x.cmp(y)));
+        sets.into_iter()
+            .map(|s| CashSet::new(s).expect("non-empty, positive"))
+            .collect()
+    }
+
+    /// The work before it starts: the sets, and the memory of the largest tables the workers
+    /// hold at once (each worker: the win table the condition's search may grow to, and the
+    /// data the forms of the set with the largest element are first fitted on).
+    pub fn cost(&self, workers: usize) -> Result<CashSpaceCost> {
+        self.validate()?;
+        let largest = CashSet::new(vec![self.max_element])?;
+        let per_worker = CashTable::bytes(MAX_CONDITION_TABLE)
+            + threshold_bytes(across_start_data(&largest), true);
+        Ok(CashSpaceCost {
+            sets: self.sets().len(),
+            bytes: per_worker * workers.max(1) as u128,
+        })
+    }
+
+    /// The space in words.
+    pub fn describe(&self) -> String {
+        format!(
+            "NIM with Cash move sets A of {{1..{}}} with |A| in {}",
+            self.max_element, self.sizes
+        )
+    }
+}
+
+/// The size of a cash space's work, known before any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CashSpaceCost {
+    /// Sets.
+    pub sets: usize,
+    /// The estimated peak bytes.
+    pub bytes: u128,
+}
+
+/// The win condition of a set's A-critical states.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConditionOutcome {
+    /// Found and PROVEN for every n ≥ `from`.
+    Proven {
+        /// q: the boundaries follow n mod q.
+        modulus: usize,
+        /// Each boundary h_i in one line (`h_1(b) = 3⌊b/3⌋  (b ≥ 0)`).
+        boundaries: Vec<String>,
+        /// p: the common period in b of the boundaries.
+        b_period: u64,
+        /// σ: how much the critical band widens per period in n.
+        band_growth: i64,
+        /// The depth of the layer near the poor edge stated apart (0: none).
+        edge_depth: usize,
+        /// The condition holds for every n ≥ this.
+        from: u64,
+    },
+    /// The set is not cash-periodic: there is no corresponding state to state it on.
+    NotCashPeriodic,
+    /// The search gave up, and why.
+    NotFound {
+        /// The reason.
+        reason: String,
+    },
+}
+
+/// What is proven of one set.
+#[derive(Clone, Debug)]
+pub struct SetForms {
+    /// The plain game's winner W_A: its least preperiod and period (proven by a window).
+    pub plain: Periodicity,
+    /// f^I's form.
+    pub f1: PeriodicLinear,
+    /// f^II's form.
+    pub f2: PeriodicLinear,
+    /// P: the period of the certificate (a multiple of both forms' and the plain game's).
+    pub period: usize,
+    /// The forms hold for every n ≥ this.
+    pub from: i64,
+    /// The distinct rates B_i/P of f^I and f^II, increasing: dollars per stone.
+    pub rates: Vec<Q>,
+    /// Cash-periodicity (Def 4.4, with an offset), decided from the forms.
+    pub cash: CashPeriodicity,
+    /// The win condition on A-critical states.
+    pub condition: ConditionOutcome,
+}
+
+/// A set's outcome.
+#[derive(Clone, Debug)]
+pub enum SetOutcome {
+    /// The forms are PROVEN.
+    Proven(Box<SetForms>),
+    /// No proven form, and why.
+    NotFound {
+        /// The reason.
+        reason: String,
+    },
+}
+
+/// One set of the atlas.
+#[derive(Clone, Debug)]
+pub struct SetEntry {
+    /// A.
+    pub set: CashSet,
+    /// What is proven of it.
+    pub outcome: SetOutcome,
+    /// Whether a claim already states its thresholds.
+    pub novelty: Novelty,
+}
+
+impl SetEntry {
+    /// The forms, when proven.
+    pub fn forms(&self) -> Option<&SetForms> {
+        match &self.outcome {
+            SetOutcome::Proven(f) => Some(f),
+            SetOutcome::NotFound { .. } => None,
+        }
+    }
+
+    /// New proven results first, then known ones, then sets without a form.
+    fn rank(&self) -> u8 {
+        match (&self.outcome, &self.novelty) {
+            (SetOutcome::Proven(_), Novelty::Known { .. }) => 1,
+            (SetOutcome::Proven(_), _) => 0,
+            (SetOutcome::NotFound { .. }, _) => 2,
+        }
+    }
+}
+
+/// A quantity of a set that laws across the space are sought for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetQuantity {
+    /// The plain game's least period.
+    PlainPeriod,
+    /// The least period of the cash game (Def 4.4), for cash-periodic sets.
+    CashPeriod,
+    /// The least rate B_i/P.
+    LeastRate,
+    /// The greatest rate B_i/P.
+    GreatestRate,
+}
+
+impl SetQuantity {
+    /// Every quantity, in the atlas's order.
+    pub const ALL: [SetQuantity; 4] = [
+        SetQuantity::PlainPeriod,
+        SetQuantity::CashPeriod,
+        SetQuantity::LeastRate,
+        SetQuantity::GreatestRate,
+    ];
+
+    /// The quantity's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            SetQuantity::PlainPeriod => "plain_period",
+            SetQuantity::CashPeriod => "cash_period",
+            SetQuantity::LeastRate => "least_rate",
+            SetQuantity::GreatestRate => "greatest_rate",
+        }
+    }
+
+    /// Its value for a set, when it has one.
+    fn of(self, f: &SetForms) -> Option<Q> {
+        match self {
+            SetQuantity::PlainPeriod => Some(Q::int(f.plain.period as i64)),
+            SetQuantity::CashPeriod => match f.cash {
+                CashPeriodicity::Periodic { period, .. } => Some(Q::int(period as i64)),
+                CashPeriodicity::NotPeriodic { .. } => None,
+            },
+            SetQuantity::LeastRate => f.rates.first().cloned(),
+            SetQuantity::GreatestRate => f.rates.last().cloned(),
+        }
+    }
+}
+
+/// A law across the sets of one size: the quantity as α + β·min A + γ·max A.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpaceLaw {
+    /// The quantity.
+    pub quantity: SetQuantity,
+    /// The size |A| of the sets it is about.
+    pub size: i64,
+    /// The sets of that size with the quantity.
+    pub sets: usize,
+    /// The law, or why there is none.
+    pub outcome: LawOutcome,
+}
+
+/// Whether a quantity is affine in (min A, max A) on the sets of one size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LawOutcome {
+    /// It is, on every set: (α, β, γ).
+    Affine([Q; 3]),
+    /// The affine function through the first sets breaks at this set.
+    Broken {
+        /// The affine function fixed by the first sets, (α, β, γ).
+        through: [Q; 3],
+        /// The first set where it fails …
+        set: CashSet,
+        /// … the law's value there …
+        law: Q,
+        /// … and the set's.
+        value: Q,
+    },
+    /// Too few sets to determine an affine function.
+    Undetermined,
+}
+
+impl SpaceLaw {
+    /// A broken law's witness in words: the law through the first sets and the set breaking it.
+    fn break_text(&self) -> String {
+        match &self.outcome {
+            LawOutcome::Broken {
+                through,
+                set,
+                law,
+                value,
+            } => format!(
+                "size {}: {} through the first sets gives {law} at A = {set}, which has {value}",
+                self.size,
+                affine_text(through)
+            ),
+            LawOutcome::Affine(_) | LawOutcome::Undetermined => String::new(),
+        }
+    }
+
+    /// The law in words: `period = min A + max A (every set of size 2: 45)`.
+    pub fn text(&self) -> String {
+        let name = self.quantity.name();
+        match &self.outcome {
+            LawOutcome::Affine(c) => format!(
+                "{name} = {} on every set of size {} ({} sets)",
+                affine_text(c),
+                self.size,
+                self.sets
+            ),
+            LawOutcome::Broken {
+                through,
+                set,
+                law,
+                value,
+            } => format!(
+                "{name} is not affine in (min A, max A) on the sets of size {}: {} (through the first sets) gives {law} at A = {set}, which has {value}",
+                self.size,
+                affine_text(through)
+            ),
+            LawOutcome::Undetermined => format!(
+                "{name}: the sets of size {} do not determine an affine law ({} sets)",
+                self.size, self.sets
+            ),
+        }
+    }
+}
+
+/// α + β·min A + γ·max A as text, its zero terms left out.
+fn affine_text(c: &[Q; 3]) -> String {
+    let mut out = String::new();
+    for (coef, var) in [(&c[1], "min A"), (&c[2], "max A"), (&c[0], "")] {
+        if coef.is_zero() {
+            continue;
+        }
+        let negative = coef.signum() < 0;
+        let size = if negative { -coef } else { coef.clone() };
+        let term = match (var.is_empty(), size == Q::one()) {
+            (true, _) => size.to_string(),
+            (false, true) => var.to_string(),
+            (false, false) => format!("{size}·{var}"),
+        };
+        out.push_str(match (out.is_empty(), negative) {
+            (true, false) => "",
+            (true, true) => "-",
+            (false, false) => " + ",
+            (false, true) => " - ",
+        });
+        out.push_str(&term);
+    }
+    if out.is_empty() { "0".to_string() } else { out }
+}
+
+/// The atlas of a cash space.
+#[derive(Clone, Debug)]
+pub struct CashAtlas {
+    /// The space in words.
+    pub space: String,
+    /// Every set, ranked: new proven results first.
+    pub entries: Vec<SetEntry>,
+    /// The laws across the space, by quantity then size.
+    pub laws: Vec<SpaceLaw>,
+}
+
+/// The columns of [`CashAtlas::table`].
+pub const CASH_ATLAS_COLUMNS: [&str; 19] = [
+    "set",
+    "size",
+    "status",
+    "novelty",
+    "known_claims",
+    "plain_preperiod",
+    "plain_period",
+    "period",
+    "proven_from",
+    "rates",
+    "cash_periodic",
+    "cash_period",
+    "cash_from",
+    "not_periodic_because",
+    "condition_status",
+    "condition_modulus",
+    "condition",
+    "forms",
+    "reason",
+];
+
+impl CashAtlas {
+    /// Sets with proven forms, and all sets.
+    pub fn coverage(&self) -> (usize, usize) {
+        let proven = self.entries.iter().filter(|e| e.forms().is_some()).count();
+        (proven, self.entries.len())
+    }
+
+    /// The summary: the space, the coverage, the new results, cash-periodicity, the win
+    /// conditions, and the laws across the space.
+    pub fn summary(&self) -> String {
+        let (proven, all) = self.coverage();
+        let percent = |x: usize| {
+            if all == 0 {
+                0.0
+            } else {
+                100.0 * x as f64 / all as f64
+            }
+        };
+        let forms: Vec<&SetForms> = self.entries.iter().filter_map(SetEntry::forms).collect();
+        let periodic = forms
+            .iter()
+            .filter(|f| matches!(f.cash, CashPeriodicity::Periodic { .. }))
+            .count();
+        let conditions = forms
+            .iter()
+            .filter(|f| matches!(f.condition, ConditionOutcome::Proven { .. }))
+            .count();
+        let new = self
+            .entries
+            .iter()
+            .filter(|e| e.forms().is_some() && e.novelty == Novelty::New)
+            .count();
+        let mut out = format!("space: {}\n", self.space);
+        out.push_str(&format!(
+            "sets: {all}; f^I and f^II PROVEN for all n on {proven} ({:.1}%)\n",
+            percent(proven)
+        ));
+        out.push_str(&format!(
+            "new: {new} sets whose proven thresholds no claim states\n"
+        ));
+        out.push_str(&format!(
+            "cash-periodic: {periodic} of {proven}; win condition on A-critical states PROVEN for {conditions} of {periodic}\n"
+        ));
+        out.push_str("laws across the space (OBSERVED on it):\n");
+        for law in self
+            .laws
+            .iter()
+            .filter(|l| matches!(l.outcome, LawOutcome::Affine(_)))
+        {
+            out.push_str(&format!("  {}\n", law.text()));
+        }
+        // The sizes without an affine law, one line per quantity, with its first break.
+        for quantity in SetQuantity::ALL {
+            let broken: Vec<&SpaceLaw> = self
+                .laws
+                .iter()
+                .filter(|l| {
+                    l.quantity == quantity && matches!(l.outcome, LawOutcome::Broken { .. })
+                })
+                .collect();
+            if let Some(first) = broken.first() {
+                let sizes: Vec<String> = broken.iter().map(|l| l.size.to_string()).collect();
+                out.push_str(&format!(
+                    "  {} is not affine in (min A, max A) on the sets of size {}; e.g. {}\n",
+                    quantity.name(),
+                    sizes.join(", "),
+                    first.break_text()
+                ));
+            }
+        }
+        out
+    }
+
+    /// The summary, then one line per set.
+    pub fn text(&self) -> String {
+        let mut out = self.summary();
+        for e in &self.entries {
+            let what = match &e.outcome {
+                SetOutcome::Proven(f) => {
+                    let cash = match &f.cash {
+                        CashPeriodicity::Periodic { period, from } => {
+                            format!("cash-periodic with period {period} from n = {from}")
+                        }
+                        CashPeriodicity::NotPeriodic { .. } => {
+                            format!("not cash-periodic: {}", not_periodic_text(f))
+                        }
+                    };
+                    let condition = match &f.condition {
+                        ConditionOutcome::Proven {
+                            modulus, b_period, ..
+                        } => format!(
+                            "; win condition PROVEN (boundaries h_i, i = n mod {modulus}, period {b_period} in b)"
+                        ),
+                        ConditionOutcome::NotCashPeriodic => String::new(),
+                        ConditionOutcome::NotFound { reason } => {
+                            format!("; no win condition: {reason}")
+                        }
+                    };
+                    format!(
+                        "W_A period {} from n = {}; f^I, f^II period {}, PROVEN for n ≥ {}, rates {}; {cash}{condition}",
+                        f.plain.period,
+                        f.plain.preperiod,
+                        f.period,
+                        f.from,
+                        rates_text(&f.rates)
+                    )
+                }
+                SetOutcome::NotFound { reason } => format!("no proven form: {reason}"),
+            };
+            out.push_str(&format!("[{}] A = {}: {what}\n", e.novelty.word(), e.set));
+        }
+        out
+    }
+
+    /// One row per set in rank order ([`CASH_ATLAS_COLUMNS`]).
+    pub fn table(&self) -> Table {
+        let mut t = Table::new(&CASH_ATLAS_COLUMNS);
+        let empty = || Cell::Text(String::new());
+        for e in &self.entries {
+            let claims = match &e.novelty {
+                Novelty::Known { claims } => claims.clone(),
+                _ => Vec::new(),
+            };
+            let mut row = vec![
+                Cell::list("{", ",", "}", e.set.elements().iter().copied()),
+                Cell::Int(e.set.elements().len() as i64),
+            ];
+            match &e.outcome {
+                SetOutcome::Proven(f) => {
+                    let (periodic, period, from, because) = match &f.cash {
+                        CashPeriodicity::Periodic { period, from } => {
+                            ("yes", Cell::Int(*period as i64), Cell::Int(*from), empty())
+                        }
+                        CashPeriodicity::NotPeriodic { .. } => {
+                            ("no", empty(), empty(), Cell::Text(not_periodic_text(f)))
+                        }
+                    };
+                    let (status, modulus, boundaries, reason) = match &f.condition {
+                        ConditionOutcome::Proven {
+                            modulus,
+                            boundaries,
+                            from,
+                            ..
+                        } => (
+                            format!("PROVEN for n ≥ {from}"),
+                            Cell::Int(*modulus as i64),
+                            boundaries.clone(),
+                            String::new(),
+                        ),
+                        ConditionOutcome::NotCashPeriodic => (
+                            "NONE (not cash-periodic)".into(),
+                            empty(),
+                            Vec::new(),
+                            String::new(),
+                        ),
+                        ConditionOutcome::NotFound { reason } => {
+                            ("NONE".into(), empty(), Vec::new(), reason.clone())
+                        }
+                    };
+                    let mut forms = f.f1.formulas_in("f1", "k");
+                    forms.extend(f.f2.formulas_in("f2", "k"));
+                    row.extend([
+                        Cell::Text("PROVEN".into()),
+                        Cell::Text(e.novelty.word().into()),
+                        Cell::list("", "; ", "", claims),
+                        Cell::Int(f.plain.preperiod as i64),
+                        Cell::Int(f.plain.period as i64),
+                        Cell::Int(f.period as i64),
+                        Cell::Int(f.from),
+                        Cell::list("{", ",", "}", f.rates.iter().cloned()),
+                        Cell::Text(periodic.into()),
+                        period,
+                        from,
+                        because,
+                        Cell::Text(status),
+                        modulus,
+                        Cell::list("", "; ", "", boundaries),
+                        Cell::list("", "; ", "", forms),
+                        Cell::Text(reason),
+                    ]);
+                }
+                SetOutcome::NotFound { reason } => {
+                    row.extend([
+                        Cell::Text("NONE".into()),
+                        Cell::Text(e.novelty.word().into()),
+                        Cell::list("", "; ", "", claims),
+                    ]);
+                    row.extend((0..10).map(|_| empty()));
+                    row.extend([
+                        Cell::list("", "; ", "", Vec::<String>::new()),
+                        Cell::list("", "; ", "", Vec::<String>::new()),
+                        Cell::Text(reason.clone()),
+                    ]);
+                }
+            }
+            t.push(row);
+        }
+        t
+    }
+}
+
+impl AtlasView for CashAtlas {
+    fn text(&self) -> String {
+        CashAtlas::text(self)
+    }
+
+    fn table(&self) -> Table {
+        CashAtlas::table(self)
+    }
+}
+
+/// The witness that a set is not cash-periodic, in words.
+fn not_periodic_text(f: &SetForms) -> String {
+    match &f.cash {
+        CashPeriodicity::NotPeriodic {
+            residue,
+            a,
+            growth,
+            which,
+        } => format!(
+            "{which}(n, {a}) grows by {growth} per period along n ≡ {residue} (mod {})",
+            f.period
+        ),
+        CashPeriodicity::Periodic { .. } => String::new(),
+    }
+}
+
+/// `{4/5}` or `{5/8, 11/16}`.
+fn rates_text(rates: &[Q]) -> String {
+    let r: Vec<String> = rates.iter().map(Q::to_string).collect();
+    format!("{{{}}}", r.join(", "))
+}
+
+/// What is proven of one set (see the module doc); `max_bytes` bounds each table.
+pub fn discover_set(set: &CashSet, max_bytes: u64) -> Result<SetOutcome> {
+    let forms = match certified_forms(set, max_bytes) {
+        Ok(forms) => forms,
+        Err(e) => {
+            return Ok(SetOutcome::NotFound {
+                reason: e.to_string(),
+            });
+        }
+    };
+    let plain = forms.plain_period.clone();
+    // W_A through its first period covers every n the periodicity test reads.
+    let th = thresholds(set, (plain.preperiod + plain.period) as Amount + set.max())?;
+    let cash = forms.cash_periodicity(set, &th.winner);
+    let condition = match cash {
+        CashPeriodicity::NotPeriodic { .. } => ConditionOutcome::NotCashPeriodic,
+        CashPeriodicity::Periodic { .. } => {
+            match WinCondition::find(set, CONDITION_START_N, max_bytes) {
+                Ok(wc) => ConditionOutcome::Proven {
+                    modulus: wc.modulus,
+                    boundaries: wc.boundaries.iter().map(|b| b.compact()).collect(),
+                    b_period: wc.proof.b_period,
+                    band_growth: wc.proof.band_growth,
+                    edge_depth: wc.edge.depth,
+                    from: wc.proof.from,
+                },
+                Err(e) => ConditionOutcome::NotFound {
+                    reason: e.to_string(),
+                },
+            }
+        }
+    };
+    let mut rates: Vec<Q> = [&forms.f1, &forms.f2]
+        .iter()
+        .flat_map(|f| {
+            let p = Q::int(f.period as i64);
+            f.lines.iter().map(move |l| &l.slope / &p)
+        })
+        .collect();
+    rates.sort();
+    rates.dedup();
+    Ok(SetOutcome::Proven(Box::new(SetForms {
+        plain,
+        period: forms.certificate.recurrence.period,
+        from: forms.certificate.from,
+        f1: forms.f1,
+        f2: forms.f2,
+        rates,
+        cash,
+        condition,
+    })))
+}
+
+/// The laws of every quantity across the sets of each size (see the module doc).
+pub fn space_laws(entries: &[SetEntry]) -> Vec<SpaceLaw> {
+    let mut sizes: Vec<usize> = entries.iter().map(|e| e.set.elements().len()).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let mut laws = Vec::new();
+    for quantity in SetQuantity::ALL {
+        for &size in &sizes {
+            let points: Vec<(&CashSet, Q)> = entries
+                .iter()
+                .filter(|e| e.set.elements().len() == size)
+                .filter_map(|e| Some((&e.set, quantity.of(e.forms()?)?)))
+                .collect();
+            laws.push(SpaceLaw {
+                quantity,
+                size: size as i64,
+                sets: points.len(),
+                outcome: affine_law(&points),
+            });
+        }
+    }
+    laws
+}
+
+/// The features of a set: (1, min A, max A).
+fn features(set: &CashSet) -> [Q; 3] {
+    [Q::one(), Q::int(set.min() as i64), Q::int(set.max() as i64)]
+}
+
+/// The affine law through the points in (min A, max A): fixed by the first three points whose
+/// features are independent, then checked on every point.
+fn affine_law(points: &[(&CashSet, Q)]) -> LawOutcome {
+    let Some(coefficients) = solve_through(points) else {
+        return LawOutcome::Undetermined;
+    };
+    let at = |set: &CashSet| -> Q {
+        features(set)
+            .iter()
+            .zip(&coefficients)
+            .fold(Q::zero(), |acc, (x, c)| &acc + &(x * c))
+    };
+    match points.iter().find(|(set, v)| at(set) != *v) {
+        None => LawOutcome::Affine(coefficients),
+        Some((set, value)) => LawOutcome::Broken {
+            law: at(set),
+            through: coefficients,
+            set: (*set).clone(),
+            value: value.clone(),
+        },
+    }
+}
+
+/// The coefficients through the first three points with independent features, by Cramer's
+/// rule over the rationals (through two points in max A alone when min A = max A throughout).
+fn solve_through(points: &[(&CashSet, Q)]) -> Option<[Q; 3]> {
+    let det3 = |m: &[[Q; 3]; 3]| -> Q {
+        let minor = |a: &Q, b: &Q, c: &Q, d: &Q| &(a * d) - &(b * c);
+        let t0 = &m[0][0] * &minor(&m[1][1], &m[1][2], &m[2][1], &m[2][2]);
+        let t1 = &m[0][1] * &minor(&m[1][0], &m[1][2], &m[2][0], &m[2][2]);
+        let t2 = &m[0][2] * &minor(&m[1][0], &m[1][1], &m[2][0], &m[2][1]);
+        &(&t0 - &t1) + &t2
+    };
+    let rows: Vec<([Q; 3], &Q)> = points.iter().map(|(s, v)| (features(s), v)).collect();
+    for i in 0..rows.len() {
+        for j in i + 1..rows.len() {
+            for k in j + 1..rows.len() {
+                let m = [rows[i].0.clone(), rows[j].0.clone(), rows[k].0.clone()];
+                let d = det3(&m);
+                if d.is_zero() {
+                    continue;
+                }
+                let values = [rows[i].1, rows[j].1, rows[k].1];
+                let solved = |col: usize| -> Q {
+                    let mut mc = m.clone();
+                    for (r, v) in mc.iter_mut().zip(values) {
+                        r[col] = v.clone();
+                    }
+                    &det3(&mc) / &d
+                };
+                return Some([solved(0), solved(1), solved(2)]);
+            }
+        }
+    }
+    // Sets of one element (min A = max A): α + γ·max A through two points with distinct max A.
+    let (first, second) = rows
+        .iter()
+        .find_map(|a| rows.iter().find(|b| b.0[2] != a.0[2]).map(|b| (a, b)))?;
+    let gamma = &(second.1 - first.1) / &(&second.0[2] - &first.0[2]);
+    let alpha = first.1 - &(&gamma * &first.0[2]);
+    Some([alpha, Q::zero(), gamma])
+}
+
+/// The atlas of `space`: every set's proven forms, cash-periodicity and win condition (in
+/// parallel), novelty judged against `registries` (none: every result `unchecked`), and the laws
+/// across the space. `progress` hears one unit per set.
+pub fn discover(
+    space: &CashSpace,
+    registries: &[Registry],
+    max_bytes: u64,
+    progress: &dyn Progress,
+) -> Result<CashAtlas> {
+    space.validate()?;
+    let sets = space.sets();
+    let stated = stated_families(registries, &STATING);
+    progress.stage(&format!("proving the forms of {} sets", sets.len()));
+    progress.add_work(sets.len() as u64);
+    let mut entries = sets
+        .par_iter()
+        .map(|set| {
+            let outcome = discover_set(set, max_bytes);
+            progress.advance(1);
+            let family = HeapFamily::new(
+                set.elements()
+                    .iter()
+                    .map(|&a| AffineHeap {
+                        slope: 0,
+                        offset: a as i64,
+                    })
+                    .collect(),
+            );
+            let novelty = if registries.is_empty() {
+                Novelty::Unchecked
+            } else {
+                novelty(&family, &stated)
+            };
+            Ok(SetEntry {
+                set: set.clone(),
+                outcome: outcome?,
+                novelty,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let laws = space_laws(&entries);
+    entries.sort_by_key(SetEntry::rank);
+    Ok(CashAtlas {
+        space: space.describe(),
+        entries,
+        laws,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::Silent;
+
+    fn set(elements: &[Amount]) -> CashSet {
+        CashSet::new(elements.to_vec()).unwrap()
+    }
+
+    #[test]
+    fn the_space_lists_sets_by_size_then_lexicographically() {
+        let space = CashSpace {
+            max_element: 3,
+            sizes: IntRange::new(1, 3).unwrap(),
+        };
+        let sets: Vec<String> = space.sets().iter().map(CashSet::to_string).collect();
+        assert_eq!(
+            sets,
+            ["{1}", "{2}", "{3}", "{1,2}", "{1,3}", "{2,3}", "{1,2,3}"]
+        );
+        let pairs = CashSpace {
+            sizes: IntRange::new(2, 2).unwrap(),
+            ..space.clone()
+        };
+        assert_eq!(pairs.sets().len(), 3);
+        for bad in [
+            CashSpace {
+                max_element: 0,
+                ..space.clone()
+            },
+            CashSpace {
+                max_element: MAX_ELEMENT + 1,
+                ..space.clone()
+            },
+            CashSpace {
+                sizes: IntRange::new(4, 5).unwrap(),
+                ..space
+            },
+        ] {
+            assert!(bad.validate().is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn proven_forms_are_the_thresholds_of_the_definitions() {
+        let atlas = discover(
+            &CashSpace {
+                max_element: 5,
+                sizes: IntRange::new(1, 5).unwrap(),
+            },
+            &[],
+            1 << 30,
+            &Silent,
+        )
+        .unwrap();
+        assert_eq!(atlas.coverage(), (31, 31));
+        for e in &atlas.entries {
+            let f = e.forms().unwrap();
+            // Def 2.1/2.3 computed directly, well past where the forms are proven.
+            let th = thresholds(&e.set, 300).unwrap();
+            for n in f.from.max(0)..=300 {
+                let i = n as usize;
+                assert_eq!(f.f1.eval(n), Q::int(th.f1[i] as i64), "{} f1({n})", e.set);
+                assert_eq!(f.f2.eval(n), Q::int(th.f2[i] as i64), "{} f2({n})", e.set);
+            }
+            // The rates are the slopes per stone: f1 grows by about rate·n.
+            let slope = &(&f.f1.eval(f.from + 10 * f.period as i64) - &f.f1.eval(f.from))
+                / &Q::int(10 * f.period as i64);
+            assert!(f.rates.contains(&slope), "{}: {slope}", e.set);
+            assert_eq!(e.novelty, Novelty::Unchecked);
+        }
+        // One element a: W_A has period 2a; the law says so.
+        let law = atlas
+            .laws
+            .iter()
+            .find(|l| l.quantity == SetQuantity::PlainPeriod && l.size == 1)
+            .unwrap();
+        assert_eq!(
+            law.outcome,
+            LawOutcome::Affine([Q::zero(), Q::zero(), Q::int(2)])
+        );
+    }
+
+    #[test]
+    fn a_perturbed_set_breaks_the_law_its_neighbours_follow() {
+        let sets: Vec<CashSet> = [[1, 2], [1, 3], [2, 3], [1, 4], [2, 5], [3, 5]]
+            .iter()
+            .map(|s| set(s))
+            .collect();
+        let value = |s: &CashSet| Q::int((s.min() + s.max()) as i64);
+        let mut points: Vec<(&CashSet, Q)> = sets.iter().map(|s| (s, value(s))).collect();
+        assert_eq!(
+            affine_law(&points),
+            LawOutcome::Affine([Q::zero(), Q::one(), Q::one()])
+        );
+        points[4].1 = Q::int(8);
+        assert_eq!(
+            affine_law(&points),
+            LawOutcome::Broken {
+                through: [Q::zero(), Q::one(), Q::one()],
+                set: set(&[2, 5]),
+                law: Q::int(7),
+                value: Q::int(8),
+            }
+        );
+        assert_eq!(affine_law(&points[..1]), LawOutcome::Undetermined);
+    }
+}
