@@ -429,6 +429,7 @@ pub mod mining {
         Anomaly, KLine, NoProgressionForm, Progression, ProgressionFamily, Run, Shape,
         first_difference, mine_progressions, mine_progressions_confirmed, residue_index,
     };
+    pub use crate::miner::{QuasiOptions, QuasiPolynomial, fit_quasi_polynomial};
     pub use crate::tables::across::{
         ACROSS_FORM_COLUMNS, AcrossForm, across_forms, across_forms_table, floor_form_math,
     };
@@ -474,6 +475,10 @@ pub mod discovery {
     pub use crate::discover::scoring::{
         AffineHeap, HeapFamily, MAX_SPACE_HEAPS, ScoringSpace, SpaceCost,
         discover as discover_scoring,
+    };
+    pub use crate::discover::subtraction::{
+        Conjecture14, GrowthForm, MAX_SET_SIZE, SUBTRACTION_ATLAS_COLUMNS, SubtractionAtlas,
+        SubtractionEntry, SubtractionSpace, SubtractionSpaceCost, discover as discover_subtraction,
     };
     pub use crate::discover::{
         ATLAS_COLUMNS, Atlas, AtlasEntry, AtlasView, Duplicate, FamilyData, FormStatus, Mismatch,

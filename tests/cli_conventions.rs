@@ -87,6 +87,10 @@ const JSON_COMMANDS: &[(&str, &[&str])] = &[
         "discover cash --max-element 4 --no-claims",
         &["set", "rates", "known_claims", "condition", "forms"],
     ),
+    (
+        "discover subtraction --slopes 0..1 --offsets=0..1 --L 1..10 --no-claims",
+        &["preperiod_form", "period_form"],
+    ),
     ("octal values --subtract 4,5 --max-heap 5", &[]),
     (
         "octal value --subtract 4,5 --also 0.26 9 4@2 --payoff",

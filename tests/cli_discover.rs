@@ -351,3 +351,125 @@ expected = "n"
     // Every pair {1, L} (the claim's range of L is not consulted), through the definition.
     assert_eq!(known, ["{1,2}", "{1,3}", "{1,4}", "{1,5}"]);
 }
+
+/// A small subtraction space: 2 elements, slopes 0..1, offsets -1..2, L = 1..14.
+const SUBTRACTION: &str = "discover subtraction --slopes 0..1 --offsets=-1..2 --L 1..14";
+
+#[test]
+fn bad_subtraction_spaces_are_refused_naming_the_value() {
+    for (line, needle) in [
+        ("discover subtraction --size 0", "--size 0"),
+        ("discover subtraction --size 5", "--size 5"),
+        ("discover subtraction --slopes 0..0", "--slopes 0"),
+        ("discover subtraction --slopes=-1..1", "--slopes -1..1"),
+        (
+            "discover subtraction --L 1..10 --verify-to 5",
+            "--verify-to 5",
+        ),
+        ("discover subtraction --L 1..5000", "--L 1..5000"),
+        ("discover subtraction --max-heap 0", "0"),
+    ] {
+        run_input_error(&words(line), &[needle]);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    assert_failed_runs_leave_no_output_file(
+        dir.path(),
+        &["discover subtraction --size 0 --format csv"],
+    );
+}
+
+#[test]
+fn the_subtraction_atlas_forms_give_the_periods_octal_period_proves() {
+    let line = format!("{SUBTRACTION} --format csv --no-claims");
+    let csv = Csv::run(&line);
+    assert_eq!(
+        run_ok(&words(&line)),
+        run_ok(&words(&line)),
+        "byte-identical"
+    );
+    assert_eq!(&csv.header[..3], ["family", "mined", "preperiod_form"]);
+    let json = run_json(&format!("{SUBTRACTION} --format json --no-claims"));
+    assert_json_rows_match_csv(&line, json.as_array().unwrap(), &csv);
+    let records = csv.records();
+    // {L, L − 1}: the preperiod (2L − 1)(L − 2).
+    let pair = records.iter().find(|r| r["family"] == "L,L-1").unwrap();
+    assert_eq!(pair["preperiod_formula"], "2*L*L - 5*L + 2");
+    assert!(
+        pair["preperiod_status"].starts_with("HOLDS on L = 2..28"),
+        "{pair:?}"
+    );
+    // Each formula, evaluated by `mine check` (the claims evaluator) at members beyond the
+    // data, is what `octal period` proves for those members' sets.
+    let dir = tempfile::tempdir().unwrap();
+    let mut checked = 0;
+    for r in records
+        .iter()
+        .filter(|r| r["preperiod_status"].starts_with("HOLDS"))
+    {
+        let family = r["family"];
+        let mut data = String::from("L,preperiod,period\n");
+        for l in 20i64..=27 {
+            let set: Vec<String> = family
+                .split(',')
+                .map(|e| eval_affine_in(e, "L", l).to_string())
+                .collect();
+            let proved = Csv::run(&format!(
+                "octal period --subtract {} --format csv",
+                set.join(",")
+            ));
+            let proved = &proved.records()[0];
+            data.push_str(&format!(
+                "{l},{},{}\n",
+                proved["preperiod"], proved["period"]
+            ));
+        }
+        let file = dir.path().join("members.csv");
+        std::fs::write(&file, data).unwrap();
+        for (quantity, formula) in [
+            ("preperiod", "preperiod_formula"),
+            ("period", "period_formula"),
+        ] {
+            let out = run_ok(&[
+                "mine",
+                "check",
+                "--csv",
+                file.to_str().unwrap(),
+                "--index",
+                "L",
+                "--value",
+                quantity,
+                "--formula",
+                r[formula],
+            ]);
+            assert!(out.contains("HOLDS"), "{family} {quantity}: {out}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 8, "{checked}");
+    let text = run_ok(&words(&format!("{SUBTRACTION} --no-claims")));
+    assert!(text.contains("Conjecture 14"), "{text}");
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with('[')).count(),
+        records.len()
+    );
+}
+
+/// `2L-1`, `L+3`, `3` at L.
+fn eval_affine_in(e: &str, param: &str, l: i64) -> i64 {
+    match e.split_once(param) {
+        None => e.parse().unwrap(),
+        Some((coef, rest)) => {
+            let c = if coef.is_empty() {
+                1
+            } else {
+                coef.parse().unwrap()
+            };
+            c * l
+                + if rest.is_empty() {
+                    0
+                } else {
+                    rest.parse::<i64>().unwrap()
+                }
+        }
+    }
+}

@@ -13,6 +13,7 @@ use crate::claims::Registry;
 use crate::discover::candy::{CandySpace, discover as discover_candy};
 use crate::discover::cash::{CashSpace, discover as discover_cash};
 use crate::discover::scoring::{ScoringSpace, discover};
+use crate::discover::subtraction::{SubtractionSpace, discover as discover_subtraction};
 use crate::discover::{AtlasView, twice};
 use crate::export::Format;
 use crate::games::cash::MAX_CONDITION_TABLE;
@@ -40,6 +41,34 @@ pub enum DiscoverCommand {
         after_help = "Examples:\n  nimlab discover cash                               # every A of {1..10}: 1023 sets\n  nimlab discover cash --max-element 12 --sizes 2..3 --format csv -o cash-atlas.csv\n  nimlab discover cash --max-element 6 --format json\n\nEach set's thresholds f^I, f^II are fitted as periodic-linear in n and PROVEN for all n by a\ncertificate (as `nimlab mine cash`); cash-periodicity follows from the proven forms, and for a\ncash-periodic set the win condition on A-critical states is found and PROVEN by induction (as\n`nimlab cash condition`). The rates are the slopes per period over the period: dollars per\nstone. Laws across the space fit the plain period, the cash period and the least and greatest\nrate as affine functions of (min A, max A) on the sets of each size, exactly (OBSERVED on the\nspace). A result is new when no claim of the claim files (default: data/claims/*.toml when\npresent) states f1 or f2 of a move set that specialises to it."
     )]
     Cash(CashArgs),
+    /// Scoring subtraction games whose sets have elements a·L + b: the least preperiod and
+    /// least period of G_s as quasi-polynomials in L, mined on --L and re-verified beyond it.
+    #[command(
+        after_help = "Examples:\n  nimlab discover subtraction                          # 2 elements a·L + b, a in 0..2, b in -2..3, L = 1..24\n  nimlab discover subtraction --size 3 --slopes 0..1 --offsets=-1..2 --format csv -o sub-atlas.csv\n  nimlab discover subtraction --L 1..20 --verify-to 48\n\nEach member's least preperiod and period are PROVEN by the window argument (as `nimlab octal\nperiod --subtract`); each quantity is fitted as a polynomial of degree <= 3 in L per residue\nclass of L modulo m <= 6, from some L0, on --L, then compared exactly with every member up to\n--verify-to (default: twice the mined range): HOLDS on that range, not PROVEN. The atlas also\nsays whether 2·max S is the least period (Conjecture 14) on every member."
+    )]
+    Subtraction(SubtractionArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(mut_args(verify_to_named("L")))]
+pub struct SubtractionArgs {
+    /// Elements per set.
+    #[arg(long, value_name = "K", default_value_t = 2, value_parser = super::args::ranged(0, usize::MAX))]
+    size: usize,
+    /// Slopes a of the elements a·L + b.
+    #[arg(long, value_name = "RANGE", default_value = "0..2", value_parser = parse_int_range)]
+    slopes: IntRange,
+    /// Offsets b of the elements a·L + b (write --offsets=-2..3).
+    #[arg(long, value_name = "RANGE", default_value = "-2..3", allow_hyphen_values = true, value_parser = parse_int_range)]
+    offsets: IntRange,
+    /// The members the miner sees.
+    #[arg(long = "L", value_name = "RANGE", default_value = "1..24", value_parser = parse_int_range)]
+    l: IntRange,
+    /// The period search gives up beyond this heap.
+    #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = super::args::ranged(1, u32::MAX))]
+    max_heap: u32,
+    #[command(flatten)]
+    atlas: AtlasArgs,
 }
 
 #[derive(Debug, Args)]
@@ -155,6 +184,7 @@ pub fn run(cmd: DiscoverCommand) -> anyhow::Result<()> {
         DiscoverCommand::Scoring(a) => scoring(a),
         DiscoverCommand::Candy(a) => candy(a),
         DiscoverCommand::Cash(a) => cash(a),
+        DiscoverCommand::Subtraction(a) => subtraction(a),
     }
 }
 
@@ -277,6 +307,37 @@ fn cash(a: CashArgs) -> anyhow::Result<()> {
         |registries, limits, progress| {
             discover_cash(&space, registries, limits.max_bytes, progress)
         },
+    )
+}
+
+fn subtraction(a: SubtractionArgs) -> anyhow::Result<()> {
+    let space = SubtractionSpace {
+        size: a.size,
+        slopes: a.slopes,
+        offsets: a.offsets,
+        verify_to: a.atlas.verify_to(a.l),
+        l: a.l,
+        max_heap: a.max_heap,
+    };
+    let cost = space.cost()?;
+    // A period search keeps about 24 bytes per term (the values and the window's hash) and
+    // runs to at most --max-heap terms, one per worker.
+    let bytes = 24 * u128::from(space.max_heap) * rayon::current_num_threads() as u128;
+    let plan = Plan {
+        table: format!("the period searches up to heap {}", space.max_heap),
+        narrow: "--max-heap",
+        work: format!(
+            "{} families ({} more are shifts of these), {} period searches, elements up to {}",
+            cost.families, cost.duplicates, cost.members, cost.max_element
+        ),
+        bytes,
+    };
+    atlas(
+        &a.atlas.claims,
+        &a.atlas.out,
+        &a.atlas.solve.limits(),
+        plan,
+        |registries, limits, progress| discover_subtraction(&space, registries, limits, progress),
     )
 }
 

@@ -38,6 +38,7 @@ use crate::games::cash::{
 use crate::miner::{PeriodicLinear, Periodicity};
 use crate::num::{IntRange, Q};
 use crate::progress::Progress;
+use crate::tables::cash_survey::survey_sets;
 
 /// The functions whose equations state a set's thresholds.
 const STATING: [&str; 2] = ["f1", "f2"];
@@ -84,25 +85,10 @@ impl CashSpace {
         Ok(())
     }
 
-    /// The sets of the space in order: by size, then lexicographically.
-    pub fn sets(&self) -> Vec<CashSet> {
-        let m = self.max_element as u32;
-        let mut sets: Vec<Vec<Amount>> = (1u32..1 << m)
-            .filter(|mask| {
-                let size = i64::from(mask.count_ones());
-                self.sizes.start() <= size && size <= self.sizes.end()
-            })
-            .map(|mask| {
-                (0..m)
-                    .filter(|b| mask >> b & 1 == 1)
-                    .map(|b| Amount::from(b + 1))
-                    .collect()
-            })
-            .collect();
-        sets.sort_by(|x, y| x.len().cmp(&y.len()).then_with(|| x.cmp(y)));
-        sets.into_iter()
-            .map(|s| CashSet::new(s).expect("non-empty, positive"))
-            .collect()
+    /// The sets of the space in the cash survey's order (binary counting of the element masks:
+    /// by largest element, then the rest).
+    pub fn sets(&self) -> Result<Vec<CashSet>> {
+        survey_sets(IntRange::new(1, self.max_element as i64)?, Some(self.sizes))
     }
 
     /// The work before it starts: the sets, and the memory of the largest tables the workers
@@ -114,7 +100,7 @@ impl CashSpace {
         let per_worker = CashTable::bytes(MAX_CONDITION_TABLE)
             + threshold_bytes(across_start_data(&largest), true);
         Ok(CashSpaceCost {
-            sets: self.sets().len(),
+            sets: self.sets()?.len(),
             bytes: per_worker * workers.max(1) as u128,
         })
     }
@@ -382,7 +368,7 @@ fn affine_text(c: &[Q; 3]) -> String {
 pub struct CashAtlas {
     /// The space in words.
     pub space: String,
-    /// Every set, ranked: new proven results first.
+    /// Every set, ranked: new proven results first (in the space's order within a rank).
     pub entries: Vec<SetEntry>,
     /// The laws across the space, by quantity then size.
     pub laws: Vec<SpaceLaw>,
@@ -799,7 +785,7 @@ pub fn discover(
     progress: &dyn Progress,
 ) -> Result<CashAtlas> {
     space.validate()?;
-    let sets = space.sets();
+    let sets = space.sets()?;
     let stated = stated_families(registries, &STATING);
     progress.stage(&format!("proving the forms of {} sets", sets.len()));
     progress.add_work(sets.len() as u64);
@@ -848,21 +834,26 @@ mod tests {
     }
 
     #[test]
-    fn the_space_lists_sets_by_size_then_lexicographically() {
+    fn the_space_lists_every_set_of_the_sizes_kept() {
         let space = CashSpace {
             max_element: 3,
             sizes: IntRange::new(1, 3).unwrap(),
         };
-        let sets: Vec<String> = space.sets().iter().map(CashSet::to_string).collect();
+        let sets: Vec<String> = space
+            .sets()
+            .unwrap()
+            .iter()
+            .map(CashSet::to_string)
+            .collect();
         assert_eq!(
             sets,
-            ["{1}", "{2}", "{3}", "{1,2}", "{1,3}", "{2,3}", "{1,2,3}"]
+            ["{1}", "{2}", "{1,2}", "{3}", "{1,3}", "{2,3}", "{1,2,3}"]
         );
         let pairs = CashSpace {
             sizes: IntRange::new(2, 2).unwrap(),
             ..space.clone()
         };
-        assert_eq!(pairs.sets().len(), 3);
+        assert_eq!(pairs.sets().unwrap().len(), 3);
         for bad in [
             CashSpace {
                 max_element: 0,

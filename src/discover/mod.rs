@@ -36,6 +36,7 @@ pub mod candy;
 pub mod cash;
 pub mod scoring;
 mod stated;
+pub mod subtraction;
 
 use std::fmt;
 

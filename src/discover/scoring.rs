@@ -30,7 +30,7 @@
 use rayon::prelude::*;
 
 pub use super::stated::{AffineHeap, HeapFamily};
-use super::stated::{novelty, stated_families};
+use super::stated::{affine_families, novelty, stated_families};
 use super::{Atlas, Duplicate, FamilyData, Novelty, discover_family, twice, validate_mined};
 use crate::claims::Registry;
 use crate::error::{Error, Result};
@@ -122,66 +122,9 @@ impl ScoringSpace {
         validate_mined("k", self.k, 1 << 20, self.verify_to, 1 << 21)
     }
 
-    /// The heaps of the space: fixed heaps b ≥ 1 and growing heaps a·k + b.
-    fn heap_choices(&self) -> Vec<AffineHeap> {
-        let mut out = Vec::new();
-        for slope in self.slopes.iter() {
-            for offset in self.offsets.iter() {
-                if slope > 0 || offset > 0 {
-                    out.push(AffineHeap { slope, offset });
-                }
-            }
-        }
-        out
-    }
-
     /// The families of the space in order, and those left out as shifts of them.
     pub fn families(&self) -> (Vec<HeapFamily>, Vec<Duplicate>) {
-        let choices = self.heap_choices();
-        let mut kept = Vec::new();
-        let mut duplicates = Vec::new();
-        let mut pick = vec![0usize; self.heaps];
-        // Multisets of `heaps` choices: indices in non-decreasing order.
-        'all: loop {
-            let fam = HeapFamily::new(pick.iter().map(|&i| choices[i]).collect());
-            if fam.0.iter().any(|h| h.slope > 0) {
-                // The largest c ≥ 0 for which the family shifted by −c is still in the space.
-                let c = fam
-                    .0
-                    .iter()
-                    .filter(|h| h.slope > 0)
-                    .map(|h| (h.offset - self.offsets.start()).div_euclid(h.slope))
-                    .min()
-                    .unwrap_or(0);
-                if c > 0 {
-                    duplicates.push(Duplicate {
-                        same_as: fam.shifted(-c).to_string(),
-                        family: fam.to_string(),
-                        shift: c,
-                    });
-                } else {
-                    kept.push(fam);
-                }
-            }
-            // The next multiset.
-            let mut i = self.heaps;
-            loop {
-                if i == 0 {
-                    break 'all;
-                }
-                i -= 1;
-                if pick[i] + 1 < choices.len() {
-                    pick[i] += 1;
-                    let v = pick[i];
-                    for p in &mut pick[i + 1..] {
-                        *p = v;
-                    }
-                    break;
-                }
-            }
-        }
-        kept.sort();
-        (kept, duplicates)
+        affine_families(self.heaps, self.slopes, self.offsets)
     }
 
     /// The largest heap any member up to the re-verification bound has.

@@ -14,13 +14,13 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::Novelty;
+use super::{Duplicate, Novelty};
 use crate::claims::eval::Definitions;
 use crate::claims::expr::{BinOp, CmpOp, Domain, Expr, ExprKind};
 use crate::claims::functions::{GROUPS, numbers::GROUP as NUMBERS};
 use crate::claims::registry::{Assertion, Check, ExprCheck};
 use crate::claims::{Claim, Registry};
-use crate::num::Q;
+use crate::num::{IntRange, Q};
 
 /// One heap a·k + b of a family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -106,6 +106,78 @@ impl fmt::Display for HeapFamily {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.written("k"))
     }
+}
+
+/// The heaps a space offers: fixed heaps b ≥ 1 and growing heaps a·k + b, for the slopes a and
+/// offsets b given.
+fn heap_choices(slopes: IntRange, offsets: IntRange) -> Vec<AffineHeap> {
+    let mut out = Vec::new();
+    for slope in slopes.iter() {
+        for offset in offsets.iter() {
+            if slope > 0 || offset > 0 {
+                out.push(AffineHeap { slope, offset });
+            }
+        }
+    }
+    out
+}
+
+/// Every family of `count` heaps a·k + b (a multiset, with a heap that grows) for the slopes
+/// and offsets given, in order; a family that is another with k shifted — F(k) = G(k + c), c > 0,
+/// with G's offsets still in the range — is left out and listed as that one's duplicate.
+pub(super) fn affine_families(
+    count: usize,
+    slopes: IntRange,
+    offsets: IntRange,
+) -> (Vec<HeapFamily>, Vec<Duplicate>) {
+    let choices = heap_choices(slopes, offsets);
+    let mut kept = Vec::new();
+    let mut duplicates = Vec::new();
+    if choices.is_empty() || count == 0 {
+        return (kept, duplicates);
+    }
+    let mut pick = vec![0usize; count];
+    // Multisets of `count` choices: indices in non-decreasing order.
+    'all: loop {
+        let fam = HeapFamily::new(pick.iter().map(|&i| choices[i]).collect());
+        if fam.0.iter().any(|h| h.slope > 0) {
+            // The largest c ≥ 0 for which the family shifted by −c is still in the space.
+            let c = fam
+                .0
+                .iter()
+                .filter(|h| h.slope > 0)
+                .map(|h| (h.offset - offsets.start()).div_euclid(h.slope))
+                .min()
+                .unwrap_or(0);
+            if c > 0 {
+                duplicates.push(Duplicate {
+                    same_as: fam.shifted(-c).to_string(),
+                    family: fam.to_string(),
+                    shift: c,
+                });
+            } else {
+                kept.push(fam);
+            }
+        }
+        // The next multiset.
+        let mut i = count;
+        loop {
+            if i == 0 {
+                break 'all;
+            }
+            i -= 1;
+            if pick[i] + 1 < choices.len() {
+                pick[i] += 1;
+                let v = pick[i];
+                for p in &mut pick[i + 1..] {
+                    *p = v;
+                }
+                break;
+            }
+        }
+    }
+    kept.sort();
+    (kept, duplicates)
 }
 
 /// c₀ + Σ cᵥ·v over the rationals.

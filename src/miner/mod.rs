@@ -1,6 +1,7 @@
 //! The miner: patterns in generic sequences of exact values — periods and their window
-//! certificates, periodic-linear closed forms and their certificates, the shapes and closed
-//! forms of piecewise-linear functions, and closed forms along families of them.
+//! certificates, periodic-linear closed forms and their certificates, quasi-polynomials in a
+//! parameter, the shapes and closed forms of piecewise-linear functions, and closed forms along
+//! families of them.
 //! It knows nothing about games; callers say what recurrence produced the data (its look-back),
 //! which is what turns an observation into a proof.
 
@@ -13,6 +14,7 @@ pub mod linear;
 pub mod period;
 pub mod progressions;
 pub mod pwl_form;
+pub mod quasi;
 pub mod shape;
 pub mod window;
 
@@ -39,5 +41,6 @@ pub use pwl_form::{
     AffineNumber, FamilyForm, GridForm, LinearParameter, PwlForm, PwlKind, family_form, grid_form,
     pwl_form,
 };
+pub use quasi::{QuasiOptions, QuasiPolynomial, fit_quasi_polynomial};
 pub use shape::{PwlShape, Zigzag, pwl_shape, zigzag};
 pub use window::{WindowCertificate, WindowError};

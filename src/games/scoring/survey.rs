@@ -87,8 +87,9 @@ pub fn subtraction_sets(elements: IntRange) -> Result<Vec<Vec<HeapSize>>> {
         .collect())
 }
 
-/// The period search on G_s of one subtraction set (points = beans taken, N = 0).
-fn survey_set(set: Vec<HeapSize>, max_heap: HeapSize, limits: &Limits) -> Result<SurveyRow> {
+/// The period search on G_s of one subtraction set `set` (increasing; points = beans taken,
+/// N = 0), up to heap `max_heap`.
+pub fn survey_set(set: Vec<HeapSize>, max_heap: HeapSize, limits: &Limits) -> Result<SurveyRow> {
     let rules = OctalRules::subtraction(&set, None).map_err(|e| Error::invalid(e.to_string()))?;
     let game = ScoringGame::single(rules);
     let seq = HeapSequence::new(&game, 0, &[], Q::zero())?;
