@@ -10,31 +10,43 @@ use common::*;
 /// A small space: 3 heaps, slopes 0..1, offsets 0..2, k = 1..8, re-verified to 16.
 const SMALL: &str = "discover scoring --slopes 0..1 --offsets=0..2 --k 1..8";
 
-#[test]
-fn bad_spaces_are_refused_naming_the_value() {
-    for (line, needle) in [
-        ("discover scoring --heaps 0", "--heaps 0"),
-        ("discover scoring --heaps 9", "--heaps 9"),
-        ("discover scoring --slopes=-1..2", "--slopes -1..2"),
-        (
-            "discover scoring --slopes 0..0",
-            "--slopes 0: a family needs a heap that grows",
-        ),
-        ("discover scoring --k 1..10 --verify-to 5", "--verify-to 5"),
-        (
-            "discover scoring --claims no-such-file.toml",
-            "no-such-file.toml",
-        ),
-        (
-            "discover scoring --k 1..40 --memory-limit 1M",
-            "over the memory limit",
-        ),
-    ] {
+/// The CSV of `line`, checked byte-identical on a second run.
+fn reproducible_csv(line: &str) -> Csv {
+    let first = run_ok(&words(line));
+    assert_eq!(first, run_ok(&words(line)), "{line}: byte-identical");
+    Csv::parse(&first)
+}
+
+/// Each bad line exits 2 naming its value, and the `failing` lines write no output file.
+fn assert_refused(lines: &[(&str, &str)], failing: &[&str]) {
+    for (line, needle) in lines {
         run_input_error(&words(line), &[needle]);
     }
     let dir = tempfile::tempdir().unwrap();
-    assert_failed_runs_leave_no_output_file(
-        dir.path(),
+    assert_failed_runs_leave_no_output_file(dir.path(), failing);
+}
+
+#[test]
+fn bad_spaces_are_refused_naming_the_value() {
+    assert_refused(
+        &[
+            ("discover scoring --heaps 0", "--heaps 0"),
+            ("discover scoring --heaps 9", "--heaps 9"),
+            ("discover scoring --slopes=-1..2", "--slopes -1..2"),
+            (
+                "discover scoring --slopes 0..0",
+                "--slopes 0: a family needs a heap that grows",
+            ),
+            ("discover scoring --k 1..10 --verify-to 5", "--verify-to 5"),
+            (
+                "discover scoring --claims no-such-file.toml",
+                "no-such-file.toml",
+            ),
+            (
+                "discover scoring --k 1..40 --memory-limit 1M",
+                "over the memory limit",
+            ),
+        ],
         &[
             "discover scoring --heaps 0 --format csv",
             "discover scoring --claims no-such-file.toml --format csv",
@@ -211,25 +223,21 @@ const CASH: &str = "discover cash --max-element 5";
 
 #[test]
 fn bad_cash_spaces_are_refused_naming_the_value() {
-    for (line, needle) in [
-        ("discover cash --max-element 0", "--max-element 0"),
-        ("discover cash --max-element 17", "--max-element 17"),
-        ("discover cash --max-element 5 --sizes 0..2", "--sizes 0..2"),
-        ("discover cash --max-element 5 --sizes 6..7", "--sizes 6..7"),
-        (
-            "discover cash --max-element 5 --claims no-such-file.toml",
-            "no-such-file.toml",
-        ),
-        (
-            "discover cash --max-element 5 --memory-limit 1M",
-            "over the memory limit",
-        ),
-    ] {
-        run_input_error(&words(line), &[needle]);
-    }
-    let dir = tempfile::tempdir().unwrap();
-    assert_failed_runs_leave_no_output_file(
-        dir.path(),
+    assert_refused(
+        &[
+            ("discover cash --max-element 0", "--max-element 0"),
+            ("discover cash --max-element 17", "--max-element 17"),
+            ("discover cash --max-element 5 --sizes 0..2", "--sizes 0..2"),
+            ("discover cash --max-element 5 --sizes 6..7", "--sizes 6..7"),
+            (
+                "discover cash --max-element 5 --claims no-such-file.toml",
+                "no-such-file.toml",
+            ),
+            (
+                "discover cash --max-element 5 --memory-limit 1M",
+                "over the memory limit",
+            ),
+        ],
         &["discover cash --max-element 0 --format csv"],
     );
 }
@@ -237,12 +245,7 @@ fn bad_cash_spaces_are_refused_naming_the_value() {
 #[test]
 fn the_cash_atlas_proves_every_set_and_its_forms_give_the_thresholds() {
     let line = format!("{CASH} --format csv --no-claims");
-    let csv = Csv::run(&line);
-    assert_eq!(
-        run_ok(&words(&line)),
-        run_ok(&words(&line)),
-        "byte-identical"
-    );
+    let csv = reproducible_csv(&line);
     let records = csv.records();
     assert_eq!(records.len(), 31, "every non-empty subset of {{1..5}}");
     assert!(records.iter().all(|r| r["status"] == "PROVEN"));
@@ -357,23 +360,19 @@ const SUBTRACTION: &str = "discover subtraction --slopes 0..1 --offsets=-1..2 --
 
 #[test]
 fn bad_subtraction_spaces_are_refused_naming_the_value() {
-    for (line, needle) in [
-        ("discover subtraction --size 0", "--size 0"),
-        ("discover subtraction --size 5", "--size 5"),
-        ("discover subtraction --slopes 0..0", "--slopes 0"),
-        ("discover subtraction --slopes=-1..1", "--slopes -1..1"),
-        (
-            "discover subtraction --L 1..10 --verify-to 5",
-            "--verify-to 5",
-        ),
-        ("discover subtraction --L 1..5000", "--L 1..5000"),
-        ("discover subtraction --max-heap 0", "0"),
-    ] {
-        run_input_error(&words(line), &[needle]);
-    }
-    let dir = tempfile::tempdir().unwrap();
-    assert_failed_runs_leave_no_output_file(
-        dir.path(),
+    assert_refused(
+        &[
+            ("discover subtraction --size 0", "--size 0"),
+            ("discover subtraction --size 5", "--size 5"),
+            ("discover subtraction --slopes 0..0", "--slopes 0"),
+            ("discover subtraction --slopes=-1..1", "--slopes -1..1"),
+            (
+                "discover subtraction --L 1..10 --verify-to 5",
+                "--verify-to 5",
+            ),
+            ("discover subtraction --L 1..5000", "--L 1..5000"),
+            ("discover subtraction --max-heap 0", "0"),
+        ],
         &["discover subtraction --size 0 --format csv"],
     );
 }
@@ -381,12 +380,7 @@ fn bad_subtraction_spaces_are_refused_naming_the_value() {
 #[test]
 fn the_subtraction_atlas_forms_give_the_periods_octal_period_proves() {
     let line = format!("{SUBTRACTION} --format csv --no-claims");
-    let csv = Csv::run(&line);
-    assert_eq!(
-        run_ok(&words(&line)),
-        run_ok(&words(&line)),
-        "byte-identical"
-    );
+    let csv = reproducible_csv(&line);
     assert_eq!(&csv.header[..3], ["family", "mined", "preperiod_form"]);
     let json = run_json(&format!("{SUBTRACTION} --format json --no-claims"));
     assert_json_rows_match_csv(&line, json.as_array().unwrap(), &csv);

@@ -165,6 +165,21 @@ impl AtlasArgs {
     fn verify_to(&self, mined: IntRange) -> i64 {
         self.verify_to.unwrap_or(twice(mined))
     }
+
+    /// [`atlas`] with these options' claim files, output and memory limit.
+    fn atlas<A: AtlasView>(
+        &self,
+        plan: Plan,
+        discover: impl FnOnce(&[Registry], &Limits, &dyn Progress) -> crate::error::Result<A>,
+    ) -> anyhow::Result<()> {
+        atlas(
+            &self.claims,
+            &self.out,
+            &self.solve.limits(),
+            plan,
+            discover,
+        )
+    }
 }
 
 /// A space's table as its cost sized it, before any work.
@@ -237,13 +252,9 @@ fn scoring(a: ScoringArgs) -> anyhow::Result<()> {
         ),
         bytes: u128::from(cost.bytes),
     };
-    atlas(
-        &a.atlas.claims,
-        &a.atlas.out,
-        &a.atlas.solve.limits(),
-        plan,
-        |registries, limits, progress| discover(&space, registries, limits, progress),
-    )
+    a.atlas.atlas(plan, |registries, limits, progress| {
+        discover(&space, registries, limits, progress)
+    })
 }
 
 fn candy(a: CandyArgs) -> anyhow::Result<()> {
@@ -266,15 +277,9 @@ fn candy(a: CandyArgs) -> anyhow::Result<()> {
         ),
         bytes: cost.bytes,
     };
-    atlas(
-        &a.atlas.claims,
-        &a.atlas.out,
-        &a.atlas.solve.limits(),
-        plan,
-        |registries, limits, progress| {
-            discover_candy(&space, registries, limits.max_bytes, progress)
-        },
-    )
+    a.atlas.atlas(plan, |registries, limits, progress| {
+        discover_candy(&space, registries, limits.max_bytes, progress)
+    })
 }
 
 fn cash(a: CashArgs) -> anyhow::Result<()> {
@@ -332,13 +337,9 @@ fn subtraction(a: SubtractionArgs) -> anyhow::Result<()> {
         ),
         bytes,
     };
-    atlas(
-        &a.atlas.claims,
-        &a.atlas.out,
-        &a.atlas.solve.limits(),
-        plan,
-        |registries, limits, progress| discover_subtraction(&space, registries, limits, progress),
-    )
+    a.atlas.atlas(plan, |registries, limits, progress| {
+        discover_subtraction(&space, registries, limits, progress)
+    })
 }
 
 /// What every space does once its cost is known: refuses the table over the memory limit,

@@ -27,7 +27,7 @@
 use rayon::prelude::*;
 
 use super::stated::{AffineHeap, HeapFamily, novelty, stated_families};
-use super::{AtlasView, Novelty};
+use super::{AtlasView, Novelty, percent};
 use crate::claims::Registry;
 use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
@@ -320,15 +320,9 @@ impl SpaceLaw {
                 self.size,
                 self.sets
             ),
-            LawOutcome::Broken {
-                through,
-                set,
-                law,
-                value,
-            } => format!(
-                "{name} is not affine in (min A, max A) on the sets of size {}: {} (through the first sets) gives {law} at A = {set}, which has {value}",
-                self.size,
-                affine_text(through)
+            LawOutcome::Broken { .. } => format!(
+                "{name} is not affine in (min A, max A) on the sets of {}",
+                self.break_text()
             ),
             LawOutcome::Undetermined => format!(
                 "{name}: the sets of size {} do not determine an affine law ({} sets)",
@@ -408,13 +402,6 @@ impl CashAtlas {
     /// conditions, and the laws across the space.
     pub fn summary(&self) -> String {
         let (proven, all) = self.coverage();
-        let percent = |x: usize| {
-            if all == 0 {
-                0.0
-            } else {
-                100.0 * x as f64 / all as f64
-            }
-        };
         let forms: Vec<&SetForms> = self.entries.iter().filter_map(SetEntry::forms).collect();
         let periodic = forms
             .iter()
@@ -432,7 +419,7 @@ impl CashAtlas {
         let mut out = format!("space: {}\n", self.space);
         out.push_str(&format!(
             "sets: {all}; f^I and f^II PROVEN for all n on {proven} ({:.1}%)\n",
-            percent(proven)
+            percent(proven, all)
         ));
         out.push_str(&format!(
             "new: {new} sets whose proven thresholds no claim states\n"

@@ -357,6 +357,15 @@ pub struct Duplicate {
     pub shift: i64,
 }
 
+/// `part` of `all` in percent (0 of nothing is 0%).
+fn percent(part: usize, all: usize) -> f64 {
+    if all == 0 {
+        0.0
+    } else {
+        100.0 * part as f64 / all as f64
+    }
+}
+
 /// What a space's discovery gives back: its report in words (what `--format text` prints) and
 /// its table (every other format).
 pub trait AtlasView {
@@ -442,11 +451,7 @@ impl Atlas {
     /// The summary in words: the space, the coverage, the new results and the anomalies.
     pub fn summary(&self) -> String {
         let (covered, all) = self.coverage();
-        let percent = if all == 0 {
-            0.0
-        } else {
-            100.0 * covered as f64 / all as f64
-        };
+        let percent = percent(covered, all);
         let mut out = format!("space: {}\n", self.space);
         out.push_str(&format!(
             "families: {all} ({} more left out as shifts of these in {})\n",

@@ -30,7 +30,7 @@
 use rayon::prelude::*;
 
 use super::stated::{HeapFamily, affine_families};
-use super::{AtlasView, Duplicate, FormStatus, Mismatch, Novelty, validate_mined};
+use super::{AtlasView, Duplicate, FormStatus, Mismatch, Novelty, percent, validate_mined};
 use crate::claims::Registry;
 use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
@@ -305,11 +305,7 @@ impl SubtractionAtlas {
     /// The summary: the space, coverage, and Conjecture 14.
     pub fn summary(&self) -> String {
         let (covered, all) = self.coverage();
-        let percent = if all == 0 {
-            0.0
-        } else {
-            100.0 * covered as f64 / all as f64
-        };
+        let percent = percent(covered, all);
         let count =
             |f: &dyn Fn(&SubtractionEntry) -> bool| self.entries.iter().filter(|e| f(e)).count();
         let mut out = format!("space: {}\n", self.space);
