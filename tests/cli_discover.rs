@@ -281,7 +281,7 @@ fn the_cash_atlas_proves_every_set_and_its_forms_give_the_thresholds() {
                 }
                 let k = (n - i) / p;
                 assert_eq!(
-                    eval_affine_in_k(expr, k),
+                    eval_affine_in(expr, "k", k),
                     row[name].parse::<i64>().unwrap(),
                     "A = {set}, {form}, n = {n}"
                 );
@@ -297,27 +297,6 @@ fn the_cash_atlas_proves_every_set_and_its_forms_give_the_thresholds() {
         "{text}"
     );
     assert_eq!(text.lines().filter(|l| l.starts_with('[')).count(), 31);
-}
-
-/// `4k-1`, `11k`, `3`, `-2k+5` at k.
-fn eval_affine_in_k(expr: &str, k: i64) -> i64 {
-    let e = expr.replace(' ', "");
-    match e.split_once('k') {
-        None => e.parse().unwrap(),
-        Some((coef, rest)) => {
-            let c = match coef {
-                "" => 1,
-                "-" => -1,
-                c => c.parse().unwrap(),
-            };
-            c * k
-                + if rest.is_empty() {
-                    0
-                } else {
-                    rest.parse::<i64>().unwrap()
-                }
-        }
-    }
 }
 
 #[test]
@@ -448,17 +427,19 @@ fn the_subtraction_atlas_forms_give_the_periods_octal_period_proves() {
     );
 }
 
-/// `2L-1`, `L+3`, `3` at L.
-fn eval_affine_in(e: &str, param: &str, l: i64) -> i64 {
+/// An affine expression in `param` as the atlases print it (`4k-1`, `11k`, `3`, `-2k+5`,
+/// `2L - 1`) at `param` = `value`.
+fn eval_affine_in(expr: &str, param: &str, value: i64) -> i64 {
+    let e = expr.replace(' ', "");
     match e.split_once(param) {
         None => e.parse().unwrap(),
         Some((coef, rest)) => {
-            let c = if coef.is_empty() {
-                1
-            } else {
-                coef.parse().unwrap()
+            let c = match coef {
+                "" => 1,
+                "-" => -1,
+                c => c.parse().unwrap(),
             };
-            c * l
+            c * value
                 + if rest.is_empty() {
                     0
                 } else {
