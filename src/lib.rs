@@ -155,7 +155,7 @@ pub use claims::{
 /// an SMT query answered by z3 or cvc5 ([`prove::Solver`], run as programs).
 pub mod prove {
     pub use crate::claims::induction::{
-        Answer, Class, Discrepancy, Game, Obligation, Outcome, Query, REFINEMENTS, Rel,
+        Answer, Class, Discrepancy, Game, Obligation, Outcome, Posed, Query, REFINEMENTS, Rel,
         SECONDS_PER_OBLIGATION, Solver, Sort, System, Term, prove_statement, run,
         write_certificate,
     };
@@ -517,8 +517,9 @@ pub mod discovery {
 pub mod findings {
     pub use crate::claims::finding::{
         Asserted, ClaimRef, Commentary, Correction, Counterexample, DataFit, EvidenceTable,
-        FailureExtent, Importance, InstanceProofs, Labelled, MergeError, PaperStatus, Phrase,
-        Points, Proof, ProvenClass, RangePart, Reading, Slot, Style, Unit, Wording,
+        FailureExtent, Importance, InductionWords, InstanceProofs, Labelled, MergeError,
+        PaperStatus, Phrase, Points, Proof, ProvenClass, RangePart, Reading, Slot, Style, Unit,
+        Wording,
     };
     pub use crate::claims::sketch::{forms_table, sketch};
 }

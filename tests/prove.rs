@@ -169,3 +169,150 @@ fn the_papers_misprint_for_10_8_1_is_refuted_and_the_engine_confirms_it() {
         .unwrap_or_else(|| panic!("{out}"));
     assert!(confirmed.contains("at (10,8,1) with N = -"), "{confirmed}");
 }
+
+const CANDY_BLOCK_2: &str = "data/proofs/candy-nim-block-2.toml";
+const CANDY_BLOCK_32: &str = "data/proofs/candy-nim-block-32.toml";
+
+fn candy_forms() -> String {
+    std::fs::read_to_string(CANDY_BLOCK_2).unwrap()
+}
+
+#[test]
+fn candy_forms_of_block_2_are_proven_and_replay_with_cvc5() {
+    let dir = tempfile::tempdir().unwrap();
+    let cert = dir.path().join("cert");
+    let (code, out) = prove(&candy_forms(), &["--certificate", cert.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("PROVEN"), "{out}");
+    let mut files: Vec<_> = std::fs::read_dir(&cert)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 8, "{files:?}");
+    // A file of several cases asks one (check-sat) per case: every answer must be unsat.
+    for f in &files {
+        let out = Command::new("cvc5")
+            .args(["--incremental", "--lang=smt2"])
+            .arg(f)
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            !said.trim().is_empty() && said.lines().all(|l| l.trim() == "unsat"),
+            "{}: {said}",
+            f.display()
+        );
+    }
+}
+
+#[test]
+fn a_candy_form_wrong_at_one_member_is_refuted_and_the_engine_confirms_it() {
+    // Prop 4.1's form, one too large at m = 5 only.
+    let bad = candy_forms().replace(
+        "form = \"2*m\"",
+        "form = \"if m == 5 then 2*m + 1 else 2*m\"",
+    );
+    assert_ne!(bad, candy_forms());
+    let (code, out) = prove(&bad, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with("REFUTED"), "{out}");
+    assert!(
+        out.contains("gives 11 at [11,10,1], but V([11,10,1]) = 10"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_candy_form_off_by_one_in_its_slope_is_refuted() {
+    let bad = candy_forms().replace("form = \"2*m\"", "form = \"3*m\"");
+    let (code, out) = prove(&bad, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with("REFUTED"), "{out}");
+    assert!(out.contains("confirmed by the exact engine"), "{out}");
+}
+
+#[test]
+fn a_candy_family_without_a_class_is_refused_by_name() {
+    let text = candy_forms();
+    let start = text.find("[[class]]\nid = \"a0-x1\"").unwrap();
+    let end = text.find("[[class]]\nid = \"a1-x0\"").unwrap();
+    let bad = format!("{}{}", &text[..start], &text[end..]);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("forms.toml");
+    std::fs::write(&path, &bad).unwrap();
+    let out = nimlab().arg("prove").arg(&path).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("[0, 2m + 1, 2m + 1]"), "{err}");
+}
+
+#[test]
+fn a_candy_class_off_the_closure_is_refused_by_name() {
+    for (from, to, says) in [
+        (
+            "position = \"[2m + 1, 2m, 1]\"",
+            "position = \"[3m + 1, 2m, 1]\"",
+            "slope",
+        ),
+        (
+            "position = \"[2m + 1, 2m, 1]\"",
+            "position = \"[2m + 1, 2m + 1, 1]\"",
+            "xor",
+        ),
+        ("block = 2", "block = 3", "power of two"),
+    ] {
+        let bad = candy_forms().replace(from, to);
+        assert_ne!(bad, candy_forms());
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("forms.toml");
+        std::fs::write(&path, &bad).unwrap();
+        let out = nimlab().arg("prove").arg(&path).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{to}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{to}: {err}");
+    }
+}
+
+#[test]
+fn the_block_32_forms_are_what_discover_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("forms.toml");
+    let out = nimlab()
+        .args(["discover", "candy", "--no-claims", "--forms"])
+        .arg(&path)
+        .env("NIMLAB_PROGRESS", "never")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        std::fs::read_to_string(CANDY_BLOCK_32).unwrap()
+    );
+}
+
+#[test]
+fn remark_4_5_and_prop_4_1_of_candy_nim_are_proven_for_every_m() {
+    let out = nimlab()
+        .args([
+            "check",
+            "data/claims/candy-nim.toml",
+            "--only",
+            "prop-4.1,rem-4.5",
+        ])
+        .args(["--format", "csv"])
+        .env("NIMLAB_PROGRESS", "never")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert_eq!(text.matches(",PROVEN,").count(), 2, "{text}");
+    assert!(
+        text.contains("induction on the number of candies"),
+        "{text}"
+    );
+}

@@ -336,6 +336,23 @@ pub struct ProvenClass {
     pub form: String,
 }
 
+/// How the sketch of an induction proof names its game's parts: the game whose recurrence the
+/// forms satisfy supplies them (`crate::claims::induction::Game::words`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InductionWords {
+    /// What the induction counts: "stones", "candies".
+    pub unit: String,
+    /// The value proven at a position p, as mathematics (without `$`): `f_N(p)`, `V(p)`.
+    pub value: String,
+    /// What a class's closed form gives: "its payoff in its parameters and $N$".
+    pub form_of: String,
+    /// The formulas the recurrence became, in words.
+    pub formulas: String,
+    /// For which values each form is proven: "every integer value of the parameters and every
+    /// rational $N$".
+    pub every: String,
+}
+
 /// What proves a PROVEN (or a refutation "for every n").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -387,6 +404,8 @@ pub enum Proof {
         classes: Vec<ProvenClass>,
         /// The game's recurrence the forms satisfy (LaTeX, without `$`).
         recurrence: String,
+        /// The game's parts, as the sketch names them.
+        words: Box<InductionWords>,
         /// How many obligations were discharged (the forms' and the statement's).
         obligations: usize,
         /// Where the statement is proven, as a phrase with `$…$` mathematics: "all integers
@@ -432,10 +451,12 @@ impl Proof {
             Proof::Induction {
                 obligations,
                 domain,
+                words,
                 ..
             } => format!(
-                "PROVEN for {domain}, by induction on the number of stones ({obligations} SMT \
-                 obligations unsatisfiable)"
+                "PROVEN for {domain}, by induction on the number of {} ({obligations} SMT \
+                 obligations unsatisfiable)",
+                words.unit
             ),
         }
     }

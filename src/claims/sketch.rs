@@ -82,44 +82,73 @@ pub fn sketch(proof: &Proof) -> String {
             title,
             classes,
             recurrence,
+            words,
             obligations,
             domain,
             solver,
         } => format!(
             "The statement is proven for {domain}, not only on the range computed. The forms file `{forms}` ({title}) covers a set of positions \
-             closed under moves by {} classes, each with a closed form of its payoff in its \
-             parameters and $N$ (the table below). The recurrence ${recurrence}$ was turned into quantifier-free \
-             formulas of linear integer and real arithmetic: no move beats a class's form (one \
-             formula for each class, pile lowered and class of the position left), some move \
-             reaches it, every move stays in the set, every position of the set lies in a \
-             class, and the empty position is worth $-N$. {solver} found the negation of each of \
-             the {obligations} formulas (these and the statement's own) unsatisfiable. By \
-             induction on the number of stones each form therefore equals $f_N$ at every \
-             position of its class, for every integer value of the parameters and every \
-             rational $N$, and the statement, with each payoff replaced by its form, follows. \
+             closed under moves by {} classes, each with a closed form of {} (the table below). \
+             The recurrence ${recurrence}$ was turned into quantifier-free formulas of linear \
+             integer and real arithmetic: {}. {solver} found the negation of each of the \
+             {obligations} formulas (these and the statement's own) unsatisfiable. By induction \
+             on the number of {} each form therefore equals ${}$ at every position $p$ of its \
+             class, for {}, and the statement, with each value replaced by its form, follows. \
              The argument uses the rules of the game only, no result of the paper; the \
              formulas are SMT-LIB files that another solver replays (`nimlab prove {forms} \
              --solver cvc5 --certificate DIR`).",
             classes.len(),
+            words.form_of,
+            words.formulas,
+            words.unit,
+            words.value,
+            words.every,
         ),
     }
 }
 
+/// The most classes a forms table lists in full.
+const FORMS_TABLE_ROWS: usize = 40;
+
 /// The classes of an induction proof and the form proven on each, as the table its full sketch
 /// refers to; `None` for the other arguments, which name their few numbers in the sketch.
 pub fn forms_table(proof: &Proof) -> Option<EvidenceTable> {
-    let Proof::Induction { forms, classes, .. } = proof else {
+    let Proof::Induction {
+        forms,
+        classes,
+        words,
+        ..
+    } = proof
+    else {
         return None;
     };
+    let value = format!("${}$", words.value);
     let mut table = EvidenceTable::new(
         format!(
-            "The classes of `{forms}` and the payoff proven on each, for every value of the \
-             class's parameters and every rational $N$:"
+            "The classes of `{forms}` and the value proven on each, for {}:",
+            words.every
         ),
-        &["positions $p$", "$f_N(p)$"],
+        &["positions $p$", value.as_str()],
     );
-    for c in classes {
-        table.push(vec![c.name.clone(), format!("${}$", c.form)]);
+    let row = |c: &super::finding::ProvenClass| vec![c.name.clone(), format!("${}$", c.form)];
+    if classes.len() <= FORMS_TABLE_ROWS {
+        for c in classes {
+            table.push(row(c));
+        }
+    } else {
+        // A block of Candy Nim families has hundreds of classes: the first and the last ones
+        // (the largest piles, where the papers' families sit), the rest named by their file.
+        let half = FORMS_TABLE_ROWS / 2;
+        for c in &classes[..half] {
+            table.push(row(c));
+        }
+        table.push(vec![
+            format!("$\\vdots$ ({} more classes)", classes.len() - 2 * half),
+            format!("in `{forms}`"),
+        ]);
+        for c in &classes[classes.len() - half..] {
+            table.push(row(c));
+        }
     }
     Some(table)
 }
@@ -146,15 +175,17 @@ pub fn sketch_referring(proof: &Proof, first: &str) -> String {
             obligations,
             domain,
             solver,
+            words,
             ..
         } => format!(
             "The statement is proven for {domain}, not only on the range computed. It rests on \
-             the closed forms of `{forms}`, proven for every value of their parameters and every \
-             rational $N$ by induction on the number of stones, as sketched in the entry of \
-             {first}. With each payoff of the statement replaced by the form of a class holding \
+             the closed forms of `{forms}`, proven for {} by induction on the number of {}, as \
+             sketched in the entry of {first}. With each value in the statement replaced by the \
+             form of a class holding \
              its position, {solver} found the negation of the statement unsatisfiable \
              ({obligations} formulas in all, the forms' and the statement's), so the statement \
-             holds wherever the forms do."
+             holds wherever the forms do.",
+            words.every, words.unit
         ),
         Proof::CertifiedForms { period, from, .. } => format!(
             "The closed forms of period ${period}$ used here are the ones certified for every \
@@ -201,6 +232,7 @@ mod tests {
                 },
             ],
             recurrence: "f(p) = g(p)".into(),
+            words: Box::new(crate::claims::induction::Game::ScoringNim.words()),
             obligations: 127,
             domain: "all integers $x \\ge 2$ and every rational $N$".into(),
             solver: "z3".into(),
@@ -253,6 +285,7 @@ mod tests {
                 form: "x".into(),
             }],
             recurrence: "f(p) = g(p)".into(),
+            words: Box::new(crate::claims::induction::Game::ScoringNim.words()),
             obligations: 127,
             domain: domain.into(),
             solver: "z3".into(),

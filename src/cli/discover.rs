@@ -99,6 +99,10 @@ pub struct CandyArgs {
     /// The members the miner sees.
     #[arg(long, value_name = "RANGE", default_value = "1..16", value_parser = parse_int_range)]
     m: IntRange,
+    /// Also write a forms file for `nimlab prove`: V of every family of the block (a = 0..2^K − 1,
+    /// as the closure needs) as a form in m, fitted on m = 0..--verify-to (K ≤ 6).
+    #[arg(long, value_name = "FILE")]
+    forms: Option<PathBuf>,
     #[command(flatten)]
     atlas: AtlasArgs,
 }
@@ -265,6 +269,15 @@ fn candy(a: CandyArgs) -> anyhow::Result<()> {
         verify_to: a.atlas.verify_to(a.m),
     };
     let cost = space.cost()?;
+    if let Some(path) = &a.forms {
+        let text = crate::discover::candy::forms_file(
+            space.bits,
+            space.verify_to,
+            a.atlas.solve.limits().max_bytes,
+            &crate::progress::Silent,
+        )?;
+        crate::fsio::write_output(path, |w| w.write_all(text.as_bytes()))?;
+    }
     let plan = Plan {
         table: format!(
             "the value table covering every member (heaps ≤ {})",

@@ -84,16 +84,19 @@ pub fn run(a: ProveArgs) -> anyhow::Result<bool> {
             );
             if let Some(d) = confirmed {
                 let piles: Vec<String> = d.position.iter().map(i64::to_string).collect();
-                println!(
-                    "confirmed by the exact engine: the form of class {} gives {} at ({}) with \
-                     N = {}, but f_N({}) = {}",
-                    d.class,
-                    d.form,
-                    piles.join(","),
-                    d.bonus,
-                    piles.join(","),
-                    d.exact
-                );
+                let piles = piles.join(",");
+                match &d.bonus {
+                    Some(bonus) => println!(
+                        "confirmed by the exact engine: the form of class {} gives {} at ({piles}) \
+                         with N = {bonus}, but f_N({piles}) = {}",
+                        d.class, d.form, d.exact
+                    ),
+                    None => println!(
+                        "confirmed by the exact engine: the form of class {} gives {} at \
+                         [{piles}], but V([{piles}]) = {}",
+                        d.class, d.form, d.exact
+                    ),
+                }
             }
         }
         Outcome::Unknown { obligation, why } => {

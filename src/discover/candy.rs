@@ -28,7 +28,8 @@ use super::{Atlas, FamilyData, Novelty, discover_family, twice, validate_mined};
 use crate::claims::Registry;
 use crate::error::{Error, Result};
 use crate::games::candy::{Candies, TableShape, value_with};
-use crate::num::IntRange;
+use crate::miner::quasi::{QuasiOptions, fit_quasi_polynomial};
+use crate::num::{IntRange, Q};
 use crate::progress::Progress;
 use crate::tables::candy::{CandyFamily, CandyMember};
 
@@ -241,6 +242,125 @@ pub fn discover(
         quantities,
         entries,
         Vec::new(),
+    ))
+}
+
+/// The largest K of [`forms_file`]: `nimlab prove` samples the block's members exactly, so the
+/// block stays small (B ≤ 64).
+pub const MAX_FORMS_BITS: u32 = 6;
+
+/// The fit of a family's V(m) for [`forms_file`]: affine per residue class of m modulo at most
+/// 4, each class confirmed by 4 values beyond the two that fix it.
+const FORMS_FIT: QuasiOptions = QuasiOptions {
+    max_degree: 1,
+    max_modulus: 4,
+    confirming: 4,
+};
+
+/// A forms file of `nimlab prove` (format in `data/proofs/README.md`).
+#[derive(serde::Serialize)]
+struct FormsFile {
+    game: &'static str,
+    title: String,
+    piles: [&'static str; 3],
+    block: i64,
+    class: Vec<FormsClass>,
+}
+
+#[derive(serde::Serialize)]
+struct FormsClass {
+    id: String,
+    name: String,
+    position: String,
+    form: String,
+}
+
+/// A forms file for `nimlab prove` covering the whole closure of the block B = 2^K: for every
+/// family [a, B·m + x, B·m + (a ⊕ x)] with 0 ≤ a, x < B (x ≤ a ⊕ x, a = 0 included, as the
+/// closure needs), V as a periodic-linear form in m fitted on the members m = 0..=`through`,
+/// the members before it holds listed one by one. The forms are OBSERVED on the data; the
+/// proof is `nimlab prove`'s. An error names a family with no such form on the data.
+pub fn forms_file(
+    bits: u32,
+    through: i64,
+    max_bytes: u64,
+    progress: &dyn Progress,
+) -> Result<String> {
+    if bits == 0 || bits > MAX_FORMS_BITS {
+        return Err(Error::invalid(format!(
+            "--bits {bits}: a forms file is written for K in 1..{MAX_FORMS_BITS}"
+        )));
+    }
+    let least = 2 + FORMS_FIT.confirming as i64;
+    if !(least..=4096).contains(&through) {
+        return Err(Error::invalid(format!(
+            "--verify-to {through}: the forms are fitted on m = 0..M with M in {least}..4096"
+        )));
+    }
+    let block = 1i64 << bits;
+    let families: Vec<(i64, i64)> = (0..block)
+        .flat_map(|a| (0..block).filter(move |&x| x <= a ^ x).map(move |x| (a, x)))
+        .collect();
+    let heaps = |a: i64, x: i64, m: i64| -> Vec<Candies> {
+        [block * m + (a ^ x), block * m + x, a]
+            .iter()
+            .map(|&h| h as Candies)
+            .collect()
+    };
+    let last: Vec<Vec<Candies>> = families
+        .iter()
+        .map(|&(a, x)| heaps(a, x, through))
+        .collect();
+    progress.stage("solving the value table");
+    let values = TableShape::covering(&last)?.solve(max_bytes, progress)?;
+    let class = families
+        .par_iter()
+        .map(|&(a, x)| {
+            let y = a ^ x;
+            let v: Vec<Q> = (0..=through)
+                .map(|m| Ok(Q::int(value_with(values.as_ref(), &heaps(a, x, m))?.v)))
+                .collect::<Result<_>>()?;
+            let grow = |c: i64| {
+                if c == 0 {
+                    format!("{block}m")
+                } else {
+                    format!("{block}m + {c}")
+                }
+            };
+            let name = format!("[{a}, {}, {}]", grow(x), grow(y));
+            let fit = fit_quasi_polynomial(0, &v, &FORMS_FIT).ok_or_else(|| {
+                Error::invalid(format!(
+                    "the family {name} has no periodic-linear V on m = 0..{through}; raise --verify-to"
+                ))
+            })?;
+            let mut form = String::new();
+            for (m, value) in v.iter().enumerate().take(fit.from as usize) {
+                form.push_str(&format!("if m == {m} then {value} else "));
+            }
+            form.push_str(&fit.expr("m"));
+            Ok(FormsClass {
+                id: format!("a{a}-x{x}"),
+                name: format!("${name}$"),
+                position: format!("[{}, {}, {a}]", grow(y), grow(x)),
+                form,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let file = FormsFile {
+        game: "candy-nim",
+        title: format!(
+            "Candy Nim: V of every P-position [a, {block}m + x, {block}m + (a xor x)] with a, x < {block}"
+        ),
+        piles: ["a", "b", "c"],
+        block,
+        class,
+    };
+    let body = toml::to_string(&file)
+        .map_err(|e| Error::invalid(format!("cannot write the forms file: {e}")))?;
+    Ok(format!(
+        "# Written by `nimlab discover candy --bits {bits} --a 1..{} --verify-to {through} --forms FILE`:\n\
+         # each family's V fitted on m = 0..{through}. `nimlab prove FILE` proves the forms for every m.\n\n{body}",
+        block - 1
     ))
 }
 

@@ -23,12 +23,13 @@
 //! A `sat` answer is a point where an obligation fails, reported with the solver's values (the
 //! caller confirms it with the exact engine); anything else is UNKNOWN with the solver's words.
 
+mod candy;
 mod scoring;
 mod solver;
 mod term;
 mod translate;
 
-pub use self::solver::{Answer, Solver};
+pub use self::solver::{Answer, Posed, Solver};
 pub use self::term::{Query, Rel, Sort, Term};
 
 use std::cell::RefCell;
@@ -52,6 +53,12 @@ use crate::num::Q;
 pub enum Game {
     /// Scoring Nim: f_N(0) = −N, f_N(p) = max over moves of (stones taken − f_N(p')).
     ScoringNim,
+    /// Candy Nim's value V = N_L − N_W of the P-positions [a, B·m + x, B·m + (a ⊕ x)] with
+    /// a, x < B = `block` (a power of two): Luca moves anywhere, Windsor back to nim-sum 0.
+    CandyNim {
+        /// B = 2^K.
+        block: u32,
+    },
 }
 
 impl Game {
@@ -61,6 +68,49 @@ impl Game {
             Game::ScoringNim => {
                 r"f_N(0) = -N,\ f_N(p) = \max_{p \to p'} (\lvert p\rvert - \lvert p'\rvert - f_N(p'))"
             }
+            Game::CandyNim { .. } => {
+                r"V(\emptyset) = 0,\ V(G) = \max_{G \to G'} \bigl(\lvert G\rvert - \lvert G'\rvert - \max_{G' \to G'' \in \mathcal{P}} (\lvert G'\rvert - \lvert G''\rvert - V(G''))\bigr)"
+            }
+        }
+    }
+
+    /// How a proof sketch names this game's parts.
+    pub fn words(self) -> crate::claims::finding::InductionWords {
+        use crate::claims::finding::InductionWords;
+        match self {
+            Game::ScoringNim => InductionWords {
+                unit: "stones".into(),
+                value: "f_N(p)".into(),
+                form_of: "its payoff in its parameters and $N$".into(),
+                formulas: "no move beats a class's form (one formula for each class, pile \
+                           lowered and class of the position left), some move reaches it, every \
+                           move stays in the set, every position of the set lies in a class, and \
+                           the empty position is worth $-N$"
+                    .into(),
+                every: "every integer value of the parameters and every rational $N$".into(),
+            },
+            Game::CandyNim { block } => InductionWords {
+                unit: "candies".into(),
+                value: "V(p)".into(),
+                form_of: "its value $V = N_L - N_W$ in its parameter $m$".into(),
+                formulas: format!(
+                    "the set is every P-position $[a, {block}m + x, {block}m + (a \\oplus x)]$ \
+                     with $a, x < {block}$, and a turn (a move of Luca's and a winning reply of \
+                     Windsor's, Bouton's rule) leads from one to another: within the block, or \
+                     to a smaller $m' < m$; no turn beats a class's form (one formula for each \
+                     class, the turns a disjunction of cases), some turn reaches it, every \
+                     position of the set lies in a class, and the empty position is worth $0$"
+                ),
+                every: "every integer value of its parameter $m \\ge 0$".into(),
+            },
+        }
+    }
+
+    /// The game's value function in claim files, proven forms stand for it in statements.
+    pub(super) fn value_function(self) -> &'static str {
+        match self {
+            Game::ScoringNim => "payoff",
+            Game::CandyNim { .. } => "candy_v",
         }
     }
 }
@@ -71,7 +121,8 @@ struct RawForms {
     game: Spanned<String>,
     title: String,
     piles: Vec<String>,
-    closure: Spanned<String>,
+    closure: Option<Spanned<String>>,
+    block: Option<Spanned<i64>>,
     #[serde(default)]
     define: Vec<Spanned<crate::claims::registry::RawDefine>>,
     class: Vec<Spanned<RawClass>>,
@@ -153,6 +204,7 @@ impl Obligation {
                 about,
                 assertions,
                 shown,
+                cases: Vec::new(),
             },
             members: Vec::new(),
             attained: false,
@@ -162,6 +214,12 @@ impl Obligation {
     /// The obligation, with the class members its counterexample names.
     fn naming(mut self, members: Vec<(usize, &'static str)>) -> Obligation {
         self.members = members;
+        self
+    }
+
+    /// The obligation as the disjunction of `cases` (see [`Query::cases`]).
+    fn with_cases(mut self, cases: Vec<Term>) -> Obligation {
+        self.query.cases = cases;
         self
     }
 
@@ -207,8 +265,8 @@ pub struct Discrepancy {
     pub class: String,
     /// The position (sorted piles).
     pub position: Vec<i64>,
-    /// The bonus N.
-    pub bonus: Q,
+    /// The bonus N (Scoring Nim; Candy Nim has none).
+    pub bonus: Option<Q>,
     /// The form's value there.
     pub form: Q,
     /// The exact payoff f_N there.
@@ -263,14 +321,72 @@ impl System {
         })?;
         let game = match raw.game.get_ref().as_str() {
             "scoring-nim" => Game::ScoringNim,
+            "candy-nim" => {
+                let Some(block) = &raw.block else {
+                    return Err(located(
+                        path,
+                        src,
+                        raw.game.span().start,
+                        1,
+                        "a candy-nim forms file needs `block = B`: its positions are \
+                         [a, B·m + x, B·m + (a xor x)] with a, x < B",
+                    ));
+                };
+                let b = *block.get_ref();
+                if !(2..=candy::MAX_BLOCK).contains(&b) || b & (b - 1) != 0 {
+                    return Err(located(
+                        path,
+                        src,
+                        block.span().start,
+                        1,
+                        &format!(
+                            "`block` must be a power of two from 2 to {}, not {b}",
+                            candy::MAX_BLOCK
+                        ),
+                    ));
+                }
+                Game::CandyNim { block: b as u32 }
+            }
             other => {
                 return Err(located(
                     path,
                     src,
                     raw.game.span().start,
                     1,
-                    &format!("unknown game `{other}`; forms can be proven for: scoring-nim"),
+                    &format!(
+                        "unknown game `{other}`; forms can be proven for: scoring-nim, candy-nim"
+                    ),
                 ));
+            }
+        };
+        let closure_field = match (game, &raw.closure, &raw.block) {
+            (Game::ScoringNim, Some(c), None) => c.clone(),
+            (Game::ScoringNim, None, _) => {
+                return Err(Error::invalid(format!(
+                    "{}: a scoring-nim forms file needs `closure` (linear constraints on the piles)",
+                    path.display()
+                )));
+            }
+            (Game::ScoringNim, Some(_), Some(b)) => {
+                return Err(located(
+                    path,
+                    src,
+                    b.span().start,
+                    1,
+                    "`block` belongs to candy-nim forms files",
+                ));
+            }
+            (Game::CandyNim { .. }, Some(c), _) => {
+                return Err(located(
+                    path,
+                    src,
+                    c.span().start,
+                    1,
+                    "a candy-nim forms file's closure is fixed by `block`; leave `closure` out",
+                ));
+            }
+            (Game::CandyNim { block }, None, _) => {
+                Spanned::new(0..0, candy::closure_text(block).to_string())
             }
         };
         let definitions = Registry::from_raw(
@@ -301,7 +417,10 @@ impl System {
                 raw.piles.len()
             )));
         }
-        let closure = expr(&raw.closure)?;
+        let closure = match game {
+            Game::ScoringNim => expr(&closure_field)?,
+            Game::CandyNim { .. } => parse_expr("true").expect("`true` parses"),
+        };
         let mut classes = Vec::new();
         for rc in &raw.class {
             let c = rc.get_ref();
@@ -368,7 +487,7 @@ impl System {
             title: raw.title,
             piles: raw.piles,
             closure,
-            closure_text: raw.closure.get_ref().clone(),
+            closure_text: closure_field.get_ref().clone(),
             definitions,
             classes,
         };
@@ -385,6 +504,10 @@ impl System {
                 .map_err(|m| {
                     Error::invalid(format!("{}: class `{}`: {m}", path.display(), c.slug))
                 })?;
+        }
+        if let Game::CandyNim { .. } = game {
+            candy::shapes(&system)
+                .map_err(|m| Error::invalid(format!("{}: {m}", path.display())))?;
         }
         let piles: Vec<Term> = system.piles.iter().map(|p| Term::int_var(p)).collect();
         system
@@ -419,6 +542,7 @@ impl System {
     pub fn obligations(&self) -> Result<Vec<Obligation>> {
         match self.game {
             Game::ScoringNim => scoring::obligations(self).map_err(Error::invalid),
+            Game::CandyNim { block } => candy::obligations(self, block).map_err(Error::invalid),
         }
     }
 
@@ -429,7 +553,14 @@ impl System {
     pub fn prove(&self, solver: Solver, seconds: u32) -> Result<(Outcome, Vec<Obligation>)> {
         let mut obligations = self.obligations()?;
         let mut answers = answer_all(&obligations, solver, seconds)?;
-        for (ci, class) in self.classes.iter().enumerate() {
+        // Candy Nim's attained obligations offer every move its samples found best; only
+        // Scoring Nim's grow their offers from the solver's counterexamples.
+        let refined = if self.game == Game::ScoringNim {
+            self.classes.len()
+        } else {
+            0
+        };
+        for (ci, class) in self.classes.iter().enumerate().take(refined) {
             let name = format!("attained-{}", class.slug);
             let Some(at) = obligations.iter().position(|o| o.query.name == name) else {
                 continue;
@@ -487,6 +618,9 @@ impl System {
     /// fails where every form is right only shows that the moves offered were too few, so it
     /// is UNKNOWN, not REFUTED.
     fn confirm(&self, outcome: Outcome, obligations: &[Obligation]) -> Outcome {
+        if let Game::CandyNim { block } = self.game {
+            return candy::confirm(self, block, outcome, obligations);
+        }
         let Outcome::Refuted {
             obligation,
             about,
@@ -536,7 +670,7 @@ impl System {
                         confirmed = Some(Box::new(Discrepancy {
                             class: self.classes[di].name.clone(),
                             position,
-                            bonus: bonus.clone(),
+                            bonus: Some(bonus.clone()),
                             form,
                             exact,
                         }));
@@ -666,7 +800,7 @@ pub const REFINEMENTS: usize = 8;
 
 /// One obligation's answer (a `sat` without its values).
 fn answer(o: &Obligation, solver: Solver, seconds: u32) -> Result<Answer> {
-    solver.run(&o.query.script(false), seconds)
+    solver.run_posed(&o.query.posed(), seconds)
 }
 
 /// Every obligation's answer, in order: the obligations cut into runs of consecutive ones, each
@@ -674,16 +808,31 @@ fn answer(o: &Obligation, solver: Solver, seconds: u32) -> Result<Answer> {
 /// cores. Four runs per core keep the cores busy when a few obligations take far longer than
 /// the rest.
 fn answer_all(obligations: &[Obligation], solver: Solver, seconds: u32) -> Result<Vec<Answer>> {
-    let runs = (rayon::current_num_threads() * 4).max(1);
-    let per_run = obligations.len().div_ceil(runs).max(1);
-    let answered: Vec<Vec<Answer>> = obligations
-        .par_chunks(per_run)
-        .map(|run| {
-            let scripts: Vec<String> = run.iter().map(|o| o.query.script(false)).collect();
-            solver.run_session(&scripts, seconds)
+    let runs = (rayon::current_num_threads() * 4).clamp(1, obligations.len().max(1));
+    // Run r takes obligations r, r + runs, r + 2·runs, …: a file's costly classes tend to sit
+    // together (the largest piles last), and dealing them out keeps the runs even.
+    let answered: Vec<Vec<Answer>> = (0..runs)
+        .into_par_iter()
+        .map(|r| {
+            let posed: Vec<_> = obligations
+                .iter()
+                .skip(r)
+                .step_by(runs)
+                .map(|o| o.query.posed())
+                .collect();
+            solver.run_session(&posed, seconds)
         })
         .collect::<Result<_>>()?;
-    Ok(answered.into_iter().flatten().collect())
+    let mut answers: Vec<Option<Answer>> = vec![None; obligations.len()];
+    for (r, run) in answered.into_iter().enumerate() {
+        for (j, a) in run.into_iter().enumerate() {
+            answers[r + j * runs] = Some(a);
+        }
+    }
+    Ok(answers
+        .into_iter()
+        .map(|a| a.expect("every obligation is in one run"))
+        .collect())
 }
 
 /// Each obligation the solver left undecided replaced by its two cases on the sign of N
@@ -1123,6 +1272,7 @@ pub fn prove_claim(
             })
             .collect(),
         recurrence: system.game.recurrence().to_string(),
+        words: Box::new(system.game.words()),
         obligations: count + obligations,
         domain: domain_phrase(&vars, &proof.reals, &over, defs),
         solver: solver.program().to_string(),
@@ -1146,11 +1296,16 @@ pub fn prove_statement(
     statement: &Expr,
     solver: Solver,
 ) -> Result<Outcome> {
-    let calls = scoring::ScoringCalls {
+    let scoring_calls = scoring::ScoringCalls {
         system,
         positions: RefCell::new(Vec::new()),
     };
-    let mut tr = Translator::new(defs, Some(&calls), "st_");
+    let candy_calls = candy::CandyCalls { system };
+    let calls: &dyn translate::GameCalls = match system.game {
+        Game::ScoringNim => &scoring_calls,
+        Game::CandyNim { .. } => &candy_calls,
+    };
+    let mut tr = Translator::new(defs, Some(calls), "st_");
     let mut scope: Scope = vars
         .iter()
         .map(|v| {
@@ -1178,7 +1333,7 @@ pub fn prove_statement(
         a,
         shown.clone(),
     ));
-    for (k, t) in calls.positions.borrow().iter().enumerate() {
+    for (k, t) in scoring_calls.positions.borrow().iter().enumerate() {
         let mut a = tr.facts.clone();
         a.extend([
             over_t.clone(),

@@ -69,8 +69,12 @@ impl Solver {
         }
     }
 
-    fn args(self, seconds: u32, options: &[&str]) -> Vec<String> {
+    fn args(self, seconds: u32, options: &[&str], cases: bool) -> Vec<String> {
         let mut args: Vec<String> = options.iter().map(|o| o.to_string()).collect();
+        if cases && self == Solver::Cvc5 {
+            // One `(check-sat)` per case; cvc5 answers more than one only when told to.
+            args.push("--incremental".into());
+        }
         match self {
             Solver::Z3 => args.extend([format!("-T:{seconds}"), "-in".into(), "-smt2".into()]),
             Solver::Cvc5 => args.extend([
@@ -86,12 +90,25 @@ impl Solver {
     /// `(get-value …)`) within `seconds`: each of its [strategies](Solver::strategies) in turn
     /// for an equal share (at least 2 s), until one answers `sat` or `unsat`.
     pub fn run(self, script: &str, seconds: u32) -> Result<Answer> {
+        self.run_posed(
+            &Posed {
+                script: script.to_string(),
+                cases: false,
+            },
+            seconds,
+        )
+    }
+
+    /// As [`run`](Solver::run), for a query posed as its cases when it has them
+    /// ([`Posed`]).
+    pub fn run_posed(self, posed: &Posed, seconds: u32) -> Result<Answer> {
+        let script = posed.script.as_str();
         let strategies = self.strategies();
         let count = u32::try_from(strategies.len()).unwrap_or(u32::MAX);
         let share = (seconds / count).max(2);
         let mut last = Answer::Unknown(format!("{} was not run", self.program()));
         for options in strategies {
-            last = self.run_with(script, share, options)?;
+            last = self.run_with(script, share, options, posed.cases)?;
             if !matches!(last, Answer::Unknown(_)) {
                 break;
             }
@@ -111,24 +128,27 @@ impl Solver {
     /// is every query the session leaves undecided.
     /// Solvers without a session mode here (cvc5, whose strategies are tried per query) run
     /// every query that way.
-    pub fn run_session(self, scripts: &[String], seconds: u32) -> Result<Vec<Answer>> {
+    pub fn run_session(self, posed: &[Posed], seconds: u32) -> Result<Vec<Answer>> {
         let mut answers = match self {
-            Solver::Z3 => self.session(scripts, seconds)?,
+            Solver::Z3 => {
+                let scripts: Vec<&str> = posed.iter().map(|p| p.script.as_str()).collect();
+                self.session(&scripts, seconds)?
+            }
             Solver::Cvc5 => Vec::new(),
         };
-        for (script, answer) in scripts.iter().zip(answers.iter_mut()) {
+        for (p, answer) in posed.iter().zip(answers.iter_mut()) {
             if matches!(answer, Answer::Unknown(_)) {
-                *answer = self.run(script, seconds)?;
+                *answer = self.run_posed(p, seconds)?;
             }
         }
-        for script in &scripts[answers.len()..] {
-            answers.push(self.run(script, seconds)?);
+        for p in &posed[answers.len()..] {
+            answers.push(self.run_posed(p, seconds)?);
         }
         Ok(answers)
     }
 
     /// The answers a z3 session gives, in order, up to the first query it does not answer.
-    fn session(self, scripts: &[String], seconds: u32) -> Result<Vec<Answer>> {
+    fn session(self, scripts: &[&str], seconds: u32) -> Result<Vec<Answer>> {
         use std::io::BufRead;
         use std::sync::mpsc;
         use std::time::Duration;
@@ -140,6 +160,7 @@ impl Solver {
                 // times faster (measured on the three-pile forms); a query it leaves undecided
                 // is posed again in a process of its own, with the defaults.
                 "smt.relevancy=0".into(),
+                "smt.arith.solver=2".into(),
                 "-in".into(),
                 "-smt2".into(),
             ])
@@ -205,6 +226,17 @@ impl Solver {
     /// line decides.
     fn answer(self, stdout: &str, stderr: &str) -> Answer {
         let first = stdout.lines().next().unwrap_or("").trim().to_string();
+        // A query of several cases prints one answer per case: all unsat, or its first other.
+        let first = if first == "unsat" {
+            stdout
+                .lines()
+                .map(str::trim)
+                .find(|l| *l != "unsat")
+                .unwrap_or("unsat")
+                .to_string()
+        } else {
+            first
+        };
         match first.as_str() {
             "unsat" => Answer::Unsat,
             "sat" => Answer::Sat(parse_values(stdout)),
@@ -228,9 +260,9 @@ impl Solver {
         }
     }
 
-    fn run_with(self, script: &str, seconds: u32, options: &[&str]) -> Result<Answer> {
+    fn run_with(self, script: &str, seconds: u32, options: &[&str], cases: bool) -> Result<Answer> {
         let mut child = Command::new(self.program())
-            .args(self.args(seconds, options))
+            .args(self.args(seconds, options, cases))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -248,6 +280,16 @@ impl Solver {
             &String::from_utf8_lossy(&out.stderr),
         ))
     }
+}
+
+/// A query as posed to a solver: its script, and whether it asks one `(check-sat)` per case
+/// ([`Query::cases`](super::term::Query::cases)).
+#[derive(Clone, Debug)]
+pub struct Posed {
+    /// The SMT-LIB 2 script.
+    pub script: String,
+    /// Whether it asks several `(check-sat)`.
+    pub cases: bool,
 }
 
 /// What a solver said of a query.
@@ -359,7 +401,7 @@ mod tests {
         }
         let q =
             |body: &str| format!("(set-logic QF_LIA)\n(declare-fun x () Int)\n{body}\n(check-sat)");
-        let scripts = vec![
+        let scripts = [
             q("(assert (> x 2))"),
             // The reset drops the previous query's assertions: alone, this is unsat...
             q("(assert (and (> x 2) (< x 1)))"),
@@ -369,7 +411,14 @@ mod tests {
             q("(assert (> y 0))"),
             q("(assert (= (* 2 x) 7))"),
         ];
-        let answers = Solver::Z3.run_session(&scripts, 10).unwrap();
+        let posed: Vec<Posed> = scripts
+            .iter()
+            .map(|s| Posed {
+                script: s.clone(),
+                cases: false,
+            })
+            .collect();
+        let answers = Solver::Z3.run_session(&posed, 10).unwrap();
         let alone: Vec<Answer> = scripts
             .iter()
             .map(|s| Solver::Z3.run(s, 10).unwrap())

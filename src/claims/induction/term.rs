@@ -640,13 +640,29 @@ pub struct Query {
     pub assertions: Vec<Term>,
     /// The variables whose values a counterexample shows, in order.
     pub shown: Vec<String>,
+    /// Cases, when the query is their disjunction: the assertions with any one case added is
+    /// satisfiable exactly when the query is. Each case is its own `(check-sat)` between
+    /// `(push)` and `(pop)` — one small query a solver settles at once instead of one large
+    /// disjunction it splits itself — and the query holds when every case answers `unsat`.
+    pub cases: Vec<Term>,
 }
 
 impl Query {
+    /// The query as posed to decide it: [`script`](Query::script) without a model, one
+    /// `(check-sat)` per case when it has cases.
+    pub fn posed(&self) -> super::solver::Posed {
+        super::solver::Posed {
+            script: self.script(false),
+            cases: !self.cases.is_empty(),
+        }
+    }
+
     /// The query as an SMT-LIB 2 script ending in `(check-sat)`, with the integer cuts added;
     /// `model` adds `(get-value …)` of the shown variables.
     pub fn script(&self, model: bool) -> String {
-        let all = Term::And(self.assertions.clone());
+        let mut all_parts = self.assertions.clone();
+        all_parts.extend(self.cases.iter().cloned());
+        let all = Term::And(all_parts);
         let cuts = cuts(&all);
         let mut vars = BTreeMap::new();
         all.variables(&mut vars);
@@ -676,7 +692,22 @@ impl Query {
         for c in &cuts {
             let _ = writeln!(s, "(assert {})", c.smt());
         }
-        let _ = writeln!(s, "(check-sat)");
+        if self.cases.is_empty() {
+            let _ = writeln!(s, "(check-sat)");
+        } else if model {
+            // A model of the disjunction is a model of some case.
+            let _ = writeln!(s, "(assert {})", Term::Or(self.cases.clone()).smt());
+            let _ = writeln!(s, "(check-sat)");
+        } else {
+            let _ = writeln!(
+                s,
+                "; {} cases: the query holds when every one answers unsat",
+                self.cases.len()
+            );
+            for c in &self.cases {
+                let _ = writeln!(s, "(push)\n(assert {})\n(check-sat)\n(pop)", c.smt());
+            }
+        }
         if model {
             let shown: Vec<&str> = self
                 .shown
