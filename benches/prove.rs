@@ -1,7 +1,8 @@
 //! Benchmarks of `nimlab prove` (issue 20): median wall time of proving each forms file in
 //! `data/proofs/` with each SMT solver that is installed (z3, cvc5; a missing solver is said
-//! and skipped). The third-pile system is slow (about 20 s with z3, 2 min with cvc5), so the
-//! default is one run each; `NIMLAB_BENCH_REPEATS` asks for more.
+//! and skipped). The third-pile system and Candy Nim's block 32 are slow (about 5 s and 15 s
+//! with z3, minutes with cvc5), so the default is one run each; `NIMLAB_BENCH_REPEATS` asks for
+//! more.
 //!
 //! `cargo bench --bench prove`.
 
@@ -17,6 +18,8 @@ fn main() {
     let files = [
         "data/proofs/scoring-nim-two-piles.toml",
         "data/proofs/scoring-nim-third-pile-at-most-1.toml",
+        "data/proofs/candy-nim-block-2.toml",
+        "data/proofs/candy-nim-block-32.toml",
     ];
     for solver in [Solver::Z3, Solver::Cvc5] {
         if !solver.available() {
