@@ -29,6 +29,16 @@ fn prove(text: &str, extra: &[&str]) -> (i32, String) {
     )
 }
 
+/// Runs `nimlab prove` on `text` that must be refused (exit 2); returns stderr.
+fn refused(text: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("forms.toml");
+    std::fs::write(&path, text).unwrap();
+    let out = nimlab().arg("prove").arg(&path).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 #[test]
 fn the_two_pile_forms_are_proven_and_replay_with_cvc5() {
     let dir = tempfile::tempdir().unwrap();
@@ -95,13 +105,7 @@ fn a_dropped_class_leaves_positions_uncovered() {
 #[test]
 fn a_nonlinear_form_is_refused_with_its_place() {
     let bad = forms().replace("form = \"x - 1 + abs(N)\"", "form = \"x * N\"");
-    let (code, _) = prove(&bad, &[]);
-    assert_eq!(code, 2);
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("forms.toml");
-    std::fs::write(&path, &bad).unwrap();
-    let out = nimlab().arg("prove").arg(&path).output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = refused(&bad);
     assert!(err.contains("x-one") && err.contains("not linear"), "{err}");
 }
 
@@ -238,12 +242,7 @@ fn a_candy_family_without_a_class_is_refused_by_name() {
     let start = text.find("[[class]]\nid = \"a0-x1\"").unwrap();
     let end = text.find("[[class]]\nid = \"a1-x0\"").unwrap();
     let bad = format!("{}{}", &text[..start], &text[end..]);
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("forms.toml");
-    std::fs::write(&path, &bad).unwrap();
-    let out = nimlab().arg("prove").arg(&path).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = refused(&bad);
     assert!(err.contains("[0, 2m + 1, 2m + 1]"), "{err}");
 }
 
@@ -264,12 +263,7 @@ fn a_candy_class_off_the_closure_is_refused_by_name() {
     ] {
         let bad = candy_forms().replace(from, to);
         assert_ne!(bad, candy_forms());
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("forms.toml");
-        std::fs::write(&path, &bad).unwrap();
-        let out = nimlab().arg("prove").arg(&path).output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "{to}");
-        let err = String::from_utf8_lossy(&out.stderr);
+        let err = refused(&bad);
         assert!(err.contains(says), "{to}: {err}");
     }
 }

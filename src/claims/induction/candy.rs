@@ -171,6 +171,15 @@ struct Turn {
     replies: Vec<Reply>,
 }
 
+impl Turn {
+    /// The levels the turn leaves the member at m at: m itself within the block, every m′ < m
+    /// below it. The level is also the value of the turn's free m′ (which a turn within the
+    /// block does not read).
+    fn levels(&self, m: i64) -> std::ops::Range<i64> {
+        if self.below { 0..m } else { m..m + 1 }
+    }
+}
+
 /// The winning replies from low parts `low` (small pile, then the two large ones) sharing
 /// their high parts: each low part ℓ with ℓ ⊕ s < ℓ lowered to ℓ ⊕ s.
 fn replies_within(low: [i64; 3]) -> Vec<Reply> {
@@ -445,27 +454,21 @@ fn sampled_offers(
         let mut best: Option<i64> = None;
         let mut winners = Vec::new();
         for (k, turn) in turns.iter().enumerate() {
-            let lows: Vec<i64> = if turn.below {
-                (0..m).collect()
-            } else {
-                vec![m]
-            };
-            for mb in lows {
-                let at = if turn.below { mb } else { m };
+            for at in turn.levels(m) {
                 let worst = turn
                     .replies
                     .iter()
-                    .map(|r| Some(exact(table, block, r.family, at)? - r.taken.at(m, mb)))
+                    .map(|r| Some(exact(table, block, r.family, at)? - r.taken.at(m, at)))
                     .collect::<Option<Vec<i64>>>()
                     .and_then(|v| v.into_iter().min());
                 let Some(worst) = worst else { continue };
-                let v = turn.taken.at(m, mb) + worst;
+                let v = turn.taken.at(m, at) + worst;
                 if best.is_none_or(|b| v > b) {
                     best = Some(v);
                     winners.clear();
                 }
                 if best == Some(v) {
-                    winners.push((k, turn.below.then_some((m, mb))));
+                    winners.push((k, turn.below.then_some((m, at))));
                 }
             }
         }
@@ -688,13 +691,8 @@ pub(super) fn confirm(
         let table = exact_table(block * (m + 1)).ok()?;
         let mut members = vec![(f, m)];
         for turn in turns(block, f) {
-            let lows: Vec<i64> = if turn.below {
-                (0..m).collect()
-            } else {
-                vec![m]
-            };
-            for mb in lows {
-                members.extend(turn.replies.iter().map(|r| (r.family, mb)));
+            for at in turn.levels(m) {
+                members.extend(turn.replies.iter().map(|r| (r.family, at)));
             }
         }
         for (g, at) in members {
@@ -874,21 +872,15 @@ mod tests {
     fn expanded_turns(block: i64, f: Family, m: i64) -> Turns {
         let mut out = BTreeSet::new();
         for turn in turns(block, f) {
-            let lows: Vec<i64> = if turn.below {
-                (0..m).collect()
-            } else {
-                vec![m]
-            };
-            for mb in lows {
-                let at = if turn.below { mb } else { m };
+            for at in turn.levels(m) {
                 let mut replies: Vec<(i64, Vec<i64>)> = turn
                     .replies
                     .iter()
-                    .map(|r| (r.taken.at(m, mb), r.family.position(block, at)))
+                    .map(|r| (r.taken.at(m, at), r.family.position(block, at)))
                     .collect();
                 replies.sort();
                 replies.dedup();
-                out.insert((turn.taken.at(m, mb), replies));
+                out.insert((turn.taken.at(m, at), replies));
             }
         }
         out
