@@ -310,3 +310,19 @@ fn remark_4_5_and_prop_4_1_of_candy_nim_are_proven_for_every_m() {
         "{text}"
     );
 }
+
+#[test]
+fn remark_4_5_with_its_constant_off_by_one_is_refuted_in_the_block_32_forms() {
+    let text = std::fs::read_to_string(CANDY_BLOCK_32).unwrap();
+    let bad = text.replace(
+        "form = \"if m == 0 then 0 else 62*m + 36\"",
+        "form = \"if m == 0 then 0 else 62*m + 37\"",
+    );
+    assert_ne!(bad, text);
+    let (code, out) = prove(&bad, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with("REFUTED"), "{out}");
+    // V([31, 32m, 32m + 31]) = 62m + 36: the engine shows the form one too large.
+    assert!(out.contains("confirmed by the exact engine"), "{out}");
+    assert!(out.contains("$[31, 32m, 32m + 31]$"), "{out}");
+}
