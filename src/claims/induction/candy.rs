@@ -287,7 +287,7 @@ pub(super) fn shapes(system: &System) -> Result<Vec<Family>, String> {
             let (pos, _) = class
                 .at(&mut tr, &[Term::int_var("param")])
                 .map_err(|m| bad(&m))?;
-            let mut constant = None;
+            let mut constant = Vec::new();
             let mut large = Vec::new();
             for pile in &pos {
                 let (coeffs, c) = linear(pile).ok_or_else(|| bad("a pile is not affine in m"))?;
@@ -296,12 +296,12 @@ pub(super) fn shapes(system: &System) -> Result<Vec<Family>, String> {
                     .filter(|c| (0..block).contains(c))
                     .ok_or_else(|| bad("a pile's constant is not a residue below the block"))?;
                 match coeffs.get("param") {
-                    None => constant = constant.map_or(Some(c), |_| None).or(Some(-1)),
+                    None => constant.push(c),
                     Some(s) if *s == Q::int(block) => large.push(c),
                     Some(_) => return Err(bad(&format!("a pile's slope in {param} is not {block}"))),
                 }
             }
-            let (Some(a), [x, y]) = (constant.filter(|&a| a >= 0), large.as_slice()) else {
+            let ([a], [x, y]) = (constant.as_slice(), large.as_slice()) else {
                 return Err(bad("it needs one constant pile and two growing ones"));
             };
             if a ^ x != *y {
@@ -315,7 +315,7 @@ pub(super) fn shapes(system: &System) -> Result<Vec<Family>, String> {
             if vars.contains_key("N") {
                 return Err(bad("Candy Nim has no bonus N"));
             }
-            Ok(Family::new(a, *x))
+            Ok(Family::new(*a, *x))
         })
         .collect()
 }

@@ -659,7 +659,7 @@ impl GameCalls for ScoringCalls<'_> {
         args: &[TVal],
         cx: &mut Translator<'_>,
     ) -> Option<Result<TVal, String>> {
-        if name != "payoff" {
+        if name != self.system.game.value_function() {
             return None;
         }
         Some((|| {
