@@ -6,7 +6,8 @@
 //! The library's modules are private; what a caller uses is re-exported here, once: the core
 //! types and functions at the top ([`Q`], [`Pwl`], [`Registry`], [`check_claim`],
 //! [`fit_periodic_linear`], [`write_reports`], …), and the rest of each area in a small namespace
-//! ([`scoring`], [`candy`], [`cash`], [`mining`], [`language`], [`reports`], [`io`]). No item has
+//! ([`scoring`], [`normal_play`], [`candy`], [`cash`], [`mining`], [`language`], [`reports`],
+//! [`io`]). No item has
 //! two public paths.
 //!
 //! Modules, from the bottom up (each uses only those above it):
@@ -20,8 +21,8 @@
 //!   families), and certificates that prove them against a min/max-plus recurrence. It knows no
 //!   game; callers describe the recurrence ([`fit_periodic_linear`], [`mining`]);
 //! - `games`: the engines — Scoring Nim and Stewart's octal games, bonus N symbolic
-//!   ([`scoring`]), Candy Nim ([`candy`]) and NIM with Cash ([`cash`]) — which call the miner to
-//!   prove what their data shows;
+//!   ([`scoring`]), normal-play take-and-break games ([`normal_play`]), Candy Nim ([`candy`]) and
+//!   NIM with Cash ([`cash`]) — which call the miner to prove what their data shows;
 //! - `family`: positions whose heaps are affine in parameters, such as (2k+1, 2k, 1)
 //!   ([`Family`]);
 //! - `claims`: claim files, an exact expression language and verdicts with evidence
@@ -322,6 +323,26 @@ pub mod scoring {
         MAX_FAMILY_ROWS, PWL_COLUMNS, ScoringFamily, ScoringMember, encode_payoff_rows,
         encode_table_rows, family_cost, family_table, family_table_reporting,
     };
+}
+
+/// Normal play: Grundy values of octal and hexadecimal take-and-break games and their periods,
+/// proven by the periodicity theorem.
+///
+/// ```
+/// use nimlab::normal_play::{GrundyPeriod, TakeBreakCode};
+///
+/// let kayles: TakeBreakCode = "0.77".parse()?;
+/// assert_eq!(kayles.grundy_values(6, &nimlab::Silent), [0, 1, 2, 3, 1, 4, 3]);
+/// let period = kayles.period(1 << 12, 1 << 30, &nimlab::Silent);
+/// let GrundyPeriod::Periodic(p) = period.shape else { unreachable!() };
+/// assert_eq!((p.preperiod, p.period, p.is_proven()), (71, 12, true));
+/// # Ok::<(), nimlab::Error>(())
+/// ```
+pub mod normal_play {
+    pub use crate::games::normal_play::{
+        GrundyPeriod, MAX_CODE_DIGITS, NormalPeriod, SearchStop, TakeBreakCode, describe,
+    };
+    pub use crate::miner::ArithmeticPeriodicity;
 }
 
 /// Candy Nim: values, optimal play and the value tables.

@@ -16,6 +16,7 @@ mod cli_check;
 mod cli_conventions;
 mod cli_discover;
 mod cli_io;
+mod cli_normal_play;
 mod cli_octal;
 mod cli_scoring;
 mod mine_octal_cert;

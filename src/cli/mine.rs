@@ -704,7 +704,7 @@ fn octal(args: OctalArgs) -> anyhow::Result<()> {
             );
         }
         let c = seq
-            .period_certificate(a.max_heap, &limits)
+            .period_certificate(a.max_heap(), &limits)
             .with_context(|| format!("--certificate {}", path.display()))?;
         if (c.preperiod, c.period) != (p.preperiod, p.period) {
             anyhow::bail!(

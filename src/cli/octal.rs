@@ -10,6 +10,7 @@ use itertools::Itertools;
 use super::args::{SolveArgs, parse_heap, parse_int_range, parse_q};
 use super::output::OutputArgs;
 use crate::export::{Cell, RowEncoder, TableWriter};
+use crate::games::normal_play::{GrundyPeriod, SearchStop, TakeBreakCode};
 use crate::games::scoring::{
     Conjecture14Tally, Heap, HeapSequence, HeapSize, MAX_SURVEY_WIDTH, OctalRules, Outcome,
     PROGRESS_SECONDS, PeriodReport, Route, RulesId, Ruleset, SURVEY_CHUNK, ScoringGame, SurveyRow,
@@ -83,11 +84,17 @@ pub enum OctalCommand {
         after_help = "Examples:\n  nimlab octal value --rules 0.26 7 5\n  nimlab octal value --subtract 4,5 13\n  nimlab octal value --subtract 4,5 --also 0.26 9 4@2 --payoff"
     )]
     Value(ValueArgs),
-    /// Least preperiod and period of n ↦ G_s(n +_ℓ m), PROVEN or OBSERVED.
+    /// Least preperiod and period of n ↦ G_s(n +_ℓ m), or of the Grundy values with
+    /// --normal-play, PROVEN or OBSERVED.
     #[command(
-        after_help = "Examples:\n  nimlab octal period --subtract 4,5\n  nimlab octal period --rules '(3333, 2222)'\n  nimlab octal period --subtract 4,5 --plus 4\n  nimlab octal period --rules 0.26 --max-heap 200"
+        after_help = "Examples:\n  nimlab octal period --subtract 4,5\n  nimlab octal period --rules '(3333, 2222)'\n  nimlab octal period --subtract 4,5 --plus 4\n  nimlab octal period --rules 0.26 --max-heap 200\n  nimlab octal period --normal-play --rules 0.77      Kayles: preperiod 71, period 12, PROVEN\n  nimlab octal period --normal-play --rules 0.16      period 149459 from n = 105351\n  nimlab octal period --normal-play --rules 0.3F      arithmetic-periodic: saltus 3 every 6 heaps"
     )]
-    Period(PeriodArgs),
+    Period(OctalPeriodArgs),
+    /// Normal-play Sprague–Grundy values g(0..=N) of an octal or hexadecimal code.
+    #[command(
+        after_help = "Examples:\n  nimlab octal grundy 0.77 --max-heap 100                 Kayles\n  nimlab octal grundy 0.137 --max-heap 60 --format csv     Dawson's chess\n  nimlab octal grundy 0.F --max-heap 40                   hexadecimal: a move may leave three heaps\n  nimlab octal grundy '{1,2,3}' --max-heap 20            a subtraction game\n\nDigits: bit 1 of d_i lets a move take all i beans of a heap, bit 2 leave one heap, bit 4 two, bit 8 three."
+    )]
+    Grundy(GrundyArgs),
     /// Outcome class (L, R, N, P, T of Stewart's Def. 6) of a position, with both final scores.
     #[command(
         after_help = "Examples:\n  nimlab octal outcome --subtract 4,5 13\n  nimlab octal outcome --rules 0.26 7 5 --score 3"
@@ -256,14 +263,51 @@ pub struct PeriodArgs {
     /// Bonus N for the last move.
     #[arg(long, value_name = "N", default_value = "0", allow_hyphen_values = true, value_parser = parse_q)]
     pub(super) bonus: Q,
-    /// Give up (and report what was observed) beyond this heap size. The search also stops, and
-    /// says so, at the largest heap whose estimated cost fits --memory-limit and about 30 s.
-    #[arg(long, value_name = "N", default_value = "100000", value_parser = parse_heap)]
-    pub(super) max_heap: HeapSize,
+    /// Give up (and report what was observed) beyond this heap size [default: 100000, or
+    /// 1048576 with --normal-play]. The search also stops, and says so, at the largest heap
+    /// whose estimated cost fits --memory-limit and about 30 s.
+    #[arg(long, value_name = "N", value_parser = parse_heap)]
+    pub(super) max_heap: Option<HeapSize>,
     #[command(flatten)]
     pub(super) solve: SolveArgs,
     #[command(flatten)]
     pub(super) out: OutputArgs,
+}
+
+impl PeriodArgs {
+    /// The largest heap a scoring period search examines.
+    pub(super) fn max_heap(&self) -> HeapSize {
+        self.max_heap.unwrap_or(100_000)
+    }
+}
+
+/// `octal period`: a scoring period, or the Grundy values' period with --normal-play.
+#[derive(Debug, Args)]
+pub struct OctalPeriodArgs {
+    #[command(flatten)]
+    period: PeriodArgs,
+    /// Normal play: the period of the Grundy values g(n) of --rules (octal or hexadecimal digits,
+    /// e.g. 0.77 or 0.3F) or --subtract, PROVEN by the periodicity theorem; an arithmetic period
+    /// (g(n + P) = g(n) + s) is reported with its saltus s, observed only.
+    #[arg(long, conflicts_with_all = ["plus", "points", "also", "bonus", "method"])]
+    normal_play: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct GrundyArgs {
+    /// The code: 0.d1d2… with octal or hexadecimal digits (e.g. 0.77, 0.137, 0.F), or a
+    /// subtraction set such as '{1,2,3}'.
+    #[arg(value_name = "CODE", value_parser = parse_code)]
+    code: TakeBreakCode,
+    /// Largest heap n.
+    #[arg(long, value_name = "N", value_parser = parse_heap)]
+    max_heap: HeapSize,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+fn parse_code(s: &str) -> Result<TakeBreakCode, String> {
+    s.parse().map_err(|e: crate::error::Error| e.to_string())
 }
 
 #[derive(Debug, Args)]
@@ -301,7 +345,9 @@ pub fn run(cmd: OctalCommand) -> anyhow::Result<()> {
     match cmd {
         OctalCommand::Values(a) => values(a),
         OctalCommand::Value(a) => value(a),
-        OctalCommand::Period(a) => period(a),
+        OctalCommand::Period(a) if a.normal_play => normal_play_period(a.period),
+        OctalCommand::Period(a) => period(a.period),
+        OctalCommand::Grundy(a) => grundy(a),
         OctalCommand::Outcome(a) => outcome(a),
         OctalCommand::Survey(a) => survey(a),
     }
@@ -484,13 +530,13 @@ pub(super) fn period_cells(r: &PeriodReport) -> Vec<Cell> {
 /// The period search with a progress bar for long searches.
 pub(super) fn period_with_bar(seq: &HeapSequence, a: &PeriodArgs) -> anyhow::Result<PeriodReport> {
     let bar = LazyBar::new("period search", "steps");
-    let report = seq.period_reporting(a.max_heap, &a.solve.limits(), &bar);
+    let report = seq.period_reporting(a.max_heap(), &a.solve.limits(), &bar);
     bar.finish();
     Ok(report?)
 }
 
 fn period(a: PeriodArgs) -> anyhow::Result<()> {
-    check_sequence_heap(a.max_heap)?;
+    check_sequence_heap(a.max_heap())?;
     let game = a.rules.game()?;
     let plus = heaps_of(&game, &a.plus)?;
     let seq = HeapSequence::new(&game, 0, &plus, a.bonus.clone())?;
@@ -500,6 +546,140 @@ fn period(a: PeriodArgs) -> anyhow::Result<()> {
     let mut row: Vec<Cell> = vec![game.describe().into(), heaps_cell(&plus), a.bonus.into()];
     row.extend(period_cells(&report));
     a.out.emit_record(&columns, row)
+}
+
+/// Options a Grundy computation may examine before its progress is shown (about a second).
+const GRUNDY_PROGRESS_OPTIONS: u128 = 1 << 30;
+
+/// Options a normal-play period search of a hexadecimal code may examine (about 30 s): its
+/// three-heap splits cost O(n²) per heap, so --max-heap alone does not bound the time. An octal
+/// code's kernel stops at each heap once every value is an option, far below its count, so it
+/// is bounded by --max-heap only.
+const NORMAL_PLAY_MAX_OPTIONS: u128 = 1 << 35;
+
+/// The largest heap a normal-play period search examines unless --max-heap says otherwise:
+/// enough for 0.16 (period 149459 from n = 105351), 4 MiB of values.
+const NORMAL_PLAY_MAX_HEAP: HeapSize = 1 << 20;
+
+/// The code named by `--rules` or `--subtract`, read as a take-and-break code.
+fn take_break_code(rules: &RulesArgs) -> anyhow::Result<TakeBreakCode> {
+    if let Some(set) = &rules.subtract {
+        let set = parse_set(set).context("--subtract")?;
+        return TakeBreakCode::subtraction(&set).context("--subtract");
+    }
+    let spec = rules.rules.as_deref().unwrap_or_default();
+    spec.parse::<TakeBreakCode>().context("--rules")
+}
+
+fn grundy(a: GrundyArgs) -> anyhow::Result<()> {
+    check_sequence_heap(a.max_heap)?;
+    let bar = LazyBar::new("grundy values", "options");
+    let progress: &dyn Progress = if a.code.option_count(a.max_heap) > GRUNDY_PROGRESS_OPTIONS {
+        &bar
+    } else {
+        &crate::progress::Silent
+    };
+    let g = a.code.grundy_values(a.max_heap, progress);
+    bar.finish();
+    let columns = ["n".to_string(), "grundy".to_string()];
+    const ROWS_PER_WRITE: usize = 1 << 16;
+    a.out.emit(|w| {
+        let mut writer = TableWriter::new(a.out.format, &columns, w)?;
+        for (c, chunk) in g.chunks(ROWS_PER_WRITE).enumerate() {
+            let mut out = writer.encoder();
+            for (j, &v) in chunk.iter().enumerate() {
+                out.uint((c * ROWS_PER_WRITE + j) as u64);
+                out.uint(u64::from(v));
+                out.end_row();
+            }
+            writer.write(out)?;
+        }
+        writer.finish()
+    })
+}
+
+/// The columns of `octal period --normal-play`.
+const NORMAL_PERIOD_COLUMNS: [&str; 10] = [
+    "code",
+    "preperiod",
+    "period",
+    "saltus",
+    "status",
+    "window",
+    "periods_seen",
+    "last_exceptional",
+    "terms",
+    "argument",
+];
+
+fn normal_play_period(a: PeriodArgs) -> anyhow::Result<()> {
+    let max_heap = a.max_heap.unwrap_or(NORMAL_PLAY_MAX_HEAP);
+    check_sequence_heap(max_heap)?;
+    let code = take_break_code(&a.rules)?;
+    let bar = LazyBar::new("period search", "options");
+    let budget = if code.is_octal() {
+        u128::MAX
+    } else {
+        NORMAL_PLAY_MAX_OPTIONS
+    };
+    let r = code.period(max_heap, budget, &bar);
+    bar.finish();
+    if let Some(SearchStop::Cost(n)) = r.stop {
+        eprintln!(
+            "note: the search stopped at heap {n}: the next prefix of {code}'s three-heap splits would take more than about 30 s"
+        );
+    }
+    let none = || Cell::Text(String::new());
+    let (pre, per, saltus, status, window, seen) = match &r.shape {
+        GrundyPeriod::Periodic(p) => {
+            let (status, window, seen) = match p.status {
+                PeriodStatus::Proven {
+                    window_start,
+                    window_len,
+                } => {
+                    let end = window_start + window_len - 1;
+                    let window = Cell::record(
+                        vec![("start", window_start.into()), ("end", end.into())],
+                        format!("{window_start}..{end}"),
+                    );
+                    ("PROVEN", window, none())
+                }
+                PeriodStatus::Observed { periods_seen } => {
+                    ("OBSERVED", none(), Cell::from(periods_seen))
+                }
+            };
+            (
+                p.preperiod.into(),
+                p.period.into(),
+                Cell::Int(0),
+                status,
+                window,
+                seen,
+            )
+        }
+        GrundyPeriod::ArithmeticPeriodic(ap) => (
+            ap.preperiod.into(),
+            ap.period.into(),
+            Cell::from(ap.saltus as usize),
+            "OBSERVED",
+            none(),
+            Cell::from(ap.periods_seen),
+        ),
+        GrundyPeriod::Unknown => (none(), none(), none(), "NONE", none(), none()),
+    };
+    let row = vec![
+        code.to_string().into(),
+        pre,
+        per,
+        saltus,
+        status.into(),
+        window,
+        seen,
+        r.last_exceptional().map_or_else(none, Cell::from),
+        r.terms.into(),
+        r.argument.clone().into(),
+    ];
+    a.out.emit_record(&NORMAL_PERIOD_COLUMNS, row)
 }
 
 fn survey(a: SurveyArgs) -> anyhow::Result<()> {

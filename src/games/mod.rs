@@ -4,4 +4,5 @@
 pub mod candy;
 pub mod cash;
 pub mod certificate_file;
+pub mod normal_play;
 pub mod scoring;

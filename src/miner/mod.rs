@@ -31,7 +31,8 @@ pub use linear::{
     FitOptions, FloorForm, FloorKind, PeriodicLinear, ResidueLine, affine_text, fit_periodic_linear,
 };
 pub use period::{
-    PeriodStatus, Periodicity, component_period, observe_period, prove_octal_period, prove_period,
+    ArithmeticPeriodicity, PeriodStatus, Periodicity, component_period, observe_arithmetic_period,
+    observe_period, prove_octal_period, prove_period, prove_take_break_period,
 };
 pub use progressions::{
     Anomaly, KLine, NoProgressionForm, Progression, ProgressionFamily, Run, Shape,

@@ -129,18 +129,43 @@ pub fn prove_period<T: Eq>(a: &[T], k: usize, r: usize) -> Option<Periodicity> {
 }
 
 /// Proves eventual periodicity of Sprague–Grundy values g of a finite octal game whose moves
-/// remove at most k beans (the Guy–Smith octal periodicity theorem): if g(n + P) = g(n) for all
-/// n₀ ≤ n < 2n₀ + P + k, then for all n ≥ n₀. (Induction: an option of heap n + P leaves a heap
-/// of size ≥ n₀ + P, or two heaps the larger of which is, and removing P from it gives an option
-/// of heap n with the same value; conversely.) Returns the least period and preperiod of
-/// `shadow(g)` for any sequence `shadow` that is a function of g term by term.
+/// remove at most k beans (the Guy–Smith octal periodicity theorem): see
+/// [`prove_take_break_period`] with at most two heaps left by a move.
 pub fn prove_octal_period<G: Eq, T: Eq>(g: &[G], k: usize, shadow: &[T]) -> Option<Periodicity> {
+    prove_take_break_period(g, k, 2, shadow)
+}
+
+/// Proves eventual periodicity of the Sprague–Grundy values g of a take-and-break game whose
+/// moves remove at most k beans and leave at most `parts` ≥ 1 heaps (two for octal codes, three
+/// for hexadecimal ones): if g(n + P) = g(n) for all n₀ ≤ n < E, where
+/// E = parts·n₀ + (parts − 1)·P + k, plus one when n₀ = 0, then for all n ≥ n₀.
+///
+/// Proof, by induction on n ≥ E: an option of heap n + P removes i ≤ k beans and leaves heaps
+/// summing to n + P − i ≥ parts·(n₀ + P) (+1 when n₀ = 0), so its largest heap b has
+/// b − P ≥ n₀, and b − P ≥ 1 (when n₀ = 0 by the extra term). Then g(b) = g(b − P) (b < n + P),
+/// and the same removal from heap n leaving b − P in place of b is a legal move (the same number
+/// of non-empty heaps) with the same value. Conversely an option of heap n leaves heaps summing
+/// to n − i ≥ parts·n₀ + (parts − 1)·P, whose largest heap c ≥ n₀ has g(c + P) = g(c), and
+/// adding P to it is an option of n + P. So heaps n and n + P have the same option values.
+/// (Without the extra term, n₀ = 0 would pair a move leaving heaps (P, P) with one leaving a
+/// single heap, which the code may forbid.) Returns the least period and preperiod of
+/// `shadow(g)` for any sequence `shadow` that is a function of g term by term.
+pub fn prove_take_break_period<G: Eq, T: Eq>(
+    g: &[G],
+    k: usize,
+    parts: usize,
+    shadow: &[T],
+) -> Option<Periodicity> {
     assert_eq!(g.len(), shadow.len(), "one shadow term per Grundy value");
+    assert!(parts >= 1, "a move leaves at most `parts` heaps, parts ≥ 1");
     let (p, n0) = tail_candidate(g)?;
-    let needed = n0
-        .checked_add(p)
-        .and_then(|x| x.checked_mul(2))
-        .and_then(|x| x.checked_add(k));
+    let extra = usize::from(n0 == 0);
+    // The checked window n₀ ≤ n < E compares g(n) with g(n + P): its length, and E + P ≤ len.
+    let window_len = (parts - 1)
+        .checked_mul(n0.checked_add(p)?)
+        .and_then(|x| x.checked_add(k))
+        .and_then(|x| x.checked_add(extra))?;
+    let needed = n0.checked_add(window_len).and_then(|x| x.checked_add(p));
     if needed.is_none_or(|end| end > g.len()) {
         return None;
     }
@@ -150,9 +175,45 @@ pub fn prove_octal_period<G: Eq, T: Eq>(g: &[G], k: usize, shadow: &[T]) -> Opti
         period: d,
         status: PeriodStatus::Proven {
             window_start: n0,
-            window_len: n0 + p + k,
+            window_len,
         },
         terms: g.len(),
+    })
+}
+
+/// An arithmetic period: g(n + period) = g(n) + saltus for all n ≥ preperiod, with saltus > 0.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ArithmeticPeriodicity {
+    /// The least preperiod n₀.
+    pub preperiod: usize,
+    /// The least period P.
+    pub period: usize,
+    /// The saltus s: what every period adds.
+    pub saltus: u64,
+    /// Full periods after the preperiod inside the data.
+    pub periods_seen: usize,
+}
+
+/// The arithmetic period the data shows (observed only), when at least `min_periods` full
+/// periods follow the preperiod and the saltus is positive.
+///
+/// g(n + P) − g(n) is constant from n₀ on exactly when the first differences
+/// Δ(n) = g(n + 1) − g(n) are periodic with period P from n₀ on (the difference of two windows
+/// of P consecutive Δ's), so this is [`observe_period`] on Δ; the saltus is the sum of one
+/// period of Δ.
+pub fn observe_arithmetic_period(g: &[u64], min_periods: usize) -> Option<ArithmeticPeriodicity> {
+    let deltas: Vec<i128> = g
+        .windows(2)
+        .map(|w| i128::from(w[1]) - i128::from(w[0]))
+        .collect();
+    let seen = observe_period(&deltas, min_periods)?;
+    let (n0, p) = (seen.preperiod, seen.period);
+    let saltus = g.get(n0 + p)?.checked_sub(g[n0])?;
+    (saltus > 0).then_some(ArithmeticPeriodicity {
+        preperiod: n0,
+        period: p,
+        saltus,
+        periods_seen: (g.len() - n0) / p,
     })
 }
 
@@ -238,6 +299,45 @@ mod tests {
         let nonzero: Vec<bool> = g.iter().map(|&v| v != 0).collect();
         assert_eq!(prove_octal_period(&g, 3, &nonzero).unwrap().period, 14);
         assert!(prove_octal_period(&g[..34], 3, &g[..34]).is_none());
+    }
+
+    #[test]
+    fn a_purely_periodic_start_needs_one_more_term() {
+        // Period 3 from n₀ = 0, k = 10, two heaps: E = 2·0 + 3 + 10 + 1 = 14, so the window
+        // n < 14 is compared with n + 3 and g(0..17) is needed (16 without the extra term).
+        let g: Vec<u8> = (0..24).map(|n| (n % 3) as u8).collect();
+        assert!(prove_octal_period(&g[..16], 10, &g[..16]).is_none());
+        let p = prove_octal_period(&g[..17], 10, &g[..17]).unwrap();
+        assert_eq!(
+            p.status,
+            PeriodStatus::Proven {
+                window_start: 0,
+                window_len: 14
+            }
+        );
+        // Three heaps: E = 3·0 + 2·3 + 10 + 1 = 17, so g(0..20) is needed.
+        assert!(prove_take_break_period(&g[..19], 10, 3, &g[..19]).is_none());
+        assert_eq!(
+            prove_take_break_period(&g[..20], 10, 3, &g[..20])
+                .unwrap()
+                .period,
+            3
+        );
+    }
+
+    #[test]
+    fn arithmetic_periods_carry_their_saltus() {
+        // 0, 5, then 1, 2, 2 + 3j, … : g(n + 2) = g(n) + 3 from n = 2 on.
+        let mut g = vec![0u64, 5];
+        g.extend((0..40).map(|j| 1 + 3 * (j / 2) + (j % 2)));
+        let a = observe_arithmetic_period(&g, 3).unwrap();
+        assert_eq!((a.preperiod, a.period, a.saltus), (2, 2, 3));
+        for n in a.preperiod..g.len() - a.period {
+            assert_eq!(g[n + a.period], g[n] + a.saltus);
+        }
+        // A purely periodic sequence has no positive saltus.
+        let flat: Vec<u64> = (0..40).map(|n| n % 4).collect();
+        assert!(observe_arithmetic_period(&flat, 3).is_none());
     }
 
     #[test]

@@ -30,7 +30,8 @@ pub use analysis::{
 pub use grid::{GRID_LIMIT, GridError, GridFn, GridSummary, SummaryParts};
 pub use nim::{Nim, in_p_minus, in_p_plus, nim_sum};
 pub use normal::{
-    common_constant_points, grundy_values, grundy_values_reporting, value_from_grundy,
+    common_constant_points, grundy_values, grundy_values_reporting, octal_grundy_values,
+    value_from_grundy,
 };
 pub use octal::{MAX_DIGITS, OctalRules, RulesError, parse_rules, parse_set};
 pub use outcome::Outcome;

@@ -79,7 +79,11 @@ const MEMO_VALUES: usize = 16 << 20;
 /// Only breaking codes are kept (the others cost O(n) per heap count and are computed afresh),
 /// and at most [`MEMO_VALUES`] values in all: past that a request starts from the memoised prefix
 /// and keeps what it adds to itself.
-fn octal_grundy_values(rules: &OctalRules, max_n: HeapSize, progress: &dyn Progress) -> Vec<u32> {
+pub fn octal_grundy_values(
+    rules: &OctalRules,
+    max_n: HeapSize,
+    progress: &dyn Progress,
+) -> Vec<u32> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     type Slot = std::sync::Arc<std::sync::Mutex<Vec<u32>>>;
     static MEMO: std::sync::LazyLock<std::sync::Mutex<std::collections::BTreeMap<Vec<u8>, Slot>>> =

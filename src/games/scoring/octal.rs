@@ -305,9 +305,14 @@ fn parse_digits(body: &str, whole: &str) -> Result<Vec<u8>, RulesError> {
     }
     body.chars()
         .enumerate()
-        .map(|(i, c)| match c.to_digit(8) {
-            Some(d) => Ok(d as u8),
-            None => Err(bad(format!(
+        .map(|(i, c)| match (c.to_digit(8), c.to_digit(16)) {
+            (Some(d), _) => Ok(d as u8),
+            // Bit 8 (leave three heaps) is normal play's business: scoring play is octal only.
+            (None, Some(_)) => Err(bad(format!(
+                "`{whole}`: `{c}` (digit {}) is a hexadecimal digit (a move may leave three heaps); scoring play supports octal digits 0–7 only, normal play all of them (`nimlab octal grundy {whole}`, `octal period --normal-play`)",
+                i + 1
+            ))),
+            (None, None) => Err(bad(format!(
                 "`{whole}`: `{c}` (digit {}) is not an octal digit 0–7",
                 i + 1
             ))),
