@@ -949,6 +949,19 @@ impl<'w, W: Write + ?Sized> TableWriter<'w, W> {
         })
     }
 
+    /// A CSV writer of rows that continue a table whose header an earlier part wrote (a
+    /// shard after the first): the same rows, no header.
+    pub fn csv_continuation(columns: &[String], out: &'w mut W) -> Self {
+        TableWriter {
+            layout: Arc::new(Layout::new(Format::Csv, columns)),
+            out,
+            rows: 0,
+            header: columns.to_vec(),
+            widths: columns.iter().map(|c| c.chars().count()).collect(),
+            spool: Spool::default(),
+        }
+    }
+
     /// An encoder for the next rows.
     pub fn encoder(&self) -> RowEncoder {
         RowEncoder::new(Arc::clone(&self.layout))

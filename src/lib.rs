@@ -79,6 +79,7 @@ mod num;
 mod papers;
 mod progress;
 mod report;
+mod shard;
 /// Studies: one TOML file declaring computations, mining, claims, figures and prose, validated
 /// (with `path:line:col` errors) and costed before anything runs; computed tables cached by
 /// content ([`study::Cache`]).
@@ -316,7 +317,8 @@ pub mod scoring {
     };
     pub use crate::games::scoring::{
         Conjecture14Tally, MAX_SURVEY_WIDTH, SURVEY_CHUNK, SurveyRow, conjecture_14,
-        subtraction_sets, survey_in_chunks, survey_subtraction_games,
+        subtraction_sets, survey_in_chunks, survey_items_in_chunks, survey_size,
+        survey_subtraction_games,
     };
     pub use crate::tables::octal::{VALUE_COLUMNS, values_table};
     pub use crate::tables::scoring::{
@@ -636,6 +638,22 @@ pub mod io {
     pub use crate::fsio::{
         STDIO, Tracked, input_label, is_stdio, open_input, read_input_to_string, remove_in_flight,
         track, write_output,
+    };
+}
+
+/// Sweeps in shards: `--shard I/N` as a contiguous part of a survey's enumeration, the manifest
+/// beside each part, and the merge that joins the parts byte for byte.
+///
+/// ```
+/// use nimlab::sweeps::Shard;
+///
+/// let parts: Vec<_> = (0..3).map(|i| Shard::new(i, 3).unwrap().items(10)).collect();
+/// assert_eq!(parts, [0..3, 3..6, 6..10]);
+/// ```
+pub mod sweeps {
+    pub use crate::shard::{
+        HashingWriter, ItemRange, Manifest, Merged, Shard, SurveySummary, SweepId, completed,
+        cpu_seconds, manifest_path, merge,
     };
 }
 

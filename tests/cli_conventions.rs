@@ -66,6 +66,7 @@ fn run_args(args: &[String]) -> (Option<i32>, String, String) {
 /// nested rows of `a`). `{csv}` is a CSV file of `cash thresholds`.
 const JSON_COMMANDS: &[(&str, &[&str])] = &[
     ("scoring payoff 5 4 2", &[]),
+    ("octal grundy 0.77 --max-heap 5", &[]),
     ("scoring moves 5 4 2", &["moves"]),
     ("scoring moves 5 4 2 --bonus 3 --all", &["to"]),
     (
@@ -280,6 +281,7 @@ fn json_lists_hold_exactly_the_csv_values() {
         "candy allocate --max-candies 10",
         "cash winner --set 1,3,4 14 9 9",
         "octal period --subtract 4,5 --plus 4",
+        "octal period --normal-play --rules 0.77",
         "mine across cash --set 1,L --L 2..4",
     ] {
         let csv = Csv::run(&format!("{line} --format csv"));

@@ -460,7 +460,7 @@ fn bad_input_exits_2_naming_the_value() {
         // Surveys.
         (
             words("octal survey --subtract-subsets-of 1..30"),
-            &["1..30", "30 numbers", "at most 20"],
+            &["1..30", "30 numbers", "at most 24"],
         ),
         (
             words("octal survey --subtract-subsets-of 0..5"),

@@ -19,6 +19,7 @@ mod cli_io;
 mod cli_normal_play;
 mod cli_octal;
 mod cli_scoring;
+mod cli_sweep;
 mod mine_octal_cert;
 mod mine_progressions;
 mod mine_pwl_forms;

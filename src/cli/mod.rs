@@ -15,6 +15,7 @@ mod prove;
 mod report;
 mod scoring;
 mod study;
+mod sweep;
 
 use std::time::Duration;
 
@@ -89,6 +90,11 @@ enum Command {
     Prove(prove::ProveArgs),
     /// Render the research reports (Markdown, LaTeX, CSV, SVG) into reports/, or check them.
     Report(report::ReportArgs),
+    /// Join the shards of a survey (`--shard I/N -o FILE`) in order, checking their manifests.
+    #[command(
+        after_help = "Examples:\n  nimlab merge part-*.csv -o survey.csv\n  nimlab octal survey --subtract-subsets-of 1..20 --shard 3/8 -o part-3.csv   one shard (0-based)\n\nEvery FILE needs its FILE.manifest.json; the shards must come from one sweep (same nimlab, commit and arguments), each shard 0..N-1 exactly once, with the bytes their manifests record. The survey's summary goes to stderr."
+    )]
+    Merge(sweep::MergeArgs),
     /// Shell completions (bash, zsh, fish, elvish or powershell) on standard output.
     Completions(completions::CompletionsArgs),
     /// The manual page (roff) on standard output, or one page per command into a directory.
@@ -243,6 +249,7 @@ fn run_command(cli: Cli) -> anyhow::Result<Status> {
                 Status::ClaimsFail
             });
         }
+        Command::Merge(args) => sweep::run_merge(args, octal::describe_survey),
         Command::Completions(args) => completions::completions(args),
         Command::Man(args) => completions::man(args),
         Command::Prove(args) => {

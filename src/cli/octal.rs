@@ -9,16 +9,18 @@ use itertools::Itertools;
 
 use super::args::{SolveArgs, parse_heap, parse_int_range, parse_q};
 use super::output::OutputArgs;
+use super::sweep::{SweepArgs, SweepRun};
 use crate::export::{Cell, RowEncoder, TableWriter};
 use crate::games::normal_play::{GrundyPeriod, SearchStop, TakeBreakCode};
 use crate::games::scoring::{
     Conjecture14Tally, Heap, HeapSequence, HeapSize, MAX_SURVEY_WIDTH, OctalRules, Outcome,
     PROGRESS_SECONDS, PeriodReport, Route, RulesId, Ruleset, SURVEY_CHUNK, ScoringGame, SurveyRow,
-    parse_rules, parse_set, solve, solve_values, survey_in_chunks,
+    parse_rules, parse_set, solve, solve_values, survey_items_in_chunks, survey_size,
 };
 use crate::miner::PeriodStatus;
 use crate::num::{IntRange, Q};
 use crate::progress::Progress;
+use crate::shard::{SurveySummary, SweepId};
 
 /// Largest heap a sequence command accepts: memory grows linearly with it.
 const MAX_SEQUENCE_HEAP: HeapSize = 10_000_000;
@@ -337,6 +339,8 @@ pub struct SurveyArgs {
     /// Give up (and report what was observed) beyond this heap size.
     #[arg(long, value_name = "N", default_value = "100000", value_parser = parse_heap)]
     max_heap: HeapSize,
+    #[command(flatten)]
+    sweep: SweepArgs,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -700,16 +704,26 @@ fn survey(a: SurveyArgs) -> anyhow::Result<()> {
             r.end()
         );
     }
+    a.sweep.apply_threads()?;
+    let run = SweepRun {
+        id: SweepId {
+            command: "octal survey".to_string(),
+            arguments: vec![
+                format!("--subtract-subsets-of={}..{}", r.start(), r.end()),
+                format!("--max-heap={}", a.max_heap),
+            ],
+        },
+        sweep: &a.sweep,
+        out: &a.out,
+        total: survey_size(r)?,
+    };
     let bar = LazyBar::new("surveying", "sets");
     let columns: Vec<String> = SURVEY_COLUMNS.map(String::from).to_vec();
-    let mut tally = Conjecture14Tally::default();
-    // Rows are written a batch at a time as they are surveyed; a failed survey keeps its own
-    // error (the output is then left as it was, as for any failed write).
-    let mut failed: Option<crate::error::Error> = None;
-    let written = a.out.emit(|w| {
-        let mut writer = TableWriter::new(a.out.format, &columns, w)?;
+    // Rows are written a batch at a time as they are surveyed.
+    let summary = run.run(&columns, &mut |items, writer| {
+        let mut tally = Conjecture14Tally::default();
         let mut io_error: Option<std::io::Error> = None;
-        let surveyed = survey_in_chunks(r, a.max_heap, SURVEY_CHUNK, &bar, |rows| {
+        let surveyed = survey_items_in_chunks(r, items, a.max_heap, SURVEY_CHUNK, &bar, |rows| {
             let mut out = writer.encoder();
             for row in &rows {
                 tally.add(row);
@@ -722,26 +736,33 @@ fn survey(a: SurveyArgs) -> anyhow::Result<()> {
             })
         });
         if let Some(e) = io_error {
-            return Err(e);
+            return Err(e.into());
         }
-        if let Err(e) = surveyed {
-            failed = Some(e);
-            return Err(std::io::Error::other("the survey failed"));
-        }
-        writer.finish()
+        surveyed?;
+        Ok(SurveySummary::OctalSubtraction(tally))
     });
     bar.finish();
-    if let Some(e) = failed {
-        return Err(e.into());
+    if let Some(summary) = summary? {
+        let shard = a
+            .sweep
+            .shard
+            .map(|s| format!("shard {s}: "))
+            .unwrap_or_default();
+        eprintln!("{shard}{}", describe_survey(&summary));
     }
-    written.context("writing the survey")?;
+    Ok(())
+}
+
+/// A survey's summary in one line, as `octal survey` and `merge` print it on stderr.
+pub(super) fn describe_survey(summary: &SurveySummary) -> String {
+    let SurveySummary::OctalSubtraction(tally) = summary;
     let exceptions: Vec<String> = tally
         .exceptions
         .iter()
         .take(5)
         .map(|(set, period)| format!("{{{}}}: period {period}", set.iter().join(",")))
         .collect();
-    eprintln!(
+    format!(
         "{} sets; period PROVEN for {}; least period = 2·max S for {}; 2·max S is a period (Conjecture 14) for {}{}",
         tally.sets,
         tally.proven,
@@ -752,8 +773,7 @@ fn survey(a: SurveyArgs) -> anyhow::Result<()> {
         } else {
             format!("; exceptions: {}", exceptions.join("; "))
         }
-    );
-    Ok(())
+    )
 }
 
 /// The columns of `octal survey`.
@@ -765,6 +785,11 @@ fn encode_survey_row(row: &SurveyRow, out: &mut RowEncoder) {
     out.cell(&Cell::list("{", ",", "}", row.set.iter().copied()));
     out.int(i64::from(row.max()));
     match &row.report.periodicity {
+        None if row.memory_limited => {
+            out.text("");
+            out.text("");
+            out.text("MEMORY_LIMIT");
+        }
         Some(p) => {
             out.int(p.preperiod as i64);
             out.int(p.period as i64);

@@ -48,7 +48,7 @@ pub use solver::{
 };
 pub use survey::{
     Conjecture14Tally, MAX_SURVEY_WIDTH, SURVEY_CHUNK, SurveyRow, conjecture_14, subtraction_sets,
-    survey_in_chunks, survey_set, survey_subtraction_games,
+    survey_in_chunks, survey_items_in_chunks, survey_set, survey_size, survey_subtraction_games,
 };
 pub use table::{
     HeapTable, MAX_TABLE_HEAPS, TablePlan, TableSlab, largest_fitting_max_heap, solve_table,

@@ -14,8 +14,9 @@ use crate::error::{Error, Result};
 use crate::num::{IntRange, Q};
 use crate::progress::Progress;
 
-/// Most numbers a survey range may span: 2^20 − 1 subtraction sets.
-pub const MAX_SURVEY_WIDTH: i64 = 20;
+/// Most numbers a survey range may span: 2^24 − 1 subtraction sets (about a CPU-hour; split it
+/// with `--shard`).
+pub const MAX_SURVEY_WIDTH: i64 = 24;
 
 /// One surveyed subtraction set.
 #[derive(Clone, Debug)]
@@ -24,6 +25,9 @@ pub struct SurveyRow {
     pub set: Vec<HeapSize>,
     /// The period search on n ↦ G_s(n).
     pub report: PeriodReport,
+    /// The search was refused for memory (its estimate passed the limit): the set is a row
+    /// with this status, not the end of the survey.
+    pub memory_limited: bool,
 }
 
 impl SurveyRow {
@@ -34,7 +38,7 @@ impl SurveyRow {
 }
 
 /// Conjecture 14 over a survey: how often 2·max S is the least period, or a period.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Conjecture14Tally {
     /// Sets surveyed.
     pub sets: usize,
@@ -93,8 +97,24 @@ pub fn survey_set(set: Vec<HeapSize>, max_heap: HeapSize, limits: &Limits) -> Re
     let rules = OctalRules::subtraction(&set, None).map_err(|e| Error::invalid(e.to_string()))?;
     let game = ScoringGame::single(rules);
     let seq = HeapSequence::new(&game, 0, &[], Q::zero())?;
-    let report = seq.period(max_heap, limits)?;
-    Ok(SurveyRow { set, report })
+    match seq.period(max_heap, limits) {
+        Ok(report) => Ok(SurveyRow {
+            set,
+            report,
+            memory_limited: false,
+        }),
+        Err(e @ Error::TooLarge { .. }) => Ok(SurveyRow {
+            set,
+            report: PeriodReport {
+                periodicity: None,
+                terms: 0,
+                argument: e.to_string(),
+                stopped_at: None,
+            },
+            memory_limited: true,
+        }),
+        Err(e) => Err(e),
+    }
 }
 
 /// The period search on G_s for every subtraction set inside `elements` (in the order of
@@ -116,9 +136,15 @@ pub fn survey_subtraction_games(
 /// Sets surveyed per parallel batch by [`survey_subtraction_games`].
 pub const SURVEY_CHUNK: usize = 4096;
 
+/// The number of sets a survey of `elements` visits (2^width − 1), after the checks of
+/// [`subtraction_sets`].
+pub fn survey_size(elements: IntRange) -> Result<u64> {
+    Ok((1u64 << survey_elements(elements)?.len()) - 1)
+}
+
 /// [`survey_subtraction_games`] a batch at a time: the sets are surveyed `chunk` at a time in
 /// parallel, and each batch of rows is handed to `each` in survey order before the next one is
-/// surveyed, so memory holds one batch whatever the number of sets (2^20 − 1 of them for a
+/// surveyed, so memory holds one batch whatever the number of sets (2^24 − 1 of them for a
 /// range of [`MAX_SURVEY_WIDTH`] numbers). Stops at the first error, of the survey or of
 /// `each`.
 pub fn survey_in_chunks(
@@ -126,30 +152,60 @@ pub fn survey_in_chunks(
     max_heap: HeapSize,
     chunk: usize,
     progress: &dyn Progress,
+    each: impl FnMut(Vec<SurveyRow>) -> Result<()>,
+) -> Result<()> {
+    let all = 0..survey_size(elements)?;
+    survey_items_in_chunks(elements, all, max_heap, chunk, progress, each)
+}
+
+/// [`survey_in_chunks`] for the sets numbered `items` in survey order (item j is the set
+/// numbered j + 1 of [`subtraction_sets`]): one shard of a survey.
+pub fn survey_items_in_chunks(
+    elements: IntRange,
+    items: std::ops::Range<u64>,
+    max_heap: HeapSize,
+    chunk: usize,
+    progress: &dyn Progress,
     mut each: impl FnMut(Vec<SurveyRow>) -> Result<()>,
 ) -> Result<()> {
     let elements = survey_elements(elements)?;
-    let sets = (1u32 << elements.len()) - 1;
-    progress.start(u64::from(sets));
+    let sets = (1u64 << elements.len()) - 1;
+    if items.end > sets {
+        return Err(Error::invalid(format!(
+            "items {}..{} of a survey of {sets} sets",
+            items.start, items.end
+        )));
+    }
+    progress.start(items.end - items.start);
     let limits = Limits::default();
-    let mut next = 1u32;
-    while next <= sets {
-        let end = next.saturating_add(chunk.max(1) as u32 - 1).min(sets);
-        let rows = (next..=end)
+    let mut next = items.start;
+    while next < items.end {
+        let end = next.saturating_add(chunk.max(1) as u64).min(items.end);
+        let rows = (next..end)
             .into_par_iter()
-            .map(|mask| {
+            .map(|item| {
+                let mask = u32::try_from(item + 1).expect("at most 2^24 − 1 sets");
                 let row = survey_set(subset(&elements, mask), max_heap, &limits);
                 progress.advance(1);
                 row
             })
             .collect::<Result<Vec<_>>>()?;
         each(rows)?;
-        next = end + 1;
+        next = end;
     }
     Ok(())
 }
 
 impl Conjecture14Tally {
+    /// Adds the tally of the sets that follow in survey order (a later shard's).
+    pub fn absorb(&mut self, next: Conjecture14Tally) {
+        self.sets += next.sets;
+        self.proven += next.proven;
+        self.twice_max += next.twice_max;
+        self.divides += next.divides;
+        self.exceptions.extend(next.exceptions);
+    }
+
     /// Counts one more surveyed set.
     pub fn add(&mut self, row: &SurveyRow) {
         self.sets += 1;
