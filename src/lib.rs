@@ -415,8 +415,9 @@ pub mod cash {
         threshold_columns, threshold_rows,
     };
     pub use crate::tables::cash_survey::{
-        CashSurveyRow, CashVerdict, MAX_SURVEY_ELEMENTS, SURVEY_COLUMNS, cash_survey, survey_cost,
-        survey_sets, survey_table,
+        CASH_SURVEY_CHUNK, CashSurveyRow, CashTally, CashVerdict, MAX_SURVEY_ELEMENTS,
+        SURVEY_COLUMNS, WIN_START_N, WinStatus, cash_survey, survey_cost, survey_items_in_chunks,
+        survey_row, survey_sets, survey_table, win_status,
     };
 }
 

@@ -23,6 +23,7 @@ use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
 use crate::games::scoring::Conjecture14Tally;
+use crate::tables::cash_survey::CashTally;
 
 /// One of N contiguous parts of a sweep.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -90,6 +91,8 @@ pub enum SurveySummary {
     /// `octal survey --subtract-subsets-of`: periods of scoring subtraction games and
     /// Stewart's Conjecture 14.
     OctalSubtraction(Conjecture14Tally),
+    /// `cash survey --set-subsets-of`: cash-periodicity and win conditions of move sets.
+    CashSubsets(CashTally),
 }
 
 impl SurveySummary {
@@ -100,6 +103,13 @@ impl SurveySummary {
                 a.absorb(b);
                 Ok(())
             }
+            (SurveySummary::CashSubsets(a), SurveySummary::CashSubsets(b)) => {
+                a.absorb(b);
+                Ok(())
+            }
+            (a, b) => Err(Error::invalid(format!(
+                "summaries of different surveys: {a:?} and {b:?}"
+            ))),
         }
     }
 }

@@ -100,6 +100,10 @@ const JSON_COMMANDS: &[(&str, &[&str])] = &[
     ("octal period --subtract 4,5 --plus 4", &["plus", "window"]),
     ("octal outcome --rules 0.26 7 5 --score 3", &["position"]),
     ("octal survey --subtract-subsets-of 1..3", &["set"]),
+    (
+        "cash survey --set-subsets-of 1..3",
+        &["set", "f1_slopes", "f2_slopes"],
+    ),
     ("candy value 3 2 1", &["position", "line", "line.after"]),
     ("candy table --heaps 2 --max-heap 3", &[]),
     ("candy family 31,32m,32m+31 --m 1..2", &[]),

@@ -211,3 +211,73 @@ fn the_gnu_parallel_recipe_of_the_readme_runs() {
         read(dir.path(), "single.csv")
     );
 }
+
+/// Whether the first player wins the plain subtraction game A at n (no money), by definition.
+fn plain_first_player_wins(set: &[usize], max_n: usize) -> Vec<bool> {
+    let mut w = vec![false; max_n + 1];
+    for n in 0..=max_n {
+        w[n] = set.iter().any(|&a| a <= n && !w[n - a]);
+    }
+    w
+}
+
+#[test]
+fn cash_surveys_shard_and_every_set_is_a_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let survey = "cash survey --set-subsets-of 1..7";
+    run_in(d, &format!("{survey} --format csv -o single.csv"));
+    let mut joined = Vec::new();
+    for i in 0..3 {
+        run_in(d, &format!("{survey} --shard {i}/3 -o part-{i}.csv"));
+        joined.extend(read(d, &format!("part-{i}.csv")));
+    }
+    assert_eq!(joined, read(d, "single.csv"));
+    let (_, stderr) = run_in(d, "merge part-0.csv part-1.csv part-2.csv -o merged.csv");
+    assert!(stderr.contains("127 sets; cash-periodic"), "{stderr}");
+    let csv = Csv::parse(&String::from_utf8(read(d, "single.csv")).unwrap());
+    assert_eq!(csv.rows.len(), 127);
+    for r in csv.records() {
+        // The plain period against the game's definition, well past the preperiod.
+        let set: Vec<usize> = r["set"]
+            .trim_matches(['{', '}'])
+            .split(',')
+            .map(|a| a.parse().unwrap())
+            .collect();
+        let w = plain_first_player_wins(&set, 400);
+        let (pre, period): (usize, usize) = (
+            r["plain_preperiod"].parse().unwrap(),
+            r["plain_period"].parse().unwrap(),
+        );
+        for n in pre..300 {
+            assert_eq!(w[n], w[n + period], "{set:?} at n = {n}");
+        }
+        assert!(
+            [
+                "PROVEN",
+                "NOT_CASH_PERIODIC",
+                "UNDECIDED",
+                "MEMORY_LIMIT",
+                "NOT_SETTLED"
+            ]
+            .contains(&r["win_condition"]),
+            "{r:?}"
+        );
+    }
+    // A set that is not cash-periodic is a row, not an error (`cash condition` exits 2 on it).
+    let (stdout, stderr) = run_in(
+        d,
+        "cash survey --set-subsets-of 3..11 --sizes 5..5 --format csv",
+    );
+    assert!(stderr.contains("not cash-periodic 1"), "{stderr}");
+    let csv = Csv::parse(&stdout);
+    let row = csv
+        .records()
+        .into_iter()
+        .find(|r| r["set"] == "{3,5,6,10,11}")
+        .expect("the set is surveyed");
+    assert_eq!(
+        (row["cash"], row["win_condition"]),
+        ("not periodic", "NOT_CASH_PERIODIC")
+    );
+}

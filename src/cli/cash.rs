@@ -7,14 +7,21 @@ use num_bigint::BigUint;
 
 use super::args::parse_size;
 use super::output::OutputArgs;
-use crate::export::{Cell, Table, TableWriter, write_rows, write_rows_parallel};
+use super::sweep::{SweepArgs, SweepRun};
+use crate::export::{Cell, RowEncoder, Table, TableWriter, write_rows, write_rows_parallel};
 use crate::games::cash::{
     Amount, CashSet, CashTable, Conflict, Decision, Reason, ThresholdSource, WinCondition,
     critical_states, decide_reporting, thresholds,
 };
+use crate::num::IntRange;
+use crate::shard::{SurveySummary, SweepId};
 use crate::tables::cash::{win_condition_table, win_condition_text};
 use crate::tables::cash_rows::{
     STATE_COLUMNS, encode_state_rows, state_row_groups, threshold_columns, threshold_rows,
+};
+use crate::tables::cash_survey::{
+    CASH_SURVEY_CHUNK, CashSurveyRow, CashTally, CashVerdict, WinStatus, survey_items_in_chunks,
+    survey_sets,
 };
 
 #[derive(Debug, Subcommand)]
@@ -45,6 +52,12 @@ pub enum CashCommand {
     /// Every state (n; d, e) with 0 ≤ n, d, e ≤ N and its winner.
     #[command(after_help = "Examples:\n  nimlab cash table --set 1,3,4 --max-n 30 --format csv")]
     Table(TableArgs),
+    /// Every move set A ⊆ {a..b}: plain period, the closed forms' slopes, cash-periodicity and
+    /// the win condition's status, one row per set (shardable for job arrays).
+    #[command(
+        after_help = "Examples:\n  nimlab cash survey --set-subsets-of 1..8 --format csv\n  nimlab cash survey --set-subsets-of 1..12 --sizes 2..3 -o pairs-and-triples.csv\n  nimlab cash survey --set-subsets-of 1..12 --shard 3/8 -o part-3.csv     one shard of 8 (see nimlab merge)\n\nwin_condition: PROVEN (with the modulus of its boundaries), NOT_CASH_PERIODIC, UNDECIDED (the forms of f^I, f^II are not certified on n ≤ --max-n), MEMORY_LIMIT or NOT_SETTLED (the boundaries do not settle on win tables up to n = 6000)."
+    )]
+    Survey(CashSurveyArgs),
 }
 
 const THRESHOLDS_HELP: &str = "\
@@ -176,7 +189,162 @@ pub fn run(cmd: CashCommand) -> anyhow::Result<()> {
         CashCommand::Table(a) => table(a),
         CashCommand::Critical(a) => critical(a),
         CashCommand::Condition(a) => condition(a),
+        CashCommand::Survey(a) => survey(a),
     }
+}
+
+#[derive(Debug, Args)]
+pub struct CashSurveyArgs {
+    /// Survey every non-empty move set A inside this range, e.g. 1..12.
+    #[arg(long, value_name = "A..B", value_parser = super::args::parse_int_range)]
+    set_subsets_of: IntRange,
+    /// Only sets of these sizes, e.g. 2..3.
+    #[arg(long, value_name = "A..B", value_parser = super::args::parse_int_range)]
+    sizes: Option<IntRange>,
+    /// The thresholds' closed forms are fitted and certified on n ≤ this.
+    #[arg(long, value_name = "N", default_value_t = 400, value_parser = parse_amount)]
+    max_n: Amount,
+    /// Memory for the survey's win tables, shared by its threads (e.g. 4G); `auto` is 8G, or
+    /// less when `ulimit -v` or the free memory allow less. A set whose search needs more is a
+    /// MEMORY_LIMIT row.
+    #[arg(long, value_name = "SIZE", default_value = "auto", value_parser = parse_size)]
+    memory_limit: u64,
+    #[command(flatten)]
+    sweep: SweepArgs,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+/// The columns of `cash survey`.
+const CASH_SURVEY_COLUMNS: [&str; 13] = [
+    "set",
+    "max",
+    "plain_preperiod",
+    "plain_period",
+    "cash",
+    "cash_period",
+    "cash_from",
+    "f1_period",
+    "f1_slopes",
+    "f2_period",
+    "f2_slopes",
+    "win_condition",
+    "win_modulus",
+];
+
+fn survey(a: CashSurveyArgs) -> anyhow::Result<()> {
+    a.sweep.apply_threads()?;
+    let sets = survey_sets(a.set_subsets_of, a.sizes).context("--set-subsets-of")?;
+    let mut arguments = vec![
+        format!("--set-subsets-of={}", a.set_subsets_of),
+        format!("--max-n={}", a.max_n),
+    ];
+    if let Some(sizes) = a.sizes {
+        arguments.push(format!("--sizes={sizes}"));
+    }
+    let run = SweepRun {
+        id: SweepId {
+            command: "cash survey".to_string(),
+            arguments,
+        },
+        sweep: &a.sweep,
+        out: &a.out,
+        total: sets.len() as u64,
+    };
+    // Each thread searches one set's win condition at a time within its share of the memory.
+    let win_bytes = a.memory_limit / rayon::current_num_threads().max(1) as u64;
+    let bar = super::octal::LazyBar::new("surveying", "sets");
+    let columns: Vec<String> = CASH_SURVEY_COLUMNS.map(String::from).to_vec();
+    let summary = run.run(&columns, &mut |items, writer| {
+        let mut tally = CashTally::default();
+        let mut io_error: Option<std::io::Error> = None;
+        let surveyed = survey_items_in_chunks(
+            a.set_subsets_of,
+            a.sizes,
+            items,
+            a.max_n,
+            win_bytes,
+            CASH_SURVEY_CHUNK,
+            &bar,
+            |rows| {
+                let mut out = writer.encoder();
+                for (row, win) in &rows {
+                    tally.add(row, win);
+                    encode_survey_row(row, win, &mut out);
+                }
+                writer.write(out).map_err(|e| {
+                    let message = e.to_string();
+                    io_error = Some(e);
+                    crate::error::Error::invalid(message)
+                })
+            },
+        );
+        if let Some(e) = io_error {
+            return Err(e.into());
+        }
+        surveyed?;
+        Ok(SurveySummary::CashSubsets(tally))
+    });
+    bar.finish();
+    if let Some(summary) = summary? {
+        let shard = a
+            .sweep
+            .shard
+            .map(|s| format!("shard {s}: "))
+            .unwrap_or_default();
+        eprintln!("{shard}{}", super::sweep::describe_survey(&summary));
+    }
+    Ok(())
+}
+
+fn encode_survey_row(row: &CashSurveyRow, win: &WinStatus, out: &mut RowEncoder) {
+    let blank = || Cell::Text(String::new());
+    out.cell(&Cell::list(
+        "{",
+        ",",
+        "}",
+        row.set.elements().iter().copied(),
+    ));
+    out.cell(&Cell::from(row.set.max()));
+    out.cell(&row.plain.as_ref().map(|p| p.preperiod).into());
+    out.cell(&row.plain.as_ref().map(|p| p.period).into());
+    out.text(row.cash.word());
+    match row.cash {
+        CashVerdict::Periodic { period, from } => {
+            out.cell(&Cell::from(period));
+            out.cell(&Cell::Int(from));
+        }
+        _ => {
+            out.cell(&blank());
+            out.cell(&blank());
+        }
+    }
+    for form in [
+        row.forms.as_ref().map(|f| &f.0),
+        row.forms.as_ref().map(|f| &f.1),
+    ] {
+        match form {
+            Some(f) => {
+                out.cell(&Cell::from(f.period));
+                out.cell(&Cell::list(
+                    "{",
+                    ",",
+                    "}",
+                    f.lines.iter().map(|l| l.slope.clone()),
+                ));
+            }
+            None => {
+                out.cell(&blank());
+                out.cell(&blank());
+            }
+        }
+    }
+    out.text(win.word());
+    match win {
+        WinStatus::Proven { modulus } => out.cell(&Cell::from(*modulus)),
+        _ => out.cell(&blank()),
+    }
+    out.end_row();
 }
 
 /// The columns of `cash winner`; `cash classify` adds [`CLASSIFY_COLUMNS`].

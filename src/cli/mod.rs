@@ -249,7 +249,7 @@ fn run_command(cli: Cli) -> anyhow::Result<Status> {
                 Status::ClaimsFail
             });
         }
-        Command::Merge(args) => sweep::run_merge(args, octal::describe_survey),
+        Command::Merge(args) => sweep::run_merge(args),
         Command::Completions(args) => completions::completions(args),
         Command::Man(args) => completions::man(args),
         Command::Prove(args) => {

@@ -748,32 +748,9 @@ fn survey(a: SurveyArgs) -> anyhow::Result<()> {
             .shard
             .map(|s| format!("shard {s}: "))
             .unwrap_or_default();
-        eprintln!("{shard}{}", describe_survey(&summary));
+        eprintln!("{shard}{}", super::sweep::describe_survey(&summary));
     }
     Ok(())
-}
-
-/// A survey's summary in one line, as `octal survey` and `merge` print it on stderr.
-pub(super) fn describe_survey(summary: &SurveySummary) -> String {
-    let SurveySummary::OctalSubtraction(tally) = summary;
-    let exceptions: Vec<String> = tally
-        .exceptions
-        .iter()
-        .take(5)
-        .map(|(set, period)| format!("{{{}}}: period {period}", set.iter().join(",")))
-        .collect();
-    format!(
-        "{} sets; period PROVEN for {}; least period = 2·max S for {}; 2·max S is a period (Conjecture 14) for {}{}",
-        tally.sets,
-        tally.proven,
-        tally.twice_max,
-        tally.divides,
-        if exceptions.is_empty() {
-            String::new()
-        } else {
-            format!("; exceptions: {}", exceptions.join("; "))
-        }
-    )
 }
 
 /// The columns of `octal survey`.

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use clap::Args;
+use itertools::Itertools;
 
 use super::output::OutputArgs;
 use crate::export::{Format, TableWriter};
@@ -173,7 +174,7 @@ pub struct MergeArgs {
 }
 
 /// Joins the shards and prints the survey's summary on stderr.
-pub fn run_merge(a: MergeArgs, describe: impl Fn(&SurveySummary) -> String) -> anyhow::Result<()> {
+pub fn run_merge(a: MergeArgs) -> anyhow::Result<()> {
     let target = a.output.as_deref().unwrap_or(Path::new(fsio::STDIO));
     let mut merged = None;
     let mut failed = None;
@@ -198,7 +199,44 @@ pub fn run_merge(a: MergeArgs, describe: impl Fn(&SurveySummary) -> String) -> a
         "merged {} shards of `nimlab {}` ({rows} rows, {cpu:.1} s of CPU); {}",
         merged.manifests.len(),
         merged.manifests[0].command,
-        describe(&merged.summary)
+        describe_survey(&merged.summary)
     );
     Ok(())
+}
+
+/// A survey's summary in one line, as `octal survey` and `merge` print it on stderr.
+pub fn describe_survey(summary: &SurveySummary) -> String {
+    let tally = match summary {
+        SurveySummary::OctalSubtraction(tally) => tally,
+        SurveySummary::CashSubsets(t) => {
+            return format!(
+                "{} sets; cash-periodic {}, not cash-periodic {}, undecided {}; win condition PROVEN for {}, MEMORY_LIMIT {}, NOT_SETTLED {}",
+                t.sets,
+                t.cash_periodic,
+                t.not_cash_periodic,
+                t.undecided,
+                t.win_proven,
+                t.win_memory_limit,
+                t.win_not_settled
+            );
+        }
+    };
+    let exceptions: Vec<String> = tally
+        .exceptions
+        .iter()
+        .take(5)
+        .map(|(set, period)| format!("{{{}}}: period {period}", set.iter().join(",")))
+        .collect();
+    format!(
+        "{} sets; period PROVEN for {}; least period = 2·max S for {}; 2·max S is a period (Conjecture 14) for {}{}",
+        tally.sets,
+        tally.proven,
+        tally.twice_max,
+        tally.divides,
+        if exceptions.is_empty() {
+            String::new()
+        } else {
+            format!("; exceptions: {}", exceptions.join("; "))
+        }
+    )
 }

@@ -11,10 +11,10 @@
 use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
 use crate::games::cash::{
-    Amount, CashPeriodicity, CashSet, ThresholdForms, plain_winners, threshold_bytes,
+    Amount, CashPeriodicity, CashSet, ThresholdForms, WinCondition, plain_winners, threshold_bytes,
     threshold_forms, thresholds,
 };
-use crate::miner::{Periodicity, prove_period};
+use crate::miner::{PeriodicLinear, Periodicity, prove_period};
 use crate::num::IntRange;
 use crate::progress::Progress;
 
@@ -68,6 +68,8 @@ pub struct CashSurveyRow {
     pub plain: Option<Periodicity>,
     /// The cash game's periodicity.
     pub cash: CashVerdict,
+    /// The certified closed forms of f^I and f^II (`None` when undecided).
+    pub forms: Option<(PeriodicLinear, PeriodicLinear)>,
 }
 
 /// The sets a survey visits: every non-empty A ⊆ `elements` whose size is in `sizes` (all sizes
@@ -137,18 +139,7 @@ pub fn cash_survey(
     progress.start(sets.len() as u64);
     let mut rows = Vec::with_capacity(sets.len());
     for set in sets {
-        let row = match threshold_forms(&set, max_n) {
-            Ok(forms) => certified_row(set, &forms, max_n)?,
-            Err(_) => {
-                let k = usize::try_from(set.max()).unwrap_or(usize::MAX);
-                let plain = prove_period(&plain_winners(&set, max_n), k, k);
-                CashSurveyRow {
-                    set,
-                    plain,
-                    cash: CashVerdict::Undecided,
-                }
-            }
-        };
+        let row = survey_row(set, max_n)?;
         rows.push(row);
         progress.advance(1);
     }
@@ -166,7 +157,169 @@ fn certified_row(set: CashSet, forms: &ThresholdForms, max_n: Amount) -> Result<
         plain: Some(forms.plain_period.clone()),
         set,
         cash,
+        forms: Some((forms.f1.clone(), forms.f2.clone())),
     })
+}
+
+/// One set of a survey: its row (see [`cash_survey`]).
+pub fn survey_row(set: CashSet, max_n: Amount) -> Result<CashSurveyRow> {
+    match threshold_forms(&set, max_n) {
+        Ok(forms) => certified_row(set, &forms, max_n),
+        Err(_) => {
+            let k = usize::try_from(set.max()).unwrap_or(usize::MAX);
+            let plain = prove_period(&plain_winners(&set, max_n), k, k);
+            Ok(CashSurveyRow {
+                set,
+                plain,
+                cash: CashVerdict::Undecided,
+                forms: None,
+            })
+        }
+    }
+}
+
+/// The first win table a survey's win-condition search reads (as `cash condition`'s default).
+pub const WIN_START_N: Amount = 200;
+
+/// Where the search for a set's win condition ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WinStatus {
+    /// Found and proven for every n, with the modulus of its boundaries.
+    Proven {
+        /// The modulus of the boundaries' residues.
+        modulus: usize,
+    },
+    /// The cash game is not cash-periodic (proven), so it has no corresponding-state win
+    /// condition.
+    NotCashPeriodic,
+    /// The cash game's periodicity is undecided on the data, so no condition was sought.
+    Undecided,
+    /// The win tables the search needs pass the memory allowed to one set.
+    MemoryLimit,
+    /// The boundaries did not settle into periodic-linear forms on the largest win table.
+    NotSettled,
+}
+
+impl WinStatus {
+    /// The status word the survey table shows.
+    pub fn word(&self) -> &'static str {
+        match self {
+            WinStatus::Proven { .. } => "PROVEN",
+            WinStatus::NotCashPeriodic => "NOT_CASH_PERIODIC",
+            WinStatus::Undecided => "UNDECIDED",
+            WinStatus::MemoryLimit => "MEMORY_LIMIT",
+            WinStatus::NotSettled => "NOT_SETTLED",
+        }
+    }
+}
+
+/// The win condition's status for a surveyed row, its search within `max_bytes`: a set whose
+/// search fails is a status, never an error.
+pub fn win_status(row: &CashSurveyRow, max_bytes: u64) -> WinStatus {
+    match row.cash {
+        CashVerdict::NotPeriodic => return WinStatus::NotCashPeriodic,
+        CashVerdict::Undecided => return WinStatus::Undecided,
+        CashVerdict::Periodic { .. } => {}
+    }
+    match WinCondition::find(&row.set, WIN_START_N, max_bytes) {
+        Ok(wc) => WinStatus::Proven {
+            modulus: wc.modulus,
+        },
+        Err(Error::TooLarge { .. }) => WinStatus::MemoryLimit,
+        Err(_) => WinStatus::NotSettled,
+    }
+}
+
+/// The tally of a survey's sets: cash-periodicity and win-condition statuses.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct CashTally {
+    /// Sets surveyed.
+    pub sets: u64,
+    /// … cash-periodic (proven).
+    pub cash_periodic: u64,
+    /// … not cash-periodic (proven).
+    pub not_cash_periodic: u64,
+    /// … undecided on the data.
+    pub undecided: u64,
+    /// … with a proven win condition.
+    pub win_proven: u64,
+    /// … whose win-condition search passed its memory.
+    pub win_memory_limit: u64,
+    /// … whose boundaries did not settle.
+    pub win_not_settled: u64,
+}
+
+impl CashTally {
+    /// Counts one more surveyed set.
+    pub fn add(&mut self, row: &CashSurveyRow, win: &WinStatus) {
+        self.sets += 1;
+        match row.cash {
+            CashVerdict::Periodic { .. } => self.cash_periodic += 1,
+            CashVerdict::NotPeriodic => self.not_cash_periodic += 1,
+            CashVerdict::Undecided => self.undecided += 1,
+        }
+        match win {
+            WinStatus::Proven { .. } => self.win_proven += 1,
+            WinStatus::MemoryLimit => self.win_memory_limit += 1,
+            WinStatus::NotSettled => self.win_not_settled += 1,
+            WinStatus::NotCashPeriodic | WinStatus::Undecided => {}
+        }
+    }
+
+    /// Adds the tally of the sets that follow in survey order (a later shard's).
+    pub fn absorb(&mut self, next: CashTally) {
+        self.sets += next.sets;
+        self.cash_periodic += next.cash_periodic;
+        self.not_cash_periodic += next.not_cash_periodic;
+        self.undecided += next.undecided;
+        self.win_proven += next.win_proven;
+        self.win_memory_limit += next.win_memory_limit;
+        self.win_not_settled += next.win_not_settled;
+    }
+}
+
+/// Sets surveyed per parallel batch by [`survey_items_in_chunks`].
+pub const CASH_SURVEY_CHUNK: usize = 256;
+
+/// The sets numbered `items` of [`survey_sets`] surveyed `chunk` at a time in parallel, each
+/// with its win-condition status (its search allowed `win_bytes`), handed to `each` a batch at
+/// a time in survey order: one shard of a survey, in memory one batch at a time.
+#[allow(clippy::too_many_arguments)]
+pub fn survey_items_in_chunks(
+    elements: IntRange,
+    sizes: Option<IntRange>,
+    items: std::ops::Range<u64>,
+    max_n: Amount,
+    win_bytes: u64,
+    chunk: usize,
+    progress: &dyn Progress,
+    mut each: impl FnMut(Vec<(CashSurveyRow, WinStatus)>) -> Result<()>,
+) -> Result<()> {
+    use rayon::prelude::*;
+    let sets = survey_sets(elements, sizes)?;
+    if items.end > sets.len() as u64 {
+        return Err(Error::invalid(format!(
+            "items {}..{} of a survey of {} sets",
+            items.start,
+            items.end,
+            sets.len()
+        )));
+    }
+    let shard = &sets[items.start as usize..items.end as usize];
+    progress.start(shard.len() as u64);
+    for batch in shard.chunks(chunk.max(1)) {
+        let rows = batch
+            .par_iter()
+            .map(|set| {
+                let row = survey_row(set.clone(), max_n)?;
+                let win = win_status(&row, win_bytes);
+                progress.advance(1);
+                Ok((row, win))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        each(rows)?;
+    }
+    Ok(())
 }
 
 /// The survey as a table under [`SURVEY_COLUMNS`].
