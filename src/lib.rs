@@ -342,7 +342,8 @@ pub mod scoring {
 /// ```
 pub mod normal_play {
     pub use crate::games::normal_play::{
-        GrundyPeriod, MAX_CODE_DIGITS, NormalPeriod, SearchStop, TakeBreakCode, describe,
+        CodeSurveyRow, CodeTally, GrundyPeriod, MAX_CODE_DIGITS, MAX_SURVEY_DIGITS, NormalPeriod,
+        SearchStop, TakeBreakCode, code_at, code_count, survey_codes_in_chunks,
     };
     pub use crate::miner::ArithmeticPeriodicity;
 }

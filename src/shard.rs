@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
+use crate::games::normal_play::CodeTally;
 use crate::games::scoring::Conjecture14Tally;
 use crate::tables::cash_survey::CashTally;
 
@@ -93,6 +94,8 @@ pub enum SurveySummary {
     OctalSubtraction(Conjecture14Tally),
     /// `cash survey --set-subsets-of`: cash-periodicity and win conditions of move sets.
     CashSubsets(CashTally),
+    /// `octal survey --codes`: normal-play periods of octal codes.
+    OctalCodes(CodeTally),
 }
 
 impl SurveySummary {
@@ -104,6 +107,10 @@ impl SurveySummary {
                 Ok(())
             }
             (SurveySummary::CashSubsets(a), SurveySummary::CashSubsets(b)) => {
+                a.absorb(b);
+                Ok(())
+            }
+            (SurveySummary::OctalCodes(a), SurveySummary::OctalCodes(b)) => {
                 a.absorb(b);
                 Ok(())
             }

@@ -208,3 +208,65 @@ fn bad_codes_exit_2_naming_the_value() {
         run_input_error(&words(line), needles);
     }
 }
+
+#[test]
+fn a_code_survey_reproduces_the_published_table_and_shards() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let survey = "octal survey --codes 2 --max-heap 2000";
+    let run = |line: &str| {
+        let out = nimlab().current_dir(d).args(words(line)).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{line}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    run(&format!("{survey} --format csv -o single.csv"));
+    let mut joined = Vec::new();
+    for i in 0..3 {
+        run(&format!("{survey} --shard {i}/3 -o part-{i}.csv"));
+        joined.extend(std::fs::read(d.join(format!("part-{i}.csv"))).unwrap());
+    }
+    let single = std::fs::read(d.join("single.csv")).unwrap();
+    assert_eq!(joined, single);
+    let stderr = run("merge part-0.csv part-1.csv part-2.csv -o merged.csv");
+    assert!(stderr.contains("63 codes; period PROVEN for"), "{stderr}");
+    let csv = Csv::parse(&String::from_utf8(single).unwrap());
+    assert_eq!(
+        csv.header,
+        [
+            "code",
+            "preperiod",
+            "period",
+            "saltus",
+            "status",
+            "last_exceptional"
+        ]
+    );
+    let records = csv.records();
+    // tczajka/octal-games' TrivialGames and SolvedGames (prefix = preperiod n₀).
+    for (code, n0, period) in [
+        ("0.15", "1", "10"),
+        ("0.17", "33", "34"),
+        ("0.34", "7", "8"),
+        ("0.35", "1", "6"),
+        ("0.44", "143", "24"),
+        ("0.45", "498", "20"),
+        ("0.53", "11", "9"),
+        ("0.54", "3", "7"),
+        ("0.71", "3", "2"),
+        ("0.77", "71", "12"),
+    ] {
+        let r = records.iter().find(|r| r["code"] == code).unwrap();
+        assert_eq!(
+            (r["preperiod"], r["period"], r["status"]),
+            (n0, period, "PROVEN"),
+            "{code}"
+        );
+    }
+    // Officers (0.6) has no known period: no claim is made.
+    let officers = records.iter().find(|r| r["code"] == "0.6").unwrap();
+    assert_ne!(officers["status"], "PROVEN");
+}

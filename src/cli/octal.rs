@@ -11,7 +11,10 @@ use super::args::{SolveArgs, parse_heap, parse_int_range, parse_q};
 use super::output::OutputArgs;
 use super::sweep::{SweepArgs, SweepRun};
 use crate::export::{Cell, RowEncoder, TableWriter};
-use crate::games::normal_play::{GrundyPeriod, SearchStop, TakeBreakCode};
+use crate::games::normal_play::{
+    CodeTally, GrundyPeriod, NormalPeriod, SearchStop, TakeBreakCode, code_count,
+    survey_codes_in_chunks,
+};
 use crate::games::scoring::{
     Conjecture14Tally, Heap, HeapSequence, HeapSize, MAX_SURVEY_WIDTH, OctalRules, Outcome,
     PROGRESS_SECONDS, PeriodReport, Route, RulesId, Ruleset, SURVEY_CHUNK, ScoringGame, SurveyRow,
@@ -332,10 +335,17 @@ pub struct OutcomeArgs {
 }
 
 #[derive(Debug, Args)]
+#[group(id = "space", required = true, args = ["subtract_subsets_of", "codes"])]
 pub struct SurveyArgs {
-    /// Survey every non-empty subtraction set inside this range, e.g. 1..12.
-    #[arg(long, value_name = "A..B", value_parser = parse_int_range)]
-    subtract_subsets_of: IntRange,
+    /// Survey every non-empty subtraction set inside this range, e.g. 1..12 (scoring play:
+    /// the period of G_s, and Stewart's Conjecture 14).
+    #[arg(long, value_name = "A..B", value_parser = parse_int_range, conflicts_with = "codes")]
+    subtract_subsets_of: Option<IntRange>,
+    /// Survey every octal code of at most K digits (last digit non-zero, 8^K − 1 codes, K ≤ 6)
+    /// in normal play: the least preperiod and period of its Grundy values, PROVEN by the
+    /// periodicity theorem up to --max-heap, or what is observed.
+    #[arg(long, value_name = "K", value_parser = super::args::ranged(1u32, 6))]
+    codes: Option<u32>,
     /// Give up (and report what was observed) beyond this heap size.
     #[arg(long, value_name = "N", default_value = "100000", value_parser = parse_heap)]
     max_heap: HeapSize,
@@ -633,53 +643,16 @@ fn normal_play_period(a: PeriodArgs) -> anyhow::Result<()> {
             "note: the search stopped at heap {n}: the next prefix of {code}'s three-heap splits would take more than about 30 s"
         );
     }
-    let none = || Cell::Text(String::new());
-    let (pre, per, saltus, status, window, seen) = match &r.shape {
-        GrundyPeriod::Periodic(p) => {
-            let (status, window, seen) = match p.status {
-                PeriodStatus::Proven {
-                    window_start,
-                    window_len,
-                } => {
-                    let end = window_start + window_len - 1;
-                    let window = Cell::record(
-                        vec![("start", window_start.into()), ("end", end.into())],
-                        format!("{window_start}..{end}"),
-                    );
-                    ("PROVEN", window, none())
-                }
-                PeriodStatus::Observed { periods_seen } => {
-                    ("OBSERVED", none(), Cell::from(periods_seen))
-                }
-            };
-            (
-                p.preperiod.into(),
-                p.period.into(),
-                Cell::Int(0),
-                status,
-                window,
-                seen,
-            )
-        }
-        GrundyPeriod::ArithmeticPeriodic(ap) => (
-            ap.preperiod.into(),
-            ap.period.into(),
-            Cell::from(ap.saltus as usize),
-            "OBSERVED",
-            none(),
-            Cell::from(ap.periods_seen),
-        ),
-        GrundyPeriod::Unknown => (none(), none(), none(), "NONE", none(), none()),
-    };
+    let [pre, per, saltus, status, window, seen] = normal_period_cells(&r);
     let row = vec![
         code.to_string().into(),
         pre,
         per,
         saltus,
-        status.into(),
+        status,
         window,
         seen,
-        r.last_exceptional().map_or_else(none, Cell::from),
+        r.last_exceptional().map_or_else(blank, Cell::from),
         r.terms.into(),
         r.argument.clone().into(),
     ];
@@ -688,7 +661,12 @@ fn normal_play_period(a: PeriodArgs) -> anyhow::Result<()> {
 
 fn survey(a: SurveyArgs) -> anyhow::Result<()> {
     check_sequence_heap(a.max_heap)?;
-    let r = a.subtract_subsets_of;
+    let Some(r) = a.subtract_subsets_of else {
+        let k = a
+            .codes
+            .expect("clap requires --codes or --subtract-subsets-of");
+        return code_survey(&a, k);
+    };
     if r.start() < 1 {
         anyhow::bail!(
             "--subtract-subsets-of {}..{}: elements of a subtraction set are ≥ 1",
@@ -751,6 +729,118 @@ fn survey(a: SurveyArgs) -> anyhow::Result<()> {
         eprintln!("{shard}{}", super::sweep::describe_survey(&summary));
     }
     Ok(())
+}
+
+/// The columns of `octal survey --codes`.
+const CODE_SURVEY_COLUMNS: [&str; 6] = [
+    "code",
+    "preperiod",
+    "period",
+    "saltus",
+    "status",
+    "last_exceptional",
+];
+
+/// `octal survey --codes K`: the normal-play period of every octal code of at most K digits.
+fn code_survey(a: &SurveyArgs, max_digits: u32) -> anyhow::Result<()> {
+    a.sweep.apply_threads()?;
+    let run = SweepRun {
+        id: SweepId {
+            command: "octal survey".to_string(),
+            arguments: vec![
+                format!("--codes={max_digits}"),
+                format!("--max-heap={}", a.max_heap),
+            ],
+        },
+        sweep: &a.sweep,
+        out: &a.out,
+        total: code_count(max_digits)?,
+    };
+    let bar = LazyBar::new("surveying", "codes");
+    let columns: Vec<String> = CODE_SURVEY_COLUMNS.map(String::from).to_vec();
+    let summary = run.run(&columns, &mut |items, writer| {
+        let mut tally = CodeTally::default();
+        let mut io_error: Option<std::io::Error> = None;
+        let surveyed = survey_codes_in_chunks(max_digits, items, a.max_heap, 64, &bar, |rows| {
+            let mut out = writer.encoder();
+            for row in &rows {
+                tally.add(row);
+                let [pre, per, saltus, status, _, _] = normal_period_cells(&row.period);
+                out.text(&row.code.to_string());
+                for cell in [pre, per, saltus, status] {
+                    out.cell(&cell);
+                }
+                out.cell(&row.period.last_exceptional().map_or_else(blank, Cell::from));
+                out.end_row();
+            }
+            writer.write(out).map_err(|e| {
+                let message = e.to_string();
+                io_error = Some(e);
+                crate::error::Error::invalid(message)
+            })
+        });
+        if let Some(e) = io_error {
+            return Err(e.into());
+        }
+        surveyed?;
+        Ok(SurveySummary::OctalCodes(tally))
+    });
+    bar.finish();
+    if let Some(summary) = summary? {
+        let shard = a
+            .sweep
+            .shard
+            .map(|s| format!("shard {s}: "))
+            .unwrap_or_default();
+        eprintln!("{shard}{}", super::sweep::describe_survey(&summary));
+    }
+    Ok(())
+}
+
+/// An empty cell.
+fn blank() -> Cell {
+    Cell::Text(String::new())
+}
+
+/// The preperiod, period, saltus, status, window and periods seen of a normal-play period.
+fn normal_period_cells(r: &NormalPeriod) -> [Cell; 6] {
+    match &r.shape {
+        GrundyPeriod::Periodic(p) => {
+            let (status, window, seen) = match p.status {
+                PeriodStatus::Proven {
+                    window_start,
+                    window_len,
+                } => {
+                    let end = window_start + window_len - 1;
+                    let window = Cell::record(
+                        vec![("start", window_start.into()), ("end", end.into())],
+                        format!("{window_start}..{end}"),
+                    );
+                    ("PROVEN", window, blank())
+                }
+                PeriodStatus::Observed { periods_seen } => {
+                    ("OBSERVED", blank(), Cell::from(periods_seen))
+                }
+            };
+            [
+                p.preperiod.into(),
+                p.period.into(),
+                Cell::Int(0),
+                status.into(),
+                window,
+                seen,
+            ]
+        }
+        GrundyPeriod::ArithmeticPeriodic(ap) => [
+            ap.preperiod.into(),
+            ap.period.into(),
+            Cell::from(ap.saltus as usize),
+            "OBSERVED".into(),
+            blank(),
+            Cell::from(ap.periods_seen),
+        ],
+        GrundyPeriod::Unknown => [blank(), blank(), blank(), "NONE".into(), blank(), blank()],
+    }
 }
 
 /// The columns of `octal survey`.

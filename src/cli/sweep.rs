@@ -208,6 +208,12 @@ pub fn run_merge(a: MergeArgs) -> anyhow::Result<()> {
 pub fn describe_survey(summary: &SurveySummary) -> String {
     let tally = match summary {
         SurveySummary::OctalSubtraction(tally) => tally,
+        SurveySummary::OctalCodes(t) => {
+            return format!(
+                "{} codes; period PROVEN for {}, observed for {}, arithmetic period observed for {}, neither for {}",
+                t.codes, t.proven, t.observed, t.arithmetic, t.unknown
+            );
+        }
         SurveySummary::CashSubsets(t) => {
             return format!(
                 "{} sets; cash-periodic {}, not cash-periodic {}, undecided {}; win condition PROVEN for {}, MEMORY_LIMIT {}, NOT_SETTLED {}",

@@ -28,8 +28,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use itertools::Itertools;
-
 use super::scoring::{HeapSize, OctalRules, octal_grundy_values};
 use crate::error::{Error, Result};
 use crate::miner::{
@@ -420,20 +418,126 @@ impl FromStr for TakeBreakCode {
     }
 }
 
-/// A code's digits in words, for messages: `0.77 (remove 1 or 2; leave 0, 1 or 2 heaps)`.
-pub fn describe(code: &TakeBreakCode) -> String {
-    let takes = code
-        .digits()
-        .iter()
-        .enumerate()
-        .filter(|&(_, &d)| d != 0)
-        .map(|(i, _)| i + 1)
-        .join(", ");
-    format!(
-        "{code} (remove {takes}; leave at most {} heap{})",
-        code.max_parts(),
-        if code.max_parts() == 1 { "" } else { "s" }
-    )
+/// Most digits a code survey ranges over: 8⁶ − 1 = 262,143 codes.
+pub const MAX_SURVEY_DIGITS: u32 = 6;
+
+/// The number of octal codes of at most `max_digits` digits whose last digit is not 0:
+/// 7·(1 + 8 + … + 8^(K−1)) = 8^K − 1.
+pub fn code_count(max_digits: u32) -> Result<u64> {
+    if !(1..=MAX_SURVEY_DIGITS).contains(&max_digits) {
+        return Err(Error::invalid(format!(
+            "{max_digits} digits: a code survey ranges over codes of 1 to {MAX_SURVEY_DIGITS} digits (8^K − 1 codes)"
+        )));
+    }
+    Ok(8u64.pow(max_digits) - 1)
+}
+
+/// Code number `item` of a survey of codes of at most `max_digits` digits: the codes of one
+/// digit first, then of two, …; within a length, in lexicographic order of their digits.
+pub fn code_at(max_digits: u32, item: u64) -> Result<TakeBreakCode> {
+    let mut rest = item;
+    for len in 1..=max_digits {
+        let of_len = 7 * 8u64.pow(len - 1);
+        if rest < of_len {
+            // The first len − 1 digits are the base-8 number rest / 7, the last 1 + rest % 7.
+            let (mut prefix, last) = (rest / 7, (1 + rest % 7) as u8);
+            let mut digits = vec![0u8; len as usize];
+            digits[len as usize - 1] = last;
+            for d in digits[..len as usize - 1].iter_mut().rev() {
+                *d = (prefix % 8) as u8;
+                prefix /= 8;
+            }
+            return TakeBreakCode::new(digits);
+        }
+        rest -= of_len;
+    }
+    Err(Error::invalid(format!(
+        "code {item} of a survey of {} codes",
+        code_count(max_digits)?
+    )))
+}
+
+/// One surveyed code: its Grundy values' period.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CodeSurveyRow {
+    /// The code.
+    pub code: TakeBreakCode,
+    /// The period search on its Grundy values.
+    pub period: NormalPeriod,
+}
+
+/// The tally of a code survey.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct CodeTally {
+    /// Codes surveyed.
+    pub codes: u64,
+    /// … whose period is proven.
+    pub proven: u64,
+    /// … with a period observed only.
+    pub observed: u64,
+    /// … with an arithmetic period observed.
+    pub arithmetic: u64,
+    /// … with neither.
+    pub unknown: u64,
+}
+
+impl CodeTally {
+    /// Counts one more surveyed code.
+    pub fn add(&mut self, row: &CodeSurveyRow) {
+        self.codes += 1;
+        match &row.period.shape {
+            GrundyPeriod::Periodic(p) if p.is_proven() => self.proven += 1,
+            GrundyPeriod::Periodic(_) => self.observed += 1,
+            GrundyPeriod::ArithmeticPeriodic(_) => self.arithmetic += 1,
+            GrundyPeriod::Unknown => self.unknown += 1,
+        }
+    }
+
+    /// Adds the tally of the codes that follow in survey order (a later shard's).
+    pub fn absorb(&mut self, next: CodeTally) {
+        self.codes += next.codes;
+        self.proven += next.proven;
+        self.observed += next.observed;
+        self.arithmetic += next.arithmetic;
+        self.unknown += next.unknown;
+    }
+}
+
+/// The codes numbered `items` (see [`code_at`]) surveyed `chunk` at a time in parallel, each
+/// period searched up to heap `max_heap`, handed to `each` a batch at a time in survey order.
+pub fn survey_codes_in_chunks(
+    max_digits: u32,
+    items: std::ops::Range<u64>,
+    max_heap: HeapSize,
+    chunk: usize,
+    progress: &dyn Progress,
+    mut each: impl FnMut(Vec<CodeSurveyRow>) -> Result<()>,
+) -> Result<()> {
+    use rayon::prelude::*;
+    let total = code_count(max_digits)?;
+    if items.end > total {
+        return Err(Error::invalid(format!(
+            "codes {}..{} of a survey of {total} codes",
+            items.start, items.end
+        )));
+    }
+    progress.start(items.end - items.start);
+    let mut next = items.start;
+    while next < items.end {
+        let end = next.saturating_add(chunk.max(1) as u64).min(items.end);
+        let rows = (next..end)
+            .into_par_iter()
+            .map(|item| {
+                let code = code_at(max_digits, item)?;
+                let period = code.period(max_heap, u128::MAX, &crate::progress::Silent);
+                progress.advance(1);
+                Ok(CodeSurveyRow { code, period })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        each(rows)?;
+        next = end;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -508,6 +612,25 @@ mod tests {
                 prop_assert!(p.preperiod == 0 || far[p.preperiod - 1] != far[p.preperiod - 1 + p.period]);
             }
         }
+    }
+
+    #[test]
+    fn a_code_survey_lists_every_code_once_in_order() {
+        let all: Vec<String> = (0..code_count(2).unwrap())
+            .map(|i| code_at(2, i).unwrap().to_string())
+            .collect();
+        assert_eq!(all.len(), 63);
+        assert_eq!(
+            &all[..8],
+            ["0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.01"]
+        );
+        assert_eq!(all.last().unwrap(), "0.77");
+        let mut distinct = all.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 63);
+        assert!(code_at(2, 63).is_err());
+        assert!(code_count(7).is_err());
     }
 
     #[test]
