@@ -78,6 +78,8 @@ mod miner;
 mod num;
 mod papers;
 mod progress;
+#[cfg(feature = "python")]
+mod python;
 mod report;
 mod shard;
 /// Studies: one TOML file declaring computations, mining, claims, figures and prose, validated

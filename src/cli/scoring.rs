@@ -265,19 +265,7 @@ fn ordered_cell(p: &Ordered) -> Cell {
 
 /// `c + s·N` written the way the papers write it: `-3 + N`, `2 - N`, `5`.
 fn line_formula(slope: &Q, intercept: &Q) -> String {
-    let n_term = match slope.to_i64() {
-        Some(0) => return intercept.to_string(),
-        Some(1) => "N".to_string(),
-        Some(-1) => "-N".to_string(),
-        _ => format!("{slope}·N"),
-    };
-    if intercept.is_zero() {
-        return n_term;
-    }
-    match n_term.strip_prefix('-') {
-        Some(rest) => format!("{intercept} - {rest}"),
-        None => format!("{intercept} + {n_term}"),
-    }
+    crate::num::line_formula(slope, intercept, "N")
 }
 
 fn closed(lo: Option<Q>, hi: Option<Q>) -> Interval {

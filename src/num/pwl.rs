@@ -83,6 +83,31 @@ pub struct Piece {
     pub intercept: Q,
 }
 
+impl Piece {
+    /// The piece's line `c + s·N` in the papers' spelling, in the variable `var`: `-3 + N`,
+    /// `2 - N`, `5`, `1/2·N`.
+    pub fn formula(&self, var: &str) -> String {
+        line_formula(&self.slope, &self.intercept, var)
+    }
+}
+
+/// `c + s·v` written the way the papers write it: `-3 + N`, `2 - N`, `5`.
+pub fn line_formula(slope: &Q, intercept: &Q, var: &str) -> String {
+    let term = match slope.to_i64() {
+        Some(0) => return intercept.to_string(),
+        Some(1) => var.to_string(),
+        Some(-1) => format!("-{var}"),
+        _ => format!("{slope}·{var}"),
+    };
+    if intercept.is_zero() {
+        return term;
+    }
+    match term.strip_prefix('-') {
+        Some(rest) => format!("{intercept} - {rest}"),
+        None => format!("{intercept} + {term}"),
+    }
+}
+
 impl Pwl {
     /// The line `slope·x + intercept`.
     pub fn linear(slope: Q, intercept: Q) -> Pwl {
