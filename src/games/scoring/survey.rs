@@ -265,7 +265,7 @@ mod tests {
         unique.dedup();
         assert_eq!(unique.len(), 15);
         assert!(subtraction_sets(range(0, 3)).is_err());
-        assert!(subtraction_sets(range(1, 21)).is_err());
+        assert!(subtraction_sets(range(1, 25)).is_err());
     }
 
     #[test]
