@@ -10,8 +10,10 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyList};
 
+use crate::mining::PeriodStatus;
+use crate::normal_play::{GrundyPeriod, TakeBreakCode};
 use crate::scoring::{Interval, Method, nim_heaps, scoring_nim, solve, tails};
-use crate::{Pwl, Q};
+use crate::{Pwl, Q, Silent};
 
 /// A library error as the `ValueError` a Python caller expects.
 fn value_error(e: impl std::fmt::Display) -> PyErr {
@@ -202,18 +204,80 @@ fn payoff(py: Python<'_>, heaps: Vec<i64>) -> PyResult<PyPwl> {
     })
 }
 
-/// The module `nimlab`, with the submodule `nimlab.scoring`.
+/// A take-and-break code from Python: `"0.77"`, `"0.3F"`, `"{4,5}"`.
+fn parse_code(text: &str) -> PyResult<TakeBreakCode> {
+    text.parse().map_err(value_error)
+}
+
+/// The Sprague–Grundy values g(0), …, g(max_heap) of an octal or hexadecimal code in normal
+/// play, as `nimlab octal grundy CODE --max-heap N` prints them.
+///
+/// >>> nimlab.normal_play.grundy("0.77", 6)
+/// [0, 1, 2, 3, 1, 4, 3]
+#[pyfunction]
+fn grundy(py: Python<'_>, code: &str, max_heap: u32) -> PyResult<Vec<u32>> {
+    let c = parse_code(code)?;
+    Ok(py.detach(|| c.grundy_values(max_heap, &Silent)))
+}
+
+/// The least preperiod and period of a code's Grundy values, as `nimlab octal period
+/// --normal-play` finds them: a dict with `preperiod`, `period`, `saltus`, `status` (PROVEN,
+/// OBSERVED or NONE), `last_exceptional` and `argument`.
+///
+/// >>> nimlab.normal_play.period("0.77")["period"]
+/// 12
+#[pyfunction]
+#[pyo3(signature = (code, max_heap = 1 << 20))]
+fn period<'py>(py: Python<'py>, code: &str, max_heap: u32) -> PyResult<Bound<'py, PyDict>> {
+    let c = parse_code(code)?;
+    let budget = if c.is_octal() { u128::MAX } else { 1 << 35 };
+    let r = py.detach(|| c.period(max_heap, budget, &Silent));
+    let d = PyDict::new(py);
+    d.set_item("code", c.to_string())?;
+    let (pre, per, saltus, status) = match &r.shape {
+        GrundyPeriod::Periodic(p) => (
+            Some(p.preperiod),
+            Some(p.period),
+            Some(0),
+            if matches!(p.status, PeriodStatus::Proven { .. }) {
+                "PROVEN"
+            } else {
+                "OBSERVED"
+            },
+        ),
+        GrundyPeriod::ArithmeticPeriodic(a) => (
+            Some(a.preperiod),
+            Some(a.period),
+            Some(a.saltus),
+            "OBSERVED",
+        ),
+        GrundyPeriod::Unknown => (None, None, None, "NONE"),
+    };
+    d.set_item("preperiod", pre)?;
+    d.set_item("period", per)?;
+    d.set_item("saltus", saltus)?;
+    d.set_item("status", status)?;
+    d.set_item("last_exceptional", r.last_exceptional())?;
+    d.set_item("argument", &r.argument)?;
+    Ok(d)
+}
+
+/// The module `nimlab`, with the submodules `nimlab.scoring` and `nimlab.normal_play`.
 #[pymodule]
 fn nimlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_class::<PyPwl>()?;
     let scoring = PyModule::new(py, "scoring")?;
     scoring.add_function(wrap_pyfunction!(payoff, &scoring)?)?;
-    m.add_submodule(&scoring)?;
-    // `import nimlab.scoring` finds the submodule too.
-    py.import("sys")?
-        .getattr("modules")?
-        .set_item("nimlab.scoring", &scoring)?;
+    let normal = PyModule::new(py, "normal_play")?;
+    normal.add_function(wrap_pyfunction!(grundy, &normal)?)?;
+    normal.add_function(wrap_pyfunction!(period, &normal)?)?;
+    let modules = py.import("sys")?.getattr("modules")?;
+    for sub in [scoring, normal] {
+        m.add_submodule(&sub)?;
+        // `import nimlab.scoring` finds the submodule too.
+        modules.set_item(format!("nimlab.{}", sub.name()?), &sub)?;
+    }
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

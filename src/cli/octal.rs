@@ -105,9 +105,10 @@ pub enum OctalCommand {
         after_help = "Examples:\n  nimlab octal outcome --subtract 4,5 13\n  nimlab octal outcome --rules 0.26 7 5 --score 3"
     )]
     Outcome(OutcomeArgs),
-    /// Every subtraction set inside a range: preperiod, least period, PROVEN or OBSERVED.
+    /// Every subtraction set inside a range, or every octal code of K digits (normal play):
+    /// preperiod, least period, PROVEN or OBSERVED; shardable for job arrays.
     #[command(
-        after_help = "Examples:\n  nimlab octal survey --subtract-subsets-of 1..12 --format csv\n  nimlab octal survey --subtract-subsets-of 1..16 -o survey16.csv"
+        after_help = "Examples:\n  nimlab octal survey --subtract-subsets-of 1..12 --format csv\n  nimlab octal survey --subtract-subsets-of 1..16 -o survey16.csv\n  nimlab octal survey --codes 3 --format csv                           every code 0.d1d2d3, normal play\n  nimlab octal survey --subtract-subsets-of 1..24 --shard 3/16 -o part-3.csv   one shard (then nimlab merge)"
     )]
     Survey(SurveyArgs),
 }

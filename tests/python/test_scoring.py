@@ -79,3 +79,18 @@ def test_notebooks_get_latex():
     latex = nimlab.scoring.payoff([5, 4, 2])._repr_latex_()
     assert latex.startswith("$$f_N(5,4,2) = \\begin{cases}")
     assert "-3 - N & N \\le -4" in latex
+
+
+def test_normal_play_is_the_command_lines():
+    g = nimlab.normal_play.grundy("0.77", 120)
+    rows = list(csv.DictReader(io.StringIO(cli("octal", "grundy", "0.77", "--max-heap", "120",
+                                               "--format", "csv"))))
+    assert g == [int(r["grundy"]) for r in rows]
+    p = nimlab.normal_play.period("0.77")
+    record = next(csv.DictReader(io.StringIO(cli("octal", "period", "--normal-play", "--rules",
+                                                 "0.77", "--format", "csv"))))
+    assert (p["preperiod"], p["period"], p["saltus"], p["status"]) == (71, 12, 0, "PROVEN")
+    assert str(p["last_exceptional"]) == record["last_exceptional"]
+    assert nimlab.normal_play.period("0.3F", max_heap=300)["saltus"] == 3
+    with pytest.raises(ValueError, match="`0.7G`"):
+        nimlab.normal_play.grundy("0.7G", 5)
