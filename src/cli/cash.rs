@@ -7,7 +7,7 @@ use num_bigint::BigUint;
 
 use super::args::parse_size;
 use super::output::OutputArgs;
-use super::sweep::{SweepArgs, SweepRun};
+use super::sweep::{SweepArgs, SweepRun, body_outcome, write_batch};
 use crate::export::{Cell, RowEncoder, Table, TableWriter, write_rows, write_rows_parallel};
 use crate::games::cash::{
     Amount, CashSet, CashTable, Conflict, Decision, Reason, ThresholdSource, WinCondition,
@@ -272,28 +272,14 @@ fn survey(a: CashSurveyArgs) -> anyhow::Result<()> {
                     tally.add(row, win);
                     encode_survey_row(row, win, &mut out);
                 }
-                writer.write(out).map_err(|e| {
-                    let message = e.to_string();
-                    io_error = Some(e);
-                    crate::error::Error::invalid(message)
-                })
+                write_batch(writer, out, &mut io_error)
             },
         );
-        if let Some(e) = io_error {
-            return Err(e.into());
-        }
-        surveyed?;
+        body_outcome(io_error, surveyed)?;
         Ok(SurveySummary::CashSubsets(tally))
     });
     bar.finish();
-    if let Some(summary) = summary? {
-        let shard = a
-            .sweep
-            .shard
-            .map(|s| format!("shard {s}: "))
-            .unwrap_or_default();
-        eprintln!("{shard}{}", super::sweep::describe_survey(&summary));
-    }
+    run.report(summary?);
     Ok(())
 }
 

@@ -9,7 +9,7 @@ use itertools::Itertools;
 
 use super::args::{SolveArgs, parse_heap, parse_int_range, parse_q};
 use super::output::OutputArgs;
-use super::sweep::{SweepArgs, SweepRun};
+use super::sweep::{SweepArgs, SweepRun, body_outcome, write_batch};
 use crate::export::{Cell, RowEncoder, TableWriter};
 use crate::games::normal_play::{
     CodeTally, GrundyPeriod, NormalPeriod, SearchStop, TakeBreakCode, code_count,
@@ -708,27 +708,13 @@ fn survey(a: SurveyArgs) -> anyhow::Result<()> {
                 tally.add(row);
                 encode_survey_row(row, &mut out);
             }
-            writer.write(out).map_err(|e| {
-                let message = e.to_string();
-                io_error = Some(e);
-                crate::error::Error::invalid(message)
-            })
+            write_batch(writer, out, &mut io_error)
         });
-        if let Some(e) = io_error {
-            return Err(e.into());
-        }
-        surveyed?;
+        body_outcome(io_error, surveyed)?;
         Ok(SurveySummary::OctalSubtraction(tally))
     });
     bar.finish();
-    if let Some(summary) = summary? {
-        let shard = a
-            .sweep
-            .shard
-            .map(|s| format!("shard {s}: "))
-            .unwrap_or_default();
-        eprintln!("{shard}{}", super::sweep::describe_survey(&summary));
-    }
+    run.report(summary?);
     Ok(())
 }
 
@@ -774,27 +760,13 @@ fn code_survey(a: &SurveyArgs, max_digits: u32) -> anyhow::Result<()> {
                 out.cell(&row.period.last_exceptional().map_or_else(blank, Cell::from));
                 out.end_row();
             }
-            writer.write(out).map_err(|e| {
-                let message = e.to_string();
-                io_error = Some(e);
-                crate::error::Error::invalid(message)
-            })
+            write_batch(writer, out, &mut io_error)
         });
-        if let Some(e) = io_error {
-            return Err(e.into());
-        }
-        surveyed?;
+        body_outcome(io_error, surveyed)?;
         Ok(SurveySummary::OctalCodes(tally))
     });
     bar.finish();
-    if let Some(summary) = summary? {
-        let shard = a
-            .sweep
-            .shard
-            .map(|s| format!("shard {s}: "))
-            .unwrap_or_default();
-        eprintln!("{shard}{}", super::sweep::describe_survey(&summary));
-    }
+    run.report(summary?);
     Ok(())
 }
 

@@ -11,7 +11,7 @@ use clap::Args;
 use itertools::Itertools;
 
 use super::output::OutputArgs;
-use crate::export::{Format, TableWriter};
+use crate::export::{Format, RowEncoder, TableWriter};
 use crate::fsio;
 use crate::shard::{
     HashingWriter, ItemRange, Manifest, Shard, SurveySummary, SweepId, completed, cpu_seconds,
@@ -160,6 +160,42 @@ impl SweepRun<'_> {
         }
         Ok(Some(summary))
     }
+    /// Prints the summary of a run that was not skipped on stderr, naming its shard.
+    pub fn report(&self, summary: Option<SurveySummary>) {
+        if let Some(summary) = summary {
+            let shard = self
+                .sweep
+                .shard
+                .map(|s| format!("shard {s}: "))
+                .unwrap_or_default();
+            eprintln!("{shard}{}", describe_survey(&summary));
+        }
+    }
+}
+
+/// Writes one batch of a survey engine's rows: an I/O error is kept in `io_error` whole (a
+/// closed pipe stays `BrokenPipe`) while the engine gets a plain error that stops it.
+pub fn write_batch(
+    writer: &mut TableWriter<'_, dyn Write + '_>,
+    rows: RowEncoder,
+    io_error: &mut Option<std::io::Error>,
+) -> crate::error::Result<()> {
+    writer.write(rows).map_err(|e| {
+        let message = e.to_string();
+        *io_error = Some(e);
+        crate::error::Error::invalid(message)
+    })
+}
+
+/// A survey body's outcome: the kept I/O error first, then the engine's own.
+pub fn body_outcome(
+    io_error: Option<std::io::Error>,
+    surveyed: crate::error::Result<()>,
+) -> anyhow::Result<()> {
+    if let Some(e) = io_error {
+        return Err(e.into());
+    }
+    Ok(surveyed?)
 }
 
 /// `nimlab merge`: shard outputs joined in shard order.

@@ -155,8 +155,9 @@ impl TakeBreakCode {
         progress.start(u64::try_from(self.option_count(max_n) - before).unwrap_or(u64::MAX));
         g.reserve(max_n as usize + 1 - g.len());
         let mut seen = Options::default();
+        let mut largest = g.iter().copied().max().unwrap_or(0);
         for n in first as usize..=max_n as usize {
-            seen.reset(g.iter().copied().max().unwrap_or(0));
+            seen.reset(largest);
             let mut examined = 0u64;
             'moves: for (i, &d) in self.digits.iter().enumerate() {
                 let take = i + 1;
@@ -193,7 +194,9 @@ impl TakeBreakCode {
                     }
                 }
             }
-            g.push(seen.mex());
+            let mex = seen.mex();
+            largest = largest.max(mex);
+            g.push(mex);
             progress.advance(examined.max(1));
         }
     }
