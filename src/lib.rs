@@ -306,14 +306,14 @@ pub use report::{ReportOptions, check_reports, render_reports, write_reports};
 pub mod scoring {
     pub use crate::games::scoring::{
         Candidate, GRID_LIMIT, GridError, GridFn, GridSummary, Heap, HeapMove, HeapSequence,
-        HeapTable, Interval, Limits, Line, MAX_DIGITS, MAX_TABLE_HEAPS, Method, Move, MoveRegion,
-        OctalRules, Ordered, Outcome, PERIOD_SECONDS, PROGRESS_SECONDS, PartitionIndex, PayoffRef,
-        Payoffs, PeriodCertificate, PeriodProof, PeriodReport, Player, Ply, Position, Route,
-        RulesError, Ruleset, ScoringGame, SequenceCost, SequenceState, Solution, SolveCost,
+        HeapSize, HeapTable, Interval, Limits, Line, MAX_DIGITS, MAX_TABLE_HEAPS, Method, Move,
+        MoveRegion, OctalRules, Ordered, Outcome, PERIOD_SECONDS, PROGRESS_SECONDS, PartitionIndex,
+        PayoffRef, Payoffs, PeriodCertificate, PeriodProof, PeriodReport, Player, Ply, Position,
+        Route, RulesError, Ruleset, ScoringGame, SequenceCost, SequenceState, Solution, SolveCost,
         SummaryParts, TablePlan, TableSlab, Tails, UniformTail, ValueSolution, candidates,
         common_constant_points, grundy_values, grundy_values_reporting, in_p_plus,
         largest_fitting_max_heap, nim_heaps, nim_sum, optimal_line, optimal_move_regions,
-        parse_set, scoring_nim, search_values, solve, solve_cost, solve_many,
+        parse_set, scoring_nim, search_values, solve, solve_cost, solve_many, solve_many_reporting,
         solve_partition_values, solve_table, solve_values, solve_values_reporting, table_bytes,
         table_size, tails, value_from_grundy, values_at,
     };
@@ -326,6 +326,11 @@ pub mod scoring {
     pub use crate::tables::scoring::{
         MAX_FAMILY_ROWS, PWL_COLUMNS, ScoringFamily, ScoringMember, encode_payoff_rows,
         encode_table_rows, family_cost, family_table, family_table_reporting,
+    };
+    pub use crate::tables::scoring_play::{
+        LIMIT_COLUMNS, LINE_COLUMNS, MOVE_REGION_COLUMNS, MOVES_AT_COLUMNS, PIECE_COLUMNS,
+        PLY_COLUMNS, limits_table, line_table, move_regions_table, moves_at_table, ordered_cell,
+        piece_interval, pieces_table, plies_table, position_cell,
     };
 }
 
@@ -372,6 +377,11 @@ pub mod candy {
         p_position_table_bytes, p_positions, p_positions_with_largest,
     };
     pub use crate::tables::candy::{CandyFamily, CandyMember, family_table};
+    pub use crate::tables::candy_play::{
+        ALLOCATION_COLUMNS, LINE_COLUMNS, MAX_ALLOCATION, STRATEGY_COLUMNS, TURN_COLUMNS,
+        VALUE_COLUMNS, allocation_row, allocation_table, heaps_cell, line_table,
+        p_position_columns, p_position_row, strategy_table, turns_table, value_table,
+    };
 }
 
 /// NIM with Cash: cash sets, winners, thresholds and their certified closed forms.
@@ -406,8 +416,9 @@ pub mod cash {
         across_start_data, critical_states, decide, decide_reporting,
     };
     pub use crate::tables::cash::{
-        PrintedTable, THRESHOLD_COLUMNS, appendix_table, certified_forms_table, certified_start_k,
-        least_threshold_table, offsets_table, threshold_row, win_condition_table,
+        CLASSIFY_COLUMNS, PrintedTable, THRESHOLD_COLUMNS, WINNER_COLUMNS, appendix_table,
+        certified_forms_table, certified_start_k, decision_reason, decision_table,
+        least_threshold_table, offsets_table, set_cell, threshold_row, win_condition_table,
         win_condition_text,
     };
     pub use crate::tables::cash_across::{
@@ -419,8 +430,8 @@ pub mod cash {
     };
     pub use crate::tables::cash_survey::{
         CASH_SURVEY_CHUNK, CashSurveyRow, CashTally, CashVerdict, MAX_SURVEY_ELEMENTS,
-        SURVEY_COLUMNS, WIN_START_N, WinStatus, cash_survey, survey_cost, survey_items_in_chunks,
-        survey_row, survey_sets, survey_table, win_status,
+        SURVEY_COLUMNS, SWEEP_COLUMNS, WIN_START_N, WinStatus, cash_survey, survey_cost,
+        survey_items_in_chunks, survey_row, survey_sets, survey_table, sweep_cells, win_status,
     };
 }
 

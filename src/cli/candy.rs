@@ -2,21 +2,24 @@
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
-use itertools::Itertools;
 
 use super::args::{ParamArgs, parse_heap, parse_int_range, parse_size};
 use super::output::OutputArgs;
 use crate::export::{Cell, Format, Table, write_rows};
 use crate::family::Family;
 use crate::games::candy::{
-    Candies, CandyValue, Contraction, FrakRanges, PValues, Reading, Role, Strategy, TableShape,
-    allocation_cost, allocations, frak, frak_ranges, frak_x_limit, most_heaps_fitting, nim_sum,
-    optimal_line, p_position_table, p_position_table_bytes, p_positions, play_strategy, role, show,
-    standard_form_game, total, value_with,
+    Candies, Contraction, FrakRanges, PValues, Reading, Strategy, TableShape, allocation_cost,
+    allocations, frak, frak_ranges, frak_x_limit, most_heaps_fitting, optimal_line,
+    p_position_table, p_position_table_bytes, p_positions, play_strategy, show, standard_form_game,
+    value_with,
 };
 use crate::num::IntRange;
 use crate::progress::Silent;
 use crate::tables::candy::CandyFamily;
+use crate::tables::candy_play::{
+    ALLOCATION_COLUMNS, MAX_ALLOCATION, allocation_row, line_table, p_position_columns,
+    p_position_row, strategy_table, turns_table, value_table,
+};
 
 #[derive(Debug, Subcommand)]
 pub enum CandyCommand {
@@ -143,71 +146,37 @@ fn value(a: ValueArgs) -> anyhow::Result<()> {
     let table = solve_table(&shape, a.memory.memory_limit)?;
     let v = value_with(table.as_ref(), &heaps)?;
     let line = optimal_line(table.as_ref(), &heaps)?;
-    let summary_columns = [
-        "position", "to_move", "candies", "nim_sum", "v", "n_l", "n_w",
-    ];
-    let summary: Vec<Cell> = vec![
-        heaps_cell(&heaps),
-        role(&heaps).to_string().into(),
-        Cell::Int(total(&heaps) as i64),
-        nim_sum(&heaps).into(),
-        Cell::Int(v.v),
-        Cell::Int(v.n_l as i64),
-        Cell::Int(v.n_w as i64),
-    ];
-    let mut plies = Table::new(&[
-        "ply",
-        "player",
-        "heap",
-        "taken",
-        "after",
-        "luca_total",
-        "windsor_total",
-    ]);
-    let (mut luca, mut windsor) = (0u64, 0u64);
-    for (i, p) in line.iter().enumerate() {
-        match p.player {
-            Role::Luca => luca += u64::from(p.taken),
-            Role::Windsor => windsor += u64::from(p.taken),
-        }
-        plies.push(vec![
-            Cell::Int(i as i64 + 1),
-            p.player.to_string().into(),
-            Cell::Int(p.heap as i64 + 1),
-            p.taken.into(),
-            heaps_cell(&p.after),
-            Cell::Int(luca as i64),
-            Cell::Int(windsor as i64),
-        ]);
-    }
+    let summary = value_table(&heaps, &v);
+    let plies = line_table(&line);
     match a.out.format {
-        Format::Text => {
-            let mut s = Table::new(&["quantity", "value"]);
-            for (c, x) in summary_columns.iter().zip(summary) {
-                s.push(vec![(*c).into(), x]);
-            }
-            a.out.emit(|w| {
-                w.write_all(&s.render(Format::Text))?;
-                writeln!(w, "\nAn optimal line (heaps numbered from 1):")?;
-                w.write_all(&plies.render(Format::Text))
-            })
-        }
+        Format::Text => a.out.emit(|w| {
+            w.write_all(&record_text(&summary).render(Format::Text))?;
+            writeln!(w, "\nAn optimal line (heaps numbered from 1):")?;
+            w.write_all(&plies.render(Format::Text))
+        }),
         // One table per format: the line, each ply carrying the running totals.
         Format::Csv | Format::Md => a.out.emit_table(&plies),
         // One row: the value with its optimal line nested.
-        Format::Json => {
-            let mut columns = summary_columns.to_vec();
-            columns.push("line");
-            let mut row = summary;
-            row.push(plies.into_cell());
-            a.out.emit_record(&columns, row)
-        }
+        Format::Json => a.out.emit_row(nest(summary, "line", plies)),
     }
 }
 
-/// Heaps as a cell: `[3,2,1]` in text and CSV (as [`show`] writes them), an array in JSON.
-fn heaps_cell(heaps: &[Candies]) -> Cell {
-    Cell::list("[", ",", "]", heaps.iter().copied())
+/// A one-row table as `quantity  value` lines, as text shows a record.
+fn record_text(t: &Table) -> Table {
+    let mut s = Table::new(&["quantity", "value"]);
+    for (c, x) in t.columns.iter().zip(t.rows.first().into_iter().flatten()) {
+        s.push(vec![c.as_str().into(), x.clone()]);
+    }
+    s
+}
+
+/// A one-row table with `inner` nested as its last column, `name`.
+fn nest(mut t: Table, name: &str, inner: Table) -> Table {
+    t.columns.push(name.to_string());
+    if let Some(row) = t.rows.first_mut() {
+        row.push(inner.into_cell());
+    }
+    t
 }
 
 fn table(a: TableArgs) -> anyhow::Result<()> {
@@ -239,8 +208,7 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
         }
         .into());
     }
-    let mut columns: Vec<String> = (1..=k).map(|i| format!("h{i}")).collect();
-    columns.extend(["v", "n_l", "n_w"].map(String::from));
+    let columns = p_position_columns(k);
     let shape = p_position_table(k, h);
     let table = solve_table(&shape, limit)?;
     let missing = std::cell::RefCell::new(None);
@@ -250,14 +218,7 @@ fn table(a: TableArgs) -> anyhow::Result<()> {
             *missing.borrow_mut() = Some(show(&p));
             return None;
         };
-        let cv = CandyValue::from_v(v, total(&p));
-        let mut row: Vec<Cell> = p.iter().map(|&x| x.into()).collect();
-        row.extend([
-            Cell::Int(cv.v),
-            Cell::Int(cv.n_l as i64),
-            Cell::Int(cv.n_w as i64),
-        ]);
-        Some(row)
+        Some(p_position_row(&p, v))
     });
     a.out
         .emit(|w| {
@@ -318,9 +279,6 @@ pub struct AllocateArgs {
     out: OutputArgs,
 }
 
-/// Largest N accepted: the number of P-positions grows like the partitions of N.
-const MAX_ALLOCATION: Candies = 100;
-
 fn allocate(a: AllocateArgs) -> anyhow::Result<()> {
     let (flag, n) = match (a.max_candies, a.candies) {
         (Some(n), _) => ("--max-candies", n),
@@ -379,25 +337,9 @@ fn allocate(a: AllocateArgs) -> anyhow::Result<()> {
     } else {
         usize::MAX
     };
-    let arrangements = |v: &[Vec<Candies>]| -> Cell {
-        if v.len() > shown {
-            let head = v.iter().take(shown).map(|p| show(p)).join(";");
-            format!("{head};… ({} in all)", v.len()).into()
-        } else {
-            Cell::list("", ";", "", v.iter().map(|p| heaps_cell(p)))
-        }
-    };
     // Rows are written as they are made: N's arrangements as cells are far larger than as heaps.
-    let columns = ["candies", "min_nw", "argmin", "max_nw", "argmax"].map(String::from);
-    let cells = rows.iter().map(|r| {
-        vec![
-            r.candies.into(),
-            Cell::Int(r.min_nw as i64),
-            arrangements(&r.argmin),
-            Cell::Int(r.max_nw as i64),
-            arrangements(&r.argmax),
-        ]
-    });
+    let columns = ALLOCATION_COLUMNS.map(String::from);
+    let cells = rows.iter().map(|r| allocation_row(r, shown));
     a.out
         .emit(|w| write_rows(a.out.format, &columns, cells, w))
         .context("writing the allocations")
@@ -476,59 +418,17 @@ fn strategy(a: StrategyArgs) -> anyhow::Result<()> {
     let table = solve_table(&shape, a.memory.memory_limit)?;
     let play = play_strategy(&strategy, &a.heaps)?;
     let optimum = value_with(table.as_ref(), &a.heaps)?;
-    let mut turns = Table::new(&[
-        "turn",
-        "before",
-        "after_luca",
-        "after_windsor",
-        "luca_took",
-        "windsor_took",
-        "turn_value",
-        "semiratio",
-    ]);
-    for (i, t) in play.turns.iter().enumerate() {
-        turns.push(vec![
-            Cell::Int(i as i64 + 1),
-            heaps_cell(&t.before),
-            heaps_cell(&t.after_luca),
-            heaps_cell(&t.after_windsor),
-            t.luca_took.into(),
-            t.windsor_took.into(),
-            Cell::Int(t.value),
-            t.semiratio.clone().into(),
-        ]);
-    }
-    let summary: [(&str, Cell); 6] = [
-        ("position", heaps_cell(&a.heaps)),
-        ("strategy", strategy.to_string().into()),
-        ("v_strategy", Cell::Int(play.value)),
-        ("v_optimal", Cell::Int(optimum.v)),
-        (
-            "n_l_strategy",
-            Cell::Int(CandyValue::from_v(play.value, total(&a.heaps)).n_l as i64),
-        ),
-        ("n_l_optimal", optimum.n_l.into()),
-    ];
+    let turns = turns_table(&play);
+    let summary = strategy_table(&a.heaps, &strategy, &play, &optimum);
     match a.out.format {
-        Format::Text => {
-            let mut s = Table::new(&["quantity", "value"]);
-            for (q, v) in summary {
-                s.push(vec![q.into(), v]);
-            }
-            a.out.emit(|w| {
-                w.write_all(&s.render(Format::Text))?;
-                writeln!(w, "\nTurns (G, G′, G″):")?;
-                w.write_all(&turns.render(Format::Text))
-            })
-        }
+        Format::Text => a.out.emit(|w| {
+            w.write_all(&record_text(&summary).render(Format::Text))?;
+            writeln!(w, "\nTurns (G, G′, G″):")?;
+            w.write_all(&turns.render(Format::Text))
+        }),
         Format::Csv | Format::Md => a.out.emit_table(&turns),
         // One row: the comparison with the turns nested.
-        Format::Json => {
-            let (mut columns, mut row): (Vec<&str>, Vec<Cell>) = summary.into_iter().unzip();
-            columns.push("turns");
-            row.push(turns.into_cell());
-            a.out.emit_record(&columns, row)
-        }
+        Format::Json => a.out.emit_row(nest(summary, "turns", turns)),
     }
 }
 

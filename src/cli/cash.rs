@@ -10,18 +10,18 @@ use super::output::OutputArgs;
 use super::sweep::{SweepArgs, SweepRun, body_outcome, write_batch};
 use crate::export::{Cell, RowEncoder, Table, TableWriter, write_rows, write_rows_parallel};
 use crate::games::cash::{
-    Amount, CashSet, CashTable, Conflict, Decision, Reason, ThresholdSource, WinCondition,
-    critical_states, decide_reporting, thresholds,
+    Amount, CashSet, CashTable, Conflict, WinCondition, critical_states, decide_reporting,
+    thresholds,
 };
 use crate::num::IntRange;
 use crate::shard::{SurveySummary, SweepId};
-use crate::tables::cash::{win_condition_table, win_condition_text};
+use crate::tables::cash::{decision_table, win_condition_table, win_condition_text};
 use crate::tables::cash_rows::{
     STATE_COLUMNS, encode_state_rows, state_row_groups, threshold_columns, threshold_rows,
 };
 use crate::tables::cash_survey::{
-    CASH_SURVEY_CHUNK, CashSurveyRow, CashTally, CashVerdict, WinStatus, survey_items_in_chunks,
-    survey_sets,
+    CASH_SURVEY_CHUNK, CashSurveyRow, CashTally, SWEEP_COLUMNS, WinStatus, survey_items_in_chunks,
+    survey_sets, sweep_cells,
 };
 
 #[derive(Debug, Subcommand)]
@@ -215,23 +215,6 @@ pub struct CashSurveyArgs {
     out: OutputArgs,
 }
 
-/// The columns of `cash survey`.
-const CASH_SURVEY_COLUMNS: [&str; 13] = [
-    "set",
-    "max",
-    "plain_preperiod",
-    "plain_period",
-    "cash",
-    "cash_period",
-    "cash_from",
-    "f1_period",
-    "f1_slopes",
-    "f2_period",
-    "f2_slopes",
-    "win_condition",
-    "win_modulus",
-];
-
 fn survey(a: CashSurveyArgs) -> anyhow::Result<()> {
     a.sweep.apply_threads()?;
     let sets = survey_sets(a.set_subsets_of, a.sizes).context("--set-subsets-of")?;
@@ -254,7 +237,7 @@ fn survey(a: CashSurveyArgs) -> anyhow::Result<()> {
     // Each thread searches one set's win condition at a time within its share of the memory.
     let win_bytes = a.memory_limit / rayon::current_num_threads().max(1) as u64;
     let bar = super::octal::LazyBar::new("surveying", "sets");
-    let columns: Vec<String> = CASH_SURVEY_COLUMNS.map(String::from).to_vec();
+    let columns: Vec<String> = SWEEP_COLUMNS.map(String::from).to_vec();
     let summary = run.run(&columns, &mut |items, writer| {
         let mut tally = CashTally::default();
         let mut io_error: Option<std::io::Error> = None;
@@ -284,126 +267,20 @@ fn survey(a: CashSurveyArgs) -> anyhow::Result<()> {
 }
 
 fn encode_survey_row(row: &CashSurveyRow, win: &WinStatus, out: &mut RowEncoder) {
-    let blank = || Cell::Text(String::new());
-    out.cell(&Cell::list(
-        "{",
-        ",",
-        "}",
-        row.set.elements().iter().copied(),
-    ));
-    out.cell(&Cell::from(row.set.max()));
-    out.cell(&row.plain.as_ref().map(|p| p.preperiod).into());
-    out.cell(&row.plain.as_ref().map(|p| p.period).into());
-    out.text(row.cash.word());
-    match row.cash {
-        CashVerdict::Periodic { period, from } => {
-            out.cell(&Cell::from(period));
-            out.cell(&Cell::Int(from));
-        }
-        _ => {
-            out.cell(&blank());
-            out.cell(&blank());
-        }
-    }
-    for form in [
-        row.forms.as_ref().map(|f| &f.0),
-        row.forms.as_ref().map(|f| &f.1),
-    ] {
-        match form {
-            Some(f) => {
-                out.cell(&Cell::from(f.period));
-                out.cell(&Cell::list(
-                    "{",
-                    ",",
-                    "}",
-                    f.lines.iter().map(|l| l.slope.clone()),
-                ));
-            }
-            None => {
-                out.cell(&blank());
-                out.cell(&blank());
-            }
-        }
-    }
-    out.text(win.word());
-    match win {
-        WinStatus::Proven { modulus } => out.cell(&Cell::from(*modulus)),
-        _ => out.cell(&blank()),
+    for cell in sweep_cells(row, win) {
+        out.cell(&cell);
     }
     out.end_row();
 }
-
-/// The columns of `cash winner`; `cash classify` adds [`CLASSIFY_COLUMNS`].
-const WINNER_COLUMNS: [&str; 7] = ["set", "n", "d", "e", "winner", "plain_winner", "why"];
-const CLASSIFY_COLUMNS: [&str; 6] = ["f1", "f2", "g1", "g2", "player_i", "player_ii"];
 
 fn state(a: StateArgs, full: bool) -> anyhow::Result<()> {
     let set = a.set.set()?;
     let bar = super::octal::LazyBar::new("proving the win condition", "attempts");
     let decision = decide_reporting(&set, &a.n, &a.d, &a.e, a.set.memory_limit, &bar);
     bar.finish();
-    let decision = decision?;
-    let mut columns = WINNER_COLUMNS.to_vec();
-    let mut row = state_row(&set, &a, &decision);
-    if full {
-        columns.extend(CLASSIFY_COLUMNS);
-    } else {
-        row.truncate(WINNER_COLUMNS.len());
-    }
-    a.out.emit_record(&columns, row)
-}
-
-/// A decision as the row of `cash classify`: n, d and e of any size as text, thresholds as
-/// exact numbers (one JSON type per column whatever n).
-fn state_row(set: &CashSet, a: &StateArgs, decision: &Decision) -> Vec<Cell> {
-    vec![
-        set_cell(set),
-        a.n.to_string().into(),
-        a.d.to_string().into(),
-        a.e.to_string().into(),
-        decision.winner.to_string().into(),
-        decision.plain_winner.to_string().into(),
-        why(set, decision).into(),
-        decision.f1.clone().into(),
-        decision.f2.clone().into(),
-        decision.g1.clone().into(),
-        decision.g2.clone().into(),
-        decision.player_i.to_string().into(),
-        decision.player_ii.to_string().into(),
-    ]
-}
-
-/// The `why` column: the reason, and where the thresholds behind it come from.
-fn why(set: &CashSet, decision: &Decision) -> String {
-    let (f1, f2) = (&decision.f1, &decision.f2);
-    let standing = |reason: &Reason| match reason {
-        Reason::Theorem24(_) => "a player is rich",
-        _ => "a player is poor",
-    };
-    match (&decision.reason, decision.thresholds) {
-        (Reason::Table, _) => {
-            "A-critical (both middle class): decided by the win table".to_string()
-        }
-        (Reason::WinCondition(proof), _) => format!(
-            "A-critical (both middle class, f^I(n) = {f1}, f^II(n) = {f2}): the win condition PROVEN for n ≥ {} (see nimlab cash condition --set {})",
-            proof.from,
-            set.elements()
-                .iter()
-                .map(u64::to_string)
-                .collect::<Vec<_>>()
-                .join(",")
-        ),
-        (theorem, ThresholdSource::Table) => format!("{}: {theorem}", standing(theorem)),
-        (theorem, ThresholdSource::Forms { proven_from }) => format!(
-            "{}: {theorem} of the paper (its proof; nimlab's tests check it on every small state), with f^I(n) = {f1}, f^II(n) = {f2} from closed forms PROVEN for n ≥ {proven_from} (see nimlab mine cash)",
-            standing(theorem)
-        ),
-    }
-}
-
-/// A move set as a cell: `{1,3,4}` in text and CSV, an array in JSON.
-pub(super) fn set_cell(set: &CashSet) -> Cell {
-    Cell::list("{", ",", "}", set.elements().iter().copied())
+    let state = (&a.n, &a.d, &a.e);
+    a.out
+        .emit_row(decision_table(&set, state, &decision?, full))
 }
 
 /// [`WinCondition::find`], with a progress bar when its estimate is long (many or large moves

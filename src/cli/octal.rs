@@ -12,8 +12,7 @@ use super::output::OutputArgs;
 use super::sweep::{SweepArgs, SweepRun, body_outcome, write_batch};
 use crate::export::{Cell, RowEncoder, TableWriter};
 use crate::games::normal_play::{
-    CodeTally, GrundyPeriod, NormalPeriod, SearchStop, TakeBreakCode, code_count,
-    survey_codes_in_chunks,
+    CodeTally, SearchStop, TakeBreakCode, code_count, survey_codes_in_chunks,
 };
 use crate::games::scoring::{
     Conjecture14Tally, Heap, HeapSequence, HeapSize, MAX_SURVEY_WIDTH, OctalRules, Outcome,
@@ -24,6 +23,7 @@ use crate::miner::PeriodStatus;
 use crate::num::{IntRange, Q};
 use crate::progress::Progress;
 use crate::shard::{SurveySummary, SweepId};
+use crate::tables::octal::{normal_period_cells, normal_period_table, period_table};
 
 /// Largest heap a sequence command accepts: memory grows linearly with it.
 const MAX_SEQUENCE_HEAP: HeapSize = 10_000_000;
@@ -490,58 +490,6 @@ fn outcome(a: OutcomeArgs) -> anyhow::Result<()> {
     )
 }
 
-/// Columns describing a period report.
-const PERIOD_COLUMNS: [&str; 7] = [
-    "preperiod",
-    "period",
-    "status",
-    "window",
-    "periods_seen",
-    "terms",
-    "argument",
-];
-
-pub(super) fn period_cells(r: &PeriodReport) -> Vec<Cell> {
-    let none = || Cell::Text(String::new());
-    let (pre, per, status, window, seen) = match &r.periodicity {
-        Some(p) => {
-            let (status, window, seen) = match &p.status {
-                PeriodStatus::Proven {
-                    window_start,
-                    window_len,
-                } => {
-                    let end = window_start + window_len - 1;
-                    let window = Cell::record(
-                        vec![("start", (*window_start).into()), ("end", end.into())],
-                        format!("{window_start}..{end}"),
-                    );
-                    ("PROVEN", window, none())
-                }
-                PeriodStatus::Observed { periods_seen } => {
-                    ("OBSERVED", none(), Cell::Int(*periods_seen as i64))
-                }
-            };
-            (
-                Cell::Int(p.preperiod as i64),
-                Cell::Int(p.period as i64),
-                status,
-                window,
-                seen,
-            )
-        }
-        None => (none(), none(), "NONE", none(), none()),
-    };
-    vec![
-        pre,
-        per,
-        status.into(),
-        window,
-        seen,
-        Cell::Int(r.terms as i64),
-        r.argument.clone().into(),
-    ]
-}
-
 /// The period search with a progress bar for long searches.
 pub(super) fn period_with_bar(seq: &HeapSequence, a: &PeriodArgs) -> anyhow::Result<PeriodReport> {
     let bar = LazyBar::new("period search", "steps");
@@ -556,11 +504,12 @@ fn period(a: PeriodArgs) -> anyhow::Result<()> {
     let plus = heaps_of(&game, &a.plus)?;
     let seq = HeapSequence::new(&game, 0, &plus, a.bonus.clone())?;
     let report = period_with_bar(&seq, &a)?;
-    let mut columns = vec!["rules", "plus", "bonus"];
-    columns.extend(PERIOD_COLUMNS);
-    let mut row: Vec<Cell> = vec![game.describe().into(), heaps_cell(&plus), a.bonus.into()];
-    row.extend(period_cells(&report));
-    a.out.emit_record(&columns, row)
+    a.out.emit_row(period_table(
+        &game.describe(),
+        heaps_cell(&plus),
+        &a.bonus,
+        &report,
+    ))
 }
 
 /// Options a Grundy computation may examine before its progress is shown (about a second).
@@ -613,20 +562,6 @@ fn grundy(a: GrundyArgs) -> anyhow::Result<()> {
     })
 }
 
-/// The columns of `octal period --normal-play`.
-const NORMAL_PERIOD_COLUMNS: [&str; 10] = [
-    "code",
-    "preperiod",
-    "period",
-    "saltus",
-    "status",
-    "window",
-    "periods_seen",
-    "last_exceptional",
-    "terms",
-    "argument",
-];
-
 fn normal_play_period(a: PeriodArgs) -> anyhow::Result<()> {
     let max_heap = a.max_heap.unwrap_or(NORMAL_PLAY_MAX_HEAP);
     check_sequence_heap(max_heap)?;
@@ -644,20 +579,7 @@ fn normal_play_period(a: PeriodArgs) -> anyhow::Result<()> {
             "note: the search stopped at heap {n}: the next prefix of {code}'s three-heap splits would take more than about 30 s"
         );
     }
-    let [pre, per, saltus, status, window, seen] = normal_period_cells(&r);
-    let row = vec![
-        code.to_string().into(),
-        pre,
-        per,
-        saltus,
-        status,
-        window,
-        seen,
-        r.last_exceptional().map_or_else(blank, Cell::from),
-        r.terms.into(),
-        r.argument.clone().into(),
-    ];
-    a.out.emit_record(&NORMAL_PERIOD_COLUMNS, row)
+    a.out.emit_row(normal_period_table(&code, &r))
 }
 
 fn survey(a: SurveyArgs) -> anyhow::Result<()> {
@@ -757,7 +679,11 @@ fn code_survey(a: &SurveyArgs, max_digits: u32) -> anyhow::Result<()> {
                 for cell in [pre, per, saltus, status] {
                     out.cell(&cell);
                 }
-                out.cell(&row.period.last_exceptional().map_or_else(blank, Cell::from));
+                out.cell(
+                    &row.period
+                        .last_exceptional()
+                        .map_or_else(|| Cell::Text(String::new()), Cell::from),
+                );
                 out.end_row();
             }
             write_batch(writer, out, &mut io_error)
@@ -770,56 +696,10 @@ fn code_survey(a: &SurveyArgs, max_digits: u32) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// An empty cell.
-fn blank() -> Cell {
-    Cell::Text(String::new())
-}
-
-/// The preperiod, period, saltus, status, window and periods seen of a normal-play period.
-fn normal_period_cells(r: &NormalPeriod) -> [Cell; 6] {
-    match &r.shape {
-        GrundyPeriod::Periodic(p) => {
-            let (status, window, seen) = match p.status {
-                PeriodStatus::Proven {
-                    window_start,
-                    window_len,
-                } => {
-                    let end = window_start + window_len - 1;
-                    let window = Cell::record(
-                        vec![("start", window_start.into()), ("end", end.into())],
-                        format!("{window_start}..{end}"),
-                    );
-                    ("PROVEN", window, blank())
-                }
-                PeriodStatus::Observed { periods_seen } => {
-                    ("OBSERVED", blank(), Cell::from(periods_seen))
-                }
-            };
-            [
-                p.preperiod.into(),
-                p.period.into(),
-                Cell::Int(0),
-                status.into(),
-                window,
-                seen,
-            ]
-        }
-        GrundyPeriod::ArithmeticPeriodic(ap) => [
-            ap.preperiod.into(),
-            ap.period.into(),
-            Cell::from(ap.saltus as usize),
-            "OBSERVED".into(),
-            blank(),
-            Cell::from(ap.periods_seen),
-        ],
-        GrundyPeriod::Unknown => [blank(), blank(), blank(), "NONE".into(), blank(), blank()],
-    }
-}
-
 /// The columns of `octal survey`.
 const SURVEY_COLUMNS: [&str; 5] = ["set", "max", "preperiod", "period", "status"];
 
-/// One row of `octal survey`: the set, max S, and the head of [`period_cells`] (preperiod,
+/// One row of `octal survey`: the set, max S, and the head of [`crate::tables::octal::period_cells`] (preperiod,
 /// period, status), written with no intermediate cells for the numbers.
 fn encode_survey_row(row: &SurveyRow, out: &mut RowEncoder) {
     out.cell(&Cell::list("{", ",", "}", row.set.iter().copied()));

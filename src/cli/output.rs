@@ -51,6 +51,13 @@ impl OutputArgs {
         self.emit(|w| w.write_all(&table.render(self.format)))
     }
 
+    /// Emits a table of one row as [`emit_record`](Self::emit_record) does.
+    pub fn emit_row(&self, table: Table) -> anyhow::Result<()> {
+        let columns: Vec<&str> = table.columns.iter().map(String::as_str).collect();
+        let row = table.rows.into_iter().next().unwrap_or_default();
+        self.emit_record(&columns, row)
+    }
+
     /// Emits a whole table in the chosen format.
     pub fn emit_table(&self, table: &Table) -> anyhow::Result<()> {
         self.emit(|w| w.write_all(&table.render(self.format)))

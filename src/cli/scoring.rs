@@ -10,19 +10,19 @@ use clap::{Args, Subcommand};
 use super::args::{BonusGridArgs, ParamArgs, SolveArgs, parse_heap, parse_q};
 use super::output::OutputArgs;
 use crate::error::Error;
-use crate::export::{
-    Cell, Format, SPOOL_MEMORY, Table, TableWriter, write_rows, write_rows_parallel,
-};
+use crate::export::{Format, SPOOL_MEMORY, Table, TableWriter, write_rows, write_rows_parallel};
 use crate::family::Family;
 use crate::games::scoring::{
-    HeapSize, Interval, Limits, MAX_TABLE_HEAPS, Ordered, Solution, TablePlan, candidates,
-    in_p_minus, in_p_plus, largest_fitting_max_heap, nim_heaps, nim_sum, optimal_line,
-    optimal_move_regions, scoring_nim, solve_many_reporting, table_bytes, table_size, tails,
-    values_at,
+    HeapSize, Limits, MAX_TABLE_HEAPS, Solution, TablePlan, largest_fitting_max_heap, nim_heaps,
+    optimal_line, scoring_nim, solve_many_reporting, table_bytes, table_size, tails,
 };
 use crate::num::{Q, QRange};
 use crate::progress::Silent;
 use crate::tables::scoring::{PWL_COLUMNS, ScoringFamily, encode_payoff_rows};
+use crate::tables::scoring_play::{
+    limits_table, line_table, move_regions_table, moves_at_table, piece_interval, pieces_table,
+    plies_table,
+};
 
 #[derive(Debug, Subcommand)]
 pub enum ScoringCommand {
@@ -248,33 +248,9 @@ fn show_position(heaps: &[HeapSize]) -> String {
     )
 }
 
-/// A position as a cell: `(5,4,2)` in text and CSV, `[5,4,2]` in JSON.
-fn position_cell(heaps: &[HeapSize]) -> Cell {
-    Cell::list("(", ",", ")", heaps.iter().copied())
-}
-
-/// A position reached by play as a cell, like [`position_cell`]. Scoring Nim has one ruleset; a
-/// heap under another one (`5@1`) keeps its text, so nothing is dropped.
-fn ordered_cell(p: &Ordered) -> Cell {
-    if p.0.iter().all(|h| h.rules == 0) {
-        Cell::list("(", ",", ")", p.0.iter().map(|h| h.size))
-    } else {
-        p.to_string().into()
-    }
-}
-
 /// `c + s·N` written the way the papers write it: `-3 + N`, `2 - N`, `5`.
 fn line_formula(slope: &Q, intercept: &Q) -> String {
     crate::num::line_formula(slope, intercept, "N")
-}
-
-fn closed(lo: Option<Q>, hi: Option<Q>) -> Interval {
-    Interval {
-        lo_closed: lo.is_some(),
-        lo,
-        hi_closed: hi.is_some(),
-        hi,
-    }
 }
 
 fn payoff(a: PayoffArgs) -> anyhow::Result<()> {
@@ -305,22 +281,16 @@ fn payoff(a: PayoffArgs) -> anyhow::Result<()> {
         pb.finish_and_clear();
         return written;
     }
-    let mut t = Table::new(&["lo", "hi", "slope", "intercept"]);
-    for p in f.pieces() {
-        t.push(vec![
-            p.lo.into(),
-            p.hi.into(),
-            p.slope.into(),
-            p.intercept.into(),
-        ]);
-    }
+    let t = pieces_table(&f);
     if a.out.format != Format::Text {
         return a.out.emit(|w| w.write_all(&t.render(a.out.format)));
     }
     let mut text = Table::new(&["piece", &name]);
     for p in f.pieces() {
         text.push(vec![
-            closed(p.lo.clone(), p.hi.clone()).to_string().into(),
+            piece_interval(p.lo.clone(), p.hi.clone())
+                .to_string()
+                .into(),
             line_formula(&p.slope, &p.intercept).into(),
         ]);
     }
@@ -342,38 +312,12 @@ fn payoff(a: PayoffArgs) -> anyhow::Result<()> {
 }
 
 fn moves(a: MovesArgs) -> anyhow::Result<()> {
-    let heaps = nim_heaps(&a.position.heaps);
     let sol = solve_position(&a.position.heaps, &a.solve)?;
     if let Some(n) = &a.bonus {
-        let mut t = Table::new(&["to", "taken", "points", "value", "optimal"]);
-        for (mv, value, optimal) in values_at(&sol, &heaps, n)? {
-            if optimal || a.all {
-                t.push(vec![
-                    ordered_cell(&mv.result),
-                    Cell::Int(mv.taken as i64),
-                    mv.points.into(),
-                    value.into(),
-                    optimal.into(),
-                ]);
-            }
-        }
+        let t = moves_at_table(&sol, &a.position.heaps, n, a.all)?;
         return a.out.emit(|w| w.write_all(&t.render(a.out.format)));
     }
-    let cands = candidates(&sol, &heaps)?;
-    let regions = optimal_move_regions(&cands);
-    let mut t = Table::new(&["interval", "lo", "lo_closed", "hi", "hi_closed", "moves"]);
-    for r in &regions {
-        let moves = r.moves.iter().map(|&i| ordered_cell(&cands[i].mv.result));
-        let iv = &r.interval;
-        t.push(vec![
-            iv.to_string().into(),
-            iv.lo.clone().into(),
-            iv.lo_closed.into(),
-            iv.hi.clone().into(),
-            iv.hi_closed.into(),
-            Cell::list("", " ", "", moves),
-        ]);
-    }
+    let t = move_regions_table(&sol, &a.position.heaps)?;
     if a.out.format == Format::Text {
         let mut text = Table::new(&["bonus", "optimal moves"]);
         for row in &t.rows {
@@ -387,7 +331,7 @@ fn moves(a: MovesArgs) -> anyhow::Result<()> {
             writeln!(
                 w,
                 "{title}{}",
-                if regions.is_empty() {
+                if t.rows.is_empty() {
                     ": none (no move is possible)"
                 } else {
                     ""
@@ -403,44 +347,13 @@ fn line(a: LineArgs) -> anyhow::Result<()> {
     let heaps = nim_heaps(&a.position.heaps);
     let sol = solve_position(&a.position.heaps, &a.solve)?;
     let line = optimal_line(&sol, &heaps, &a.bonus)?;
-    let mut t = Table::new(&[
-        "ply",
-        "player",
-        "from",
-        "to",
-        "taken",
-        "points",
-        "payoff_before",
-    ]);
-    for p in &line.plies {
-        let player = if p.ply % 2 == 1 { "first" } else { "second" };
-        t.push(vec![
-            Cell::Int(p.ply as i64),
-            player.into(),
-            ordered_cell(&p.from),
-            ordered_cell(&p.to),
-            Cell::Int(p.taken as i64),
-            p.points.clone().into(),
-            p.payoff_before.clone().into(),
-        ]);
-    }
     match a.out.format {
         // One row: the line's totals with its plies nested.
-        Format::Json => a.out.emit_table(&{
-            let mut row = Table::new(&["bonus", "first_score", "second_score", "payoff", "plies"]);
-            row.push(vec![
-                line.bonus.clone().into(),
-                line.first_score.clone().into(),
-                line.second_score.clone().into(),
-                line.payoff.clone().into(),
-                t.clone().into_cell(),
-            ]);
-            row
-        }),
-        Format::Csv | Format::Md => a.out.emit_table(&t),
+        Format::Json => a.out.emit_table(&line_table(&line)),
+        Format::Csv | Format::Md => a.out.emit_table(&plies_table(&line)),
         Format::Text => a.out.emit(|w| {
             writeln!(w, "an optimal line from {} at N = {}", show_position(&a.position.heaps), line.bonus)?;
-            w.write_all(&t.render(Format::Text))?;
+            w.write_all(&plies_table(&line).render(Format::Text))?;
             let last = if line.plies.len() % 2 == 1 { "first" } else { "second" };
             writeln!(
                 w,
@@ -455,35 +368,7 @@ fn limits(a: LimitsArgs) -> anyhow::Result<()> {
     let heaps = &a.position.heaps;
     let sol = solve_position(heaps, &a.solve)?;
     let f = sol.payoff(&nim_heaps(heaps))?;
-    let tl = tails(&f);
-    let stones: u64 = heaps.iter().map(|&h| u64::from(h)).sum();
-    let columns = [
-        "position",
-        "stones",
-        "nim_sum",
-        "in_p_plus",
-        "in_p_minus",
-        "c_plus",
-        "right_slope",
-        "c_minus",
-        "left_slope",
-        "first_breakpoint",
-        "last_breakpoint",
-    ];
-    let row: Vec<Cell> = vec![
-        position_cell(heaps),
-        stones.into(),
-        nim_sum(heaps).into(),
-        in_p_plus(heaps).into(),
-        in_p_minus(heaps).into(),
-        tl.c_plus.clone().into(),
-        tl.right_slope.clone().into(),
-        tl.c_minus.clone().into(),
-        tl.left_slope.clone().into(),
-        tl.first_breakpoint.clone().into(),
-        tl.last_breakpoint.clone().into(),
-    ];
-    a.out.emit_record(&columns, row)
+    a.out.emit_row(limits_table(heaps, &f))
 }
 
 /// Rows encoded per parallel batch in `table` (two batches are held: one being written, one

@@ -9,11 +9,14 @@
 //! and the *certified* one, the least k with Pk + i ≥ n₀ where the certificate's induction
 //! starts. The sharp start is the one to quote; the certified one is where the proof begins.
 
+use num_bigint::BigUint;
+
 use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
 use crate::games::cash::{
-    Amount, CashSet, CashTable, Offset, ThresholdForms, Thresholds, WinCondition, Winner,
-    g_thresholds, least_offset, least_thresholds, threshold_forms,
+    Amount, CashSet, CashTable, Decision, Offset, Reason, ThresholdForms, ThresholdSource,
+    Thresholds, WinCondition, Winner, g_thresholds, least_offset, least_thresholds,
+    threshold_forms,
 };
 use crate::miner::{PeriodicLinear, affine_text};
 use crate::num::Q;
@@ -504,6 +507,80 @@ pub fn win_condition_text(wc: &WinCondition) -> String {
         pr.edge_margin
     ));
     text
+}
+
+/// The columns of a state's winner; [`CLASSIFY_COLUMNS`] follow them in a classification.
+pub const WINNER_COLUMNS: [&str; 7] = ["set", "n", "d", "e", "winner", "plain_winner", "why"];
+
+/// The thresholds and standings that classify a state.
+pub const CLASSIFY_COLUMNS: [&str; 6] = ["f1", "f2", "g1", "g2", "player_i", "player_ii"];
+
+/// A move set as a cell: `{1,3,4}` in text and CSV, an array in JSON.
+pub fn set_cell(set: &CashSet) -> Cell {
+    Cell::list("{", ",", "}", set.elements().iter().copied())
+}
+
+/// The decision for the state (n; d, e) as one row under [`WINNER_COLUMNS`], and
+/// [`CLASSIFY_COLUMNS`] too when `classify`: n, d and e of any size as text, thresholds as
+/// exact numbers (one JSON type per column whatever n).
+pub fn decision_table(
+    set: &CashSet,
+    (n, d, e): (&BigUint, &BigUint, &BigUint),
+    decision: &Decision,
+    classify: bool,
+) -> Table {
+    let mut columns = WINNER_COLUMNS.to_vec();
+    let mut row: Vec<Cell> = vec![
+        set_cell(set),
+        n.to_string().into(),
+        d.to_string().into(),
+        e.to_string().into(),
+        decision.winner.to_string().into(),
+        decision.plain_winner.to_string().into(),
+        decision_reason(set, decision).into(),
+    ];
+    if classify {
+        columns.extend(CLASSIFY_COLUMNS);
+        row.extend([
+            decision.f1.clone().into(),
+            decision.f2.clone().into(),
+            decision.g1.clone().into(),
+            decision.g2.clone().into(),
+            decision.player_i.to_string().into(),
+            decision.player_ii.to_string().into(),
+        ]);
+    }
+    let mut t = Table::new(&columns);
+    t.push(row);
+    t
+}
+
+/// Why the winner wins, in words: the reason, and where the thresholds behind it come from.
+pub fn decision_reason(set: &CashSet, decision: &Decision) -> String {
+    let (f1, f2) = (&decision.f1, &decision.f2);
+    let standing = |reason: &Reason| match reason {
+        Reason::Theorem24(_) => "a player is rich",
+        _ => "a player is poor",
+    };
+    match (&decision.reason, decision.thresholds) {
+        (Reason::Table, _) => {
+            "A-critical (both middle class): decided by the win table".to_string()
+        }
+        (Reason::WinCondition(proof), _) => format!(
+            "A-critical (both middle class, f^I(n) = {f1}, f^II(n) = {f2}): the win condition PROVEN for n ≥ {} (see nimlab cash condition --set {})",
+            proof.from,
+            set.elements()
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+        (theorem, ThresholdSource::Table) => format!("{}: {theorem}", standing(theorem)),
+        (theorem, ThresholdSource::Forms { proven_from }) => format!(
+            "{}: {theorem} of the paper (its proof; nimlab's tests check it on every small state), with f^I(n) = {f1}, f^II(n) = {f2} from closed forms PROVEN for n ≥ {proven_from} (see nimlab mine cash)",
+            standing(theorem)
+        ),
+    }
 }
 
 #[cfg(test)]

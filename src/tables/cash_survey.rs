@@ -29,6 +29,60 @@ pub const SURVEY_COLUMNS: [&str; 7] = [
     "cash_from",
 ];
 
+/// The columns of `nimlab cash survey`: [`SURVEY_COLUMNS`], then the periods and slopes of
+/// f^I and f^II's certified forms and the win condition's status and modulus.
+pub const SWEEP_COLUMNS: [&str; 13] = [
+    "set",
+    "max",
+    "plain_preperiod",
+    "plain_period",
+    "cash",
+    "cash_period",
+    "cash_from",
+    "f1_period",
+    "f1_slopes",
+    "f2_period",
+    "f2_slopes",
+    "win_condition",
+    "win_modulus",
+];
+
+/// A surveyed set with its win-condition status as a row under [`SWEEP_COLUMNS`].
+pub fn sweep_cells(row: &CashSurveyRow, win: &WinStatus) -> Vec<Cell> {
+    let blank = || Cell::Text(String::new());
+    let mut cells = vec![
+        Cell::list("{", ",", "}", row.set.elements().iter().copied()),
+        Cell::from(row.set.max()),
+        row.plain.as_ref().map(|p| p.preperiod).into(),
+        row.plain.as_ref().map(|p| p.period).into(),
+        row.cash.word().into(),
+    ];
+    match row.cash {
+        CashVerdict::Periodic { period, from } => {
+            cells.extend([Cell::from(period), Cell::Int(from)]);
+        }
+        _ => cells.extend([blank(), blank()]),
+    }
+    for form in [
+        row.forms.as_ref().map(|f| &f.0),
+        row.forms.as_ref().map(|f| &f.1),
+    ] {
+        match form {
+            Some(f) => cells.extend([
+                Cell::from(f.period),
+                Cell::list("{", ",", "}", f.lines.iter().map(|l| l.slope.clone())),
+            ]),
+            None => cells.extend([blank(), blank()]),
+        }
+    }
+    cells.push(win.word().into());
+    cells.push(match win {
+        WinStatus::Proven { modulus } => Cell::from(*modulus),
+        _ => blank(),
+    });
+    cells
+}
+
 /// The most elements a survey ranges over (2^20 − 1 sets).
 pub const MAX_SURVEY_ELEMENTS: u64 = 20;
 

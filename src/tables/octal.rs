@@ -4,7 +4,10 @@
 
 use crate::error::Result;
 use crate::export::{Cell, Table};
-use crate::games::scoring::{HeapSequence, HeapSize, Limits};
+use crate::games::normal_play::{GrundyPeriod, NormalPeriod, TakeBreakCode};
+use crate::games::scoring::{HeapSequence, HeapSize, Limits, PeriodReport};
+use crate::miner::PeriodStatus;
+use crate::num::Q;
 use crate::progress::Progress;
 
 /// The columns of [`values_table`]: the heap size n and the value.
@@ -24,6 +27,150 @@ pub fn values_table(
         t.push(vec![Cell::from(n), x.into()]);
     }
     Ok(t)
+}
+
+/// The columns of a scoring octal game's period (after its rules, heaps added and bonus).
+pub const PERIOD_COLUMNS: [&str; 7] = [
+    "preperiod",
+    "period",
+    "status",
+    "window",
+    "periods_seen",
+    "terms",
+    "argument",
+];
+
+/// A period report's cells under [`PERIOD_COLUMNS`].
+pub fn period_cells(r: &PeriodReport) -> Vec<Cell> {
+    let none = || Cell::Text(String::new());
+    let (pre, per, status, window, seen) = match &r.periodicity {
+        Some(p) => {
+            let (status, window, seen) = match &p.status {
+                PeriodStatus::Proven {
+                    window_start,
+                    window_len,
+                } => {
+                    let end = window_start + window_len - 1;
+                    let window = Cell::record(
+                        vec![("start", (*window_start).into()), ("end", end.into())],
+                        format!("{window_start}..{end}"),
+                    );
+                    ("PROVEN", window, none())
+                }
+                PeriodStatus::Observed { periods_seen } => {
+                    ("OBSERVED", none(), Cell::Int(*periods_seen as i64))
+                }
+            };
+            (
+                Cell::Int(p.preperiod as i64),
+                Cell::Int(p.period as i64),
+                status,
+                window,
+                seen,
+            )
+        }
+        None => (none(), none(), "NONE", none(), none()),
+    };
+    vec![
+        pre,
+        per,
+        status.into(),
+        window,
+        seen,
+        Cell::Int(r.terms as i64),
+        r.argument.clone().into(),
+    ]
+}
+
+/// A scoring octal game's period as one row: its rules, the heaps added, the bonus, then
+/// [`PERIOD_COLUMNS`].
+pub fn period_table(rules: &str, plus: Cell, bonus: &Q, report: &PeriodReport) -> Table {
+    let mut columns = vec!["rules", "plus", "bonus"];
+    columns.extend(PERIOD_COLUMNS);
+    let mut row: Vec<Cell> = vec![rules.into(), plus, bonus.clone().into()];
+    row.extend(period_cells(report));
+    let mut t = Table::new(&columns);
+    t.push(row);
+    t
+}
+
+/// The columns of `octal period --normal-play`.
+pub const NORMAL_PERIOD_COLUMNS: [&str; 10] = [
+    "code",
+    "preperiod",
+    "period",
+    "saltus",
+    "status",
+    "window",
+    "periods_seen",
+    "last_exceptional",
+    "terms",
+    "argument",
+];
+
+/// An empty cell.
+fn blank() -> Cell {
+    Cell::Text(String::new())
+}
+
+/// The preperiod, period, saltus, status, window and periods seen of a normal-play period.
+pub fn normal_period_cells(r: &NormalPeriod) -> [Cell; 6] {
+    match &r.shape {
+        GrundyPeriod::Periodic(p) => {
+            let (status, window, seen) = match p.status {
+                PeriodStatus::Proven {
+                    window_start,
+                    window_len,
+                } => {
+                    let end = window_start + window_len - 1;
+                    let window = Cell::record(
+                        vec![("start", window_start.into()), ("end", end.into())],
+                        format!("{window_start}..{end}"),
+                    );
+                    ("PROVEN", window, blank())
+                }
+                PeriodStatus::Observed { periods_seen } => {
+                    ("OBSERVED", blank(), Cell::from(periods_seen))
+                }
+            };
+            [
+                p.preperiod.into(),
+                p.period.into(),
+                Cell::Int(0),
+                status.into(),
+                window,
+                seen,
+            ]
+        }
+        GrundyPeriod::ArithmeticPeriodic(ap) => [
+            ap.preperiod.into(),
+            ap.period.into(),
+            Cell::from(ap.saltus as usize),
+            "OBSERVED".into(),
+            blank(),
+            Cell::from(ap.periods_seen),
+        ],
+        GrundyPeriod::Unknown => [blank(), blank(), blank(), "NONE".into(), blank(), blank()],
+    }
+}
+
+/// A take-and-break code's normal-play period as one row under [`NORMAL_PERIOD_COLUMNS`].
+pub fn normal_period_table(code: &TakeBreakCode, r: &NormalPeriod) -> Table {
+    let [pre, per, saltus, status, window, seen] = normal_period_cells(r);
+    let mut t = Table::new(&NORMAL_PERIOD_COLUMNS);
+    t.push(vec![
+        code.to_string().into(),
+        pre,
+        per,
+        saltus,
+        status,
+        window,
+        seen,
+        r.last_exceptional().map_or_else(blank, Cell::from),
+        r.terms.into(),
+        r.argument.clone().into(),
+    ]);
+    t
 }
 
 #[cfg(test)]
