@@ -28,7 +28,7 @@ fn main() {
         }
         for file in files {
             let system = System::load(Path::new(file)).expect("the forms file loads");
-            let (t, (outcome, obligations)) = time(repeats, || {
+            let (t, (outcome, obligations, _)) = time(repeats, || {
                 system
                     .prove(solver, SECONDS_PER_OBLIGATION)
                     .expect("the solver runs")

@@ -159,9 +159,9 @@ pub use claims::{
 /// an SMT query answered by z3 or cvc5 ([`prove::Solver`], run as programs).
 pub mod prove {
     pub use crate::claims::induction::{
-        Answer, Class, Discrepancy, Game, Obligation, Outcome, Posed, Query, REFINEMENTS, Rel,
-        SECONDS_PER_OBLIGATION, Solver, Sort, System, Term, prove_statement, run,
-        write_certificate,
+        Answer, Class, Discrepancy, Game, MANIFEST, Obligation, Outcome, Posed, Posing, Query,
+        REFINEMENTS, Refinement, Rel, Replay, SECONDS_PER_OBLIGATION, Solver, Sort, System, Term,
+        is_certificate_dir, prove_statement, replay_certificate, run, write_certificate,
     };
 }
 /// The library's error (the bad value named) and its result type.
@@ -322,7 +322,11 @@ pub mod scoring {
         subtraction_sets, survey_in_chunks, survey_items_in_chunks, survey_size,
         survey_subtraction_games,
     };
-    pub use crate::tables::octal::{VALUE_COLUMNS, values_table};
+    pub use crate::tables::octal::{
+        OUTCOME_COLUMNS, PERIOD_COLUMNS, POSITION_VALUE_COLUMNS, VALUE_COLUMNS, heaps_cell,
+        outcome_table, period_cells, period_table, position_cell as octal_position_cell,
+        position_text, position_value_table, values_table,
+    };
     pub use crate::tables::scoring::{
         MAX_FAMILY_ROWS, PWL_COLUMNS, ScoringFamily, ScoringMember, encode_payoff_rows,
         encode_table_rows, family_cost, family_table, family_table_reporting,
@@ -353,6 +357,9 @@ pub mod normal_play {
         SearchStop, TakeBreakCode, code_at, code_count, survey_codes_in_chunks,
     };
     pub use crate::miner::ArithmeticPeriodicity;
+    pub use crate::tables::octal::{
+        NORMAL_PERIOD_COLUMNS, normal_period_cells, normal_period_table,
+    };
 }
 
 /// Candy Nim: values, optimal play and the value tables.

@@ -54,6 +54,97 @@ fn the_two_pile_forms_are_proven_and_replay_with_cvc5() {
     replay_with_cvc5(&files);
 }
 
+/// Proves the two-pile forms from a copy in a temporary directory with `--certificate`;
+/// returns the directory (kept alive), the copy's path and the certificate's.
+fn certified() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let forms_path = dir.path().join("forms.toml");
+    std::fs::write(&forms_path, forms()).unwrap();
+    let cert = dir.path().join("cert");
+    let out = nimlab()
+        .arg("prove")
+        .arg(&forms_path)
+        .arg("--certificate")
+        .arg(&cert)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    (dir, forms_path, cert)
+}
+
+/// Runs `nimlab mine replay` on `cert`; returns (exit code, stdout, stderr).
+fn replay(cert: &std::path::Path, extra: &[&str]) -> (i32, String, String) {
+    let out = nimlab()
+        .args(["mine", "replay"])
+        .arg(cert)
+        .args(extra)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn an_induction_certificate_replays_with_the_other_solver() {
+    let (_dir, _, cert) = certified();
+    let manifest = std::fs::read_to_string(cert.join("certificate.json")).unwrap();
+    assert!(manifest.contains("\"solver\": \"z3\""), "{manifest}");
+    let (code, out, err) = replay(&cert, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("VALID") && out.ends_with("unsat with cvc5\n"),
+        "{out}"
+    );
+    let (code, out, err) = replay(&cert, &["--solver", "z3"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.ends_with("unsat with z3\n"), "{out}");
+}
+
+#[test]
+fn a_changed_obligation_file_is_rejected() {
+    let (_dir, _, cert) = certified();
+    // Weakening an obligation (one assertion dropped) must not pass, although the weaker
+    // query may still be unsatisfiable.
+    let file = cert.join("covered.smt2");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let weakened = text.replacen("(assert", "(check-sat)\n(exit)\n(assert", 1);
+    assert_ne!(weakened, text);
+    std::fs::write(&file, weakened).unwrap();
+    let (code, _, err) = replay(&cert, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("REJECTED") && err.contains("covered.smt2"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_missing_obligation_or_changed_forms_are_rejected() {
+    let (_dir, forms_path, cert) = certified();
+    std::fs::remove_file(cert.join("covered.smt2")).unwrap();
+    let (code, _, err) = replay(&cert, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("covered.smt2"), "{err}");
+
+    let (_dir, forms_path2, cert2) = certified();
+    assert_ne!(forms_path, forms_path2);
+    // A comment changes no form, but the certificate was written for other bytes.
+    let mut text = std::fs::read_to_string(&forms_path2).unwrap();
+    text.push_str("# edited\n");
+    std::fs::write(&forms_path2, text).unwrap();
+    let (code, _, err) = replay(&cert2, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("has changed"), "{err}");
+
+    let empty = tempfile::tempdir().unwrap();
+    let (code, _, err) = replay(empty.path(), &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("certificate.json"), "{err}");
+}
+
 /// A second solver, run on the certificate files alone, agrees with every obligation: each
 /// answer is `unsat` (a file of several cases asks one `(check-sat)` per case).
 fn replay_with_cvc5(files: &[std::path::PathBuf]) {

@@ -43,10 +43,10 @@ pub enum MineCommand {
         after_help = "Examples:\n  nimlab mine cash --set 3,5,6,10,11 --max-n 2000\n  nimlab mine cash --set 1,4 --certificate cert.json\n  nimlab mine replay cert.json"
     )]
     Cash(CashArgs),
-    /// Re-check a certificate written by `mine cash --certificate` or `mine octal
-    /// --certificate`: VALID, or REJECTED with what does not hold (exit status 2).
+    /// Re-check a certificate written by `mine cash --certificate`, `mine octal --certificate`
+    /// or `prove --certificate DIR`: VALID, or REJECTED with what does not hold (exit status 2).
     #[command(
-        after_help = "Examples:\n  nimlab mine cash --set 1,4 --certificate cash.json\n  nimlab mine replay cash.json\n  nimlab mine octal --subtract 4,5 --certificate gs.json\n  nimlab mine replay gs.json\n\nThe file's \"kind\" says what it proves: \"cash-thresholds\" (closed forms of f^I and f^II) or\n\"octal-period\" (the least preperiod and period of G_s, by a window argument). A replay\nrecomputes everything it needs from the rules in the file."
+        after_help = "Examples:\n  nimlab mine cash --set 1,4 --certificate cash.json\n  nimlab mine replay cash.json\n  nimlab mine octal --subtract 4,5 --certificate gs.json\n  nimlab mine replay gs.json\n  nimlab prove data/proofs/scoring-nim-two-piles.toml --certificate cert/\n  nimlab mine replay cert/\n\nThe file's \"kind\" says what it proves: \"cash-thresholds\" (closed forms of f^I and f^II) or\n\"octal-period\" (the least preperiod and period of G_s, by a window argument). A replay\nrecomputes everything it needs from the rules in the file.\n\nA directory from `nimlab prove --certificate` is replayed from the forms file its\ncertificate.json names (refused when that file changed): the obligations are posed again,\nevery .smt2 file must be exactly one of them, and a second solver (cvc5 when z3 wrote it,\nor --solver) must answer unsat to each."
     )]
     Replay(ReplayArgs),
     /// G_s(n) (or f_N(n +ℓ m)) of a scoring octal game as eventually periodic closed forms.
@@ -154,9 +154,21 @@ pub struct CheckFormulaArgs {
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
     /// A certificate file written by `nimlab mine cash --certificate` or `mine octal
-    /// --certificate`; `-` reads standard input.
-    #[arg(value_name = "CERT.json")]
+    /// --certificate` (`-` reads standard input), or a directory written by `nimlab prove
+    /// --certificate DIR`.
+    #[arg(value_name = "CERT")]
     file: PathBuf,
+    /// The solver that replays an induction certificate (default: the other of z3 and cvc5
+    /// than the one that wrote it).
+    #[arg(long, value_enum)]
+    solver: Option<ReplaySolver>,
+}
+
+/// The SMT solvers an induction certificate replays with.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum ReplaySolver {
+    Z3,
+    Cvc5,
 }
 
 #[derive(Debug, Args)]
@@ -654,6 +666,40 @@ fn cash(a: CashArgs) -> anyhow::Result<()> {
 }
 
 fn replay(a: ReplayArgs) -> anyhow::Result<()> {
+    if crate::claims::induction::is_certificate_dir(&a.file) {
+        let solver = a.solver.map(|s| match s {
+            ReplaySolver::Z3 => crate::claims::induction::Solver::Z3,
+            ReplaySolver::Cvc5 => crate::claims::induction::Solver::Cvc5,
+        });
+        let dir = a.file.display();
+        let r = crate::claims::induction::replay_certificate(
+            &a.file,
+            solver,
+            crate::claims::induction::SECONDS_PER_OBLIGATION,
+        )
+        .with_context(|| format!("{dir} is REJECTED"))?;
+        println!(
+            "{dir}: VALID — {}: the {} obligations posed again from {} all answer unsat with {}",
+            r.title,
+            r.obligations,
+            r.forms.display(),
+            r.solver.program()
+        );
+        return Ok(());
+    }
+    if a.file.is_dir() {
+        anyhow::bail!(
+            "{} is a directory without {}: not a certificate written by `nimlab prove --certificate`",
+            a.file.display(),
+            crate::claims::induction::MANIFEST
+        );
+    }
+    if a.solver.is_some() {
+        anyhow::bail!(
+            "--solver applies to an induction certificate (a directory), not to {}",
+            a.file.display()
+        );
+    }
     let path = fsio::input_label(&a.file);
     let text = fsio::read_input_to_string(&a.file)?;
     let file = CertificateFile::read(&text, &path)?;

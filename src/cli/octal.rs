@@ -15,7 +15,7 @@ use crate::games::normal_play::{
     CodeTally, SearchStop, TakeBreakCode, code_count, survey_codes_in_chunks,
 };
 use crate::games::scoring::{
-    Conjecture14Tally, Heap, HeapSequence, HeapSize, MAX_SURVEY_WIDTH, OctalRules, Outcome,
+    Conjecture14Tally, Heap, HeapSequence, HeapSize, MAX_SURVEY_WIDTH, OctalRules,
     PROGRESS_SECONDS, PeriodReport, Route, RulesId, Ruleset, SURVEY_CHUNK, ScoringGame, SurveyRow,
     parse_rules, parse_set, solve, solve_values, survey_items_in_chunks, survey_size,
 };
@@ -23,7 +23,10 @@ use crate::miner::PeriodStatus;
 use crate::num::{IntRange, Q};
 use crate::progress::Progress;
 use crate::shard::{SurveySummary, SweepId};
-use crate::tables::octal::{normal_period_cells, normal_period_table, period_table};
+use crate::tables::octal::{
+    heaps_cell, normal_period_cells, normal_period_table, outcome_table, period_table,
+    position_value_table,
+};
 
 /// Largest heap a sequence command accepts: memory grows linearly with it.
 const MAX_SEQUENCE_HEAP: HeapSize = 10_000_000;
@@ -394,44 +397,6 @@ fn values(a: ValuesArgs) -> anyhow::Result<()> {
     a.out.emit_table(&t?)
 }
 
-fn show(game: &ScoringGame, heaps: &[Heap]) -> String {
-    let body = heaps
-        .iter()
-        .map(|h| {
-            if game.rulesets().len() > 1 {
-                format!("{}@{}", h.size, h.rules + 1)
-            } else {
-                h.size.to_string()
-            }
-        })
-        .join(" +ℓ ");
-    format!("{body} under {}", game.describe())
-}
-
-/// A position as a cell: its text (`7 +ℓ 5 under 0.26`), and in JSON its heaps (see
-/// [`heaps_cell`]) and the game.
-fn position_cell(game: &ScoringGame, heaps: &[Heap]) -> Cell {
-    Cell::record(
-        vec![
-            ("heaps", heaps_cell(heaps)),
-            ("game", game.describe().into()),
-        ],
-        show(game, heaps),
-    )
-}
-
-/// Heaps as a cell: `3@1,4@2` in text, objects `{size, ruleset}` (rulesets from 1) in JSON.
-fn heaps_cell(heaps: &[Heap]) -> Cell {
-    let heaps = heaps.iter().map(|h| {
-        let ruleset = u64::from(h.rules) + 1;
-        Cell::record(
-            vec![("size", h.size.into()), ("ruleset", ruleset.into())],
-            format!("{}@{ruleset}", h.size),
-        )
-    });
-    Cell::list("", ",", "", heaps)
-}
-
 fn value(a: ValueArgs) -> anyhow::Result<()> {
     let game = a.rules.game()?;
     let heaps = heaps_of(&game, &a.heaps)?;
@@ -439,21 +404,20 @@ fn value(a: ValueArgs) -> anyhow::Result<()> {
     HeapSequence::check_position(&game, &heaps, &limits)?;
     let v = solve_values(&game, std::slice::from_ref(&heaps), &a.bonus, &limits)?;
     let g = v.value(&heaps)?;
-    let (class, _, _) = Outcome::of_impartial(&g, &Q::zero());
-    let mut columns = vec!["position", "bonus", "value", "outcome", "positions_solved"];
-    let mut row: Vec<Cell> = vec![
-        position_cell(&game, &heaps),
-        a.bonus.clone().into(),
-        g.into(),
-        class.to_string().into(),
-        Cell::Int(v.positions() as i64),
-    ];
-    if a.payoff {
+    let payoff = if a.payoff {
         let sol = solve(&game, &heaps, a.solve.method(), &limits)?;
-        columns.push("payoff");
-        row.push(Cell::from(&sol.payoff(&heaps)?));
-    }
-    a.out.emit_record(&columns, row)
+        Some(sol.payoff(&heaps)?)
+    } else {
+        None
+    };
+    a.out.emit_row(position_value_table(
+        &game,
+        &heaps,
+        &a.bonus,
+        &g,
+        v.positions(),
+        payoff.as_ref(),
+    ))
 }
 
 fn outcome(a: OutcomeArgs) -> anyhow::Result<()> {
@@ -467,27 +431,8 @@ fn outcome(a: OutcomeArgs) -> anyhow::Result<()> {
         &a.solve.limits(),
     )?;
     let g = v.value(&heaps)?;
-    let (class, left, right) = Outcome::of_impartial(&g, &a.score);
-    a.out.emit_record(
-        &[
-            "position",
-            "score",
-            "bonus",
-            "value",
-            "left_final",
-            "right_final",
-            "outcome",
-        ],
-        vec![
-            position_cell(&game, &heaps),
-            a.score.into(),
-            a.bonus.into(),
-            g.into(),
-            left.into(),
-            right.into(),
-            class.to_string().into(),
-        ],
-    )
+    a.out
+        .emit_row(outcome_table(&game, &heaps, &a.score, &a.bonus, &g))
 }
 
 /// The period search with a progress bar for long searches.

@@ -11,6 +11,7 @@ Examples:
   nimlab prove data/proofs/scoring-nim-two-piles.toml            PROVEN, or where the forms fail
   nimlab prove data/proofs/scoring-nim-third-pile-at-most-1.toml --certificate cert/
   nimlab prove my-forms.toml --solver cvc5                         replay with the other solver
+  nimlab mine replay cert/                                        re-pose from the forms, cvc5 answers
   for f in cert/*.smt2; do z3 \"$f\"; done                          every file must say unsat
 
 The forms file format is in data/proofs/README.md. The solvers are Debian packages (z3, cvc5).
@@ -31,7 +32,8 @@ pub struct ProveArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = crate::claims::induction::SECONDS_PER_OBLIGATION,
           value_parser = super::args::ranged(1u32, 86_400))]
     timeout: u32,
-    /// Write every obligation as DIR/<name>.smt2 (each must answer unsat).
+    /// Write every obligation as DIR/<name>.smt2 (each must answer unsat) and the manifest
+    /// DIR/certificate.json, which `nimlab mine replay DIR` replays.
     #[arg(long, value_name = "DIR")]
     certificate: Option<PathBuf>,
 }
@@ -55,14 +57,14 @@ pub fn run(a: ProveArgs) -> anyhow::Result<bool> {
         solver.program()
     );
     let started = std::time::Instant::now();
-    let (outcome, obligations) = system.prove(solver, a.timeout)?;
+    let (outcome, obligations, posing) = system.prove(solver, a.timeout)?;
     eprintln!(
         "{} obligations posed in {:.1} s",
         obligations.len(),
         started.elapsed().as_secs_f64()
     );
     if let Some(dir) = &a.certificate {
-        write_certificate(&obligations, dir)?;
+        write_certificate(&system, solver, &obligations, &posing, dir)?;
     }
     match &outcome {
         Outcome::Proven { obligations } => {

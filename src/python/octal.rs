@@ -1,6 +1,7 @@
 //! `nimlab.octal` and `nimlab.normal_play`: take-and-break games. Scoring play is Stewart's
 //! scoring octal and subtraction games — the values G(n) with a bonus N for the last move and
-//! their least period (`nimlab octal values|period`); normal play is the Sprague–Grundy values
+//! their least period, a position's value and outcome (`nimlab octal values|period|value|
+//! outcome`); normal play is the Sprague–Grundy values
 //! of octal and hexadecimal codes and their period (`nimlab octal grundy`, `octal period
 //! --normal-play`).
 
@@ -9,12 +10,13 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::{DEFAULT_MEMORY, PyTable, exact, interruptible, record, whole};
-use crate::Cell;
-use crate::Q;
-use crate::normal_play::TakeBreakCode;
-use crate::scoring::{HeapSequence, HeapSize, Limits, ScoringGame};
+use crate::normal_play::{TakeBreakCode, normal_period_table};
+use crate::scoring::{
+    Heap, HeapSequence, HeapSize, Limits, Method, ScoringGame, outcome_table, period_table,
+    position_value_table, solve, solve_values_reporting,
+};
 use crate::study::{OctalRulesSpec, TableSpec, octal_ruleset};
-use crate::tables::octal::{normal_period_table, period_table};
+use crate::{Cell, Q};
 
 /// The largest heap a scoring period search examines unless told otherwise, as `nimlab octal
 /// period` does.
@@ -121,6 +123,89 @@ fn period<'py>(
     record(py, &period_table(&game.describe(), plus, &bonus, &report))
 }
 
+/// The game of one ruleset and a position of it, heaps checked against the memory a solve
+/// may use.
+fn game_and_heaps(
+    spec: &OctalRulesSpec,
+    heaps: &[i128],
+) -> PyResult<(ScoringGame, Vec<Heap>, Limits)> {
+    let game = ScoringGame::new(vec![octal_ruleset(spec).map_err(super::value_error)?]);
+    let heaps: Vec<Heap> = whole::<HeapSize>("heap", heaps, u64::from(HeapSize::MAX))?
+        .into_iter()
+        .map(|size| Heap { size, rules: 0 })
+        .collect();
+    let limits = Limits {
+        max_bytes: DEFAULT_MEMORY,
+    };
+    HeapSequence::check_position(&game, &heaps, &limits).map_err(super::value_error)?;
+    Ok((game, heaps, limits))
+}
+
+/// The value G of a position (a disjunctive sum of heaps) of a scoring octal game at bonus N,
+/// as `nimlab octal value` prints it: a dict with `position`, `bonus`, `value`, `outcome` (on
+/// an empty scoreboard) and `positions_solved`, and with `payoff=True` the payoff f_N as a
+/// `Pwl` of N.
+///
+/// >>> nimlab.octal.value([7, 5], "0.26")["value"]
+/// Fraction(2, 1)
+#[pyfunction]
+#[pyo3(signature = (heaps, rules = None, *, subtract = None, points = None, bonus = None, payoff = false))]
+fn value<'py>(
+    py: Python<'py>,
+    heaps: Vec<i128>,
+    rules: Option<&str>,
+    subtract: Option<Vec<i128>>,
+    points: Option<Vec<Bound<'py, PyAny>>>,
+    bonus: Option<&Bound<'py, PyAny>>,
+    payoff: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let spec = ruleset(rules, subtract, points)?;
+    let bonus = bonus.map(bonus_value).transpose()?.unwrap_or_else(Q::zero);
+    let (game, heaps, limits) = game_and_heaps(&spec, &heaps)?;
+    let (g, solved, f) = interruptible(py, |progress| {
+        let roots = std::slice::from_ref(&heaps);
+        let v = solve_values_reporting(&game, roots, &bonus, &limits, progress)?;
+        let f = if payoff {
+            Some(solve(&game, &heaps, Method::Auto, &limits)?.payoff(&heaps)?)
+        } else {
+            None
+        };
+        Ok((v.value(&heaps)?, v.positions(), f))
+    })?;
+    record(
+        py,
+        &position_value_table(&game, &heaps, &bonus, &g, solved, f.as_ref()),
+    )
+}
+
+/// The outcome of a position with `score` already on the board (Stewart's classes L, R, N, P,
+/// T), as `nimlab octal outcome` prints it: `position`, `score`, `bonus`, `value`,
+/// `left_final`, `right_final` and `outcome`.
+///
+/// >>> nimlab.octal.outcome([7, 5], "0.26", score=3)["outcome"]
+/// 'L'
+#[pyfunction]
+#[pyo3(signature = (heaps, rules = None, *, subtract = None, points = None, bonus = None, score = None))]
+fn outcome<'py>(
+    py: Python<'py>,
+    heaps: Vec<i128>,
+    rules: Option<&str>,
+    subtract: Option<Vec<i128>>,
+    points: Option<Vec<Bound<'py, PyAny>>>,
+    bonus: Option<&Bound<'py, PyAny>>,
+    score: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let spec = ruleset(rules, subtract, points)?;
+    let bonus = bonus.map(bonus_value).transpose()?.unwrap_or_else(Q::zero);
+    let score = score.map(exact).transpose()?.unwrap_or_else(Q::zero);
+    let (game, heaps, limits) = game_and_heaps(&spec, &heaps)?;
+    let g = interruptible(py, |progress| {
+        let roots = std::slice::from_ref(&heaps);
+        solve_values_reporting(&game, roots, &bonus, &limits, progress)?.value(&heaps)
+    })?;
+    record(py, &outcome_table(&game, &heaps, &score, &bonus, &g))
+}
+
 /// A take-and-break code from Python: `"0.77"`, `"0.3F"`, `"{4,5}"`.
 fn parse_code(text: &str) -> PyResult<TakeBreakCode> {
     text.parse().map_err(super::value_error)
@@ -170,6 +255,8 @@ fn normal_period<'py>(
 pub(super) fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     let m = PyModule::new(py, "octal")?;
     m.add_function(wrap_pyfunction!(values, &m)?)?;
+    m.add_function(wrap_pyfunction!(value, &m)?)?;
+    m.add_function(wrap_pyfunction!(outcome, &m)?)?;
     m.add_function(wrap_pyfunction!(period, &m)?)?;
     Ok(m)
 }

@@ -12,6 +12,7 @@ use pyo3::types::{PyDict, PyList};
 
 use super::{DEFAULT_MEMORY, PyTable, exact, int_ranges, interruptible, json};
 use crate::mining::{CertificateFile, Replayed, family_forms, family_forms_table};
+use crate::prove::{SECONDS_PER_OBLIGATION, Solver, is_certificate_dir, replay_certificate};
 use crate::reports::{Renderer, install, paper_report, render_paper};
 use crate::scoring::{Limits, Method};
 use crate::study::{Cache, RunOptions};
@@ -378,9 +379,54 @@ fn run<'py>(
 /// --certificate`) independently of the run that wrote it, as `nimlab mine replay` does: a
 /// dict with `valid` (True), `kind` and `statement` (what it proves). A certificate that does
 /// not hold raises `ValueError` saying it is REJECTED and why.
+///
+/// A directory written by `nimlab prove --certificate DIR` is replayed as `nimlab mine replay
+/// DIR` does it: the obligations posed again from the forms file, every file checked to be one
+/// of them, and a second solver (`"z3"` or `"cvc5"`, by default the other one) answering
+/// `unsat` to each; `kind` is then `induction`.
 #[pyfunction]
-fn replay<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDict>> {
+#[pyo3(signature = (path, solver = None))]
+fn replay<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    solver: Option<&str>,
+) -> PyResult<Bound<'py, PyDict>> {
     let label = path.display().to_string();
+    if is_certificate_dir(&path) {
+        let solver = match solver {
+            None => None,
+            Some("z3") => Some(Solver::Z3),
+            Some("cvc5") => Some(Solver::Cvc5),
+            Some(other) => {
+                return Err(PyValueError::new_err(format!(
+                    "solver {other:?}: use \"z3\" or \"cvc5\""
+                )));
+            }
+        };
+        let r = interruptible(py, |_| {
+            replay_certificate(&path, solver, SECONDS_PER_OBLIGATION)
+        })
+        .map_err(|e| PyValueError::new_err(format!("{label} is REJECTED: {e}")))?;
+        let d = PyDict::new(py);
+        d.set_item("valid", true)?;
+        d.set_item("kind", "induction")?;
+        d.set_item(
+            "statement",
+            format!(
+                "{}: the {} obligations posed again from {} all answer unsat with {}",
+                r.title,
+                r.obligations,
+                r.forms.display(),
+                r.solver.program()
+            ),
+        )?;
+        return Ok(d);
+    }
+    if solver.is_some() {
+        return Err(PyValueError::new_err(format!(
+            "solver applies to an induction certificate (a directory), not to {label}"
+        )));
+    }
     let file = CertificateFile::read(&read_text(&path)?, &label).map_err(super::value_error)?;
     let replayed = interruptible(py, |_| {
         file.replay().map(|r| match r {

@@ -2,12 +2,16 @@
 //! added, at a bonus N) for n = 0..=max_heap, computed by [`HeapSequence`] after its cost
 //! estimate, under the columns [`VALUE_COLUMNS`].
 
+use itertools::Itertools;
+
 use crate::error::Result;
 use crate::export::{Cell, Table};
 use crate::games::normal_play::{GrundyPeriod, NormalPeriod, TakeBreakCode};
-use crate::games::scoring::{HeapSequence, HeapSize, Limits, PeriodReport};
+use crate::games::scoring::{
+    Heap, HeapSequence, HeapSize, Limits, Outcome, PeriodReport, ScoringGame,
+};
 use crate::miner::PeriodStatus;
-use crate::num::Q;
+use crate::num::{Pwl, Q};
 use crate::progress::Progress;
 
 /// The columns of [`values_table`]: the heap size n and the value.
@@ -169,6 +173,108 @@ pub fn normal_period_table(code: &TakeBreakCode, r: &NormalPeriod) -> Table {
         r.last_exceptional().map_or_else(blank, Cell::from),
         r.terms.into(),
         r.argument.clone().into(),
+    ]);
+    t
+}
+
+/// A position of a scoring octal game in words: `7 +ℓ 5 under 0.26` (heaps `n@i` under several
+/// rulesets).
+pub fn position_text(game: &ScoringGame, heaps: &[Heap]) -> String {
+    let body = heaps
+        .iter()
+        .map(|h| {
+            if game.rulesets().len() > 1 {
+                format!("{}@{}", h.size, h.rules + 1)
+            } else {
+                h.size.to_string()
+            }
+        })
+        .join(" +ℓ ");
+    format!("{body} under {}", game.describe())
+}
+
+/// A position as a cell: its text (`7 +ℓ 5 under 0.26`), and in JSON its heaps (see
+/// [`heaps_cell`]) and the game.
+pub fn position_cell(game: &ScoringGame, heaps: &[Heap]) -> Cell {
+    Cell::record(
+        vec![
+            ("heaps", heaps_cell(heaps)),
+            ("game", game.describe().into()),
+        ],
+        position_text(game, heaps),
+    )
+}
+
+/// Heaps as a cell: `3@1,4@2` in text, objects `{size, ruleset}` (rulesets from 1) in JSON.
+pub fn heaps_cell(heaps: &[Heap]) -> Cell {
+    let heaps = heaps.iter().map(|h| {
+        let ruleset = u64::from(h.rules) + 1;
+        Cell::record(
+            vec![("size", h.size.into()), ("ruleset", ruleset.into())],
+            format!("{}@{ruleset}", h.size),
+        )
+    });
+    Cell::list("", ",", "", heaps)
+}
+
+/// The columns of a position's value (and its payoff's pieces when asked for).
+pub const POSITION_VALUE_COLUMNS: [&str; 5] =
+    ["position", "bonus", "value", "outcome", "positions_solved"];
+
+/// A position's value G at bonus N as one row under [`POSITION_VALUE_COLUMNS`] (with the
+/// outcome class on an empty scoreboard), and its payoff f_N as a function of N in a last
+/// column `payoff` when given.
+pub fn position_value_table(
+    game: &ScoringGame,
+    heaps: &[Heap],
+    bonus: &Q,
+    value: &Q,
+    positions_solved: usize,
+    payoff: Option<&Pwl>,
+) -> Table {
+    let (class, _, _) = Outcome::of_impartial(value, &Q::zero());
+    let mut columns = POSITION_VALUE_COLUMNS.to_vec();
+    let mut row: Vec<Cell> = vec![
+        position_cell(game, heaps),
+        bonus.clone().into(),
+        value.clone().into(),
+        class.to_string().into(),
+        Cell::from(positions_solved),
+    ];
+    if let Some(f) = payoff {
+        columns.push("payoff");
+        row.push(Cell::from(f));
+    }
+    let mut t = Table::new(&columns);
+    t.push(row);
+    t
+}
+
+/// The columns of a position's outcome with a score on the board.
+pub const OUTCOME_COLUMNS: [&str; 7] = [
+    "position",
+    "score",
+    "bonus",
+    "value",
+    "left_final",
+    "right_final",
+    "outcome",
+];
+
+/// The outcome of a position of value G with `score` already on the board (Stewart's
+/// classes L, R, N, P, T): the final scores when Left or Right moves first, as one row under
+/// [`OUTCOME_COLUMNS`].
+pub fn outcome_table(game: &ScoringGame, heaps: &[Heap], score: &Q, bonus: &Q, value: &Q) -> Table {
+    let (class, left, right) = Outcome::of_impartial(value, score);
+    let mut t = Table::new(&OUTCOME_COLUMNS);
+    t.push(vec![
+        position_cell(game, heaps),
+        score.clone().into(),
+        bonus.clone().into(),
+        value.clone().into(),
+        left.into(),
+        right.into(),
+        class.to_string().into(),
     ]);
     t
 }

@@ -93,6 +93,11 @@ def test_tables_render_as_the_command_line_in_every_format():
     (lambda: nimlab.scoring.limits([5, 4, 2]), ["scoring", "limits", "5", "4", "2"]),
     (lambda: nimlab.octal.period(subtract=[1, 3, 4]),
      ["octal", "period", "--subtract", "1,3,4"]),
+    (lambda: nimlab.octal.value([7, 5], "0.26"), ["octal", "value", "--rules", "0.26", "7", "5"]),
+    (lambda: nimlab.octal.value([13], subtract=[4, 5], payoff=True),
+     ["octal", "value", "--subtract", "4,5", "13", "--payoff"]),
+    (lambda: nimlab.octal.outcome([7, 5], "0.26", score=3),
+     ["octal", "outcome", "--rules", "0.26", "7", "5", "--score", "3"]),
     (lambda: nimlab.normal_play.period("0.07"),
      ["octal", "period", "--normal-play", "--rules", "0.07"]),
     (lambda: nimlab.candy.value([1, 5, 16, 20]), ["candy", "value", "1", "5", "16", "20"]),
@@ -113,6 +118,12 @@ def test_records_are_the_command_lines(call, args):
         if key in ("n", "d", "e") and args[0] == "cash":
             # Numbers of any size are text in the CLI's table, ints in Python.
             assert str(value) == want[key]
+        elif isinstance(value, nimlab.Pwl):
+            # A payoff is a record of its knots and tail slopes in JSON.
+            pieces = value.pieces()
+            assert want[key]["left_slope"] == str(pieces[0]["slope"])
+            assert want[key]["right_slope"] == str(pieces[-1]["slope"])
+            assert [[str(x), str(y)] for x, y in value.breakpoints()] == want[key]["knots"]
         else:
             assert as_json(value) == want[key], key
 
@@ -121,6 +132,8 @@ def as_json(value):
     """A Python value as the CLI's JSON writes it."""
     if isinstance(value, nimlab.Table):
         return json.loads(value.render("json"))
+    if isinstance(value, nimlab.Pwl):
+        return value
     if isinstance(value, Fraction):
         return str(value)
     if isinstance(value, list):
@@ -221,6 +234,18 @@ def test_certificates_replay_and_reject(tmp_path):
     bad.write_text(tampered)
     with pytest.raises(ValueError, match="REJECTED"):
         nimlab.certificates.replay(bad)
+
+
+def test_an_induction_certificate_replays_from_python(tmp_path):
+    cert = tmp_path / "cert"
+    cli("prove", "data/proofs/candy-nim-block-2.toml", "--certificate", str(cert))
+    replayed = nimlab.certificates.replay(cert)
+    assert replayed["kind"] == "induction" and "cvc5" in replayed["statement"]
+    assert "z3" in nimlab.certificates.replay(cert, solver="z3")["statement"]
+    smt = sorted(cert.glob("*.smt2"))[0]
+    smt.write_text(smt.read_text().replace("(assert", "(assert true)\n(assert", 1))
+    with pytest.raises(ValueError, match="REJECTED"):
+        nimlab.certificates.replay(cert)
 
 
 def test_dataframes_have_the_command_lines_columns():

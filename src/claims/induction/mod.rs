@@ -24,11 +24,15 @@
 //! caller confirms it with the exact engine); anything else is UNKNOWN with the solver's words.
 
 mod candy;
+mod certificate;
 mod scoring;
 mod solver;
 mod term;
 mod translate;
 
+pub use self::certificate::{
+    MANIFEST, Posing, Refinement, Replay, is_certificate_dir, replay_certificate, write_certificate,
+};
 pub use self::solver::{Answer, Posed, Solver};
 pub use self::term::{Query, Rel, Sort, Term};
 
@@ -548,9 +552,14 @@ impl System {
 
     /// Proves the forms: every obligation handed to `solver` (in parallel). A class whose
     /// offered moves fail to reach its form at some point gets that point as a new sample and
-    /// its obligation is posed again (at most [`REFINEMENTS`] times). Returns the outcome and
-    /// the obligations as finally posed (the certificate).
-    pub fn prove(&self, solver: Solver, seconds: u32) -> Result<(Outcome, Vec<Obligation>)> {
+    /// its obligation is posed again (at most [`REFINEMENTS`] times). Returns the outcome, the
+    /// obligations as finally posed (the certificate) and how they were posed, so that
+    /// [`System::pose`] poses them again.
+    pub fn prove(
+        &self,
+        solver: Solver,
+        seconds: u32,
+    ) -> Result<(Outcome, Vec<Obligation>, Posing)> {
         let mut obligations = self.obligations()?;
         let mut answers = answer_all(&obligations, solver, seconds)?;
         // Candy Nim's attained obligations offer every move its samples found best; only
@@ -560,6 +569,7 @@ impl System {
         } else {
             0
         };
+        let mut posing = Posing::default();
         for (ci, class) in self.classes.iter().enumerate().take(refined) {
             let name = format!("attained-{}", class.slug);
             let Some(at) = obligations.iter().position(|o| o.query.name == name) else {
@@ -586,10 +596,59 @@ impl System {
                 obligations[at] = scoring::attained(self, ci, &extra).map_err(Error::invalid)?;
                 answers[at] = answer(&obligations[at], solver, seconds)?;
             }
+            if !extra.is_empty() {
+                posing.refinements.push(Refinement {
+                    class: class.slug.clone(),
+                    points: extra,
+                });
+            }
         }
-        let (obligations, answers) = split_undecided(obligations, answers, solver, seconds)?;
+        let (obligations, answers, split) = split_undecided(obligations, answers, solver, seconds)?;
+        posing.split = split;
         let outcome = outcome(&obligations, answers, solver, seconds)?;
-        Ok((self.confirm(outcome, &obligations), obligations))
+        Ok((self.confirm(outcome, &obligations), obligations, posing))
+    }
+
+    /// The obligations a proof posed, posed again from the forms and `posing` (the replay of a
+    /// certificate): the attained obligations of the refined classes with their recorded
+    /// points, and the split obligations as their two cases, in the proof's order.
+    pub fn pose(&self, posing: &Posing) -> Result<Vec<Obligation>> {
+        let mut obligations = self.obligations()?;
+        for r in &posing.refinements {
+            let unknown = || {
+                Error::invalid(format!(
+                    "the certificate refines an unknown class `{}`",
+                    r.class
+                ))
+            };
+            let ci = self
+                .classes
+                .iter()
+                .position(|c| c.slug == r.class)
+                .ok_or_else(unknown)?;
+            let name = format!("attained-{}", r.class);
+            let at = obligations
+                .iter()
+                .position(|o| o.query.name == name)
+                .filter(|_| self.game == Game::ScoringNim)
+                .ok_or_else(unknown)?;
+            obligations[at] = scoring::attained(self, ci, &r.points).map_err(Error::invalid)?;
+        }
+        let mut posed = Vec::with_capacity(obligations.len() + posing.split.len());
+        for o in obligations {
+            if posing.split.contains(&o.query.name) {
+                let cases = o.split_on_bonus_sign().ok_or_else(|| {
+                    Error::invalid(format!(
+                        "the certificate splits {} on the sign of N, which it does not have",
+                        o.query.name
+                    ))
+                })?;
+                posed.extend(cases);
+            } else {
+                posed.push(o);
+            }
+        }
+        Ok(posed)
     }
 
     /// The first class holding position `p` (sorted) and its form's value there at bonus N.
@@ -842,13 +901,15 @@ fn split_undecided(
     answers: Vec<Answer>,
     solver: Solver,
     seconds: u32,
-) -> Result<(Vec<Obligation>, Vec<Answer>)> {
+) -> Result<(Vec<Obligation>, Vec<Answer>, Vec<String>)> {
     let mut kept = Vec::with_capacity(obligations.len());
     let mut said = Vec::with_capacity(answers.len());
+    let mut split = Vec::new();
     for (o, a) in obligations.into_iter().zip(answers) {
         match (&a, o.split_on_bonus_sign()) {
             (Answer::Unknown(_), Some(cases)) => {
                 let case_answers = answer_all(&cases, solver, seconds)?;
+                split.push(o.query.name.clone());
                 kept.extend(cases);
                 said.extend(case_answers);
             }
@@ -858,14 +919,15 @@ fn split_undecided(
             }
         }
     }
-    Ok((kept, said))
+    Ok((kept, said, split))
 }
 
 /// Runs the obligations with `solver`, each for at most `seconds` (an undecided one once more
 /// as its two cases on the sign of N); the first failure in obligation order is reported.
 pub fn run(obligations: &[Obligation], solver: Solver, seconds: u32) -> Result<Outcome> {
     let answers = answer_all(obligations, solver, seconds)?;
-    let (obligations, answers) = split_undecided(obligations.to_vec(), answers, solver, seconds)?;
+    let (obligations, answers, _) =
+        split_undecided(obligations.to_vec(), answers, solver, seconds)?;
     outcome(&obligations, answers, solver, seconds)
 }
 
@@ -901,20 +963,6 @@ fn outcome(
     Ok(Outcome::Proven {
         obligations: obligations.len(),
     })
-}
-
-/// Writes each obligation as `DIR/<name>.smt2` (a certificate any SMT-LIB solver replays: every
-/// file must answer `unsat`).
-pub fn write_certificate(obligations: &[Obligation], dir: &Path) -> Result<()> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Error::invalid(format!("cannot create {}: {e}", dir.display())))?;
-    for o in obligations {
-        let path = dir.join(format!("{}.smt2", o.query.name));
-        let script = o.query.script(false);
-        crate::fsio::write_output(&path, |w| w.write_all(script.as_bytes()))
-            .map_err(|e| Error::invalid(format!("cannot write {}: {e}", path.display())))?;
-    }
-    Ok(())
 }
 
 /// The names an expression uses that are neither functions nor bound inside it.
@@ -1192,7 +1240,7 @@ fn proven_system(path: &Path, solver: Solver) -> Result<ProvenSystem> {
         return Ok(entry.clone());
     }
     let system = System::load(path)?;
-    let (outcome, obligations) = system.prove(solver, SECONDS_PER_OBLIGATION)?;
+    let (outcome, obligations, _) = system.prove(solver, SECONDS_PER_OBLIGATION)?;
     let entry = (system, outcome, obligations.len());
     *slot = Some(entry.clone());
     Ok(entry)
