@@ -290,6 +290,16 @@ impl Table {
         }
     }
 
+    /// A table of one row (a record: a value with its named parts).
+    ///
+    /// # Panics
+    /// When the row does not have one cell per column.
+    pub fn record(columns: &[&str], row: Vec<Cell>) -> Table {
+        let mut t = Table::new(columns);
+        t.push(row);
+        t
+    }
+
     /// The table as one cell, for a table nested in a row (e.g. the line of play of a value):
     /// a JSON array of row objects; flat, its rows (cells joined by `,`) joined by `; `.
     pub fn into_cell(self) -> Cell {

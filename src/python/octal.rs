@@ -123,13 +123,27 @@ fn period<'py>(
     record(py, &period_table(&game.describe(), plus, &bonus, &report))
 }
 
-/// The game of one ruleset and a position of it, heaps checked against the memory a solve
-/// may use.
-fn game_and_heaps(
-    spec: &OctalRulesSpec,
+/// A position of a one-ruleset scoring game with its value G at a bonus.
+struct Valued {
+    game: ScoringGame,
+    heaps: Vec<Heap>,
+    limits: Limits,
+    bonus: Q,
+    value: Q,
+    /// Positions the solve visited.
+    solved: usize,
+}
+
+/// Solves the position `heaps` of the game `spec` at `bonus` (0 unless given), interruptibly,
+/// after checking the heaps against the memory a solve may use.
+fn valued(
+    py: Python<'_>,
+    spec: OctalRulesSpec,
     heaps: &[i128],
-) -> PyResult<(ScoringGame, Vec<Heap>, Limits)> {
-    let game = ScoringGame::new(vec![octal_ruleset(spec).map_err(super::value_error)?]);
+    bonus: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Valued> {
+    let bonus = bonus.map(bonus_value).transpose()?.unwrap_or_else(Q::zero);
+    let game = ScoringGame::new(vec![octal_ruleset(&spec).map_err(super::value_error)?]);
     let heaps: Vec<Heap> = whole::<HeapSize>("heap", heaps, u64::from(HeapSize::MAX))?
         .into_iter()
         .map(|size| Heap { size, rules: 0 })
@@ -138,7 +152,19 @@ fn game_and_heaps(
         max_bytes: DEFAULT_MEMORY,
     };
     HeapSequence::check_position(&game, &heaps, &limits).map_err(super::value_error)?;
-    Ok((game, heaps, limits))
+    let (value, solved) = interruptible(py, |progress| {
+        let roots = std::slice::from_ref(&heaps);
+        let v = solve_values_reporting(&game, roots, &bonus, &limits, progress)?;
+        Ok((v.value(&heaps)?, v.positions()))
+    })?;
+    Ok(Valued {
+        game,
+        heaps,
+        limits,
+        bonus,
+        value,
+        solved,
+    })
 }
 
 /// The value G of a position (a disjunctive sum of heaps) of a scoring octal game at bonus N,
@@ -159,23 +185,15 @@ fn value<'py>(
     bonus: Option<&Bound<'py, PyAny>>,
     payoff: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let spec = ruleset(rules, subtract, points)?;
-    let bonus = bonus.map(bonus_value).transpose()?.unwrap_or_else(Q::zero);
-    let (game, heaps, limits) = game_and_heaps(&spec, &heaps)?;
-    let (g, solved, f) = interruptible(py, |progress| {
-        let roots = std::slice::from_ref(&heaps);
-        let v = solve_values_reporting(&game, roots, &bonus, &limits, progress)?;
-        let f = if payoff {
-            Some(solve(&game, &heaps, Method::Auto, &limits)?.payoff(&heaps)?)
-        } else {
-            None
-        };
-        Ok((v.value(&heaps)?, v.positions(), f))
-    })?;
-    record(
-        py,
-        &position_value_table(&game, &heaps, &bonus, &g, solved, f.as_ref()),
-    )
+    let p = valued(py, ruleset(rules, subtract, points)?, &heaps, bonus)?;
+    let f = if payoff {
+        let solved = interruptible(py, |_| solve(&p.game, &p.heaps, Method::Auto, &p.limits))?;
+        Some(solved.payoff(&p.heaps).map_err(super::value_error)?)
+    } else {
+        None
+    };
+    let t = position_value_table(&p.game, &p.heaps, &p.bonus, &p.value, p.solved, f.as_ref());
+    record(py, &t)
 }
 
 /// The outcome of a position with `score` already on the board (Stewart's classes L, R, N, P,
@@ -195,15 +213,12 @@ fn outcome<'py>(
     bonus: Option<&Bound<'py, PyAny>>,
     score: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let spec = ruleset(rules, subtract, points)?;
-    let bonus = bonus.map(bonus_value).transpose()?.unwrap_or_else(Q::zero);
     let score = score.map(exact).transpose()?.unwrap_or_else(Q::zero);
-    let (game, heaps, limits) = game_and_heaps(&spec, &heaps)?;
-    let g = interruptible(py, |progress| {
-        let roots = std::slice::from_ref(&heaps);
-        solve_values_reporting(&game, roots, &bonus, &limits, progress)?.value(&heaps)
-    })?;
-    record(py, &outcome_table(&game, &heaps, &score, &bonus, &g))
+    let p = valued(py, ruleset(rules, subtract, points)?, &heaps, bonus)?;
+    record(
+        py,
+        &outcome_table(&p.game, &p.heaps, &score, &p.bonus, &p.value),
+    )
 }
 
 /// A take-and-break code from Python: `"0.77"`, `"0.3F"`, `"{4,5}"`.

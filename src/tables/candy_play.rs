@@ -79,17 +79,18 @@ pub fn heaps_cell(heaps: &[Candies]) -> Cell {
 
 /// The value of `heaps` as one row under [`VALUE_COLUMNS`].
 pub fn value_table(heaps: &[Candies], v: &CandyValue) -> Table {
-    let mut t = Table::new(&VALUE_COLUMNS);
-    t.push(vec![
-        heaps_cell(heaps),
-        role(heaps).to_string().into(),
-        total(heaps).into(),
-        nim_sum(heaps).into(),
-        Cell::Int(v.v),
-        v.n_l.into(),
-        v.n_w.into(),
-    ]);
-    t
+    Table::record(
+        &VALUE_COLUMNS,
+        vec![
+            heaps_cell(heaps),
+            role(heaps).to_string().into(),
+            total(heaps).into(),
+            nim_sum(heaps).into(),
+            Cell::Int(v.v),
+            v.n_l.into(),
+            v.n_w.into(),
+        ],
+    )
 }
 
 /// An optimal line under [`LINE_COLUMNS`], each ply with the running totals.
@@ -140,16 +141,17 @@ pub fn strategy_table(
     play: &StrategyPlay,
     optimum: &CandyValue,
 ) -> Table {
-    let mut t = Table::new(&STRATEGY_COLUMNS);
-    t.push(vec![
-        heaps_cell(heaps),
-        strategy.to_string().into(),
-        Cell::Int(play.value),
-        Cell::Int(optimum.v),
-        CandyValue::from_v(play.value, total(heaps)).n_l.into(),
-        optimum.n_l.into(),
-    ]);
-    t
+    Table::record(
+        &STRATEGY_COLUMNS,
+        vec![
+            heaps_cell(heaps),
+            strategy.to_string().into(),
+            Cell::Int(play.value),
+            Cell::Int(optimum.v),
+            CandyValue::from_v(play.value, total(heaps)).n_l.into(),
+            optimum.n_l.into(),
+        ],
+    )
 }
 
 /// One even N's allocation as a row under [`ALLOCATION_COLUMNS`]: the least and largest N_W

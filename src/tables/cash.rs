@@ -550,9 +550,7 @@ pub fn decision_table(
             decision.player_ii.to_string().into(),
         ]);
     }
-    let mut t = Table::new(&columns);
-    t.push(row);
-    t
+    Table::record(&columns, row)
 }
 
 /// Why the winner wins, in words: the reason, and where the thresholds behind it come from.

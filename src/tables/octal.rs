@@ -93,9 +93,7 @@ pub fn period_table(rules: &str, plus: Cell, bonus: &Q, report: &PeriodReport) -
     columns.extend(PERIOD_COLUMNS);
     let mut row: Vec<Cell> = vec![rules.into(), plus, bonus.clone().into()];
     row.extend(period_cells(report));
-    let mut t = Table::new(&columns);
-    t.push(row);
-    t
+    Table::record(&columns, row)
 }
 
 /// The columns of `octal period --normal-play`.
@@ -161,20 +159,21 @@ pub fn normal_period_cells(r: &NormalPeriod) -> [Cell; 6] {
 /// A take-and-break code's normal-play period as one row under [`NORMAL_PERIOD_COLUMNS`].
 pub fn normal_period_table(code: &TakeBreakCode, r: &NormalPeriod) -> Table {
     let [pre, per, saltus, status, window, seen] = normal_period_cells(r);
-    let mut t = Table::new(&NORMAL_PERIOD_COLUMNS);
-    t.push(vec![
-        code.to_string().into(),
-        pre,
-        per,
-        saltus,
-        status,
-        window,
-        seen,
-        r.last_exceptional().map_or_else(blank, Cell::from),
-        r.terms.into(),
-        r.argument.clone().into(),
-    ]);
-    t
+    Table::record(
+        &NORMAL_PERIOD_COLUMNS,
+        vec![
+            code.to_string().into(),
+            pre,
+            per,
+            saltus,
+            status,
+            window,
+            seen,
+            r.last_exceptional().map_or_else(blank, Cell::from),
+            r.terms.into(),
+            r.argument.clone().into(),
+        ],
+    )
 }
 
 /// A position of a scoring octal game in words: `7 +ℓ 5 under 0.26` (heaps `n@i` under several
@@ -245,9 +244,7 @@ pub fn position_value_table(
         columns.push("payoff");
         row.push(Cell::from(f));
     }
-    let mut t = Table::new(&columns);
-    t.push(row);
-    t
+    Table::record(&columns, row)
 }
 
 /// The columns of a position's outcome with a score on the board.
@@ -266,17 +263,18 @@ pub const OUTCOME_COLUMNS: [&str; 7] = [
 /// [`OUTCOME_COLUMNS`].
 pub fn outcome_table(game: &ScoringGame, heaps: &[Heap], score: &Q, bonus: &Q, value: &Q) -> Table {
     let (class, left, right) = Outcome::of_impartial(value, score);
-    let mut t = Table::new(&OUTCOME_COLUMNS);
-    t.push(vec![
-        position_cell(game, heaps),
-        score.clone().into(),
-        bonus.clone().into(),
-        value.clone().into(),
-        left.into(),
-        right.into(),
-        class.to_string().into(),
-    ]);
-    t
+    Table::record(
+        &OUTCOME_COLUMNS,
+        vec![
+            position_cell(game, heaps),
+            score.clone().into(),
+            bonus.clone().into(),
+            value.clone().into(),
+            left.into(),
+            right.into(),
+            class.to_string().into(),
+        ],
+    )
 }
 
 #[cfg(test)]

@@ -151,15 +151,16 @@ pub fn plies_table(line: &Line) -> Table {
 
 /// An optimal line as one row under [`LINE_COLUMNS`]: its totals, the plies nested.
 pub fn line_table(line: &Line) -> Table {
-    let mut t = Table::new(&LINE_COLUMNS);
-    t.push(vec![
-        line.bonus.clone().into(),
-        line.first_score.clone().into(),
-        line.second_score.clone().into(),
-        line.payoff.clone().into(),
-        plies_table(line).into_cell(),
-    ]);
-    t
+    Table::record(
+        &LINE_COLUMNS,
+        vec![
+            line.bonus.clone().into(),
+            line.first_score.clone().into(),
+            line.second_score.clone().into(),
+            line.payoff.clone().into(),
+            plies_table(line).into_cell(),
+        ],
+    )
 }
 
 /// The tail constants of `f` = f_N(heaps) and the position's Nim data, as one row under
@@ -167,19 +168,20 @@ pub fn line_table(line: &Line) -> Table {
 pub fn limits_table(heaps: &[HeapSize], f: &Pwl) -> Table {
     let tl = tails(f);
     let stones: u64 = heaps.iter().map(|&h| u64::from(h)).sum();
-    let mut t = Table::new(&LIMIT_COLUMNS);
-    t.push(vec![
-        position_cell(heaps),
-        stones.into(),
-        nim_sum(heaps).into(),
-        in_p_plus(heaps).into(),
-        in_p_minus(heaps).into(),
-        tl.c_plus.into(),
-        tl.right_slope.into(),
-        tl.c_minus.into(),
-        tl.left_slope.into(),
-        tl.first_breakpoint.into(),
-        tl.last_breakpoint.into(),
-    ]);
-    t
+    Table::record(
+        &LIMIT_COLUMNS,
+        vec![
+            position_cell(heaps),
+            stones.into(),
+            nim_sum(heaps).into(),
+            in_p_plus(heaps).into(),
+            in_p_minus(heaps).into(),
+            tl.c_plus.into(),
+            tl.right_slope.into(),
+            tl.c_minus.into(),
+            tl.left_slope.into(),
+            tl.first_breakpoint.into(),
+            tl.last_breakpoint.into(),
+        ],
+    )
 }
