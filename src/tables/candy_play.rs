@@ -72,7 +72,7 @@ pub fn p_position_row(p: &[Candies], v: i64) -> Vec<Cell> {
     row
 }
 
-/// Heaps as a cell: `[3,2,1]` in text and CSV (as [`show`] writes them), an array in JSON.
+/// Heaps as a cell: `[3,2,1]` in text and CSV (as positions are shown), an array in JSON.
 pub fn heaps_cell(heaps: &[Candies]) -> Cell {
     Cell::list("[", ",", "]", heaps.iter().copied())
 }
