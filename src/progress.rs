@@ -87,6 +87,35 @@ impl Progress for Part<'_> {
     }
 }
 
+/// Work over the numbered items `items`, computed `chunk` at a time in parallel and handed to
+/// `each` a batch at a time in item order, one unit of progress per item: a survey's shard,
+/// held in memory one batch at a time. The first error (of `compute` or of `each`) stops it.
+pub fn in_parallel_batches<T: Send>(
+    items: std::ops::Range<u64>,
+    chunk: usize,
+    progress: &dyn Progress,
+    compute: impl Fn(u64) -> crate::error::Result<T> + Sync,
+    mut each: impl FnMut(Vec<T>) -> crate::error::Result<()>,
+) -> crate::error::Result<()> {
+    use rayon::prelude::*;
+    progress.start(items.end.saturating_sub(items.start));
+    let mut next = items.start;
+    while next < items.end {
+        let end = next.saturating_add(chunk.max(1) as u64).min(items.end);
+        let batch = (next..end)
+            .into_par_iter()
+            .map(|item| {
+                let done = compute(item);
+                progress.advance(1);
+                done
+            })
+            .collect::<crate::error::Result<Vec<_>>>()?;
+        each(batch)?;
+        next = end;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::Mutex;

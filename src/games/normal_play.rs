@@ -514,9 +514,8 @@ pub fn survey_codes_in_chunks(
     max_heap: HeapSize,
     chunk: usize,
     progress: &dyn Progress,
-    mut each: impl FnMut(Vec<CodeSurveyRow>) -> Result<()>,
+    each: impl FnMut(Vec<CodeSurveyRow>) -> Result<()>,
 ) -> Result<()> {
-    use rayon::prelude::*;
     let total = code_count(max_digits)?;
     if items.end > total {
         return Err(Error::invalid(format!(
@@ -524,23 +523,17 @@ pub fn survey_codes_in_chunks(
             items.start, items.end
         )));
     }
-    progress.start(items.end - items.start);
-    let mut next = items.start;
-    while next < items.end {
-        let end = next.saturating_add(chunk.max(1) as u64).min(items.end);
-        let rows = (next..end)
-            .into_par_iter()
-            .map(|item| {
-                let code = code_at(max_digits, item)?;
-                let period = code.period(max_heap, u128::MAX, &crate::progress::Silent);
-                progress.advance(1);
-                Ok(CodeSurveyRow { code, period })
-            })
-            .collect::<Result<Vec<_>>>()?;
-        each(rows)?;
-        next = end;
-    }
-    Ok(())
+    crate::progress::in_parallel_batches(
+        items,
+        chunk,
+        progress,
+        |item| {
+            let code = code_at(max_digits, item)?;
+            let period = code.period(max_heap, u128::MAX, &crate::progress::Silent);
+            Ok(CodeSurveyRow { code, period })
+        },
+        each,
+    )
 }
 
 #[cfg(test)]

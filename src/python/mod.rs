@@ -36,7 +36,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyFloat, PyInt, PyList, PyRange, PyString, PyTuple, PyType};
 
-use crate::scoring::{Interval, tails};
+use crate::scoring::{piece_interval, tails};
 use crate::{Cell, Format, IntRange, Progress, Pwl, Q, QRange, Table};
 
 /// The memory a computation may use unless the caller says otherwise, as the command line's
@@ -586,12 +586,7 @@ impl PyPwl {
             .pieces()
             .into_iter()
             .map(|p| {
-                let interval = Interval {
-                    lo_closed: p.lo.is_some(),
-                    lo: p.lo.clone(),
-                    hi_closed: p.hi.is_some(),
-                    hi: p.hi.clone(),
-                };
+                let interval = piece_interval(p.lo.clone(), p.hi.clone());
                 (interval.to_string(), p.formula("N"))
             })
             .collect();

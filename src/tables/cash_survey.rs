@@ -347,9 +347,8 @@ pub fn survey_items_in_chunks(
     win_bytes: u64,
     chunk: usize,
     progress: &dyn Progress,
-    mut each: impl FnMut(Vec<(CashSurveyRow, WinStatus)>) -> Result<()>,
+    each: impl FnMut(Vec<(CashSurveyRow, WinStatus)>) -> Result<()>,
 ) -> Result<()> {
-    use rayon::prelude::*;
     let sets = survey_sets(elements, sizes)?;
     if items.end > sets.len() as u64 {
         return Err(Error::invalid(format!(
@@ -359,21 +358,17 @@ pub fn survey_items_in_chunks(
             sets.len()
         )));
     }
-    let shard = &sets[items.start as usize..items.end as usize];
-    progress.start(shard.len() as u64);
-    for batch in shard.chunks(chunk.max(1)) {
-        let rows = batch
-            .par_iter()
-            .map(|set| {
-                let row = survey_row(set.clone(), max_n)?;
-                let win = win_status(&row, win_bytes);
-                progress.advance(1);
-                Ok((row, win))
-            })
-            .collect::<Result<Vec<_>>>()?;
-        each(rows)?;
-    }
-    Ok(())
+    crate::progress::in_parallel_batches(
+        items,
+        chunk,
+        progress,
+        |item| {
+            let row = survey_row(sets[item as usize].clone(), max_n)?;
+            let win = win_status(&row, win_bytes);
+            Ok((row, win))
+        },
+        each,
+    )
 }
 
 /// The survey as a table under [`SURVEY_COLUMNS`].

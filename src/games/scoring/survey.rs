@@ -7,8 +7,6 @@
 //! period (not necessarily the least) of G_s; [`Conjecture14Tally`] counts, among the proven
 //! periods, those equal to 2·max S and those dividing it, and lists the sets where it fails.
 
-use rayon::prelude::*;
-
 use super::{HeapSequence, HeapSize, Limits, OctalRules, PeriodReport, ScoringGame};
 use crate::error::{Error, Result};
 use crate::num::{IntRange, Q};
@@ -166,7 +164,7 @@ pub fn survey_items_in_chunks(
     max_heap: HeapSize,
     chunk: usize,
     progress: &dyn Progress,
-    mut each: impl FnMut(Vec<SurveyRow>) -> Result<()>,
+    each: impl FnMut(Vec<SurveyRow>) -> Result<()>,
 ) -> Result<()> {
     let elements = survey_elements(elements)?;
     let sets = (1u64 << elements.len()) - 1;
@@ -176,24 +174,17 @@ pub fn survey_items_in_chunks(
             items.start, items.end
         )));
     }
-    progress.start(items.end - items.start);
     let limits = Limits::default();
-    let mut next = items.start;
-    while next < items.end {
-        let end = next.saturating_add(chunk.max(1) as u64).min(items.end);
-        let rows = (next..end)
-            .into_par_iter()
-            .map(|item| {
-                let mask = u32::try_from(item + 1).expect("at most 2^24 − 1 sets");
-                let row = survey_set(subset(&elements, mask), max_heap, &limits);
-                progress.advance(1);
-                row
-            })
-            .collect::<Result<Vec<_>>>()?;
-        each(rows)?;
-        next = end;
-    }
-    Ok(())
+    crate::progress::in_parallel_batches(
+        items,
+        chunk,
+        progress,
+        |item| {
+            let mask = u32::try_from(item + 1).expect("at most 2^24 − 1 sets");
+            survey_set(subset(&elements, mask), max_heap, &limits)
+        },
+        each,
+    )
 }
 
 impl Conjecture14Tally {
