@@ -1,8 +1,9 @@
-//! Benchmarks of `nimlab prove` (issue 20): median wall time of proving each forms file in
-//! `data/proofs/` with each SMT solver that is installed (z3, cvc5; a missing solver is said
-//! and skipped). The third-pile system and Candy Nim's block 32 are slow (about 5 s and 15 s
-//! with z3, minutes with cvc5), so the default is one run each; `NIMLAB_BENCH_REPEATS` asks for
-//! more.
+//! Benchmarks of `nimlab prove` (issues 18 and 20): median wall time of proving each forms file
+//! in `data/proofs/` as `nimlab prove` does (nimlab's own refutation first, z3 for the rest),
+//! and with each SMT solver alone (`--solver-only`; a solver that is not installed is said and
+//! skipped). With a solver alone the third-pile system and Candy Nim's block 32 are slow (about
+//! 5 s and 11 s with z3, minutes with cvc5), so the default is one run each;
+//! `NIMLAB_BENCH_REPEATS` asks for more.
 //!
 //! `cargo bench --bench prove`.
 
@@ -11,7 +12,7 @@ mod common;
 use std::path::Path;
 
 use common::{repeats, time};
-use nimlab::prove::{Outcome, SECONDS_PER_OBLIGATION, Solver, System};
+use nimlab::prove::{Outcome, Refuting, SECONDS_PER_OBLIGATION, Solver, System};
 
 fn main() {
     let repeats = repeats(1);
@@ -21,7 +22,12 @@ fn main() {
         "data/proofs/candy-nim-block-2.toml",
         "data/proofs/candy-nim-block-32.toml",
     ];
-    for solver in [Solver::Z3, Solver::Cvc5] {
+    let ways = [
+        (Solver::Z3, Refuting::InProcessFirst, "nimlab + z3"),
+        (Solver::Z3, Refuting::SolverOnly, "z3 alone"),
+        (Solver::Cvc5, Refuting::SolverOnly, "cvc5 alone"),
+    ];
+    for (solver, refuting, way) in ways {
         if !solver.available() {
             println!("{}: not installed, skipped", solver.program());
             continue;
@@ -30,7 +36,7 @@ fn main() {
             let system = System::load(Path::new(file)).expect("the forms file loads");
             let (t, (outcome, obligations, _)) = time(repeats, || {
                 system
-                    .prove(solver, SECONDS_PER_OBLIGATION)
+                    .prove(solver, refuting, SECONDS_PER_OBLIGATION)
                     .expect("the solver runs")
             });
             let verdict = match outcome {
@@ -39,8 +45,7 @@ fn main() {
                 Outcome::Unknown { .. } => "UNKNOWN",
             };
             println!(
-                "{:<5} {:<48} {verdict} ({} obligations, {} classes): median {:.1} s",
-                solver.program(),
+                "{way:<11} {:<48} {verdict} ({} obligations, {} classes): median {:.2} s",
                 file,
                 obligations.len(),
                 system.classes.len(),

@@ -156,12 +156,14 @@ pub use claims::{
 };
 /// Family induction proofs: closed forms over a closure of positions ([`prove::System`], read
 /// from a forms file) proven for every parameter and every bonus N, each step of the induction
-/// an SMT query answered by z3 or cvc5 ([`prove::Solver`], run as programs).
+/// an SMT query refuted by nimlab itself where it can ([`prove::Refuting`]) and answered by z3
+/// or cvc5 ([`prove::Solver`], run as programs).
 pub mod prove {
     pub use crate::claims::induction::{
         Answer, Class, Discrepancy, Game, MANIFEST, Obligation, Outcome, Posed, Posing, Query,
-        REFINEMENTS, Refinement, Rel, Replay, SECONDS_PER_OBLIGATION, Solver, Sort, System, Term,
-        is_certificate_dir, prove_statement, replay_certificate, run, write_certificate,
+        REFINEMENTS, Refinement, Refutation, Refuting, Rel, Replay, SECONDS_PER_OBLIGATION, Solver,
+        Sort, System, Term, deciders, is_certificate_dir, prove_statement, refute,
+        replay_certificate, run, write_certificate,
     };
 }
 /// The library's error (the bad value named) and its result type.

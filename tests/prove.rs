@@ -240,14 +240,20 @@ fn theorem_6_3_is_proven_for_every_k_and_x() {
 
 #[test]
 fn theorem_6_3_is_proven_again_by_cvc5() {
-    // The second solver decides the same obligations on its own (some as their two cases on
-    // the sign of N, which its certificate then lists).
+    // The second solver decides the same obligations on its own, none refuted in-process (some
+    // as their two cases on the sign of N, which its certificate then lists).
     let dir = tempfile::tempdir().unwrap();
     let cert = dir.path().join("cert");
     let text = std::fs::read_to_string(THIRD_PILE).unwrap();
     let (code, out) = prove(
         &text,
-        &["--solver", "cvc5", "--certificate", cert.to_str().unwrap()],
+        &[
+            "--solver",
+            "cvc5",
+            "--solver-only",
+            "--certificate",
+            cert.to_str().unwrap(),
+        ],
     );
     assert_eq!(code, 0, "{out}");
     assert!(out.starts_with("PROVEN"), "{out}");
@@ -412,4 +418,83 @@ fn remark_4_5_with_its_constant_off_by_one_is_refuted_in_the_block_32_forms() {
     // V([31, 32m, 32m + 31]) = 62m + 36: the engine shows the form one too large.
     assert!(out.contains("confirmed by the exact engine"), "{out}");
     assert!(out.contains("$[31, 32m, 32m + 31]$"), "{out}");
+}
+
+/// The queries nimlab refutes in-process in the forms `text` (an obligation's cases one by
+/// one), and how many queries there are in all.
+fn refuted_in_process(text: &str) -> (Vec<nimlab::prove::Posed>, usize) {
+    use nimlab::prove::{Query, Refutation, System, refute};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("forms.toml");
+    std::fs::write(&path, text).unwrap();
+    let system = System::load(&path).unwrap();
+    let mut refuted = Vec::new();
+    let mut total = 0;
+    for o in system.obligations().unwrap() {
+        let q = &o.query;
+        if q.cases.is_empty() {
+            total += 1;
+            if refute(&q.assertions, None) == Refutation::Refuted {
+                refuted.push(q.posed());
+            }
+        }
+        for case in &q.cases {
+            total += 1;
+            if refute(&q.assertions, Some(case)) == Refutation::Refuted {
+                let alone = Query {
+                    cases: vec![case.clone()],
+                    ..q.clone()
+                };
+                refuted.push(alone.posed());
+            }
+        }
+    }
+    (refuted, total)
+}
+
+#[test]
+fn whatever_nimlab_refutes_in_process_z3_finds_unsatisfiable() {
+    use nimlab::prove::{Answer, Solver};
+    let third_pile = std::fs::read_to_string(THIRD_PILE).unwrap();
+    let shipped = [forms(), candy_forms(), third_pile];
+    // Perturbed forms: some of their obligations are satisfiable, and those must stay open.
+    let perturbed = [
+        forms().replace("form = \"x - 1 + abs(N)\"", "form = \"x - 2 + abs(N)\""),
+        forms().replace(
+            "form = \"x - y + abs(1 - abs(1 + N))\"",
+            "form = \"x - y + abs(1 - abs(N))\"",
+        ),
+        candy_forms().replace("form = \"2*m\"", "form = \"3*m\""),
+        candy_forms().replace(
+            "form = \"2*m\"",
+            "form = \"if m == 5 then 2*m + 1 else 2*m\"",
+        ),
+    ];
+    for (k, text) in shipped.iter().chain(&perturbed).enumerate() {
+        let (refuted, total) = refuted_in_process(text);
+        if k < shipped.len() {
+            // Not vacuous: the shipped forms' queries are nearly all refuted in-process.
+            assert!(
+                refuted.len() * 10 >= total * 9,
+                "{} of {total}",
+                refuted.len()
+            );
+        }
+        let halves = refuted.split_at(refuted.len() / 2);
+        let answers: Vec<Answer> = std::thread::scope(|s| {
+            let runs = [halves.0, halves.1].map(|h| s.spawn(move || Solver::Z3.run_session(h, 60)));
+            runs.into_iter()
+                .flat_map(|r| r.join().unwrap().unwrap())
+                .collect()
+        });
+        assert_eq!(answers.len(), refuted.len());
+        for (a, p) in answers.iter().zip(&refuted) {
+            assert_eq!(
+                a,
+                &Answer::Unsat,
+                "refuted in-process, but z3 says {a:?}:\n{}",
+                p.script
+            );
+        }
+    }
 }

@@ -411,7 +411,8 @@ pub enum Proof {
         /// Where the statement is proven, as a phrase with `$…$` mathematics: "all integers
         /// $k, x$ with $k \ge 1,\ x \ge 2k + 2$ and every rational $N$".
         domain: String,
-        /// The solver that answered.
+        /// Who found the obligations unsatisfiable, as a phrase: the solver, or nimlab's own
+        /// refutation and the solver ([`crate::claims::induction::deciders`]).
         solver: String,
     },
 }

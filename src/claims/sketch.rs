@@ -95,8 +95,8 @@ pub fn sketch(proof: &Proof) -> String {
              on the number of {} each form therefore equals ${}$ at every position $p$ of its \
              class, for {}, and the statement, with each value replaced by its form, follows. \
              The argument uses the rules of the game only, no result of the paper; the \
-             formulas are SMT-LIB files that another solver replays (`nimlab prove {forms} \
-             --solver cvc5 --certificate DIR`).",
+             formulas are SMT-LIB files that any solver replays (`nimlab prove {forms} \
+             --solver cvc5 --solver-only --certificate DIR`).",
             classes.len(),
             words.form_of,
             words.formulas,

@@ -4,13 +4,13 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use crate::claims::induction::{Outcome, Solver, System, write_certificate};
+use crate::claims::induction::{Outcome, Refuting, Solver, System, deciders, write_certificate};
 
 const EXAMPLES: &str = "\
 Examples:
   nimlab prove data/proofs/scoring-nim-two-piles.toml            PROVEN, or where the forms fail
   nimlab prove data/proofs/scoring-nim-third-pile-at-most-1.toml --certificate cert/
-  nimlab prove my-forms.toml --solver cvc5                         replay with the other solver
+  nimlab prove my-forms.toml --solver cvc5 --solver-only           every obligation by the other solver
   nimlab mine replay cert/                                        re-pose from the forms, cvc5 answers
   for f in cert/*.smt2; do z3 \"$f\"; done                          every file must say unsat
 
@@ -36,6 +36,10 @@ pub struct ProveArgs {
     /// DIR/certificate.json, which `nimlab mine replay DIR` replays.
     #[arg(long, value_name = "DIR")]
     certificate: Option<PathBuf>,
+    /// Hand every obligation to the solver; by default nimlab first refutes what it can
+    /// itself (Fourier–Motzkin elimination with case splits) and the solver decides the rest.
+    #[arg(long)]
+    solver_only: bool,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -57,7 +61,12 @@ pub fn run(a: ProveArgs) -> anyhow::Result<bool> {
         solver.program()
     );
     let started = std::time::Instant::now();
-    let (outcome, obligations, posing) = system.prove(solver, a.timeout)?;
+    let refuting = if a.solver_only {
+        Refuting::SolverOnly
+    } else {
+        Refuting::InProcessFirst
+    };
+    let (outcome, obligations, posing) = system.prove(solver, refuting, a.timeout)?;
     eprintln!(
         "{} obligations posed in {:.1} s",
         obligations.len(),
@@ -67,10 +76,14 @@ pub fn run(a: ProveArgs) -> anyhow::Result<bool> {
         write_certificate(&system, solver, &obligations, &posing, dir)?;
     }
     match &outcome {
-        Outcome::Proven { obligations } => {
+        Outcome::Proven {
+            obligations,
+            in_process,
+        } => {
             println!(
-                "PROVEN: {} ({obligations} obligations unsatisfiable)",
-                system.title
+                "PROVEN: {} ({obligations} obligations unsatisfiable; answered by {})",
+                system.title,
+                deciders(solver, *obligations, *in_process)
             );
         }
         Outcome::Refuted {

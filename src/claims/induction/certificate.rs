@@ -190,8 +190,8 @@ pub fn replay_certificate(dir: &Path, solver: Option<Solver>, seconds: u32) -> R
         "z3" => Solver::Cvc5,
         _ => Solver::Z3,
     });
-    match super::run(&obligations, solver, seconds)? {
-        Outcome::Proven { obligations } => Ok(Replay {
+    match super::run(&obligations, solver, super::Refuting::SolverOnly, seconds)? {
+        Outcome::Proven { obligations, .. } => Ok(Replay {
             title: system.title.clone(),
             forms: forms.clone(),
             obligations,

@@ -25,6 +25,7 @@
 
 mod candy;
 mod certificate;
+mod refute;
 mod scoring;
 mod solver;
 mod term;
@@ -33,6 +34,7 @@ mod translate;
 pub use self::certificate::{
     MANIFEST, Posing, Refinement, Replay, is_certificate_dir, replay_certificate, write_certificate,
 };
+pub use self::refute::{Refutation, refute};
 pub use self::solver::{Answer, Posed, Solver};
 pub use self::term::{Query, Rel, Sort, Term};
 
@@ -284,6 +286,8 @@ pub enum Outcome {
     Proven {
         /// How many obligations were discharged.
         obligations: usize,
+        /// How many of them nimlab's own refutation settled without a solver.
+        in_process: usize,
     },
     /// An obligation is satisfiable: the forms fail the recurrence (or a claim does not follow).
     Refuted {
@@ -550,7 +554,8 @@ impl System {
         }
     }
 
-    /// Proves the forms: every obligation handed to `solver` (in parallel). A class whose
+    /// Proves the forms: every obligation tried as `refuting` says, then handed to `solver`
+    /// (in parallel). A class whose
     /// offered moves fail to reach its form at some point gets that point as a new sample and
     /// its obligation is posed again (at most [`REFINEMENTS`] times). Returns the outcome, the
     /// obligations as finally posed (the certificate) and how they were posed, so that
@@ -558,10 +563,11 @@ impl System {
     pub fn prove(
         &self,
         solver: Solver,
+        refuting: Refuting,
         seconds: u32,
     ) -> Result<(Outcome, Vec<Obligation>, Posing)> {
         let mut obligations = self.obligations()?;
-        let mut answers = answer_all(&obligations, solver, seconds)?;
+        let mut answers = answer_all(&obligations, solver, refuting, seconds)?;
         // Candy Nim's attained obligations offer every move its samples found best; only
         // Scoring Nim's grow their offers from the solver's counterexamples.
         let refined = if self.game == Game::ScoringNim {
@@ -594,7 +600,13 @@ impl System {
                 }
                 extra.push(point);
                 obligations[at] = scoring::attained(self, ci, &extra).map_err(Error::invalid)?;
-                answers[at] = answer(&obligations[at], solver, seconds)?;
+                answers[at] = answer_all(
+                    std::slice::from_ref(&obligations[at]),
+                    solver,
+                    refuting,
+                    seconds,
+                )?
+                .remove(0);
             }
             if !extra.is_empty() {
                 posing.refinements.push(Refinement {
@@ -603,7 +615,8 @@ impl System {
                 });
             }
         }
-        let (obligations, answers, split) = split_undecided(obligations, answers, solver, seconds)?;
+        let (obligations, answers, split) =
+            split_undecided(obligations, answers, solver, refuting, seconds)?;
         posing.split = split;
         let outcome = outcome(&obligations, answers, solver, seconds)?;
         Ok((self.confirm(outcome, &obligations), obligations, posing))
@@ -854,43 +867,121 @@ fn domain_phrase(vars: &[String], reals: &[String], over: &Expr, defs: &Definiti
     phrase
 }
 
+/// Who found `obligations` obligations unsatisfiable when `in_process` of them were refuted
+/// in-process, as a phrase: `z3`, or `nimlab's Fourier–Motzkin refutation (for 1040 of the
+/// formulas) and z3 (for the other 20)`.
+pub fn deciders(solver: Solver, obligations: usize, in_process: usize) -> String {
+    const OURS: &str = "nimlab's Fourier–Motzkin refutation";
+    match in_process {
+        0 => solver.program().to_string(),
+        n if n >= obligations => OURS.to_string(),
+        n => format!(
+            "{OURS} (for {n} of the formulas) and {} (for the other {})",
+            solver.program(),
+            obligations - n
+        ),
+    }
+}
+
 /// How many times a class's *attained* obligation is posed again with the point where it failed.
 pub const REFINEMENTS: usize = 8;
 
-/// One obligation's answer (a `sat` without its values).
-fn answer(o: &Obligation, solver: Solver, seconds: u32) -> Result<Answer> {
-    solver.run_posed(&o.query.posed(), seconds)
+/// Whether obligations are tried in-process ([`refute`]) before the solver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refuting {
+    /// nimlab's own refutation first; the solver answers what it leaves open (a proof).
+    InProcessFirst,
+    /// Every obligation goes to the solver (a replay, which must not rest on nimlab's code).
+    SolverOnly,
 }
 
-/// Every obligation's answer, in order: the obligations cut into runs of consecutive ones, each
-/// run answered by one solver session ([`Solver::run_session`]), the runs side by side on all
-/// cores. Four runs per core keep the cores busy when a few obligations take far longer than
-/// the rest.
-fn answer_all(obligations: &[Obligation], solver: Solver, seconds: u32) -> Result<Vec<Answer>> {
-    let runs = (rayon::current_num_threads() * 4).clamp(1, obligations.len().max(1));
+/// What nimlab's own refutation leaves open of a query: `None` when it refutes the query (every
+/// case, when it has cases), the query without its refuted cases otherwise.
+fn left_open(query: &Query) -> Option<std::borrow::Cow<'_, Query>> {
+    use std::borrow::Cow;
+    if query.cases.is_empty() {
+        return match refute::refute(&query.assertions, None) {
+            Refutation::Refuted => None,
+            Refutation::Open => Some(Cow::Borrowed(query)),
+        };
+    }
+    let Some(refuter) = refute::Refuter::new(&query.assertions) else {
+        return Some(Cow::Borrowed(query));
+    };
+    let open: Vec<Term> = query
+        .cases
+        .iter()
+        .filter(|c| refuter.refute(Some(c)) == Refutation::Open)
+        .cloned()
+        .collect();
+    if open.is_empty() {
+        None
+    } else if open.len() == query.cases.len() {
+        Some(Cow::Borrowed(query))
+    } else {
+        Some(Cow::Owned(Query {
+            cases: open,
+            ..query.clone()
+        }))
+    }
+}
+
+/// Every obligation's answer, in order. With [`Refuting::InProcessFirst`] each is first tried
+/// in-process on all cores; what is left goes to the solver, cut into runs of consecutive
+/// obligations, each run answered by one solver session ([`Solver::run_session`]), the runs
+/// side by side on all cores. Four runs per core keep the cores busy when a few obligations
+/// take far longer than the rest.
+fn answer_all(
+    obligations: &[Obligation],
+    solver: Solver,
+    refuting: Refuting,
+    seconds: u32,
+) -> Result<Vec<Answer>> {
+    let open: Vec<Option<std::borrow::Cow<'_, Query>>> = match refuting {
+        Refuting::InProcessFirst => obligations
+            .par_iter()
+            .map(|o| left_open(&o.query))
+            .collect(),
+        Refuting::SolverOnly => obligations
+            .iter()
+            .map(|o| Some(std::borrow::Cow::Borrowed(&o.query)))
+            .collect(),
+    };
+    let pending: Vec<(usize, &Query)> = open
+        .iter()
+        .enumerate()
+        .filter_map(|(i, q)| q.as_deref().map(|q| (i, q)))
+        .collect();
+    let mut answers: Vec<Option<Answer>> = open
+        .iter()
+        .map(|q| q.is_none().then_some(Answer::Refuted))
+        .collect();
+    let runs = (rayon::current_num_threads() * 4).clamp(1, pending.len().max(1));
     // Run r takes obligations r, r + runs, r + 2·runs, …: a file's costly classes tend to sit
     // together (the largest piles last), and dealing them out keeps the runs even.
     let answered: Vec<Vec<Answer>> = (0..runs)
         .into_par_iter()
         .map(|r| {
-            let posed: Vec<_> = obligations
+            let posed: Vec<_> = pending
                 .iter()
                 .skip(r)
                 .step_by(runs)
-                .map(|o| o.query.posed())
+                .map(|(_, q)| q.posed())
                 .collect();
+            if posed.is_empty() {
+                return Ok(Vec::new());
+            }
             solver.run_session(&posed, seconds)
         })
         .collect::<Result<_>>()?;
-    let mut answers: Vec<Option<Answer>> = vec![None; obligations.len()];
     for (r, run) in answered.into_iter().enumerate() {
         for (j, a) in run.into_iter().enumerate() {
-            answers[r + j * runs] = Some(a);
+            answers[pending[r + j * runs].0] = Some(a);
         }
     }
     Ok(answers
         .into_iter()
-        .map(|a| a.expect("every obligation is in one run"))
+        .map(|a| a.expect("every obligation is refuted or in one run"))
         .collect())
 }
 
@@ -900,6 +991,7 @@ fn split_undecided(
     obligations: Vec<Obligation>,
     answers: Vec<Answer>,
     solver: Solver,
+    refuting: Refuting,
     seconds: u32,
 ) -> Result<(Vec<Obligation>, Vec<Answer>, Vec<String>)> {
     let mut kept = Vec::with_capacity(obligations.len());
@@ -908,7 +1000,7 @@ fn split_undecided(
     for (o, a) in obligations.into_iter().zip(answers) {
         match (&a, o.split_on_bonus_sign()) {
             (Answer::Unknown(_), Some(cases)) => {
-                let case_answers = answer_all(&cases, solver, seconds)?;
+                let case_answers = answer_all(&cases, solver, refuting, seconds)?;
                 split.push(o.query.name.clone());
                 kept.extend(cases);
                 said.extend(case_answers);
@@ -922,12 +1014,18 @@ fn split_undecided(
     Ok((kept, said, split))
 }
 
-/// Runs the obligations with `solver`, each for at most `seconds` (an undecided one once more
-/// as its two cases on the sign of N); the first failure in obligation order is reported.
-pub fn run(obligations: &[Obligation], solver: Solver, seconds: u32) -> Result<Outcome> {
-    let answers = answer_all(obligations, solver, seconds)?;
+/// Runs the obligations (tried as `refuting` says, then with `solver`, each for at most
+/// `seconds`; an undecided one once more as its two cases on the sign of N); the first failure
+/// in obligation order is reported.
+pub fn run(
+    obligations: &[Obligation],
+    solver: Solver,
+    refuting: Refuting,
+    seconds: u32,
+) -> Result<Outcome> {
+    let answers = answer_all(obligations, solver, refuting, seconds)?;
     let (obligations, answers, _) =
-        split_undecided(obligations.to_vec(), answers, solver, seconds)?;
+        split_undecided(obligations.to_vec(), answers, solver, refuting, seconds)?;
     outcome(&obligations, answers, solver, seconds)
 }
 
@@ -937,9 +1035,11 @@ fn outcome(
     solver: Solver,
     seconds: u32,
 ) -> Result<Outcome> {
+    let mut in_process = 0;
     for (o, a) in obligations.iter().zip(answers) {
         match a {
             Answer::Unsat => {}
+            Answer::Refuted => in_process += 1,
             Answer::Sat(_) => {
                 let values = match solver.run(&o.query.script(true), seconds)? {
                     Answer::Sat(v) => v,
@@ -962,6 +1062,7 @@ fn outcome(
     }
     Ok(Outcome::Proven {
         obligations: obligations.len(),
+        in_process,
     })
 }
 
@@ -1240,7 +1341,8 @@ fn proven_system(path: &Path, solver: Solver) -> Result<ProvenSystem> {
         return Ok(entry.clone());
     }
     let system = System::load(path)?;
-    let (outcome, obligations, _) = system.prove(solver, SECONDS_PER_OBLIGATION)?;
+    let (outcome, obligations, _) =
+        system.prove(solver, Refuting::InProcessFirst, SECONDS_PER_OBLIGATION)?;
     let entry = (system, outcome, obligations.len());
     *slot = Some(entry.clone());
     Ok(entry)
@@ -1305,8 +1407,19 @@ pub fn prove_claim(
         &statement,
         solver,
     )?;
-    let Outcome::Proven { obligations } = statement_outcome else {
+    let Outcome::Proven {
+        obligations,
+        in_process,
+    } = statement_outcome
+    else {
         return Ok(None);
+    };
+    let Outcome::Proven {
+        in_process: forms_in_process,
+        ..
+    } = outcome
+    else {
+        unreachable!("the forms' outcome was matched as proven above");
     };
     Ok(Some(crate::claims::finding::Proof::Induction {
         forms: lexical(&proof.path),
@@ -1323,7 +1436,7 @@ pub fn prove_claim(
         words: Box::new(system.game.words()),
         obligations: count + obligations,
         domain: domain_phrase(&vars, &proof.reals, &over, defs),
-        solver: solver.program().to_string(),
+        solver: deciders(solver, count + obligations, forms_in_process + in_process),
     }))
 }
 
@@ -1394,5 +1507,10 @@ pub fn prove_statement(
             shown.clone(),
         ));
     }
-    run(&obligations, solver, SECONDS_PER_OBLIGATION)
+    run(
+        &obligations,
+        solver,
+        Refuting::InProcessFirst,
+        SECONDS_PER_OBLIGATION,
+    )
 }

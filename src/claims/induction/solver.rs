@@ -301,6 +301,8 @@ pub enum Answer {
     Sat(Vec<(String, Q)>),
     /// Neither (timeout, `unknown`, an error), in the solver's words.
     Unknown(String),
+    /// Unsatisfiable by nimlab's own refutation ([`super::refute`]): no solver was run.
+    Refuted,
 }
 
 /// The `(get-value …)` answer `((x 3) (N (/ 7.0 2.0)))` as pairs; values it cannot read are left
