@@ -13,7 +13,10 @@ use crate::claims::expr::ExprError;
 use crate::claims::typeset::{CallMath, MathArg, Shape};
 use crate::claims::value::{Ty, Value};
 use crate::error::Result;
-use crate::games::scoring::{self, Heap, HeapSize, Limits, Method, Nim, ScoringGame, solve};
+use crate::games::scoring::{
+    self, Heap, HeapSize, HeapTable, Limits, Method, Nim, ScoringGame, solve, solve_table,
+    table_bytes,
+};
 use crate::num::Pwl;
 
 /// Scoring Nim's functions.
@@ -40,14 +43,25 @@ pub(crate) fn limits() -> Limits {
     }
 }
 
-/// The most positions a solve may reach when it is widened to a box (see
-/// [`ScoringCache::payoff`]): a few milliseconds of work.
+/// Tables of at most this many positions are solved whenever a position of as many heaps is
+/// missing (see [`ScoringCache::payoff`]): a few milliseconds of work.
 const BOX_POSITIONS: u64 = 1 << 15;
+
+/// The most memory a whole table solved for a family's walk may take (see
+/// [`ScoringCache::payoff`]).
+const TABLE_BYTES: u64 = 512 << 20;
 
 /// Payoffs solved so far, by position (heap sizes in decreasing order, no empty heaps).
 #[derive(Default)]
 pub struct ScoringCache {
+    /// Payoffs of positions solved alone, with everything they reach, and of positions read
+    /// from a table.
     payoffs: HashMap<Vec<HeapSize>, Pwl>,
+    /// Whole tables of k heaps ≤ H solved by the running minimum, at most one per k; a payoff
+    /// is read from them (and converted) only when asked for.
+    tables: Vec<HeapTable>,
+    /// How many positions of k heaps were solved alone because their table was large, by k.
+    solved_alone: HashMap<usize, usize>,
 }
 
 impl ScoringCache {
@@ -55,30 +69,29 @@ impl ScoringCache {
     ///
     /// A claim's range usually lists positions in increasing order, and no position is reachable
     /// from one listed before it, so solving each position on its own would solve nearly every
-    /// position once per position above it. A missing position p with k heaps, the largest m, is
-    /// therefore solved as the box of k heaps of m — every position it reaches and every later
-    /// one of the range that does not exceed m — when that box reaches at most
-    /// [`BOX_POSITIONS`] positions; otherwise, or when the box cannot be solved, p alone. A
-    /// payoff is the same whichever root it was reached from.
+    /// position once per position above it: quadratic work along a family such as
+    /// (2k+1, 2k, 1) for k = 1..60. A missing position p of k heaps, the largest m, is therefore
+    /// read from the table of every position of k heaps ≤ H (H ≥ m), solved by the running
+    /// minimum, far cheaper per position than exploring from p. A new table has H at least a
+    /// quarter above the previous one's (double while it is small), so the tables' costs (H⁴
+    /// for three heaps) add up to about twice the last one's. A table of more than
+    /// [`BOX_POSITIONS`] positions is solved only from the second such position of k heaps on
+    /// (a walk); the first, and any position whose table would pass [`TABLE_BYTES`], is solved
+    /// alone with everything it reaches. A payoff is the same whichever way it was solved.
     pub fn payoff(&mut self, p: &[HeapSize]) -> Result<&Pwl> {
         let mut key = p.to_vec();
         key.sort_unstable_by(|a, b| b.cmp(a));
         key.retain(|&h| h > 0);
+        if !self.payoffs.contains_key(&key)
+            && let Some(f) = self.read_from_table(&key)?
+        {
+            self.payoffs.insert(key.clone(), f);
+        }
         if !self.payoffs.contains_key(&key) {
             let heaps: Vec<Heap> = key.iter().map(|&s| Heap::new(s)).collect();
             let game = ScoringGame::single(Nim);
-            let boxed: Vec<Heap> = key.iter().map(|_| Heap::new(key[0])).collect();
-            let small = boxed != heaps
-                && scoring::solve_cost(&game, std::slice::from_ref(&boxed), Method::Auto)
-                    .is_some_and(|c| c.positions <= BOX_POSITIONS);
-            let solved = small
-                .then(|| solve(&game, &boxed, Method::Auto, &limits()).ok())
-                .flatten()
-                .filter(|sol| sol.payoff(&heaps).is_ok());
-            let sol = match solved {
-                Some(sol) => sol,
-                None => solve(&game, &heaps, Method::Auto, &limits())?,
-            };
+            *self.solved_alone.entry(key.len()).or_default() += 1;
+            let sol = solve(&game, &heaps, Method::Auto, &limits())?;
             // Every position reachable from the root is solved too: keep them all.
             for (pos, f) in sol.payoffs() {
                 let sizes: Vec<HeapSize> = pos.heaps().iter().map(|h| h.size).collect();
@@ -88,6 +101,55 @@ impl ScoringCache {
             self.payoffs.insert(key.clone(), f);
         }
         Ok(&self.payoffs[&key])
+    }
+
+    /// The payoff of `key` (decreasing, no empty heaps) from a table of as many heaps, solving
+    /// a larger table first when one is cheap or a family's walk calls for one (see
+    /// [`payoff`](Self::payoff)); `None` when no table holds it and none is worth solving.
+    fn read_from_table(&mut self, key: &[HeapSize]) -> Result<Option<Pwl>> {
+        let k = key.len();
+        let Some(&largest) = key.first() else {
+            return Ok(None);
+        };
+        let held = |t: &HeapTable| t.heaps() == k && t.max_heap() >= largest;
+        if let Some(t) = self.tables.iter().find(|t| held(t)) {
+            return t.payoff(key).map(Some);
+        }
+        let cheap = |h: HeapSize| scoring::table_size(k, h).is_some_and(|n| n <= BOX_POSITIONS);
+        if !cheap(largest) && self.solved_alone.get(&k).copied().unwrap_or(0) == 0 {
+            return Ok(None);
+        }
+        let previous = self
+            .tables
+            .iter()
+            .filter(|t| t.heaps() == k)
+            .map(HeapTable::max_heap)
+            .max()
+            .unwrap_or(0);
+        let grown = if cheap(2 * previous) {
+            2 * previous
+        } else {
+            previous + previous / 4
+        };
+        let max_heap = largest.max(grown);
+        let game = ScoringGame::single(Nim);
+        if table_bytes(&game, k, max_heap).is_none_or(|b| b > TABLE_BYTES) {
+            return Ok(None);
+        }
+        let Ok(table) = solve_table(
+            &game,
+            k,
+            max_heap,
+            Method::Auto,
+            &limits(),
+            &crate::progress::Silent,
+        ) else {
+            return Ok(None);
+        };
+        let f = table.payoff(key)?;
+        self.tables.retain(|t| t.heaps() != k);
+        self.tables.push(table);
+        Ok(Some(f))
     }
 }
 
@@ -259,17 +321,46 @@ mod tests {
             let p: Vec<HeapSize> = (0..len).map(|_| rng.random_range(0..8)).collect();
             assert_eq!(cache.payoff(&p).unwrap(), &alone(&p), "position {p:?}");
         }
-        // The widening took place: more positions are known than were asked for.
-        assert!(cache.payoffs.len() > 60);
+        // The widening took place: the payoffs were read from tables.
+        assert!(!cache.tables.is_empty());
     }
 
     #[test]
     fn a_box_too_large_is_not_widened() {
-        // (200, 1, 1): its box of three heaps of 200 reaches far more than BOX_POSITIONS.
+        // (200, 1, 1): its table of three heaps of 200 holds far more than BOX_POSITIONS.
         let mut cache = ScoringCache::default();
         let p = [1, 200, 1];
         assert_eq!(cache.payoff(&p).unwrap(), &alone(&p));
-        assert!(!cache.payoffs.contains_key(&vec![200, 200, 200]));
+        assert!(cache.tables.is_empty());
         assert!(cache.payoffs.len() < BOX_POSITIONS as usize);
+    }
+
+    #[test]
+    fn a_family_walked_upwards_is_read_from_growing_tables() {
+        // (2k+1, 2k, 1): tables of three heaps pass BOX_POSITIONS from k = 28 on. The members
+        // read from the running minimum's tables equal each one explored alone (the grid path
+        // of the general solver, its own recursion).
+        let mut cache = ScoringCache::default();
+        let game = ScoringGame::single(Nim);
+        for k in 1..=31 {
+            let p = [2 * k + 1, 2 * k, 1];
+            let got = cache.payoff(&p).unwrap().clone();
+            if [1, 2, 13, 27, 28, 29, 31].contains(&k) {
+                let heaps: Vec<Heap> = p.iter().map(|&s| Heap::new(s)).collect();
+                let want = solve(&game, &heaps, Method::Auto, &limits())
+                    .unwrap()
+                    .payoff(&heaps)
+                    .unwrap();
+                assert_eq!(got, want, "k = {k}");
+            }
+        }
+        // k = 28 was solved alone (the first large table), k = 29 on from one table.
+        assert_eq!(cache.solved_alone.get(&3), Some(&1));
+        let table = &cache.tables[0];
+        assert!(
+            table.max_heap() >= 63 && table.max_heap() < 80,
+            "{}",
+            table.max_heap()
+        );
     }
 }
