@@ -294,6 +294,14 @@ impl Encoder {
                 }
                 let mut out = Vec::new();
                 for (g, l) in self.numeric(x)? {
+                    // The definition of the floor below holds for integer values only.
+                    let integral = l.constant.is_integer()
+                        && l.terms
+                            .iter()
+                            .all(|(v, c)| self.sorts[*v as usize] == Sort::Int && c.is_integer());
+                    if !integral {
+                        return None;
+                    }
                     let q = Lin::var(self.floor(&l, d));
                     let value = match t {
                         Term::Div(..) => q,
