@@ -175,10 +175,21 @@ impl CandyCache {
     }
 
     /// The least and greatest N_W over P-positions with `n` candies, with their arrangements.
+    ///
+    /// An even `n` up to [`candy::PACKED_TOTAL`] comes with every even N below it from one
+    /// layered solve of `candy allocate` (each P-position once, both cores), so a claim over
+    /// N = 2, 4, …, n pays for the largest alone; others from the memo, N by N.
     pub fn allocation(&mut self, n: u32) -> Result<&Allocation> {
         if !self.allocations.contains_key(&n) {
-            let a = candy::allocation(n, &mut self.memo.0.borrow_mut())?;
-            self.allocations.insert(n, a);
+            if n >= 2 && n.is_multiple_of(2) && u64::from(n) <= candy::PACKED_TOTAL {
+                let evens: Vec<u32> = (2..=n).step_by(2).collect();
+                for a in candy::allocations(&evens, &Silent)? {
+                    self.allocations.entry(a.candies).or_insert(a);
+                }
+            } else {
+                let a = candy::allocation(n, &mut self.memo.0.borrow_mut())?;
+                self.allocations.insert(n, a);
+            }
         }
         Ok(&self.allocations[&n])
     }

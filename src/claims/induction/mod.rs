@@ -555,9 +555,9 @@ impl System {
     }
 
     /// Proves the forms: every obligation tried as `refuting` says, then handed to `solver`
-    /// (in parallel). A class whose
-    /// offered moves fail to reach its form at some point gets that point as a new sample and
-    /// its obligation is posed again (at most [`REFINEMENTS`] times). Returns the outcome, the
+    /// (in parallel). A class whose offered moves fail to reach its form at some point gets
+    /// that point as a new sample and its obligation is posed again (at most [`REFINEMENTS`]
+    /// times). Returns the outcome, the
     /// obligations as finally posed (the certificate) and how they were posed, so that
     /// [`System::pose`] poses them again.
     pub fn prove(
