@@ -53,16 +53,18 @@
 //! value may leave the grid's range), and the tests solve whole tables both ways ([`Steps`])
 //! and compare them function for function, besides the reference recursion and naive minimax.
 //!
-//! **Order and memory.** T(x, rest) and f(rest ∪ {x − 1}) lie one bean below the position
-//! x ∪ rest, and the sorted child of a position is never later in rank order (reducing a heap
-//! makes the decreasing tuple lexicographically smaller). Positions are solved in *slabs*, all
-//! positions whose largest heap is a₁ (a contiguous range of ranks), a₁ = 0, 1, …, H. Inside a
-//! slab a child either keeps a₁ and has one bean fewer in the other heaps, or lies in the slab
-//! a₁ − 1; so a slab is solved in sub-layers by total beans, each in parallel, and only the
-//! carried minima of the previous slab and of the current one are kept: memory is the payoffs
-//! plus two slabs of T, found by rank offset (no search). A finished slab is final: its payoffs
-//! are handed on at once ([`SlabSink`]), so that a table's rows, which are listed in rank order,
-//! can be written while later slabs are solved.
+//! **Order and memory.** T(x, rest) and f(rest ∪ {x − 1}) belong to the child one bean below
+//! the position x ∪ rest, so every position reads only the *layer* below it, the positions with
+//! one bean fewer in total. Positions are solved layer by layer (total beans 0, 1, …, k·H), each
+//! layer in parallel on every core; only the carried minima of the previous layer and of the
+//! current one are kept, and a child's minima are found by its rank among the previous layer's
+//! (a binary search). The payoffs are stored in *slabs*, all positions whose largest heap is a₁
+//! (a contiguous range of ranks), a₁ = 0, 1, …, H. Slab a₁ is complete after layer k·a₁ (its
+//! last position is (a₁, …, a₁)) and is handed on at once ([`SlabSink`]), so that a table's
+//! rows, which are listed in rank order, can be written while later layers are solved. A layer
+//! (k·H + 1 of them) holds hundreds to thousands of positions, enough to share between cores at
+//! little cost; the slabs' own sub-layers by total, which an earlier version solved one after
+//! another, held a few dozen each, and the cores spent as long waking each other as working.
 //! Work per position is at most k envelope steps and one combine of at most k candidates, each
 //! linear in the window: the exponent drops by one (H⁴ for three heaps).
 
@@ -260,7 +262,22 @@ fn slab_start(binom: &[Vec<u64>], k: usize, first: HeapSize) -> u64 {
     binom[first as usize + k - 1][k]
 }
 
-/// The slab-by-slab recursion at one scale: the slabs' payoffs in order, `None` when `sink`
+/// A slab's payoffs while its layers are solved, then shared once it is complete.
+enum Slab {
+    Open(Vec<GridFn>),
+    Done(Arc<Vec<GridFn>>),
+}
+
+impl Slab {
+    fn fns(&self) -> &[GridFn] {
+        match self {
+            Slab::Open(fns) => fns,
+            Slab::Done(fns) => fns,
+        }
+    }
+}
+
+/// The layer-by-layer recursion at one scale: the slabs' payoffs in order, `None` when `sink`
 /// stopped it.
 fn sweep(
     moves: &ScaledMoves,
@@ -271,110 +288,139 @@ fn sweep(
     steps: Steps,
     sink: &mut dyn FnMut(HeapSize, &Arc<Vec<GridFn>>) -> bool,
 ) -> Result<Option<Slabs>, GridError> {
-    let mut slabs: Slabs = Vec::with_capacity(max_heap as usize + 1);
-    // T of every position of the previous slab, k slots each (see `Context::carried`).
-    let mut previous: Vec<Option<GridFn>> = Vec::new();
+    let mut slabs: Vec<Slab> = Vec::with_capacity(max_heap as usize + 1);
+    // The previous layer's positions by rank, and T of each, k slots per position (see
+    // `Context::previous_carried`).
+    let mut previous_ranks: Vec<u64> = Vec::new();
+    let mut previous_carried: Vec<Option<GridFn>> = Vec::new();
+    // The first slab not yet handed to `sink`.
+    let mut unsent: HeapSize = 0;
     let mut position: Vec<HeapSize> = vec![0; k];
-    for first in 0..=max_heap {
-        let start = slab_start(binom, k, first);
-        let len = (slab_start(binom, k, first + 1) - start) as usize;
-        // A terminal payoff holds no heap memory: the placeholders cost nothing.
-        let mut fns = vec![GridFn::terminal(); len];
-        let mut carried: Vec<Option<GridFn>> = vec![None; len * k];
-        position[0] = first;
-        for rest_total in 0..=(k as u64 - 1) * u64::from(first) {
-            let mut tuples: Vec<HeapSize> = Vec::new();
-            let mut offsets: Vec<usize> = Vec::new();
+    for total in 0..=k as u64 * u64::from(max_heap) {
+        if total <= u64::from(max_heap) {
+            // Slab a₁ = total starts with this layer (its position (a₁, 0, …, 0)). A terminal
+            // payoff holds no heap memory: the placeholders cost nothing.
+            let first = total as HeapSize;
+            let len = slab_start(binom, k, first + 1) - slab_start(binom, k, first);
+            slabs.push(Slab::Open(vec![GridFn::terminal(); len as usize]));
+        }
+        // The layer in rank order: by largest heap, then the other heaps lexicographically.
+        let mut tuples: Vec<HeapSize> = Vec::new();
+        let mut ranks: Vec<u64> = Vec::new();
+        let lowest_first = total.div_ceil(k as u64);
+        for first in lowest_first..=total.min(u64::from(max_heap)) {
+            let first = first as HeapSize;
+            let rest_total = total - u64::from(first);
+            if rest_total > (k as u64 - 1) * u64::from(first) {
+                continue;
+            }
+            position[0] = first;
             for_each_tuple_with_total(k - 1, first, rest_total, &mut |t| {
                 position[1..].copy_from_slice(t);
                 tuples.extend_from_slice(&position);
-                offsets.push((rank(binom, &position) - start) as usize);
+                ranks.push(rank(binom, &position));
             });
-            // Each position writes its payoff and its minima into its own slots of the
-            // sub-layer's buffers, moved into the slab's afterwards.
-            let mut solved: Vec<Option<GridFn>> = vec![None; offsets.len()];
-            let mut minima: Vec<Option<GridFn>> = vec![None; offsets.len() * k];
-            let at = Context {
-                moves,
-                k,
-                first,
-                binom,
-                slabs: &slabs,
-                current: &fns,
-                current_carried: &carried,
-                previous_carried: &previous,
+        }
+        debug_assert!(ranks.is_sorted());
+        // Each position writes its payoff and its minima into its own slots of the layer's
+        // buffers; the payoffs are moved into their slabs afterwards.
+        let mut solved: Vec<Option<GridFn>> = vec![None; ranks.len()];
+        let mut minima: Vec<Option<GridFn>> = vec![None; ranks.len() * k];
+        let views: Vec<&[GridFn]> = slabs.iter().map(Slab::fns).collect();
+        let at = Context {
+            moves,
+            k,
+            binom,
+            slabs: &views,
+            previous_ranks: &previous_ranks,
+            previous_carried: &previous_carried,
+        };
+        // The refusal of the first position in rank order: the same on every run.
+        let refused = tuples
+            .par_chunks(k)
+            .zip(solved.par_iter_mut())
+            .zip(minima.par_chunks_mut(k))
+            .enumerate()
+            .with_min_len(8)
+            .map_init(
+                || (vec![0 as HeapSize; k], Scratch::default()),
+                |(child, scratch), (j, ((position, payoff), minima))| {
+                    solve_position(&at, position, child, scratch, minima, steps)
+                        .map(|f| *payoff = Some(f))
+                        .err()
+                        .map(|e| (j, e))
+                },
+            )
+            .flatten()
+            .min_by_key(|&(j, _)| j);
+        drop(views);
+        if let Some((_, e)) = refused {
+            return Err(e);
+        }
+        for ((position, &r), payoff) in tuples.chunks(k).zip(&ranks).zip(solved) {
+            let first = position[0];
+            let offset = (r - slab_start(binom, k, first)) as usize;
+            let Slab::Open(fns) = &mut slabs[first as usize] else {
+                unreachable!("a slab is complete only after its last layer");
             };
-            // The refusal of the first position in order, as solving them in order would give.
-            let refused = tuples
-                .par_chunks(k)
-                .zip(solved.par_iter_mut())
-                .zip(minima.par_chunks_mut(k))
-                .enumerate()
-                .with_min_len(8)
-                .map_init(
-                    || (vec![0 as HeapSize; k], Scratch::default()),
-                    |(child, scratch), (j, ((position, payoff), minima))| {
-                        solve_position(&at, position, child, scratch, minima, steps)
-                            .map(|f| *payoff = Some(f))
-                            .err()
-                            .map(|e| (j, e))
-                    },
-                )
-                .flatten()
-                .min_by_key(|&(j, _)| j);
-            if let Some((_, e)) = refused {
-                return Err(e);
-            }
-            let mut minima = minima.into_iter();
-            for (&offset, payoff) in offsets.iter().zip(solved) {
-                fns[offset] = payoff.expect("solved or refused");
-                for slot in &mut carried[offset * k..(offset + 1) * k] {
-                    *slot = minima.next().expect("k minima per position");
-                }
-            }
-            progress.advance(offsets.len() as u64);
+            fns[offset] = payoff.expect("solved or refused");
         }
-        let fns = Arc::new(fns);
-        if !sink(first, &fns) {
-            return Ok(None);
+        progress.advance(ranks.len() as u64);
+        previous_ranks = ranks;
+        previous_carried = minima;
+        // Slab a₁ is complete after layer k·a₁, its position (a₁, …, a₁).
+        while unsent <= max_heap && k as u64 * u64::from(unsent) <= total {
+            let slab = &mut slabs[unsent as usize];
+            let Slab::Open(fns) = std::mem::replace(slab, Slab::Open(Vec::new())) else {
+                unreachable!("slabs are handed on once, in order");
+            };
+            let fns = Arc::new(fns);
+            if !sink(unsent, &fns) {
+                return Ok(None);
+            }
+            *slab = Slab::Done(fns);
+            unsent += 1;
         }
-        slabs.push(fns);
-        previous = carried;
     }
-    Ok(Some(slabs))
+    Ok(Some(
+        slabs
+            .into_iter()
+            .map(|slab| match slab {
+                Slab::Done(fns) => fns,
+                Slab::Open(_) => unreachable!("every slab is complete after the last layer"),
+            })
+            .collect(),
+    ))
 }
 
-/// What every position of a sub-layer reads: the moves, the payoffs solved so far (finished
-/// slabs, and the current slab's earlier sub-layers) and the carried minima of the previous
-/// and the current slab.
+/// What every position of a layer reads: the moves, the payoffs of the slabs (all its children
+/// are in the previous layer, solved) and the carried minima of the previous layer.
 struct Context<'a> {
     moves: &'a ScaledMoves,
     k: usize,
-    /// The current slab's largest heap.
-    first: HeapSize,
     binom: &'a [Vec<u64>],
-    /// The finished slabs, by largest heap.
-    slabs: &'a [Arc<Vec<GridFn>>],
-    current: &'a [GridFn],
-    current_carried: &'a [Option<GridFn>],
+    /// The slabs' payoffs, by largest heap.
+    slabs: &'a [&'a [GridFn]],
+    /// The previous layer's positions by rank, increasing.
+    previous_ranks: &'a [u64],
+    /// T of the previous layer's positions, k slots each in the order of `previous_ranks`.
     previous_carried: &'a [Option<GridFn>],
 }
 
 impl Context<'_> {
-    /// Where a sorted child lies: its slab's payoffs, minima and its offset there. A child is
-    /// in the current slab or, with a smaller largest heap, in the previous one.
-    fn locate(&self, child: &[HeapSize], child_rank: u64) -> (&[GridFn], &[Option<GridFn>], usize) {
+    /// Where a sorted child (one bean fewer, so in the previous layer) lies: its slab's payoffs
+    /// and its offset there, and its slots among the previous layer's minima.
+    fn locate(&self, child: &[HeapSize], child_rank: u64) -> (&[GridFn], usize, &[Option<GridFn>]) {
         let offset = (child_rank - slab_start(self.binom, self.k, child[0])) as usize;
-        if child[0] == self.first {
-            (self.current, self.current_carried, offset)
-        } else {
-            debug_assert_eq!(child[0] + 1, self.first);
-            (
-                &self.slabs[child[0] as usize],
-                self.previous_carried,
-                offset,
-            )
-        }
+        let index = self
+            .previous_ranks
+            .binary_search(&child_rank)
+            .expect("a child has one bean fewer: it is in the previous layer");
+        (
+            self.slabs[child[0] as usize],
+            offset,
+            &self.previous_carried[index * self.k..(index + 1) * self.k],
+        )
     }
 }
 
@@ -390,7 +436,6 @@ fn solve_position(
     minima: &mut [Option<GridFn>],
     steps: Steps,
 ) -> Result<GridFn, GridError> {
-    let k = position.len();
     for (slot, &size) in position.iter().enumerate() {
         if size == 0 || (slot > 0 && position[slot - 1] == size) {
             continue;
@@ -400,13 +445,13 @@ fn solve_position(
         child[slot] = smaller;
         resort(child, slot);
         let child_rank = rank(at.binom, child);
-        let (payoffs, carried, offset) = at.locate(child, child_rank);
+        let (payoffs, offset, carried) = at.locate(child, child_rank);
         // T(x − 1, rest), carried at the child's first slot of size x − 1: empty for x − 1 = 0,
         // which has no move.
         let earlier = (smaller > 0)
             .then(|| {
                 let slot = child.iter().position(|&h| h == smaller)?;
-                carried[offset * k + slot].as_ref()
+                carried[slot].as_ref()
             })
             .flatten();
         let fresh = at.moves.beta[smaller as usize].map(|b| (b, &payoffs[offset]));
