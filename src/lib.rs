@@ -565,8 +565,8 @@ pub mod findings {
     pub use crate::claims::finding::{
         Asserted, ClaimRef, Commentary, Correction, Counterexample, DataFit, EvidenceTable,
         FailureExtent, Importance, InductionWords, InstanceProofs, Labelled, MergeError,
-        PaperStatus, Phrase, Points, Proof, ProvenClass, RangePart, Reading, Slot, Style, Unit,
-        Wording,
+        PaperStatus, Phrase, Points, Proof, ProvenClass, ProvenLemma, RangePart, Reading, Slot,
+        Style, Unit, Wording,
     };
     pub use crate::claims::sketch::{forms_table, sketch};
 }
@@ -599,7 +599,8 @@ pub mod language {
     };
     pub use crate::claims::functions::markdown as function_tables;
     pub use crate::claims::registry::{
-        Assertion, BuiltinCheck, Check, ClaimPlace, ExprCheck, ProofRef, Quantifiers, ReadingCheck,
+        Assertion, BuiltinCheck, Check, ClaimPlace, ExprCheck, Lemma, ProofRef, Quantifiers,
+        ReadingCheck,
     };
     pub use crate::claims::typeset::{
         CallMath, CheckMath, DisplayForm, ListStyle, MathArg, Shape, binders_math, check_math,

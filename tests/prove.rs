@@ -498,3 +498,45 @@ fn whatever_nimlab_refutes_in_process_z3_finds_unsatisfiable() {
         }
     }
 }
+
+#[test]
+fn the_breakpoint_count_is_proven_through_its_lemma_and_a_perturbed_lemma_is_not() {
+    let check = |claims: &std::path::Path| {
+        let out = nimlab()
+            .arg("check")
+            .arg(claims)
+            .args(["--only", "breakpoints-4k-3", "--format", "csv"])
+            .env("NIMLAB_PROGRESS", "never")
+            .output()
+            .unwrap();
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    };
+    let proven = check(std::path::Path::new("data/claims/scoring-nim.toml"));
+    assert!(proven.contains(",PROVEN,"), "{proven}");
+    assert!(proven.contains("every integer $k \\ge 1$"), "{proven}");
+    // The same claim with the lemma's last breakpoint moved in by one: the lemma is false at
+    // |t| = 2k − 2, so only the finite check of the count remains.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("claims")).unwrap();
+    std::fs::create_dir_all(dir.path().join("proofs")).unwrap();
+    for forms in std::fs::read_dir("data/proofs").unwrap() {
+        let forms = forms.unwrap().path();
+        std::fs::copy(
+            &forms,
+            dir.path().join("proofs").join(forms.file_name().unwrap()),
+        )
+        .unwrap();
+    }
+    let text = std::fs::read_to_string("data/claims/scoring-nim.toml").unwrap();
+    let lemma = "(abs(t) <= 2k - 2)\"";
+    assert_eq!(text.matches(lemma).count(), 1);
+    let perturbed = text.replace(lemma, "(abs(t) <= 2k - 3)\"");
+    let claims = dir.path().join("claims/scoring-nim.toml");
+    std::fs::write(&claims, perturbed).unwrap();
+    let held = check(&claims);
+    assert!(held.contains(",HOLDS,"), "{held}");
+}

@@ -414,7 +414,23 @@ pub enum Proof {
         /// Who found the obligations unsatisfiable, as a phrase: the solver, or nimlab's own
         /// refutation and the solver ([`crate::claims::induction::deciders`]).
         solver: String,
+        /// The lemma proven from the forms in place of the claim's own formula, when that one
+        /// is not linear arithmetic.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lemma: Option<ProvenLemma>,
     },
+}
+
+/// A lemma proven from closed forms in place of a claim's formula, and why the statement
+/// follows from it ([`crate::claims::registry::Lemma`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProvenLemma {
+    /// The lemma (LaTeX, without `$`).
+    pub formula: String,
+    /// The constraint on its variables beyond the claim's domain (LaTeX, without `$`).
+    pub over: String,
+    /// Why the statement follows (Markdown with `$…$` mathematics).
+    pub follows: String,
 }
 
 impl Proof {

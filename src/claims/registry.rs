@@ -173,7 +173,7 @@ raw_with_check! {
     }
 }
 
-/// A claim's `proof = { forms = "…", over = "…", reals = […] }`.
+/// A claim's `proof = { forms = "…", over = "…", reals = […], lemma = {…} }`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawProofRef {
@@ -181,6 +181,18 @@ pub(crate) struct RawProofRef {
     over: Option<String>,
     #[serde(default)]
     reals: Vec<String>,
+    lemma: Option<RawLemma>,
+}
+
+/// A proof's `lemma = { holds = "…", over = "…", reals = […], follows = "…" }`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawLemma {
+    holds: String,
+    over: Option<String>,
+    #[serde(default)]
+    reals: Vec<String>,
+    follows: String,
 }
 
 /// Where a claim's statement is proven for every value of its variables: a forms file whose
@@ -197,6 +209,26 @@ pub struct ProofRef {
     pub over_text: String,
     /// The variables that range over the rationals (the others over the integers).
     pub reals: Vec<String>,
+    /// What is proven from the forms when the claim's own formula cannot be (a count, a set):
+    /// the lemma and the step from it to the statement.
+    pub lemma: Option<Lemma>,
+}
+
+/// A formula proven from a forms file in place of a claim's own formula, when that one is not
+/// linear arithmetic (the number of breakpoints of a payoff is a count over a set): its free
+/// variables range over the integers (the rationals when listed in `reals`) allowed by the
+/// proof's `over` and its own, and `follows` says in words, completely, why the claim's
+/// statement holds wherever the lemma does. The report prints both.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lemma {
+    /// The formula, every `payoff` of it read from the forms.
+    pub holds: Expr,
+    /// The constraint on its variables beyond the proof's `over`.
+    pub over: Expr,
+    /// Its variables that range over the rationals.
+    pub reals: Vec<String>,
+    /// Why the statement follows (Markdown with `$…$` mathematics).
+    pub follows: String,
 }
 
 /// A quantifier list with its source text (the verdict table's `range` column).
@@ -701,12 +733,33 @@ impl Loader<'_> {
                 &format!("claim `{}`: proof.over: {e}", excerpt(id)),
             )
         })?;
+        let lemma = p
+            .lemma
+            .as_ref()
+            .map(|l| -> Result<Lemma> {
+                let parsed = |what: &str, text: &str| {
+                    parse_expr(text).map_err(|e| {
+                        self.error_at(
+                            raw.span(),
+                            &format!("claim `{}`: proof.lemma.{what}: {e}", excerpt(id)),
+                        )
+                    })
+                };
+                Ok(Lemma {
+                    holds: parsed("holds", &l.holds)?,
+                    over: parsed("over", l.over.as_deref().unwrap_or("true"))?,
+                    reals: l.reals.clone(),
+                    follows: l.follows.clone(),
+                })
+            })
+            .transpose()?;
         Ok(ProofRef {
             forms: p.forms.clone(),
             path,
             over,
             over_text,
             reals: p.reals.clone(),
+            lemma,
         })
     }
 

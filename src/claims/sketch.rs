@@ -18,7 +18,7 @@
 //!   for every parameter by SMT queries, one step of the induction on the number of stones
 //!   each (`crate::claims::induction`), and the statement read off the forms.
 
-use super::finding::{EvidenceTable, Proof};
+use super::finding::{EvidenceTable, Proof, ProvenLemma};
 
 /// The sketch of a proof, as prose with `$…$` mathematics.
 pub fn sketch(proof: &Proof) -> String {
@@ -86,6 +86,7 @@ pub fn sketch(proof: &Proof) -> String {
             obligations,
             domain,
             solver,
+            lemma,
         } => format!(
             "The statement is proven for {domain}, not only on the range computed. The forms file `{forms}` ({title}) covers a set of positions \
              closed under moves by {} classes, each with a closed form of {} (the table below). \
@@ -93,7 +94,7 @@ pub fn sketch(proof: &Proof) -> String {
              integer and real arithmetic: {}. {solver} found the negation of each of the \
              {obligations} formulas (these and the statement's own) unsatisfiable. By induction \
              on the number of {} each form therefore equals ${}$ at every position $p$ of its \
-             class, for {}, and the statement, with each value replaced by its form, follows. \
+             class, for {}, and {}. \
              The argument uses the rules of the game only, no result of the paper; the \
              formulas are SMT-LIB files that any solver replays (`nimlab prove {forms} \
              --solver cvc5 --solver-only --certificate DIR`).",
@@ -103,6 +104,21 @@ pub fn sketch(proof: &Proof) -> String {
             words.unit,
             words.value,
             words.every,
+            conclusion(lemma.as_ref()),
+        ),
+    }
+}
+
+/// How a statement follows from the forms: directly, or through a lemma proven from them.
+fn conclusion(lemma: Option<&ProvenLemma>) -> String {
+    match lemma {
+        None => "the statement, with each value replaced by its form, follows".to_string(),
+        Some(l) => format!(
+            "so does the lemma ${}$ (with each value replaced by its form) for every value of \
+             its variables with ${}$ in that domain. {}",
+            l.formula,
+            l.over,
+            l.follows.trim_end_matches('.')
         ),
     }
 }
@@ -176,17 +192,32 @@ pub fn sketch_referring(proof: &Proof, first: &str) -> String {
             domain,
             solver,
             words,
+            lemma,
             ..
-        } => format!(
-            "The statement is proven for {domain}, not only on the range computed. It rests on \
-             the closed forms of `{forms}`, proven for {} by induction on the number of {}, as \
-             sketched in the entry of {first}. With each value in the statement replaced by the \
-             form of a class holding \
-             its position, {solver} found the negation of the statement unsatisfiable \
-             ({obligations} formulas in all, the forms' and the statement's), so the statement \
-             holds wherever the forms do.",
-            words.every, words.unit
-        ),
+        } => match lemma {
+            None => format!(
+                "The statement is proven for {domain}, not only on the range computed. It rests \
+                 on the closed forms of `{forms}`, proven for {} by induction on the number of \
+                 {}, as sketched in the entry of {first}. With each value in the statement \
+                 replaced by the form of a class holding its position, {solver} found the \
+                 negation of the statement unsatisfiable ({obligations} formulas in all, the \
+                 forms' and the statement's), so the statement holds wherever the forms do.",
+                words.every, words.unit
+            ),
+            Some(l) => format!(
+                "The statement is proven for {domain}, not only on the range computed. It rests \
+                 on the closed forms of `{forms}`, proven for {} by induction on the number of \
+                 {}, as sketched in the entry of {first}. With each value replaced by the form \
+                 of a class holding its position, {solver} found the negation of the lemma \
+                 ${}$, for every value of its variables with ${}$, unsatisfiable \
+                 ({obligations} formulas in all, the forms' and the lemma's). {}.",
+                words.every,
+                words.unit,
+                l.formula,
+                l.over,
+                l.follows.trim_end_matches('.')
+            ),
+        },
         Proof::CertifiedForms { period, from, .. } => format!(
             "The closed forms of period ${period}$ used here are the ones certified for every \
              $n \\ge {from}$ in the entry of {first}, where the certificate's argument is \
@@ -236,6 +267,7 @@ mod tests {
             obligations: 127,
             domain: "all integers $x \\ge 2$ and every rational $N$".into(),
             solver: "z3".into(),
+            lemma: None,
         };
         let s = sketch(&proof);
         assert!(
@@ -289,6 +321,7 @@ mod tests {
             obligations: 127,
             domain: domain.into(),
             solver: "z3".into(),
+            lemma: None,
         };
         let (a, b) = (induction("all $x \\ge 2$"), induction("all $x \\ge 3$"));
         assert_eq!(shared_argument(&a), shared_argument(&b));

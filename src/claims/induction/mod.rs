@@ -1091,7 +1091,19 @@ fn free_names(e: &Expr, out: &mut Vec<String>) {
             free_names(a, out);
             free_names(b, out);
         }
-        K::Let(..) | K::Aggregate(..) => {}
+        K::Let(name, value, body) => {
+            free_names(value, out);
+            let mut inner = Vec::new();
+            free_names(body, &mut inner);
+            for n in inner {
+                if &n != name && !out.contains(&n) {
+                    out.push(n);
+                }
+            }
+        }
+        // Not looked into: a name used only inside an aggregate is not found, and the
+        // translator then refuses it as unknown, by name.
+        K::Aggregate(..) => {}
     }
 }
 
@@ -1367,46 +1379,60 @@ pub fn prove_claim(
     check: &crate::claims::registry::ExprCheck,
     proof: &crate::claims::registry::ProofRef,
 ) -> Result<Option<crate::claims::finding::Proof>> {
-    use crate::claims::expr::{BinOp, CmpOp, Span};
+    use crate::claims::expr::{CmpOp, Span};
     use crate::claims::registry::Assertion;
     let solver = Solver::Z3;
     let (system, outcome, count) = proven_system(&proof.path, solver)?;
     if !matches!(outcome, Outcome::Proven { .. }) {
         return Ok(None);
     }
-    let statement = match &check.assertion {
-        Assertion::Holds(e) => e.clone(),
-        Assertion::Equal {
-            actual, expected, ..
-        } => Expr {
-            kind: ExprKind::Compare(
-                Box::new(actual.clone()),
-                vec![(CmpOp::Eq, expected.clone())],
-            ),
-            span: Span::default(),
-        },
+    let claim_vars: Vec<String> = check.range.binders.iter().map(|b| b.name.clone()).collect();
+    // The domain the report names is the claim's own: its variables with `over` (and its
+    // `where`, when its formula is what is proven).
+    let claim_over = match (&check.filter, &proof.lemma) {
+        (Some(f), None) => and(proof.over.clone(), f.clone()),
+        _ => proof.over.clone(),
     };
-    let over = match &check.filter {
-        Some(f) => Expr {
-            kind: ExprKind::Binary(
-                BinOp::And,
-                Box::new(proof.over.clone()),
-                Box::new(f.clone()),
-            ),
-            span: Span::default(),
-        },
-        None => proof.over.clone(),
+    let statement_outcome = match &proof.lemma {
+        None => {
+            let statement = match &check.assertion {
+                Assertion::Holds(e) => e.clone(),
+                Assertion::Equal {
+                    actual, expected, ..
+                } => Expr {
+                    kind: ExprKind::Compare(
+                        Box::new(actual.clone()),
+                        vec![(CmpOp::Eq, expected.clone())],
+                    ),
+                    span: Span::default(),
+                },
+            };
+            prove_statement(
+                &system,
+                defs,
+                &claim_vars,
+                &proof.reals,
+                &claim_over,
+                &statement,
+                solver,
+            )?
+        }
+        Some(lemma) => {
+            let mut vars = claim_vars.clone();
+            free_names(&lemma.holds, &mut vars);
+            free_names(&lemma.over, &mut vars);
+            let reals: Vec<String> = proof.reals.iter().chain(&lemma.reals).cloned().collect();
+            prove_statement(
+                &system,
+                defs,
+                &vars,
+                &reals,
+                &and(proof.over.clone(), lemma.over.clone()),
+                &lemma.holds,
+                solver,
+            )?
+        }
     };
-    let vars: Vec<String> = check.range.binders.iter().map(|b| b.name.clone()).collect();
-    let statement_outcome = prove_statement(
-        &system,
-        defs,
-        &vars,
-        &proof.reals,
-        &over,
-        &statement,
-        solver,
-    )?;
     let Outcome::Proven {
         obligations,
         in_process,
@@ -1435,9 +1461,25 @@ pub fn prove_claim(
         recurrence: system.game.recurrence().to_string(),
         words: Box::new(system.game.words()),
         obligations: count + obligations,
-        domain: domain_phrase(&vars, &proof.reals, &over, defs),
+        domain: domain_phrase(&claim_vars, &proof.reals, &claim_over, defs),
         solver: deciders(solver, count + obligations, forms_in_process + in_process),
+        lemma: proof
+            .lemma
+            .as_ref()
+            .map(|l| crate::claims::finding::ProvenLemma {
+                formula: crate::claims::typeset::expr_math(&l.holds, defs),
+                over: crate::claims::typeset::expr_math(&l.over, defs),
+                follows: l.follows.clone(),
+            }),
     }))
+}
+
+/// `a and b`, as the parser would build it.
+fn and(a: Expr, b: Expr) -> Expr {
+    Expr {
+        kind: ExprKind::Binary(crate::claims::expr::BinOp::And, Box::new(a), Box::new(b)),
+        span: crate::claims::expr::Span::default(),
+    }
 }
 
 /// `path` without `.` and `dir/..` ([`crate::fsio::lexically_normal`]): how a report names a
