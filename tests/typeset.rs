@@ -273,6 +273,12 @@ fn conventions() {
             r"\mathcal{G}_{s}^{\mathrm{\lbrace 4,5\rbrace }}(n)",
         ),
         ("true", r"\mathrm{true}"),
+        (
+            "(a != b) == (abs(t) <= c)",
+            r"(a \ne b) \iff (\lvert t\rvert \le c)",
+        ),
+        ("(a < b) == true", r"(a < b) \iff \mathrm{true}"),
+        ("(a == b) == c", "(a = b) = c"),
     ] {
         assert_eq!(math(src), want, "{src}");
         assert_eq!(math_problem(want), None, "{want}");

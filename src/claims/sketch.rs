@@ -208,8 +208,8 @@ pub fn sketch_referring(proof: &Proof, first: &str) -> String {
                 "The statement is proven for {domain}, not only on the range computed. It rests \
                  on the closed forms of `{forms}`, proven for {} by induction on the number of \
                  {}, as sketched in the entry of {first}. With each value replaced by the form \
-                 of a class holding its position, {solver} found the negation of the lemma \
-                 ${}$, for every value of its variables with ${}$, unsatisfiable \
+                 of a class holding its position, the lemma ${}$ holds for every value of its \
+                 variables with ${}$ there: {solver} found its negation unsatisfiable \
                  ({obligations} formulas in all, the forms' and the lemma's). {}.",
                 words.every,
                 words.unit,

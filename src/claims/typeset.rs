@@ -1270,6 +1270,21 @@ impl Printer<'_> {
             K::Neg(x) => self.negation(x),
             K::Not(x) => self.not(x),
             K::Binary(op, a, b) => self.binary(*op, a, b),
+            // Two truth values equal: an equivalence, each side a bracketed statement.
+            K::Compare(first, rest) if matches!(rest.as_slice(), [(CmpOp::Eq, x)] if truth_valued(first) && truth_valued(x)) =>
+            {
+                let (_, second) = &rest[0];
+                Math::new(
+                    format!(
+                        r"{} \iff {}",
+                        finished(self.at(first, level::NIM_SUM)).text,
+                        finished(self.at(second, level::NIM_SUM)).text
+                    ),
+                    level::IMPLIES,
+                    Lead::Other,
+                    Tail::Other,
+                )
+            }
             K::Compare(first, rest) => {
                 let mut text = finished(self.at(first, level::NIM_SUM)).text;
                 for (j, (op, x)) in rest.iter().enumerate() {
@@ -1860,6 +1875,17 @@ fn juxtaposes(tail: Tail, lead: Lead) -> bool {
         Lead::Function => tail == Tail::Digit,
         Lead::Digit | Lead::Minus | Lead::Other => false,
     }
+}
+
+/// Whether `e` is a truth value by its form: a comparison, a connective or a literal.
+fn truth_valued(e: &Expr) -> bool {
+    matches!(
+        e.kind,
+        ExprKind::Compare(..)
+            | ExprKind::Not(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Binary(BinOp::And | BinOp::Or, ..)
+    )
 }
 
 /// A comparison as a relation symbol: `\le`, `\ne`, `=`.
