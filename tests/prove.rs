@@ -500,12 +500,12 @@ fn whatever_nimlab_refutes_in_process_z3_finds_unsatisfiable() {
 }
 
 #[test]
-fn the_breakpoint_count_is_proven_through_its_lemma_and_a_perturbed_lemma_is_not() {
+fn counts_and_tails_are_proven_through_lemmas_and_perturbed_lemmas_are_not() {
     let check = |claims: &std::path::Path| {
         let out = nimlab()
             .arg("check")
             .arg(claims)
-            .args(["--only", "breakpoints-4k-3", "--format", "csv"])
+            .args(["--only", "breakpoints-4k-3,eq-5", "--format", "csv"])
             .env("NIMLAB_PROGRESS", "never")
             .output()
             .unwrap();
@@ -516,10 +516,11 @@ fn the_breakpoint_count_is_proven_through_its_lemma_and_a_perturbed_lemma_is_not
         )
     };
     let proven = check(std::path::Path::new("data/claims/scoring-nim.toml"));
-    assert!(proven.contains(",PROVEN,"), "{proven}");
+    assert_eq!(proven.matches(",PROVEN,").count(), 2, "{proven}");
     assert!(proven.contains("every integer $k \\ge 1$"), "{proven}");
-    // The same claim with the lemma's last breakpoint moved in by one: the lemma is false at
-    // |t| = 2k − 2, so only the finite check of the count remains.
+    // The same claims with the breakpoint lemma's last breakpoint moved in by one (false at
+    // |t| = 2k − 2) and the upper tail of eq. (5)'s lemma one too high: only the finite checks
+    // of the count and of the tail constants remain.
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("claims")).unwrap();
     std::fs::create_dir_all(dir.path().join("proofs")).unwrap();
@@ -534,9 +535,13 @@ fn the_breakpoint_count_is_proven_through_its_lemma_and_a_perturbed_lemma_is_not
     let text = std::fs::read_to_string("data/claims/scoring-nim.toml").unwrap();
     let lemma = "(abs(t) <= 2k - 2)\"";
     assert_eq!(text.matches(lemma).count(), 1);
-    let perturbed = text.replace(lemma, "(abs(t) <= 2k - 3)\"");
+    let tail = "== 2k - N)";
+    assert_eq!(text.matches(tail).count(), 1);
+    let perturbed = text
+        .replace(lemma, "(abs(t) <= 2k - 3)\"")
+        .replace(tail, "== 2k + 1 - N)");
     let claims = dir.path().join("claims/scoring-nim.toml");
     std::fs::write(&claims, perturbed).unwrap();
     let held = check(&claims);
-    assert!(held.contains(",HOLDS,"), "{held}");
+    assert_eq!(held.matches(",HOLDS,").count(), 2, "{held}");
 }
