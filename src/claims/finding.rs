@@ -427,8 +427,10 @@ pub enum Proof {
 pub struct ProvenLemma {
     /// The lemma (LaTeX, without `$`).
     pub formula: String,
-    /// The constraint on its variables beyond the claim's domain (LaTeX, without `$`).
-    pub over: String,
+    /// The constraint on its variables beyond the claim's domain (LaTeX, without `$`); `None`
+    /// when there is none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub over: Option<String>,
     /// Why the statement follows (Markdown with `$…$` mathematics).
     pub follows: String,
 }

@@ -115,12 +115,21 @@ fn conclusion(lemma: Option<&ProvenLemma>) -> String {
         None => "the statement, with each value replaced by its form, follows".to_string(),
         Some(l) => format!(
             "so does the lemma ${}$ (with each value replaced by its form) for every value of \
-             its variables with ${}$ in that domain. {}",
+             its variables{} in that domain. {}",
             l.formula,
-            l.over,
+            lemma_condition(l),
             l.follows.trim_end_matches('.')
         ),
     }
+}
+
+/// ` with $…$`: the lemma's own condition on its variables, when it has one.
+fn lemma_condition(lemma: &ProvenLemma) -> String {
+    lemma
+        .over
+        .as_ref()
+        .map(|o| format!(" with ${o}$"))
+        .unwrap_or_default()
 }
 
 /// The most classes a forms table lists in full.
@@ -208,13 +217,13 @@ pub fn sketch_referring(proof: &Proof, first: &str) -> String {
                 "The statement is proven for {domain}, not only on the range computed. It rests \
                  on the closed forms of `{forms}`, proven for {} by induction on the number of \
                  {}, as sketched in the entry of {first}. With each value replaced by the form \
-                 of a class holding its position, the lemma ${}$ holds for every value of its \
-                 variables with ${}$ there: {solver} found its negation unsatisfiable \
-                 ({obligations} formulas in all, the forms' and the lemma's). {}.",
+                 of a class holding its position, the lemma ${}$ holds there for every value \
+                 of its variables{}: {solver} found its negation unsatisfiable ({obligations} \
+                 formulas in all, the forms' and the lemma's). {}.",
                 words.every,
                 words.unit,
                 l.formula,
-                l.over,
+                lemma_condition(l),
                 l.follows.trim_end_matches('.')
             ),
         },
@@ -285,6 +294,43 @@ mod tests {
             [["$(x)$", "$x - 1$"], ["$(x,y)$", "$x - y$"]].map(|r| r.map(String::from).to_vec())
         );
         assert!(table.caption.contains("`data/proofs/two.toml`"));
+    }
+
+    #[test]
+    fn a_lemma_is_stated_with_its_condition_and_the_step_to_the_statement() {
+        let proof = |over: Option<&str>| Proof::Induction {
+            forms: "data/proofs/two.toml".into(),
+            title: "two piles".into(),
+            classes: vec![ProvenClass {
+                name: "$(x)$".into(),
+                form: "x".into(),
+            }],
+            recurrence: "f(p) = g(p)".into(),
+            words: Box::new(crate::claims::induction::Game::ScoringNim.words()),
+            obligations: 9,
+            domain: "every integer $k \\ge 1$".into(),
+            solver: "z3".into(),
+            lemma: Some(ProvenLemma {
+                formula: "f_t = t".into(),
+                over: over.map(String::from),
+                follows: "Hence the count is $k$.".into(),
+            }),
+        };
+        let full = sketch(&proof(Some("t \\le N")));
+        assert!(
+            full.contains("the lemma $f_t = t$") && full.contains("with $t \\le N$"),
+            "{full}"
+        );
+        assert!(
+            full.contains("Hence the count is $k$. The argument"),
+            "{full}"
+        );
+        let again = sketch_referring(&proof(None), "Theorem 6.3 (i)");
+        assert!(
+            again.contains("the lemma $f_t = t$ holds there for every value of its variables:"),
+            "{again}"
+        );
+        assert!(again.ends_with("Hence the count is $k$."), "{again}");
     }
 
     #[test]

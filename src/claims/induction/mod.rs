@@ -1468,7 +1468,8 @@ pub fn prove_claim(
             .as_ref()
             .map(|l| crate::claims::finding::ProvenLemma {
                 formula: crate::claims::typeset::expr_math(&l.holds, defs),
-                over: crate::claims::typeset::expr_math(&l.over, defs),
+                over: (!matches!(l.over.kind, ExprKind::Bool(true)))
+                    .then(|| crate::claims::typeset::expr_math(&l.over, defs)),
                 follows: l.follows.clone(),
             }),
     }))
