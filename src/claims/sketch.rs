@@ -296,9 +296,9 @@ mod tests {
         assert!(table.caption.contains("`data/proofs/two.toml`"));
     }
 
-    #[test]
-    fn a_lemma_is_stated_with_its_condition_and_the_step_to_the_statement() {
-        let proof = |over: Option<&str>| Proof::Induction {
+    /// An induction over the one class $(x)$ of `data/proofs/two.toml`, proven on `domain`.
+    fn one_class_induction(domain: &str, lemma: Option<ProvenLemma>) -> Proof {
+        Proof::Induction {
             forms: "data/proofs/two.toml".into(),
             title: "two piles".into(),
             classes: vec![ProvenClass {
@@ -307,14 +307,24 @@ mod tests {
             }],
             recurrence: "f(p) = g(p)".into(),
             words: Box::new(crate::claims::induction::Game::ScoringNim.words()),
-            obligations: 9,
-            domain: "every integer $k \\ge 1$".into(),
+            obligations: 127,
+            domain: domain.into(),
             solver: "z3".into(),
-            lemma: Some(ProvenLemma {
-                formula: "f_t = t".into(),
-                over: over.map(String::from),
-                follows: "Hence the count is $k$.".into(),
-            }),
+            lemma,
+        }
+    }
+
+    #[test]
+    fn a_lemma_is_stated_with_its_condition_and_the_step_to_the_statement() {
+        let proof = |over: Option<&str>| {
+            one_class_induction(
+                "every integer $k \\ge 1$",
+                Some(ProvenLemma {
+                    formula: "f_t = t".into(),
+                    over: over.map(String::from),
+                    follows: "Hence the count is $k$.".into(),
+                }),
+            )
         };
         let full = sketch(&proof(Some("t \\le N")));
         assert!(
@@ -355,20 +365,7 @@ mod tests {
     }
     #[test]
     fn a_shared_argument_is_sketched_once_and_referred_to_after() {
-        let induction = |domain: &str| Proof::Induction {
-            forms: "data/proofs/two.toml".into(),
-            title: "two piles".into(),
-            classes: vec![ProvenClass {
-                name: "$(x)$".into(),
-                form: "x".into(),
-            }],
-            recurrence: "f(p) = g(p)".into(),
-            words: Box::new(crate::claims::induction::Game::ScoringNim.words()),
-            obligations: 127,
-            domain: domain.into(),
-            solver: "z3".into(),
-            lemma: None,
-        };
+        let induction = |domain: &str| one_class_induction(domain, None);
         let (a, b) = (induction("all $x \\ge 2$"), induction("all $x \\ge 3$"));
         assert_eq!(shared_argument(&a), shared_argument(&b));
         let again = sketch_referring(&b, "Theorem 6.3 (i)");
