@@ -203,30 +203,32 @@ pub fn sketch_referring(proof: &Proof, first: &str) -> String {
             words,
             lemma,
             ..
-        } => match lemma {
-            None => format!(
+        } => {
+            let rests = format!(
                 "The statement is proven for {domain}, not only on the range computed. It rests \
                  on the closed forms of `{forms}`, proven for {} by induction on the number of \
-                 {}, as sketched in the entry of {first}. With each value in the statement \
-                 replaced by the form of a class holding its position, {solver} found the \
-                 negation of the statement unsatisfiable ({obligations} formulas in all, the \
-                 forms' and the statement's), so the statement holds wherever the forms do.",
+                 {}, as sketched in the entry of {first}.",
                 words.every, words.unit
-            ),
-            Some(l) => format!(
-                "The statement is proven for {domain}, not only on the range computed. It rests \
-                 on the closed forms of `{forms}`, proven for {} by induction on the number of \
-                 {}, as sketched in the entry of {first}. With each value replaced by the form \
-                 of a class holding its position, the lemma ${}$ holds there for every value \
-                 of its variables{}: {solver} found its negation unsatisfiable ({obligations} \
-                 formulas in all, the forms' and the lemma's). {}.",
-                words.every,
-                words.unit,
-                l.formula,
-                lemma_condition(l),
-                l.follows.trim_end_matches('.')
-            ),
-        },
+            );
+            let step = match lemma {
+                None => format!(
+                    "With each value in the statement replaced by the form of a class holding \
+                     its position, {solver} found the negation of the statement unsatisfiable \
+                     ({obligations} formulas in all, the forms' and the statement's), so the \
+                     statement holds wherever the forms do."
+                ),
+                Some(l) => format!(
+                    "With each value replaced by the form of a class holding its position, the \
+                     lemma ${}$ holds there for every value of its variables{}: {solver} found \
+                     its negation unsatisfiable ({obligations} formulas in all, the forms' and \
+                     the lemma's). {}.",
+                    l.formula,
+                    lemma_condition(l),
+                    l.follows.trim_end_matches('.')
+                ),
+            };
+            format!("{rests} {step}")
+        }
         Proof::CertifiedForms { period, from, .. } => format!(
             "The closed forms of period ${period}$ used here are the ones certified for every \
              $n \\ge {from}$ in the entry of {first}, where the certificate's argument is \
