@@ -1524,6 +1524,7 @@ pub fn prove_statement(
     let over_t = tr
         .formula(over, &mut scope)
         .map_err(|e| Error::invalid(format!("over: {e}")))?;
+    tr.assumptions.push(over_t.clone());
     let goal = tr
         .formula(statement, &mut scope)
         .map_err(|e| Error::invalid(format!("the claim's formula: {e}")))?;
@@ -1546,6 +1547,16 @@ pub fn prove_statement(
         obligations.push(Obligation::new(
             format!("statement-closure-{k}"),
             "the claim's positions lie in the closure".into(),
+            a,
+            shown.clone(),
+        ));
+    }
+    for (k, d) in tr.decided.iter().enumerate() {
+        let mut a = tr.facts.clone();
+        a.extend([over_t.clone(), d.clone().negation()]);
+        obligations.push(Obligation::new(
+            format!("statement-decided-{k}"),
+            "a condition the claim's domain decides".into(),
             a,
             shown.clone(),
         ));

@@ -192,6 +192,13 @@ struct Encoder {
     definitions: Vec<Atom>,
     /// Formula nodes built so far (bounded by [`MAX_NODES`]).
     nodes: usize,
+    /// Whether a numeric `ite` is named by a fresh variable (see [`Encoder::named_ite`])
+    /// rather than expanded into its alternatives.
+    name_ites: bool,
+    /// The named `ite`s: one variable per distinct term.
+    ites: BTreeMap<Term, Var>,
+    /// The defining disjunctions of the named `ite`s.
+    ite_definitions: Vec<Formula>,
 }
 
 impl Encoder {
@@ -271,6 +278,12 @@ impl Encoder {
                 .collect(),
             Term::Ite(c, a, b) => {
                 let yes = self.formula(c, true)?;
+                match yes {
+                    Formula::Const(true) => return self.numeric(a),
+                    Formula::Const(false) => return self.numeric(b),
+                    _ if self.name_ites => return self.named_ite(t, yes, a, b),
+                    _ => {}
+                }
                 let no = self.formula(c, false)?;
                 let mut out = Vec::new();
                 let guard_size = size(std::slice::from_ref(&yes)) + size(std::slice::from_ref(&no));
@@ -314,6 +327,47 @@ impl Encoder {
             _ => return None,
         };
         Some(alternatives)
+    }
+
+    /// A numeric `if c then a else b` (`yes` encoding c) as one fresh variable v, defined by
+    /// the disjunction (c ∧ v = a) ∨ (¬c ∧ v = b) over the branches' alternatives. Expanding
+    /// instead multiplies the alternatives of every sum and comparison the term sits in,
+    /// which a claim's sorted piles (nested minima and maxima, each used many times) exceed at
+    /// once; named, each distinct `ite` costs one variable and one clause, split on only when
+    /// the search needs it. The disjunction holds exactly when v equals the term, so the
+    /// encoding keeps every solution.
+    fn named_ite(&mut self, t: &Term, yes: Formula, a: &Term, b: &Term) -> Option<Alternatives> {
+        if let Some(v) = self.ites.get(t) {
+            return Some(vec![(Vec::new(), Lin::var(*v))]);
+        }
+        let Term::Ite(c, ..) = t else {
+            unreachable!("named_ite is called on an ite")
+        };
+        let no = self.formula(c, false)?;
+        let branches = [(yes, self.numeric(a)?), (no, self.numeric(b)?)];
+        let integral = branches.iter().flat_map(|(_, alts)| alts).all(|(_, l)| {
+            l.constant.is_integer()
+                && l.terms
+                    .iter()
+                    .all(|(v, c)| self.sorts[*v as usize] == Sort::Int && c.is_integer())
+        });
+        let v = self.fresh(if integral { Sort::Int } else { Sort::Real });
+        let mut cases = Vec::new();
+        for (condition, alternatives) in branches {
+            for (guard, l) in alternatives {
+                self.charge(2 + size(&guard))?;
+                let mut conjunction = guard;
+                conjunction.push(condition.clone());
+                conjunction.push(Formula::Atom(Atom {
+                    lin: Lin::var(v).minus(&l),
+                    rel: Rel::Eq,
+                }));
+                cases.push(Formula::And(conjunction));
+            }
+        }
+        self.ite_definitions.push(Formula::Or(cases));
+        self.ites.insert(t.clone(), v);
+        Some(vec![(Vec::new(), Lin::var(v))])
     }
 
     /// The formula `t` (when `positive`) or its negation, in negation normal form.
@@ -385,6 +439,14 @@ fn size(fs: &[Formula]) -> usize {
 
 /// `d ⋈ 0` or its negation.
 fn comparison(rel: Rel, d: Lin, positive: bool) -> Formula {
+    if d.terms.is_empty() {
+        let holds = match rel {
+            Rel::Lt => d.constant.signum() < 0,
+            Rel::Le => d.constant.signum() <= 0,
+            Rel::Eq => d.constant.is_zero(),
+        };
+        return Formula::Const(holds == positive);
+    }
     let atom = |lin: Lin, rel: Rel| Formula::Atom(Atom { lin, rel });
     match (rel, positive) {
         (_, true) => atom(d, rel),
@@ -426,8 +488,18 @@ pub struct Refuter {
 
 impl Refuter {
     /// The assertions encoded; `None` when they hold a term this module does not encode.
+    ///
+    /// Numeric `ite`s are first expanded into their alternatives, which keeps the search's
+    /// splits few for the forms' obligations; when that is too large they are named instead.
     pub fn new(assertions: &[Term]) -> Option<Refuter> {
-        let mut encoder = Encoder::default();
+        Refuter::encoded(assertions, false).or_else(|| Refuter::encoded(assertions, true))
+    }
+
+    fn encoded(assertions: &[Term], name_ites: bool) -> Option<Refuter> {
+        let mut encoder = Encoder {
+            name_ites,
+            ..Encoder::default()
+        };
         let mut units = Vec::new();
         let mut clauses = Vec::new();
         let mut consistent = true;
@@ -458,6 +530,11 @@ impl Refuter {
             }
         }
         units.extend(encoder.definitions.iter().cloned());
+        for d in &encoder.ite_definitions {
+            if !absorb(d.clone(), &mut units, &mut clauses) {
+                return Refutation::Refuted;
+            }
+        }
         let mut search = Search {
             sorts: &encoder.sorts,
             budget: BUDGET,
@@ -1028,8 +1105,14 @@ mod tests {
         /// Soundness: whenever a formula is refuted, no point of a grid satisfies it (integers
         /// x, y in −6..=6, N in steps of 1/4 over −6..=6).
         #[test]
-        fn a_refuted_formula_has_no_solution(parts in prop::collection::vec(formula(), 1..5)) {
-            if refute(&parts, None) == Refutation::Refuted {
+        fn a_refuted_formula_has_no_solution(
+            parts in prop::collection::vec(formula(), 1..5),
+            name_ites in any::<bool>(),
+        ) {
+            // Both encodings of `ite`: expanded (what `refute` tries first) and named.
+            let refuted = Refuter::encoded(&parts, name_ites)
+                .is_some_and(|r| r.refute(None) == Refutation::Refuted);
+            if refuted {
                 let f = Term::And(parts);
                 for xv in -6..=6i64 {
                     for yv in -6..=6i64 {
@@ -1054,17 +1137,47 @@ mod tests {
         use proptest::test_runner::TestRunner;
         let mut runner = TestRunner::deterministic();
         let strategy = prop::collection::vec(formula(), 1..5);
-        let (mut refuted, mut open) = (0, 0);
+        let (mut refuted, mut open) = ([0; 2], [0; 2]);
         for _ in 0..2000 {
             let parts = strategy.new_tree(&mut runner).expect("a formula").current();
-            match refute(&parts, None) {
-                Refutation::Refuted => refuted += 1,
-                Refutation::Open => open += 1,
+            for named in [0, 1] {
+                let encoded = Refuter::encoded(&parts, named == 1).expect("encodable");
+                match encoded.refute(None) {
+                    Refutation::Refuted => refuted[named] += 1,
+                    Refutation::Open => open[named] += 1,
+                }
             }
         }
-        assert!(
-            refuted > 300 && open > 300,
-            "{refuted} refuted, {open} open"
+        for named in [0, 1] {
+            assert!(
+                refuted[named] > 300 && open[named] > 300,
+                "named {named}: {} refuted, {} open",
+                refuted[named],
+                open[named]
+            );
+        }
+    }
+
+    #[test]
+    fn ites_too_many_to_expand_are_named() {
+        // Σ_{i=1..7} max(x, i) has 2⁷ alternatives, past MAX_ALTERNATIVES: the expansion gives
+        // up, and the named encoding still sees that every max(x, i) ≥ x.
+        let sum = Term::Add((1..=7).map(|i| x().max(Term::int(i))).collect());
+        let below = [Term::lt(sum.clone(), x().scale(Q::int(7)))];
+        assert!(Refuter::encoded(&below, false).is_none());
+        assert_eq!(refute(&below, None), Refutation::Refuted);
+        // Σ max(x, i) = 7x holds for x ≥ 7: not refuted.
+        let equal = [Term::eq(sum, x().scale(Q::int(7)))];
+        assert_eq!(refute(&equal, None), Refutation::Open);
+        // A condition that is constant either way is settled, not split on.
+        let constant = Term::ite(
+            Term::le(x().plus(Term::int(1)), x()),
+            y(),
+            x(),
+        );
+        assert_eq!(
+            refute(&[Term::lt(constant, x())], None),
+            Refutation::Refuted
         );
     }
 }

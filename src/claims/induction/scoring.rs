@@ -70,14 +70,21 @@ fn after_move(p: &[Term], i: usize, j: usize, h: &Term) -> (Vec<Term>, Term) {
     (t, Term::And(conds))
 }
 
-/// A sorting network's result for any tuple (used where a position comes from a claim).
-pub(super) fn sort_terms(p: &[Term]) -> Vec<Term> {
+/// A sorting network's result for any tuple (used where a position comes from a claim), each
+/// comparison the query's assumptions decide ([`Translator::decide`]) made outright.
+pub(super) fn sort_terms(p: &[Term], tr: &mut Translator<'_>) -> Vec<Term> {
     let mut v = p.to_vec();
     for pass in 0..v.len() {
         for k in 0..v.len().saturating_sub(1 + pass) {
             let (a, b) = (v[k].clone(), v[k + 1].clone());
-            v[k] = a.clone().max(b.clone());
-            v[k + 1] = a.min(b);
+            match tr.decide(&Term::le(b.clone(), a.clone())) {
+                Some(true) => {}
+                Some(false) => v.swap(k, k + 1),
+                None => {
+                    v[k] = a.clone().max(b.clone());
+                    v[k + 1] = a.min(b);
+                }
+            }
         }
     }
     v
@@ -675,24 +682,35 @@ impl GameCalls for ScoringCalls<'_> {
                 ));
             }
             piles.resize(self.system.piles.len(), Term::int(0));
-            let t = sort_terms(&piles);
+            let t = sort_terms(&piles, cx);
             self.positions.borrow_mut().push(t.clone());
             // The first class holding t gives the value; outside every class it is a fresh
-            // unknown, so a claim cannot rely on it (coverage makes some class hold).
+            // unknown, so a claim cannot rely on it (coverage makes some class hold). Classes
+            // the assumptions rule out are left out, and one they show to hold ends the chain.
             let mut chain = Vec::new();
+            let mut last = None;
             for d in &self.system.classes {
                 let member = d.member(cx, &t)?;
+                let decided = cx.decide(&member);
+                if decided == Some(false) {
+                    continue;
+                }
                 let params = d.solved(cx, &t)?;
                 let form = d.form_with_bonus(cx, params, n.clone())?;
+                if decided == Some(true) {
+                    last = Some(form);
+                    break;
+                }
                 chain.push((member, form));
             }
-            let unknown = cx.fresh_real("unknown");
+            let last = match last {
+                Some(form) => form,
+                None => cx.fresh_real("unknown"),
+            };
             let value = chain
                 .into_iter()
                 .rev()
-                .fold(unknown, |rest, (member, form)| {
-                    Term::ite(member, form, rest)
-                });
+                .fold(last, |rest, (member, form)| Term::ite(member, form, rest));
             Ok(TVal::Num(value))
         })())
     }

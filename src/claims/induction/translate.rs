@@ -17,6 +17,8 @@
 //! Everything else (nonlinear products, `⊕`, strings, engine functions without a translation) is
 //! refused with an error at its column.
 
+use std::collections::BTreeMap;
+
 use num_traits::ToPrimitive;
 
 use super::term::{Sort, Term, kinks};
@@ -59,6 +61,15 @@ pub struct Translator<'a> {
     fresh: usize,
     /// Facts defining the fresh variables (floors, witnesses): true of their intended values.
     pub facts: Vec<Term>,
+    /// What the query assumes besides the facts (a claim's domain, `over`): the ground on
+    /// which [`Translator::decide`] settles conditions.
+    pub assumptions: Vec<Term>,
+    /// The conditions settled by [`Translator::decide`], each as the formula the assumptions
+    /// imply (the condition or its negation): the caller poses each as an obligation of its
+    /// own, so that a proof never rests on a decision unchecked by the solver's replay.
+    pub decided: Vec<Term>,
+    /// Every condition asked about, with the answer.
+    decisions: BTreeMap<Term, Option<bool>>,
 }
 
 /// Names bound to values.
@@ -78,7 +89,45 @@ impl<'a> Translator<'a> {
             prefix: prefix.to_string(),
             fresh: 0,
             facts: Vec::new(),
+            assumptions: Vec::new(),
+            decided: Vec::new(),
+            decisions: BTreeMap::new(),
         }
+    }
+
+    /// Whether `condition` holds wherever the facts and assumptions do (`Some(true)`), nowhere
+    /// they do (`Some(false)`), or neither is shown (`None`, always without assumptions),
+    /// settled by nimlab's refutation ([`super::refute`]).
+    ///
+    /// A claim's position such as `[2k+1, 2k, 1]` is sorted, and matched against every class
+    /// of the forms, by conditions its domain (`k ≥ 1`) decides; left undecided, each becomes a
+    /// case split the solver must explore, multiplied by every other (a lemma with four payoffs
+    /// made a 1.5 MB script that z3 took seconds over). Replacing a decided condition by its
+    /// truth value keeps the query's solutions, since they satisfy the facts and assumptions.
+    pub fn decide(&mut self, condition: &Term) -> Option<bool> {
+        if self.assumptions.is_empty() {
+            return None;
+        }
+        if let Some(answer) = self.decisions.get(condition) {
+            return *answer;
+        }
+        let refuted = |t: &Translator<'_>, goal: Term| {
+            let mut query = t.facts.clone();
+            query.extend(t.assumptions.iter().cloned());
+            query.push(goal);
+            super::refute::refute(&query, None) == super::refute::Refutation::Refuted
+        };
+        let answer = if refuted(self, condition.clone().negation()) {
+            self.decided.push(condition.clone());
+            Some(true)
+        } else if refuted(self, condition.clone()) {
+            self.decided.push(condition.clone().negation());
+            Some(false)
+        } else {
+            None
+        };
+        self.decisions.insert(condition.clone(), answer);
+        answer
     }
 
     /// A fresh integer variable.
@@ -634,5 +683,34 @@ pub fn int_list(v: &TVal) -> Result<Vec<Term>, String> {
             })
             .collect(),
         _ => Err("expected a position (a list of piles)".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_assumptions_decide_conditions_and_each_decision_is_recorded() {
+        let defs = Definitions::new();
+        let mut tr = Translator::new(&defs, None, "t_");
+        let k = Term::int_var("k");
+        let two_k = k.clone().scale(Q::int(2));
+        // Without assumptions nothing is decided, however plain.
+        assert_eq!(tr.decide(&Term::le(Term::int(0), Term::int(1))), None);
+        tr.assumptions.push(Term::le(Term::int(1), k.clone()));
+        // k ≥ 1 gives 2k ≥ 1 and rules out 2k ≤ 1; k ≥ 2 is open.
+        assert_eq!(tr.decide(&Term::le(Term::int(1), two_k.clone())), Some(true));
+        assert_eq!(tr.decide(&Term::le(two_k.clone(), Term::int(1))), Some(false));
+        assert_eq!(tr.decide(&Term::le(Term::int(2), k.clone())), None);
+        // Asked again, the answer comes from the record and is not posed twice.
+        assert_eq!(tr.decide(&Term::le(Term::int(1), two_k.clone())), Some(true));
+        assert_eq!(
+            tr.decided,
+            vec![
+                Term::le(Term::int(1), two_k.clone()),
+                Term::le(two_k, Term::int(1)).negation(),
+            ]
+        );
     }
 }
