@@ -2208,6 +2208,12 @@ fn theorem_12(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
                 game,
                 memo: Default::default(),
             });
+            if let Some(p) = p {
+                run.ev
+                    .engines()
+                    .cache::<OctalCache>()
+                    .gs_mixed_all(o, &ns, p, m)?;
+            }
             for &n in &ns {
                 // The coordinate n is written `$n = …$` by the sentence itself.
                 let at = Sentence::new()

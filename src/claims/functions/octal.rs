@@ -114,16 +114,37 @@ impl OctalCache {
 
     /// G_s(n +_ℓ m) with n under `r1` and m under `r2`.
     pub fn gs_mixed(&mut self, r1: &str, n: HeapSize, r2: &str, m: HeapSize) -> Result<Q> {
-        let key = (r1.to_string(), n, r2.to_string(), m);
-        if let Some(v) = self.mixed.get(&key) {
-            return Ok(v.clone());
+        self.gs_mixed_all(r1, &[n], r2, m)?;
+        Ok(self.mixed[&(r1.to_string(), n, r2.to_string(), m)].clone())
+    }
+
+    /// G_s(n +_ℓ m) for every n of `ns` (under `r1`), m under `r2`, from one solve: the
+    /// positions below n +_ℓ m are those below the largest n's, so solving them one n at a time
+    /// repeats most of the work n times.
+    pub fn gs_mixed_all(
+        &mut self,
+        r1: &str,
+        ns: &[HeapSize],
+        r2: &str,
+        m: HeapSize,
+    ) -> Result<()> {
+        let key = |n: HeapSize| (r1.to_string(), n, r2.to_string(), m);
+        let heaps = |n: HeapSize| vec![Heap { size: n, rules: 0 }, Heap { size: m, rules: 1 }];
+        let roots: Vec<Vec<Heap>> = ns
+            .iter()
+            .filter(|&&n| !self.mixed.contains_key(&key(n)))
+            .map(|&n| heaps(n))
+            .collect();
+        if roots.is_empty() {
+            return Ok(());
         }
         let game = ScoringGame::new(vec![parse(r1)?, parse(r2)?]);
-        let hs = vec![Heap { size: n, rules: 0 }, Heap { size: m, rules: 1 }];
-        let v =
-            solve_values(&game, std::slice::from_ref(&hs), &Q::zero(), &limits())?.value(&hs)?;
-        self.mixed.insert(key, v.clone());
-        Ok(v)
+        let solution = solve_values(&game, &roots, &Q::zero(), &limits())?;
+        for root in &roots {
+            let v = solution.value(root)?;
+            self.mixed.insert(key(root[0].size), v);
+        }
+        Ok(())
     }
 }
 
