@@ -406,7 +406,8 @@ pub enum Proof {
         recurrence: String,
         /// The game's parts, as the sketch names them.
         words: Box<InductionWords>,
-        /// How many obligations were discharged (the forms' and the statement's).
+        /// How many obligations were discharged: the forms', and the statement's (the statement itself
+        /// and each condition on its positions and variables that it relies on).
         obligations: usize,
         /// Where the statement is proven, as a phrase with `$…$` mathematics: "all integers
         /// $k, x$ with $k \ge 1,\ x \ge 2k + 2$ and every rational $N$".

@@ -92,8 +92,9 @@ pub fn sketch(proof: &Proof) -> String {
              closed under moves by {} classes, each with a closed form of {} (the table below). \
              The recurrence ${recurrence}$ was turned into quantifier-free formulas of linear \
              integer and real arithmetic: {}. {solver} found the negation of each of the \
-             {obligations} formulas (these and the statement's own) unsatisfiable. By induction \
-             on the number of {} each form therefore equals ${}$ at every position $p$ of its \
+             {obligations} formulas (these, and the statement's own: the statement itself and \
+             each condition on its positions and variables that it relies on) unsatisfiable. By \
+             induction on the number of {} each form therefore equals ${}$ at every position $p$ of its \
              class, for {}, and {}. \
              The argument uses the rules of the game only, no result of the paper; the \
              formulas are SMT-LIB files that any solver replays (`nimlab prove {forms} \
@@ -214,14 +215,16 @@ pub fn sketch_referring(proof: &Proof, first: &str) -> String {
                 None => format!(
                     "With each value in the statement replaced by the form of a class holding \
                      its position, {solver} found the negation of the statement unsatisfiable \
-                     ({obligations} formulas in all, the forms' and the statement's), so the \
+                     ({obligations} formulas in all: the forms', the statement itself and each \
+                     condition on its positions and variables that it relies on), so the \
                      statement holds wherever the forms do."
                 ),
                 Some(l) => format!(
                     "With each value replaced by the form of a class holding its position, the \
                      lemma ${}$ holds there for every value of its variables{}: {solver} found \
-                     its negation unsatisfiable ({obligations} formulas in all, the forms' and \
-                     the lemma's). {}.",
+                     its negation unsatisfiable ({obligations} formulas in all: the forms', the \
+                     lemma itself and each condition on its positions and variables that it \
+                     relies on). {}.",
                     l.formula,
                     lemma_condition(l),
                     l.follows.trim_end_matches('.')

@@ -121,13 +121,7 @@ impl OctalCache {
     /// G_s(n +_ℓ m) for every n of `ns` (under `r1`), m under `r2`, from one solve: the
     /// positions below n +_ℓ m are those below the largest n's, so solving them one n at a time
     /// repeats most of the work n times.
-    pub fn gs_mixed_all(
-        &mut self,
-        r1: &str,
-        ns: &[HeapSize],
-        r2: &str,
-        m: HeapSize,
-    ) -> Result<()> {
+    pub fn gs_mixed_all(&mut self, r1: &str, ns: &[HeapSize], r2: &str, m: HeapSize) -> Result<()> {
         let key = |n: HeapSize| (r1.to_string(), n, r2.to_string(), m);
         let heaps = |n: HeapSize| vec![Heap { size: n, rules: 0 }, Heap { size: m, rules: 1 }];
         let roots: Vec<Vec<Heap>> = ns

@@ -1170,11 +1170,7 @@ mod tests {
         let equal = [Term::eq(sum, x().scale(Q::int(7)))];
         assert_eq!(refute(&equal, None), Refutation::Open);
         // A condition that is constant either way is settled, not split on.
-        let constant = Term::ite(
-            Term::le(x().plus(Term::int(1)), x()),
-            y(),
-            x(),
-        );
+        let constant = Term::ite(Term::le(x().plus(Term::int(1)), x()), y(), x());
         assert_eq!(
             refute(&[Term::lt(constant, x())], None),
             Refutation::Refuted

@@ -700,11 +700,20 @@ mod tests {
         assert_eq!(tr.decide(&Term::le(Term::int(0), Term::int(1))), None);
         tr.assumptions.push(Term::le(Term::int(1), k.clone()));
         // k ≥ 1 gives 2k ≥ 1 and rules out 2k ≤ 1; k ≥ 2 is open.
-        assert_eq!(tr.decide(&Term::le(Term::int(1), two_k.clone())), Some(true));
-        assert_eq!(tr.decide(&Term::le(two_k.clone(), Term::int(1))), Some(false));
+        assert_eq!(
+            tr.decide(&Term::le(Term::int(1), two_k.clone())),
+            Some(true)
+        );
+        assert_eq!(
+            tr.decide(&Term::le(two_k.clone(), Term::int(1))),
+            Some(false)
+        );
         assert_eq!(tr.decide(&Term::le(Term::int(2), k.clone())), None);
         // Asked again, the answer comes from the record and is not posed twice.
-        assert_eq!(tr.decide(&Term::le(Term::int(1), two_k.clone())), Some(true));
+        assert_eq!(
+            tr.decide(&Term::le(Term::int(1), two_k.clone())),
+            Some(true)
+        );
         assert_eq!(
             tr.decided,
             vec![
