@@ -240,6 +240,15 @@ mod decimal {
 }
 
 impl Expr {
+    /// `self and other`, as the parser builds it, spanning `other` (where a report would point).
+    pub fn and(self, other: Expr) -> Expr {
+        let span = other.span;
+        Expr {
+            kind: ExprKind::Binary(BinOp::And, Box::new(self), Box::new(other)),
+            span,
+        }
+    }
+
     /// Whether the expression calls a function (whose evaluation may be costly).
     pub fn calls_anything(&self) -> bool {
         use ExprKind as K;

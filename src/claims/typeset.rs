@@ -1542,10 +1542,7 @@ impl Printer<'_> {
     /// not a block inside a block; the last row is "otherwise" unless a guard names it.
     fn rows(&self, e: &Expr, guard: Option<&Expr>, out: &mut Vec<String>) {
         let both = |c: &Expr| match guard {
-            Some(g) => Expr {
-                kind: ExprKind::Binary(BinOp::And, Box::new(g.clone()), Box::new(c.clone())),
-                span: c.span,
-            },
+            Some(g) => g.clone().and(c.clone()),
             None => c.clone(),
         };
         let mut rest = e;

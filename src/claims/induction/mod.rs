@@ -1390,7 +1390,7 @@ pub fn prove_claim(
     // The domain the report names is the claim's own: its variables with `over` (and its
     // `where`, when its formula is what is proven).
     let claim_over = match (&check.filter, &proof.lemma) {
-        (Some(f), None) => and(proof.over.clone(), f.clone()),
+        (Some(f), None) => proof.over.clone().and(f.clone()),
         _ => proof.over.clone(),
     };
     let statement_outcome = match &proof.lemma {
@@ -1427,7 +1427,7 @@ pub fn prove_claim(
                 defs,
                 &vars,
                 &reals,
-                &and(proof.over.clone(), lemma.over.clone()),
+                &proof.over.clone().and(lemma.over.clone()),
                 &lemma.holds,
                 solver,
             )?
@@ -1473,14 +1473,6 @@ pub fn prove_claim(
                 follows: l.follows.clone(),
             }),
     }))
-}
-
-/// `a and b`, as the parser would build it.
-fn and(a: Expr, b: Expr) -> Expr {
-    Expr {
-        kind: ExprKind::Binary(crate::claims::expr::BinOp::And, Box::new(a), Box::new(b)),
-        span: crate::claims::expr::Span::default(),
-    }
 }
 
 /// `path` without `.` and `dir/..` ([`crate::fsio::lexically_normal`]): how a report names a
