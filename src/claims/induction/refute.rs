@@ -10,8 +10,10 @@
 //!
 //! # The procedure
 //! 1. **Encoding.** The formula is put in negation normal form over atoms `ℓ ⋈ 0` (ℓ linear,
-//!    ⋈ one of `≤ < =`). A numeric `ite` becomes a case split on its condition; ⌊t/d⌋ becomes a
-//!    fresh integer q with d·q ≤ t ≤ d·q + d − 1, and t mod d the term t − d·q.
+//!    ⋈ one of `≤ < =`). A numeric `ite` becomes a case split on its condition, or, where those
+//!    splits would multiply past a bound, a fresh variable v with the clause
+//!    (c ∧ v = a) ∨ (¬c ∧ v = b); a condition that is constant is settled outright. ⌊t/d⌋
+//!    becomes a fresh integer q with d·q ≤ t ≤ d·q + d − 1, and t mod d the term t − d·q.
 //! 2. **Search.** Depth first over the disjunctions. At each node the unit atoms are tested for
 //!    feasibility; a disjunct infeasible with them is dropped, a clause with one disjunct left
 //!    becomes units, a clause one of whose atoms the units imply is dropped, and the search
@@ -23,7 +25,8 @@
 //!
 //! # Why it is sound
 //! Every step keeps every solution (integer values for the integer variables, rational ones for
-//! the real variables): ⌊t/d⌋ satisfies its definition; a case split covers every case; a
+//! the real variables): ⌊t/d⌋ satisfies its definition; a named `ite`'s clause holds with v
+//! equal to the term; a case split covers every case; a
 //! dropped disjunct has no solution together with the units, and a dropped clause holds
 //! wherever the units do; a substitution is an equivalence; a Fourier–Motzkin combination is a
 //! nonnegative sum of constraints, so it holds wherever they do; tightening holds at every
