@@ -94,8 +94,8 @@ pub fn sketch(proof: &Proof) -> String {
              integer and real arithmetic: {}. {solver} found the negation of each of the \
              {obligations} formulas (these, and the statement's own: the statement itself and \
              each condition on its positions and variables that it relies on) unsatisfiable. By \
-             induction on the number of {} each form therefore equals ${}$ at every position $p$ of its \
-             class, for {}, and {}. \
+             induction on the number of {} each form therefore equals ${}$ at every position $p$ \
+             of its class, for {}, and {}. \
              The argument uses the rules of the game only, no result of the paper; the \
              formulas are SMT-LIB files that any solver replays (`nimlab prove {forms} \
              --solver cvc5 --solver-only --certificate DIR`).",

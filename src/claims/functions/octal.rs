@@ -123,20 +123,22 @@ impl OctalCache {
     /// repeats most of the work n times.
     pub fn gs_mixed_all(&mut self, r1: &str, ns: &[HeapSize], r2: &str, m: HeapSize) -> Result<()> {
         let key = |n: HeapSize| (r1.to_string(), n, r2.to_string(), m);
-        let heaps = |n: HeapSize| vec![Heap { size: n, rules: 0 }, Heap { size: m, rules: 1 }];
-        let roots: Vec<Vec<Heap>> = ns
+        let missing: Vec<HeapSize> = ns
             .iter()
-            .filter(|&&n| !self.mixed.contains_key(&key(n)))
-            .map(|&n| heaps(n))
+            .copied()
+            .filter(|&n| !self.mixed.contains_key(&key(n)))
             .collect();
-        if roots.is_empty() {
+        if missing.is_empty() {
             return Ok(());
         }
+        let roots: Vec<Vec<Heap>> = missing
+            .iter()
+            .map(|&n| vec![Heap { size: n, rules: 0 }, Heap { size: m, rules: 1 }])
+            .collect();
         let game = ScoringGame::new(vec![parse(r1)?, parse(r2)?]);
         let solution = solve_values(&game, &roots, &Q::zero(), &limits())?;
-        for root in &roots {
-            let v = solution.value(root)?;
-            self.mixed.insert(key(root[0].size), v);
+        for (n, root) in missing.into_iter().zip(&roots) {
+            self.mixed.insert(key(n), solution.value(root)?);
         }
         Ok(())
     }

@@ -1521,36 +1521,29 @@ pub fn prove_statement(
         .formula(statement, &mut scope)
         .map_err(|e| Error::invalid(format!("the claim's formula: {e}")))?;
     let shown: Vec<String> = vars.iter().map(|v| format!("v_{v}")).collect();
-    let mut obligations = Vec::new();
-    let mut a = tr.facts.clone();
-    a.extend([over_t.clone(), goal.negation()]);
-    obligations.push(Obligation::new(
-        "statement".into(),
-        "the claim follows from the forms".into(),
-        a,
-        shown.clone(),
-    ));
-    for (k, t) in scoring_calls.positions.borrow().iter().enumerate() {
+    // Each obligation: wherever the facts and `over` hold, so does `claim`.
+    let implied = |name: String, about: &str, claim: Term| {
         let mut a = tr.facts.clone();
-        a.extend([
-            over_t.clone(),
-            system.closure_at(t).map_err(Error::invalid)?.negation(),
-        ]);
-        obligations.push(Obligation::new(
+        a.extend([over_t.clone(), claim.negation()]);
+        Obligation::new(name, about.into(), a, shown.clone())
+    };
+    let mut obligations = vec![implied(
+        "statement".into(),
+        "the claim follows from the forms",
+        goal,
+    )];
+    for (k, t) in scoring_calls.positions.borrow().iter().enumerate() {
+        obligations.push(implied(
             format!("statement-closure-{k}"),
-            "the claim's positions lie in the closure".into(),
-            a,
-            shown.clone(),
+            "the claim's positions lie in the closure",
+            system.closure_at(t).map_err(Error::invalid)?,
         ));
     }
     for (k, d) in tr.decided.iter().enumerate() {
-        let mut a = tr.facts.clone();
-        a.extend([over_t.clone(), d.clone().negation()]);
-        obligations.push(Obligation::new(
+        obligations.push(implied(
             format!("statement-decided-{k}"),
-            "a condition the claim's domain decides".into(),
-            a,
-            shown.clone(),
+            "a condition the claim's domain decides",
+            d.clone(),
         ));
     }
     run(
