@@ -22,6 +22,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
+use foldhash::fast::FixedState;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
@@ -238,22 +239,8 @@ pub fn winning_moves(heaps: &[Candies]) -> Vec<(usize, Candies)> {
         .collect()
 }
 
-/// Most heaps [`packed_code`] sorts in a buffer on the stack.
+/// Most heaps [`MemoValues::p_value`] sorts in a buffer on the stack.
 const SORTED_ON_STACK: usize = 16;
-
-/// The packed code of a position given in any order (see `packed`), or `None` when it does not
-/// pack; up to [`SORTED_ON_STACK`] heaps with no allocation.
-fn packed_code(heaps: &[Candies]) -> Option<u128> {
-    if heaps.len() > SORTED_ON_STACK {
-        return packed::pack_sorted(&sorted(heaps.to_vec()));
-    }
-    let mut buf = [0; SORTED_ON_STACK];
-    let h = &mut buf[..heaps.len()];
-    h.copy_from_slice(heaps);
-    // Sorted, the empty heaps come first, and packing skips them.
-    h.sort_unstable();
-    packed::pack_sorted(h)
-}
 
 pub(crate) fn sorted(mut v: Vec<Candies>) -> Vec<Candies> {
     v.retain(|&h| h > 0);
@@ -776,23 +763,6 @@ impl ThreeHeapTable {
         progress.start(u64::try_from(Self::work(max_small, max_middle)).unwrap_or(u64::MAX));
         let mut done = 0u64;
         let mut v = vec![0i32; xs * ys];
-        let get = |v: &[i32], mut a: Candies, mut b: Candies, mut c: Candies| -> i64 {
-            // Sort three values; a zero heap leaves a mirrored pair with V = 0.
-            if a > b {
-                std::mem::swap(&mut a, &mut b);
-            }
-            if b > c {
-                std::mem::swap(&mut b, &mut c);
-            }
-            if a > b {
-                std::mem::swap(&mut a, &mut b);
-            }
-            if a == 0 {
-                0
-            } else {
-                i64::from(v[a as usize * ys + b as usize])
-            }
-        };
         for x in 1..=max_small {
             for y in x..=max_middle {
                 done += u64::from(x) + 2 * u64::from(y);
@@ -804,31 +774,10 @@ impl ThreeHeapTable {
                 if z < y {
                     continue;
                 }
-                if let Some(s) = seed.filter(|s| s.covers(x, y)) {
-                    v[x as usize * ys + y as usize] =
-                        s.v[x as usize * (s.max_middle as usize + 1) + y as usize];
-                    continue;
-                }
-                let h = [x, y, z];
-                let mut best = i64::MIN;
-                for i in 0..3 {
-                    for left in 0..h[i] {
-                        let mut g = h;
-                        g[i] = left;
-                        let s = left ^ h[i];
-                        let mut w = i64::MIN;
-                        for j in 0..3 {
-                            let target = g[j] ^ s;
-                            if target < g[j] {
-                                let mut gg = g;
-                                gg[j] = target;
-                                w = w.max(i64::from(g[j] - target) - get(&v, gg[0], gg[1], gg[2]));
-                            }
-                        }
-                        best = best.max(i64::from(h[i] - left) - w);
-                    }
-                }
-                v[x as usize * ys + y as usize] = best as i32;
+                v[x as usize * ys + y as usize] = match seed.filter(|s| s.covers(x, y)) {
+                    Some(s) => s.v[x as usize * (s.max_middle as usize + 1) + y as usize],
+                    None => best_move_value(&v, ys, [x, y, z]),
+                };
             }
         }
         Ok(ThreeHeapTable {
@@ -847,6 +796,51 @@ impl ThreeHeapTable {
             })
         })
     }
+}
+
+/// V(G) of the P-position G = (x, y, x ⊕ y) from the stored values of its children, by the
+/// recursion proved in the module doc of `three_heap_box.rs`: for each bit t of u = x | y | z, the two heaps
+/// gᵢ, gⱼ with bit t and the third g_k, Luca's moves of gᵢ to a in the block of gᵢ below bit t
+/// draw Windsor's only winning reply gⱼ → a ⊕ g_k, and his moves of gⱼ the mirror image; so the
+/// pair is worth |Δ(a)| + V(g_k, a, a ⊕ g_k), Δ(a) the difference of the two takes. `ys` is the
+/// table's row length (largest middle heap + 1); every child's sorted smallest and middle heaps
+/// are at most G's, so they are stored.
+fn best_move_value(v: &[i32], ys: usize, g: [Candies; 3]) -> i32 {
+    let u = g[0] | g[1] | g[2];
+    let mut best = i32::MIN;
+    let mut bits = u;
+    while bits != 0 {
+        let t = bits.trailing_zeros();
+        bits &= bits - 1;
+        let k = (0..3)
+            .find(|&k| g[k] >> t & 1 == 0)
+            .expect("one heap lacks each bit");
+        let (gi, gj, gk) = (g[(k + 1) % 3], g[(k + 2) % 3], g[k]);
+        let block = (gi >> (t + 1)) << (t + 1);
+        for a in block..block + (1 << t) {
+            let b = a ^ gk;
+            // Heaps are below 2³⁰, so the differences of takes fit i32.
+            let delta = (gi as i32 - a as i32) - (gj as i32 - b as i32);
+            // The child (g_k, a, b) sorted; a zero heap leaves a mirrored pair, V = 0.
+            let (mut p, mut q, mut r) = (gk, a, b);
+            if p > q {
+                std::mem::swap(&mut p, &mut q);
+            }
+            if q > r {
+                std::mem::swap(&mut q, &mut r);
+            }
+            if p > q {
+                std::mem::swap(&mut p, &mut q);
+            }
+            let child = if p == 0 {
+                0
+            } else {
+                v[p as usize * ys + q as usize]
+            };
+            best = best.max(delta.abs() + child);
+        }
+    }
+    best
 }
 
 impl PValues for ThreeHeapTable {
@@ -878,7 +872,7 @@ impl PValues for ThreeHeapTable {
 #[derive(Debug, Default)]
 pub struct MemoValues {
     packed: packed::PackedValues,
-    wide: HashMap<Vec<Candies>, i64>,
+    wide: HashMap<Vec<Candies>, i64, FixedState>,
 }
 
 impl MemoValues {
@@ -900,18 +894,29 @@ impl MemoValues {
     /// V of a P-position (heaps in any order). Recursion depth is one frame per turn.
     pub fn p_value(&mut self, heaps: &[Candies]) -> i64 {
         debug_assert_eq!(nim_sum(heaps), 0);
-        // Most calls find their position in the memo: a packed one is looked up with no
-        // allocation, and the sorted heaps are made only for a wide position or a new one.
-        let code = packed_code(heaps);
-        if let Some(v) = code.and_then(|c| self.packed.get(c)) {
-            return i64::from(v);
-        }
-        let g = sorted(heaps.to_vec());
-        if code.is_none()
-            && let Some(&v) = self.wide.get(&g)
-        {
+        // Most calls find their position in the memo: the heaps are sorted on the stack and
+        // looked up with no allocation, by packed code or (a wide position) as a slice.
+        let mut buf = [0; SORTED_ON_STACK];
+        let owned;
+        let g: &[Candies] = if heaps.len() <= SORTED_ON_STACK {
+            let h = &mut buf[..heaps.len()];
+            h.copy_from_slice(heaps);
+            h.sort_unstable();
+            let zeros = h.iter().take_while(|&&x| x == 0).count();
+            &h[zeros..]
+        } else {
+            owned = sorted(heaps.to_vec());
+            &owned
+        };
+        let code = packed::pack_sorted(g);
+        let known = match code {
+            Some(c) => self.packed.get(c).map(i64::from),
+            None => self.wide.get(g).copied(),
+        };
+        if let Some(v) = known {
             return v;
         }
+        let g = g.to_vec();
         let v = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.solve_p(&g));
         match code {
             // A packed position has |V| ≤ N ≤ 3136 (see `packed`).
