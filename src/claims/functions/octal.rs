@@ -70,20 +70,26 @@ impl OctalCache {
         if (n as usize) >= have {
             let game = self.ruleset(rules)?.clone();
             let seq = HeapSequence::new(&game, 0, &[], Q::zero())?;
-            // Doubling keeps a run over n = 1, 2, 3, … to a few solves; but a breaking game's
-            // cost grows exponentially in n, so the table stops at the largest heap that fits
-            // the memory limit (when n itself does not fit, the refusal names n).
-            let doubled = (n.max(15) as usize).max(2 * have) as HeapSize;
+            let earlier = self.solutions.remove(rules);
+            // Doubling keeps a run over n = 1, 2, 3, … to a few solves. A ranked table (a game
+            // that breaks heaps, whose cost grows exponentially in n) is extended instead, by
+            // exactly the totals asked for: doubling it would overshoot the largest n of the
+            // run by up to twice its (exponential) cost. Either way the table stops at the
+            // largest heap that fits the memory limit (when n itself does not fit, the refusal
+            // names n).
+            let wanted = match &earlier {
+                Some(solution) if solution.is_ranked() => n,
+                _ => (n.max(15) as usize).max(2 * have) as HeapSize,
+            };
             let upto = seq
-                .largest_within_limits(doubled, &limits())
+                .largest_within_limits(wanted, &limits())
                 .unwrap_or(n)
                 .max(n);
-            let (values, solution) = seq.values_with_solution(upto, &limits())?;
+            let (values, solution) = seq.values_extending(upto, &limits(), earlier)?;
             self.sequences.insert(rules.to_string(), values);
-            match solution {
-                Some(s) => self.solutions.insert(rules.to_string(), s),
-                None => self.solutions.remove(rules),
-            };
+            if let Some(s) = solution {
+                self.solutions.insert(rules.to_string(), s);
+            }
         }
         Ok(self.sequences[rules][n as usize].clone())
     }

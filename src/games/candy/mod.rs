@@ -833,7 +833,11 @@ fn stored(v: &[i32], ys: usize, g: [Candies; 3]) -> i32 {
     if p > q {
         std::mem::swap(&mut p, &mut q);
     }
-    if p == 0 { 0 } else { v[p as usize * ys + q as usize] }
+    if p == 0 {
+        0
+    } else {
+        v[p as usize * ys + q as usize]
+    }
 }
 
 /// V(G) of the sorted P-position G = (x, y, z), z = x ⊕ y, from its children, by the
@@ -930,7 +934,10 @@ impl BlockMaxima {
     /// and have bit t clear.
     fn block(&self, t: u32, y: Candies) -> (i32, i32) {
         let found = self.blocks[self.start(t) + ((y >> (t + 1)) << 1) as usize];
-        debug_assert!(found.0 > i32::MIN, "block {t} of {y} read before any entry is known");
+        debug_assert!(
+            found.0 > i32::MIN,
+            "block {t} of {y} read before any entry is known"
+        );
         found
     }
 }

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use super::position::{Heap, Position, RulesId, ScoringGame};
 use super::ruleset::HeapSize;
-use super::solver::{Limits, PointIds, ValueSolution, layers_by, solve_values_with};
+use super::solver::{FixedValues, Limits, PointIds, ValueSolution, layers_by, solve_values_after};
 use crate::error::{Error, Result};
 use crate::num::Q;
 use crate::progress::Progress;
@@ -28,8 +28,12 @@ pub struct PartitionIndex {
     live: Vec<HeapSize>,
     /// idx[h] = position of h in `live`, or `u32::MAX` for dead sizes.
     idx: Vec<u32>,
-    /// count[m][j]: partitions of m into the j smallest live sizes (j = 0..=live.len()).
-    count: Vec<Vec<u64>>,
+    /// count[m·(r + 1) + j]: partitions of m into the j smallest live sizes (j = 0..=r, r the
+    /// number of live sizes), one flat table.
+    count: Vec<u64>,
+    /// first[m·(T + 1) + a] = count[m][idx(a)]: the partitions of m that come before those with
+    /// first part a, read by size while a child is ranked (0 for dead sizes, never read).
+    first: Vec<u64>,
     /// First global index of each total.
     offset: Vec<u64>,
     /// Moves of each live heap: (point id, live heaps left, sorted decreasing).
@@ -99,6 +103,13 @@ impl PartitionIndex {
                 suggestion: "use a smaller heap or raise --memory-limit".to_string(),
             });
         }
+        let mut first = vec![0u64; (t + 1) * (t + 1)];
+        for (m, row) in count.iter().enumerate() {
+            for (&a, &c) in live.iter().zip(row) {
+                first[m * (t + 1) + a as usize] = c;
+            }
+        }
+        let count = count.concat();
         let mut points = PointIds::default();
         let moves = raw_moves
             .iter()
@@ -123,6 +134,7 @@ impl PartitionIndex {
             live,
             idx,
             count,
+            first,
             offset,
             moves,
             points,
@@ -172,8 +184,9 @@ impl PartitionIndex {
         let mut j = self.live.len();
         while rem > 0 {
             // The first part is live[t] for the t with count[rem][t] ≤ rank < count[rem][t + 1].
-            let t = self.count[rem][..=j].partition_point(|&c| c <= rank) - 1;
-            rank -= self.count[rem][t];
+            let row = &self.count[rem * (self.live.len() + 1)..];
+            let t = row[..=j].partition_point(|&c| c <= rank) - 1;
+            rank -= row[t];
             let a = self.live[t];
             out.push(a);
             rem -= a as usize;
@@ -205,8 +218,9 @@ impl PartitionIndex {
     fn child_index(&self, parts: &[HeapSize], skip: usize, left: &[HeapSize], total: usize) -> u64 {
         let mut rank = 0u64;
         let mut rem = total;
+        let stride = self.max_total + 1;
         let mut take = |a: HeapSize| {
-            rank += self.count[rem][self.idx[a as usize] as usize];
+            rank += self.first[rem * stride + a as usize];
             rem -= a as usize;
         };
         let mut l = 0;
@@ -259,7 +273,30 @@ pub fn solve_partition_values(
     limits: &Limits,
     progress: &dyn Progress,
 ) -> Result<ValueSolution> {
+    solve_partition_values_after(game, rules, max_total, bonus, limits, progress, None)
+}
+
+/// [`solve_partition_values`] from `earlier`, the table and values of a solve of the same game
+/// at the same N up to a smaller total. A position's index depends only on its own total and
+/// parts (the offsets and counts of smaller totals, and the live sizes, do not depend on the
+/// table's bound), so the earlier positions keep their indices here and only the larger totals
+/// are solved. An earlier table as large or larger is solved afresh.
+pub(crate) fn solve_partition_values_after(
+    game: &ScoringGame,
+    rules: RulesId,
+    max_total: HeapSize,
+    bonus: &Q,
+    limits: &Limits,
+    progress: &dyn Progress,
+    earlier: Option<(Arc<PartitionIndex>, FixedValues)>,
+) -> Result<ValueSolution> {
     let index = PartitionIndex::new(game, rules, max_total, limits)?;
+    let known = earlier
+        .filter(|(e, _)| e.max_total < index.max_total && e.live.len() <= index.live.len())
+        .map(|(e, values)| {
+            debug_assert_eq!(e.offset[..], index.offset[..=e.max_total + 1]);
+            values
+        });
     progress.start(index.len() as u64);
     let totals = (0..=index.max_total).flat_map(|m| {
         let n = index.offset[m + 1] - index.offset[m];
@@ -272,13 +309,14 @@ pub fn solve_partition_values(
         }
         PARTS.with(|parts| index.children(i, out, &mut parts.borrow_mut()));
     };
-    let values = solve_values_with(
+    let values = solve_values_after(
         &index.points.values,
         index.len(),
         &layers,
         children,
         bonus,
         progress,
+        known,
     );
     Ok(ValueSolution::from_partitions(
         game.clone(),
@@ -298,6 +336,47 @@ fn too_many(max_total: HeapSize) -> Error {
 mod tests {
     use super::*;
     use crate::games::scoring::OctalRules;
+
+    /// A ranked solve extended from a smaller one (any smaller total, or one as large) has the
+    /// values of the solve from nothing at every position, on the scaled and the exact path.
+    #[test]
+    fn an_extended_solve_is_the_solve_afresh() {
+        let limits = Limits::default();
+        for (code, bonus) in [
+            ("0.25", Q::zero()),
+            ("0.137", Q::frac(1, 3)),
+            ("0.6", Q::int(-2)),
+        ] {
+            let game = ScoringGame::single(code.parse::<OctalRules>().unwrap());
+            let fresh =
+                solve_partition_values(&game, 0, 18, &bonus, &limits, &crate::Silent).unwrap();
+            let index = PartitionIndex::new(&game, 0, 18, &limits).unwrap();
+            for smaller in [0, 1, 7, 17, 18] {
+                let earlier =
+                    solve_partition_values(&game, 0, smaller, &bonus, &limits, &crate::Silent)
+                        .unwrap()
+                        .into_ranked(0, &bonus);
+                assert!(earlier.is_some(), "a ranked solve is offered as a start");
+                let extended = solve_partition_values_after(
+                    &game,
+                    0,
+                    18,
+                    &bonus,
+                    &limits,
+                    &crate::Silent,
+                    earlier,
+                )
+                .unwrap();
+                for p in index.positions() {
+                    assert_eq!(
+                        extended.value(p.heaps()).unwrap(),
+                        fresh.value(p.heaps()).unwrap(),
+                        "{code} from {smaller}: {p:?}"
+                    );
+                }
+            }
+        }
+    }
 
     /// Every move's child ranked while merging is the child built, sorted and ranked.
     #[test]

@@ -22,7 +22,7 @@ use cost::CostModel;
 use super::normal::{grundy_values, grundy_values_reporting, value_from_grundy};
 use super::position::{Heap, Position, RulesId, ScoringGame};
 use super::ruleset::{HeapSize, UniformTail};
-use super::solver::{Limits, ValueSolution, search_values, solve_values, solve_values_reporting};
+use super::solver::{Limits, ValueSolution, search_values, solve_values, solve_values_extending};
 use crate::error::{Error, Result};
 use crate::miner::{
     PeriodicLinear, Periodicity, ResidueLine, component_period, observe_period, prove_octal_period,
@@ -206,7 +206,7 @@ impl HeapSequence {
         limits: &Limits,
         progress: &dyn Progress,
     ) -> Result<Vec<Q>> {
-        Ok(self.costed_values(max_n, limits, progress)?.0)
+        Ok(self.costed_values(max_n, limits, progress, None)?.0)
     }
 
     /// [`values`](Self::values) with the solution they were read from, when they came from a
@@ -218,7 +218,21 @@ impl HeapSequence {
         max_n: HeapSize,
         limits: &Limits,
     ) -> Result<(Vec<Q>, Option<ValueSolution>)> {
-        self.costed_values(max_n, limits, &Silent)
+        self.costed_values(max_n, limits, &Silent, None)
+    }
+
+    /// [`values_with_solution`](Self::values_with_solution), extending `earlier` (the solution
+    /// of this sequence to a smaller n) when both are ranked tables: the positions solved before
+    /// keep their values and only the larger totals are solved. So a run over n = 1, 2, 3, … of
+    /// a game that breaks heaps, whose cost grows exponentially in n, costs about one solve of
+    /// its largest n.
+    pub fn values_extending(
+        &self,
+        max_n: HeapSize,
+        limits: &Limits,
+        earlier: Option<ValueSolution>,
+    ) -> Result<(Vec<Q>, Option<ValueSolution>)> {
+        self.costed_values(max_n, limits, &Silent, earlier)
     }
 
     /// The values and their solution after the cost estimate, refused above `limits`.
@@ -227,13 +241,14 @@ impl HeapSequence {
         max_n: HeapSize,
         limits: &Limits,
         progress: &dyn Progress,
+        earlier: Option<ValueSolution>,
     ) -> Result<(Vec<Q>, Option<ValueSolution>)> {
         let model = CostModel::new(self, max_n);
         let cost = model.cost(max_n);
         if cost.bytes > limits.max_bytes {
             return Err(self.too_large(&model, &cost, limits));
         }
-        self.compute_values(max_n, cost.route, limits, progress)
+        self.compute_values(max_n, cost.route, limits, progress, earlier)
     }
 
     /// The refusal [`values_reporting`](Self::values_reporting) would give for a(0..=max_n),
@@ -259,6 +274,7 @@ impl HeapSequence {
         route: Route,
         limits: &Limits,
         progress: &dyn Progress,
+        earlier: Option<ValueSolution>,
     ) -> Result<(Vec<Q>, Option<ValueSolution>)> {
         if route == Route::NormalPlay {
             return Ok((self.normal_play_values(max_n, progress)?, None));
@@ -274,7 +290,8 @@ impl HeapSequence {
             progress.start(CostModel::new(self, max_n).cost(max_n).positions);
         }
         let roots: Vec<Vec<Heap>> = (0..=max_n).map(|n| self.with(n, &self.plus)).collect();
-        let sol = solve_values_reporting(&self.game, &roots, &self.bonus, limits, progress)?;
+        let sol =
+            solve_values_extending(&self.game, &roots, &self.bonus, limits, progress, earlier)?;
         let values = roots.iter().map(|r| sol.value(r)).collect::<Result<_>>()?;
         Ok((values, Some(sol)))
     }
@@ -605,7 +622,7 @@ impl HeapSequence {
             // No proof is possible: observe once, on every term the budget affords.
             progress.start(model.cost(reach).positions);
             let (data, _) =
-                self.compute_values(reach, model.cost(reach).route, limits, progress)?;
+                self.compute_values(reach, model.cost(reach).route, limits, progress, None)?;
             let terms = data.len();
             return Ok(PeriodReport {
                 periodicity: observe_period(&data, 3),

@@ -15,8 +15,8 @@ use num_traits::ToPrimitive;
 use rayon::prelude::*;
 
 use super::grid::{GRID_LIMIT, GridError, GridFn, GridSummary};
-use super::partition::{PartitionIndex, solve_partition_values};
-use super::position::{CACHED_MOVE_BYTES, Heap, Ordered, Position, ScoringGame};
+use super::partition::{PartitionIndex, solve_partition_values_after};
+use super::position::{CACHED_MOVE_BYTES, Heap, Ordered, Position, RulesId, ScoringGame};
 use super::ruleset::HeapSize;
 use crate::error::{Error, Result};
 use crate::num::{Pwl, Q, common_denominator};
@@ -190,8 +190,42 @@ where
     A: Algebra,
     C: Fn(u32, &mut Vec<(A::Points, u32)>) + Sync,
 {
-    let mut done: Vec<Option<A::Fn>> = (0..n).map(|_| None).collect();
+    evaluate_layers_after(alg, n, layers, children, progress, Vec::new())
+}
+
+/// [`evaluate_layers`] with the values of positions `0..known.len()` given (those of a smaller
+/// ranked table, whose positions keep their indices in a larger one): a layer is evaluated only
+/// at its other positions.
+pub(crate) fn evaluate_layers_after<A, C>(
+    alg: &A,
+    n: usize,
+    layers: &[Vec<u32>],
+    children: C,
+    progress: &dyn Progress,
+    known: Vec<A::Fn>,
+) -> Result<Vec<A::Fn>, GridError>
+where
+    A: Algebra,
+    C: Fn(u32, &mut Vec<(A::Points, u32)>) + Sync,
+{
+    let first_new = known.len();
+    let mut done: Vec<Option<A::Fn>> = known
+        .into_iter()
+        .map(Some)
+        .chain((first_new..n).map(|_| None))
+        .collect();
     for layer in layers {
+        let fresh: Vec<u32>;
+        let layer = if layer.iter().any(|&i| (i as usize) < first_new) {
+            fresh = layer
+                .iter()
+                .copied()
+                .filter(|&i| i as usize >= first_new)
+                .collect();
+            &fresh
+        } else {
+            layer
+        };
         let computed: Vec<Result<A::Fn, GridError>> = layer
             .par_iter()
             .with_min_len(8)
@@ -789,13 +823,28 @@ pub fn solve_values_reporting(
     limits: &Limits,
     progress: &dyn Progress,
 ) -> Result<ValueSolution> {
+    solve_values_extending(game, roots, bonus, limits, progress, None)
+}
+
+/// [`solve_values_reporting`], reusing `earlier` (a solve of the same game at the same N) where
+/// it can: when both are ranked tables of one ruleset that breaks heaps, the positions of the
+/// earlier, smaller table keep their indices and values, and only the larger totals are solved.
+pub(crate) fn solve_values_extending(
+    game: &ScoringGame,
+    roots: &[Vec<Heap>],
+    bonus: &Q,
+    limits: &Limits,
+    progress: &dyn Progress,
+    earlier: Option<ValueSolution>,
+) -> Result<ValueSolution> {
     let roots = canonical_roots(game, roots)?;
     if let Some(rules) = single_breaking_ruleset(game, &roots) {
         // Breaking reaches almost every multiset of smaller heaps: rank them all instead.
         let total = roots.iter().map(Position::total).max().unwrap_or(0);
         let total = HeapSize::try_from(total)
             .map_err(|_| Error::invalid(format!("{total} beans in all is too many")))?;
-        return solve_partition_values(game, rules, total, bonus, limits, progress);
+        let earlier = earlier.and_then(|e| e.into_ranked(rules, bonus));
+        return solve_partition_values_after(game, rules, total, bonus, limits, progress, earlier);
     }
     search_values_of(game, &roots, bonus, limits, progress)
 }
@@ -857,6 +906,25 @@ pub(crate) fn solve_values_with<C>(
 where
     C: Fn(u32, &mut Vec<(u32, u32)>) + Sync,
 {
+    solve_values_after(points, n, layers, children, bonus, progress, None)
+}
+
+/// [`solve_values_with`] given the values `known` of positions `0..k` (a solve of the same game
+/// at the same N over a smaller ranked table; see [`evaluate_layers_after`]). Values scaled by
+/// another denominator than this solve's are not reused.
+pub(crate) fn solve_values_after<C>(
+    points: &[Q],
+    n: usize,
+    layers: &[Vec<u32>],
+    children: C,
+    bonus: &Q,
+    progress: &dyn Progress,
+    known: Option<FixedValues>,
+) -> FixedValues
+where
+    C: Fn(u32, &mut Vec<(u32, u32)>) + Sync,
+{
+    let mut known = known;
     let mut all = points.to_vec();
     all.push(bonus.clone());
     let scaled = common_denominator(&all).to_i64().and_then(|scale| {
@@ -865,12 +933,23 @@ where
         Some((scale, pts?, (bonus * &s).to_i64()?))
     });
     if let Some((scale, pts, b)) = scaled {
-        let run = evaluate_layers(
+        let prefix = match known.take() {
+            Some(FixedValues::Scaled {
+                scale: earlier,
+                values,
+            }) if earlier == scale => values,
+            other => {
+                known = other;
+                Vec::new()
+            }
+        };
+        let run = evaluate_layers_after(
             &ScaledAlgebra { bonus: b },
             n,
             layers,
             |i, out| children_mapped(&children, i, out, |pid| pts[pid as usize]),
             progress,
+            prefix,
         );
         if let Ok(values) = run {
             return FixedValues::Scaled { scale, values };
@@ -879,18 +958,44 @@ where
     let alg = RationalAlgebra {
         bonus: bonus.clone(),
     };
-    let values = evaluate_layers(
+    let prefix = match known {
+        Some(FixedValues::Exact(values)) => values,
+        _ => Vec::new(),
+    };
+    let values = evaluate_layers_after(
         &alg,
         n,
         layers,
         |i, out| children_mapped(&children, i, out, |pid| points[pid as usize].clone()),
         progress,
+        prefix,
     )
     .expect("the rational algebra never refuses");
     FixedValues::Exact(values)
 }
 
 impl ValueSolution {
+    /// The ranked table and its values, when this is a ranked solve of ruleset `rules` at N =
+    /// `bonus` (what a larger ranked solve of the same game can start from).
+    pub(crate) fn into_ranked(
+        self,
+        rules: RulesId,
+        bonus: &Q,
+    ) -> Option<(Arc<PartitionIndex>, FixedValues)> {
+        match self.lookup {
+            Lookup::Partitions(index) if index.rules() == rules && self.bonus == *bonus => {
+                Some((index, self.values))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether the values are those of a ranked table (every multiset of one breaking ruleset
+    /// up to a total), which a larger solve extends instead of starting over.
+    pub fn is_ranked(&self) -> bool {
+        matches!(self.lookup, Lookup::Partitions(_))
+    }
+
     pub(crate) fn from_partitions(
         game: ScoringGame,
         bonus: Q,

@@ -293,8 +293,11 @@ impl<'a> CostModel<'a> {
                     .saturating_mul(rules.move_count((t / 4) as HeapSize).max(1))
                     / 2;
                 let moves = positions.saturating_mul(per_position.max(1));
-                // 28 bytes per position, the count table and the move lists of every heap.
-                let table = (t + 1).saturating_mul(live + 1).saturating_mul(8);
+                // 28 bytes per position, the count tables (by live index and by size) and the
+                // move lists of every heap.
+                let table = (t + 1)
+                    .saturating_mul((live + 1).saturating_add(t + 1))
+                    .saturating_mul(8);
                 let lists =
                     moves_up_to(rules, t as HeapSize).saturating_mul(CACHED_MOVE_BYTES + 56);
                 let bytes = positions
