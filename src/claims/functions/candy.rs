@@ -126,10 +126,9 @@ impl CandyCache {
                 .as_ref()
                 .map_or((0, 0), |t| (t.max_small(), t.max_middle()));
             // A regrown table copies the seed and solves only the new cells, so growth needs
-            // no doubling to stay cheap; but the work is quadratic in the middle heap, and a
-            // doubled table can overshoot the largest need by 2×, costing 4× the work. Growing
-            // by a quarter keeps the copies geometric (five tables' worth in all) and the
-            // overshoot below 1.25×.
+            // no doubling to stay cheap; a doubled table can overshoot the largest need by 2×,
+            // in memory and in work (about X·Y·(X + log Y)). Growing by a quarter keeps the
+            // copies geometric (five tables' worth in all) and the overshoot below 1.25×.
             let grow = |have: Candies, need: Candies| {
                 if need > have {
                     need.max(have.saturating_add(have / 4))

@@ -16,8 +16,10 @@
 //! Solvers: [`plain_value`] is the reference (memoized minimax on sorted tuples, nothing
 //! assumed); [`CandyTable`] stores V for every P-position in a box of heap sizes, indexed densely
 //! and filled in index order (every move lowers one coordinate, so children come first);
-//! [`ThreeHeapTable`] stores V for all sorted 3-heap P-positions (x, y, x ⊕ y) with x ≤ X, y ≤ Y;
-//! and [`ThreeHeapBox`] those with every heap ≤ H, in parallel layers.
+//! [`ThreeHeapTable`] stores V for all sorted 3-heap P-positions (x, y, x ⊕ y) with x ≤ X, y ≤ Y,
+//! row by row, each row's blocks of moves answered at once from running block maxima (so a
+//! position costs O(x + log Y), not O(y)); and [`ThreeHeapBox`] those with every heap ≤ H, in
+//! parallel layers.
 
 use std::collections::HashMap;
 use std::fmt;
