@@ -242,22 +242,15 @@ fn family(a: FamilyArgs) -> anyhow::Result<()> {
 pub(super) fn family_table(a: &FamilyArgs) -> anyhow::Result<CandyFamily> {
     let fam: Family = a.family.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
     let ranges = a.params.ranges()?;
-    let positions: Vec<Vec<Candies>> = fam.members(&ranges)?.into_iter().map(|m| m.heaps).collect();
-    let shape = TableShape::covering(&positions)?;
-    // Refused here at once, with the estimate, rather than after the members are listed again.
-    if shape.bytes() > u128::from(a.memory.memory_limit) {
-        shape.solve(a.memory.memory_limit, &Silent)?;
-    }
+    let limit = a.memory.memory_limit;
+    let (members, shape) = crate::tables::candy::family_plan(&fam, &ranges, limit)?;
     let pb = (shape.steps() >= STEPS_WORTH_A_BAR)
         .then(|| super::progress_bar(0, "solving the value table", "steps"));
     let t = match &pb {
-        Some(pb) => crate::tables::candy::family_table(
-            &fam,
-            &ranges,
-            a.memory.memory_limit,
-            &super::Bar(pb),
-        ),
-        None => crate::tables::candy::family_table(&fam, &ranges, a.memory.memory_limit, &Silent),
+        Some(pb) => {
+            crate::tables::candy::family_table_of(&fam, members, &shape, limit, &super::Bar(pb))
+        }
+        None => crate::tables::candy::family_table_of(&fam, members, &shape, limit, &Silent),
     };
     if let Some(pb) = pb {
         pb.finish_and_clear();

@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 use super::mined::Column;
 use crate::error::Result;
 use crate::export::{Cell, Table};
-use crate::family::Family;
+use crate::family::{Family, Member};
 use crate::games::candy::{Candies, CandyValue, TableShape, value_with};
 use crate::num::IntRange;
-use crate::progress::Progress;
+use crate::progress::{Progress, Silent};
 
 /// One member of a family with its value.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,6 +85,49 @@ impl CandyFamily {
     }
 }
 
+/// The members of a family and the value table that covers them, refused at once (with its
+/// estimate) when that table needs more than `max_bytes`: the members at the corners of the
+/// ranges are costed before the others are listed, since every table that covers all members
+/// covers those too (a range of a million members is refused without listing one).
+pub fn family_plan(
+    fam: &Family,
+    ranges: &BTreeMap<String, IntRange>,
+    max_bytes: u64,
+) -> Result<(Vec<Member>, TableShape)> {
+    let mut corners: Vec<BTreeMap<String, IntRange>> = vec![BTreeMap::new()];
+    for (name, range) in ranges {
+        let ends = [range.start(), range.end()];
+        corners = corners
+            .into_iter()
+            .flat_map(|c| {
+                ends.iter().map(move |&v| {
+                    let mut c = c.clone();
+                    c.insert(name.clone(), IntRange::new(v, v).expect("one value"));
+                    c
+                })
+            })
+            .collect();
+    }
+    let mut corner_heaps = Vec::new();
+    for c in &corners {
+        corner_heaps.extend(fam.members(c)?.into_iter().map(|m| m.heaps));
+    }
+    refuse_above(&TableShape::covering(&corner_heaps)?, max_bytes)?;
+    let members = fam.members(ranges)?;
+    let positions: Vec<Vec<Candies>> = members.iter().map(|m| m.heaps.clone()).collect();
+    let shape = TableShape::covering(&positions)?;
+    refuse_above(&shape, max_bytes)?;
+    Ok((members, shape))
+}
+
+/// The refusal of a table larger than `max_bytes` (its solve refuses before it allocates).
+fn refuse_above(shape: &TableShape, max_bytes: u64) -> Result<()> {
+    if shape.bytes() > u128::from(max_bytes) {
+        shape.solve(max_bytes, &Silent)?;
+    }
+    Ok(())
+}
+
 /// The members of a family of Candy Nim positions with their values (`nimlab candy family`),
 /// from value tables of at most `max_bytes`.
 pub fn family_table(
@@ -93,9 +136,19 @@ pub fn family_table(
     max_bytes: u64,
     progress: &dyn Progress,
 ) -> Result<CandyFamily> {
-    let members = fam.members(ranges)?;
-    let positions: Vec<Vec<Candies>> = members.iter().map(|m| m.heaps.clone()).collect();
-    let values = TableShape::covering(&positions)?.solve(max_bytes, progress)?;
+    let (members, shape) = family_plan(fam, ranges, max_bytes)?;
+    family_table_of(fam, members, &shape, max_bytes, progress)
+}
+
+/// [`family_table`] from its [`family_plan`].
+pub fn family_table_of(
+    fam: &Family,
+    members: Vec<Member>,
+    shape: &TableShape,
+    max_bytes: u64,
+    progress: &dyn Progress,
+) -> Result<CandyFamily> {
+    let values = shape.solve(max_bytes, progress)?;
     let params = fam.params();
     let members = members
         .into_iter()
@@ -117,7 +170,23 @@ pub fn family_table(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::progress::Silent;
+
+    /// The corners are costed first: a range with more members than may be listed at all is
+    /// refused for its table (which the members at its ends already need), not its length.
+    #[test]
+    fn a_family_plan_costs_the_corners_before_listing_the_members() {
+        let fam: Family = "31,32m,32m+31".parse().unwrap();
+        let huge = BTreeMap::from([("m".to_string(), IntRange::new(2, 20_000_000).unwrap())]);
+        let refusal = family_plan(&fam, &huge, 1 << 31).unwrap_err().to_string();
+        assert!(refusal.contains("would need"), "{refusal}");
+        assert!(refusal.contains("640000000"), "{refusal}");
+        // Within the limit, the plan lists every member and covers them all.
+        let small = BTreeMap::from([("m".to_string(), IntRange::new(1, 5).unwrap())]);
+        let (members, shape) = family_plan(&fam, &small, 1 << 31).unwrap();
+        assert_eq!(members.len(), 5);
+        let heaps: Vec<Vec<Candies>> = members.iter().map(|m| m.heaps.clone()).collect();
+        assert_eq!(shape, TableShape::covering(&heaps).unwrap());
+    }
 
     #[test]
     fn each_member_keeps_its_value_and_the_table_shows_it() {
