@@ -28,6 +28,14 @@
 //! bit of u is missing from exactly one heap, so the positions of layer u are the x ⊆ u with a
 //! split S ⊆ x of its bits: y = u ⊕ x ⊕ S, z = u ⊕ S.
 //!
+//! # Blocks at once
+//! In the block of bit t, with c = gᵢ − gⱼ and e(a) = (a ⊕ g_k) − a, Δ(a) = c + e(a), so
+//! |Δ(a)| + w(a) = max(c + (w + e), −c + (w − e)) with w(a) = V(g_k, a, a ⊕ g_k): the block's
+//! largest w + e and w − e answer all its 2^t moves at once. They are kept for every row g_k and
+//! every aligned block of 32 entries or more, updated as each position is stored (its children
+//! lie in smaller layers, so a block is complete when it is read); the smaller blocks, at most
+//! 31 entries per position, are read entry by entry.
+//!
 //! # Storage
 //! V(p, q, p ⊕ q) is kept at [p][q] for every ordered pair of two of the heaps (six cells per
 //! position): the moves of one block read one row, [g_k][a] over consecutive a. Cells of pairs
@@ -60,10 +68,12 @@ impl ThreeHeapBox {
     /// (at most 3^b / 6 of them for layers u < 2^b, 16 bytes each with their values).
     pub fn bytes(max_heap: Candies) -> u128 {
         let side = u128::from(max_heap) + 1;
-        side * side * 4 + 3u128.pow(layer_bits(max_heap)) / 6 * 16
+        let blocks = side * RowMaxima::blocks_per_row(max_heap, BLOCK_LEVEL) as u128 * 8;
+        side * side * 4 + blocks + 3u128.pow(layer_bits(max_heap)) / 6 * 16
     }
 
-    /// Moves-with-replies examined: u for every position of layer u (see the module doc),
+    /// Moves-with-replies answered (most a block at a time): u for every position of layer u
+    /// (see the module doc),
     /// bounded from H alone by (2^b − 1)·4^(b−1)/2 for layers u < 2^b: the sum over all
     /// of [0, 2^b)³, where 3^popcount(u) ordered positions have x | y | z = u, over 6 orders.
     pub fn steps(max_heap: Candies) -> u128 {
@@ -84,6 +94,18 @@ impl ThreeHeapBox {
         max_heap: Candies,
         max_bytes: u64,
         progress: &dyn Progress,
+    ) -> Result<ThreeHeapBox> {
+        Self::solve_with_blocks_from(max_heap, max_bytes, progress, BLOCK_LEVEL)
+    }
+
+    /// [`solve_reporting`](Self::solve_reporting) with the blocks of bits `level` and above
+    /// read from their maxima and the smaller ones entry by entry (at a `level` past the top
+    /// bit, every block is read entry by entry: the reference the tests compare against).
+    fn solve_with_blocks_from(
+        max_heap: Candies,
+        max_bytes: u64,
+        progress: &dyn Progress,
+        level: u32,
     ) -> Result<ThreeHeapBox> {
         let needed = Self::bytes(max_heap);
         if needed > u128::from(max_bytes) || max_heap >= 1 << 30 {
@@ -114,13 +136,14 @@ impl ThreeHeapBox {
             .sum();
         progress.start(work);
         let mut v = vec![0i32; side * side];
+        let mut maxima = RowMaxima::new(max_heap, level);
         let mut positions = Vec::new();
         let mut values = Vec::new();
         for u in 1..=top {
             positions.clear();
             positions.extend(layer(u, max_heap));
             let layer_work = positions.len() as u64 * u64::from(u);
-            let solved = |g: &[Candies; 3]| best_move_value(&v, side, g);
+            let solved = |g: &[Candies; 3]| best_move_value(&v, side, &maxima, g);
             if layer_work < PARALLEL_LAYER_WORK {
                 values.clear();
                 values.extend(positions.iter().map(solved));
@@ -134,6 +157,7 @@ impl ThreeHeapBox {
                 let (x, y, z) = (x as usize, y as usize, z as usize);
                 for (p, q) in [(x, y), (y, x), (x, z), (z, x), (y, z), (z, y)] {
                     v[p * side + q] = value;
+                    maxima.insert(p as Candies, q as Candies, value);
                 }
             }
             progress.advance(layer_work);
@@ -167,8 +191,17 @@ fn submasks(mask: Candies) -> impl Iterator<Item = Candies> {
     })
 }
 
+/// Blocks of bits below this are read entry by entry (at most 31 entries in all per position);
+/// the larger ones from their maxima, kept for every row at a cost of 8 bytes per 16 entries.
+const BLOCK_LEVEL: u32 = 5;
+
 /// V(G) by the recursion of the module doc, from the stored values of smaller layers.
-fn best_move_value(v: &[i32], side: usize, g: &[Candies; 3]) -> i32 {
+///
+/// A block of bit t in row g_k reads the values w(a) = V(g_k, a, a ⊕ g_k) with the takes'
+/// difference Δ(a) = c + e(a), c = gᵢ − gⱼ and e(a) = (a ⊕ g_k) − a; so its best
+/// |Δ| + w = max(c + (w + e), −c + (w − e)) comes from the block's two maxima when `maxima`
+/// keeps them (bits of its level and above), and entry by entry otherwise.
+fn best_move_value(v: &[i32], side: usize, maxima: &RowMaxima, g: &[Candies; 3]) -> i32 {
     let u = g[0] | g[1] | g[2];
     let mut best = i32::MIN;
     let mut bits = u;
@@ -180,9 +213,14 @@ fn best_move_value(v: &[i32], side: usize, g: &[Candies; 3]) -> i32 {
             .find(|&k| g[k] >> t & 1 == 0)
             .expect("one heap lacks each bit");
         let (gi, gj, gk) = (g[(k + 1) % 3], g[(k + 2) % 3], g[k]);
+        // Heaps are below 2³⁰, so the differences of takes fit i32.
+        if let Some((plus, minus)) = maxima.block(gk, t, gi) {
+            let c = gi as i32 - gj as i32;
+            best = best.max((c + plus).max(minus - c));
+            continue;
+        }
         let block = (gi >> (t + 1)) << (t + 1);
         let row = &v[gk as usize * side + block as usize..][..1 << t];
-        // Heaps are below 2³⁰, so the differences of takes fit i32.
         let (gi, gj, gk, block) = (gi as i32, gj as i32, gk as i32, block as i32);
         for (a, &child) in (block..).zip(row) {
             let delta = (gi - a) - (gj - (a ^ gk));
@@ -190,6 +228,85 @@ fn best_move_value(v: &[i32], side: usize, g: &[Candies; 3]) -> i32 {
         }
     }
     best
+}
+
+/// For every row p and every aligned block [j·2^t, (j + 1)·2^t) with t from a first level up,
+/// the largest w(a) + e(a) and w(a) − e(a) over the block, where w(a) = V(p, a, a ⊕ p) and
+/// e(a) = (a ⊕ p) − a. An entry joins its blocks when its position is solved; a block is read
+/// only by positions of later layers, when all its entries are known (they are the children of
+/// that position, in smaller layers).
+struct RowMaxima {
+    /// The first level kept.
+    first: u32,
+    /// Indices a < 2^levels.
+    levels: u32,
+    per_row: usize,
+    blocks: Vec<(i32, i32)>,
+}
+
+impl RowMaxima {
+    /// Blocks kept per row: 2^(L − t) for each level t = first..L, L = ⌈log₂(H + 1)⌉.
+    fn blocks_per_row(max_heap: Candies, first: u32) -> usize {
+        let levels = Candies::BITS - max_heap.leading_zeros();
+        if first >= levels {
+            0
+        } else {
+            (2usize << (levels - first)) - 2
+        }
+    }
+
+    /// Every row's blocks, holding the entries whose value is known before any layer: a = 0
+    /// and a = p (a zero heap: V = 0), and all of row 0.
+    fn new(max_heap: Candies, first: u32) -> RowMaxima {
+        let levels = Candies::BITS - max_heap.leading_zeros();
+        let per_row = Self::blocks_per_row(max_heap, first);
+        let side = max_heap as usize + 1;
+        let mut maxima = RowMaxima {
+            first,
+            levels,
+            per_row,
+            blocks: vec![(i32::MIN, i32::MIN); per_row * side],
+        };
+        if per_row > 0 {
+            maxima.blocks[..per_row].fill((0, 0));
+            for p in 1..=max_heap {
+                maxima.insert(p, 0, 0);
+                maxima.insert(p, p, 0);
+            }
+        }
+        maxima
+    }
+
+    /// Where level t of row p starts.
+    fn start(&self, p: Candies, t: u32) -> usize {
+        let into_row = (2usize << (self.levels - self.first)) - (2usize << (self.levels - t));
+        p as usize * self.per_row + into_row
+    }
+
+    /// w(a) = V(p, a, a ⊕ p) is known.
+    fn insert(&mut self, p: Candies, a: Candies, w: i32) {
+        let e = (a ^ p) as i32 - a as i32;
+        for t in self.first..self.levels {
+            let at = self.start(p, t) + (a >> t) as usize;
+            let block = &mut self.blocks[at];
+            block.0 = block.0.max(w + e);
+            block.1 = block.1.max(w - e);
+        }
+    }
+
+    /// The maxima of row p's block of bit t below gᵢ (the 2^t indices that agree with gᵢ
+    /// above bit t and have bit t clear), when that level is kept.
+    fn block(&self, p: Candies, t: u32, gi: Candies) -> Option<(i32, i32)> {
+        if t < self.first || t >= self.levels {
+            return None;
+        }
+        let found = self.blocks[self.start(p, t) + ((gi >> (t + 1)) << 1) as usize];
+        debug_assert!(
+            found.0 > i32::MIN,
+            "block {t} of row {p} read before any entry"
+        );
+        Some(found)
+    }
 }
 
 impl PValues for ThreeHeapBox {
@@ -259,6 +376,24 @@ mod tests {
             assert_eq!(exact.p_value(&[1, 2, 3, 0]), wide.p_value(&[1, 2, 3]));
             assert_eq!(exact.p_value(&[1, 2, 4]), None);
             assert_eq!(exact.p_value(&[1, 1, 1, 1]), None);
+        }
+    }
+
+    /// Blocks read from their maxima from every level, from the default one, or from none
+    /// (every entry read): the same box.
+    #[test]
+    fn block_maxima_from_any_level_give_the_box_read_entry_by_entry() {
+        for h in [7, 40, 300] {
+            let every_entry =
+                ThreeHeapBox::solve_with_blocks_from(h, 1 << 30, &Silent, 32).unwrap();
+            for level in [0, 1, BLOCK_LEVEL] {
+                let blocks =
+                    ThreeHeapBox::solve_with_blocks_from(h, 1 << 30, &Silent, level).unwrap();
+                assert_eq!(
+                    blocks.v, every_entry.v,
+                    "H = {h}, blocks from level {level}"
+                );
+            }
         }
     }
 
