@@ -514,6 +514,7 @@ fn breaking_games_through_the_partition_index_match_the_search() {
                 &bonus,
                 &Limits::default(),
                 &nimlab::Silent,
+                None,
             )
             .unwrap();
             let positions = table.solved();

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use super::position::{Heap, Position, RulesId, ScoringGame};
 use super::ruleset::HeapSize;
-use super::solver::{FixedValues, Limits, PointIds, ValueSolution, layers_by, solve_values_after};
+use super::solver::{Limits, PointIds, ValueSolution, layers_by, solve_values_with};
 use crate::error::{Error, Result};
 use crate::num::Q;
 use crate::progress::Progress;
@@ -265,6 +265,13 @@ impl PartitionIndex {
 
 /// f_N at one N of every position of ruleset `rules` with at most `max_total` beans, layer by
 /// layer in parallel, reporting to `progress`.
+///
+/// `earlier`, a solve of the same game at the same N by this function up to a smaller total, is
+/// extended rather than solved again: a position's index depends only on its own total and
+/// parts (the offsets and counts of smaller totals, and the live sizes, do not depend on the
+/// table's bound), so its positions keep their indices and values here and only the larger
+/// totals are solved. Any other `earlier` (another ruleset or N, a search, a table as large) is
+/// not used.
 pub fn solve_partition_values(
     game: &ScoringGame,
     rules: RulesId,
@@ -272,26 +279,11 @@ pub fn solve_partition_values(
     bonus: &Q,
     limits: &Limits,
     progress: &dyn Progress,
-) -> Result<ValueSolution> {
-    solve_partition_values_after(game, rules, max_total, bonus, limits, progress, None)
-}
-
-/// [`solve_partition_values`] from `earlier`, the table and values of a solve of the same game
-/// at the same N up to a smaller total. A position's index depends only on its own total and
-/// parts (the offsets and counts of smaller totals, and the live sizes, do not depend on the
-/// table's bound), so the earlier positions keep their indices here and only the larger totals
-/// are solved. An earlier table as large or larger is solved afresh.
-pub(crate) fn solve_partition_values_after(
-    game: &ScoringGame,
-    rules: RulesId,
-    max_total: HeapSize,
-    bonus: &Q,
-    limits: &Limits,
-    progress: &dyn Progress,
-    earlier: Option<(Arc<PartitionIndex>, FixedValues)>,
+    earlier: Option<ValueSolution>,
 ) -> Result<ValueSolution> {
     let index = PartitionIndex::new(game, rules, max_total, limits)?;
     let known = earlier
+        .and_then(|e| e.into_ranked(rules, bonus))
         .filter(|(e, _)| e.max_total < index.max_total && e.live.len() <= index.live.len())
         .map(|(e, values)| {
             debug_assert_eq!(e.offset[..], index.offset[..=e.max_total + 1]);
@@ -309,7 +301,7 @@ pub(crate) fn solve_partition_values_after(
         }
         PARTS.with(|parts| index.children(i, out, &mut parts.borrow_mut()));
     };
-    let values = solve_values_after(
+    let values = solve_values_with(
         &index.points.values,
         index.len(),
         &layers,
@@ -348,23 +340,29 @@ mod tests {
             ("0.6", Q::int(-2)),
         ] {
             let game = ScoringGame::single(code.parse::<OctalRules>().unwrap());
-            let fresh =
-                solve_partition_values(&game, 0, 18, &bonus, &limits, &crate::Silent).unwrap();
+            let fresh = solve_partition_values(&game, 0, 18, &bonus, &limits, &crate::Silent, None)
+                .unwrap();
             let index = PartitionIndex::new(&game, 0, 18, &limits).unwrap();
             for smaller in [0, 1, 7, 17, 18] {
-                let earlier =
-                    solve_partition_values(&game, 0, smaller, &bonus, &limits, &crate::Silent)
-                        .unwrap()
-                        .into_ranked(0, &bonus);
-                assert!(earlier.is_some(), "a ranked solve is offered as a start");
-                let extended = solve_partition_values_after(
+                let earlier = solve_partition_values(
+                    &game,
+                    0,
+                    smaller,
+                    &bonus,
+                    &limits,
+                    &crate::Silent,
+                    None,
+                )
+                .unwrap();
+                assert!(earlier.is_ranked(), "a ranked solve is offered as a start");
+                let extended = solve_partition_values(
                     &game,
                     0,
                     18,
                     &bonus,
                     &limits,
                     &crate::Silent,
-                    earlier,
+                    Some(earlier),
                 )
                 .unwrap();
                 for p in index.positions() {

@@ -15,7 +15,7 @@ use num_traits::ToPrimitive;
 use rayon::prelude::*;
 
 use super::grid::{GRID_LIMIT, GridError, GridFn, GridSummary};
-use super::partition::{PartitionIndex, solve_partition_values_after};
+use super::partition::{PartitionIndex, solve_partition_values};
 use super::position::{CACHED_MOVE_BYTES, Heap, Ordered, Position, RulesId, ScoringGame};
 use super::ruleset::HeapSize;
 use crate::error::{Error, Result};
@@ -843,8 +843,7 @@ pub(crate) fn solve_values_extending(
         let total = roots.iter().map(Position::total).max().unwrap_or(0);
         let total = HeapSize::try_from(total)
             .map_err(|_| Error::invalid(format!("{total} beans in all is too many")))?;
-        let earlier = earlier.and_then(|e| e.into_ranked(rules, bonus));
-        return solve_partition_values_after(game, rules, total, bonus, limits, progress, earlier);
+        return solve_partition_values(game, rules, total, bonus, limits, progress, earlier);
     }
     search_values_of(game, &roots, bonus, limits, progress)
 }
@@ -876,6 +875,7 @@ fn search_values_of(
         |i, out| g.children(i, out),
         bonus,
         &Silent,
+        None,
     );
     Ok(ValueSolution {
         game: game.clone(),
@@ -895,24 +895,10 @@ fn single_breaking_ruleset(game: &ScoringGame, roots: &[Position]) -> Option<u16
 
 /// The fixed-N recursion over positions `0..n` in layers: scaled machine integers when every
 /// point and N share a denominator that fits and nothing overflows, else exact rationals.
+/// Given `known`, the values of positions `0..k` (a solve of the same game at the same N over a
+/// smaller ranked table; see [`evaluate_layers_after`]), only the others are evaluated; values
+/// scaled by another denominator than this solve's are not reused.
 pub(crate) fn solve_values_with<C>(
-    points: &[Q],
-    n: usize,
-    layers: &[Vec<u32>],
-    children: C,
-    bonus: &Q,
-    progress: &dyn Progress,
-) -> FixedValues
-where
-    C: Fn(u32, &mut Vec<(u32, u32)>) + Sync,
-{
-    solve_values_after(points, n, layers, children, bonus, progress, None)
-}
-
-/// [`solve_values_with`] given the values `known` of positions `0..k` (a solve of the same game
-/// at the same N over a smaller ranked table; see [`evaluate_layers_after`]). Values scaled by
-/// another denominator than this solve's are not reused.
-pub(crate) fn solve_values_after<C>(
     points: &[Q],
     n: usize,
     layers: &[Vec<u32>],
