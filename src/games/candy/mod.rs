@@ -69,6 +69,7 @@ pub use strategy::{
     Contraction, Reading, Strategy, StrategyPlay, StrategyTurn, play_strategy, standard_form,
 };
 pub use three_heap_box::ThreeHeapBox;
+use three_heap_box::{BLOCK_LEVEL, RowMaxima, best_move_value};
 
 /// A heap of candies.
 pub type Candies = u32;
@@ -705,26 +706,26 @@ impl ThreeHeapTable {
         Self::solve_reporting(max_small, max_middle, max_bytes, &Silent)
     }
 
-    /// Bytes of the table: 4 per pair (x, y), and one row's block maxima (fewer than
-    /// 4(Y + 1) blocks of 8 bytes).
+    /// Bytes of the table: 4 per pair (x, y), and the block maxima of its rows (8 bytes per 16
+    /// entries).
     pub fn bytes(max_small: Candies, max_middle: Candies) -> u128 {
-        let rows = (u128::from(max_small) + 1) * (u128::from(max_middle) + 1) * 4;
-        rows + 32 * (u128::from(max_middle) + 1)
+        let rows = u128::from(max_small.min(max_middle)) + 1;
+        let blocks = RowMaxima::blocks_per_row(max_middle, BLOCK_LEVEL) as u128;
+        (u128::from(max_small) + 1) * (u128::from(max_middle) + 1) * 4 + rows * blocks * 8
     }
 
-    /// The work of [`solve`](Self::solve) in the units its progress counts: for each row
-    /// 1 ≤ x ≤ min(X, Y), B block maxima updated for each of its Y + 1 children, and x + B
-    /// for each pair x ≤ y ≤ Y (the blocks of the low bits read entry by entry, at most x in
-    /// all, the high bits one block each), with B = ⌈log₂(Y + 1)⌉ + 1. Exact, by
-    /// Σ_x [(Y + 1)·B + (Y − x + 1)(x + B)].
+    /// The work of [`solve`](Self::solve) in the units its progress counts: x + 2^5 + 6B for
+    /// every pair 1 ≤ x ≤ min(X, Y), x ≤ y ≤ Y (the blocks of the bits of x and of the bits
+    /// below 5 read entry by entry, the others one block each, and six entries joining their
+    /// blocks), with B = ⌈log₂(Y + 1)⌉. Exact, by Σ_x (Y − x + 1)(x + 2^5 + 6B).
     pub fn work(max_small: Candies, max_middle: Candies) -> u128 {
         let y = u128::from(max_middle);
         let m = u128::from(max_small.min(max_middle));
-        let b = u128::from(BlockMaxima::levels_for(max_middle)) + 1;
+        let c = (1 << BLOCK_LEVEL) + 6 * u128::from(Candies::BITS - max_middle.leading_zeros());
         let s1 = m * (m + 1) / 2;
         let s2 = m * (m + 1) * (2 * m + 1) / 6;
-        // The positive parts first: u128 does not go negative.
-        2 * m * (y + 1) * b + (y + 1) * s1 - s2 - b * s1
+        // Σ (Y + 1 − x)(x + c) = (Y + 1)(s1 + m·c) − s2 − c·s1, the positive parts first.
+        (y + 1) * (s1 + m * c) - s2 - c * s1
     }
 
     /// [`solve`](Self::solve), reporting [`work`](Self::work) done to `progress`.
@@ -770,22 +771,15 @@ impl ThreeHeapTable {
         progress.start(u64::try_from(Self::work(max_small, max_middle)).unwrap_or(u64::MAX));
         let mut done = 0u64;
         let mut v = vec![0i32; xs * ys];
-        let mut maxima = BlockMaxima::new(max_middle);
+        // Rows up to X over indices up to Y: only row x's blocks of the bits x lacks are read,
+        // all below y. Every position {x, a, a ⊕ x} they hold is one the table solves (its
+        // sorted smallest and middle heaps are at most x and max(x, a)), so it has joined row
+        // x's blocks by then, whichever row of the table it was solved in.
+        let mut maxima = RowMaxima::new(max_small.min(max_middle), max_middle, BLOCK_LEVEL);
+        let levels = u64::from(Candies::BITS - max_middle.leading_zeros());
         for x in 1..=max_small.min(max_middle) {
-            // The children {x, a, a ⊕ x} of the rows above (smallest heap below x) and the
-            // empty ones; the rest, smallest heap x, are this row's and join as it is solved.
-            maxima.reset(x);
-            for a in 0..=max_middle {
-                let b = a ^ x;
-                if a == 0 || b == 0 {
-                    maxima.insert(a, 0);
-                } else if a.min(b) < x {
-                    maxima.insert(a, stored(&v, ys, [x, a, b]));
-                }
-            }
-            done += u64::from(max_middle + 1) * u64::from(maxima.levels + 1);
             for y in x..=max_middle {
-                done += u64::from(x) + u64::from(maxima.levels + 1);
+                done += u64::from(x) + (1 << BLOCK_LEVEL) + 6 * levels;
                 if done >= PROGRESS_CHUNK as u64 {
                     progress.advance(done);
                     done = 0;
@@ -796,11 +790,19 @@ impl ThreeHeapTable {
                 }
                 let value = match seed.filter(|s| s.covers(x, y)) {
                     Some(s) => s.v[x as usize * (s.max_middle as usize + 1) + y as usize],
-                    None => best_move_value(&v, ys, &maxima, [x, y, z]),
+                    // Only row x's blocks are kept: those of the bits x lacks (k = 0), all
+                    // below y; the others are read entry by entry from the sorted children.
+                    None => best_move_value(
+                        &[x, y, z],
+                        &maxima,
+                        |k| k == 0,
+                        |p, a| stored(&v, ys, [p, a, a ^ p]),
+                    ),
                 };
                 v[x as usize * ys + y as usize] = value;
-                maxima.insert(y, value);
-                maxima.insert(z, value);
+                for (p, q) in [(x, y), (y, x), (x, z), (z, x), (y, z), (z, y)] {
+                    maxima.insert(p, q, value);
+                }
             }
         }
         progress.advance(done);
@@ -839,108 +841,6 @@ fn stored(v: &[i32], ys: usize, g: [Candies; 3]) -> i32 {
         0
     } else {
         v[p as usize * ys + q as usize]
-    }
-}
-
-/// V(G) of the sorted P-position G = (x, y, z), z = x ⊕ y, from its children, by the
-/// recursion proved in the module doc of `three_heap_box.rs`: for each bit t of u = y | z, the
-/// two heaps gᵢ, gⱼ with bit t and the third g_k, Luca's moves of gᵢ to a in the block of gᵢ
-/// below bit t draw Windsor's only winning reply gⱼ → a ⊕ g_k, and his moves of gⱼ the mirror
-/// image; so the block is worth the largest |Δ(a)| + V(g_k, a, a ⊕ g_k), Δ(a) the difference of
-/// the two takes.
-///
-/// A bit t that x lacks (g_k = x, gᵢ = y, gⱼ = z) has Δ(a) = c + e(a) with c = y − z and
-/// e(a) = (a ⊕ x) − a, and |c + e| + w = max(c + (w + e), −c + (w − e)): the block's largest
-/// w + e and w − e, which `maxima` holds for row x, give its value at once. The bits of x read
-/// their blocks (of fewer than x entries in all) entry by entry. Every child's sorted smallest
-/// and middle heaps are at most G's, so they are stored (`ys`: the table's row length).
-fn best_move_value(v: &[i32], ys: usize, maxima: &BlockMaxima, g: [Candies; 3]) -> i32 {
-    let [x, y, z] = g;
-    // Heaps are below 2³⁰, so differences of takes fit i32.
-    let c = y as i32 - z as i32;
-    let mut best = i32::MIN;
-    let mut bits = y | z;
-    while bits != 0 {
-        let t = bits.trailing_zeros();
-        bits &= bits - 1;
-        if x >> t & 1 == 0 {
-            let (plus, minus) = maxima.block(t, y);
-            best = best.max((c + plus).max(minus - c));
-            continue;
-        }
-        let k = if y >> t & 1 == 0 { 1 } else { 2 };
-        let (gi, gj, gk) = (g[(k + 1) % 3], g[(k + 2) % 3], g[k]);
-        let block = (gi >> (t + 1)) << (t + 1);
-        for a in block..block + (1 << t) {
-            let b = a ^ gk;
-            let delta = (gi as i32 - a as i32) - (gj as i32 - b as i32);
-            best = best.max(delta.abs() + stored(v, ys, [gk, a, b]));
-        }
-    }
-    best
-}
-
-/// The largest w(a) + e(a) and w(a) − e(a) over each aligned block [j·2^t, (j + 1)·2^t) of
-/// one row x, where w(a) = V({x, a, a ⊕ x}) and e(a) = (a ⊕ x) − a: a block's maxima answer all
-/// of Luca's moves of a high bit at once (see [`best_move_value`]). An entry joins every block
-/// that holds it when its value is known; a block is read only when all its entries are.
-struct BlockMaxima {
-    x: Candies,
-    /// Levels t = 0..levels; indices a < 2^levels.
-    levels: u32,
-    /// Level t's 2^(levels − t) blocks, level after level.
-    blocks: Vec<(i32, i32)>,
-}
-
-impl BlockMaxima {
-    /// The levels that cover the indices 0..=max_index: ⌈log₂(max_index + 1)⌉.
-    fn levels_for(max_index: Candies) -> u32 {
-        Candies::BITS - max_index.leading_zeros()
-    }
-
-    fn new(max_index: Candies) -> BlockMaxima {
-        let levels = Self::levels_for(max_index);
-        BlockMaxima {
-            x: 0,
-            levels,
-            blocks: vec![(i32::MIN, i32::MIN); (2usize << levels) - 2],
-        }
-    }
-
-    /// Empties every block for row x.
-    fn reset(&mut self, x: Candies) {
-        self.x = x;
-        self.blocks.fill((i32::MIN, i32::MIN));
-    }
-
-    /// Where level t starts: after 2^L + 2^(L−1) + … + 2^(L−t+1) blocks.
-    fn start(&self, t: u32) -> usize {
-        (2usize << self.levels) - (2usize << (self.levels - t))
-    }
-
-    /// w(a) is known: a joins its block on every level (an index beyond the row is never read).
-    fn insert(&mut self, a: Candies, w: i32) {
-        if self.levels < Candies::BITS && a >> self.levels != 0 {
-            return;
-        }
-        let e = (a ^ self.x) as i32 - a as i32;
-        for t in 0..self.levels {
-            let at = self.start(t) + (a >> t) as usize;
-            let block = &mut self.blocks[at];
-            block.0 = block.0.max(w + e);
-            block.1 = block.1.max(w - e);
-        }
-    }
-
-    /// The maxima of the block of bit t of y: the 2^t indices that agree with y above bit t
-    /// and have bit t clear.
-    fn block(&self, t: u32, y: Candies) -> (i32, i32) {
-        let found = self.blocks[self.start(t) + ((y >> (t + 1)) << 1) as usize];
-        debug_assert!(
-            found.0 > i32::MIN,
-            "block {t} of {y} read before any entry is known"
-        );
-        found
     }
 }
 

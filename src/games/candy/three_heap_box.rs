@@ -136,14 +136,21 @@ impl ThreeHeapBox {
             .sum();
         progress.start(work);
         let mut v = vec![0i32; side * side];
-        let mut maxima = RowMaxima::new(max_heap, level);
+        let mut maxima = RowMaxima::new(max_heap, max_heap, level);
         let mut positions = Vec::new();
         let mut values = Vec::new();
         for u in 1..=top {
             positions.clear();
             positions.extend(layer(u, max_heap));
             let layer_work = positions.len() as u64 * u64::from(u);
-            let solved = |g: &[Candies; 3]| best_move_value(&v, side, &maxima, g);
+            let solved = |g: &[Candies; 3]| {
+                best_move_value(
+                    g,
+                    &maxima,
+                    |_| true,
+                    |p, a| v[p as usize * side + a as usize],
+                )
+            };
             if layer_work < PARALLEL_LAYER_WORK {
                 values.clear();
                 values.extend(positions.iter().map(solved));
@@ -193,15 +200,22 @@ fn submasks(mask: Candies) -> impl Iterator<Item = Candies> {
 
 /// Blocks of bits below this are read entry by entry (at most 31 entries in all per position);
 /// the larger ones from their maxima, kept for every row at a cost of 8 bytes per 16 entries.
-const BLOCK_LEVEL: u32 = 5;
+pub(super) const BLOCK_LEVEL: u32 = 5;
 
-/// V(G) by the recursion of the module doc, from the stored values of smaller layers.
+/// V(G) by the recursion of the module doc, from the values of G's children: `child(g_k, a)`
+/// is V(g_k, a, a ⊕ g_k). Shared by the box and by [`ThreeHeapTable`](super::ThreeHeapTable).
 ///
 /// A block of bit t in row g_k reads the values w(a) = V(g_k, a, a ⊕ g_k) with the takes'
 /// difference Δ(a) = c + e(a), c = gᵢ − gⱼ and e(a) = (a ⊕ g_k) − a; so its best
 /// |Δ| + w = max(c + (w + e), −c + (w − e)) comes from the block's two maxima when `maxima`
-/// keeps them (bits of its level and above), and entry by entry otherwise.
-fn best_move_value(v: &[i32], side: usize, maxima: &RowMaxima, g: &[Candies; 3]) -> i32 {
+/// keeps them (bits of its level and above, and heaps k that `kept` allows), and entry by entry
+/// otherwise.
+pub(super) fn best_move_value(
+    g: &[Candies; 3],
+    maxima: &RowMaxima,
+    kept: impl Fn(usize) -> bool,
+    child: impl Fn(Candies, Candies) -> i32,
+) -> i32 {
     let u = g[0] | g[1] | g[2];
     let mut best = i32::MIN;
     let mut bits = u;
@@ -214,40 +228,42 @@ fn best_move_value(v: &[i32], side: usize, maxima: &RowMaxima, g: &[Candies; 3])
             .expect("one heap lacks each bit");
         let (gi, gj, gk) = (g[(k + 1) % 3], g[(k + 2) % 3], g[k]);
         // Heaps are below 2³⁰, so the differences of takes fit i32.
-        if let Some((plus, minus)) = maxima.block(gk, t, gi) {
-            let c = gi as i32 - gj as i32;
+        let c = gi as i32 - gj as i32;
+        if kept(k)
+            && let Some((plus, minus)) = maxima.block(gk, t, gi)
+        {
             best = best.max((c + plus).max(minus - c));
             continue;
         }
         let block = (gi >> (t + 1)) << (t + 1);
-        let row = &v[gk as usize * side + block as usize..][..1 << t];
-        let (gi, gj, gk, block) = (gi as i32, gj as i32, gk as i32, block as i32);
-        for (a, &child) in (block..).zip(row) {
-            let delta = (gi - a) - (gj - (a ^ gk));
-            best = best.max(delta.abs() + child);
+        for a in block..block + (1 << t) {
+            let e = (a ^ gk) as i32 - a as i32;
+            best = best.max((c + e).abs() + child(gk, a));
         }
     }
     best
 }
 
-/// For every row p and every aligned block [j·2^t, (j + 1)·2^t) with t from a first level up,
-/// the largest w(a) + e(a) and w(a) − e(a) over the block, where w(a) = V(p, a, a ⊕ p) and
-/// e(a) = (a ⊕ p) − a. An entry joins its blocks when its position is solved; a block is read
-/// only by positions of later layers, when all its entries are known (they are the children of
-/// that position, in smaller layers).
-struct RowMaxima {
+/// For every row p ≤ R and every aligned block [j·2^t, (j + 1)·2^t) of indices a ≤ I, with t
+/// from a first level up, the largest w(a) + e(a) and w(a) − e(a) over the block, where
+/// w(a) = V(p, a, a ⊕ p) and e(a) = (a ⊕ p) − a. An entry joins its blocks when its position
+/// is solved; a block is read only by positions whose children are all its entries, solved
+/// before them. Shared by the box and by [`ThreeHeapTable`](super::ThreeHeapTable).
+pub(super) struct RowMaxima {
     /// The first level kept.
     first: u32,
     /// Indices a < 2^levels.
     levels: u32,
+    /// The largest row kept.
+    max_row: Candies,
     per_row: usize,
     blocks: Vec<(i32, i32)>,
 }
 
 impl RowMaxima {
-    /// Blocks kept per row: 2^(L − t) for each level t = first..L, L = ⌈log₂(H + 1)⌉.
-    fn blocks_per_row(max_heap: Candies, first: u32) -> usize {
-        let levels = Candies::BITS - max_heap.leading_zeros();
+    /// Blocks kept per row: 2^(L − t) for each level t = first..L, L = ⌈log₂(I + 1)⌉.
+    pub(super) fn blocks_per_row(max_index: Candies, first: u32) -> usize {
+        let levels = Candies::BITS - max_index.leading_zeros();
         if first >= levels {
             0
         } else {
@@ -255,21 +271,22 @@ impl RowMaxima {
         }
     }
 
-    /// Every row's blocks, holding the entries whose value is known before any layer: a = 0
-    /// and a = p (a zero heap: V = 0), and all of row 0.
-    fn new(max_heap: Candies, first: u32) -> RowMaxima {
-        let levels = Candies::BITS - max_heap.leading_zeros();
-        let per_row = Self::blocks_per_row(max_heap, first);
-        let side = max_heap as usize + 1;
+    /// The blocks of rows ≤ `max_row` over indices ≤ `max_index`, holding the entries whose
+    /// value is known before anything is solved: a = 0 and a = p (a zero heap: V = 0), and all
+    /// of row 0.
+    pub(super) fn new(max_row: Candies, max_index: Candies, first: u32) -> RowMaxima {
+        let levels = Candies::BITS - max_index.leading_zeros();
+        let per_row = Self::blocks_per_row(max_index, first);
         let mut maxima = RowMaxima {
             first,
             levels,
+            max_row,
             per_row,
-            blocks: vec![(i32::MIN, i32::MIN); per_row * side],
+            blocks: vec![(i32::MIN, i32::MIN); per_row * (max_row as usize + 1)],
         };
         if per_row > 0 {
             maxima.blocks[..per_row].fill((0, 0));
-            for p in 1..=max_heap {
+            for p in 1..=max_row {
                 maxima.insert(p, 0, 0);
                 maxima.insert(p, p, 0);
             }
@@ -283,8 +300,11 @@ impl RowMaxima {
         p as usize * self.per_row + into_row
     }
 
-    /// w(a) = V(p, a, a ⊕ p) is known.
-    fn insert(&mut self, p: Candies, a: Candies, w: i32) {
+    /// w(a) = V(p, a, a ⊕ p) is known (a row or an index beyond those kept is never read).
+    pub(super) fn insert(&mut self, p: Candies, a: Candies, w: i32) {
+        if p > self.max_row || (self.levels < Candies::BITS && a >> self.levels != 0) {
+            return;
+        }
         let e = (a ^ p) as i32 - a as i32;
         for t in self.first..self.levels {
             let at = self.start(p, t) + (a >> t) as usize;
@@ -296,8 +316,8 @@ impl RowMaxima {
 
     /// The maxima of row p's block of bit t below gᵢ (the 2^t indices that agree with gᵢ
     /// above bit t and have bit t clear), when that level is kept.
-    fn block(&self, p: Candies, t: u32, gi: Candies) -> Option<(i32, i32)> {
-        if t < self.first || t >= self.levels {
+    pub(super) fn block(&self, p: Candies, t: u32, gi: Candies) -> Option<(i32, i32)> {
+        if t < self.first || t >= self.levels || p > self.max_row {
             return None;
         }
         let found = self.blocks[self.start(p, t) + ((gi >> (t + 1)) << 1) as usize];
