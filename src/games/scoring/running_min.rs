@@ -234,8 +234,11 @@ pub(crate) fn solve_prefix_table(
     sink: SlabSink<'_>,
 ) -> Result<Option<(i64, Slabs)>, GridError> {
     let q = base_scale(points).ok_or(GridError::Range)?;
+    // Every attempt solves every position once: C(H + k, k) of them (ranks of the table).
+    let positions = binom[max_heap as usize + heaps][heaps];
     for scale in [q, 2 * q] {
         let scaled = moves.scaled(scale)?;
+        progress.add_work(positions);
         let mut scaled_sink = |first: HeapSize, fns: &Arc<Vec<GridFn>>| sink(scale, first, fns);
         match sweep(
             &scaled,
@@ -535,6 +538,38 @@ mod tests {
         fn splits(&self) -> bool {
             false
         }
+    }
+
+    /// The work announced and the work done, as a progress bar counts them.
+    #[derive(Default)]
+    struct Counted(std::sync::Mutex<(u64, u64)>);
+
+    impl crate::progress::Progress for Counted {
+        fn add_work(&self, n: u64) {
+            self.0.lock().unwrap().0 += n;
+        }
+        fn advance(&self, n: u64) {
+            self.0.lock().unwrap().1 += n;
+        }
+    }
+
+    #[test]
+    fn a_table_announces_the_positions_it_then_solves() {
+        let counted = Counted::default();
+        let limits = Limits::default();
+        solve_table_by(
+            &scoring_nim(),
+            3,
+            12,
+            Method::Auto,
+            &limits,
+            &counted,
+            Recursion::Fastest,
+        )
+        .unwrap();
+        let (announced, done) = *counted.0.lock().unwrap();
+        // C(12 + 3, 3) positions, every one announced before it is counted as done.
+        assert_eq!((announced, done), (455, 455));
     }
 
     fn table(game: &ScoringGame, k: usize, h: HeapSize, recursion: Recursion) -> HeapTable {
