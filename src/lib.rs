@@ -529,7 +529,8 @@ pub mod discovery {
     };
     pub use crate::discover::{
         ATLAS_COLUMNS, Atlas, AtlasEntry, AtlasView, Duplicate, FamilyData, FormStatus, Mismatch,
-        Novelty, PayoffKind, PayoffOutcome, QuantityOutcome, discover_family, twice,
+        NoPayoffForm, Novelty, PayoffKind, PayoffOutcome, QuantityCall, QuantityOutcome,
+        Statements, discover_family, twice,
     };
 }
 
@@ -628,11 +629,12 @@ pub mod language {
 pub mod reports {
     pub use crate::papers::{BUILTINS, Builtin, Draft, claim_entry, paper_report, verdicts};
     pub use crate::report::context::{
-        Axis, Bounds, ClaimEntry, Command, Commit, ComparedValue, CorrectionView,
-        CounterexampleView, FalseClaim, Figure, FormulaView, Heatmap, Index, IndexEntry, Legend,
-        Marks, MinedForm, MinedSection, NotationEntry, PairedValue, PaperIdentity, Parameter,
-        PlacedVLine, ProofGap, Prose, Provenance, ReadingView, Report, Series, SeriesStyle,
-        StudyReport, Summary, TableSection, VLine, VerdictCount, VerdictRow, Verdicts,
+        AtlasFinding, AtlasItem, AtlasReport, AtlasSection, Axis, Bounds, ClaimEntry, Command,
+        Commit, ComparedValue, CorrectionView, CounterexampleView, FalseClaim, Figure, FormulaView,
+        Heatmap, Index, IndexEntry, Legend, Marks, MinedForm, MinedSection, NotationEntry,
+        PairedValue, PaperIdentity, Parameter, PlacedVLine, ProofGap, Prose, Provenance,
+        ReadingView, Report, Series, SeriesStyle, StudyReport, Summary, TableSection, VLine,
+        VerdictCount, VerdictRow, Verdicts,
     };
     pub use crate::report::data::{
         BFile, FigureSpec, HeatmapSpec, MarkSpec, bfile_text, bfiles, figure, heatmap,

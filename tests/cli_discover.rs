@@ -92,6 +92,65 @@ fn the_atlas_is_the_same_in_every_format_and_on_every_run() {
 }
 
 #[test]
+fn the_atlas_renders_as_a_report_into_a_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("atlas");
+    let line = format!("{SMALL} --no-claims --report {}", out.display());
+    let (stdout, stderr) = run_ok_stderr(&words(&line));
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+    let read = |f: &str| std::fs::read(out.join(f)).unwrap();
+    let md = String::from_utf8(read("atlas.md")).unwrap();
+    assert!(md.starts_with("# Atlas of Scoring Nim families\n"), "{md}");
+    assert!(md.contains("**Coverage.** "), "{md}");
+    assert!(
+        md.contains("**Status.** Every form is a finite check"),
+        "{md}"
+    );
+    // Results are equations typeset as mathematics, never the claims language's text.
+    assert!(md.contains("\n$$f_{N}("), "{md}");
+    assert!(!md.contains("abs("), "{md}");
+    // The table beside it is the atlas's CSV; the JSON is the document's context.
+    let csv = run_ok(&words(&format!("{SMALL} --no-claims --format csv")));
+    assert_eq!(String::from_utf8(read("atlas.csv")).unwrap(), csv);
+    let json: serde_json::Value = serde_json::from_slice(&read("atlas.json")).unwrap();
+    assert!(json["summary"].is_array() && json["sections"].is_array());
+    // The command as typed, quoted for a shell where a word needs it.
+    let command = json["provenance"]["command"].as_str().unwrap();
+    assert!(
+        command.starts_with("nimlab discover scoring --slopes 0..1 "),
+        "{command}"
+    );
+    assert!(
+        command.ends_with(&format!("--report {}", out.display())),
+        "{command}"
+    );
+    let tex = String::from_utf8(read("atlas.tex")).unwrap();
+    assert!(tex.contains("\\begin{document}"), "{tex}");
+    // A second render is the same bytes, file by file.
+    let before: Vec<(String, Vec<u8>)> = ["atlas.md", "atlas.tex", "atlas.csv", "atlas.json"]
+        .iter()
+        .map(|f| (f.to_string(), read(f)))
+        .collect();
+    run_ok_stderr(&words(&line));
+    for (f, bytes) in before {
+        assert_eq!(read(&f), bytes, "{f}");
+    }
+    // A report goes to a directory, not with --format, and never over a file.
+    run_input_error(
+        &words(&format!("{line} --format csv")),
+        &["--report", "--format"],
+    );
+    let file = dir.path().join("plain");
+    std::fs::write(&file, "keep").unwrap();
+    run_input_error(
+        &words(&format!("{SMALL} --no-claims --report {}", file.display())),
+        &["--report", "not a directory"],
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep");
+}
+
+#[test]
 fn a_claim_file_stating_a_family_makes_it_known() {
     let dir = tempfile::tempdir().unwrap();
     let claims = dir.path().join("mine.toml");

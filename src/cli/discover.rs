@@ -1,7 +1,7 @@
 //! `nimlab discover …`: closed forms across a whole space of families, as an atlas ranked by
 //! novelty (the mathematics is in the library's `discover` module).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use clap::{Arg, Args, Subcommand};
@@ -20,19 +20,21 @@ use crate::games::cash::MAX_CONDITION_TABLE;
 use crate::games::scoring::Limits;
 use crate::num::IntRange;
 use crate::progress::Progress;
+use crate::report::context::{AtlasReport, Parameter, Provenance};
+use crate::report::{Files, Renderer, context_json, files, pdf};
 
 #[derive(Debug, Subcommand)]
 pub enum DiscoverCommand {
     /// Scoring Nim families whose heaps are a·k + b: the payoff's closed form in (N, k) and the
     /// forms of c⁻, c⁺ and the breakpoint count, mined on --k and re-verified beyond it.
     #[command(
-        after_help = "Examples:\n  nimlab discover scoring                                   # 3 heaps, a in 0..3, b in -1..3, k = 1..16\n  nimlab discover scoring --format csv -o atlas.csv\n  nimlab discover scoring --heaps 4 --slopes 0..1 --offsets=0..2 --k 1..12\n  nimlab discover scoring --claims data/claims/scoring-nim.toml --format json\n\nEach family is mined on --k, then its forms are compared exactly with every member up to\n--verify-to (default: twice the mined range). A result is new when no claim of the claim\nfiles (default: data/claims/*.toml when present) states a form for the family. Families come\nfirst when new and re-verified, then known, then broken, then without a form."
+        after_help = "Examples:\n  nimlab discover scoring                                   # 3 heaps, a in 0..3, b in -1..3, k = 1..16\n  nimlab discover scoring --format csv -o atlas.csv\n  nimlab discover scoring --heaps 4 --slopes 0..1 --offsets=0..2 --k 1..12\n  nimlab discover scoring --claims data/claims/scoring-nim.toml --format json\n  nimlab discover scoring --report atlas                    # atlas/atlas.md, atlas.tex, atlas.pdf\n\nEach family is mined on --k, then its forms are compared exactly with every member up to\n--verify-to (default: twice the mined range). A result is new when no claim of the claim\nfiles (default: data/claims/*.toml when present) states a form for the family. Families come\nfirst when new and re-verified, then known, then broken, then without a form."
     )]
     Scoring(ScoringArgs),
     /// Candy Nim families [a, 2^K·m + x, 2^K·m + (a xor x)] (P-positions for a, x < 2^K): the
     /// forms of V, N_L and N_W in m, mined on --m and re-verified beyond it.
     #[command(
-        after_help = "Examples:\n  nimlab discover candy                          # K = 5: a in 1..31, every x < 32, m = 1..16\n  nimlab discover candy --bits 6 --a 1..63 --format csv -o atlas.csv\n  nimlab discover candy --bits 3 --m 1..12 --verify-to 40\n\nThe families for x and a xor x are one. Each is mined on --m, then its three forms are\ncompared exactly with every member up to --verify-to (default: twice the mined range). A family\nis covered when all three hold there. A result is new when no claim of the claim files\n(default: data/claims/*.toml when present) states candy_v, candy_nl or candy_nw of a heap list\nthat specialises to it."
+        after_help = "Examples:\n  nimlab discover candy                          # K = 5: a in 1..31, every x < 32, m = 1..16\n  nimlab discover candy --bits 6 --a 1..63 --format csv -o atlas.csv\n  nimlab discover candy --bits 3 --m 1..12 --verify-to 40\n  nimlab discover candy --report candy-atlas     # the atlas as a report (Markdown, LaTeX, PDF)\n\nThe families for x and a xor x are one. Each is mined on --m, then its three forms are\ncompared exactly with every member up to --verify-to (default: twice the mined range). A family\nis covered when all three hold there. A result is new when no claim of the claim files\n(default: data/claims/*.toml when present) states candy_v, candy_nl or candy_nw of a heap list\nthat specialises to it."
     )]
     Candy(CandyArgs),
     /// NIM with Cash move sets A ⊆ {1..M}: f^I and f^II PROVEN for all n, cash-periodicity and
@@ -85,6 +87,8 @@ pub struct CashArgs {
     memory: super::candy::MemoryArgs,
     #[command(flatten)]
     out: OutputArgs,
+    #[command(flatten)]
+    report: ReportArgs,
 }
 
 #[derive(Debug, Args)]
@@ -139,6 +143,17 @@ pub struct AtlasArgs {
     solve: SolveArgs,
     #[command(flatten)]
     out: OutputArgs,
+    #[command(flatten)]
+    report: ReportArgs,
+}
+
+/// The atlas rendered as a report instead of printed.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Render the atlas as a report into DIR instead of printing it: atlas.md, atlas.tex (and
+    /// atlas.pdf when pdflatex is installed), atlas.csv and atlas.json; DIR is replaced atomically
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["format", "output"])]
+    report: Option<PathBuf>,
 }
 
 /// The claim files that judge novelty.
@@ -179,6 +194,7 @@ impl AtlasArgs {
         atlas(
             &self.claims,
             &self.out,
+            &self.report,
             &self.solve.limits(),
             plan,
             discover,
@@ -188,6 +204,8 @@ impl AtlasArgs {
 
 /// A space's table as its cost sized it, before any work.
 struct Plan {
+    /// The rendered atlas's title.
+    title: &'static str,
     /// The table in words, for the refusal over the memory limit.
     table: String,
     /// The flags that shrink the table, named in the refusal.
@@ -245,6 +263,7 @@ fn scoring(a: ScoringArgs) -> anyhow::Result<()> {
     };
     let cost = space.cost()?;
     let plan = Plan {
+        title: "Atlas of Scoring Nim families",
         table: format!(
             "the table of all {}-heap positions with heaps ≤ {}",
             space.heaps, cost.max_heap
@@ -279,6 +298,7 @@ fn candy(a: CandyArgs) -> anyhow::Result<()> {
         crate::fsio::write_output(path, |w| w.write_all(text.as_bytes()))?;
     }
     let plan = Plan {
+        title: "Atlas of Candy Nim families",
         table: format!(
             "the value table covering every member (heaps ≤ {})",
             cost.max_heap
@@ -305,6 +325,7 @@ fn cash(a: CashArgs) -> anyhow::Result<()> {
     };
     let cost = space.cost(rayon::current_num_threads())?;
     let plan = Plan {
+        title: "Atlas of NIM with Cash move sets",
         table: format!(
             "proving {} sets ({} at once, each with win tables up to n = {MAX_CONDITION_TABLE})",
             cost.sets,
@@ -320,6 +341,7 @@ fn cash(a: CashArgs) -> anyhow::Result<()> {
     atlas(
         &a.claims,
         &a.out,
+        &a.report,
         &limits,
         plan,
         |registries, limits, progress| {
@@ -342,6 +364,7 @@ fn subtraction(a: SubtractionArgs) -> anyhow::Result<()> {
     // runs to at most --max-heap terms, one per worker.
     let bytes = 24 * u128::from(space.max_heap) * rayon::current_num_threads() as u128;
     let plan = Plan {
+        title: "Atlas of scoring subtraction games",
         table: format!("the period searches up to heap {}", space.max_heap),
         narrow: "--max-heap",
         work: format!(
@@ -361,6 +384,7 @@ fn subtraction(a: SubtractionArgs) -> anyhow::Result<()> {
 fn atlas<A: AtlasView>(
     claims: &ClaimsArgs,
     out: &OutputArgs,
+    report: &ReportArgs,
     limits: &Limits,
     plan: Plan,
     discover: impl FnOnce(&[Registry], &Limits, &dyn Progress) -> crate::error::Result<A>,
@@ -375,6 +399,10 @@ fn atlas<A: AtlasView>(
             plan.narrow
         );
     }
+    if let Some(dir) = &report.report {
+        // Refused before any work, not after.
+        files::check_target(dir).with_context(|| format!("--report {}", dir.display()))?;
+    }
     let registries = registries(&claims.claims, claims.no_claims)?;
     if !super::progress_silenced() {
         eprintln!(
@@ -387,8 +415,83 @@ fn atlas<A: AtlasView>(
     let atlas = discover(&registries, limits, &super::Bar(&pb));
     pb.finish_and_clear();
     let atlas = atlas?;
+    if let Some(dir) = &report.report {
+        return write_report(dir, plan.title, &atlas, &registries);
+    }
     match out.format {
         Format::Text => out.emit(|w| w.write_all(atlas.text().as_bytes())),
         _ => out.emit_table(&atlas.table()),
     }
+}
+
+/// The rendered atlas in `dir`: Markdown, LaTeX (and the PDF when pdflatex is installed), the
+/// table as CSV and the document's context as JSON, installed in one atomic step.
+fn write_report<A: AtlasView>(
+    dir: &Path,
+    title: &str,
+    atlas: &A,
+    registries: &[Registry],
+) -> anyhow::Result<()> {
+    let (summary, sections) = atlas.document();
+    let claim_files: Vec<String> = registries
+        .iter()
+        .map(|r| r.path.display().to_string())
+        .collect();
+    // Lossy: a name that is not UTF-8 is shown, not refused (the run itself had it).
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let command = shlex::try_join(std::iter::once("nimlab").chain(args.iter().map(String::as_str)))
+        .unwrap_or_else(|_| format!("nimlab {}", args.join(" ")));
+    let context = AtlasReport {
+        title: title.to_string(),
+        space: atlas.space().to_string(),
+        provenance: Provenance {
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            command,
+            parameters: vec![Parameter {
+                name: "claim files".to_string(),
+                value: if claim_files.is_empty() {
+                    "none".to_string()
+                } else {
+                    claim_files.join(", ")
+                },
+            }],
+            commit: super::study::build_commit(),
+            paper: None,
+        },
+        summary,
+        sections,
+        csv: "atlas.csv".to_string(),
+    };
+    let renderer = Renderer::new()?;
+    let mut out = Files::new();
+    out.insert("atlas.md", renderer.atlas_markdown(&context)?.into_bytes())?;
+    out.insert("atlas.tex", renderer.atlas_latex(&context)?.into_bytes())?;
+    out.insert("atlas.csv", atlas.table().render(Format::Csv))?;
+    out.insert("atlas.json", context_json(&context)?)?;
+    if !super::progress_silenced() && pdf::pdflatex_available() {
+        eprintln!("compiling atlas.tex with pdflatex");
+    }
+    match pdf::compile(&out, "atlas.tex")? {
+        Some(compiled) => {
+            for o in &compiled.overfull {
+                eprintln!("warning: atlas.tex: {o}");
+            }
+            out.insert("atlas.pdf", compiled.bytes)?;
+        }
+        None if !super::progress_silenced() => {
+            eprintln!("note: pdflatex is not installed, so atlas.pdf is not rendered");
+        }
+        None => {}
+    }
+    for note in files::recover(dir)? {
+        eprintln!("note: {note}");
+    }
+    files::install(dir, &out)?;
+    if !super::progress_silenced() {
+        eprintln!("wrote {} files into {}", out.len(), dir.display());
+    }
+    Ok(())
 }

@@ -350,7 +350,7 @@ fn tables(a: TablesArgs) -> anyhow::Result<()> {
 }
 
 /// The commit this binary was built from (`build.rs`): `None` when built outside a checkout.
-fn build_commit() -> Option<crate::report::context::Commit> {
+pub(super) fn build_commit() -> Option<crate::report::context::Commit> {
     let built = env!("NIMLAB_COMMIT");
     let (hash, dirty) = match built.strip_suffix("-dirty") {
         Some(hash) => (hash, true),

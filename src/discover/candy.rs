@@ -24,7 +24,9 @@
 use rayon::prelude::*;
 
 use super::stated::{AffineHeap, HeapFamily, novelty, stated_families};
-use super::{Atlas, FamilyData, Novelty, discover_family, twice, validate_mined};
+use super::{
+    Atlas, FamilyData, Novelty, QuantityCall, Statements, discover_family, twice, validate_mined,
+};
 use crate::claims::Registry;
 use crate::error::{Error, Result};
 use crate::games::candy::{Candies, TableShape, value_with};
@@ -229,6 +231,7 @@ pub fn discover(
                     columns,
                     mined_to: space.m.end(),
                     novelty,
+                    position: fam.position(),
                 },
                 &quantities,
             );
@@ -242,6 +245,14 @@ pub fn discover(
         quantities,
         entries,
         Vec::new(),
+        Statements {
+            payoff: None,
+            quantities: vec![
+                ("v", QuantityCall::Value("candy_v")),
+                ("n_l", QuantityCall::Value("candy_nl")),
+                ("n_w", QuantityCall::Value("candy_nw")),
+            ],
+        },
     ))
 }
 

@@ -593,6 +593,33 @@ impl AtlasView for CashAtlas {
     fn table(&self) -> Table {
         CashAtlas::table(self)
     }
+
+    fn space(&self) -> &str {
+        &self.space
+    }
+
+    fn document(
+        &self,
+    ) -> (
+        Vec<crate::report::context::AtlasFinding>,
+        Vec<crate::report::context::AtlasSection>,
+    ) {
+        // The summary's first line is the space, which the document states above it.
+        let summary = self
+            .summary()
+            .lines()
+            .skip(1)
+            .map(|l| crate::report::context::AtlasFinding {
+                label: String::new(),
+                text: if l.ends_with([':', '.']) {
+                    l.to_string()
+                } else {
+                    format!("{l}.")
+                },
+            })
+            .collect();
+        (summary, super::document::table_sections(&self.table()))
+    }
 }
 
 /// The witness that a set is not cash-periodic, in words.

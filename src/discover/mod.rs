@@ -34,18 +34,25 @@
 
 pub mod candy;
 pub mod cash;
+mod document;
 pub mod scoring;
 mod stated;
 pub mod subtraction;
 
+pub use document::{QuantityCall, Statements};
+
 use std::fmt;
 
+use crate::claims::expr::Expr;
 use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
 use crate::miner::FamilyOptions;
-use crate::miner::{Anomaly, FamilyForms, PeriodicLinear, residue_index};
+use crate::miner::{Anomaly, FamilyForms, KLine, NoProgressionForm, PeriodicLinear, residue_index};
 use crate::num::{IntRange, Pwl, Q};
-use crate::tables::mined::{Column, PWL_COLUMN, family_forms_with, payoff_form_disagreement};
+use crate::report::context::{AtlasFinding, AtlasSection};
+use crate::tables::mined::{
+    Column, PWL_COLUMN, family_expr, family_forms_with, payoff_form_disagreement,
+};
 
 /// The data of one family of a space: its typed columns on k = k₀..K₂, of which the miner
 /// sees k₀..`mined_to`.
@@ -60,6 +67,9 @@ pub struct FamilyData {
     pub mined_to: i64,
     /// Whether a claim already states a form for the family.
     pub novelty: Novelty,
+    /// The member's heaps as lines in the parameter (`k + 2, k, 1`): what the rendered atlas
+    /// states its forms of.
+    pub position: Vec<KLine>,
 }
 
 /// The re-verification bound of twice the mined range: K + (K − k₀ + 1).
@@ -229,7 +239,7 @@ pub enum PayoffOutcome {
         /// The first member it describes.
         from: i64,
         /// The formula in the claims' expression language (variables N and the parameter).
-        formula: String,
+        formula: Expr,
         /// How it fared beyond the data.
         status: FormStatus,
         /// Members of the data that break it.
@@ -238,11 +248,32 @@ pub enum PayoffOutcome {
     /// None was found, and why.
     NotFound {
         /// The miner's reason.
-        reason: String,
+        reason: NoPayoffForm,
     },
     /// The game's values are numbers, not functions of a bonus N (Candy Nim's V, N_L, N_W):
     /// the family's result is its quantities' forms.
     NoPayoff,
+}
+
+/// Why a family has no payoff form.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NoPayoffForm {
+    /// The progressions miner found none.
+    #[error(transparent)]
+    Progressions(NoProgressionForm),
+    /// Some member of the data has no payoff function.
+    #[error("some member has no payoff function")]
+    MemberWithoutPayoff,
+}
+
+impl NoPayoffForm {
+    /// The reason without the family's particulars, shared by every family it stops.
+    pub fn kind(&self) -> String {
+        match self {
+            NoPayoffForm::Progressions(why) => why.kind().to_string(),
+            NoPayoffForm::MemberWithoutPayoff => self.to_string(),
+        }
+    }
 }
 
 /// A scalar quantity's periodic-linear form along the family.
@@ -269,6 +300,8 @@ pub struct AtlasEntry {
     pub quantities: Vec<QuantityOutcome>,
     /// Whether a claim already states a form for it.
     pub novelty: Novelty,
+    /// The member's heaps as lines in the parameter.
+    pub position: Vec<KLine>,
 }
 
 impl AtlasEntry {
@@ -366,13 +399,21 @@ fn percent(part: usize, all: usize) -> f64 {
     }
 }
 
-/// What a space's discovery gives back: its report in words (what `--format text` prints) and
-/// its table (every other format).
+/// What a space's discovery gives back: its report in words (what `--format text` prints), its
+/// table (every other format) and its rendered document (`--report DIR`).
 pub trait AtlasView {
     /// The summary, then one line per entry.
     fn text(&self) -> String;
     /// One row per entry, in rank order.
     fn table(&self) -> Table;
+    /// The space in words.
+    fn space(&self) -> &str;
+    /// The rendered document's summary (sentences, Markdown with `$…$` mathematics) and its
+    /// sections. By default no summary and one section with an item per row of
+    /// [`AtlasView::table`], its non-empty cells as sentences.
+    fn document(&self) -> (Vec<AtlasFinding>, Vec<AtlasSection>) {
+        (Vec::new(), document::table_sections(&self.table()))
+    }
 }
 
 impl AtlasView for Atlas {
@@ -382,6 +423,14 @@ impl AtlasView for Atlas {
 
     fn table(&self) -> Table {
         Atlas::table(self)
+    }
+
+    fn space(&self) -> &str {
+        &self.space
+    }
+
+    fn document(&self) -> (Vec<AtlasFinding>, Vec<AtlasSection>) {
+        document::atlas_sections(self)
     }
 }
 
@@ -398,6 +447,8 @@ pub struct Atlas {
     pub entries: Vec<AtlasEntry>,
     /// Families of the space left out as shifts of others.
     pub duplicates: Vec<Duplicate>,
+    /// How the results read in the claims language (for [`AtlasView::document`]).
+    pub statements: Statements,
 }
 
 /// The columns of [`Atlas::table`] before the quantities' forms (one `<name>_form` column each)
@@ -424,6 +475,7 @@ impl Atlas {
         quantities: Vec<String>,
         mut entries: Vec<AtlasEntry>,
         duplicates: Vec<Duplicate>,
+        statements: Statements,
     ) -> Atlas {
         entries.sort_by_key(AtlasEntry::rank);
         Atlas {
@@ -432,7 +484,15 @@ impl Atlas {
             quantities,
             entries,
             duplicates,
+            statements,
         }
+    }
+
+    /// Whether the game's values are functions of a bonus N (some family has a payoff).
+    pub fn has_payoff(&self) -> bool {
+        self.entries
+            .iter()
+            .any(|e| e.payoff != PayoffOutcome::NoPayoff)
     }
 
     /// Families whose payoff form survived re-verification, and all families.
@@ -581,14 +641,14 @@ impl Atlas {
                     status.text(p, *from),
                     anomalies.as_slice(),
                     String::new(),
-                    formula.clone(),
+                    formula.to_string(),
                 ),
                 PayoffOutcome::NotFound { reason } => (
                     Cell::Text("none".to_string()),
                     Cell::Text(String::new()),
                     "NONE".to_string(),
                     &[][..],
-                    reason.clone(),
+                    reason.to_string(),
                     String::new(),
                 ),
                 PayoffOutcome::NoPayoff => {
@@ -724,6 +784,7 @@ pub fn discover_family(data: &FamilyData, quantities: &[String]) -> Result<Atlas
         payoff,
         quantities,
         novelty: data.novelty.clone(),
+        position: data.position.clone(),
     })
 }
 
@@ -746,7 +807,7 @@ fn payoff_outcome(
         (
             PayoffKind::Template(z.kind.to_string()),
             z.from,
-            z.expr.clone(),
+            family_expr(&z.form, "N", p),
             Vec::new(),
         )
     } else {
@@ -759,17 +820,17 @@ fn payoff_outcome(
                         .collect(),
                 },
                 form.from,
-                form.expr("N", p).to_string(),
+                form.expr("N", p),
                 form.anomalies.clone(),
             ),
             Some(Err(why)) => {
                 return Ok(PayoffOutcome::NotFound {
-                    reason: why.to_string(),
+                    reason: NoPayoffForm::Progressions(why.clone()),
                 });
             }
             None => {
                 return Ok(PayoffOutcome::NotFound {
-                    reason: "some member has no payoff function".to_string(),
+                    reason: NoPayoffForm::MemberWithoutPayoff,
                 });
             }
         }

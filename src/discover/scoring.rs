@@ -31,7 +31,10 @@ use rayon::prelude::*;
 
 pub use super::stated::{AffineHeap, HeapFamily};
 use super::stated::{affine_families, novelty, stated_families};
-use super::{Atlas, Duplicate, FamilyData, Novelty, discover_family, twice, validate_mined};
+use super::{
+    Atlas, Duplicate, FamilyData, Novelty, QuantityCall, Statements, discover_family, twice,
+    validate_mined,
+};
 use crate::claims::Registry;
 use crate::error::{Error, Result};
 use crate::games::scoring::{HeapSize, Limits, Method, scoring_nim, solve_table, table_bytes};
@@ -235,6 +238,7 @@ pub fn discover(
                     columns,
                     mined_to: space.k.end().max(first),
                     novelty,
+                    position: fam.position(),
                 },
                 &quantities,
             );
@@ -248,6 +252,14 @@ pub fn discover(
         quantities,
         entries,
         duplicates,
+        Statements {
+            payoff: Some("payoff"),
+            quantities: vec![
+                ("breakpoints", QuantityCall::Count("breakpoints")),
+                ("c_minus", QuantityCall::Value("cminus")),
+                ("c_plus", QuantityCall::Value("cplus")),
+            ],
+        },
     ))
 }
 
@@ -441,7 +453,7 @@ expected = "x - y + abs(1 - abs(1 + N))"
             );
             // The printed formula, parsed back as a reader would, at every breakpoint of the
             // member solved on its own, between them and beyond both ends.
-            let expr = parse_expr(formula).unwrap();
+            let expr = parse_expr(&formula.to_string()).unwrap();
             let fam = kept.iter().find(|f| f.to_string() == e.family).unwrap();
             for k in (*from..=20).step_by(3) {
                 let f = alone(fam, k);
@@ -500,6 +512,7 @@ expected = "x - y + abs(1 - abs(1 + N))"
                     columns: columns(perturb),
                     mined_to: 14,
                     novelty: Novelty::Unchecked,
+                    position: fam.position(),
                 },
                 &quantities,
             )

@@ -20,6 +20,7 @@ use crate::claims::expr::{BinOp, CmpOp, Domain, Expr, ExprKind};
 use crate::claims::functions::{GROUPS, numbers::GROUP as NUMBERS};
 use crate::claims::registry::{Assertion, Check, ExprCheck};
 use crate::claims::{Claim, Registry};
+use crate::miner::KLine;
 use crate::num::{IntRange, Q};
 
 /// One heap a·k + b of a family.
@@ -99,6 +100,17 @@ impl HeapFamily {
     pub fn written(&self, param: &str) -> String {
         let heaps: Vec<String> = self.0.iter().map(|h| h.written(param)).collect();
         heaps.join(",")
+    }
+
+    /// The heaps as lines in the parameter.
+    pub fn position(&self) -> Vec<KLine> {
+        self.0
+            .iter()
+            .map(|h| KLine {
+                slope: Q::int(h.slope),
+                intercept: Q::int(h.offset),
+            })
+            .collect()
     }
 }
 

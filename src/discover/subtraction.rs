@@ -407,6 +407,10 @@ impl AtlasView for SubtractionAtlas {
     fn table(&self) -> Table {
         SubtractionAtlas::table(self)
     }
+
+    fn space(&self) -> &str {
+        &self.space
+    }
 }
 
 /// Conjecture 14's verdict on a family in words.

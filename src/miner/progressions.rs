@@ -430,6 +430,22 @@ pub enum NoProgressionForm {
     },
 }
 
+impl NoProgressionForm {
+    /// The reason in words without the family's particulars (ranges, counts), the same for
+    /// every family it stops.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            NoProgressionForm::TooFewMembers { .. } => "too few members to fit progressions",
+            NoProgressionForm::ShapeNotPeriodic { .. } => {
+                "the number and kind of the progressions is not eventually periodic in k on the mined range"
+            }
+            NoProgressionForm::NumbersNotLinear { .. } => {
+                "the progressions' kinds repeat, but their numbers are not linear in k along each residue class on the mined range"
+            }
+        }
+    }
+}
+
 /// The least period P, start k₀ and class shapes of a family of member shapes (`None` entries
 /// are left out: unknown members).
 struct Fit {

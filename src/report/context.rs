@@ -643,3 +643,53 @@ pub struct MinedForm {
     /// The re-verification beyond the data, in words (absent when none was asked for).
     pub verified: Option<String>,
 }
+
+/// A rendered atlas (`nimlab discover … --report DIR`): the space and its findings first (the
+/// coverage, the new results), then the sections the space's atlas gives, each result stated as
+/// mathematics.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AtlasReport {
+    /// Title.
+    pub title: String,
+    /// The space in words.
+    pub space: String,
+    /// Version, command, commit and parameters.
+    pub provenance: Provenance,
+    /// The findings in a few sentences.
+    pub summary: Vec<AtlasFinding>,
+    /// The results, grouped and ranked as the atlas ranks them.
+    pub sections: Vec<AtlasSection>,
+    /// The atlas's table, beside the report.
+    pub csv: String,
+}
+
+/// One finding of an atlas's summary: `Coverage.` and its sentence.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AtlasFinding {
+    /// What it is about, a word or two (may be empty).
+    pub label: String,
+    /// Its sentence, Markdown with `$…$` mathematics.
+    pub text: String,
+}
+
+/// A group of an atlas's results (new, known, broken, without a form).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AtlasSection {
+    /// Heading.
+    pub title: String,
+    /// What the group holds and what its status means, Markdown with `$…$` mathematics.
+    pub intro: String,
+    /// Its results.
+    pub items: Vec<AtlasItem>,
+}
+
+/// One result of an atlas: a family with its statements.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AtlasItem {
+    /// Heading, Markdown with `$…$` mathematics.
+    pub title: String,
+    /// Displayed formulas (math bodies, no delimiters), each its own line.
+    pub formulas: Vec<String>,
+    /// Sentences after them, each Markdown with `$…$` mathematics.
+    pub lines: Vec<String>,
+}

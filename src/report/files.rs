@@ -114,14 +114,14 @@ fn old_prefix(name: &str) -> String {
 pub fn check_target(dir: &Path) -> Result<()> {
     match fs::symlink_metadata(dir) {
         Ok(m) if m.file_type().is_symlink() => Err(Error::invalid(format!(
-            "{} is a symbolic link; the reports are installed by replacing the directory itself, so give its target (--dir {}) instead",
+            "{} is a symbolic link; the reports are installed by replacing the directory itself, so give its target ({}) instead",
             dir.display(),
             fs::canonicalize(dir)
                 .map(|t| t.display().to_string())
                 .unwrap_or_else(|_| "DIR".to_string())
         ))),
         Ok(m) if !m.is_dir() => Err(Error::invalid(format!(
-            "{} exists and is not a directory; the reports need a directory there (move it away or pass --dir)",
+            "{} exists and is not a directory; the reports need a directory there (move it away or choose another directory)",
             dir.display()
         ))),
         Ok(_) => Ok(()),

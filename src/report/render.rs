@@ -6,23 +6,24 @@
 
 use tera::{Context, Delimiters, Kwargs, State, Tera};
 
-use super::context::{Index, Report, StudyReport};
+use super::context::{AtlasReport, Index, Report, StudyReport};
 use super::escape::{escape_latex, register_filters};
 use crate::error::{Error, Result};
 
 /// The built-in templates: (name, source). `claim.md` holds the claim-entry macros the report
 /// imports.
-pub const TEMPLATES_MD: [(&str, &str); 4] = [
+pub const TEMPLATES_MD: [(&str, &str); 5] = [
     ("claim.md", include_str!("../../templates/claim.md.tera")),
     ("report.md", include_str!("../../templates/report.md.tera")),
     ("index.md", include_str!("../../templates/index.md.tera")),
     ("study.md", include_str!("../../templates/study.md.tera")),
+    ("atlas.md", include_str!("../../templates/atlas.md.tera")),
 ];
 
 /// The built-in LaTeX templates (and the BibTeX file, whose braces want the same delimiters):
 /// (name, source). `preamble.tex` is included by the report and by `all-reports.tex`;
 /// `claim.tex` holds the claim-entry macros.
-pub const TEMPLATES_TEX: [(&str, &str); 6] = [
+pub const TEMPLATES_TEX: [(&str, &str); 7] = [
     (
         "preamble.tex",
         include_str!("../../templates/preamble.tex.tera"),
@@ -41,6 +42,7 @@ pub const TEMPLATES_TEX: [(&str, &str); 6] = [
         include_str!("../../templates/references.bib.tera"),
     ),
     ("study.tex", include_str!("../../templates/study.tex.tera")),
+    ("atlas.tex", include_str!("../../templates/atlas.tex.tera")),
 ];
 
 /// A command line for LaTeX: escaped, in `\\texttt`, with a permitted line break after every
@@ -187,6 +189,16 @@ impl Renderer {
     /// A study's report as LaTeX.
     pub fn study_latex(&self, study: &StudyReport) -> Result<String> {
         Renderer::render(&self.tex, "study.tex", "study", study)
+    }
+
+    /// An atlas of `nimlab discover` as Markdown.
+    pub fn atlas_markdown(&self, atlas: &AtlasReport) -> Result<String> {
+        Renderer::render(&self.md, "atlas.md", "atlas", atlas)
+    }
+
+    /// An atlas of `nimlab discover` as LaTeX.
+    pub fn atlas_latex(&self, atlas: &AtlasReport) -> Result<String> {
+        Renderer::render(&self.tex, "atlas.tex", "atlas", atlas)
     }
 
     /// The index of the reports as Markdown.
