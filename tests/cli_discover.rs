@@ -241,6 +241,31 @@ fn the_candy_atlas_gives_the_values_candy_family_prints() {
             );
         }
     }
+    // Four heaps [a, b, 4m + x, 4m + (a xor b xor x)], a <= b: every V form gives the values
+    // `candy family` prints, as for three.
+    run_input_error(&words("discover candy --heaps 5"), &["--heaps 5"]);
+    let line = "discover candy --heaps 4 --bits 2 --a 1..3 --m 1..8 --format csv --no-claims";
+    let records = Csv::run(line).records().len();
+    // a <= b in 1..3 (6 pairs), x <= a xor b xor x: 3 pairs with a xor b = 0 keep x = 0..3,
+    // the other 3 keep 2 of the 4 values of x.
+    assert_eq!(records, 3 * 4 + 3 * 2);
+    for r in Csv::run(line).records() {
+        let from: i64 = r["from"].parse().unwrap();
+        let (slope, intercept) = parse_line(r["v_form"]);
+        let family = Csv::run(&format!(
+            "candy family {} --m 1..16 --format csv",
+            r["family"]
+        ));
+        for member in family.records() {
+            let m: i64 = member["m"].parse().unwrap();
+            let v: i64 = member["v"].parse().unwrap();
+            assert!(
+                m < from || slope * m + intercept == v,
+                "{} at m = {m}",
+                r["family"]
+            );
+        }
+    }
     // The text states the coverage by the quantities' forms.
     let text = run_ok(&words(
         "discover candy --bits 2 --a 1..3 --m 1..8 --no-claims",

@@ -34,7 +34,7 @@ pub enum DiscoverCommand {
     /// Candy Nim families [a, 2^K·m + x, 2^K·m + (a xor x)] (P-positions for a, x < 2^K): the
     /// forms of V, N_L and N_W in m, mined on --m and re-verified beyond it.
     #[command(
-        after_help = "Examples:\n  nimlab discover candy                          # K = 5: a in 1..31, every x < 32, m = 1..16\n  nimlab discover candy --bits 6 --a 1..63 --format csv -o atlas.csv\n  nimlab discover candy --bits 3 --m 1..12 --verify-to 40\n  nimlab discover candy --report candy-atlas     # the atlas as a report (Markdown, LaTeX, PDF)\n\nThe families for x and a xor x are one. Each is mined on --m, then its three forms are\ncompared exactly with every member up to --verify-to (default: twice the mined range). A family\nis covered when all three hold there. A result is new when no claim of the claim files\n(default: data/claims/*.toml when present) states candy_v, candy_nl or candy_nw of a heap list\nthat specialises to it."
+        after_help = "Examples:\n  nimlab discover candy                          # K = 5: a in 1..31, every x < 32, m = 1..16\n  nimlab discover candy --bits 6 --a 1..63 --format csv -o atlas.csv\n  nimlab discover candy --bits 3 --m 1..12 --verify-to 40\n  nimlab discover candy --report candy-atlas     # the atlas as a report (Markdown, LaTeX, PDF)\n  nimlab discover candy --heaps 4 --bits 3 --a 1..7   # [a, b, 8m + x, 8m + (a xor b xor x)]\n\nThe families for x and a xor x are one. Each is mined on --m, then its three forms are\ncompared exactly with every member up to --verify-to (default: twice the mined range). A family\nis covered when all three hold there. A result is new when no claim of the claim files\n(default: data/claims/*.toml when present) states candy_v, candy_nl or candy_nw of a heap list\nthat specialises to it."
     )]
     Candy(CandyArgs),
     /// NIM with Cash move sets A ⊆ {1..M}: f^I and f^II PROVEN for all n, cash-periodicity and
@@ -94,6 +94,10 @@ pub struct CashArgs {
 #[derive(Debug, Args)]
 #[command(mut_args(verify_to_named("M")))]
 pub struct CandyArgs {
+    /// Heaps per family: 3, [a, 2^K·m + x, 2^K·m + (a xor x)], or 4, [a, b, 2^K·m + x,
+    /// 2^K·m + (a xor b xor x)] with a ≤ b.
+    #[arg(long, value_name = "H", default_value_t = 3, value_parser = super::args::ranged(0, usize::MAX))]
+    heaps: usize,
     /// K: the growing heaps are 2^K·m + x and 2^K·m + (a xor x).
     #[arg(long, value_name = "K", default_value_t = 5, value_parser = super::args::ranged(0, u32::MAX))]
     bits: u32,
@@ -282,12 +286,19 @@ fn scoring(a: ScoringArgs) -> anyhow::Result<()> {
 
 fn candy(a: CandyArgs) -> anyhow::Result<()> {
     let space = CandySpace {
+        heaps: a.heaps,
         bits: a.bits,
         a: a.a,
         m: a.m,
         verify_to: a.atlas.verify_to(a.m),
     };
     let cost = space.cost()?;
+    if a.forms.is_some() && space.heaps != 3 {
+        anyhow::bail!(
+            "--forms writes the forms of the 3-heap families of a block (for `nimlab prove`); it does not apply to --heaps {}",
+            space.heaps
+        );
+    }
     if let Some(path) = &a.forms {
         let text = crate::discover::candy::forms_file(
             space.bits,

@@ -1,14 +1,16 @@
 //! Discovery over Candy Nim: the P-position families 𝔊(a, m, x) = [a, 2^K·m + x, 2^K·m + (a ⊕ x)]
-//! of the paper's §4, every a and x below 2^K at once.
+//! of the paper's §4, every a and x below 2^K at once; and their four-heap analogues
+//! [a, b, 2^K·m + x, 2^K·m + (a ⊕ b ⊕ x)] with two fixed heaps a ≤ b.
 //!
-//! **Why these.** For a, x < 2^K the three heaps have nim-sum a ⊕ x ⊕ (a ⊕ x) = 0 (the high
-//! parts 2^K·m cancel), so every member is a P-position and V = N_L − N_W, N_L and N_W are
-//! defined (Luca moves first). Remark 4.5 (V([31, 32m, 32m + 31]) = 62m + 36) and Props 4.1 and
+//! **Why these.** For a, b, x < 2^K the heaps have nim-sum a ⊕ x ⊕ (a ⊕ x) = 0 (with b:
+//! a ⊕ b ⊕ x ⊕ (a ⊕ b ⊕ x) = 0; the high parts 2^K·m cancel), so every member is a P-position
+//! and V = N_L − N_W, N_L and N_W are defined (Luca moves first). Remark 4.5 (V([31, 32m, 32m + 31]) = 62m + 36) and Props 4.1 and
 //! 4.4 are single families of this shape; the space asks the same question of all of them: is
 //! each of V, N_L, N_W periodic-linear in m, with which period and from where?
 //!
 //! **The space.** a runs over `a` (1 ≤ a < 2^K), x over 0..2^K − 1; the families for x and
-//! a ⊕ x are one (the same multiset of heaps), so x ≤ a ⊕ x is kept. No family is another with m
+//! a ⊕ x are one (the same multiset of heaps), so x ≤ a ⊕ x is kept. With four heaps a ≤ b
+//! both run over `a`, and x ≤ a ⊕ b ⊕ x is kept. No family is another with m
 //! shifted (x < 2^K), so none is left out as a duplicate.
 //!
 //! **The solve.** One value table covering every member of every family up to the
@@ -47,6 +49,8 @@ pub const MAX_BITS: u32 = 10;
 /// A space of Candy Nim families [a, 2^K·m + x, 2^K·m + (a ⊕ x)] (see the module doc).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CandySpace {
+    /// Heaps per family: 3 ([a, 2^K·m + x, …]) or 4 ([a, b, 2^K·m + x, …]).
+    pub heaps: usize,
     /// K: the high parts are 2^K·m.
     pub bits: u32,
     /// The values of a, 1 ≤ a < 2^K.
@@ -61,6 +65,7 @@ impl Default for CandySpace {
     fn default() -> CandySpace {
         let m = IntRange::new(1, 16).expect("1 ≤ 16");
         CandySpace {
+            heaps: 3,
             bits: 5,
             a: IntRange::new(1, 31).expect("1 ≤ 31"),
             verify_to: twice(m),
@@ -83,6 +88,12 @@ pub struct CandySpaceCost {
 impl CandySpace {
     /// Refuses a space that has no family or is out of range, naming the bad value.
     pub fn validate(&self) -> Result<()> {
+        if !matches!(self.heaps, 3 | 4) {
+            return Err(Error::invalid(format!(
+                "--heaps {}: a family has 3 heaps [a, 2^K·m + x, 2^K·m + (a xor x)] or 4 [a, b, 2^K·m + x, 2^K·m + (a xor b xor x)]",
+                self.heaps
+            )));
+        }
         if self.bits == 0 || self.bits > MAX_BITS {
             return Err(Error::invalid(format!(
                 "--bits {}: K runs over 1..{MAX_BITS}",
@@ -100,19 +111,27 @@ impl CandySpace {
         validate_mined("m", self.m, 1 << 16, self.verify_to, 1 << 17)
     }
 
-    /// The families of the space in order: a, then x ≤ a ⊕ x.
+    /// The families of the space in order: a (then b ≥ a with four heaps), then x ≤ the other
+    /// low part.
     pub fn families(&self) -> Vec<HeapFamily> {
         let high = 1i64 << self.bits;
-        let mut out = Vec::new();
+        let fixed = |offset| AffineHeap { slope: 0, offset };
+        let mut fixed_parts: Vec<Vec<AffineHeap>> = Vec::new();
         for a in self.a.iter() {
+            if self.heaps == 3 {
+                fixed_parts.push(vec![fixed(a)]);
+            } else {
+                fixed_parts.extend((a..=self.a.end()).map(|b| vec![fixed(a), fixed(b)]));
+            }
+        }
+        let mut out = Vec::new();
+        for part in fixed_parts {
+            let low = part.iter().fold(0, |acc, h| acc ^ h.offset);
             for x in 0..high {
-                let y = a ^ x;
+                let y = low ^ x;
                 if x <= y {
-                    out.push(HeapFamily::new(vec![
-                        AffineHeap {
-                            slope: 0,
-                            offset: a,
-                        },
+                    let mut heaps = part.clone();
+                    heaps.extend([
                         AffineHeap {
                             slope: high,
                             offset: x,
@@ -121,7 +140,8 @@ impl CandySpace {
                             slope: high,
                             offset: y,
                         },
-                    ]));
+                    ]);
+                    out.push(HeapFamily::new(heaps));
                 }
             }
         }
@@ -170,13 +190,17 @@ impl CandySpace {
 
     /// The space in words.
     pub fn describe(&self) -> String {
-        format!(
-            "Candy Nim families [a, {0}m + x, {0}m + (a xor x)] with a in {1}, 0 <= x < {0} (x <= a xor x), mined on m = {2}, re-verified on m <= {3}",
-            1i64 << self.bits,
-            self.a,
-            self.m,
-            self.verify_to
-        )
+        let high = 1i64 << self.bits;
+        let (a, m, to) = (self.a, self.m, self.verify_to);
+        if self.heaps == 4 {
+            format!(
+                "Candy Nim families [a, b, {high}m + x, {high}m + (a xor b xor x)] with a <= b in {a}, 0 <= x < {high} (x <= a xor b xor x), mined on m = {m}, re-verified on m <= {to}"
+            )
+        } else {
+            format!(
+                "Candy Nim families [a, {high}m + x, {high}m + (a xor x)] with a in {a}, 0 <= x < {high} (x <= a xor x), mined on m = {m}, re-verified on m <= {to}"
+            )
+        }
     }
 }
 
@@ -385,6 +409,7 @@ mod tests {
 
     fn small() -> CandySpace {
         CandySpace {
+            heaps: 3,
             bits: 2,
             a: IntRange::new(1, 3).unwrap(),
             m: IntRange::new(1, 8).unwrap(),
@@ -466,6 +491,7 @@ expected = "2m"
         )
         .unwrap();
         let space = CandySpace {
+            heaps: 3,
             bits: 1,
             a: IntRange::new(1, 1).unwrap(),
             m: IntRange::new(1, 8).unwrap(),
