@@ -122,11 +122,13 @@ impl Writer<'_> {
         });
         if broken + none > 0 {
             out.push(finding(
-            "The rest",
-            format!(
-                "{broken} families have a form that a member beyond the mined range breaks, and {none} have no form of the miner's shapes (the reasons are listed at the end)."
-            ),
-        ));
+                "The rest",
+                format!(
+                    "{broken} families have a form that a member beyond the mined range \
+                     breaks, and {none} have no form of the miner's shapes (the reasons are \
+                     listed at the end)."
+                ),
+            ));
         }
         if anomalies > 0 {
             out.push(finding(
@@ -195,7 +197,8 @@ impl Writer<'_> {
             }
         };
         let holds = format!(
-            "Each form holds for every member from the first ${p}$ given, as far as the members were re-verified; the ranges are stated with it."
+            "Each form is stated with the first ${p}$ it holds from, the range it was mined on \
+             and the range it was re-verified on."
         );
         push(
             "New results",
