@@ -512,7 +512,8 @@ pub mod mining {
 /// ```
 pub mod discovery {
     pub use crate::discover::candy::{
-        CandySpace, CandySpaceCost, MAX_BITS, discover as discover_candy,
+        CandySpace, CandySpaceCost, MAX_BITS, MAX_FORMS_BITS, discover as discover_candy,
+        forms_file as candy_forms_file,
     };
     pub use crate::discover::cash::{
         CASH_ATLAS_COLUMNS, CashAtlas, CashSpace, CashSpaceCost, ConditionOutcome, LawOutcome,
@@ -645,6 +646,9 @@ pub mod reports {
     };
     pub use crate::report::files::{Difference, Files, compare, install, recover};
     pub use crate::report::label::plain_math;
+    pub use crate::report::pdf::{
+        OVERFULL_LIMIT_PT, Pdf, compile as compile_pdf, pdflatex_available,
+    };
     pub use crate::report::render::latex_command;
     pub use crate::report::{Builder, Checked, Paper, Renderer, context_json, render_paper};
     pub use crate::report::{INDEX_LABEL_LIMIT, TOP_FINDINGS, formula_prose, top_findings};

@@ -323,31 +323,8 @@ impl Writer<'_> {
         }
     }
 
-    /// `HOLDS on k = 5..32` in words, or where the form failed.
     fn status_words(&self, status: &FormStatus, from: i64) -> String {
-        let p = self.param();
-        match status {
-            FormStatus::Reverified { to } => {
-                format!("re-verified on ${from} \\le {p} \\le {to}$ (HOLDS there)")
-            }
-            FormStatus::NotRebuilt(m) | FormStatus::BrokenBeyond(m) => {
-                let at =
-                    m.at.as_ref()
-                        .map(|n| format!(", $N = {}$", rational_math(n)))
-                        .unwrap_or_default();
-                let what = if matches!(status, FormStatus::NotRebuilt(_)) {
-                    "NOT REBUILT on the data"
-                } else {
-                    "FAILS beyond the data"
-                };
-                format!(
-                    "{what}: at ${p} = {}${at} the form gives ${}$ and the member ${}$",
-                    m.member,
-                    rational_math(&m.form),
-                    rational_math(&m.data)
-                )
-            }
-        }
+        status_words(status, from, self.param())
     }
 
     /// A quantity's form, one equation per residue class: displayed (a game without a payoff,
@@ -489,6 +466,33 @@ impl Writer<'_> {
                 ],
             })
             .collect()
+    }
+}
+
+/// How a form fared, in words with `$…$` mathematics: `re-verified on $5 \le k \le 32$ (HOLDS
+/// there)`, or where it failed with both values.
+pub(super) fn status_words(status: &FormStatus, from: i64, p: &str) -> String {
+    match status {
+        FormStatus::Reverified { to } => {
+            format!("re-verified on ${from} \\le {p} \\le {to}$ (HOLDS there)")
+        }
+        FormStatus::NotRebuilt(m) | FormStatus::BrokenBeyond(m) => {
+            let at =
+                m.at.as_ref()
+                    .map(|n| format!(", $N = {}$", rational_math(n)))
+                    .unwrap_or_default();
+            let what = if matches!(status, FormStatus::NotRebuilt(_)) {
+                "NOT REBUILT on the data"
+            } else {
+                "FAILS beyond the data"
+            };
+            format!(
+                "{what}: at ${p} = {}${at} the form gives ${}$ and the member ${}$",
+                m.member,
+                rational_math(&m.form),
+                rational_math(&m.data)
+            )
+        }
     }
 }
 

@@ -32,12 +32,16 @@ use rayon::prelude::*;
 use super::stated::{HeapFamily, affine_families};
 use super::{AtlasView, Duplicate, FormStatus, Mismatch, Novelty, percent, validate_mined};
 use crate::claims::Registry;
+use crate::claims::eval::Definitions;
+use crate::claims::expr::{BinOp, Expr};
+use crate::claims::typeset::expr_math;
 use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
 use crate::games::scoring::{HeapSize, Limits, survey_set};
-use crate::miner::{QuasiOptions, QuasiPolynomial, fit_quasi_polynomial};
+use crate::miner::{KLine, QuasiOptions, QuasiPolynomial, fit_quasi_polynomial};
 use crate::num::{IntRange, Q};
 use crate::progress::Progress;
+use crate::report::context::{AtlasFinding, AtlasItem, AtlasSection};
 
 /// The most elements a family's sets may have.
 pub const MAX_SET_SIZE: usize = 4;
@@ -236,6 +240,8 @@ pub enum Conjecture14 {
 pub struct SubtractionEntry {
     /// The family as written (`L,L-1`).
     pub family: String,
+    /// Its elements as lines in L, largest slope first.
+    pub elements: Vec<KLine>,
     /// The first member and the last the miner saw.
     pub mined: (i64, i64),
     /// The least preperiod's form.
@@ -411,6 +417,140 @@ impl AtlasView for SubtractionAtlas {
     fn space(&self) -> &str {
         &self.space
     }
+
+    fn document(&self) -> (Vec<AtlasFinding>, Vec<AtlasSection>) {
+        let (covered, all) = self.coverage();
+        let count =
+            |f: &dyn Fn(&SubtractionEntry) -> bool| self.entries.iter().filter(|e| f(e)).count();
+        let finding = |label: &str, text: String| AtlasFinding {
+            label: label.to_string(),
+            text,
+        };
+        let summary = vec![
+            finding(
+                "Coverage",
+                format!(
+                    "{covered} of {all} families ({:.1}%) have the least preperiod and the least period as quasi-polynomials in ${PARAM}$ that the members beyond the mined range confirm ({} preperiods, {} periods).",
+                    percent(covered, all),
+                    count(&|e| e.preperiod.holds()),
+                    count(&|e| e.period.holds())
+                ),
+            ),
+            finding(
+                "Conjecture 14",
+                format!(
+                    "$2 \\max S$ is the least period on every member of {} families and a period on every member of {} more; it fails in {}.",
+                    count(&|e| e.conjecture_14 == Some(Conjecture14::LeastPeriod)),
+                    count(&|e| e.conjecture_14 == Some(Conjecture14::Period)),
+                    count(&|e| matches!(e.conjecture_14, Some(Conjecture14::FailsAt { .. })))
+                ),
+            ),
+            finding(
+                "Status",
+                "Every member's preperiod and period used here is PROVEN by the window argument (a family's values stop at its first member whose period is not proven); a form across the members is a finite check (HOLDS on the members re-verified, not PROVEN).".to_string(),
+            ),
+        ];
+        let items = self.entries.iter().map(entry_item).collect();
+        let section = AtlasSection {
+            title: "Families".to_string(),
+            intro: format!(
+                "In the atlas's order: both forms re-verified first. A class $L \\equiv r \\pmod{{m}}$ is stated with the first ${PARAM}$ its form holds from."
+            ),
+            items,
+        };
+        (summary, vec![section])
+    }
+}
+
+/// One family of the document: its set, its forms as equations, their status.
+fn entry_item(e: &SubtractionEntry) -> AtlasItem {
+    let defs = Definitions::new();
+    let elements: Vec<String> = e
+        .elements
+        .iter()
+        .map(|l| expr_math(&l.expr(PARAM), &defs))
+        .collect();
+    let set = format!("S_{{{PARAM}}} = \\lbrace {} \\rbrace", elements.join(", "));
+    let mut formulas = Vec::new();
+    let mut lines = vec![format!(
+        "Mined on ${} \\le {PARAM} \\le {}$.",
+        e.mined.0, e.mined.1
+    )];
+    for (name, q) in [("preperiod", &e.preperiod), ("period", &e.period)] {
+        match q {
+            GrowthForm::Found { form, status } => {
+                for r in 0..form.modulus {
+                    let value = expr_math(&polynomial(&form.classes[r], PARAM), &defs);
+                    let class = if form.modulus == 1 {
+                        format!("{PARAM} \\ge {}", form.from)
+                    } else {
+                        format!(
+                            "{PARAM} \\equiv {r} \\pmod{{{}}},\\ {PARAM} \\ge {}",
+                            form.modulus, form.from
+                        )
+                    };
+                    formulas.push(format!(
+                        "\\operatorname{{{name}}}(S_{{{PARAM}}}) = {value} \\quad ({class})"
+                    ));
+                }
+                lines.push(format!(
+                    "The {name}: {}.",
+                    super::document::status_words(status, form.from, PARAM)
+                ));
+            }
+            GrowthForm::NotFound { reason } => {
+                lines.push(format!("The {name}: no form ({reason})."));
+            }
+        }
+    }
+    let conjecture = conjecture_14_text(e.conjecture_14.as_ref());
+    if !conjecture.is_empty() {
+        lines.push(format!("Conjecture 14: {conjecture}."));
+    }
+    if let Novelty::Known { claims } = &e.novelty {
+        lines.push(format!("Stated by the claims {}.", claims.join(", ")));
+    }
+    AtlasItem {
+        title: format!("${set}$"),
+        formulas,
+        lines,
+    }
+}
+
+/// Σ cⱼ·param^j as an expression, highest degree first, a negative term subtracted.
+fn polynomial(coefficients: &[Q], param: &str) -> Expr {
+    let mut out: Option<Expr> = None;
+    for (j, c) in coefficients.iter().enumerate().rev() {
+        if c.is_zero() {
+            continue;
+        }
+        let size = if c.signum() < 0 {
+            -c.clone()
+        } else {
+            c.clone()
+        };
+        let power = match j {
+            0 => None,
+            1 => Some(Expr::var(param)),
+            _ => Some(Expr::binary(
+                BinOp::Pow,
+                Expr::var(param),
+                Expr::int(j as i64),
+            )),
+        };
+        let term = match power {
+            None => Expr::rational(&size),
+            Some(p) if size == Q::one() => p,
+            Some(p) => Expr::rational(&size) * p,
+        };
+        out = Some(match (out, c.signum() < 0) {
+            (None, false) => term,
+            (None, true) => -term,
+            (Some(e), false) => e + term,
+            (Some(e), true) => e - term,
+        });
+    }
+    out.unwrap_or_else(|| Expr::int(0))
 }
 
 /// Conjecture 14's verdict on a family in words.
@@ -557,6 +697,7 @@ pub fn discover(
             let column = |f: fn(&MemberValues) -> i64| values.iter().map(f).collect::<Vec<_>>();
             let entry = SubtractionEntry {
                 family: fam.written(PARAM),
+                elements: fam.position(),
                 mined: (first, mined_to),
                 preperiod: quantity_fit(
                     &column(|v| v.preperiod),
@@ -665,5 +806,90 @@ mod tests {
             }
         }
         assert!(checked > 100, "{checked}");
+    }
+
+    #[test]
+    fn a_polynomial_typesets_as_written_and_evaluates_to_its_values() {
+        use crate::claims::engines::Engines;
+        use crate::claims::eval::Evaluator;
+        use crate::claims::value::Value;
+        let defs = Definitions::new();
+        let c = |v: &[i64]| v.iter().map(|&x| Q::int(x)).collect::<Vec<Q>>();
+        let math = |v: &[i64]| expr_math(&polynomial(&c(v), "L"), &defs);
+        assert_eq!(math(&[4, -5, 1]), "L^{2} - 5L + 4");
+        assert_eq!(math(&[0, 2]), "2L");
+        assert_eq!(math(&[-3]), "-3");
+        assert_eq!(math(&[]), "0");
+        assert_eq!(math(&[1, 0, -2]), "-2L^{2} + 1");
+        let mut engines = Engines::new();
+        let mut ev = Evaluator::new(&defs, &mut engines);
+        for coefficients in [
+            &[4, -5, 1][..],
+            &[0, 2],
+            &[-3],
+            &[7, 0, -2, 3],
+            &[0, -1, 0, 1],
+        ] {
+            let e = polynomial(&c(coefficients), "L");
+            for l in -4i64..=6 {
+                let expected: i64 = coefficients
+                    .iter()
+                    .enumerate()
+                    .map(|(j, &x)| x * l.pow(j as u32))
+                    .sum();
+                let mut env = vec![("L", Value::Num(Q::int(l)))];
+                assert_eq!(
+                    ev.eval(&e, &mut env).unwrap(),
+                    Value::Num(Q::int(expected)),
+                    "{coefficients:?} at L = {l}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_document_states_each_class_of_a_quasi_polynomial() {
+        let space = SubtractionSpace {
+            size: 2,
+            slopes: IntRange::new(0, 1).unwrap(),
+            offsets: IntRange::new(-2, 0).unwrap(),
+            l: IntRange::new(1, 16).unwrap(),
+            verify_to: 32,
+            max_heap: 100_000,
+        };
+        let atlas = discover(&space, &[], &Limits::default(), &Silent).unwrap();
+        let (summary, sections) = atlas.document();
+        assert!(summary[0].text.contains(" families ("), "{summary:?}");
+        let items = &sections[0].items;
+        assert_eq!(items.len(), atlas.entries.len());
+        // {L, L − 2}: its preperiod is a quasi-polynomial with one form per parity of L.
+        let item = items
+            .iter()
+            .find(|i| i.title == "$S_{L} = \\lbrace L, L - 2 \\rbrace$")
+            .expect("the family {L, L - 2}");
+        let GrowthForm::Found { form, .. } = &atlas
+            .entries
+            .iter()
+            .find(|e| e.family == "L,L-2")
+            .unwrap()
+            .preperiod
+        else {
+            panic!("{item:?}")
+        };
+        let preperiods: Vec<&String> = item
+            .formulas
+            .iter()
+            .filter(|f| f.starts_with("\\operatorname{preperiod}"))
+            .collect();
+        assert_eq!(form.modulus, 2, "{item:?}");
+        assert_eq!(preperiods.len(), 2, "{item:?}");
+        assert!(
+            preperiods[0].contains("(L \\equiv 0 \\pmod{2},"),
+            "{item:?}"
+        );
+        assert!(
+            preperiods[1].contains("(L \\equiv 1 \\pmod{2},"),
+            "{item:?}"
+        );
     }
 }
