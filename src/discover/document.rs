@@ -37,16 +37,6 @@ pub struct Statements {
     pub quantities: Vec<(&'static str, QuantityCall)>,
 }
 
-impl Statements {
-    /// No statement: the document names the quantities by their columns.
-    pub fn none() -> Statements {
-        Statements {
-            payoff: None,
-            quantities: Vec::new(),
-        }
-    }
-}
-
 /// A quantity as a function of the position p.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum QuantityCall {
@@ -85,19 +75,11 @@ impl Writer<'_> {
         let counted = |keep: &dyn Fn(&AtlasEntry) -> bool| {
             self.atlas.entries.iter().filter(|e| keep(e)).count()
         };
-        let new = counted(&|e| e.covered() && e.novelty == Novelty::New);
+        let new = self.atlas.new_results().count();
         let known = counted(&|e| e.covered() && matches!(e.novelty, Novelty::Known { .. }));
         let broken = counted(&|e| !e.covered() && self.has_form(e));
         let none = all - covered - broken;
-        let anomalies: usize = self
-            .atlas
-            .entries
-            .iter()
-            .map(|e| match &e.payoff {
-                PayoffOutcome::Found { anomalies, .. } => anomalies.len(),
-                _ => 0,
-            })
-            .sum();
+        let anomalies = self.atlas.anomaly_count();
         let what = if self.atlas.has_payoff() {
             "a closed form of the payoff in $N$ and $".to_string() + p + "$"
         } else {

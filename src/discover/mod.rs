@@ -508,6 +508,17 @@ impl Atlas {
             .filter(|e| e.covered() && e.novelty == Novelty::New)
     }
 
+    /// Members of the data that break a pattern their family's other members follow.
+    pub fn anomaly_count(&self) -> usize {
+        self.entries
+            .iter()
+            .map(|e| match &e.payoff {
+                PayoffOutcome::Found { anomalies, .. } => anomalies.len(),
+                PayoffOutcome::NotFound { .. } | PayoffOutcome::NoPayoff => 0,
+            })
+            .sum()
+    }
+
     /// The summary in words: the space, the coverage, the new results and the anomalies.
     pub fn summary(&self) -> String {
         let (covered, all) = self.coverage();
@@ -534,14 +545,7 @@ impl Atlas {
             "new: {} re-verified forms no claim states\n",
             self.new_results().count()
         ));
-        let anomalies: usize = self
-            .entries
-            .iter()
-            .map(|e| match &e.payoff {
-                PayoffOutcome::Found { anomalies, .. } => anomalies.len(),
-                PayoffOutcome::NotFound { .. } | PayoffOutcome::NoPayoff => 0,
-            })
-            .sum();
+        let anomalies = self.anomaly_count();
         out.push_str(&format!("anomalies: {anomalies}\n"));
         out
     }

@@ -308,6 +308,19 @@ impl SubtractionAtlas {
         (covered, self.entries.len())
     }
 
+    /// Families on whose members 2·max S is the least period, a period (not always the least),
+    /// and where it fails.
+    fn conjecture_14_counts(&self) -> (usize, usize, usize) {
+        let count = |f: &dyn Fn(&Option<Conjecture14>) -> bool| {
+            self.entries.iter().filter(|e| f(&e.conjecture_14)).count()
+        };
+        (
+            count(&|c| *c == Some(Conjecture14::LeastPeriod)),
+            count(&|c| *c == Some(Conjecture14::Period)),
+            count(&|c| matches!(c, Some(Conjecture14::FailsAt { .. }))),
+        )
+    }
+
     /// The summary: the space, coverage, and Conjecture 14.
     pub fn summary(&self) -> String {
         let (covered, all) = self.coverage();
@@ -327,11 +340,9 @@ impl SubtractionAtlas {
             count(&|e| e.preperiod.holds()),
             count(&|e| e.period.holds())
         ));
+        let (least, period, fails) = self.conjecture_14_counts();
         out.push_str(&format!(
-            "Conjecture 14 (2·max S is a period): the least period on every member of {} families, a period on every member of {} more, fails in {}\n",
-            count(&|e| e.conjecture_14 == Some(Conjecture14::LeastPeriod)),
-            count(&|e| e.conjecture_14 == Some(Conjecture14::Period)),
-            count(&|e| matches!(e.conjecture_14, Some(Conjecture14::FailsAt { .. })))
+            "Conjecture 14 (2·max S is a period): the least period on every member of {least} families, a period on every member of {period} more, fails in {fails}\n"
         ));
         out
     }
@@ -426,6 +437,7 @@ impl AtlasView for SubtractionAtlas {
             label: label.to_string(),
             text,
         };
+        let (least, period, fails) = self.conjecture_14_counts();
         let summary = vec![
             finding(
                 "Coverage",
@@ -439,10 +451,7 @@ impl AtlasView for SubtractionAtlas {
             finding(
                 "Conjecture 14",
                 format!(
-                    "$2 \\max S$ is the least period on every member of {} families and a period on every member of {} more; it fails in {}.",
-                    count(&|e| e.conjecture_14 == Some(Conjecture14::LeastPeriod)),
-                    count(&|e| e.conjecture_14 == Some(Conjecture14::Period)),
-                    count(&|e| matches!(e.conjecture_14, Some(Conjecture14::FailsAt { .. })))
+                    "$2 \\max S$ is the least period on every member of {least} families and a period on every member of {period} more; it fails in {fails}."
                 ),
             ),
             finding(
