@@ -611,7 +611,8 @@ pub mod language {
     };
     pub use crate::claims::value::{MAX_BITS, MAX_FRACTION_BITS, Short, Ty, Value};
     pub use crate::claims::{
-        check_formula_rows, check_registry_progress, estimate, evaluate, plan,
+        check_formula_rows, check_registries_progress, check_registry_progress, estimate, evaluate,
+        plan,
     };
 }
 

@@ -34,5 +34,6 @@ pub use eval::evaluate;
 pub use finding::{Finding, VerdictKind};
 pub use registry::{Claim, Quantifiers, Registry};
 pub use verdict::{
-    check_claim, check_formula_rows, check_registry, check_registry_progress, estimate, plan,
+    check_claim, check_formula_rows, check_registries_progress, check_registry,
+    check_registry_progress, estimate, plan,
 };

@@ -958,15 +958,38 @@ fn check_claims(
     steps: &dyn Progress,
     claims: &dyn Progress,
 ) -> Result<Vec<Finding>> {
-    let chosen = chosen(reg, only)?;
-    let estimates = chosen
-        .iter()
-        .map(|c| sized(reg, c, deep))
-        .collect::<Result<Vec<_>>>()?;
+    let mut found = check_chosen(&[(reg, only)], deep, steps, claims)?;
+    Ok(found.pop().unwrap_or_default())
+}
+
+/// Checks the claims of several registries (each with its `only`, as [`check_registry`]) in
+/// one parallel pass, returning each registry's findings in file order; `progress` advances in
+/// evaluation steps, as [`check_registry_progress`]. One pass, not one per registry, so that a
+/// file's slowest claim overlaps the other files' claims instead of idling a core.
+pub fn check_registries_progress(
+    registries: &[(&Registry, &[String])],
+    deep: bool,
+    progress: &dyn Progress,
+) -> Result<Vec<Vec<Finding>>> {
+    check_chosen(registries, deep, progress, &Silent)
+}
+
+fn check_chosen(
+    registries: &[(&Registry, &[String])],
+    deep: bool,
+    steps: &dyn Progress,
+    claims: &dyn Progress,
+) -> Result<Vec<Vec<Finding>>> {
+    let mut work: Vec<(usize, &Registry, &Claim, Cost)> = Vec::new();
+    for (i, (reg, only)) in registries.iter().enumerate() {
+        for c in chosen(reg, only)? {
+            work.push((i, reg, c, sized(reg, c, deep)?));
+        }
+    }
     // The proofs the claims refer to, each once, before the claims wait for them.
-    let mut forms: Vec<&std::path::Path> = chosen
+    let mut forms: Vec<&std::path::Path> = work
         .iter()
-        .filter_map(|c| match (&c.proof, &c.check) {
+        .filter_map(|(_, _, c, _)| match (&c.proof, &c.check) {
             (Some(proof), Check::Expr(_)) => Some(proof.path.as_path()),
             _ => None,
         })
@@ -975,15 +998,19 @@ fn check_claims(
     forms.dedup();
     super::induction::prove_ahead(&forms);
     let shared = Arc::new(Shared::default());
-    chosen
-        .par_iter()
-        .zip(estimates)
-        .map(|(c, estimate)| {
+    let found: Vec<(usize, Finding)> = work
+        .into_par_iter()
+        .map(|(i, reg, c, estimate)| {
             let f = check_sized_claim(reg, c, deep, estimate, steps, &shared);
             claims.advance(1);
-            f
+            f.map(|f| (i, f))
         })
-        .collect()
+        .collect::<Result<_>>()?;
+    let mut out: Vec<Vec<Finding>> = registries.iter().map(|_| Vec::new()).collect();
+    for (i, f) in found {
+        out[i].push(f);
+    }
+    Ok(out)
 }
 
 /// Checks a closed form against rows of data: each row binds `names` to its values and carries

@@ -6,7 +6,7 @@ use clap::Args;
 
 use super::output::OutputArgs;
 use crate::claims::finding::EvidenceTable;
-use crate::claims::{Registry, VerdictKind, builtins, check_registry_progress, plan};
+use crate::claims::{Registry, VerdictKind, builtins, check_registries_progress, plan};
 use crate::export::{Cell, Format, Table};
 use crate::fsio;
 
@@ -81,13 +81,15 @@ pub fn run(a: CheckArgs) -> anyhow::Result<bool> {
     let pb = super::progress_bar(total, "checking claims", "steps");
     let mut t = Table::new(&["paper", "label", "verdict", "range", "evidence", "tables"]);
     let mut failed = false;
-    for reg in &registries {
-        // --only filters each file; a label no file has is an error.
-        let only = only_in(reg);
-        if !a.only.is_empty() && only.is_empty() {
-            continue;
-        }
-        let verdicts = check_registry_progress(reg, a.deep, &only, &super::Bar(&pb))?;
+    // --only filters each file; a label no file has is an error.
+    let onlies: Vec<Vec<String>> = registries.iter().map(only_in).collect();
+    let chosen: Vec<(&Registry, &[String])> = registries
+        .iter()
+        .zip(&onlies)
+        .filter(|(_, only)| a.only.is_empty() || !only.is_empty())
+        .map(|(reg, only)| (reg, only.as_slice()))
+        .collect();
+    for verdicts in check_registries_progress(&chosen, a.deep, &super::Bar(&pb))? {
         for v in verdicts {
             failed |= v.verdict == VerdictKind::Fails;
             t.push(vec![
