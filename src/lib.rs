@@ -462,8 +462,8 @@ pub mod mining {
         CASH_THRESHOLDS, CertificateFile, CertificateFileError, KINDS, OCTAL_PERIOD, Replayed,
     };
     pub use crate::miner::{
-        AcrossAnalysis, AcrossFit, AcrossMember, FunctionAcross, InterceptsAcross, PieceAcross,
-        TableForm, across_analysis,
+        AcrossAnalysis, AcrossClass, AcrossFit, AcrossMember, FunctionAcross, InterceptsAcross,
+        PieceAcross, TableForm, across_analysis,
     };
     pub use crate::miner::{
         AffineNumber, BreakpointForms, Certificate, ClosedForm, FamilyForm, FamilyForms,
@@ -516,9 +516,10 @@ pub mod discovery {
         forms_file as candy_forms_file,
     };
     pub use crate::discover::cash::{
-        CASH_ATLAS_COLUMNS, CashAtlas, CashSpace, CashSpaceCost, ConditionOutcome, LawOutcome,
-        MAX_ELEMENT, SetEntry, SetForms, SetOutcome, SetQuantity, SpaceLaw,
-        discover as discover_cash, discover_set as discover_cash_set, space_laws,
+        CASH_ATLAS_COLUMNS, CashAtlas, CashSpace, CashSpaceCost, ConditionOutcome, FAMILIES,
+        FAMILY_L, FamilyAcross, FamilyOutcome, LawOutcome, MAX_ELEMENT, SetEntry, SetForms,
+        SetOutcome, SetQuantity, SpaceLaw, discover as discover_cash,
+        discover_set as discover_cash_set, families_across, space_laws,
     };
     pub use crate::discover::scoring::{
         AffineHeap, HeapFamily, MAX_SPACE_HEAPS, ScoringSpace, SpaceCost,

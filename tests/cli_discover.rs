@@ -321,6 +321,10 @@ fn bad_cash_spaces_are_refused_naming_the_value() {
                 "discover cash --max-element 5 --memory-limit 1M",
                 "over the memory limit",
             ),
+            (
+                "discover cash --max-element 5 --family-l 1..8",
+                "--family-l 1..8",
+            ),
         ],
         &["discover cash --max-element 0 --format csv"],
     );
@@ -381,6 +385,20 @@ fn the_cash_atlas_proves_every_set_and_its_forms_give_the_thresholds() {
         "{text}"
     );
     assert_eq!(text.lines().filter(|l| l.starts_with('[')).count(), 31);
+    // The families across L, with the paper's {1, L} per parity of L; --no-families drops them.
+    assert!(
+        text.contains(
+            "  A = {1, L}:\n    period(L) = L+1 for L ≡ 0 (mod 2); period(L) = 2 for L ≡ 1 (mod 2), L ≥ 2\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("  A = {L, L+1}:\n    period(L) = 2L+1\n"),
+        "{text}"
+    );
+    let without = run_ok(&words(&format!("{CASH} --no-claims --no-families")));
+    assert!(!without.contains("families across L"), "{without}");
+    assert_eq!(without.lines().filter(|l| l.starts_with('[')).count(), 31);
 }
 
 #[test]

@@ -40,7 +40,7 @@ pub enum DiscoverCommand {
     /// NIM with Cash move sets A ⊆ {1..M}: f^I and f^II PROVEN for all n, cash-periodicity and
     /// the win condition of each set, and laws across the space.
     #[command(
-        after_help = "Examples:\n  nimlab discover cash                               # every A of {1..10}: 1023 sets\n  nimlab discover cash --max-element 12 --sizes 2..3 --format csv -o cash-atlas.csv\n  nimlab discover cash --max-element 6 --format json\n\nEach set's thresholds f^I, f^II are fitted as periodic-linear in n and PROVEN for all n by a\ncertificate (as `nimlab mine cash`); cash-periodicity follows from the proven forms, and for a\ncash-periodic set the win condition on A-critical states is found and PROVEN by induction (as\n`nimlab cash condition`). The rates are the slopes per period over the period: dollars per\nstone. Laws across the space fit the plain period, the cash period and the least and greatest\nrate as affine functions of (min A, max A) on the sets of each size, exactly (OBSERVED on the\nspace). A result is new when no claim of the claim files (default: data/claims/*.toml when\npresent) states f1 or f2 of a move set that specialises to it."
+        after_help = "Examples:\n  nimlab discover cash                               # every A of {1..10}: 1023 sets\n  nimlab discover cash --max-element 12 --sizes 2..3 --format csv -o cash-atlas.csv\n  nimlab discover cash --max-element 6 --format json\n  nimlab discover cash --max-element 4 --family-l 2..40   # the families {1, L}, {1, L, L+1}, {L, L+1} further\n\nEach set's thresholds f^I, f^II are fitted as periodic-linear in n and PROVEN for all n by a\ncertificate (as `nimlab mine cash`); cash-periodicity follows from the proven forms, and for a\ncash-periodic set the win condition on A-critical states is found and PROVEN by induction (as\n`nimlab cash condition`). The rates are the slopes per period over the period: dollars per\nstone. Laws across the space fit the plain period, the cash period and the least and greatest\nrate as affine functions of (min A, max A) on the sets of each size, exactly (OBSERVED on the\nspace). The families {1, L}, {1, L, L+1} and {L, L+1} are followed over --family-l as `nimlab\nmine across cash` does: each member PROVEN, the forms in L (per residue class of L when they\nalternate) OBSERVED on the range. A result is new when no claim of the claim files (default: data/claims/*.toml when\npresent) states f1 or f2 of a move set that specialises to it."
     )]
     Cash(CashArgs),
     /// Scoring subtraction games whose sets have elements a·L + b: the least preperiod and
@@ -81,6 +81,13 @@ pub struct CashArgs {
     /// The sizes |A| kept (default: all, 1..M).
     #[arg(long, value_name = "RANGE", value_parser = parse_int_range)]
     sizes: Option<IntRange>,
+    /// The values of L over which the families {1, L}, {1, L, L+1} and {L, L+1} are followed:
+    /// each member's forms PROVEN, their period, start, slope and intercepts fitted in L.
+    #[arg(long, value_name = "RANGE", default_value = "2..24", value_parser = parse_int_range, conflicts_with = "no_families")]
+    family_l: IntRange,
+    /// Leave the families across L out.
+    #[arg(long)]
+    no_families: bool,
     #[command(flatten)]
     claims: ClaimsArgs,
     #[command(flatten)]
@@ -333,6 +340,7 @@ fn cash(a: CashArgs) -> anyhow::Result<()> {
             Some(sizes) => sizes,
             None => IntRange::new(1, a.max_element.clamp(1, i64::MAX as u64) as i64)?,
         },
+        family_l: (!a.no_families).then_some(a.family_l),
     };
     let cost = space.cost(rayon::current_num_threads())?;
     let plan = Plan {

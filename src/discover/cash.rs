@@ -31,13 +31,18 @@ use super::{AtlasView, Novelty, percent};
 use crate::claims::Registry;
 use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
+use crate::games::cash::across_members;
 use crate::games::cash::{
     Amount, CashPeriodicity, CashSet, CashTable, MAX_CONDITION_TABLE, WinCondition,
     across_start_data, certified_forms, threshold_bytes, thresholds,
 };
-use crate::miner::{PeriodicLinear, Periodicity};
+use crate::miner::{
+    AcrossAnalysis, AcrossMember, InterceptsAcross, PeriodicLinear, Periodicity, across_analysis,
+};
 use crate::num::{IntRange, Q};
 use crate::progress::Progress;
+use crate::tables::across::across_forms;
+use crate::tables::cash_across::{ACROSS_FUNCTIONS, SetFamily};
 use crate::tables::cash_survey::survey_sets;
 
 /// The functions whose equations state a set's thresholds.
@@ -49,13 +54,23 @@ pub const MAX_ELEMENT: Amount = 16;
 /// The win table the win condition's search starts from (as `nimlab cash condition`).
 const CONDITION_START_N: Amount = 200;
 
-/// The space of move sets A ⊆ {1, …, M} with |A| in a range.
+/// The one-parameter families the atlas follows past M: the paper's {1, L} (§5–7) and its
+/// two neighbours.
+pub const FAMILIES: [&str; 3] = ["1,L", "1,L,L+1", "L,L+1"];
+
+/// The range of L the families are followed over by default.
+pub const FAMILY_L: (i64, i64) = (2, 24);
+
+/// The space of move sets A ⊆ {1, …, M} with |A| in a range, and the [`FAMILIES`] over a range
+/// of L.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CashSpace {
     /// M: every element is at most this.
     pub max_element: Amount,
     /// The sizes |A| kept.
     pub sizes: IntRange,
+    /// The values of L the [`FAMILIES`] are followed over; `None` leaves them out.
+    pub family_l: Option<IntRange>,
 }
 
 impl Default for CashSpace {
@@ -63,6 +78,7 @@ impl Default for CashSpace {
         CashSpace {
             max_element: 10,
             sizes: IntRange::new(1, 10).expect("1 ≤ 10"),
+            family_l: Some(IntRange::new(FAMILY_L.0, FAMILY_L.1).expect("2 ≤ 24")),
         }
     }
 }
@@ -80,6 +96,13 @@ impl CashSpace {
             return Err(Error::invalid(format!(
                 "--sizes {}: the sizes |A| run over 1..{}",
                 self.sizes, self.max_element
+            )));
+        }
+        if let Some(l) = self.family_l
+            && l.start() < 2
+        {
+            return Err(Error::invalid(format!(
+                "--family-l {l}: L starts at 2 or more ({{1, L}} needs L ≠ 1)"
             )));
         }
         Ok(())
@@ -107,10 +130,19 @@ impl CashSpace {
 
     /// The space in words.
     pub fn describe(&self) -> String {
-        format!(
+        let sets = format!(
             "NIM with Cash move sets A of {{1..{}}} with |A| in {}",
             self.max_element, self.sizes
-        )
+        );
+        match self.family_l {
+            Some(l) => format!(
+                "{sets}, and the families {} over L = {l}",
+                FAMILIES
+                    .map(|f| format!("{{{}}}", f.replace(',', ", ")))
+                    .join(", ")
+            ),
+            None => sets,
+        }
     }
 }
 
@@ -366,6 +398,168 @@ pub struct CashAtlas {
     pub entries: Vec<SetEntry>,
     /// The laws across the space, by quantity then size.
     pub laws: Vec<SpaceLaw>,
+    /// Each of the [`FAMILIES`] across L, in that order (empty when they are left out).
+    pub families: Vec<FamilyAcross>,
+}
+
+/// One family of move sets followed across its parameter L: every member's forms PROVEN for
+/// all n, and the second-level closed forms in L of its period, start, slope and intercepts
+/// (OBSERVED on the range of L).
+#[derive(Clone, Debug)]
+pub struct FamilyAcross {
+    /// The family, e.g. `{1, L}`.
+    pub family: String,
+    /// The range of L followed.
+    pub l: IntRange,
+    /// The analysis, or why the family was not followed.
+    pub outcome: FamilyOutcome,
+}
+
+/// What following a family across L gave.
+#[derive(Clone, Debug)]
+pub enum FamilyOutcome {
+    /// Every member's forms were proven; the pattern across L, and when some function's
+    /// intercepts have no form along every L, the pattern along even and along odd L (step 2).
+    Analysed {
+        /// Along every L.
+        all: Box<AcrossAnalysis>,
+        /// Along even L, then odd L, when `all` leaves some intercepts without a form.
+        by_parity: Vec<AcrossAnalysis>,
+    },
+    /// A member's forms could not be proven or its data would not fit: the reason.
+    Refused(String),
+}
+
+impl FamilyAcross {
+    /// The lines `nimlab mine across cash` prints for the family (along every L, then along
+    /// each parity of L when that was needed).
+    pub fn lines(&self) -> Vec<String> {
+        match &self.outcome {
+            FamilyOutcome::Refused(reason) => vec![format!("not followed: {reason}")],
+            FamilyOutcome::Analysed { all, by_parity } => {
+                let mut out = analysis_lines(all);
+                for (a, parity) in by_parity.iter().zip(["even", "odd"]) {
+                    out.push(format!("along {parity} L (step 2):"));
+                    out.extend(analysis_lines(a).into_iter().map(|l| format!("  {l}")));
+                }
+                out
+            }
+        }
+    }
+
+    /// The family as an atlas item: each quantity's form typeset, with the range it was
+    /// observed on.
+    fn item(&self) -> crate::report::context::AtlasItem {
+        let (first, last) = (self.l.start(), self.l.end());
+        let title = format!(
+            "$A = {}$, ${first} \\le L \\le {last}$",
+            self.family
+                .replace('{', "\\lbrace ")
+                .replace('}', "\\rbrace")
+        );
+        let lines = match &self.outcome {
+            FamilyOutcome::Refused(reason) => vec![format!("Not followed: {reason}.")],
+            FamilyOutcome::Analysed { all, by_parity } => {
+                let functions: Vec<(&str, &str)> = ACROSS_FUNCTIONS
+                    .iter()
+                    .map(|(_, name, symbol)| (*name, *symbol))
+                    .collect();
+                let forms = |a: &AcrossAnalysis| -> Vec<String> {
+                    across_forms(a, "L", &functions)
+                        .into_iter()
+                        .flat_map(|f| f.formulas)
+                        .collect()
+                };
+                let mut lines = forms(all);
+                for (a, parity) in by_parity.iter().zip(["even", "odd"]) {
+                    lines.push(format!("Along {parity} $L$:"));
+                    lines.extend(forms(a));
+                }
+                lines
+            }
+        };
+        crate::report::context::AtlasItem {
+            title,
+            formulas: Vec::new(),
+            lines,
+        }
+    }
+}
+
+/// The lines of one analysis: the period, the start, the slope, then each function's
+/// intercepts with their coefficients in L.
+fn analysis_lines(a: &AcrossAnalysis) -> Vec<String> {
+    let mut out = vec![a.period.text("period"), a.proven_from.text("proven_from")];
+    out.push(match &a.slope {
+        Some(fit) => fit.text("slope"),
+        None => "slope: the slopes differ between residues for some L".to_string(),
+    });
+    for f in &a.functions {
+        out.extend(
+            f.across
+                .text(&f.name)
+                .lines()
+                .map(|l| l.strip_prefix("  ").unwrap_or(l).to_string()),
+        );
+    }
+    out
+}
+
+/// Follows each of [`FAMILIES`] over `l`: every member's forms proven (as `nimlab mine across
+/// cash`), then the pattern across L. A family whose members cannot all be proven, or whose data
+/// would not fit in `max_bytes`, is kept with the reason.
+pub fn families_across(
+    l: IntRange,
+    max_bytes: u64,
+    progress: &dyn Progress,
+) -> Result<Vec<FamilyAcross>> {
+    let names: Vec<&str> = ACROSS_FUNCTIONS.iter().map(|(_, name, _)| *name).collect();
+    FAMILIES
+        .iter()
+        .map(|written| {
+            let family = written
+                .parse()
+                .map_err(|e| Error::invalid(format!("family {written}: {e}")))?;
+            let family = SetFamily::new(family)?;
+            let outcome = family
+                .members(l, 1, max_bytes)
+                .and_then(|sets| across_members(&sets, max_bytes, progress))
+                .map_or_else(
+                    |e| FamilyOutcome::Refused(e.to_string()),
+                    |members| {
+                        let all = Box::new(across_analysis(members.clone(), &names, 1));
+                        // {1, L} has period 2 on odd L and L + 1 on even L: its intercept
+                        // tables change shape at every step, but not along one parity.
+                        let formless = all.functions.iter().any(|f| {
+                            !matches!(
+                                f.across,
+                                InterceptsAcross::Whole(_) | InterceptsAcross::Forms { .. }
+                            )
+                        });
+                        let by_parity = if formless {
+                            [0, 1]
+                                .map(|parity| {
+                                    let along: Vec<AcrossMember> = members
+                                        .iter()
+                                        .filter(|m| m.l.rem_euclid(2) == parity)
+                                        .cloned()
+                                        .collect();
+                                    across_analysis(along, &names, 2)
+                                })
+                                .into()
+                        } else {
+                            Vec::new()
+                        };
+                        FamilyOutcome::Analysed { all, by_parity }
+                    },
+                );
+            Ok(FamilyAcross {
+                family: format!("{{{}}}", written.replace(',', ", ")),
+                l,
+                outcome,
+            })
+        })
+        .collect()
 }
 
 /// The columns of [`CashAtlas::table`].
@@ -401,6 +595,12 @@ impl CashAtlas {
     /// The summary: the space, the coverage, the new results, cash-periodicity, the win
     /// conditions, and the laws across the space.
     pub fn summary(&self) -> String {
+        self.summary_with(true)
+    }
+
+    /// The summary, with or without the families across L (the document gives them a section
+    /// of their own).
+    fn summary_with(&self, families: bool) -> String {
         let (proven, all) = self.coverage();
         let forms: Vec<&SetForms> = self.entries.iter().filter_map(SetEntry::forms).collect();
         let periodic = forms
@@ -427,6 +627,19 @@ impl CashAtlas {
         out.push_str(&format!(
             "cash-periodic: {periodic} of {proven}; win condition on A-critical states PROVEN for {conditions} of {periodic}\n"
         ));
+        if let Some(first) = self.families.first().filter(|_| families) {
+            out.push_str(&format!(
+                "families across L = {}..{} (each member PROVEN for all n, the forms in L OBSERVED on the range):\n",
+                first.l.start(),
+                first.l.end()
+            ));
+            for f in &self.families {
+                out.push_str(&format!("  A = {}:\n", f.family));
+                for line in f.lines() {
+                    out.push_str(&format!("    {line}\n"));
+                }
+            }
+        }
         out.push_str("laws across the space (OBSERVED on it):\n");
         for law in self
             .laws
@@ -606,7 +819,7 @@ impl AtlasView for CashAtlas {
     ) {
         // The summary's first line is the space, which the document states above it.
         let summary = self
-            .summary()
+            .summary_with(false)
             .lines()
             .skip(1)
             .map(|l| crate::report::context::AtlasFinding {
@@ -618,7 +831,19 @@ impl AtlasView for CashAtlas {
                 },
             })
             .collect();
-        (summary, super::document::table_sections(&self.table()))
+        let mut sections = Vec::new();
+        if !self.families.is_empty() {
+            sections.push(crate::report::context::AtlasSection {
+                title: "Families across L".into(),
+                intro: "Each member's thresholds are PROVEN for all $n$; the forms in $L$ of the \
+                        period $P$, the start $n_0$, the slope per period $B$ and the intercepts \
+                        $c_i$ of $f_A(Pk + i) = B_i k + c_i$ are OBSERVED on the range of $L$."
+                    .into(),
+                items: self.families.iter().map(FamilyAcross::item).collect(),
+            });
+        }
+        sections.extend(super::document::table_sections(&self.table()));
+        (summary, sections)
     }
 }
 
@@ -831,16 +1056,25 @@ pub fn discover(
         .collect::<Result<Vec<_>>>()?;
     let laws = space_laws(&entries);
     entries.sort_by_key(SetEntry::rank);
+    let families = match space.family_l {
+        Some(l) => {
+            progress.stage(&format!("following {} families across L", FAMILIES.len()));
+            families_across(l, max_bytes, progress)?
+        }
+        None => Vec::new(),
+    };
     Ok(CashAtlas {
         space: space.describe(),
         entries,
         laws,
+        families,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::miner::AcrossFit;
     use crate::progress::Silent;
 
     fn set(elements: &[Amount]) -> CashSet {
@@ -852,6 +1086,7 @@ mod tests {
         let space = CashSpace {
             max_element: 3,
             sizes: IntRange::new(1, 3).unwrap(),
+            family_l: None,
         };
         let sets: Vec<String> = space
             .sets()
@@ -879,6 +1114,10 @@ mod tests {
             },
             CashSpace {
                 sizes: IntRange::new(4, 5).unwrap(),
+                ..space.clone()
+            },
+            CashSpace {
+                family_l: Some(IntRange::new(1, 10).unwrap()),
                 ..space
             },
         ] {
@@ -892,6 +1131,7 @@ mod tests {
             &CashSpace {
                 max_element: 5,
                 sizes: IntRange::new(1, 5).unwrap(),
+                family_l: None,
             },
             &[],
             1 << 30,
@@ -949,5 +1189,97 @@ mod tests {
             }
         );
         assert_eq!(affine_law(&points[..1]), LawOutcome::Undetermined);
+    }
+
+    #[test]
+    fn the_families_forms_in_l_give_every_members_proven_period_and_slope() {
+        let l = IntRange::new(2, 16).unwrap();
+        let families = families_across(l, 1 << 30, &Silent).unwrap();
+        let names: Vec<&str> = families.iter().map(|f| f.family.as_str()).collect();
+        assert_eq!(names, ["{1, L}", "{1, L, L+1}", "{L, L+1}"]);
+        for f in &families {
+            let FamilyOutcome::Analysed { all, by_parity } = &f.outcome else {
+                panic!("{} not followed", f.family)
+            };
+            assert_eq!(all.members.len(), 15, "{}", f.family);
+            for m in &all.members {
+                let written = FAMILIES[names.iter().position(|n| *n == f.family).unwrap()];
+                let set = SetFamily::new(written.parse().unwrap())
+                    .unwrap()
+                    .set_at(m.l)
+                    .unwrap();
+                let at = |fit: &AcrossFit| -> Option<Q> {
+                    match fit {
+                        AcrossFit::Affine { slope, constant } => {
+                            Some(&(slope * &Q::int(m.l)) + constant)
+                        }
+                        AcrossFit::PeriodicInIndex {
+                            classes,
+                            exceptions,
+                            ..
+                        } => exceptions
+                            .iter()
+                            .find(|(l, _)| *l == m.l)
+                            .map(|(_, v)| v.clone())
+                            .or_else(|| {
+                                classes.iter().find(|c| c.contains(m.l)).map(|c| c.at(m.l))
+                            }),
+                        AcrossFit::None => None,
+                    }
+                };
+                assert_eq!(
+                    at(&all.period),
+                    Some(Q::int(m.period as i64)),
+                    "{} period at L = {}",
+                    f.family,
+                    m.l
+                );
+                // The forms in L against the thresholds of Def 2.1/2.3 computed directly:
+                // P(L) is a period of both with growth B(L) per period, from the member's
+                // start on (and from n₀(L), where the start has a form in L).
+                let period = m.period;
+                if let Some(from) = at(&all.proven_from) {
+                    assert_eq!(from, Q::int(m.from), "{} start at L = {}", f.family, m.l);
+                }
+                let from = m.from.max(0) as usize;
+                let th = thresholds(&set, (from + 4 * period) as Amount).unwrap();
+                for n in from..from + 3 * period {
+                    for (name, values) in [("f1", &th.f1), ("f2", &th.f2)] {
+                        let growth = Q::int(values[n + period] as i64 - values[n] as i64);
+                        if let Some(slope) = &all.slope {
+                            assert_eq!(
+                                Some(growth),
+                                at(slope),
+                                "{} {name}({n}) L = {}",
+                                f.family,
+                                m.l
+                            );
+                        }
+                    }
+                }
+            }
+            // {1, L} alternates between period L + 1 (even L) and 2 (odd L): its intercepts
+            // have forms along each parity, not along every L.
+            if f.family == "{1, L}" {
+                assert_eq!(by_parity.len(), 2);
+                for a in by_parity {
+                    assert!(
+                        a.functions.iter().all(|f| matches!(
+                            f.across,
+                            InterceptsAcross::Whole(_) | InterceptsAcross::Forms { .. }
+                        )),
+                        "{:?}",
+                        a.functions
+                    );
+                }
+            }
+        }
+        let one_l = &families[0];
+        assert!(
+            one_l.lines()[0]
+                .starts_with("period(L) = L+1 for L ≡ 0 (mod 2); period(L) = 2 for L ≡ 1 (mod 2)"),
+            "{:?}",
+            one_l.lines()
+        );
     }
 }

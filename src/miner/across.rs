@@ -17,6 +17,8 @@
 //! Everything here is OBSERVED on the range of L: each member's forms are proven, the pattern
 //! across L is not. The module knows no game; the caller supplies the members.
 
+use itertools::Itertools;
+
 use super::linear::{FitOptions, FloorForm, FloorKind, affine_text, fit_periodic_linear};
 use crate::num::Q;
 
@@ -45,7 +47,8 @@ pub enum AcrossFit {
         /// The constant term.
         constant: Q,
     },
-    /// Periodic-linear in the index j of L = l₀ + step·j, with a longer period or a preperiod.
+    /// Periodic-linear in the index j of L = l₀ + step·j, with a longer period or a preperiod:
+    /// affine in L on each residue class of L modulo step·period, from L = l₀ + step·preperiod.
     PeriodicInIndex {
         /// The first L.
         l0: i64,
@@ -55,6 +58,10 @@ pub enum AcrossFit {
         period: usize,
         /// The least preperiod in j.
         preperiod: i64,
+        /// One affine form per residue class of L, in the order of the classes' first L.
+        classes: Vec<AcrossClass>,
+        /// The members before the preperiod, (L, value): no class's form covers them.
+        exceptions: Vec<(i64, Q)>,
     },
     /// No periodic-linear form with two confirming periods.
     None,
@@ -76,12 +83,42 @@ impl AcrossFit {
                 let constant = c - &(&slope * &Q::int(l0));
                 AcrossFit::Affine { slope, constant }
             }
-            Some(fit) => AcrossFit::PeriodicInIndex {
-                l0,
-                step,
-                period: fit.period,
-                preperiod: fit.preperiod,
-            },
+            Some(fit) => {
+                // Class i is j = P·t + i, L = l₀ + step·i + step·P·t, where the fit gives
+                // s_i·t + c_i; in L: s_i/(step·P)·L + c_i − s_i·(l₀ + step·i)/(step·P).
+                let modulus = step * fit.period as i64;
+                let from_j = fit.preperiod;
+                let classes = (0..fit.period)
+                    .map(|offset| {
+                        // The class's first index at or after the preperiod, so that its
+                        // residue is stated where the form starts to hold.
+                        let j = from_j + offset as i64;
+                        let line = &fit.lines[j.rem_euclid(fit.period as i64) as usize];
+                        let first = l0 + step * j;
+                        let slope = &line.slope / &Q::int(modulus);
+                        let at_first = fit.eval(j);
+                        let constant = &at_first - &(&slope * &Q::int(first));
+                        AcrossClass {
+                            residue: first.rem_euclid(modulus),
+                            modulus,
+                            slope,
+                            constant,
+                        }
+                    })
+                    .sorted_by_key(|c: &AcrossClass| c.residue)
+                    .collect();
+                let exceptions = (0..from_j.min(values.len() as i64))
+                    .map(|j| (l0 + step * j, values[j as usize].clone()))
+                    .collect();
+                AcrossFit::PeriodicInIndex {
+                    l0,
+                    step,
+                    period: fit.period,
+                    preperiod: fit.preperiod,
+                    classes,
+                    exceptions,
+                }
+            }
             None => AcrossFit::None,
         }
     }
@@ -95,13 +132,60 @@ impl AcrossFit {
             AcrossFit::PeriodicInIndex {
                 l0,
                 step,
-                period,
                 preperiod,
-            } => format!(
-                "{name}: periodic-linear in the index j (L = {l0} + {step}j) with period {period} from j = {preperiod}"
-            ),
+                classes,
+                exceptions,
+                ..
+            } => {
+                let forms: Vec<String> = classes
+                    .iter()
+                    .map(|c| {
+                        format!(
+                            "{name}(L) = {} for L ≡ {} (mod {})",
+                            affine_text(&c.slope, &c.constant, "L"),
+                            c.residue,
+                            c.modulus
+                        )
+                    })
+                    .collect();
+                let mut out = format!("{}, L ≥ {}", forms.join("; "), l0 + step * preperiod);
+                if !exceptions.is_empty() {
+                    let at: Vec<String> = exceptions
+                        .iter()
+                        .map(|(l, v)| format!("{name}({l}) = {v}"))
+                        .collect();
+                    out.push_str(&format!("; before that {}", at.join(", ")));
+                }
+                out
+            }
             AcrossFit::None => format!("{name}: no closed form found across L"),
         }
+    }
+}
+
+/// The affine form of a quantity on one residue class of L: slope·L + constant for
+/// L ≡ residue (mod modulus).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AcrossClass {
+    /// L's residue, in 0..modulus.
+    pub residue: i64,
+    /// The modulus: the step in L times the period in the index.
+    pub modulus: i64,
+    /// The coefficient of L.
+    pub slope: Q,
+    /// The constant term.
+    pub constant: Q,
+}
+
+impl AcrossClass {
+    /// Whether L is in the class.
+    pub fn contains(&self, l: i64) -> bool {
+        l.rem_euclid(self.modulus) == self.residue
+    }
+
+    /// The form's value at L.
+    pub fn at(&self, l: i64) -> Q {
+        &(&self.slope * &Q::int(l)) + &self.constant
     }
 }
 
@@ -481,6 +565,55 @@ mod tests {
             AcrossFit::PeriodicInIndex { period: 2, .. }
         ));
         assert_eq!(AcrossFit::of(&qs(&[1, 2]), 1, 1), AcrossFit::None);
+    }
+
+    #[test]
+    fn a_quantity_periodic_in_the_index_is_affine_on_each_residue_class_of_l() {
+        // L = 2, 3, …, 23: L + 1 on even L, 2 on odd L, with an odd first member at L = 3
+        // breaking the pattern (a preperiod of two).
+        let at = |l: i64| match l {
+            3 => 9,
+            _ if l % 2 == 0 => l + 1,
+            _ => 2,
+        };
+        let values: Vec<Q> = (2..24).map(|l| Q::int(at(l))).collect();
+        let fit = AcrossFit::of(&values, 2, 1);
+        let AcrossFit::PeriodicInIndex {
+            classes,
+            exceptions,
+            preperiod,
+            ..
+        } = &fit
+        else {
+            panic!("not periodic in the index: {fit:?}")
+        };
+        assert_eq!(exceptions, &[(2, Q::int(3)), (3, Q::int(9))]);
+        assert_eq!(*preperiod, 2);
+        let residues: Vec<i64> = classes.iter().map(|c| c.residue).collect();
+        assert_eq!(residues, [0, 1]);
+        // Every member from the preperiod on is rebuilt by its class's form.
+        for l in 4..24 {
+            let class = classes.iter().find(|c| c.contains(l)).unwrap();
+            assert_eq!(class.at(l), Q::int(at(l)), "L = {l}");
+        }
+        assert_eq!(
+            fit.text("P"),
+            "P(L) = L+1 for L ≡ 0 (mod 2); P(L) = 2 for L ≡ 1 (mod 2), L ≥ 4; before that \
+             P(2) = 3, P(3) = 9"
+        );
+        // With a step of 2 the classes are modulo 2·period.
+        let steps: Vec<Q> = (0..12)
+            .map(|j| Q::int(if j % 2 == 0 { 5 } else { j }))
+            .collect();
+        let AcrossFit::PeriodicInIndex { classes, .. } = AcrossFit::of(&steps, 1, 2) else {
+            panic!("not periodic in the index")
+        };
+        assert!(classes.iter().all(|c| c.modulus == 4));
+        for j in 0..12 {
+            let l = 1 + 2 * j;
+            let class = classes.iter().find(|c| c.contains(l)).unwrap();
+            assert_eq!(class.at(l), steps[j as usize], "L = {l}");
+        }
     }
 
     #[test]

@@ -19,8 +19,8 @@ pub mod shape;
 pub mod window;
 
 pub use across::{
-    AcrossAnalysis, AcrossFit, AcrossMember, FunctionAcross, InterceptsAcross, PieceAcross,
-    TableForm, across_analysis,
+    AcrossAnalysis, AcrossClass, AcrossFit, AcrossMember, FunctionAcross, InterceptsAcross,
+    PieceAcross, TableForm, across_analysis,
 };
 pub use certificate::{Certificate, MAX_CERTIFICATE_INDEX, Recurrence, Rule, Term};
 pub use family::{
