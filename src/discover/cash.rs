@@ -29,11 +29,12 @@ use rayon::prelude::*;
 use super::stated::{AffineHeap, HeapFamily, novelty, stated_families};
 use super::{AtlasView, Novelty, percent};
 use crate::claims::Registry;
+use crate::claims::typeset::rational_math;
 use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
 use crate::games::cash::across_members;
 use crate::games::cash::{
-    Amount, CashPeriodicity, CashSet, CashTable, MAX_CONDITION_TABLE, WinCondition,
+    Amount, Boundary, CashPeriodicity, CashSet, CashTable, MAX_CONDITION_TABLE, WinCondition,
     across_start_data, certified_forms, threshold_bytes, thresholds,
 };
 use crate::miner::{
@@ -44,6 +45,8 @@ use crate::progress::Progress;
 use crate::tables::across::across_forms;
 use crate::tables::cash_across::{ACROSS_FUNCTIONS, SetFamily};
 use crate::tables::cash_survey::survey_sets;
+use crate::tables::mined::formulas_math;
+use itertools::Itertools;
 
 /// The functions whose equations state a set's thresholds.
 const STATING: [&str; 2] = ["f1", "f2"];
@@ -162,8 +165,8 @@ pub enum ConditionOutcome {
     Proven {
         /// q: the boundaries follow n mod q.
         modulus: usize,
-        /// Each boundary h_i in one line (`h_1(b) = 3⌊b/3⌋  (b ≥ 0)`).
-        boundaries: Vec<String>,
+        /// Each residue's boundary h_i.
+        boundaries: Vec<Boundary>,
         /// p: the common period in b of the boundaries.
         b_period: u64,
         /// σ: how much the critical band widens per period in n.
@@ -201,6 +204,13 @@ pub struct SetForms {
     pub cash: CashPeriodicity,
     /// The win condition on A-critical states.
     pub condition: ConditionOutcome,
+}
+
+impl SetForms {
+    /// Whether the win condition is proven with no boundary: no state is A-critical.
+    fn condition_is_empty(&self) -> bool {
+        matches!(&self.condition, ConditionOutcome::Proven { boundaries, .. } if boundaries.is_empty())
+    }
 }
 
 /// A set's outcome.
@@ -743,7 +753,7 @@ impl CashAtlas {
                         } => (
                             format!("PROVEN for n ≥ {from}"),
                             Cell::Int(*modulus as i64),
-                            boundaries.clone(),
+                            boundaries.iter().map(Boundary::compact).collect(),
                             String::new(),
                         ),
                         ConditionOutcome::NotCashPeriodic => (
@@ -842,8 +852,132 @@ impl AtlasView for CashAtlas {
                 items: self.families.iter().map(FamilyAcross::item).collect(),
             });
         }
-        sections.extend(super::document::table_sections(&self.table()));
+        sections.extend(self.set_sections());
         (summary, sections)
+    }
+}
+
+impl CashAtlas {
+    /// The sets as the document states them: the new results, the results whose novelty was
+    /// not judged, the known ones, then the sets without a proven form.
+    fn set_sections(&self) -> Vec<crate::report::context::AtlasSection> {
+        use crate::report::context::AtlasSection;
+        let proven = |keep: fn(&Novelty) -> bool| -> Vec<_> {
+            self.entries
+                .iter()
+                .filter(|e| e.forms().is_some() && keep(&e.novelty))
+                .map(SetEntry::item)
+                .collect()
+        };
+        let holds = "Each threshold is stated per residue of $n$ modulo the period $P$, with the \
+                     first $k$ it holds from; every statement is PROVEN for all $n$ by a \
+                     certificate."
+            .to_string();
+        let groups = [
+            (
+                "New results",
+                format!("No claim of the claim files consulted states these thresholds. {holds}"),
+                proven(|n| *n == Novelty::New),
+            ),
+            (
+                "Results (novelty not judged)",
+                holds.clone(),
+                proven(|n| *n == Novelty::Unchecked),
+            ),
+            (
+                "Known results",
+                format!(
+                    "A claim of the claim files states the thresholds of a family containing \
+                     each of these sets. {holds}"
+                ),
+                proven(|n| matches!(n, Novelty::Known { .. })),
+            ),
+            (
+                "Sets without a proven form",
+                "Each with the reason.".to_string(),
+                self.entries
+                    .iter()
+                    .filter(|e| e.forms().is_none())
+                    .map(SetEntry::item)
+                    .collect(),
+            ),
+        ];
+        groups
+            .into_iter()
+            .filter(|(_, _, items)| !items.is_empty())
+            .map(|(title, intro, items)| AtlasSection {
+                title: title.to_string(),
+                intro,
+                items,
+            })
+            .collect()
+    }
+}
+
+impl SetEntry {
+    /// The set as a document item: its thresholds' forms typeset, one line per function with
+    /// every residue, then the period, the rates, cash-periodicity and the win condition.
+    fn item(&self) -> crate::report::context::AtlasItem {
+        let elements = self.set.elements().iter().map(u64::to_string).join(", ");
+        let title = format!("$A = \\lbrace {elements}\\rbrace$");
+        let mut lines = Vec::new();
+        match &self.outcome {
+            SetOutcome::Proven(f) => {
+                for (form, symbol) in [(&f.f1, r"f^{\mathrm{I}}"), (&f.f2, r"f^{\mathrm{II}}")] {
+                    lines.push(format!("{}.", formulas_math(form, symbol, "k").join(", ")));
+                }
+                lines.push(format!(
+                    "Period ${}$ of the certificate, PROVEN for every $n \\ge {}$; the plain \
+                     game's winner has least preperiod ${}$ and least period ${}$; rates (dollars \
+                     per stone) ${}$.",
+                    f.period,
+                    f.from,
+                    f.plain.preperiod,
+                    f.plain.period,
+                    f.rates.iter().map(rational_math).join(",\\ ")
+                ));
+                lines.push(match &f.cash {
+                    CashPeriodicity::Periodic { period, from } => format!(
+                        "Cash-periodic (Def 4.4, with an offset) with period ${period}$ from \
+                         $n = {from}$."
+                    ),
+                    CashPeriodicity::NotPeriodic { .. } => {
+                        format!("Not cash-periodic: {}.", not_periodic_text(f))
+                    }
+                });
+                lines.push(match &f.condition {
+                    ConditionOutcome::Proven { from, .. } if f.condition_is_empty() => format!(
+                        "No state is A-critical for any $n \\ge {from}$ (PROVEN): Theorems 2.4 \
+                         and 3.7 decide every state."
+                    ),
+                    ConditionOutcome::Proven {
+                        modulus,
+                        boundaries,
+                        from,
+                        ..
+                    } => format!(
+                        "Win condition on the A-critical states PROVEN for every $n \\ge {from}$, \
+                         the boundaries following $n \\bmod {modulus}$: {}.",
+                        boundaries.iter().map(Boundary::compact_math).join("; ")
+                    ),
+                    ConditionOutcome::NotCashPeriodic => {
+                        "No win condition: the set is not cash-periodic.".to_string()
+                    }
+                    ConditionOutcome::NotFound { reason } => {
+                        format!("No win condition found: {reason}.")
+                    }
+                });
+            }
+            SetOutcome::NotFound { reason } => lines.push(format!("No proven form: {reason}.")),
+        }
+        if let Novelty::Known { claims } = &self.novelty {
+            lines.push(format!("Stated by the claims {}.", claims.join(", ")));
+        }
+        crate::report::context::AtlasItem {
+            title,
+            formulas: Vec::new(),
+            lines,
+        }
     }
 }
 
@@ -889,7 +1023,7 @@ pub fn discover_set(set: &CashSet, max_bytes: u64) -> Result<SetOutcome> {
             match WinCondition::find(set, CONDITION_START_N, max_bytes) {
                 Ok(wc) => ConditionOutcome::Proven {
                     modulus: wc.modulus,
-                    boundaries: wc.boundaries.iter().map(|b| b.compact()).collect(),
+                    boundaries: wc.boundaries.clone(),
                     b_period: wc.proof.b_period,
                     band_growth: wc.proof.band_growth,
                     edge_depth: wc.edge.depth,
@@ -1280,6 +1414,47 @@ mod tests {
                 .starts_with("period(L) = L+1 for L ≡ 0 (mod 2); period(L) = 2 for L ≡ 1 (mod 2)"),
             "{:?}",
             one_l.lines()
+        );
+    }
+
+    #[test]
+    fn the_document_states_each_sets_thresholds_per_residue_as_mathematics() {
+        let atlas = discover(
+            &CashSpace {
+                max_element: 4,
+                sizes: IntRange::new(1, 4).unwrap(),
+                family_l: None,
+            },
+            &[],
+            1 << 30,
+            &Silent,
+        )
+        .unwrap();
+        let (_, sections) = AtlasView::document(&atlas);
+        let titles: Vec<&str> = sections.iter().map(|s| s.title.as_str()).collect();
+        assert_eq!(titles, ["Results (novelty not judged)"]);
+        let items = &sections[0].items;
+        assert_eq!(items.len(), 15);
+        for (item, e) in items.iter().zip(&atlas.entries) {
+            let f = e.forms().unwrap();
+            // One statement per residue of each threshold's own period, in TeX.
+            for (line, form) in item.lines.iter().zip([&f.f1, &f.f2]) {
+                assert_eq!(line.matches(" = ").count(), form.period, "{line}");
+                assert!(line.starts_with("$f^{\\mathrm{I"), "{line}");
+            }
+        }
+        let one = items
+            .iter()
+            .find(|i| i.title == "$A = \\lbrace 1\\rbrace$")
+            .unwrap();
+        assert_eq!(
+            one.lines[0],
+            "$f^{\\mathrm{I}}(2k) = k$ ($k \\ge 0$), $f^{\\mathrm{I}}(2k + 1) = k + 1$ ($k \\ge 0$)."
+        );
+        assert!(
+            one.lines[4].starts_with("No state is A-critical"),
+            "{:?}",
+            one.lines
         );
     }
 }

@@ -47,6 +47,8 @@ use super::{
     Amount, CashPeriodicity, CashSet, CashTable, ThresholdForms, Thresholds, Winner,
     decide_by_theorems, g_thresholds, threshold_forms, thresholds,
 };
+use itertools::Itertools;
+
 use crate::error::{Error, Result};
 use crate::miner::{FitOptions, PeriodicLinear, fit_periodic_linear};
 use crate::num::Q;
@@ -130,6 +132,53 @@ impl Boundary {
             ));
         }
         text
+    }
+
+    /// [`Boundary::compact`] as `$…$` mathematics: `$h_{1}(b) = 3\lfloor b/3 \rfloor + 1$ for
+    /// $b \ge 0$`, or per residue of b with the intercepts listed; the head first.
+    pub fn compact_math(&self) -> String {
+        let name = format!("h_{{{}}}", self.residue);
+        let p = self.form.period;
+        let mut parts: Vec<String> = self
+            .head
+            .iter()
+            .enumerate()
+            .map(|(b, v)| format!("${name}({b}) = {v}$"))
+            .collect();
+        let from = self.form.preperiod.max(0);
+        let first = &self.form.lines[0].intercept;
+        if self.form.lines.iter().all(|l| l.intercept == *first) {
+            let floor = if p == 1 {
+                "b".to_string()
+            } else {
+                format!("{p}\\lfloor b/{p} \\rfloor")
+            };
+            let c = match first.signum() {
+                0 => String::new(),
+                1 => format!(" + {first}"),
+                _ => format!(" - {}", first.abs()),
+            };
+            parts.push(format!("${name}(b) = {floor}{c}$ for $b \\ge {from}$"));
+        } else {
+            let cs: Vec<String> = self
+                .form
+                .lines
+                .iter()
+                .map(|l| l.intercept.to_string())
+                .collect();
+            let k = self.form.lines.iter().map(|l| l.from_k).max().unwrap_or(0);
+            let names = if p <= 3 {
+                (0..p).map(|r| format!("c_{{{r}}}")).join(", ")
+            } else {
+                format!("c_{{0}}, \\dots, c_{{{}}}", p - 1)
+            };
+            parts.push(format!(
+                "${name}({p}k + r) = {p}k + c_{{r}}$ for $k \\ge {k}$, $b \\ge {from}$, with \
+                 $({names}) = ({})$",
+                cs.join(", ")
+            ));
+        }
+        parts.join(", ")
     }
 }
 
