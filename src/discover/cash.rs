@@ -288,6 +288,16 @@ impl SetQuantity {
     }
 
     /// Its value for a set, when it has one.
+    /// The quantity's symbol, TeX.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            SetQuantity::PlainPeriod => r"P_{\mathrm{plain}}",
+            SetQuantity::CashPeriod => r"P_{\mathrm{cash}}",
+            SetQuantity::LeastRate => r"r_{\min}",
+            SetQuantity::GreatestRate => r"r_{\max}",
+        }
+    }
+
     fn of(self, f: &SetForms) -> Option<Q> {
         match self {
             SetQuantity::PlainPeriod => Some(Q::int(f.plain.period as i64)),
@@ -353,6 +363,48 @@ impl SpaceLaw {
     }
 
     /// The law in words: `period = min A + max A (every set of size 2: 45)`.
+    /// [`SpaceLaw::text`] as a sentence with mathematics.
+    pub fn math(&self) -> String {
+        let symbol = self.quantity.symbol();
+        match &self.outcome {
+            LawOutcome::Affine(c) => format!(
+                "${symbol}(A) = {}$ on every set of size {} ({} sets).",
+                affine_math3(c),
+                self.size,
+                self.sets
+            ),
+            LawOutcome::Broken { .. } => format!(
+                "${symbol}$ is not affine in $(\\min A, \\max A)$ on the sets of {}.",
+                self.break_math()
+            ),
+            LawOutcome::Undetermined => format!(
+                "The sets of size {} do not determine an affine law for ${symbol}$ ({} sets).",
+                self.size, self.sets
+            ),
+        }
+    }
+
+    /// [`SpaceLaw::break_text`] with mathematics.
+    fn break_math(&self) -> String {
+        match &self.outcome {
+            LawOutcome::Broken {
+                through,
+                set,
+                law,
+                value,
+            } => format!(
+                "size {}: ${}$ through the first sets gives ${}$ at $A = \\lbrace {}\\rbrace$, \
+                 which has ${}$",
+                self.size,
+                affine_math3(through),
+                rational_math(law),
+                set.elements().iter().join(", "),
+                rational_math(value)
+            ),
+            LawOutcome::Affine(_) | LawOutcome::Undetermined => String::new(),
+        }
+    }
+
     pub fn text(&self) -> String {
         let name = self.quantity.name();
         match &self.outcome {
@@ -375,6 +427,31 @@ impl SpaceLaw {
 }
 
 /// α + β·min A + γ·max A as text, its zero terms left out.
+/// [`affine_text`] in TeX: `2\max A - \min A + \tfrac{1}{2}`.
+fn affine_math3(c: &[Q; 3]) -> String {
+    let mut out = String::new();
+    for (coef, var) in [(&c[1], r"\min A"), (&c[2], r"\max A"), (&c[0], "")] {
+        if coef.is_zero() {
+            continue;
+        }
+        let negative = coef.signum() < 0;
+        let size = if negative { -coef } else { coef.clone() };
+        let term = match (var.is_empty(), size == Q::one()) {
+            (true, _) => rational_math(&size),
+            (false, true) => var.to_string(),
+            (false, false) => format!("{}{var}", rational_math(&size)),
+        };
+        out.push_str(match (out.is_empty(), negative) {
+            (true, false) => "",
+            (true, true) => "-",
+            (false, false) => " + ",
+            (false, true) => " - ",
+        });
+        out.push_str(&term);
+    }
+    if out.is_empty() { "0".to_string() } else { out }
+}
+
 fn affine_text(c: &[Q; 3]) -> String {
     let mut out = String::new();
     for (coef, var) in [(&c[1], "min A"), (&c[2], "max A"), (&c[0], "")] {
@@ -605,12 +682,6 @@ impl CashAtlas {
     /// The summary: the space, the coverage, the new results, cash-periodicity, the win
     /// conditions, and the laws across the space.
     pub fn summary(&self) -> String {
-        self.summary_with(true)
-    }
-
-    /// The summary, with or without the families across L (the document gives them a section
-    /// of their own).
-    fn summary_with(&self, families: bool) -> String {
         let (proven, all) = self.coverage();
         let forms: Vec<&SetForms> = self.entries.iter().filter_map(SetEntry::forms).collect();
         let periodic = forms
@@ -637,7 +708,7 @@ impl CashAtlas {
         out.push_str(&format!(
             "cash-periodic: {periodic} of {proven}; win condition on A-critical states PROVEN for {conditions} of {periodic}\n"
         ));
-        if let Some(first) = self.families.first().filter(|_| families) {
+        if let Some(first) = self.families.first() {
             out.push_str(&format!(
                 "families across L = {}..{} (each member PROVEN for all n, the forms in L OBSERVED on the range):\n",
                 first.l.start(),
@@ -827,20 +898,7 @@ impl AtlasView for CashAtlas {
         Vec<crate::report::context::AtlasFinding>,
         Vec<crate::report::context::AtlasSection>,
     ) {
-        // The summary's first line is the space, which the document states above it.
-        let summary = self
-            .summary_with(false)
-            .lines()
-            .skip(1)
-            .map(|l| crate::report::context::AtlasFinding {
-                label: String::new(),
-                text: if l.ends_with([':', '.']) {
-                    l.to_string()
-                } else {
-                    format!("{l}.")
-                },
-            })
-            .collect();
+        let summary = self.findings();
         let mut sections = Vec::new();
         if !self.families.is_empty() {
             sections.push(crate::report::context::AtlasSection {
@@ -858,6 +916,81 @@ impl AtlasView for CashAtlas {
 }
 
 impl CashAtlas {
+    /// The summary as the document's findings, with mathematics: the coverage, the new results,
+    /// cash-periodicity and the win conditions, then each law across the space.
+    fn findings(&self) -> Vec<crate::report::context::AtlasFinding> {
+        use crate::report::context::AtlasFinding;
+        let (proven, all) = self.coverage();
+        let forms: Vec<&SetForms> = self.entries.iter().filter_map(SetEntry::forms).collect();
+        let periodic = forms
+            .iter()
+            .filter(|f| matches!(f.cash, CashPeriodicity::Periodic { .. }))
+            .count();
+        let conditions = forms
+            .iter()
+            .filter(|f| matches!(f.condition, ConditionOutcome::Proven { .. }))
+            .count();
+        let new = self
+            .entries
+            .iter()
+            .filter(|e| e.forms().is_some() && e.novelty == Novelty::New)
+            .count();
+        let finding = |label: &str, text: String| AtlasFinding {
+            label: label.to_string(),
+            text,
+        };
+        let mut out = vec![
+            finding(
+                "Coverage",
+                format!(
+                    "$f^{{\\mathrm{{I}}}}$ and $f^{{\\mathrm{{II}}}}$ are PROVEN for all $n$ on \
+                     {proven} of {all} sets ({:.1}%).",
+                    percent(proven, all)
+                ),
+            ),
+            finding(
+                "Novelty",
+                format!("{new} sets have proven thresholds that no claim states."),
+            ),
+            finding(
+                "Cash-periodicity",
+                format!(
+                    "{periodic} of the {proven} proven sets are cash-periodic; the win condition \
+                     on A-critical states is PROVEN for {conditions} of those {periodic}."
+                ),
+            ),
+        ];
+        for law in self
+            .laws
+            .iter()
+            .filter(|l| matches!(l.outcome, LawOutcome::Affine(_)))
+        {
+            out.push(finding("Law (OBSERVED)", law.math()));
+        }
+        for quantity in SetQuantity::ALL {
+            let broken: Vec<&SpaceLaw> = self
+                .laws
+                .iter()
+                .filter(|l| {
+                    l.quantity == quantity && matches!(l.outcome, LawOutcome::Broken { .. })
+                })
+                .collect();
+            if let Some(first) = broken.first() {
+                let sizes = broken.iter().map(|l| l.size.to_string()).join(", ");
+                out.push(finding(
+                    "No law",
+                    format!(
+                        "${}$ is not affine in $(\\min A, \\max A)$ on the sets of size {sizes}; \
+                         e.g. {}.",
+                        quantity.symbol(),
+                        first.break_math()
+                    ),
+                ));
+            }
+        }
+        out
+    }
+
     /// The sets as the document states them: the new results, the results whose novelty was
     /// not judged, the known ones, then the sets without a proven form.
     fn set_sections(&self) -> Vec<crate::report::context::AtlasSection> {
@@ -1430,7 +1563,12 @@ mod tests {
             &Silent,
         )
         .unwrap();
-        let (_, sections) = AtlasView::document(&atlas);
+        let (findings, sections) = AtlasView::document(&atlas);
+        let texts: Vec<&str> = findings.iter().map(|f| f.text.as_str()).collect();
+        assert!(
+            texts.contains(&"$P_{\\mathrm{plain}}(A) = 2\\max A$ on every set of size 1 (4 sets)."),
+            "{texts:?}"
+        );
         let titles: Vec<&str> = sections.iter().map(|s| s.title.as_str()).collect();
         assert_eq!(titles, ["Results (novelty not judged)"]);
         let items = &sections[0].items;
