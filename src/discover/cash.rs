@@ -362,26 +362,19 @@ impl SpaceLaw {
         }
     }
 
-    /// The law in words: `period = min A + max A (every set of size 2: 45)`.
-    /// [`SpaceLaw::text`] as a sentence with mathematics.
-    pub fn math(&self) -> String {
-        let symbol = self.quantity.symbol();
-        match &self.outcome {
-            LawOutcome::Affine(c) => format!(
-                "${symbol}(A) = {}$ on every set of size {} ({} sets).",
-                affine_math3(c),
-                self.size,
-                self.sets
-            ),
-            LawOutcome::Broken { .. } => format!(
-                "${symbol}$ is not affine in $(\\min A, \\max A)$ on the sets of {}.",
-                self.break_math()
-            ),
-            LawOutcome::Undetermined => format!(
-                "The sets of size {} do not determine an affine law for ${symbol}$ ({} sets).",
-                self.size, self.sets
-            ),
-        }
+    /// An affine law as a sentence with mathematics, `$P_{\mathrm{plain}}(A) = 2\max A$ on every
+    /// set of size 1 (5 sets).` (`None` for the other outcomes, which [`SpaceLaw::text`] words).
+    pub fn math(&self) -> Option<String> {
+        let LawOutcome::Affine(c) = &self.outcome else {
+            return None;
+        };
+        Some(format!(
+            "${}(A) = {}$ on every set of size {} ({} sets).",
+            self.quantity.symbol(),
+            affine_math3(c),
+            self.size,
+            self.sets
+        ))
     }
 
     /// [`SpaceLaw::break_text`] with mathematics.
@@ -405,6 +398,7 @@ impl SpaceLaw {
         }
     }
 
+    /// The law in words: `period = min A + max A (every set of size 2: 45)`.
     pub fn text(&self) -> String {
         let name = self.quantity.name();
         match &self.outcome {
@@ -426,44 +420,35 @@ impl SpaceLaw {
     }
 }
 
-/// α + β·min A + γ·max A as text, its zero terms left out.
 /// [`affine_text`] in TeX: `2\max A - \min A + \tfrac{1}{2}`.
 fn affine_math3(c: &[Q; 3]) -> String {
-    let mut out = String::new();
-    for (coef, var) in [(&c[1], r"\min A"), (&c[2], r"\max A"), (&c[0], "")] {
-        if coef.is_zero() {
-            continue;
-        }
-        let negative = coef.signum() < 0;
-        let size = if negative { -coef } else { coef.clone() };
-        let term = match (var.is_empty(), size == Q::one()) {
-            (true, _) => rational_math(&size),
-            (false, true) => var.to_string(),
-            (false, false) => format!("{}{var}", rational_math(&size)),
-        };
-        out.push_str(match (out.is_empty(), negative) {
-            (true, false) => "",
-            (true, true) => "-",
-            (false, false) => " + ",
-            (false, true) => " - ",
-        });
-        out.push_str(&term);
-    }
-    if out.is_empty() { "0".to_string() } else { out }
+    affine_in_min_max(c, [r"\min A", r"\max A"], rational_math, "")
 }
 
+/// c₁·min A + c₂·max A + c₀ in words: `3·min A - max A + 2`.
 fn affine_text(c: &[Q; 3]) -> String {
+    affine_in_min_max(c, ["min A", "max A"], Q::to_string, "·")
+}
+
+/// c₁·x + c₂·y + c₀ with the variables `vars` = [x, y], each coefficient written by `number`
+/// and joined to its variable by `times`; a zero term is left out, a unit coefficient unwritten.
+fn affine_in_min_max(
+    c: &[Q; 3],
+    vars: [&str; 2],
+    number: impl Fn(&Q) -> String,
+    times: &str,
+) -> String {
     let mut out = String::new();
-    for (coef, var) in [(&c[1], "min A"), (&c[2], "max A"), (&c[0], "")] {
+    for (coef, var) in [(&c[1], vars[0]), (&c[2], vars[1]), (&c[0], "")] {
         if coef.is_zero() {
             continue;
         }
         let negative = coef.signum() < 0;
         let size = if negative { -coef } else { coef.clone() };
         let term = match (var.is_empty(), size == Q::one()) {
-            (true, _) => size.to_string(),
+            (true, _) => number(&size),
             (false, true) => var.to_string(),
-            (false, false) => format!("{size}·{var}"),
+            (false, false) => format!("{}{times}{var}", number(&size)),
         };
         out.push_str(match (out.is_empty(), negative) {
             (true, false) => "",
@@ -672,7 +657,61 @@ pub const CASH_ATLAS_COLUMNS: [&str; 19] = [
     "reason",
 ];
 
+/// The counts the atlas's summary states.
+struct Tally {
+    /// Sets with proven forms.
+    proven: usize,
+    /// All sets.
+    all: usize,
+    /// Proven sets that are cash-periodic.
+    periodic: usize,
+    /// Sets with a proven win condition.
+    conditions: usize,
+    /// Proven sets no claim states.
+    new: usize,
+}
+
 impl CashAtlas {
+    fn tally(&self) -> Tally {
+        let (proven, all) = self.coverage();
+        let forms: Vec<&SetForms> = self.entries.iter().filter_map(SetEntry::forms).collect();
+        Tally {
+            proven,
+            all,
+            periodic: forms
+                .iter()
+                .filter(|f| matches!(f.cash, CashPeriodicity::Periodic { .. }))
+                .count(),
+            conditions: forms
+                .iter()
+                .filter(|f| matches!(f.condition, ConditionOutcome::Proven { .. }))
+                .count(),
+            new: self
+                .entries
+                .iter()
+                .filter(|e| e.forms().is_some() && e.novelty == Novelty::New)
+                .count(),
+        }
+    }
+
+    /// For each quantity with a size whose sets break an affine law, those sizes' laws.
+    fn broken_laws(&self) -> Vec<(SetQuantity, Vec<&SpaceLaw>)> {
+        SetQuantity::ALL
+            .into_iter()
+            .map(|quantity| {
+                let broken = self
+                    .laws
+                    .iter()
+                    .filter(|l| {
+                        l.quantity == quantity && matches!(l.outcome, LawOutcome::Broken { .. })
+                    })
+                    .collect::<Vec<_>>();
+                (quantity, broken)
+            })
+            .filter(|(_, broken)| !broken.is_empty())
+            .collect()
+    }
+
     /// Sets with proven forms, and all sets.
     pub fn coverage(&self) -> (usize, usize) {
         let proven = self.entries.iter().filter(|e| e.forms().is_some()).count();
@@ -682,21 +721,13 @@ impl CashAtlas {
     /// The summary: the space, the coverage, the new results, cash-periodicity, the win
     /// conditions, and the laws across the space.
     pub fn summary(&self) -> String {
-        let (proven, all) = self.coverage();
-        let forms: Vec<&SetForms> = self.entries.iter().filter_map(SetEntry::forms).collect();
-        let periodic = forms
-            .iter()
-            .filter(|f| matches!(f.cash, CashPeriodicity::Periodic { .. }))
-            .count();
-        let conditions = forms
-            .iter()
-            .filter(|f| matches!(f.condition, ConditionOutcome::Proven { .. }))
-            .count();
-        let new = self
-            .entries
-            .iter()
-            .filter(|e| e.forms().is_some() && e.novelty == Novelty::New)
-            .count();
+        let Tally {
+            proven,
+            all,
+            periodic,
+            conditions,
+            new,
+        } = self.tally();
         let mut out = format!("space: {}\n", self.space);
         out.push_str(&format!(
             "sets: {all}; f^I and f^II PROVEN for all n on {proven} ({:.1}%)\n",
@@ -730,23 +761,13 @@ impl CashAtlas {
             out.push_str(&format!("  {}\n", law.text()));
         }
         // The sizes without an affine law, one line per quantity, with its first break.
-        for quantity in SetQuantity::ALL {
-            let broken: Vec<&SpaceLaw> = self
-                .laws
-                .iter()
-                .filter(|l| {
-                    l.quantity == quantity && matches!(l.outcome, LawOutcome::Broken { .. })
-                })
-                .collect();
-            if let Some(first) = broken.first() {
-                let sizes: Vec<String> = broken.iter().map(|l| l.size.to_string()).collect();
-                out.push_str(&format!(
-                    "  {} is not affine in (min A, max A) on the sets of size {}; e.g. {}\n",
-                    quantity.name(),
-                    sizes.join(", "),
-                    first.break_text()
-                ));
-            }
+        for (quantity, broken) in self.broken_laws() {
+            let sizes = broken.iter().map(|l| l.size).join(", ");
+            out.push_str(&format!(
+                "  {} is not affine in (min A, max A) on the sets of size {sizes}; e.g. {}\n",
+                quantity.name(),
+                broken[0].break_text()
+            ));
         }
         out
     }
@@ -920,21 +941,13 @@ impl CashAtlas {
     /// cash-periodicity and the win conditions, then each law across the space.
     fn findings(&self) -> Vec<crate::report::context::AtlasFinding> {
         use crate::report::context::AtlasFinding;
-        let (proven, all) = self.coverage();
-        let forms: Vec<&SetForms> = self.entries.iter().filter_map(SetEntry::forms).collect();
-        let periodic = forms
-            .iter()
-            .filter(|f| matches!(f.cash, CashPeriodicity::Periodic { .. }))
-            .count();
-        let conditions = forms
-            .iter()
-            .filter(|f| matches!(f.condition, ConditionOutcome::Proven { .. }))
-            .count();
-        let new = self
-            .entries
-            .iter()
-            .filter(|e| e.forms().is_some() && e.novelty == Novelty::New)
-            .count();
+        let Tally {
+            proven,
+            all,
+            periodic,
+            conditions,
+            new,
+        } = self.tally();
         let finding = |label: &str, text: String| AtlasFinding {
             label: label.to_string(),
             text,
@@ -960,33 +973,23 @@ impl CashAtlas {
                 ),
             ),
         ];
-        for law in self
-            .laws
-            .iter()
-            .filter(|l| matches!(l.outcome, LawOutcome::Affine(_)))
-        {
-            out.push(finding("Law (OBSERVED)", law.math()));
-        }
-        for quantity in SetQuantity::ALL {
-            let broken: Vec<&SpaceLaw> = self
-                .laws
+        out.extend(
+            self.laws
                 .iter()
-                .filter(|l| {
-                    l.quantity == quantity && matches!(l.outcome, LawOutcome::Broken { .. })
-                })
-                .collect();
-            if let Some(first) = broken.first() {
-                let sizes = broken.iter().map(|l| l.size.to_string()).join(", ");
-                out.push(finding(
-                    "No law",
-                    format!(
-                        "${}$ is not affine in $(\\min A, \\max A)$ on the sets of size {sizes}; \
-                         e.g. {}.",
-                        quantity.symbol(),
-                        first.break_math()
-                    ),
-                ));
-            }
+                .filter_map(SpaceLaw::math)
+                .map(|law| finding("Law (OBSERVED)", law)),
+        );
+        for (quantity, broken) in self.broken_laws() {
+            let sizes = broken.iter().map(|l| l.size).join(", ");
+            out.push(finding(
+                "No law",
+                format!(
+                    "${}$ is not affine in $(\\min A, \\max A)$ on the sets of size {sizes}; \
+                     e.g. {}.",
+                    quantity.symbol(),
+                    broken[0].break_math()
+                ),
+            ));
         }
         out
     }
@@ -1344,6 +1347,16 @@ mod tests {
     use crate::miner::AcrossFit;
     use crate::progress::Silent;
 
+    /// The atlas of every A ⊆ {1..max}, without the families across L or claims.
+    fn atlas_of_subsets(max: Amount) -> CashAtlas {
+        let space = CashSpace {
+            max_element: max,
+            sizes: IntRange::new(1, max as i64).unwrap(),
+            family_l: None,
+        };
+        discover(&space, &[], 1 << 30, &Silent).unwrap()
+    }
+
     fn set(elements: &[Amount]) -> CashSet {
         CashSet::new(elements.to_vec()).unwrap()
     }
@@ -1394,17 +1407,7 @@ mod tests {
 
     #[test]
     fn proven_forms_are_the_thresholds_of_the_definitions() {
-        let atlas = discover(
-            &CashSpace {
-                max_element: 5,
-                sizes: IntRange::new(1, 5).unwrap(),
-                family_l: None,
-            },
-            &[],
-            1 << 30,
-            &Silent,
-        )
-        .unwrap();
+        let atlas = atlas_of_subsets(5);
         assert_eq!(atlas.coverage(), (31, 31));
         for e in &atlas.entries {
             let f = e.forms().unwrap();
@@ -1552,17 +1555,7 @@ mod tests {
 
     #[test]
     fn the_document_states_each_sets_thresholds_per_residue_as_mathematics() {
-        let atlas = discover(
-            &CashSpace {
-                max_element: 4,
-                sizes: IntRange::new(1, 4).unwrap(),
-                family_l: None,
-            },
-            &[],
-            1 << 30,
-            &Silent,
-        )
-        .unwrap();
+        let atlas = atlas_of_subsets(4);
         let (findings, sections) = AtlasView::document(&atlas);
         let texts: Vec<&str> = findings.iter().map(|f| f.text.as_str()).collect();
         assert!(

@@ -123,41 +123,55 @@ impl AcrossFit {
         }
     }
 
+    /// A form periodic in the index as one statement: each residue class's form written by
+    /// `class`, joined by `; `, then `, ` and the first L they hold from written by `start`, then
+    /// the members before it written by `exception` (`None` for the other forms).
+    pub fn per_class(
+        &self,
+        class: impl Fn(&AcrossClass) -> String,
+        start: impl Fn(i64) -> String,
+        exception: impl Fn(i64, &Q) -> String,
+    ) -> Option<String> {
+        let AcrossFit::PeriodicInIndex {
+            l0,
+            step,
+            preperiod,
+            classes,
+            exceptions,
+            ..
+        } = self
+        else {
+            return None;
+        };
+        let forms: Vec<String> = classes.iter().map(class).collect();
+        let mut out = format!("{}, {}", forms.join("; "), start(l0 + step * preperiod));
+        if !exceptions.is_empty() {
+            let at: Vec<String> = exceptions.iter().map(|(l, v)| exception(*l, v)).collect();
+            out.push_str(&format!("; before that {}", at.join(", ")));
+        }
+        Some(out)
+    }
+
     /// The form as a line about the quantity `name`: `name(L) = …`.
     pub fn text(&self, name: &str) -> String {
         match self {
             AcrossFit::Affine { slope, constant } => {
                 format!("{name}(L) = {}", affine_text(slope, constant, "L"))
             }
-            AcrossFit::PeriodicInIndex {
-                l0,
-                step,
-                preperiod,
-                classes,
-                exceptions,
-                ..
-            } => {
-                let forms: Vec<String> = classes
-                    .iter()
-                    .map(|c| {
+            AcrossFit::PeriodicInIndex { .. } => self
+                .per_class(
+                    |c| {
                         format!(
                             "{name}(L) = {} for L ≡ {} (mod {})",
                             affine_text(&c.slope, &c.constant, "L"),
                             c.residue,
                             c.modulus
                         )
-                    })
-                    .collect();
-                let mut out = format!("{}, L ≥ {}", forms.join("; "), l0 + step * preperiod);
-                if !exceptions.is_empty() {
-                    let at: Vec<String> = exceptions
-                        .iter()
-                        .map(|(l, v)| format!("{name}({l}) = {v}"))
-                        .collect();
-                    out.push_str(&format!("; before that {}", at.join(", ")));
-                }
-                out
-            }
+                    },
+                    |l| format!("L ≥ {l}"),
+                    |l, v| format!("{name}({l}) = {v}"),
+                )
+                .unwrap_or_default(),
             AcrossFit::None => format!("{name}: no closed form found across L"),
         }
     }

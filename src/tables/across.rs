@@ -116,40 +116,19 @@ fn scalar_form(quantity: &str, symbol: &str, fit: &AcrossFit, l: &str) -> Across
 /// `$P(L) = L + 1$ for $L \equiv 0 \pmod{2}$; $P(L) = 2L + 1$ for $L \equiv 1 \pmod{2}$,
 /// $L \ge 2$`, then the members before the preperiod.
 fn periodic_in_index_math(symbol: &str, fit: &AcrossFit, l: &str) -> String {
-    match fit {
-        AcrossFit::PeriodicInIndex {
-            l0,
-            step,
-            preperiod,
-            classes,
-            exceptions,
-            ..
-        } => {
-            let forms: Vec<String> = classes
-                .iter()
-                .map(|c| {
-                    format!(
-                        r"${symbol}({l}) = {}$ for ${l} \equiv {} \pmod{{{}}}$",
-                        affine_math(&c.slope, &c.constant, l),
-                        c.residue,
-                        c.modulus
-                    )
-                })
-                .collect();
-            let mut out = format!(r"{}, ${l} \ge {}$", forms.join("; "), l0 + step * preperiod);
-            if !exceptions.is_empty() {
-                let at: Vec<String> = exceptions
-                    .iter()
-                    .map(|(at, v)| format!("${symbol}({at}) = {v}$"))
-                    .collect();
-                out.push_str(&format!("; before that {}", at.join(", ")));
-            }
-            out
-        }
-        AcrossFit::Affine { .. } | AcrossFit::None => {
-            format!("no closed form of ${symbol}({l})$ across ${l}$")
-        }
-    }
+    fit.per_class(
+        |c| {
+            format!(
+                r"${symbol}({l}) = {}$ for ${l} \equiv {} \pmod{{{}}}$",
+                affine_math(&c.slope, &c.constant, l),
+                c.residue,
+                c.modulus
+            )
+        },
+        |first| format!(r"${l} \ge {first}$"),
+        |at, v| format!("${symbol}({at}) = {v}$"),
+    )
+    .unwrap_or_else(|| format!("no closed form of ${symbol}({l})$ across ${l}$"))
 }
 
 /// One function's intercepts across L.

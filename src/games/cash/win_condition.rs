@@ -93,44 +93,65 @@ impl Boundary {
         lines
     }
 
+    /// The boundary's shape past its head: one intercept on every residue of b, or one per
+    /// residue.
+    fn shape(&self) -> BoundaryShape<'_> {
+        let from = self.form.preperiod.max(0);
+        let first = &self.form.lines[0].intercept;
+        if self.form.lines.iter().all(|l| l.intercept == *first) {
+            BoundaryShape::Uniform {
+                period: self.form.period,
+                intercept: first,
+                from,
+            }
+        } else {
+            BoundaryShape::PerResidue {
+                period: self.form.period,
+                from_k: self.form.lines.iter().map(|l| l.from_k).max().unwrap_or(0),
+                from,
+                intercepts: self.form.lines.iter().map(|l| &l.intercept).collect(),
+            }
+        }
+    }
+
     /// The boundary in one line: `h_1(b) = 3⌊b/3⌋  (b ≥ 0)` when every residue of b has the same
     /// intercept, else `h_0(20k+r) = 20k + c_r  (k ≥ 0), c = 4 4 4 5 …`; the head first.
     pub fn compact(&self) -> String {
         let name = format!("h_{}", self.residue);
-        let p = self.form.period;
         let mut text: String = self
             .head
             .iter()
             .enumerate()
             .map(|(b, v)| format!("{name}({b}) = {v}; "))
             .collect();
-        let from = self.form.preperiod.max(0);
-        let first = &self.form.lines[0].intercept;
-        if self.form.lines.iter().all(|l| l.intercept == *first) {
-            let c = match first.signum() {
-                0 => String::new(),
-                1 => format!("+{first}"),
-                _ => first.to_string(),
-            };
-            let floor = if p == 1 {
-                "b".to_string()
-            } else {
-                format!("{p}⌊b/{p}⌋")
-            };
-            text.push_str(&format!("{name}(b) = {floor}{c}  (b ≥ {from})"));
-        } else {
-            let cs: Vec<String> = self
-                .form
-                .lines
-                .iter()
-                .map(|l| l.intercept.to_string())
-                .collect();
-            let k = self.form.lines.iter().map(|l| l.from_k).max().unwrap_or(0);
-            text.push_str(&format!(
-                "{name}({p}k+r) = {p}k + c_r  (k ≥ {k}, b ≥ {from}), c = {}",
-                cs.join(" ")
-            ));
-        }
+        text.push_str(&match self.shape() {
+            BoundaryShape::Uniform {
+                period: p,
+                intercept,
+                from,
+            } => {
+                let c = match intercept.signum() {
+                    0 => String::new(),
+                    1 => format!("+{intercept}"),
+                    _ => intercept.to_string(),
+                };
+                let floor = if p == 1 {
+                    "b".to_string()
+                } else {
+                    format!("{p}⌊b/{p}⌋")
+                };
+                format!("{name}(b) = {floor}{c}  (b ≥ {from})")
+            }
+            BoundaryShape::PerResidue {
+                period: p,
+                from_k,
+                from,
+                intercepts,
+            } => format!(
+                "{name}({p}k+r) = {p}k + c_r  (k ≥ {from_k}, b ≥ {from}), c = {}",
+                intercepts.iter().join(" ")
+            ),
+        });
         text
     }
 
@@ -138,48 +159,67 @@ impl Boundary {
     /// $b \ge 0$`, or per residue of b with the intercepts listed; the head first.
     pub fn compact_math(&self) -> String {
         let name = format!("h_{{{}}}", self.residue);
-        let p = self.form.period;
         let mut parts: Vec<String> = self
             .head
             .iter()
             .enumerate()
             .map(|(b, v)| format!("${name}({b}) = {v}$"))
             .collect();
-        let from = self.form.preperiod.max(0);
-        let first = &self.form.lines[0].intercept;
-        if self.form.lines.iter().all(|l| l.intercept == *first) {
-            let floor = if p == 1 {
-                "b".to_string()
-            } else {
-                format!("{p}\\lfloor b/{p} \\rfloor")
-            };
-            let c = match first.signum() {
-                0 => String::new(),
-                1 => format!(" + {first}"),
-                _ => format!(" - {}", first.abs()),
-            };
-            parts.push(format!("${name}(b) = {floor}{c}$ for $b \\ge {from}$"));
-        } else {
-            let cs: Vec<String> = self
-                .form
-                .lines
-                .iter()
-                .map(|l| l.intercept.to_string())
-                .collect();
-            let k = self.form.lines.iter().map(|l| l.from_k).max().unwrap_or(0);
-            let names = if p <= 3 {
-                (0..p).map(|r| format!("c_{{{r}}}")).join(", ")
-            } else {
-                format!("c_{{0}}, \\dots, c_{{{}}}", p - 1)
-            };
-            parts.push(format!(
-                "${name}({p}k + r) = {p}k + c_{{r}}$ for $k \\ge {k}$, $b \\ge {from}$, with \
-                 $({names}) = ({})$",
-                cs.join(", ")
-            ));
-        }
+        parts.push(match self.shape() {
+            BoundaryShape::Uniform {
+                period: p,
+                intercept,
+                from,
+            } => {
+                let floor = if p == 1 {
+                    "b".to_string()
+                } else {
+                    format!("{p}\\lfloor b/{p} \\rfloor")
+                };
+                let c = match intercept.signum() {
+                    0 => String::new(),
+                    1 => format!(" + {intercept}"),
+                    _ => format!(" - {}", intercept.abs()),
+                };
+                format!("${name}(b) = {floor}{c}$ for $b \\ge {from}$")
+            }
+            BoundaryShape::PerResidue {
+                period: p,
+                from_k,
+                from,
+                intercepts,
+            } => {
+                let names = if p <= 3 {
+                    (0..p).map(|r| format!("c_{{{r}}}")).join(", ")
+                } else {
+                    format!("c_{{0}}, \\dots, c_{{{}}}", p - 1)
+                };
+                format!(
+                    "${name}({p}k + r) = {p}k + c_{{r}}$ for $k \\ge {from_k}$, $b \\ge {from}$, \
+                     with $({names}) = ({})$",
+                    intercepts.iter().join(", ")
+                )
+            }
+        });
         parts.join(", ")
     }
+}
+
+/// How a boundary reads past its head (see [`Boundary::compact`]).
+enum BoundaryShape<'a> {
+    /// h(b) = p⌊b/p⌋ + c for b ≥ from.
+    Uniform {
+        period: usize,
+        intercept: &'a Q,
+        from: i64,
+    },
+    /// h(pk + r) = pk + c_r for k ≥ from_k (and b ≥ from).
+    PerResidue {
+        period: usize,
+        from_k: i64,
+        from: i64,
+        intercepts: Vec<&'a Q>,
+    },
 }
 
 impl EdgeLayer {
