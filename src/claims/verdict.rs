@@ -998,17 +998,19 @@ fn check_chosen(
     forms.dedup();
     super::induction::prove_ahead(&forms);
     let shared = Arc::new(Shared::default());
-    let found: Vec<(usize, Finding)> = work
+    // Every result is kept before any error is raised, so that the error reported is the
+    // first in file order whichever claim failed first in time.
+    let found: Vec<(usize, Result<Finding>)> = work
         .into_par_iter()
         .map(|(i, reg, c, estimate)| {
             let f = check_sized_claim(reg, c, deep, estimate, steps, &shared);
             claims.advance(1);
-            f.map(|f| (i, f))
+            (i, f)
         })
-        .collect::<Result<_>>()?;
+        .collect();
     let mut out: Vec<Vec<Finding>> = registries.iter().map(|_| Vec::new()).collect();
     for (i, f) in found {
-        out[i].push(f);
+        out[i].push(f?);
     }
     Ok(out)
 }
