@@ -537,14 +537,15 @@ pub fn survey_codes_in_chunks(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::progress::Silent;
     use proptest::prelude::*;
     use std::collections::BTreeSet;
 
-    /// g(n) straight from the definition: every split listed as a multiset of heaps.
-    fn naive_grundy(digits: &[u8], max_n: usize) -> Vec<u32> {
+    /// g(n) straight from the definition: every split listed as a multiset of heaps (also the
+    /// reference of the octal kernel's sparse-space tests).
+    pub(crate) fn naive_grundy(digits: &[u8], max_n: usize) -> Vec<u32> {
         fn splits(total: usize, parts: usize, least: usize, out: &mut Vec<Vec<usize>>) {
             if parts == 0 {
                 if total == 0 {
