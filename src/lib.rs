@@ -602,8 +602,8 @@ pub mod language {
     };
     pub use crate::claims::functions::markdown as function_tables;
     pub use crate::claims::registry::{
-        Assertion, BuiltinCheck, Check, ClaimPlace, ExprCheck, Lemma, ProofRef, Quantifiers,
-        ReadingCheck,
+        Assertion, BuiltinCheck, Check, ClaimPlace, ExprCheck, Lemma, ProofBasis, ProofRef,
+        Quantifiers, ReadingCheck,
     };
     pub use crate::claims::typeset::{
         CallMath, CheckMath, DisplayForm, ListStyle, MathArg, Shape, binders_math, check_math,

@@ -545,3 +545,139 @@ fn counts_and_tails_are_proven_through_lemmas_and_perturbed_lemmas_are_not() {
     let held = check(&claims);
     assert_eq!(held.matches(",HOLDS,").count(), 2, "{held}");
 }
+
+/// A claim file of statements about its own definition of F_k (Def 6.2), proven without a
+/// forms file (`proof = { over = … }`).
+const DEFINITIONS_ONLY: &str = r#"
+paper = "definitions"
+title = "Statements about a definition"
+define = [
+  { def = "F(k, N) = 2 - min(j in -(2k-2)..2k-2 step 2: abs(N - j))", display = 'F_{#k}(#N)', means = '$F_k(N) = 2 - \min_{j \in J_k} \lvert N - j\rvert$' },
+]
+
+[[claim]]
+id = "zero"
+label = "zero"
+statement = "F_k vanishes at 2k and -2k."
+for = "k in 1..200"
+holds = "F(k, 2k) == 0 and F(k, -2k) == 0"
+proof = { over = "k >= 1" }
+
+[[claim]]
+id = "peaks"
+label = "peaks"
+statement = "F_k is 2 on J_k."
+for = "k in 1..30, i in 0..29"
+where = "i <= k - 1"
+holds = "F(k, 2i) == 2"
+proof = { over = "k >= 1 and i >= 0 and i <= k - 1" }
+
+[[claim]]
+id = "bounded"
+label = "bounded"
+statement = "True on the range only: k ≤ 200."
+for = "k in 1..200"
+holds = "F(k, 2k) == 0 and k <= 200"
+proof = { over = "k >= 1" }
+"#;
+
+fn check_file(text: &str, only: &str) -> (Option<i32>, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("claims.toml");
+    std::fs::write(&path, text).unwrap();
+    let out = nimlab()
+        .arg("check")
+        .arg(&path)
+        .args(["--only", only, "--format", "csv"])
+        .env("NIMLAB_PROGRESS", "never")
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn statements_about_definitions_are_proven_without_forms_and_false_ones_are_not() {
+    let (code, out, err) = check_file(DEFINITIONS_ONLY, "zero,peaks,bounded");
+    assert_eq!(code, Some(0), "{out}{err}");
+    let rows: Vec<&str> = out.lines().skip(1).collect();
+    assert_eq!(rows.len(), 3, "{out}");
+    assert!(rows[0].contains(",PROVEN,"), "{}", rows[0]);
+    assert!(rows[0].contains("from the definitions"), "{}", rows[0]);
+    assert!(rows[0].contains("every integer $k \\ge 1$"), "{}", rows[0]);
+    assert!(rows[1].contains(",PROVEN,"), "{}", rows[1]);
+    // True at every point checked, false from k = 201 on: the proof is refuted, and the claim
+    // keeps the verdict of its finite check.
+    assert!(rows[2].contains(",HOLDS,"), "{}", rows[2]);
+    assert!(!rows[2].contains("PROVEN"), "{}", rows[2]);
+}
+
+#[test]
+fn def_6_2_is_proven_from_the_definition_of_f_alone() {
+    let out = nimlab()
+        .args([
+            "check",
+            "data/claims/scoring-nim.toml",
+            "--only",
+            "def-6.2-zero",
+        ])
+        .env("NIMLAB_PROGRESS", "never")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("PROVEN for every integer k ≥ 1, from the definitions"),
+        "{text}"
+    );
+    assert!(!text.contains("induction"), "{text}");
+}
+
+#[test]
+fn a_game_value_in_a_proof_without_forms_is_refused_by_name() {
+    let text = DEFINITIONS_ONLY.replace(
+        "holds = \"F(k, 2k) == 0 and F(k, -2k) == 0\"",
+        "holds = \"F(k, 2k) == 0 and payoff(0, [k]) == k\"",
+    );
+    let (code, out, err) = check_file(&text, "zero");
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(err.contains("`payoff`"), "{err}");
+    assert!(err.contains("forms file"), "{err}");
+}
+
+#[test]
+fn a_proof_from_the_definitions_replays_with_cvc5_alone() {
+    use nimlab::Registry;
+    use nimlab::language::{Assertion, Check};
+    use nimlab::prove::{Outcome, Refuting, Solver, prove_statement};
+    let reg = Registry::parse(std::path::Path::new("claims.toml"), DEFINITIONS_ONLY).unwrap();
+    for (id, proven) in [("zero", true), ("peaks", true), ("bounded", false)] {
+        let claim = reg.claims.iter().find(|c| c.id == id).unwrap();
+        let (Check::Expr(check), Some(proof)) = (&claim.check, &claim.proof) else {
+            panic!("{id}: an expression claim with a proof");
+        };
+        let Assertion::Holds(statement) = &check.assertion else {
+            panic!("{id}: a `holds` claim");
+        };
+        let vars: Vec<String> = check.range.binders.iter().map(|b| b.name.clone()).collect();
+        let outcome = prove_statement(
+            None,
+            &reg.definitions,
+            &vars,
+            &[],
+            &proof.over,
+            statement,
+            Solver::Cvc5,
+            Refuting::SolverOnly,
+        )
+        .unwrap();
+        assert_eq!(
+            matches!(outcome, Outcome::Proven { in_process: 0, .. }),
+            proven,
+            "{id}: {outcome:?}"
+        );
+    }
+}

@@ -420,6 +420,22 @@ pub enum Proof {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         lemma: Option<ProvenLemma>,
     },
+    /// A statement about the claim file's own definitions (no game value), proven for every
+    /// value of its variables by SMT queries found unsatisfiable: the definitions unfolded into
+    /// linear integer and real arithmetic, no induction (`crate::claims::induction`).
+    Direct {
+        /// How many obligations were discharged: the statement itself and each condition on
+        /// its variables that it relies on.
+        obligations: usize,
+        /// Where the statement is proven, as a phrase with `$…$` mathematics.
+        domain: String,
+        /// Who found the obligations unsatisfiable, as a phrase.
+        solver: String,
+        /// The lemma proven in place of the claim's own formula, when that one is not linear
+        /// arithmetic.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lemma: Option<ProvenLemma>,
+    },
 }
 
 /// A lemma proven from closed forms in place of a claim's formula, and why the statement
@@ -441,7 +457,7 @@ impl Proof {
     /// phrase with `$…$` mathematics); `None` when the proof covers the range checked only.
     pub fn domain(&self) -> Option<&str> {
         match self {
-            Proof::Induction { domain, .. } => Some(domain),
+            Proof::Induction { domain, .. } | Proof::Direct { domain, .. } => Some(domain),
             _ => None,
         }
     }
@@ -477,6 +493,14 @@ impl Proof {
                 "PROVEN for {domain}, by induction on the number of {} ({obligations} SMT \
                  obligations unsatisfiable)",
                 words.unit
+            ),
+            Proof::Direct {
+                obligations,
+                domain,
+                ..
+            } => format!(
+                "PROVEN for {domain}, from the definitions ({obligations} SMT obligations \
+                 unsatisfiable)"
             ),
         }
     }
@@ -1081,7 +1105,7 @@ impl Finding {
                 return "no point of the range satisfies `where`: nothing was checked".to_string();
             }
             let mut s = format!("true at all {}", plural(p.checked, unit.name()));
-            if let Some(proof @ Proof::Induction { .. }) = &self.proof {
+            if let Some(proof @ (Proof::Induction { .. } | Proof::Direct { .. })) = &self.proof {
                 s = format!("{}; checked directly: {s}", proof.text());
             }
             if p.skipped > 0 {

@@ -173,11 +173,12 @@ raw_with_check! {
     }
 }
 
-/// A claim's `proof = { forms = "…", over = "…", reals = […], lemma = {…} }`.
+/// A claim's `proof = { forms = "…", over = "…", reals = […], lemma = {…} }` (`forms` omitted
+/// for a statement about the file's definitions alone).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawProofRef {
-    forms: String,
+    forms: Option<String>,
     over: Option<String>,
     #[serde(default)]
     reals: Vec<String>,
@@ -195,14 +196,12 @@ pub(crate) struct RawLemma {
     follows: String,
 }
 
-/// Where a claim's statement is proven for every value of its variables: a forms file whose
-/// closed forms `nimlab prove` proves, and the domain of the claim's variables.
+/// Where a claim's statement is proven for every value of its variables: what it is proven
+/// from, and the domain of the claim's variables.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProofRef {
-    /// The forms file as the claim file names it (relative to the claim file's folder).
-    pub forms: String,
-    /// The forms file's path.
-    pub path: std::path::PathBuf,
+    /// What the statement is proven from.
+    pub basis: ProofBasis,
     /// The constraint on the claim's variables (all values satisfying it are covered).
     pub over: Expr,
     /// `over` as written.
@@ -212,6 +211,32 @@ pub struct ProofRef {
     /// What is proven from the forms when the claim's own formula cannot be (a count, a set):
     /// the lemma and the step from it to the statement.
     pub lemma: Option<Lemma>,
+}
+
+/// What a claim's statement is proven from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ProofBasis {
+    /// The closed forms of a forms file, which `nimlab prove` proves by induction: every game
+    /// value the statement names is read from them.
+    Forms {
+        /// The forms file as the claim file names it (relative to the claim file's folder).
+        forms: String,
+        /// The forms file's path.
+        path: std::path::PathBuf,
+    },
+    /// The claim file's definitions alone (`proof` without `forms`): a statement about its own
+    /// functions (such as $F_k(\pm 2k) = 0$), which names no game value, is proven directly.
+    Definitions,
+}
+
+impl ProofRef {
+    /// The forms file the proof rests on, if any.
+    pub fn forms_path(&self) -> Option<&std::path::Path> {
+        match &self.basis {
+            ProofBasis::Forms { path, .. } => Some(path),
+            ProofBasis::Definitions => None,
+        }
+    }
 }
 
 /// A formula proven from a forms file in place of a claim's own formula, when that one is not
@@ -719,13 +744,22 @@ impl Loader<'_> {
                 ),
             ));
         }
-        let path = crate::fsio::parent_dir(self.path).join(&p.forms);
-        if !path.is_file() {
-            return Err(self.error_at(
-                raw.span(),
-                &format!("claim `{}`: no forms file {}", excerpt(id), path.display()),
-            ));
-        }
+        let basis = match &p.forms {
+            Some(forms) => {
+                let path = crate::fsio::parent_dir(self.path).join(forms);
+                if !path.is_file() {
+                    return Err(self.error_at(
+                        raw.span(),
+                        &format!("claim `{}`: no forms file {}", excerpt(id), path.display()),
+                    ));
+                }
+                ProofBasis::Forms {
+                    forms: forms.clone(),
+                    path,
+                }
+            }
+            None => ProofBasis::Definitions,
+        };
         let over_text = p.over.clone().unwrap_or_else(|| "true".into());
         let over = parse_expr(&over_text).map_err(|e| {
             self.error_at(
@@ -754,8 +788,7 @@ impl Loader<'_> {
             })
             .transpose()?;
         Ok(ProofRef {
-            forms: p.forms.clone(),
-            path,
+            basis,
             over,
             over_text,
             reals: p.reals.clone(),

@@ -16,7 +16,10 @@
 //!   the base window, give the forms for every n by induction;
 //! - **family induction** ([`Proof::Induction`]): closed forms on classes of positions proven
 //!   for every parameter by SMT queries, one step of the induction on the number of stones
-//!   each (`crate::claims::induction`), and the statement read off the forms.
+//!   each (`crate::claims::induction`), and the statement read off the forms;
+//! - **from the definitions** ([`Proof::Direct`]): a statement about the claim file's own
+//!   functions, which names no game value, proven for every value of its variables by SMT
+//!   queries on the unfolded definitions.
 
 use super::finding::{EvidenceTable, Proof, ProvenLemma};
 
@@ -107,6 +110,36 @@ pub fn sketch(proof: &Proof) -> String {
             words.every,
             conclusion(lemma.as_ref()),
         ),
+        Proof::Direct {
+            obligations,
+            domain,
+            solver,
+            lemma,
+        } => {
+            let proven = match lemma {
+                None => "the statement".to_string(),
+                Some(l) => format!(
+                    "the lemma ${}$ (for every value of its variables{} in that domain)",
+                    l.formula,
+                    lemma_condition(l)
+                ),
+            };
+            let follows = lemma
+                .as_ref()
+                .map(|l| format!(" {}.", l.follows.trim_end_matches('.')))
+                .unwrap_or_default();
+            format!(
+                "The statement is proven for {domain}, not only on the range computed. It is \
+                 about the claim file's own definitions and names no value of a game, so no \
+                 induction is needed: with each defined function unfolded, {proven} becomes a \
+                 quantifier-free formula of linear integer and real arithmetic (a minimum or \
+                 maximum over a range whose ends are variables becomes a witness in the range \
+                 with the body's value there). {solver} found the negation of each of the \
+                 {obligations} formulas (the statement itself and each condition on its \
+                 variables that it relies on) unsatisfiable.{follows} The argument uses the \
+                 definitions only, no result of the paper."
+            )
+        }
     }
 }
 
@@ -188,7 +221,7 @@ pub fn shared_argument(proof: &Proof) -> Option<String> {
         Proof::CertifiedForms { set, period, from } => {
             Some(format!("certified {set:?} {period} {from}"))
         }
-        Proof::Period { .. } | Proof::FamilyPeriods { .. } => None,
+        Proof::Period { .. } | Proof::FamilyPeriods { .. } | Proof::Direct { .. } => None,
     }
 }
 
@@ -238,7 +271,7 @@ pub fn sketch_referring(proof: &Proof, first: &str) -> String {
              sketched; the statement was read off those forms, so it holds for every $n$ they \
              cover."
         ),
-        Proof::Period { .. } | Proof::FamilyPeriods { .. } => sketch(proof),
+        Proof::Period { .. } | Proof::FamilyPeriods { .. } | Proof::Direct { .. } => sketch(proof),
     }
 }
 

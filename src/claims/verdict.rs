@@ -990,7 +990,7 @@ fn check_chosen(
     let mut forms: Vec<&std::path::Path> = work
         .iter()
         .filter_map(|(_, _, c, _)| match (&c.proof, &c.check) {
-            (Some(proof), Check::Expr(_)) => Some(proof.path.as_path()),
+            (Some(proof), Check::Expr(_)) => proof.forms_path(),
             _ => None,
         })
         .collect();

@@ -252,7 +252,7 @@ fn verdict_inputs(reg: &Registry, chosen: &[&Claim], deep: bool, only: &[String]
     let claims = reg.claim_source()?;
     let mut forms: Vec<&Path> = chosen
         .iter()
-        .filter_map(|c| c.proof.as_ref().map(|p| p.path.as_path()))
+        .filter_map(|c| c.proof.as_ref()?.forms_path())
         .collect();
     forms.sort_unstable();
     forms.dedup();

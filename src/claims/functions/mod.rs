@@ -171,6 +171,15 @@ pub fn lookup(name: &str) -> Option<&'static dyn Function> {
     BY_NAME.get(name).copied()
 }
 
+/// Whether `name` is one of a game's functions (an engine value such as `payoff`), not one of
+/// the language's own arithmetic and list functions.
+pub fn is_game_function(name: &str) -> bool {
+    GROUPS
+        .iter()
+        .filter(|g| !std::ptr::eq(**g, &numbers::GROUP))
+        .any(|g| g.functions.iter().any(|f| f.signature().name == name))
+}
+
 /// The function tables of `data/claims/README.md`: one table per group, one row per function.
 pub fn markdown() -> String {
     let mut out = String::new();

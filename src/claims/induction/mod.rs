@@ -1370,22 +1370,31 @@ pub fn prove_ahead(paths: &[&Path]) {
     });
 }
 
-/// The proof of a claim whose statement refers to a forms file (`proof` in its claim file):
-/// `Some` when the forms and the statement are proven, `None` when either is refuted or
-/// undecided (the claim keeps the verdict of its finite check). An error when the forms file is
-/// bad or no solver runs.
+/// The proof of a claim with a `proof` table: its statement over the closed forms of a forms
+/// file, or over the file's definitions alone. `Some` when the forms (if any) and the statement
+/// are proven, `None` when either is refuted or undecided (the claim keeps the verdict of its
+/// finite check). An error when the forms file is bad, the statement does not translate (a
+/// game value without forms), or no solver runs.
 pub fn prove_claim(
     defs: &Definitions,
     check: &crate::claims::registry::ExprCheck,
     proof: &crate::claims::registry::ProofRef,
 ) -> Result<Option<crate::claims::finding::Proof>> {
     use crate::claims::expr::{CmpOp, Span};
-    use crate::claims::registry::Assertion;
+    use crate::claims::registry::{Assertion, ProofBasis};
     let solver = Solver::Z3;
-    let (system, outcome, count) = proven_system(&proof.path, solver)?;
-    if !matches!(outcome, Outcome::Proven { .. }) {
-        return Ok(None);
-    }
+    // The forms the statement reads its game values from, when it names any: proven first.
+    let forms = match &proof.basis {
+        ProofBasis::Forms { path, .. } => {
+            let (system, outcome, count) = proven_system(path, solver)?;
+            let Outcome::Proven { in_process, .. } = outcome else {
+                return Ok(None);
+            };
+            Some((system, path, count, in_process))
+        }
+        ProofBasis::Definitions => None,
+    };
+    let system = forms.as_ref().map(|(system, ..)| system);
     let claim_vars: Vec<String> = check.range.binders.iter().map(|b| b.name.clone()).collect();
     // The domain the report names is the claim's own: its variables with `over` (and its
     // `where`, when its formula is what is proven).
@@ -1408,13 +1417,14 @@ pub fn prove_claim(
                 },
             };
             prove_statement(
-                &system,
+                system,
                 defs,
                 &claim_vars,
                 &proof.reals,
                 &claim_over,
                 &statement,
                 solver,
+                Refuting::InProcessFirst,
             )?
         }
         Some(lemma) => {
@@ -1423,13 +1433,14 @@ pub fn prove_claim(
             free_names(&lemma.over, &mut vars);
             let reals: Vec<String> = proof.reals.iter().chain(&lemma.reals).cloned().collect();
             prove_statement(
-                &system,
+                system,
                 defs,
                 &vars,
                 &reals,
                 &proof.over.clone().and(lemma.over.clone()),
                 &lemma.holds,
                 solver,
+                Refuting::InProcessFirst,
             )?
         }
     };
@@ -1440,15 +1451,26 @@ pub fn prove_claim(
     else {
         return Ok(None);
     };
-    let Outcome::Proven {
-        in_process: forms_in_process,
-        ..
-    } = outcome
-    else {
-        unreachable!("the forms' outcome was matched as proven above");
+    let domain = domain_phrase(&claim_vars, &proof.reals, &claim_over, defs);
+    let lemma = proof
+        .lemma
+        .as_ref()
+        .map(|l| crate::claims::finding::ProvenLemma {
+            formula: crate::claims::typeset::expr_math(&l.holds, defs),
+            over: (!matches!(l.over.kind, ExprKind::Bool(true)))
+                .then(|| crate::claims::typeset::expr_math(&l.over, defs)),
+            follows: l.follows.clone(),
+        });
+    let Some((system, path, count, forms_in_process)) = forms else {
+        return Ok(Some(crate::claims::finding::Proof::Direct {
+            obligations,
+            domain,
+            solver: deciders(solver, obligations, in_process),
+            lemma,
+        }));
     };
     Ok(Some(crate::claims::finding::Proof::Induction {
-        forms: lexical(&proof.path),
+        forms: lexical(path),
         title: system.title.clone(),
         classes: system
             .classes
@@ -1461,17 +1483,9 @@ pub fn prove_claim(
         recurrence: system.game.recurrence().to_string(),
         words: Box::new(system.game.words()),
         obligations: count + obligations,
-        domain: domain_phrase(&claim_vars, &proof.reals, &claim_over, defs),
+        domain,
         solver: deciders(solver, count + obligations, forms_in_process + in_process),
-        lemma: proof
-            .lemma
-            .as_ref()
-            .map(|l| crate::claims::finding::ProvenLemma {
-                formula: crate::claims::typeset::expr_math(&l.holds, defs),
-                over: (!matches!(l.over.kind, ExprKind::Bool(true)))
-                    .then(|| crate::claims::typeset::expr_math(&l.over, defs)),
-                follows: l.follows.clone(),
-            }),
+        lemma,
     }))
 }
 
@@ -1483,25 +1497,31 @@ fn lexical(path: &Path) -> String {
 
 /// A claim's statement over proven forms: its formula with every `payoff` read from the forms,
 /// for every value of `vars` (integers, or reals when named in `reals`) with `over` true.
+/// Without forms (`system` = `None`) the statement may use the file's definitions only: a game
+/// value in it is an error naming the call. `refuting` says whether nimlab's own refutation
+/// answers first (a proof) or the solver answers every obligation (a replay).
+#[allow(clippy::too_many_arguments)]
 pub fn prove_statement(
-    system: &System,
+    system: Option<&System>,
     defs: &Definitions,
     vars: &[String],
     reals: &[String],
     over: &Expr,
     statement: &Expr,
     solver: Solver,
+    refuting: Refuting,
 ) -> Result<Outcome> {
-    let scoring_calls = scoring::ScoringCalls {
+    let scoring_calls = system.map(|system| scoring::ScoringCalls {
         system,
         positions: RefCell::new(Vec::new()),
+    });
+    let candy_calls = system.map(|system| candy::CandyCalls { system });
+    let calls: Option<&dyn translate::GameCalls> = match system.map(|s| s.game) {
+        Some(Game::ScoringNim) => scoring_calls.as_ref().map(|c| c as _),
+        Some(Game::CandyNim { .. }) => candy_calls.as_ref().map(|c| c as _),
+        None => None,
     };
-    let candy_calls = candy::CandyCalls { system };
-    let calls: &dyn translate::GameCalls = match system.game {
-        Game::ScoringNim => &scoring_calls,
-        Game::CandyNim { .. } => &candy_calls,
-    };
-    let mut tr = Translator::new(defs, Some(calls), "st_");
+    let mut tr = Translator::new(defs, calls, "st_");
     let mut scope: Scope = vars
         .iter()
         .map(|v| {
@@ -1529,15 +1549,21 @@ pub fn prove_statement(
     };
     let mut obligations = vec![implied(
         "statement".into(),
-        "the claim follows from the forms",
+        if system.is_some() {
+            "the claim follows from the forms"
+        } else {
+            "the claim follows from the definitions"
+        },
         goal,
     )];
-    for (k, t) in scoring_calls.positions.borrow().iter().enumerate() {
-        obligations.push(implied(
-            format!("statement-closure-{k}"),
-            "the claim's positions lie in the closure",
-            system.closure_at(t).map_err(Error::invalid)?,
-        ));
+    if let (Some(system), Some(calls)) = (system, &scoring_calls) {
+        for (k, t) in calls.positions.borrow().iter().enumerate() {
+            obligations.push(implied(
+                format!("statement-closure-{k}"),
+                "the claim's positions lie in the closure",
+                system.closure_at(t).map_err(Error::invalid)?,
+            ));
+        }
     }
     for (k, d) in tr.decided.iter().enumerate() {
         obligations.push(implied(
@@ -1546,10 +1572,5 @@ pub fn prove_statement(
             d.clone(),
         ));
     }
-    run(
-        &obligations,
-        solver,
-        Refuting::InProcessFirst,
-        SECONDS_PER_OBLIGATION,
-    )
+    run(&obligations, solver, refuting, SECONDS_PER_OBLIGATION)
 }

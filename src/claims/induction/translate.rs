@@ -388,6 +388,15 @@ impl<'a> Translator<'a> {
                 let game = self.game;
                 match game.and_then(|g| g.call(name, &values, self)) {
                     Some(r) => r.map_err(|m| ExprError::new(span, m))?,
+                    None if game.is_none() && crate::claims::functions::is_game_function(name) => {
+                        return Err(ExprError::new(
+                            span,
+                            format!(
+                                "`{name}` is a game's value, which a proof without a forms file \
+                                 cannot read: name the forms file (`proof = {{ forms = \"…\" }}`)"
+                            ),
+                        ));
+                    }
                     None => {
                         return Err(ExprError::new(
                             span,
