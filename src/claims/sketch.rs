@@ -128,16 +128,25 @@ pub fn sketch(proof: &Proof) -> String {
                 .as_ref()
                 .map(|l| format!(" {}.", l.follows.trim_end_matches('.')))
                 .unwrap_or_default();
+            let refuted = if *obligations == 1 {
+                format!("{solver} found its negation unsatisfiable.")
+            } else {
+                format!(
+                    "{solver} found the negation of each of the {obligations} formulas (the \
+                     statement itself and each condition on its variables that it relies on) \
+                     unsatisfiable."
+                )
+            };
             format!(
                 "The statement is proven for {domain}, not only on the range computed. It is \
                  about the claim file's own definitions and names no value of a game, so no \
                  induction is needed: with each defined function unfolded, {proven} becomes a \
                  quantifier-free formula of linear integer and real arithmetic (a minimum or \
-                 maximum over a range whose ends are variables becomes a witness in the range \
-                 with the body's value there). {solver} found the negation of each of the \
-                 {obligations} formulas (the statement itself and each condition on its \
-                 variables that it relies on) unsatisfiable.{follows} The argument uses the \
-                 definitions only, no result of the paper."
+                 maximum over a range whose ends are variables becomes a value the body takes in \
+                 the range, compared with the body at the range's ends and where it turns; \
+                 fewer facts can only make a refutation harder, so this is sound). \
+                 {refuted}{follows} The argument uses the definitions only, no result of the \
+                 paper."
             )
         }
     }
@@ -420,5 +429,32 @@ mod tests {
             argument: "look-back 1".into(),
         };
         assert_eq!(shared_argument(&period), None);
+    }
+
+    #[test]
+    fn a_proof_from_the_definitions_names_no_induction_and_counts_its_formulas() {
+        let direct = |obligations: usize, lemma: Option<ProvenLemma>| Proof::Direct {
+            obligations,
+            domain: "every integer $k \\ge 1$".into(),
+            solver: "z3".into(),
+            lemma,
+        };
+        let one = sketch(&direct(1, None));
+        assert!(one.contains("every integer $k \\ge 1$"), "{one}");
+        assert!(one.contains("z3 found its negation unsatisfiable."), "{one}");
+        assert!(!one.contains("induction on"), "{one}");
+        let three = sketch(&direct(
+            3,
+            Some(ProvenLemma {
+                formula: "F_k(t) \\ge 0".into(),
+                over: None,
+                follows: "So the count is 4k − 3.".into(),
+            }),
+        ));
+        assert!(three.contains("each of the 3 formulas"), "{three}");
+        assert!(three.contains("the lemma $F_k(t) \\ge 0$"), "{three}");
+        assert!(three.contains("So the count is 4k − 3."), "{three}");
+        assert_eq!(shared_argument(&direct(1, None)), None);
+        assert_eq!(sketch_referring(&direct(1, None), "Def 6.2"), one);
     }
 }
