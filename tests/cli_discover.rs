@@ -550,3 +550,81 @@ fn eval_affine_in(expr: &str, param: &str, value: i64) -> i64 {
         }
     }
 }
+
+#[test]
+fn the_cash_atlas_prints_its_families_and_laws_as_tables_and_writes_them_in_its_report() {
+    // The families across L: one row per family, parity of L and quantity, with real booleans.
+    let families = run_json(&format!(
+        "{CASH} --no-claims --family-l 2..12 --table families --format json"
+    ));
+    let rows = families.as_array().unwrap();
+    let row = |family: &str, along: &str, quantity: &str| {
+        rows.iter()
+            .find(|r| r["family"] == family && r["along"] == along && r["quantity"] == quantity)
+            .unwrap_or_else(|| panic!("{family} {along} {quantity}: {families}"))
+    };
+    let period = row("{1, L}", "all", "period");
+    assert_eq!(period["closed_form"], true);
+    assert_eq!(period["l_from"], 2);
+    assert_eq!(period["l_to"], 12);
+    assert_eq!(
+        period["form"],
+        "period(L) = L+1 for L ≡ 0 (mod 2); period(L) = 2 for L ≡ 1 (mod 2), L ≥ 2"
+    );
+    assert_eq!(row("{L, L+1}", "all", "period")["form"], "period(L) = 2L+1");
+    let odd = row("{1, L}", "odd", "f_A");
+    assert_eq!(odd["closed_form"], true);
+    assert!(
+        odd["form"]
+            .as_str()
+            .unwrap()
+            .starts_with("f_A(n) = ceil(n/2)"),
+        "{odd}"
+    );
+    let none = row("{1, L}", "all", "f_A");
+    assert_eq!(none["closed_form"], false);
+    assert!(none["form"].is_null(), "{none}");
+    assert_eq!(none["reason"], "the intercept forms change shape across L");
+    // The laws across the space: the coefficients of α + β·min A + γ·max A, or the break.
+    let laws = Csv::run(&format!(
+        "{CASH} --no-claims --no-families --table laws --format csv"
+    ));
+    let records = laws.records();
+    let law = |quantity: &str, size: &str| {
+        records
+            .iter()
+            .find(|r| r["quantity"] == quantity && r["size"] == size)
+            .unwrap_or_else(|| panic!("{quantity} {size}"))
+            .clone()
+    };
+    let one = law("plain_period", "1");
+    assert_eq!(
+        (one["status"], one["sets"], one["constant"]),
+        ("affine", "5", "0")
+    );
+    assert_eq!((one["min_coefficient"], one["max_coefficient"]), ("0", "2"));
+    assert!(one["broken_at"].is_empty());
+    let two = law("plain_period", "2");
+    assert_eq!(two["status"], "broken");
+    assert_ne!(two["law_value"], two["set_value"]);
+    // The report writes both beside atlas.csv, byte for byte as printed.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("atlas");
+    run_ok_stderr(&words(&format!(
+        "{CASH} --no-claims --family-l 2..12 --report {}",
+        out.display()
+    )));
+    let printed = run_ok(&words(&format!(
+        "{CASH} --no-claims --family-l 2..12 --table families --format csv"
+    )));
+    assert_eq!(
+        std::fs::read_to_string(out.join("families.csv")).unwrap(),
+        printed
+    );
+    assert!(out.join("laws.csv").is_file());
+    // A table is printed, not rendered: --table goes without --report.
+    refused_quickly(
+        &format!("{CASH} --table laws --report {}", out.display()),
+        &["--table", "--report"],
+    );
+}

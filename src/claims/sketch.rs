@@ -441,7 +441,10 @@ mod tests {
         };
         let one = sketch(&direct(1, None));
         assert!(one.contains("every integer $k \\ge 1$"), "{one}");
-        assert!(one.contains("z3 found its negation unsatisfiable."), "{one}");
+        assert!(
+            one.contains("z3 found its negation unsatisfiable."),
+            "{one}"
+        );
         assert!(!one.contains("induction on"), "{one}");
         let three = sketch(&direct(
             3,

@@ -40,7 +40,7 @@ pub enum DiscoverCommand {
     /// NIM with Cash move sets A ⊆ {1..M}: f^I and f^II PROVEN for all n, cash-periodicity and
     /// the win condition of each set, and laws across the space.
     #[command(
-        after_help = "Examples:\n  nimlab discover cash                               # every A of {1..10}: 1023 sets\n  nimlab discover cash --max-element 12 --sizes 2..3 --format csv -o cash-atlas.csv\n  nimlab discover cash --max-element 6 --format json\n  nimlab discover cash --max-element 4 --family-l 2..40   # the families {1, L}, {1, L, L+1}, {L, L+1} further\n\nEach set's thresholds f^I, f^II are fitted as periodic-linear in n and PROVEN for all n by a\ncertificate (as `nimlab mine cash`); cash-periodicity follows from the proven forms, and for a\ncash-periodic set the win condition on A-critical states is found and PROVEN by induction (as\n`nimlab cash condition`). The rates are the slopes per period over the period: dollars per\nstone. Laws across the space fit the plain period, the cash period and the least and greatest\nrate as affine functions of (min A, max A) on the sets of each size, exactly (OBSERVED on the\nspace). The families {1, L}, {1, L, L+1} and {L, L+1} are followed over --family-l as `nimlab\nmine across cash` does: each member PROVEN, the forms in L (per residue class of L when they\nalternate) OBSERVED on the range. A result is new when no claim of the claim files\n(default: data/claims/*.toml when present) states f1 or f2 of a move set that specialises to\nit."
+        after_help = "Examples:\n  nimlab discover cash                               # every A of {1..10}: 1023 sets\n  nimlab discover cash --max-element 12 --sizes 2..3 --format csv -o cash-atlas.csv\n  nimlab discover cash --max-element 6 --format json\n  nimlab discover cash --max-element 4 --family-l 2..40   # the families {1, L}, {1, L, L+1}, {L, L+1} further\n  nimlab discover cash --max-element 6 --table families --format csv   # their forms in L, one row each\n  nimlab discover cash --max-element 8 --table laws --format json      # the laws across the space\n\nEach set's thresholds f^I, f^II are fitted as periodic-linear in n and PROVEN for all n by a\ncertificate (as `nimlab mine cash`); cash-periodicity follows from the proven forms, and for a\ncash-periodic set the win condition on A-critical states is found and PROVEN by induction (as\n`nimlab cash condition`). The rates are the slopes per period over the period: dollars per\nstone. Laws across the space fit the plain period, the cash period and the least and greatest\nrate as affine functions of (min A, max A) on the sets of each size, exactly (OBSERVED on the\nspace). The families {1, L}, {1, L, L+1} and {L, L+1} are followed over --family-l as `nimlab\nmine across cash` does: each member PROVEN, the forms in L (per residue class of L when they\nalternate) OBSERVED on the range. A result is new when no claim of the claim files\n(default: data/claims/*.toml when present) states f1 or f2 of a move set that specialises to\nit."
     )]
     Cash(CashArgs),
     /// Scoring subtraction games whose sets have elements a·L + b: the least preperiod and
@@ -88,6 +88,9 @@ pub struct CashArgs {
     /// Leave the families across L out.
     #[arg(long)]
     no_families: bool,
+    /// Which of the atlas's tables to print.
+    #[arg(long, value_enum, default_value_t = CashAtlasTable::Sets, conflicts_with = "report")]
+    table: CashAtlasTable,
     #[command(flatten)]
     claims: ClaimsArgs,
     #[command(flatten)]
@@ -96,6 +99,28 @@ pub struct CashArgs {
     out: OutputArgs,
     #[command(flatten)]
     report: ReportArgs,
+}
+
+/// The tables of the cash atlas.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CashAtlasTable {
+    /// One row per move set: its forms, cash-periodicity and win condition.
+    Sets,
+    /// One row per family across L, parity of L and quantity: its form in L.
+    Families,
+    /// One row per law across the space: a quantity affine in (min A, max A) on a size.
+    Laws,
+}
+
+impl CashAtlasTable {
+    /// The table's name among the atlas's other tables (`None`: the main one).
+    fn more_table(self) -> Option<&'static str> {
+        match self {
+            CashAtlasTable::Sets => None,
+            CashAtlasTable::Families => Some("families"),
+            CashAtlasTable::Laws => Some("laws"),
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -162,7 +187,8 @@ pub struct AtlasArgs {
 #[derive(Debug, Args)]
 pub struct ReportArgs {
     /// Render the atlas as a report into DIR instead of printing it: atlas.md, atlas.tex (and
-    /// atlas.pdf when pdflatex is installed), atlas.csv and atlas.json; DIR is replaced atomically
+    /// atlas.pdf when pdflatex is installed), atlas.csv, atlas.json, and the atlas's other
+    /// tables as NAME.csv (cash: families.csv, laws.csv); DIR is replaced atomically
     #[arg(long, value_name = "DIR", conflicts_with_all = ["format", "output"])]
     report: Option<PathBuf>,
 }
@@ -204,7 +230,7 @@ impl AtlasArgs {
     ) -> anyhow::Result<()> {
         atlas(
             &self.claims,
-            &self.out,
+            (&self.out, None),
             &self.report,
             &self.solve.limits(),
             plan,
@@ -359,7 +385,7 @@ fn cash(a: CashArgs) -> anyhow::Result<()> {
     };
     atlas(
         &a.claims,
-        &a.out,
+        (&a.out, a.table.more_table()),
         &a.report,
         &limits,
         plan,
@@ -399,10 +425,11 @@ fn subtraction(a: SubtractionArgs) -> anyhow::Result<()> {
 
 /// What every space does once its cost is known: refuses the table over the memory limit,
 /// loads the claim files, announces the work, runs `discover` under a progress bar and emits
-/// the atlas in the format asked (the text report, or its table).
+/// the atlas in the format asked (the text report, or its table; `out.1` names one of its
+/// other tables, [`AtlasView::more_tables`], printed in any format instead).
 fn atlas<A: AtlasView>(
     claims: &ClaimsArgs,
-    out: &OutputArgs,
+    out: (&OutputArgs, Option<&str>),
     report: &ReportArgs,
     limits: &Limits,
     plan: Plan,
@@ -436,6 +463,15 @@ fn atlas<A: AtlasView>(
     let atlas = atlas?;
     if let Some(dir) = &report.report {
         return write_report(dir, plan.title, &atlas, &registries);
+    }
+    let (out, more) = out;
+    if let Some(name) = more {
+        let table = atlas
+            .more_tables()
+            .into_iter()
+            .find_map(|(n, t)| (n == name).then_some(t))
+            .with_context(|| format!("this atlas has no table `{name}`"))?;
+        return out.emit_table(&table);
     }
     match out.format {
         Format::Text => out.emit(|w| w.write_all(atlas.text().as_bytes())),
@@ -489,6 +525,9 @@ fn write_report<A: AtlasView>(
     out.insert("atlas.md", renderer.atlas_markdown(&context)?.into_bytes())?;
     out.insert("atlas.tex", renderer.atlas_latex(&context)?.into_bytes())?;
     out.insert("atlas.csv", atlas.table().render(Format::Csv))?;
+    for (name, table) in atlas.more_tables() {
+        out.insert(&format!("{name}.csv"), table.render(Format::Csv))?;
+    }
     out.insert("atlas.json", context_json(&context)?)?;
     if !super::progress_silenced() && pdf::pdflatex_available() {
         eprintln!("compiling atlas.tex with pdflatex");

@@ -38,7 +38,8 @@ use crate::games::cash::{
     across_start_data, certified_forms, threshold_bytes, thresholds,
 };
 use crate::miner::{
-    AcrossAnalysis, AcrossMember, InterceptsAcross, PeriodicLinear, Periodicity, across_analysis,
+    AcrossAnalysis, AcrossFit, AcrossMember, InterceptsAcross, PeriodicLinear, Periodicity,
+    across_analysis,
 };
 use crate::num::{IntRange, Q};
 use crate::progress::Progress;
@@ -657,6 +658,32 @@ pub const CASH_ATLAS_COLUMNS: [&str; 19] = [
     "reason",
 ];
 
+/// The columns of [`CashAtlas::families_table`]: one row per family, parity of L and quantity.
+pub const CASH_FAMILY_COLUMNS: [&str; 8] = [
+    "family",
+    "l_from",
+    "l_to",
+    "along",
+    "quantity",
+    "closed_form",
+    "form",
+    "reason",
+];
+
+/// The columns of [`CashAtlas::laws_table`]: one row per quantity and size of set.
+pub const CASH_LAW_COLUMNS: [&str; 10] = [
+    "quantity",
+    "size",
+    "sets",
+    "status",
+    "constant",
+    "min_coefficient",
+    "max_coefficient",
+    "broken_at",
+    "law_value",
+    "set_value",
+];
+
 /// The counts the atlas's summary states.
 struct Tally {
     /// Sets with proven forms.
@@ -900,6 +927,116 @@ impl CashAtlas {
     }
 }
 
+impl CashAtlas {
+    /// One row per family, parity of L followed (`all`, then `even` and `odd` when the
+    /// intercepts needed them) and quantity ([`CASH_FAMILY_COLUMNS`]): its form in L as text,
+    /// OBSERVED on the range of L, or why there is none. A family that was not followed is one
+    /// row with the reason.
+    pub fn families_table(&self) -> Table {
+        let mut t = Table::new(&CASH_FAMILY_COLUMNS);
+        for fam in &self.families {
+            let row = |along: &str, quantity: &str, form: Option<String>, reason: String| {
+                vec![
+                    Cell::Text(fam.family.clone()),
+                    Cell::Int(fam.l.start()),
+                    Cell::Int(fam.l.end()),
+                    Cell::Text(along.to_string()),
+                    Cell::Text(quantity.to_string()),
+                    Cell::Bool(form.is_some()),
+                    Cell::Text(form.unwrap_or_default()),
+                    Cell::Text(reason),
+                ]
+            };
+            let (all, by_parity) = match &fam.outcome {
+                FamilyOutcome::Refused(reason) => {
+                    t.push(row("all", "", None, reason.clone()));
+                    continue;
+                }
+                FamilyOutcome::Analysed { all, by_parity } => (all, by_parity),
+            };
+            let analyses = std::iter::once(("all", all.as_ref()))
+                .chain(["even", "odd"].into_iter().zip(by_parity.iter()));
+            for (along, a) in analyses {
+                let fit = |name: &str, fit: &AcrossFit| match fit {
+                    AcrossFit::None => (None, "no closed form found across L".to_string()),
+                    found => (Some(found.text(name)), String::new()),
+                };
+                for (name, f) in [("period", &a.period), ("proven_from", &a.proven_from)] {
+                    let (form, reason) = fit(name, f);
+                    t.push(row(along, name, form, reason));
+                }
+                let (form, reason) = match &a.slope {
+                    Some(f) => fit("slope", f),
+                    None => (None, "the slopes differ between residues for some L".into()),
+                };
+                t.push(row(along, "slope", form, reason));
+                for f in &a.functions {
+                    // The pattern's lines as one cell: a heading line ends in a colon, which
+                    // stays; the function's name opens the text, and is the row's quantity.
+                    let text = f
+                        .across
+                        .text(&f.name)
+                        .lines()
+                        .map(str::trim)
+                        .filter(|l| !l.is_empty())
+                        .join("; ")
+                        .replace(":; ", ": ");
+                    let text = text
+                        .strip_prefix(&format!("{}: ", f.name))
+                        .map_or(text.clone(), str::to_string);
+                    let (form, reason) = match f.across {
+                        InterceptsAcross::NoForm | InterceptsAcross::ShapeChanges => (None, text),
+                        _ => (Some(text), String::new()),
+                    };
+                    t.push(row(along, &f.name, form, reason));
+                }
+            }
+        }
+        t
+    }
+
+    /// One row per law across the space ([`CASH_LAW_COLUMNS`]): the quantity as
+    /// α + β·min A + γ·max A on the sets of one size (OBSERVED on the space), or the first set
+    /// breaking the affine function through the first sets, with both values.
+    pub fn laws_table(&self) -> Table {
+        let mut t = Table::new(&CASH_LAW_COLUMNS);
+        let empty = || Cell::Text(String::new());
+        for law in &self.laws {
+            let mut row = vec![
+                Cell::Text(law.quantity.name().to_string()),
+                Cell::Int(law.size),
+                Cell::Int(law.sets as i64),
+            ];
+            let coefficients = |c: &[Q; 3]| c.iter().map(|q| Cell::Rational(q.clone())).collect();
+            match &law.outcome {
+                LawOutcome::Affine(c) => {
+                    row.push(Cell::Text("affine".into()));
+                    row.extend::<Vec<Cell>>(coefficients(c));
+                    row.extend([empty(), empty(), empty()]);
+                }
+                LawOutcome::Broken {
+                    through,
+                    set,
+                    law,
+                    value,
+                } => {
+                    row.push(Cell::Text("broken".into()));
+                    row.extend::<Vec<Cell>>(coefficients(through));
+                    row.push(Cell::list("{", ",", "}", set.elements().iter().copied()));
+                    row.push(Cell::Rational(law.clone()));
+                    row.push(Cell::Rational(value.clone()));
+                }
+                LawOutcome::Undetermined => {
+                    row.push(Cell::Text("undetermined".into()));
+                    row.extend([empty(), empty(), empty(), empty(), empty(), empty()]);
+                }
+            }
+            t.push(row);
+        }
+        t
+    }
+}
+
 impl AtlasView for CashAtlas {
     fn text(&self) -> String {
         CashAtlas::text(self)
@@ -911,6 +1048,13 @@ impl AtlasView for CashAtlas {
 
     fn space(&self) -> &str {
         &self.space
+    }
+
+    fn more_tables(&self) -> Vec<(&'static str, Table)> {
+        vec![
+            ("families", self.families_table()),
+            ("laws", self.laws_table()),
+        ]
     }
 
     fn document(

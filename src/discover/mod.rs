@@ -408,6 +408,12 @@ pub trait AtlasView {
     fn table(&self) -> Table;
     /// The space in words.
     fn space(&self) -> &str;
+    /// The atlas's other tables by name, beside the one of [`AtlasView::table`] (the laws
+    /// across a space, the families followed across a parameter): a report writes each as
+    /// NAME.csv, and `--table NAME` prints one. None by default.
+    fn more_tables(&self) -> Vec<(&'static str, Table)> {
+        Vec::new()
+    }
     /// The rendered document's summary (sentences, Markdown with `$…$` mathematics) and its
     /// sections. By default no summary and one section with an item per row of
     /// [`AtlasView::table`], its non-empty cells as sentences.
