@@ -632,12 +632,12 @@ pub mod language {
 pub mod reports {
     pub use crate::papers::{BUILTINS, Builtin, Draft, claim_entry, paper_report, verdicts};
     pub use crate::report::context::{
-        AtlasFinding, AtlasItem, AtlasReport, AtlasSection, Axis, Bounds, ClaimEntry, Command,
-        Commit, ComparedValue, CorrectionView, CounterexampleView, FalseClaim, Figure, FormulaView,
-        Heatmap, Index, IndexEntry, Legend, Marks, MinedForm, MinedSection, NotationEntry,
-        PairedValue, PaperIdentity, Parameter, PlacedVLine, ProofGap, Prose, Provenance,
-        ReadingView, Report, Series, SeriesStyle, StudyReport, Summary, TableSection, VLine,
-        VerdictCount, VerdictRow, Verdicts,
+        AtlasCsv, AtlasFinding, AtlasItem, AtlasReport, AtlasSection, Axis, Bounds, ClaimEntry,
+        Command, Commit, ComparedValue, CorrectionView, CounterexampleView, FalseClaim, Figure,
+        FormulaView, Heatmap, Index, IndexEntry, Legend, Marks, MinedForm, MinedSection,
+        NotationEntry, PairedValue, PaperIdentity, Parameter, PlacedVLine, ProofGap, Prose,
+        Provenance, ReadingView, Report, Series, SeriesStyle, StudyReport, Summary, TableSection,
+        VLine, VerdictCount, VerdictRow, Verdicts,
     };
     pub use crate::report::data::{
         BFile, FigureSpec, HeatmapSpec, MarkSpec, bfile_text, bfiles, figure, heatmap,

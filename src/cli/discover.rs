@@ -20,7 +20,7 @@ use crate::games::cash::MAX_CONDITION_TABLE;
 use crate::games::scoring::Limits;
 use crate::num::IntRange;
 use crate::progress::Progress;
-use crate::report::context::{AtlasReport, Parameter, Provenance};
+use crate::report::context::{AtlasCsv, AtlasReport, Parameter, Provenance};
 use crate::report::{Files, Renderer, context_json, files, pdf};
 
 #[derive(Debug, Subcommand)]
@@ -469,7 +469,7 @@ fn atlas<A: AtlasView>(
         let table = atlas
             .more_tables()
             .into_iter()
-            .find_map(|(n, t)| (n == name).then_some(t))
+            .find_map(|(n, _, t)| (n == name).then_some(t))
             .with_context(|| format!("this atlas has no table `{name}`"))?;
         return out.emit_table(&table);
     }
@@ -488,6 +488,7 @@ fn write_report<A: AtlasView>(
     registries: &[Registry],
 ) -> anyhow::Result<()> {
     let (summary, sections) = atlas.document();
+    let more = atlas.more_tables();
     let claim_files: Vec<String> = registries
         .iter()
         .map(|r| r.path.display().to_string())
@@ -501,7 +502,7 @@ fn write_report<A: AtlasView>(
         .unwrap_or_else(|_| format!("nimlab {}", args.join(" ")));
     let context = AtlasReport {
         title: title.to_string(),
-        space: atlas.space().to_string(),
+        space: atlas.space_math().to_string(),
         provenance: Provenance {
             version: env!("CARGO_PKG_VERSION").to_string(),
             command,
@@ -519,13 +520,21 @@ fn write_report<A: AtlasView>(
         summary,
         sections,
         csv: "atlas.csv".to_string(),
+        row: atlas.row().to_string(),
+        more_csv: more
+            .iter()
+            .map(|(name, about, _)| AtlasCsv {
+                file: format!("{name}.csv"),
+                about: about.to_string(),
+            })
+            .collect(),
     };
     let renderer = Renderer::new()?;
     let mut out = Files::new();
     out.insert("atlas.md", renderer.atlas_markdown(&context)?.into_bytes())?;
     out.insert("atlas.tex", renderer.atlas_latex(&context)?.into_bytes())?;
     out.insert("atlas.csv", atlas.table().render(Format::Csv))?;
-    for (name, table) in atlas.more_tables() {
+    for (name, _, table) in &more {
         out.insert(&format!("{name}.csv"), table.render(Format::Csv))?;
     }
     out.insert("atlas.json", context_json(&context)?)?;

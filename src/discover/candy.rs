@@ -202,6 +202,23 @@ impl CandySpace {
             )
         }
     }
+
+    /// [`CandySpace::describe`] with `$…$` mathematics, for the rendered atlas.
+    pub fn describe_math(&self) -> String {
+        let high = 1i64 << self.bits;
+        let (m, to) = (super::range_math("m", self.m), self.verify_to);
+        let (a0, a1) = (self.a.start(), self.a.end());
+        if self.heaps == 4 {
+            format!(
+                "Candy Nim families $[a, b, {high} m + x, {high} m + (a \\oplus b \\oplus x)]$ with ${a0} \\le a \\le b \\le {a1}$ and $0 \\le x < {high}$ ($x \\le a \\oplus b \\oplus x$), mined on {m}, re-verified on $m \\le {to}$"
+            )
+        } else {
+            format!(
+                "Candy Nim families $[a, {high} m + x, {high} m + (a \\oplus x)]$ with {} and $0 \\le x < {high}$ ($x \\le a \\oplus x$), mined on {m}, re-verified on $m \\le {to}$",
+                super::range_math("a", self.a)
+            )
+        }
+    }
 }
 
 /// The atlas of `space`: every family mined on its data and re-verified on the members beyond
@@ -264,7 +281,7 @@ pub fn discover(
         })
         .collect::<Result<Vec<_>>>()?;
     Ok(Atlas::new(
-        space.describe(),
+        (space.describe(), space.describe_math()),
         "m".to_string(),
         quantities,
         entries,

@@ -148,6 +148,25 @@ impl CashSpace {
             None => sets,
         }
     }
+
+    /// [`CashSpace::describe`] with `$…$` mathematics, for the rendered atlas.
+    pub fn describe_math(&self) -> String {
+        let sets = format!(
+            "NIM with Cash move sets $A \\subseteq \\lbrace 1, \\dots, {}\\rbrace$ with {}",
+            self.max_element,
+            super::range_math("\\lvert A\\rvert", self.sizes)
+        );
+        match self.family_l {
+            Some(l) => format!(
+                "{sets}, and the families {} over {}",
+                FAMILIES
+                    .map(|f| format!("$\\lbrace {}\\rbrace$", f.replace(',', ", ")))
+                    .join(", "),
+                super::range_math("L", l)
+            ),
+            None => sets,
+        }
+    }
 }
 
 /// The size of a cash space's work, known before any.
@@ -467,6 +486,8 @@ fn affine_in_min_max(
 pub struct CashAtlas {
     /// The space in words.
     pub space: String,
+    /// The space in words with `$…$` mathematics, as the rendered atlas states it.
+    pub space_math: String,
     /// Every set, ranked: new proven results first (in the space's order within a rank).
     pub entries: Vec<SetEntry>,
     /// The laws across the space, by quantity then size.
@@ -1050,10 +1071,26 @@ impl AtlasView for CashAtlas {
         &self.space
     }
 
-    fn more_tables(&self) -> Vec<(&'static str, Table)> {
+    fn space_math(&self) -> &str {
+        &self.space_math
+    }
+
+    fn row(&self) -> &'static str {
+        "move set"
+    }
+
+    fn more_tables(&self) -> Vec<(&'static str, &'static str, Table)> {
         vec![
-            ("families", self.families_table()),
-            ("laws", self.laws_table()),
+            (
+                "families",
+                "the families across $L$, one row per family, parity of $L$ and quantity",
+                self.families_table(),
+            ),
+            (
+                "laws",
+                "the laws across the space, one row per quantity and size of $A$",
+                self.laws_table(),
+            ),
         ]
     }
 
@@ -1479,6 +1516,7 @@ pub fn discover(
     };
     Ok(CashAtlas {
         space: space.describe(),
+        space_math: space.describe_math(),
         entries,
         laws,
         families,

@@ -622,7 +622,7 @@ mod tests {
         let (summary, sections) = atlas_sections(&atlas);
         let report = AtlasReport {
             title: "Atlas".to_string(),
-            space: atlas.space.clone(),
+            space: atlas.space_math.clone(),
             provenance: Provenance {
                 version: "0".to_string(),
                 command: "nimlab discover scoring".to_string(),
@@ -633,6 +633,8 @@ mod tests {
             summary,
             sections,
             csv: "atlas.csv".to_string(),
+            row: "family".to_string(),
+            more_csv: Vec::new(),
         };
         let r = Renderer::new().unwrap();
         let md = r.atlas_markdown(&report).unwrap();

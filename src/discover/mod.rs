@@ -408,10 +408,17 @@ pub trait AtlasView {
     fn table(&self) -> Table;
     /// The space in words.
     fn space(&self) -> &str;
-    /// The atlas's other tables by name, beside the one of [`AtlasView::table`] (the laws
-    /// across a space, the families followed across a parameter): a report writes each as
-    /// NAME.csv, and `--table NAME` prints one. None by default.
-    fn more_tables(&self) -> Vec<(&'static str, Table)> {
+    /// The space in words with `$…$` mathematics, as the rendered atlas states it.
+    fn space_math(&self) -> &str;
+    /// What one row of [`AtlasView::table`] is about: "family" by default.
+    fn row(&self) -> &'static str {
+        "family"
+    }
+    /// The atlas's other tables, beside the one of [`AtlasView::table`] (the laws across a
+    /// space, the families followed across a parameter), each with its name and what it holds
+    /// in words: a report writes each as NAME.csv, and `--table NAME` prints one. None by
+    /// default.
+    fn more_tables(&self) -> Vec<(&'static str, &'static str, Table)> {
         Vec::new()
     }
     /// The rendered document's summary (sentences, Markdown with `$…$` mathematics) and its
@@ -435,6 +442,10 @@ impl AtlasView for Atlas {
         &self.space
     }
 
+    fn space_math(&self) -> &str {
+        &self.space_math
+    }
+
     fn document(&self) -> (Vec<AtlasFinding>, Vec<AtlasSection>) {
         document::atlas_sections(self)
     }
@@ -445,6 +456,8 @@ impl AtlasView for Atlas {
 pub struct Atlas {
     /// The space in words.
     pub space: String,
+    /// The space in words with `$…$` mathematics, as the rendered atlas states it.
+    pub space_math: String,
     /// The parameter's name.
     pub param: String,
     /// The quantities whose forms the table shows, in order.
@@ -455,6 +468,16 @@ pub struct Atlas {
     pub duplicates: Vec<Duplicate>,
     /// How the results read in the claims language (for [`AtlasView::document`]).
     pub statements: Statements,
+}
+
+/// `$2 \le k \le 16$` (`$k = 3$` for a single value): a range of the space's parameters as
+/// mathematics, for [`AtlasView::space_math`].
+pub(crate) fn range_math(name: &str, r: crate::num::IntRange) -> String {
+    if r.start() == r.end() {
+        format!("${name} = {}$", r.start())
+    } else {
+        format!("${} \\le {name} \\le {}$", r.start(), r.end())
+    }
 }
 
 /// The columns of [`Atlas::table`] before the quantities' forms (one `<name>_form` column each)
@@ -476,7 +499,7 @@ pub const ATLAS_COLUMNS: ([&str; 8], [&str; 2]) = (
 impl Atlas {
     /// Ranks `entries` (stable: families of one rank keep the space's order).
     pub fn new(
-        space: String,
+        (space, space_math): (String, String),
         param: String,
         quantities: Vec<String>,
         mut entries: Vec<AtlasEntry>,
@@ -486,6 +509,7 @@ impl Atlas {
         entries.sort_by_key(AtlasEntry::rank);
         Atlas {
             space,
+            space_math,
             param,
             quantities,
             entries,

@@ -174,6 +174,18 @@ impl ScoringSpace {
             self.heaps, self.slopes, self.offsets, self.k, self.verify_to
         )
     }
+
+    /// [`ScoringSpace::describe`] with `$…$` mathematics, for the rendered atlas.
+    pub fn describe_math(&self) -> String {
+        format!(
+            "Scoring Nim families of ${}$ heaps $a k + b$ with {} and {} (fixed heaps $b \\ge 1$), mined on {}, re-verified on $k \\le {}$",
+            self.heaps,
+            super::range_math("a", self.slopes),
+            super::range_math("b", self.offsets),
+            super::range_math("k", self.k),
+            self.verify_to
+        )
+    }
 }
 
 /// The atlas of `space`: every family mined on its data and re-verified on the members beyond
@@ -247,7 +259,7 @@ pub fn discover(
         })
         .collect::<Result<Vec<_>>>()?;
     Ok(Atlas::new(
-        space.describe(),
+        (space.describe(), space.describe_math()),
         "k".to_string(),
         quantities,
         entries,

@@ -161,6 +161,18 @@ impl SubtractionSpace {
             self.size, self.slopes, self.offsets, self.l, self.verify_to
         )
     }
+
+    /// [`SubtractionSpace::describe`] with `$…$` mathematics, for the rendered atlas.
+    pub fn describe_math(&self) -> String {
+        format!(
+            "scoring subtraction games with ${}$ elements $a L + b$, {} and {}, mined on {}, re-verified on $L \\le {}$",
+            self.size,
+            super::range_math("a", self.slopes),
+            super::range_math("b", self.offsets),
+            super::range_math("L", self.l),
+            self.verify_to
+        )
+    }
 }
 
 /// The least L ≥ `from` from which every member exists: each element ≥ 1 and no two equal, at
@@ -280,6 +292,8 @@ impl SubtractionEntry {
 pub struct SubtractionAtlas {
     /// The space in words.
     pub space: String,
+    /// The space in words with `$…$` mathematics, as the rendered atlas states it.
+    pub space_math: String,
     /// The families, ranked.
     pub entries: Vec<SubtractionEntry>,
     /// Families left out as shifts of others.
@@ -427,6 +441,10 @@ impl AtlasView for SubtractionAtlas {
 
     fn space(&self) -> &str {
         &self.space
+    }
+
+    fn space_math(&self) -> &str {
+        &self.space_math
     }
 
     fn document(&self) -> (Vec<AtlasFinding>, Vec<AtlasSection>) {
@@ -725,6 +743,7 @@ pub fn discover(
     entries.sort_by_key(SubtractionEntry::rank);
     Ok(SubtractionAtlas {
         space: space.describe(),
+        space_math: space.describe_math(),
         entries,
         duplicates,
     })

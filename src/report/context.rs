@@ -661,6 +661,19 @@ pub struct AtlasReport {
     pub sections: Vec<AtlasSection>,
     /// The atlas's table, beside the report.
     pub csv: String,
+    /// What one row of that table is about ("family", "move set").
+    pub row: String,
+    /// The atlas's other tables, beside the report.
+    pub more_csv: Vec<AtlasCsv>,
+}
+
+/// One of an atlas's other tables: its file and what it holds, in words.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AtlasCsv {
+    /// The file, beside the report.
+    pub file: String,
+    /// What it holds ("the laws across the space, one row per quantity and size").
+    pub about: String,
 }
 
 /// One finding of an atlas's summary: `Coverage.` and its sentence.
