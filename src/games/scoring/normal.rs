@@ -214,8 +214,9 @@ fn extend_with_split(
                 seen[g[rest] as usize] = 1;
             }
         }
-        // The bound c on the mex, and the rare values below it still to be found among the
-        // pairs of common heaps; `None` when every pair is scanned the plain way.
+        // The bound c on the mex, and the values below it outside the closed class that are
+        // still to be found among the pairs of common heaps (only such pairs can give them);
+        // `None` when every pair is scanned the plain way.
         let closed = sparse.closed_parity(split_rests());
         if split_rests().next().is_some() {
             match closed {
