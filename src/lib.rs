@@ -516,10 +516,10 @@ pub mod discovery {
         forms_file as candy_forms_file,
     };
     pub use crate::discover::cash::{
-        CASH_ATLAS_COLUMNS, CashAtlas, CashSpace, CashSpaceCost, ConditionOutcome, FAMILIES,
-        FAMILY_L, FamilyAcross, FamilyOutcome, LawOutcome, MAX_ELEMENT, SetEntry, SetForms,
-        SetOutcome, SetQuantity, SpaceLaw, discover as discover_cash,
-        discover_set as discover_cash_set, families_across, space_laws,
+        CASH_ATLAS_COLUMNS, CASH_FAMILY_COLUMNS, CASH_LAW_COLUMNS, CashAtlas, CashSpace,
+        CashSpaceCost, ConditionOutcome, FAMILIES, FAMILY_L, FamilyAcross, FamilyOutcome,
+        LawOutcome, MAX_ELEMENT, SetEntry, SetForms, SetOutcome, SetQuantity, SpaceLaw,
+        discover as discover_cash, discover_set as discover_cash_set, families_across, space_laws,
     };
     pub use crate::discover::scoring::{
         AffineHeap, HeapFamily, MAX_SPACE_HEAPS, ScoringSpace, SpaceCost,
