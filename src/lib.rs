@@ -162,7 +162,7 @@ pub mod prove {
     pub use crate::claims::induction::{
         Answer, Class, Discrepancy, Game, MANIFEST, Obligation, Outcome, Posed, Posing, Query,
         REFINEMENTS, Refinement, Refutation, Refuting, Rel, Replay, SECONDS_PER_OBLIGATION, Solver,
-        Sort, System, Term, deciders, is_certificate_dir, prove_statement, refute,
+        Sort, Statement, System, Term, deciders, is_certificate_dir, prove_statement, refute,
         replay_certificate, run, write_certificate,
     };
 }

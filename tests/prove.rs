@@ -652,7 +652,7 @@ fn a_game_value_in_a_proof_without_forms_is_refused_by_name() {
 fn a_proof_from_the_definitions_replays_with_cvc5_alone() {
     use nimlab::Registry;
     use nimlab::language::{Assertion, Check};
-    use nimlab::prove::{Outcome, Refuting, Solver, prove_statement};
+    use nimlab::prove::{Outcome, Refuting, Solver, Statement, prove_statement};
     let reg = Registry::parse(std::path::Path::new("claims.toml"), DEFINITIONS_ONLY).unwrap();
     for (id, proven) in [("zero", true), ("peaks", true), ("bounded", false)] {
         let claim = reg.claims.iter().find(|c| c.id == id).unwrap();
@@ -666,10 +666,12 @@ fn a_proof_from_the_definitions_replays_with_cvc5_alone() {
         let outcome = prove_statement(
             None,
             &reg.definitions,
-            &vars,
-            &[],
-            &proof.over,
-            statement,
+            Statement {
+                vars: &vars,
+                reals: &[],
+                over: &proof.over,
+                formula: statement,
+            },
             Solver::Cvc5,
             Refuting::SolverOnly,
         )

@@ -18,7 +18,9 @@
 //! A claim whose statement follows from proven forms (`proof = { forms = …, over = … }` in a
 //! claim file) adds one more obligation: the claim's formula, with every `payoff` replaced by the
 //! form of a class holding its position, holds for every value of its variables allowed by
-//! `over` ([`prove_statement`]).
+//! `over` ([`prove_statement`]). A claim about the claim file's own functions, which names no
+//! game value (Def 6.2's F_k(±2k) = 0), needs no forms: `proof = { over = … }` poses the same
+//! statement obligations over the unfolded definitions alone.
 //!
 //! A `sat` answer is a point where an obligation fails, reported with the solver's values (the
 //! caller confirms it with the exact engine); anything else is UNKNOWN with the solver's words.
@@ -1419,10 +1421,12 @@ pub fn prove_claim(
             prove_statement(
                 system,
                 defs,
-                &claim_vars,
-                &proof.reals,
-                &claim_over,
-                &statement,
+                Statement {
+                    vars: &claim_vars,
+                    reals: &proof.reals,
+                    over: &claim_over,
+                    formula: &statement,
+                },
                 solver,
                 Refuting::InProcessFirst,
             )?
@@ -1435,10 +1439,12 @@ pub fn prove_claim(
             prove_statement(
                 system,
                 defs,
-                &vars,
-                &reals,
-                &proof.over.clone().and(lemma.over.clone()),
-                &lemma.holds,
+                Statement {
+                    vars: &vars,
+                    reals: &reals,
+                    over: &proof.over.clone().and(lemma.over.clone()),
+                    formula: &lemma.holds,
+                },
                 solver,
                 Refuting::InProcessFirst,
             )?
@@ -1495,22 +1501,37 @@ fn lexical(path: &Path) -> String {
     crate::fsio::lexically_normal(path).display().to_string()
 }
 
+/// A formula to prove for every value of its variables allowed by a constraint.
+#[derive(Clone, Copy, Debug)]
+pub struct Statement<'a> {
+    /// The variables (integers, or rationals when named in `reals`).
+    pub vars: &'a [String],
+    /// The variables that range over the rationals.
+    pub reals: &'a [String],
+    /// The constraint on the variables.
+    pub over: &'a Expr,
+    /// The formula.
+    pub formula: &'a Expr,
+}
+
 /// A claim's statement over proven forms: its formula with every `payoff` read from the forms,
-/// for every value of `vars` (integers, or reals when named in `reals`) with `over` true.
-/// Without forms (`system` = `None`) the statement may use the file's definitions only: a game
-/// value in it is an error naming the call. `refuting` says whether nimlab's own refutation
-/// answers first (a proof) or the solver answers every obligation (a replay).
-#[allow(clippy::too_many_arguments)]
+/// for every value of its variables allowed by its `over`. Without forms (`system` = `None`)
+/// the statement may use the file's definitions only: a game value in it is an error naming the
+/// call. `refuting` says whether nimlab's own refutation answers first (a proof) or the solver
+/// answers every obligation (a replay).
 pub fn prove_statement(
     system: Option<&System>,
     defs: &Definitions,
-    vars: &[String],
-    reals: &[String],
-    over: &Expr,
-    statement: &Expr,
+    statement: Statement<'_>,
     solver: Solver,
     refuting: Refuting,
 ) -> Result<Outcome> {
+    let Statement {
+        vars,
+        reals,
+        over,
+        formula: statement,
+    } = statement;
     let scoring_calls = system.map(|system| scoring::ScoringCalls {
         system,
         positions: RefCell::new(Vec::new()),
