@@ -499,8 +499,8 @@ impl Proof {
                 domain,
                 ..
             } => format!(
-                "PROVEN for {domain}, from the definitions ({obligations} SMT obligations \
-                 unsatisfiable)"
+                "PROVEN for {domain}, from the definitions ({} unsatisfiable)",
+                plural(*obligations as u64, "SMT obligation")
             ),
         }
     }
