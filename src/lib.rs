@@ -157,13 +157,15 @@ pub use claims::{
 /// Family induction proofs: closed forms over a closure of positions ([`prove::System`], read
 /// from a forms file) proven for every parameter and every bonus N, each step of the induction
 /// an SMT query refuted by nimlab itself where it can ([`prove::Refuting`]) and answered by z3
-/// or cvc5 ([`prove::Solver`], run as programs).
+/// or cvc5 ([`prove::Solver`], run as programs); a claim proven from them, or from its file's
+/// definitions, on its own with its certificate ([`prove::prove_claim_alone`]).
 pub mod prove {
     pub use crate::claims::induction::{
-        Answer, Class, Discrepancy, Game, MANIFEST, Obligation, Outcome, Posed, Posing, Query,
-        REFINEMENTS, Refinement, Refutation, Refuting, Rel, Replay, SECONDS_PER_OBLIGATION, Solver,
-        Sort, Statement, System, Term, deciders, is_certificate_dir, prove_statement, refute,
-        replay_certificate, run, write_certificate,
+        Answer, CertificateKind, ClaimProof, Class, Discrepancy, Game, MANIFEST, Obligation,
+        Outcome, Posed, Posing, ProvableClaim, Query, REFINEMENTS, Refinement, Refutation,
+        Refuting, Rel, Replay, SECONDS_PER_OBLIGATION, Solver, Sort, Statement, System, Term,
+        deciders, is_certificate_dir, pose_statement, prove_claim_alone, prove_statement, refute,
+        replay_certificate, run, write_certificate, write_claim_certificate,
     };
 }
 /// The library's error (the bad value named) and its result type.

@@ -95,12 +95,12 @@ fn an_induction_certificate_replays_with_the_other_solver() {
     let (code, out, err) = replay(&cert, &[]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        out.contains("VALID") && out.ends_with("unsat with cvc5\n"),
+        out.contains("VALID") && out.ends_with("unsat by cvc5\n"),
         "{out}"
     );
     let (code, out, err) = replay(&cert, &["--solver", "z3"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.ends_with("unsat with z3\n"), "{out}");
+    assert!(out.ends_with("unsat by z3\n"), "{out}");
 }
 
 #[test]
@@ -241,12 +241,14 @@ fn theorem_6_3_is_proven_for_every_k_and_x() {
 #[test]
 fn theorem_6_3_is_proven_again_by_cvc5() {
     // The second solver decides the same obligations on its own, none refuted in-process (some
-    // as their two cases on the sign of N, which its certificate then lists).
+    // as their two cases on the sign of N, which its certificate then lists): the forms', and
+    // the step from them to the claim, which cvc5 settles only with its `ite` terms simplified
+    // first.
     let dir = tempfile::tempdir().unwrap();
     let cert = dir.path().join("cert");
-    let text = std::fs::read_to_string(THIRD_PILE).unwrap();
-    let (code, out) = prove(
-        &text,
+    let (code, out, err) = prove_claim(
+        std::path::Path::new("data/claims/scoring-nim.toml"),
+        "thm-6.3-i",
         &[
             "--solver",
             "cvc5",
@@ -255,9 +257,11 @@ fn theorem_6_3_is_proven_again_by_cvc5() {
             cert.to_str().unwrap(),
         ],
     );
-    assert_eq!(code, 0, "{out}");
-    assert!(out.starts_with("PROVEN"), "{out}");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("PROVEN: Theorem 6.3 (i)"), "{out}");
+    assert!(out.contains("answered by cvc5"), "{out}");
     assert!(std::fs::read_dir(&cert).unwrap().count() > 500);
+    assert!(cert.join("statement.smt2").is_file());
 }
 
 #[test]
@@ -684,4 +688,127 @@ fn a_proof_from_the_definitions_replays_with_cvc5_alone() {
             "{id}: {outcome:?}"
         );
     }
+}
+
+/// Runs `nimlab prove CLAIMS --claim ID` with `extra`; returns (exit code, stdout, stderr).
+fn prove_claim(claims: &std::path::Path, id: &str, extra: &[&str]) -> (i32, String, String) {
+    let out = nimlab()
+        .arg("prove")
+        .arg(claims)
+        .args(["--claim", id])
+        .args(extra)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_claim_proven_from_the_definitions_has_a_certificate_cvc5_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let claims = dir.path().join("claims.toml");
+    std::fs::write(&claims, DEFINITIONS_ONLY).unwrap();
+    let cert = dir.path().join("cert");
+    let (code, out, err) =
+        prove_claim(&claims, "peaks", &["--certificate", cert.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.starts_with("PROVEN: peaks for every value with"),
+        "{out}"
+    );
+    assert!(out.contains("and the claim's `where`"), "{out}");
+    let manifest = std::fs::read_to_string(cert.join("certificate.json")).unwrap();
+    assert!(manifest.contains("\"kind\": \"claim\""), "{manifest}");
+    assert!(manifest.contains("\"id\": \"peaks\""), "{manifest}");
+    assert!(!manifest.contains("\"forms\""), "{manifest}");
+    let (code, out, err) = replay(&cert, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("VALID — peaks:")
+            && out.contains("(claim peaks)")
+            && out.ends_with("unsat by cvc5\n"),
+        "{out}"
+    );
+    // The statement's file weakened, and then the claim file edited: both are rejected.
+    let file = cert.join("statement.smt2");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        text.replacen("(assert", "(check-sat)\n(exit)\n(assert", 1),
+    )
+    .unwrap();
+    let (code, _, err) = replay(&cert, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("REJECTED") && err.contains("statement.smt2"),
+        "{err}"
+    );
+    std::fs::write(&file, text).unwrap();
+    assert_eq!(replay(&cert, &[]).0, 0);
+    let edited = DEFINITIONS_ONLY.replace("holds = \"F(k, 2i) == 2\"", "holds = \"F(k, 2i) >= 2\"");
+    assert_ne!(edited, DEFINITIONS_ONLY);
+    std::fs::write(&claims, edited).unwrap();
+    let (code, _, err) = replay(&cert, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("has changed"), "{err}");
+}
+
+#[test]
+fn a_claim_false_beyond_its_range_is_refuted_with_its_point_by_either_solver() {
+    let dir = tempfile::tempdir().unwrap();
+    let claims = dir.path().join("claims.toml");
+    std::fs::write(&claims, DEFINITIONS_ONLY).unwrap();
+    for extra in [&[][..], &["--solver", "cvc5", "--solver-only"][..]] {
+        let (code, out, err) = prove_claim(&claims, "bounded", extra);
+        assert_eq!(code, 1, "{out}{err}");
+        assert!(out.starts_with("REFUTED: statement:"), "{out}");
+        let k: i64 = out
+            .split("v_k = ")
+            .nth(1)
+            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+            .and_then(|k| k.parse().ok())
+            .unwrap_or_else(|| panic!("no value of k in {out}"));
+        assert!(k > 200, "{out}");
+    }
+}
+
+#[test]
+fn proving_a_claim_refuses_what_it_cannot_prove_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let claims = dir.path().join("claims.toml");
+    std::fs::write(&claims, DEFINITIONS_ONLY).unwrap();
+    let (code, _, err) = prove_claim(&claims, "nosuch", &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("\"nosuch\""), "{err}");
+    let without = DEFINITIONS_ONLY.replacen("proof = { over = \"k >= 1\" }\n", "", 1);
+    std::fs::write(&claims, without).unwrap();
+    let (code, _, err) = prove_claim(&claims, "zero", &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("`zero` has no `proof` table"), "{err}");
+    // A forms file is not a claim file.
+    let (code, _, err) = prove_claim(std::path::Path::new(TWO_PILES), "eq-1", &[]);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn a_claim_over_forms_is_certified_with_the_forms_and_the_step_to_the_claim() {
+    // eq. (1) from the two-pile forms: the certificate holds the forms' obligations and the
+    // statement's, and cvc5 replays both parts.
+    let dir = tempfile::tempdir().unwrap();
+    let cert = dir.path().join("eq-1");
+    let claims = std::path::Path::new("data/claims/scoring-nim.toml");
+    let (code, out, err) = prove_claim(claims, "eq-1", &["--certificate", cert.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("PROVEN: eq. (1) for every value with x >= 2, from the forms of data/proofs/scoring-nim-two-piles.toml"), "{out}");
+    assert!(cert.join("statement.smt2").is_file());
+    assert!(cert.join("covered.smt2").is_file());
+    let (code, out, err) = replay(&cert, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("(claim eq-1) and data/proofs/scoring-nim-two-piles.toml"),
+        "{out}"
+    );
 }

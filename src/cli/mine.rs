@@ -46,7 +46,7 @@ pub enum MineCommand {
     /// Re-check a certificate written by `mine cash --certificate`, `mine octal --certificate`
     /// or `prove --certificate DIR`: VALID, or REJECTED with what does not hold (exit status 2).
     #[command(
-        after_help = "Examples:\n  nimlab mine cash --set 1,4 --certificate cash.json\n  nimlab mine replay cash.json\n  nimlab mine octal --subtract 4,5 --certificate gs.json\n  nimlab mine replay gs.json\n  nimlab prove data/proofs/scoring-nim-two-piles.toml --certificate cert/\n  nimlab mine replay cert/\n\nThe file's \"kind\" says what it proves: \"cash-thresholds\" (closed forms of f^I and f^II) or\n\"octal-period\" (the least preperiod and period of G_s, by a window argument). A replay\nrecomputes everything it needs from the rules in the file.\n\nA directory from `nimlab prove --certificate` is replayed from the forms file its\ncertificate.json names (refused when that file changed): the obligations are posed again,\nevery .smt2 file must be exactly one of them, and a second solver (cvc5 when z3 wrote it,\nor --solver) must answer unsat to each."
+        after_help = "Examples:\n  nimlab mine cash --set 1,4 --certificate cash.json\n  nimlab mine replay cash.json\n  nimlab mine octal --subtract 4,5 --certificate gs.json\n  nimlab mine replay gs.json\n  nimlab prove data/proofs/scoring-nim-two-piles.toml --certificate cert/\n  nimlab mine replay cert/\n  nimlab prove data/claims/scoring-nim.toml --claim eq-5 --certificate eq5/\n  nimlab mine replay eq5/\n\nThe file's \"kind\" says what it proves: \"cash-thresholds\" (closed forms of f^I and f^II) or\n\"octal-period\" (the least preperiod and period of G_s, by a window argument). A replay\nrecomputes everything it needs from the rules in the file.\n\nA directory from `nimlab prove --certificate` is replayed from the forms file its\ncertificate.json names, and for a claim (`prove --claim`) from the claim file too (refused\nwhen either changed): the obligations are posed again, every .smt2 file must be exactly one\nof them, and a second solver (cvc5 when z3 wrote it, or --solver) must answer unsat to each."
     )]
     Replay(ReplayArgs),
     /// G_s(n) (or f_N(n +ℓ m)) of a scoring octal game as eventually periodic closed forms.
@@ -679,10 +679,11 @@ fn replay(a: ReplayArgs) -> anyhow::Result<()> {
         )
         .with_context(|| format!("{dir} is REJECTED"))?;
         println!(
-            "{dir}: VALID — {}: the {} obligations posed again from {} all answer unsat with {}",
+            "{dir}: VALID — {}: {} obligation{} posed again from {}, each answered unsat by {}",
             r.title,
             r.obligations,
-            r.forms.display(),
+            if r.obligations == 1 { "" } else { "s" },
+            r.posed_from,
             r.solver.program()
         );
         return Ok(());

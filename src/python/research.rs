@@ -381,9 +381,10 @@ fn run<'py>(
 /// not hold raises `ValueError` saying it is REJECTED and why.
 ///
 /// A directory written by `nimlab prove --certificate DIR` is replayed as `nimlab mine replay
-/// DIR` does it: the obligations posed again from the forms file, every file checked to be one
-/// of them, and a second solver (`"z3"` or `"cvc5"`, by default the other one) answering
-/// `unsat` to each; `kind` is then `induction`.
+/// DIR` does it: the obligations posed again from the forms file (and for `nimlab prove CLAIMS
+/// --claim ID --certificate DIR`, from the claim file too), every file checked to be one of
+/// them, and a second solver (`"z3"` or `"cvc5"`, by default the other one) answering `unsat`
+/// to each; `kind` is then `induction` (or `claim`).
 #[pyfunction]
 #[pyo3(signature = (path, solver = None))]
 fn replay<'py>(
@@ -409,14 +410,15 @@ fn replay<'py>(
         .map_err(|e| PyValueError::new_err(format!("{label} is REJECTED: {e}")))?;
         let d = PyDict::new(py);
         d.set_item("valid", true)?;
-        d.set_item("kind", "induction")?;
+        d.set_item("kind", r.kind.name())?;
         d.set_item(
             "statement",
             format!(
-                "{}: the {} obligations posed again from {} all answer unsat with {}",
+                "{}: {} obligation{} posed again from {}, each answered unsat by {}",
                 r.title,
                 r.obligations,
-                r.forms.display(),
+                if r.obligations == 1 { "" } else { "s" },
+                r.posed_from,
                 r.solver.program()
             ),
         )?;

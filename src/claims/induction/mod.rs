@@ -20,13 +20,15 @@
 //! form of a class holding its position, holds for every value of its variables allowed by
 //! `over` ([`prove_statement`]). A claim about the claim file's own functions, which names no
 //! game value (Def 6.2's F_k(±2k) = 0), needs no forms: `proof = { over = … }` poses the same
-//! statement obligations over the unfolded definitions alone.
+//! statement obligations over the unfolded definitions alone. `nimlab check` keeps only the
+//! verdict; [`claim`] proves one claim on its own, both parts, with a certificate of both.
 //!
 //! A `sat` answer is a point where an obligation fails, reported with the solver's values (the
 //! caller confirms it with the exact engine); anything else is UNKNOWN with the solver's words.
 
 mod candy;
 mod certificate;
+mod claim;
 mod refute;
 mod scoring;
 mod solver;
@@ -34,8 +36,10 @@ mod term;
 mod translate;
 
 pub use self::certificate::{
-    MANIFEST, Posing, Refinement, Replay, is_certificate_dir, replay_certificate, write_certificate,
+    CertificateKind, MANIFEST, Posing, Refinement, Replay, is_certificate_dir, replay_certificate,
+    write_certificate, write_claim_certificate,
 };
+pub use self::claim::{ClaimProof, ProvableClaim, prove_claim_alone};
 pub use self::refute::{Refutation, refute};
 pub use self::solver::{Answer, Posed, Solver};
 pub use self::term::{Query, Rel, Sort, Term};
@@ -649,21 +653,7 @@ impl System {
                 .ok_or_else(unknown)?;
             obligations[at] = scoring::attained(self, ci, &r.points).map_err(Error::invalid)?;
         }
-        let mut posed = Vec::with_capacity(obligations.len() + posing.split.len());
-        for o in obligations {
-            if posing.split.contains(&o.query.name) {
-                let cases = o.split_on_bonus_sign().ok_or_else(|| {
-                    Error::invalid(format!(
-                        "the certificate splits {} on the sign of N, which it does not have",
-                        o.query.name
-                    ))
-                })?;
-                posed.extend(cases);
-            } else {
-                posed.push(o);
-            }
-        }
-        Ok(posed)
+        split_as_recorded(obligations, &posing.split)
     }
 
     /// The first class holding position `p` (sorted) and its form's value there at bonus N.
@@ -1016,6 +1006,26 @@ fn split_undecided(
     Ok((kept, said, split))
 }
 
+/// `obligations` with each one named in `split` replaced by its two cases on the sign of N, as
+/// a proof recorded them ([`split_undecided`]): the replay of a certificate.
+fn split_as_recorded(obligations: Vec<Obligation>, split: &[String]) -> Result<Vec<Obligation>> {
+    let mut posed = Vec::with_capacity(obligations.len() + split.len());
+    for o in obligations {
+        if split.contains(&o.query.name) {
+            let cases = o.split_on_bonus_sign().ok_or_else(|| {
+                Error::invalid(format!(
+                    "the certificate splits {} on the sign of N, which it does not have",
+                    o.query.name
+                ))
+            })?;
+            posed.extend(cases);
+        } else {
+            posed.push(o);
+        }
+    }
+    Ok(posed)
+}
+
 /// Runs the obligations (tried as `refuting` says, then with `solver`, each for at most
 /// `seconds`; an undecided one once more as its two cases on the sign of N); the first failure
 /// in obligation order is reported.
@@ -1025,10 +1035,22 @@ pub fn run(
     refuting: Refuting,
     seconds: u32,
 ) -> Result<Outcome> {
-    let answers = answer_all(obligations, solver, refuting, seconds)?;
-    let (obligations, answers, _) =
-        split_undecided(obligations.to_vec(), answers, solver, refuting, seconds)?;
-    outcome(&obligations, answers, solver, seconds)
+    run_posed(obligations.to_vec(), solver, refuting, seconds).map(|(outcome, ..)| outcome)
+}
+
+/// [`run`], also returning the obligations as finally posed and the names of those split on
+/// the sign of N, which a certificate records.
+fn run_posed(
+    obligations: Vec<Obligation>,
+    solver: Solver,
+    refuting: Refuting,
+    seconds: u32,
+) -> Result<(Outcome, Vec<Obligation>, Vec<String>)> {
+    let answers = answer_all(&obligations, solver, refuting, seconds)?;
+    let (obligations, answers, split) =
+        split_undecided(obligations, answers, solver, refuting, seconds)?;
+    let outcome = outcome(&obligations, answers, solver, seconds)?;
+    Ok((outcome, obligations, split))
 }
 
 fn outcome(
@@ -1382,8 +1404,7 @@ pub fn prove_claim(
     check: &crate::claims::registry::ExprCheck,
     proof: &crate::claims::registry::ProofRef,
 ) -> Result<Option<crate::claims::finding::Proof>> {
-    use crate::claims::expr::{CmpOp, Span};
-    use crate::claims::registry::{Assertion, ProofBasis};
+    use crate::claims::registry::ProofBasis;
     let solver = Solver::Z3;
     // The forms the statement reads its game values from, when it names any: proven first.
     let forms = match &proof.basis {
@@ -1397,59 +1418,12 @@ pub fn prove_claim(
         ProofBasis::Definitions => None,
     };
     let system = forms.as_ref().map(|(system, ..)| system);
-    let claim_vars: Vec<String> = check.range.binders.iter().map(|b| b.name.clone()).collect();
-    // The domain the report names is the claim's own: its variables with `over` (and its
-    // `where`, when its formula is what is proven).
-    let claim_over = match (&check.filter, &proof.lemma) {
-        (Some(f), None) => proof.over.clone().and(f.clone()),
-        _ => proof.over.clone(),
-    };
-    let statement_outcome = match &proof.lemma {
-        None => {
-            let statement = match &check.assertion {
-                Assertion::Holds(e) => e.clone(),
-                Assertion::Equal {
-                    actual, expected, ..
-                } => Expr {
-                    kind: ExprKind::Compare(
-                        Box::new(actual.clone()),
-                        vec![(CmpOp::Eq, expected.clone())],
-                    ),
-                    span: Span::default(),
-                },
-            };
-            prove_statement(
-                system,
-                defs,
-                Statement {
-                    vars: &claim_vars,
-                    reals: &proof.reals,
-                    over: &claim_over,
-                    formula: &statement,
-                },
-                solver,
-                Refuting::InProcessFirst,
-            )?
-        }
-        Some(lemma) => {
-            let mut vars = claim_vars.clone();
-            free_names(&lemma.holds, &mut vars);
-            free_names(&lemma.over, &mut vars);
-            let reals: Vec<String> = proof.reals.iter().chain(&lemma.reals).cloned().collect();
-            prove_statement(
-                system,
-                defs,
-                Statement {
-                    vars: &vars,
-                    reals: &reals,
-                    over: &proof.over.clone().and(lemma.over.clone()),
-                    formula: &lemma.holds,
-                },
-                solver,
-                Refuting::InProcessFirst,
-            )?
-        }
-    };
+    let statement_outcome = run(
+        &pose_claim_statement(system, defs, check, proof)?,
+        solver,
+        Refuting::InProcessFirst,
+        SECONDS_PER_OBLIGATION,
+    )?;
     let Outcome::Proven {
         obligations,
         in_process,
@@ -1457,7 +1431,8 @@ pub fn prove_claim(
     else {
         return Ok(None);
     };
-    let domain = domain_phrase(&claim_vars, &proof.reals, &claim_over, defs);
+    let claim_vars: Vec<String> = check.range.binders.iter().map(|b| b.name.clone()).collect();
+    let domain = domain_phrase(&claim_vars, &proof.reals, &claim_domain(check, proof), defs);
     let lemma = proof
         .lemma
         .as_ref()
@@ -1495,6 +1470,75 @@ pub fn prove_claim(
     }))
 }
 
+/// The domain of a claim's variables that its proof covers: the proof's `over`, and the claim's
+/// `where` when its own formula is what is proven (a lemma has its own domain).
+fn claim_domain(
+    check: &crate::claims::registry::ExprCheck,
+    proof: &crate::claims::registry::ProofRef,
+) -> Expr {
+    match (&check.filter, &proof.lemma) {
+        (Some(f), None) => proof.over.clone().and(f.clone()),
+        _ => proof.over.clone(),
+    }
+}
+
+/// The obligations of a claim's statement ([`pose_statement`]) over `system`'s forms, or over
+/// the file's definitions alone when `system` is `None`: the claim's own formula (its
+/// `actual == expected`, or its `holds`) on [`claim_domain`], or its lemma on the proof's
+/// `over` and the lemma's own.
+pub fn pose_claim_statement(
+    system: Option<&System>,
+    defs: &Definitions,
+    check: &crate::claims::registry::ExprCheck,
+    proof: &crate::claims::registry::ProofRef,
+) -> Result<Vec<Obligation>> {
+    use crate::claims::expr::{CmpOp, Span};
+    use crate::claims::registry::Assertion;
+    let claim_vars: Vec<String> = check.range.binders.iter().map(|b| b.name.clone()).collect();
+    match &proof.lemma {
+        None => {
+            let formula = match &check.assertion {
+                Assertion::Holds(e) => e.clone(),
+                Assertion::Equal {
+                    actual, expected, ..
+                } => Expr {
+                    kind: ExprKind::Compare(
+                        Box::new(actual.clone()),
+                        vec![(CmpOp::Eq, expected.clone())],
+                    ),
+                    span: Span::default(),
+                },
+            };
+            pose_statement(
+                system,
+                defs,
+                Statement {
+                    vars: &claim_vars,
+                    reals: &proof.reals,
+                    over: &claim_domain(check, proof),
+                    formula: &formula,
+                },
+            )
+        }
+        Some(lemma) => {
+            let mut vars = claim_vars;
+            free_names(&lemma.holds, &mut vars);
+            free_names(&lemma.over, &mut vars);
+            let reals: Vec<String> = proof.reals.iter().chain(&lemma.reals).cloned().collect();
+            pose_statement(
+                system,
+                defs,
+                Statement {
+                    vars: &vars,
+                    reals: &reals,
+                    over: &proof.over.clone().and(lemma.over.clone()),
+                    formula: &lemma.holds,
+                },
+            )
+        }
+    }
+}
+
 /// `path` without `.` and `dir/..` ([`crate::fsio::lexically_normal`]): how a report names a
 /// forms file.
 fn lexical(path: &Path) -> String {
@@ -1526,6 +1570,18 @@ pub fn prove_statement(
     solver: Solver,
     refuting: Refuting,
 ) -> Result<Outcome> {
+    let obligations = pose_statement(system, defs, statement)?;
+    run(&obligations, solver, refuting, SECONDS_PER_OBLIGATION)
+}
+
+/// The obligations of a statement ([`prove_statement`]): the statement itself wherever `over`
+/// holds, that each position it reads lies in the forms' closure, and each condition its domain
+/// decides.
+pub fn pose_statement(
+    system: Option<&System>,
+    defs: &Definitions,
+    statement: Statement<'_>,
+) -> Result<Vec<Obligation>> {
     let Statement {
         vars,
         reals,
@@ -1593,5 +1649,5 @@ pub fn prove_statement(
             d.clone(),
         ));
     }
-    run(&obligations, solver, refuting, SECONDS_PER_OBLIGATION)
+    Ok(obligations)
 }

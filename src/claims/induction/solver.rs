@@ -14,6 +14,10 @@ use num_bigint::BigInt;
 use crate::error::{Error, Result};
 use crate::num::Q;
 
+/// The first, short slice of time each of several strategies gets on a query, in seconds
+/// ([`Solver::run_posed`]).
+const QUICK_SECONDS: u32 = 2;
+
 /// A solver program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Solver {
@@ -52,10 +56,13 @@ impl Solver {
         text.lines().next().map(|l| l.trim().to_string())
     }
 
-    /// The option sets tried in turn, each for a share of the time limit. cvc5's integer
+    /// The option sets tried in turn ([`run_posed`](Solver::run_posed)). cvc5's integer
     /// branching is heavy-tailed on these queries: an obligation it does not settle in minutes
     /// with its defaults often takes under a second with other heuristics (measured on the
-    /// three-pile forms), and any answer is as sound as any other.
+    /// three-pile forms), and any answer is as sound as any other. A claim's statement over
+    /// those forms (nested `ite`s of `abs` and `min`) is settled in under a second once its
+    /// `ite` terms are simplified first, and not in minutes otherwise (Theorem 6.3 (i); the
+    /// lemma of the 4k − 3 breakpoints also needs the faster restarts).
     pub fn strategies(self) -> &'static [&'static [&'static str]] {
         match self {
             Solver::Z3 => &[&[]],
@@ -65,6 +72,8 @@ impl Solver {
                 &["--dio-decomps"],
                 &["--decision=stoponly"],
                 &["--seed=7"],
+                &["--ite-simp"],
+                &["--ite-simp", "--restart-int-base=5"],
             ],
         }
     }
@@ -101,14 +110,29 @@ impl Solver {
 
     /// As [`run`](Solver::run), for a query posed as its cases when it has them
     /// ([`Posed`]).
+    ///
+    /// With several strategies, each is first given a short slice of 2 s (an answer a strategy
+    /// finds at all usually comes in well under it), and only then each in turn an equal share
+    /// of the time left, so a query that one late strategy settles at once does not wait for the
+    /// others' full shares.
     pub fn run_posed(self, posed: &Posed, seconds: u32) -> Result<Answer> {
         let script = posed.script.as_str();
         let strategies = self.strategies();
         let count = u32::try_from(strategies.len()).unwrap_or(u32::MAX);
-        let share = (seconds / count).max(2);
+        let quick = if count > 1 {
+            QUICK_SECONDS.min(seconds / count)
+        } else {
+            0
+        };
+        let share = (seconds.saturating_sub(quick * count) / count).max(2);
         let mut last = Answer::Unknown(format!("{} was not run", self.program()));
-        for options in strategies {
-            last = self.run_with(script, share, options, posed.cases)?;
+        let slices = strategies
+            .iter()
+            .map(|options| (quick, options))
+            .filter(|(slice, _)| *slice > 0)
+            .chain(strategies.iter().map(|options| (share, options)));
+        for (slice, options) in slices {
+            last = self.run_with(script, slice, options, posed.cases)?;
             if !matches!(last, Answer::Unknown(_)) {
                 break;
             }
