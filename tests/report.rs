@@ -107,6 +107,9 @@ fn entry(id: &str, label: &str, verdict: &str, fails: bool) -> ClaimEntry {
         proof: (verdict == "PROVEN").then(|| "The window $n = 0, \\dots, 2$ recurs.".into()),
         proof_table: None,
         reproduce: format!("nimlab check data/claims/toy.toml --only {id}"),
+        certify: (verdict == "PROVEN").then(|| {
+            format!("nimlab prove data/claims/toy.toml --claim {id} --certificate {id}/ && nimlab mine replay {id}/")
+        }),
     }
 }
 

@@ -22,7 +22,7 @@ use std::path::Path;
 use crate::claims::eval::Definitions;
 use crate::claims::expr::{Domain, Expr, ExprKind};
 use crate::claims::finding::{
-    Counterexample, FailureExtent, Importance, Labelled, PaperStatus, Wording,
+    Counterexample, FailureExtent, Importance, Labelled, PaperStatus, Proof, Wording,
 };
 use crate::claims::registry::{Assertion, Check, ExprCheck};
 use crate::claims::sketch::{forms_table, shared_argument, sketch, sketch_referring};
@@ -504,6 +504,17 @@ pub fn claim_entry(reg: &Registry, f: &Finding, check: &str) -> ClaimEntry {
         proof: f.proof.as_ref().map(sketch),
         proof_table: f.proof.as_ref().and_then(forms_table),
         reproduce: format!("{check} --only {}", f.claim.id),
+        certify: f
+            .proof
+            .as_ref()
+            .filter(|p| matches!(p, Proof::Induction { .. } | Proof::Direct { .. }))
+            .map(|_| {
+                let id = &f.claim.id;
+                format!(
+                    "nimlab prove {} --claim {id} --certificate {id}/ && nimlab mine replay {id}/",
+                    display(&reg.path)
+                )
+            }),
     }
 }
 

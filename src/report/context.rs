@@ -232,6 +232,9 @@ pub struct ClaimEntry {
     pub proof_table: Option<crate::claims::finding::EvidenceTable>,
     /// The command that checks this claim alone.
     pub reproduce: String,
+    /// For a claim proven for every value from forms or from its file's definitions: the
+    /// commands that write its proof's certificate and replay it with a second solver.
+    pub certify: Option<String>,
 }
 
 /// A formula checked over a range, in parts a report can set on lines of their own: the

@@ -584,8 +584,10 @@ fn claims(
         for f in &findings {
             let mut entry = crate::papers::claim_entry(reg, f, check.as_deref().unwrap_or(command));
             if check.is_none() {
-                // An inline claim is checked by rendering the study.
+                // An inline claim is checked by rendering the study, and has no claim file
+                // for `nimlab prove --claim` to read.
                 entry.reproduce = command.to_string();
+                entry.certify = None;
             }
             entries.push(entry);
             found.push(f.verdict);
