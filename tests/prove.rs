@@ -72,19 +72,19 @@ fn certified() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
     (dir, forms_path, cert)
 }
 
-/// Runs `nimlab mine replay` on `cert`; returns (exit code, stdout, stderr).
-fn replay(cert: &std::path::Path, extra: &[&str]) -> (i32, String, String) {
-    let out = nimlab()
-        .args(["mine", "replay"])
-        .arg(cert)
-        .args(extra)
-        .output()
-        .unwrap();
+/// Runs `command`; returns (exit code, stdout, stderr).
+fn outputs(command: &mut assert_cmd::Command) -> (i32, String, String) {
+    let out = command.output().unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// Runs `nimlab mine replay` on `cert`; returns (exit code, stdout, stderr).
+fn replay(cert: &std::path::Path, extra: &[&str]) -> (i32, String, String) {
+    outputs(nimlab().args(["mine", "replay"]).arg(cert).args(extra))
 }
 
 #[test]
@@ -692,17 +692,12 @@ fn a_proof_from_the_definitions_replays_with_cvc5_alone() {
 
 /// Runs `nimlab prove CLAIMS --claim ID` with `extra`; returns (exit code, stdout, stderr).
 fn prove_claim(claims: &std::path::Path, id: &str, extra: &[&str]) -> (i32, String, String) {
-    let out = nimlab()
-        .arg("prove")
-        .arg(claims)
-        .args(["--claim", id])
-        .args(extra)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+    outputs(
+        nimlab()
+            .arg("prove")
+            .arg(claims)
+            .args(["--claim", id])
+            .args(extra),
     )
 }
 

@@ -133,10 +133,7 @@ fn prove_one_claim(
     if let Some(dir) = &a.certificate {
         write_claim_certificate(&reg, claim, &proven, solver, dir)?;
     }
-    let domain = match (&claim.check.filter, &proof.lemma) {
-        (Some(_), None) => format!("{} and the claim's `where`", proof.over_text),
-        _ => proof.over_text.clone(),
-    };
+    let domain = claim.domain_words();
     let what = match &proof.lemma {
         Some(_) => format!(
             "{}, through its lemma, for every value with {domain}, from {basis}",

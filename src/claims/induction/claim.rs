@@ -63,6 +63,16 @@ impl<'r> ProvableClaim<'r> {
             proof,
         })
     }
+
+    /// Where the proof covers the claim's variables, in the claim file's own words: the
+    /// proof's `over`, with the claim's `where` when its own formula is what is proven.
+    pub fn domain_words(&self) -> String {
+        if super::where_joins_domain(self.check, self.proof) {
+            format!("{} and the claim's `where`", self.proof.over_text)
+        } else {
+            self.proof.over_text.clone()
+        }
+    }
 }
 
 /// A claim's proof run on its own.
@@ -70,8 +80,6 @@ impl<'r> ProvableClaim<'r> {
 pub struct ClaimProof {
     /// The forms file's system and how its obligations were posed, when the proof rests on one.
     pub forms: Option<(System, Posing)>,
-    /// How many of `obligations` are the forms' (they come first).
-    pub forms_obligations: usize,
     /// The statement's obligations split on the sign of N.
     pub statement_split: Vec<String>,
     /// Every obligation as finally posed: the forms', then the statement's (none when the
@@ -100,10 +108,8 @@ pub fn prove_claim_alone(
                 in_process,
             } = outcome
             else {
-                let forms_obligations = obligations.len();
                 return Ok(ClaimProof {
                     forms: Some((system, posing)),
-                    forms_obligations,
                     statement_split: Vec::new(),
                     obligations,
                     outcome,
@@ -116,7 +122,6 @@ pub fn prove_claim_alone(
     let system = forms.as_ref().map(|(system, _)| system);
     let posed = pose_claim_statement(system, &reg.definitions, claim.check, claim.proof)?;
     let (outcome, statement, statement_split) = run_posed(posed, solver, refuting, seconds)?;
-    let forms_obligations = obligations.len();
     obligations.extend(statement);
     let outcome = match outcome {
         Outcome::Proven {
@@ -130,7 +135,6 @@ pub fn prove_claim_alone(
     };
     Ok(ClaimProof {
         forms,
-        forms_obligations,
         statement_split,
         obligations,
         outcome,

@@ -1476,10 +1476,19 @@ fn claim_domain(
     check: &crate::claims::registry::ExprCheck,
     proof: &crate::claims::registry::ProofRef,
 ) -> Expr {
-    match (&check.filter, &proof.lemma) {
-        (Some(f), None) => proof.over.clone().and(f.clone()),
+    match &check.filter {
+        Some(f) if where_joins_domain(check, proof) => proof.over.clone().and(f.clone()),
         _ => proof.over.clone(),
     }
+}
+
+/// Whether the claim's `where` is part of the domain its proof covers: when it has one and its
+/// own formula is what is proven, not a lemma.
+fn where_joins_domain(
+    check: &crate::claims::registry::ExprCheck,
+    proof: &crate::claims::registry::ProofRef,
+) -> bool {
+    check.filter.is_some() && proof.lemma.is_none()
 }
 
 /// The obligations of a claim's statement ([`pose_statement`]) over `system`'s forms, or over
