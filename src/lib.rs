@@ -475,8 +475,9 @@ pub mod mining {
         mine_family_with, pwl_form, pwl_shape, zigzag,
     };
     pub use crate::miner::{
-        Anomaly, KLine, NoProgressionForm, Progression, ProgressionFamily, Run, Shape,
-        first_difference, mine_progressions, mine_progressions_confirmed, residue_index,
+        Anomaly, IrregularTail, KLine, NoProgressionForm, Progression, ProgressionFamily, Run,
+        Shape, TailSide, first_difference, irregular_tail, mine_progressions,
+        mine_progressions_confirmed, residue_index,
     };
     pub use crate::miner::{QuasiOptions, QuasiPolynomial, fit_quasi_polynomial};
     pub use crate::tables::across::{

@@ -628,3 +628,30 @@ fn the_cash_atlas_prints_its_families_and_laws_as_tables_and_writes_them_in_its_
         &["--table", "--report"],
     );
 }
+
+#[test]
+fn a_miss_names_the_tail_whose_intercept_no_period_fits_with_its_values() {
+    // k + 2, k, k − 1: c⁺ = 2, −1, 2, −5, … repeats with period 4 until k = 14 breaks it.
+    let csv = Csv::run(
+        "discover scoring --slopes 0..1 --offsets=-1..2 --k 1..16 --format csv --no-claims",
+    );
+    let record = csv
+        .records()
+        .into_iter()
+        .find(|r| r["family"] == "k+2,k,k-1")
+        .expect("the family is in the space");
+    assert_eq!(record["status"], "NONE");
+    let reason = record["reason"];
+    let (_, values) = reason
+        .split_once("the intercept c of the right tail N + c follows no periodic-linear form in k with period ≤ 5 on k = 1..16 (c = ")
+        .unwrap_or_else(|| panic!("{reason}"));
+    let shown: Vec<&str> = values.trim_end_matches(')').split(", ").collect();
+    // The values are c⁺ as `scoring family` computes it, member by member.
+    let family = Csv::run("scoring family k+2,k,k-1 --k 1..16 --format csv");
+    let c_plus: Vec<&str> = family.records().iter().map(|r| r["c_plus"]).collect();
+    assert_eq!(shown, c_plus);
+    assert_ne!(shown[13], shown[9], "k = 14 breaks the period 4");
+    // `mine family` gives the same evidence under its own miss.
+    let mined = run_ok(&words("mine family scoring k+2,k,k-1 --k 1..16"));
+    assert!(mined.contains(&format!("  the intercept c of the right tail N + c follows no periodic-linear form in k with period ≤ 5 on k = 1..16 (c = {values}\n")), "{mined}");
+}

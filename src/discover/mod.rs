@@ -47,7 +47,9 @@ use crate::claims::expr::Expr;
 use crate::error::{Error, Result};
 use crate::export::{Cell, Table};
 use crate::miner::FamilyOptions;
-use crate::miner::{Anomaly, FamilyForms, KLine, NoProgressionForm, PeriodicLinear, residue_index};
+use crate::miner::{
+    Anomaly, FamilyForms, IrregularTail, KLine, NoProgressionForm, PeriodicLinear, residue_index,
+};
 use crate::num::{IntRange, Pwl, Q};
 use crate::report::context::{AtlasFinding, AtlasSection};
 use crate::tables::mined::{
@@ -258,9 +260,9 @@ pub enum PayoffOutcome {
 /// Why a family has no payoff form.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NoPayoffForm {
-    /// The progressions miner found none.
-    #[error(transparent)]
-    Progressions(NoProgressionForm),
+    /// The progressions miner found none; with the tail whose intercept is irregular, if one is.
+    #[error("{why}{tail}", why = .0, tail = .1.as_ref().map(|t| format!("; {t}")).unwrap_or_default())]
+    Progressions(NoProgressionForm, Option<IrregularTail>),
     /// Some member of the data has no payoff function.
     #[error("some member has no payoff function")]
     MemberWithoutPayoff,
@@ -270,7 +272,11 @@ impl NoPayoffForm {
     /// The reason without the family's particulars, shared by every family it stops.
     pub fn kind(&self) -> String {
         match self {
-            NoPayoffForm::Progressions(why) => why.kind().to_string(),
+            NoPayoffForm::Progressions(why, None) => why.kind().to_string(),
+            NoPayoffForm::Progressions(why, Some(_)) => format!(
+                "{}; a tail's intercept follows no periodic-linear form on the mined range either",
+                why.kind()
+            ),
             NoPayoffForm::MemberWithoutPayoff => self.to_string(),
         }
     }
@@ -859,7 +865,7 @@ fn payoff_outcome(
             ),
             Some(Err(why)) => {
                 return Ok(PayoffOutcome::NotFound {
-                    reason: NoPayoffForm::Progressions(why.clone()),
+                    reason: NoPayoffForm::Progressions(why.clone(), forms.irregular_tail.clone()),
                 });
             }
             None => {

@@ -78,6 +78,9 @@ pub struct FamilyForms {
     /// periodic-linear in the parameter, or why there is none (absent with a template form or
     /// when some member has no function).
     pub progressions: Option<Result<ProgressionFamily, NoProgressionForm>>,
+    /// Without a progressions form, the tail of the members' functions whose intercept follows
+    /// no periodic-linear form, if one does ([`irregular_tail`]).
+    pub irregular_tail: Option<IrregularTail>,
 }
 
 /// Members a closed form must cover (from the first of the final run with its kind).
@@ -147,26 +150,28 @@ pub fn mine_family_with(
             fit: fit(values, first),
         })
         .collect();
-    let (breakpoints, closed, progressions) = match pwl {
+    let (breakpoints, closed, progressions, irregular) = match pwl {
         Some((name, fs)) => {
             assert_eq!(fs.len(), members, "one function per member");
             let closed = closed_form(fs, first, param);
             let all: Option<Vec<Pwl>> = fs.iter().cloned().collect();
-            let progressions = match (&closed, all) {
-                (None, Some(all)) => Some(mine_progressions_confirmed(
-                    first,
-                    &all,
-                    opts.progressions_confirming,
-                )),
-                _ => None,
+            let (progressions, irregular) = match (&closed, all) {
+                (None, Some(all)) => {
+                    let form =
+                        mine_progressions_confirmed(first, &all, opts.progressions_confirming);
+                    let irregular = form.is_err().then(|| irregular_tail(first, &all)).flatten();
+                    (Some(form), irregular)
+                }
+                _ => (None, None),
             };
             (
                 Some((name.to_string(), breakpoint_forms(fs, first))),
                 closed,
                 progressions,
+                irregular,
             )
         }
-        None => (None, None, None),
+        None => (None, None, None, None),
     };
     FamilyForms {
         param: param.to_string(),
@@ -175,6 +180,7 @@ pub fn mine_family_with(
         breakpoints,
         closed,
         progressions,
+        irregular_tail: irregular,
     }
 }
 
@@ -190,6 +196,101 @@ fn fit_quantity(values: &[Q], offset: i64) -> Option<PeriodicLinear> {
         fit_periodic_linear(values, offset, &once)
     })
 }
+
+/// Which tail of a piecewise-linear function: beyond its last breakpoint or before its first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TailSide {
+    /// N → −∞.
+    Left,
+    /// N → +∞.
+    Right,
+}
+
+/// A tail of a family's functions whose slope is the same for every member but whose intercept
+/// follows no periodic-linear form in the parameter: where a family without a closed form
+/// loses its regularity. A form of the progressions miner's kind has every number linear in
+/// k along each residue class, its tails' intercepts included, so this is the first thing a
+/// reader checks, and the values show how the intercept moves (2-adic jumps, say, which no
+/// period fits).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct IrregularTail {
+    /// Which tail.
+    pub side: TailSide,
+    /// Its slope, common to every member.
+    pub slope: Q,
+    /// The first member's parameter.
+    pub first: i64,
+    /// The intercept c of the tail s·N + c of each member, in order.
+    pub intercepts: Vec<Q>,
+    /// The longest period a fit could try on this many members.
+    pub max_period: usize,
+}
+
+impl std::fmt::Display for IrregularTail {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let last = self.first + self.intercepts.len() as i64 - 1;
+        let values: Vec<String> = self.intercepts.iter().map(Q::to_string).collect();
+        write!(
+            f,
+            "the intercept c of the {} tail {} follows no periodic-linear form in k with period ≤ {} on k = {}..{last} (c = {})",
+            match self.side {
+                TailSide::Left => "left",
+                TailSide::Right => "right",
+            },
+            if self.slope.is_zero() {
+                "c".to_string()
+            } else {
+                format!(
+                    "{} + c",
+                    crate::num::line_formula(&self.slope, &Q::zero(), "N")
+                )
+            },
+            self.max_period,
+            self.first,
+            values.join(", ")
+        )
+    }
+}
+
+/// The first tail of `fs` (members k = `first`, `first` + 1, …), right then left, with one
+/// slope for every member and an intercept that the quantities' fit (a period confirmed once
+/// at the least) finds no form for; `None` when both tails are regular or a slope varies.
+pub fn irregular_tail(first: i64, fs: &[Pwl]) -> Option<IrregularTail> {
+    [TailSide::Right, TailSide::Left]
+        .into_iter()
+        .find_map(|side| {
+            let slope = |f: &Pwl| match side {
+                TailSide::Left => f.left_slope().clone(),
+                TailSide::Right => f.right_slope().clone(),
+            };
+            let common = slope(fs.first()?);
+            if fs.iter().any(|f| slope(f) != common) {
+                return None;
+            }
+            let intercepts: Vec<Q> = fs
+                .iter()
+                .map(|f| match side {
+                    TailSide::Left => f.left_intercept(),
+                    TailSide::Right => f.right_intercept(),
+                })
+                .collect();
+            if fit_quantity(&intercepts, first).is_some() {
+                return None;
+            }
+            Some(IrregularTail {
+                side,
+                slope: common,
+                first,
+                max_period: intercepts.len() / MIN_PERIODS_OF_A_FIT,
+                intercepts,
+            })
+        })
+}
+
+/// Periods of data the weakest fit of [`fit_quantity`] needs: two that fix the lines and one
+/// that confirms them.
+const MIN_PERIODS_OF_A_FIT: usize = 3;
 
 /// A name for the index of a residue class that is not the parameter's (nor N):
 /// `breakpoints(k = 2j) = 4j-1`, never `breakpoints(2k) = 4k-1` with k the family's own.
@@ -357,7 +458,12 @@ impl FamilyForms {
                     form.from
                 ));
             }
-            Some(Err(why)) => out.push_str(&format!("{name}: no closed form: {why}\n")),
+            Some(Err(why)) => {
+                out.push_str(&format!("{name}: no closed form: {why}\n"));
+                if let Some(tail) = &self.irregular_tail {
+                    out.push_str(&format!("  {tail}\n"));
+                }
+            }
             None => {}
         }
         out
@@ -367,6 +473,41 @@ impl FamilyForms {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tail_whose_intercept_jumps_at_powers_of_two_is_irregular() {
+        // f_k(N) = max(k, N + c(k)) with c(k) the lowest set bit of k: 1, 2, 1, 4, 1, 2, 1, 8, …
+        // — no period fits, the left tail (the constant k) is a line in k.
+        let lowest_bit = |k: i64| k & -k;
+        let family = |c: &dyn Fn(i64) -> i64, slope: &dyn Fn(i64) -> i64| -> Vec<Pwl> {
+            (1..=16)
+                .map(|k| Pwl::constant(Q::int(k)).max(&Pwl::linear(Q::int(slope(k)), Q::int(c(k)))))
+                .collect()
+        };
+        let irregular = irregular_tail(1, &family(&lowest_bit, &|_| 1)).unwrap();
+        assert_eq!(irregular.side, TailSide::Right);
+        assert_eq!(irregular.slope, Q::one());
+        assert_eq!(irregular.max_period, 5);
+        assert_eq!(
+            irregular.intercepts[..8],
+            [1, 2, 1, 4, 1, 2, 1, 8].map(Q::int)
+        );
+        assert_eq!(
+            irregular.to_string(),
+            "the intercept c of the right tail N + c follows no periodic-linear form in k with \
+             period ≤ 5 on k = 1..16 (c = 1, 2, 1, 4, 1, 2, 1, 8, 1, 2, 1, 4, 1, 2, 1, 16)"
+        );
+        // An intercept periodic-linear in k (period 2 here) is regular.
+        assert_eq!(
+            irregular_tail(1, &family(&|k| 3 * k + (k % 2) * 5, &|_| 1)),
+            None
+        );
+        // A slope that changes from member to member leaves the intercepts incomparable.
+        assert_eq!(
+            irregular_tail(1, &family(&lowest_bit, &|k| 1 + k % 2)),
+            None
+        );
+    }
 
     #[test]
     fn affine_quantities_are_found_with_their_range() {

@@ -24,8 +24,8 @@ pub use across::{
 };
 pub use certificate::{Certificate, MAX_CERTIFICATE_INDEX, Recurrence, Rule, Term};
 pub use family::{
-    BreakpointForms, ClosedForm, FamilyForms, FamilyOptions, QuantityFit, mine_family,
-    mine_family_with, residue_index,
+    BreakpointForms, ClosedForm, FamilyForms, FamilyOptions, IrregularTail, QuantityFit, TailSide,
+    irregular_tail, mine_family, mine_family_with, residue_index,
 };
 pub use linear::{
     FitOptions, FloorForm, FloorKind, PeriodicLinear, ResidueLine, affine_text, fit_periodic_linear,

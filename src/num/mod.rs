@@ -7,7 +7,6 @@ mod range;
 mod rational;
 mod whole;
 
-#[cfg(feature = "cli")]
 pub use pwl::line_formula;
 pub use pwl::{Piece, Pwl, PwlError};
 pub use range::{IntRange, ParseRangeError, QRange, last_fitting};
