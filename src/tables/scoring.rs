@@ -12,8 +12,8 @@
 //! (the hull (144, 144, 1) reaches 21,000 positions and takes as long as the 518,000 of the
 //! table of three heaps ≤ 144). So the table is solved when it has at most [`TABLE_OVER_HULL`]
 //! times the hull's positions — `2k, k, k − 1` to k = 96: 83 s by the hull, 2.8 s by the table
-//! — and the hull otherwise (`k, 1, 1`: a few thousand positions against a cube). The exact method always takes the hull,
-//! the reference the table is tested against.
+//! — and the hull otherwise (`k, 1, 1`: a few thousand positions against a cube). The exact
+//! method always takes the hull, the reference the table is tested against.
 
 use std::collections::BTreeMap;
 
@@ -301,6 +301,9 @@ impl MemberSolve {
     }
 }
 
+/// A member's payoff from its heaps, read from the solve chosen.
+type PayoffOf = dyn Fn(&[HeapSize]) -> Result<Pwl>;
+
 /// The members' componentwise maximum, heaps sorted largest first.
 fn hull_of<'m>(heap_count: usize, members: impl Iterator<Item = &'m [HeapSize]>) -> Vec<HeapSize> {
     let mut hull = vec![0 as HeapSize; heap_count];
@@ -426,22 +429,11 @@ pub fn family_table_reporting(
     let members = fam.members(ranges)?;
     let k = fam.heaps().len();
     let hull = hull_of(k, members.iter().map(|m| m.heaps.as_slice()));
-    let params = fam.params();
-    let member = |m: crate::family::Member, payoff: Pwl| ScoringMember {
-        payoff,
-        params: params.iter().map(|p| m.params[p]).collect(),
-        heaps: m.heaps,
-    };
-    let members = match MemberSolve::choose(hull, method).0 {
+    // The payoff of a member, read from whichever solve was chosen.
+    let payoff: Box<PayoffOf> = match MemberSolve::choose(hull, method).0 {
         MemberSolve::Table { heaps, max_heap } => {
             let table = solve_table(&scoring_nim(), heaps, max_heap, method, limits, progress)?;
-            members
-                .into_iter()
-                .map(|m| {
-                    let payoff = table.payoff(&m.heaps)?;
-                    Ok(member(m, payoff))
-                })
-                .collect::<Result<Vec<_>>>()?
+            Box::new(move |heaps| table.payoff(heaps))
         }
         MemberSolve::Hull(hull) => {
             let sol = solve_many_reporting(
@@ -451,15 +443,20 @@ pub fn family_table_reporting(
                 limits,
                 progress,
             )?;
-            members
-                .into_iter()
-                .map(|m| {
-                    let payoff = sol.payoff(&nim_heaps(&m.heaps))?;
-                    Ok(member(m, payoff))
-                })
-                .collect::<Result<Vec<_>>>()?
+            Box::new(move |heaps| sol.payoff(&nim_heaps(heaps)))
         }
     };
+    let params = fam.params();
+    let members = members
+        .into_iter()
+        .map(|m| {
+            Ok(ScoringMember {
+                payoff: payoff(&m.heaps)?,
+                params: params.iter().map(|p| m.params[p]).collect(),
+                heaps: m.heaps,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
     Ok(ScoringFamily {
         params,
         heap_count: k,
