@@ -159,7 +159,10 @@ pub fn mine_family_with(
                 (None, Some(all)) => {
                     let form =
                         mine_progressions_confirmed(first, &all, opts.progressions_confirming);
-                    let irregular = form.is_err().then(|| irregular_tail(first, &all)).flatten();
+                    let irregular = form
+                        .is_err()
+                        .then(|| irregular_tail(param, first, &all))
+                        .flatten();
                     (Some(form), irregular)
                 }
                 _ => (None, None),
@@ -219,6 +222,8 @@ pub struct IrregularTail {
     pub side: TailSide,
     /// Its slope, common to every member.
     pub slope: Q,
+    /// The family's parameter.
+    pub param: String,
     /// The first member's parameter.
     pub first: i64,
     /// The intercept c of the tail s·N + c of each member, in order.
@@ -231,9 +236,10 @@ impl std::fmt::Display for IrregularTail {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let last = self.first + self.intercepts.len() as i64 - 1;
         let values: Vec<String> = self.intercepts.iter().map(Q::to_string).collect();
+        let p = &self.param;
         write!(
             f,
-            "the intercept c of the {} tail {} follows no periodic-linear form in k with period ≤ {} on k = {}..{last} (c = {})",
+            "the intercept c of the {} tail {} follows no periodic-linear form in {p} with period ≤ {} on {p} = {}..{last} (c = {})",
             match self.side {
                 TailSide::Left => "left",
                 TailSide::Right => "right",
@@ -253,10 +259,10 @@ impl std::fmt::Display for IrregularTail {
     }
 }
 
-/// The first tail of `fs` (members k = `first`, `first` + 1, …), right then left, with one
+/// The first tail of `fs` (members `param` = `first`, `first` + 1, …), right then left, with one
 /// slope for every member and an intercept that the quantities' fit (a period confirmed once
 /// at the least) finds no form for; `None` when both tails are regular or a slope varies.
-pub fn irregular_tail(first: i64, fs: &[Pwl]) -> Option<IrregularTail> {
+pub fn irregular_tail(param: &str, first: i64, fs: &[Pwl]) -> Option<IrregularTail> {
     [TailSide::Right, TailSide::Left]
         .into_iter()
         .find_map(|side| {
@@ -281,6 +287,7 @@ pub fn irregular_tail(first: i64, fs: &[Pwl]) -> Option<IrregularTail> {
             Some(IrregularTail {
                 side,
                 slope: common,
+                param: param.to_string(),
                 first,
                 max_period: intercepts.len() / MIN_PERIODS_OF_A_FIT,
                 intercepts,
@@ -484,7 +491,7 @@ mod tests {
                 .map(|k| Pwl::constant(Q::int(k)).max(&Pwl::linear(Q::int(slope(k)), Q::int(c(k)))))
                 .collect()
         };
-        let irregular = irregular_tail(1, &family(&lowest_bit, &|_| 1)).unwrap();
+        let irregular = irregular_tail("k", 1, &family(&lowest_bit, &|_| 1)).unwrap();
         assert_eq!(irregular.side, TailSide::Right);
         assert_eq!(irregular.slope, Q::one());
         assert_eq!(irregular.max_period, 5);
@@ -499,12 +506,12 @@ mod tests {
         );
         // An intercept periodic-linear in k (period 2 here) is regular.
         assert_eq!(
-            irregular_tail(1, &family(&|k| 3 * k + (k % 2) * 5, &|_| 1)),
+            irregular_tail("k", 1, &family(&|k| 3 * k + (k % 2) * 5, &|_| 1)),
             None
         );
         // A slope that changes from member to member leaves the intercepts incomparable.
         assert_eq!(
-            irregular_tail(1, &family(&lowest_bit, &|k| 1 + k % 2)),
+            irregular_tail("k", 1, &family(&lowest_bit, &|k| 1 + k % 2)),
             None
         );
     }

@@ -24,6 +24,7 @@ use crate::claims::expr::{Domain, Expr, ExprKind};
 use crate::claims::finding::{
     Counterexample, FailureExtent, Importance, Labelled, PaperStatus, Proof, Wording,
 };
+use crate::claims::induction::ProvableClaim;
 use crate::claims::registry::{Assertion, Check, ExprCheck};
 use crate::claims::sketch::{forms_table, shared_argument, sketch, sketch_referring};
 use crate::claims::typeset::{
@@ -504,10 +505,13 @@ pub fn claim_entry(reg: &Registry, f: &Finding, check: &str) -> ClaimEntry {
         proof: f.proof.as_ref().map(sketch),
         proof_table: f.proof.as_ref().and_then(forms_table),
         reproduce: format!("{check} --only {}", f.claim.id),
+        // Only a claim proven for every value that `nimlab prove --claim` accepts, so the
+        // command printed is one that runs.
         certify: f
             .proof
             .as_ref()
             .filter(|p| matches!(p, Proof::Induction { .. } | Proof::Direct { .. }))
+            .filter(|_| ProvableClaim::find(reg, &f.claim.id).is_ok())
             .map(|_| {
                 let id = &f.claim.id;
                 format!(
