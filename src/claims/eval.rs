@@ -766,6 +766,25 @@ impl<'a> Evaluator<'a> {
         Ok(points.into_iter().map(Value::Num).collect())
     }
 
+    /// The number of points [`Evaluator::binder_points`] lists for `b`, with its errors, an
+    /// interval's counted without listing them.
+    pub(crate) fn binder_len<'e>(
+        &mut self,
+        b: &'e Binder,
+        env: &mut Env<'e>,
+    ) -> Result<u64, ExprError> {
+        match &b.domain {
+            Domain::Members(list_expr) => {
+                let v = self.eval(list_expr, env)?;
+                Ok(list(&v, list_expr.span)?.len() as u64)
+            }
+            Domain::Interval { from, to, step } => {
+                let (lo, hi, by, step_span) = self.interval_bounds(b, from, to, step, env)?;
+                range_count(&lo, &hi, &by, b.span, step_span)
+            }
+        }
+    }
+
     /// Calls `f` at every point of `binders` in lexicographic order (first binder outermost),
     /// stopping early when `f` returns false. Returns whether it ran to the end.
     pub fn each_point<'e>(

@@ -7,7 +7,8 @@
 //! - [`value`], [`eval`]: checking names, arities and kinds, then exact evaluation;
 //! - [`functions`]: the functions expressions call, one file per game, registered in one place;
 //! - [`cost`]: sizing a claim's work before it runs; `stage`: a check evaluated once per value
-//!   of the variables each part depends on, not at every point;
+//!   of the variables each part depends on, not at every point; `narrow`: the values a
+//!   filter's bounds exclude counted, not visited;
 //! - [`induction`]: closed forms proven for every parameter by induction, each step an SMT query;
 //! - [`engines`]: the caches of the game engines behind the functions;
 //! - [`finding`]: typed findings (counterexamples, corrections, proofs, readings), their merge
@@ -22,6 +23,7 @@ pub mod expr;
 pub mod finding;
 pub mod functions;
 pub mod induction;
+mod narrow;
 pub mod registry;
 pub mod sketch;
 mod stage;

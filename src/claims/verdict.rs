@@ -14,6 +14,7 @@ use super::finding::{
     Asserted, ClaimRef, Correction, Counterexample, DataFit, FailureExtent, Finding, Labelled,
     Points, RangePart, Reading, Unit, VerdictKind, Wording, at_point,
 };
+use super::narrow::{Bound, Narrowing};
 use super::registry::{Assertion, Check, Claim, ExprCheck, Quantifiers, Registry};
 use super::stage::Staged;
 use super::value::Value;
@@ -236,6 +237,7 @@ impl Runner<'_> {
         &mut self,
         check: &'e ExprCheck,
         binders: &'e [Binder],
+        bounds: &[Vec<Bound<'e>>],
         env: &mut Env<'e>,
         counts: &mut Points,
     ) -> Result<Option<Failure>> {
@@ -243,51 +245,57 @@ impl Runner<'_> {
         let mut error: Option<Error> = None;
         let claim = self.claim;
         let reg = self.reg;
-        let result = self.ev.each_point(binders, env, &mut |ev, env| {
-            let at_point = |e: ExprError, env: &Env| claim_error(reg, claim, env, e);
-            // A user function may return anything: a truth value is demanded here.
-            let truth = |v: Value, at: &super::expr::Expr| match v {
-                Value::Bool(b) => Ok(b),
-                other => Err(ExprError::new(
-                    at.span,
-                    format!("expected a truth value, found {}", other.short()),
-                )),
-            };
-            if let Some(f) = &check.filter {
-                match ev.eval(f, env).and_then(|v| truth(v, f)) {
-                    Ok(true) => {}
-                    Ok(false) => {
-                        counts.skipped += 1;
-                        return Ok(true);
+        let mut excluded = 0u64;
+        let result =
+            self.ev
+                .each_point_narrowed(binders, bounds, env, &mut excluded, &mut |ev, env| {
+                    let at_point = |e: ExprError, env: &Env| claim_error(reg, claim, env, e);
+                    // A user function may return anything: a truth value is demanded here.
+                    let truth = |v: Value, at: &super::expr::Expr| match v {
+                        Value::Bool(b) => Ok(b),
+                        other => Err(ExprError::new(
+                            at.span,
+                            format!("expected a truth value, found {}", other.short()),
+                        )),
+                    };
+                    if let Some(f) = &check.filter {
+                        match ev.eval(f, env).and_then(|v| truth(v, f)) {
+                            Ok(true) => {}
+                            Ok(false) => {
+                                counts.skipped += 1;
+                                return Ok(true);
+                            }
+                            Err(e) => {
+                                error = Some(at_point(e, env));
+                                return Ok(false);
+                            }
+                        }
                     }
-                    Err(e) => {
-                        error = Some(at_point(e, env));
-                        return Ok(false);
+                    counts.checked += 1;
+                    let outcome = match &check.assertion {
+                        Assertion::Holds(h) => {
+                            ev.eval(h, env).and_then(|v| Ok((truth(v, h)?, None)))
+                        }
+                        Assertion::Equal {
+                            actual, expected, ..
+                        } => ev.eval(actual, env).and_then(|a| {
+                            let x = ev.eval(expected, env)?;
+                            Ok((a == x, Some((x, a))))
+                        }),
+                    };
+                    match outcome {
+                        Ok((true, _)) => Ok(true),
+                        Ok((false, values)) => {
+                            failure = Some((owned_point(env), values));
+                            Ok(false)
+                        }
+                        Err(e) => {
+                            error = Some(at_point(e, env));
+                            Ok(false)
+                        }
                     }
-                }
-            }
-            counts.checked += 1;
-            let outcome = match &check.assertion {
-                Assertion::Holds(h) => ev.eval(h, env).and_then(|v| Ok((truth(v, h)?, None))),
-                Assertion::Equal {
-                    actual, expected, ..
-                } => ev.eval(actual, env).and_then(|a| {
-                    let x = ev.eval(expected, env)?;
-                    Ok((a == x, Some((x, a))))
-                }),
-            };
-            match outcome {
-                Ok((true, _)) => Ok(true),
-                Ok((false, values)) => {
-                    failure = Some((owned_point(env), values));
-                    Ok(false)
-                }
-                Err(e) => {
-                    error = Some(at_point(e, env));
-                    Ok(false)
-                }
-            }
-        });
+                });
+        counts.skipped += excluded;
         if let Some(e) = error {
             return Err(e);
         }
@@ -318,19 +326,22 @@ impl Runner<'_> {
     ) -> Result<Sweep> {
         let mut counts = Points::default();
         let mut env: Env = Vec::new();
+        let narrowing = Narrowing::plan(check.filter.as_ref(), &range.binders);
         let Some((first, rest)) = range.binders.split_first() else {
-            return Ok(match self.sweep_from(check, &[], &mut env, &mut counts)? {
-                None => Sweep::Passed {
-                    checked: counts.checked,
-                    skipped: counts.skipped,
+            return Ok(
+                match self.sweep_from(check, &[], &[], &mut env, &mut counts)? {
+                    None => Sweep::Passed {
+                        checked: counts.checked,
+                        skipped: counts.skipped,
+                    },
+                    Some((point, values)) => Sweep::Failed {
+                        point,
+                        values,
+                        points: counts,
+                        extent: None,
+                    },
                 },
-                Some((point, values)) => Sweep::Failed {
-                    point,
-                    values,
-                    points: counts,
-                    extent: None,
-                },
-            });
+            );
         };
         let xs = self
             .ev
@@ -342,7 +353,7 @@ impl Runner<'_> {
             let before = counts.checked;
             env.push((first.name.as_str(), x.clone()));
             self.ev.bound(first);
-            let r = self.sweep_from(check, rest, &mut env, &mut counts);
+            let r = self.sweep_from(check, rest, narrowing.inner(), &mut env, &mut counts);
             env.pop();
             let r = match (r, &found) {
                 (Err(e), None) => return Err(e),
