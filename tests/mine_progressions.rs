@@ -52,7 +52,7 @@ const FAMILIES: [(&str, fn(i64) -> Vec<u32>, usize); 4] = [
 fn forms_mined_on_k_up_to_14_predict_the_engine_up_to_28() {
     for (name, heaps, period) in FAMILIES {
         let all = payoffs(heaps, 28);
-        let form = mine_progressions(1, &all[..14]).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let form = mine_progressions("k", 1, &all[..14]).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(form.period, period, "{name}");
         assert!(form.anomalies.is_empty(), "{name}: {:?}", form.anomalies);
         for k in form.from..=28 {
@@ -70,7 +70,7 @@ fn forms_mined_on_k_up_to_14_predict_the_engine_up_to_28() {
 fn a_perturbed_member_is_an_anomaly_with_its_breaking_value() {
     let (_, heaps, _) = FAMILIES[0];
     let mut fs = payoffs(heaps, 16);
-    let clean = mine_progressions(1, &fs).unwrap();
+    let clean = mine_progressions("k", 1, &fs).unwrap();
     // Member k = 9: move its breakpoint at N = 8 to N = 15/2 (same value there).
     let j = 8;
     let f = &fs[j];
@@ -89,7 +89,7 @@ fn a_perturbed_member_is_an_anomaly_with_its_breaking_value() {
         Pwl::from_points(f.left_slope().clone(), points, f.right_slope().clone()).unwrap();
     assert_ne!(&perturbed, f);
     fs[j] = perturbed.clone();
-    let form = mine_progressions(1, &fs).unwrap();
+    let form = mine_progressions("k", 1, &fs).unwrap();
     assert_eq!(form.anomalies.len(), 1, "{form:?}");
     let a = &form.anomalies[0];
     assert_eq!(a.member, 9);
@@ -109,11 +109,14 @@ fn a_perturbed_member_is_an_anomaly_with_its_breaking_value() {
 }
 
 #[test]
-fn an_irregular_family_gets_a_reason() {
+fn an_irregular_family_gets_a_reason_in_its_own_parameter() {
     let fs = payoffs(|k| vec![u(3 * k), u(2 * k), u(k)], 12);
-    match mine_progressions(1, &fs) {
-        Err(NoProgressionForm::ShapeNotPeriodic { first, last, .. }) => {
+    match mine_progressions("m", 1, &fs) {
+        Err(why @ NoProgressionForm::ShapeNotPeriodic { first, last, .. }) => {
             assert_eq!((first, last), (1, 12));
+            let text = why.to_string();
+            assert!(text.contains("periodic in m on m = 1..12"), "{text}");
+            assert!(!text.contains("in k") && !text.contains("k ="), "{text}");
         }
         other => panic!("{other:?}"),
     }

@@ -157,8 +157,12 @@ pub fn mine_family_with(
             let all: Option<Vec<Pwl>> = fs.iter().cloned().collect();
             let (progressions, irregular) = match (&closed, all) {
                 (None, Some(all)) => {
-                    let form =
-                        mine_progressions_confirmed(first, &all, opts.progressions_confirming);
+                    let form = mine_progressions_confirmed(
+                        param,
+                        first,
+                        &all,
+                        opts.progressions_confirming,
+                    );
                     let irregular = form
                         .is_err()
                         .then(|| irregular_tail(param, first, &all))

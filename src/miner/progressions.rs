@@ -404,11 +404,13 @@ pub enum NoProgressionForm {
         /// How many a fit needs.
         needed: usize,
     },
-    /// The number or kind of the progressions is not eventually periodic in k.
+    /// The number or kind of the progressions is not eventually periodic in the parameter.
     #[error(
-        "the number and kind of the progressions is not eventually periodic in k on k = {first}..{last} (the last members have {counts} progressions)"
+        "the number and kind of the progressions is not eventually periodic in {param} on {param} = {first}..{last} (the last members have {counts} progressions)"
     )]
     ShapeNotPeriodic {
+        /// The family's parameter.
+        param: String,
         /// The first member.
         first: i64,
         /// The last member.
@@ -416,11 +418,14 @@ pub enum NoProgressionForm {
         /// The number of progressions of the last few members, e.g. `5, 7, 9, 11`.
         counts: String,
     },
-    /// The kinds repeat, but some number is not a line in k along its residue class.
+    /// The kinds repeat, but some number is not a line in the parameter along its residue
+    /// class.
     #[error(
-        "the progressions' kinds repeat with period {period} in k from k = {from}, but their numbers (starts, steps, ends, values, tails) are not linear in k along each residue class on k = {from}..{last}"
+        "the progressions' kinds repeat with period {period} in {param} from {param} = {from}, but their numbers (starts, steps, ends, values, tails) are not linear in {param} along each residue class on {param} = {from}..{last}"
     )]
     NumbersNotLinear {
+        /// The family's parameter.
+        param: String,
         /// The least period of the kinds.
         period: usize,
         /// From where they repeat.
@@ -437,10 +442,10 @@ impl NoProgressionForm {
         match self {
             NoProgressionForm::TooFewMembers { .. } => "too few members to fit progressions",
             NoProgressionForm::ShapeNotPeriodic { .. } => {
-                "the number and kind of the progressions is not eventually periodic in k on the mined range"
+                "the number and kind of the progressions is not eventually periodic in the parameter on the mined range"
             }
             NoProgressionForm::NumbersNotLinear { .. } => {
-                "the progressions' kinds repeat, but their numbers are not linear in k along each residue class on the mined range"
+                "the progressions' kinds repeat, but their numbers are not linear in the parameter along each residue class on the mined range"
             }
         }
     }
@@ -960,13 +965,18 @@ impl ProgressionFamily {
     }
 }
 
-/// The progressions form of the family f_first, f_first+1, …: the least period in k, then the
-/// least start, the symmetric description (fewer progressions) first when both fit. When one
-/// member alone keeps the form from starting earlier — the others fit from before it — that
-/// member is reported as an anomaly and the form starts earlier. Every other member from the
-/// start on is rebuilt from the form and equals its data exactly.
-pub fn mine_progressions(first: i64, fs: &[Pwl]) -> Result<ProgressionFamily, NoProgressionForm> {
-    mine_progressions_confirmed(first, fs, CONFIRMING)
+/// The progressions form of the family f_first, f_first+1, … in the parameter `param` (named
+/// only in the reason when there is none): the least period in it, then the least start, the
+/// symmetric description (fewer progressions) first when both fit. When one member alone keeps
+/// the form from starting earlier — the others fit from before it — that member is reported as
+/// an anomaly and the form starts earlier. Every other member from the start on is rebuilt from
+/// the form and equals its data exactly.
+pub fn mine_progressions(
+    param: &str,
+    first: i64,
+    fs: &[Pwl],
+) -> Result<ProgressionFamily, NoProgressionForm> {
+    mine_progressions_confirmed(param, first, fs, CONFIRMING)
 }
 
 /// [`mine_progressions`] with `confirming` members beyond the two per residue class that fix
@@ -974,6 +984,7 @@ pub fn mine_progressions(first: i64, fs: &[Pwl]) -> Result<ProgressionFamily, No
 /// (every class has two members, and they fix its lines), nothing on the data confirms it: a
 /// caller that asks for none must test the form on members beyond the data, as discovery does.
 pub fn mine_progressions_confirmed(
+    param: &str,
     first: i64,
     fs: &[Pwl],
     confirming: usize,
@@ -1036,20 +1047,27 @@ pub fn mine_progressions_confirmed(
     match (masked, best) {
         (Some((f, a)), _) => Ok(ProgressionFamily::of_fit(f, first, len, vec![a])),
         (None, Some(f)) => Ok(ProgressionFamily::of_fit(f, first, len, Vec::new())),
-        (None, None) => Err(why_not(first, &modes[0], confirming)),
+        (None, None) => Err(why_not(param, first, &modes[0], confirming)),
     }
 }
 
 /// Why no form fits: the kinds of progressions do not repeat, or their numbers are not lines.
-fn why_not(first: i64, shapes: &[Option<Shape<Q>>], confirming: usize) -> NoProgressionForm {
+fn why_not(
+    param: &str,
+    first: i64,
+    shapes: &[Option<Shape<Q>>],
+    confirming: usize,
+) -> NoProgressionForm {
     let last = first + shapes.len() as i64 - 1;
     match fit(first, shapes, None, confirming) {
         Some(f) => NoProgressionForm::NumbersNotLinear {
+            param: param.to_string(),
             period: f.period,
             from: f.from,
             last,
         },
         None => NoProgressionForm::ShapeNotPeriodic {
+            param: param.to_string(),
             first,
             last,
             counts: shapes
@@ -1157,7 +1175,7 @@ mod tests {
     #[test]
     fn a_period_three_family_is_found_and_predicts_members_beyond_the_data() {
         let fs: Vec<Pwl> = (1..=15).map(tailed).collect();
-        let form = mine_progressions(1, &fs).unwrap();
+        let form = mine_progressions("k", 1, &fs).unwrap();
         assert_eq!(form.period, 3);
         assert!(form.anomalies.is_empty());
         for k in form.from..=40 {
@@ -1170,7 +1188,7 @@ mod tests {
     fn a_perturbed_member_is_reported_and_the_others_still_fit() {
         let mut fs: Vec<Pwl> = (1..=15).map(tailed).collect();
         fs[9] = fs[9].add_const(&Q::one());
-        let form = mine_progressions(1, &fs).unwrap();
+        let form = mine_progressions("k", 1, &fs).unwrap();
         assert_eq!(form.anomalies.len(), 1);
         let a = &form.anomalies[0];
         assert_eq!(a.member, 10);
@@ -1188,7 +1206,7 @@ mod tests {
         };
         let fs: Vec<Pwl> = (1..=10).map(grow).collect();
         assert!(matches!(
-            mine_progressions(1, &fs),
+            mine_progressions("k", 1, &fs),
             Err(NoProgressionForm::ShapeNotPeriodic { .. })
         ));
         // One shape, but a value quadratic in k: the numbers are not lines.
@@ -1196,11 +1214,11 @@ mod tests {
             .map(|k| pwl(&format!("[1] (0,{}) [-1]", k * k)))
             .collect();
         assert!(matches!(
-            mine_progressions(1, &fs),
+            mine_progressions("k", 1, &fs),
             Err(NoProgressionForm::NumbersNotLinear { period: 1, .. })
         ));
         assert!(matches!(
-            mine_progressions(1, &fs[..2]),
+            mine_progressions("k", 1, &fs[..2]),
             Err(NoProgressionForm::TooFewMembers {
                 members: 2,
                 needed: 3
