@@ -150,8 +150,9 @@ impl<'a> Evaluator<'a> {
             None => (&[][..], &[][..]),
         };
         let points = self.binder_points(b, env)?;
-        let mut admitted = vec![true; points.len()];
         let mut inner_bounds = inner_bounds;
+        // Which points the bounds admit; none to test (the common case) costs nothing.
+        let mut admitted = vec![true; if own.is_empty() { 0 } else { points.len() }];
         for bound in own {
             if !admitted.contains(&true) {
                 break;
@@ -171,10 +172,10 @@ impl<'a> Evaluator<'a> {
                 *keep = *keep && bound.admits(x, &t);
             }
         }
-        for (x, keep) in points.into_iter().zip(admitted) {
+        for (i, x) in points.into_iter().enumerate() {
             env.push((b.name.as_str(), x));
             self.bound(b);
-            let go_on = if keep {
+            let go_on = if admitted.get(i).copied().unwrap_or(true) {
                 self.each_point_narrowed(rest, inner_bounds, env, skipped, f)
             } else {
                 self.count_points_exactly(rest, env).map(|n| {
