@@ -793,19 +793,9 @@ impl<'a> Evaluator<'a> {
         env: &mut Env<'e>,
         f: &mut dyn FnMut(&mut Self, &mut Env<'e>) -> Result<bool, ExprError>,
     ) -> Result<bool, ExprError> {
-        let Some((b, rest)) = binders.split_first() else {
-            return f(self, env);
-        };
-        for x in self.binder_points(b, env)? {
-            env.push((b.name.as_str(), x));
-            self.bound(b);
-            let go_on = self.each_point(rest, env, f);
-            env.pop();
-            if !go_on? {
-                return Ok(false);
-            }
-        }
-        Ok(true)
+        // With no bounds every point is entered and none is skipped.
+        let mut skipped = 0;
+        self.each_point_narrowed(binders, &[], env, &mut skipped, f)
     }
 
     /// The value of `e` in `env`.

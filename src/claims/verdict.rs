@@ -1013,6 +1013,7 @@ fn check_chosen(
     // first in file order whichever claim failed first in time.
     let found: Vec<(usize, Result<Finding>)> = work
         .into_par_iter()
+        .with_max_len(1)
         .map(|(i, reg, c, estimate)| {
             let f = check_sized_claim(reg, c, deep, estimate, steps, &shared);
             claims.advance(1);

@@ -716,6 +716,7 @@ pub fn discover(
     };
     let mut entries = families
         .par_iter()
+        .with_max_len(1)
         .map(|fam| {
             let first = first_member(fam, space.l.start());
             let mined_to = space.l.end().max(first);

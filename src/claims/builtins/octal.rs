@@ -788,6 +788,7 @@ fn lemma_13(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     }
     let results: Vec<Result<LemmaSet>> = jobs
         .par_iter()
+        .with_max_len(1)
         .map(|(s, is)| lemma_set(s, is, max_heap))
         .collect();
     let range = run.range_part("no range");
@@ -947,7 +948,11 @@ fn conjecture_14(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     for k in distinct(&int_points(run)?, 0) {
         sets.extend(sets_with_max(k)?);
     }
-    let results: Vec<Result<C14Set>> = sets.par_iter().map(|s| c14_set(s, max_heap)).collect();
+    let results: Vec<Result<C14Set>> = sets
+        .par_iter()
+        .with_max_len(1)
+        .map(|s| c14_set(s, max_heap))
+        .collect();
     let range = run.range_part("no range");
     let (mut exact, mut largest) = (0usize, None::<(usize, &[HeapSize])>);
     let mut unproven: Vec<String> = Vec::new();
@@ -1037,6 +1042,7 @@ fn max_preperiod(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         let sets = sets_with_max(k)?;
         let reports: Vec<Result<PeriodReport>> = sets
             .par_iter()
+            .with_max_len(1)
             .map(|s| Ok(prove(&subtraction(s)?, &[], max_heap, max_heap)?.1))
             .collect();
         let mut best: Option<(usize, Vec<&[HeapSize]>)> = None;
@@ -1508,6 +1514,7 @@ fn solve_all(
 ) -> Result<Vec<Solved>> {
     insts
         .par_iter()
+        .with_max_len(1)
         .map(|i| solve_instance(i, caps, extra(i)))
         .collect()
 }
