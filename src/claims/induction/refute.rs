@@ -1117,20 +1117,47 @@ mod tests {
                 .is_some_and(|r| r.refute(None) == Refutation::Refuted);
             if refuted {
                 let f = Term::And(parts);
-                for xv in -6..=6i64 {
-                    for yv in -6..=6i64 {
-                        for nq in -24..=24i64 {
-                            let point = BTreeMap::from([
-                                ("x", Q::int(xv)),
-                                ("y", Q::int(yv)),
-                                ("N", Q::frac(nq, 4)),
-                            ]);
-                            prop_assert!(!holds(&f, &point), "refuted but holds at {point:?}: {}", f.smt());
-                        }
-                    }
+                let point = grid_solution(&f);
+                prop_assert!(point.is_none(), "refuted but holds at {point:?}: {}", f.smt());
+            }
+        }
+
+        /// Soundness with cases (as `left_open` refutes a query's cases one by one with one
+        /// `Refuter`): whenever the last part, as a case, is refuted with the others as
+        /// assertions, no grid point satisfies them all. The cases are asked in turn (the last
+        /// part, its negation, the last part again) of the same refuter.
+        #[test]
+        fn a_refuted_case_has_no_solution(
+            parts in prop::collection::vec(formula(), 1..5),
+            name_ites in any::<bool>(),
+        ) {
+            let (case, assertions) = parts.split_last().expect("at least one part");
+            let Some(refuter) = Refuter::encoded(assertions, name_ites) else {
+                return Ok(());
+            };
+            for case in [case.clone(), case.clone().negation(), case.clone()] {
+                if refuter.refute(Some(&case)) == Refutation::Refuted {
+                    let mut all = assertions.to_vec();
+                    all.push(case.clone());
+                    let f = Term::And(all);
+                    let point = grid_solution(&f);
+                    prop_assert!(point.is_none(), "refuted but holds at {point:?}: {}", f.smt());
                 }
             }
         }
+    }
+
+    /// A point of the grid (integers x, y in −6..=6, N in steps of 1/4 over −6..=6) that
+    /// satisfies `f`, if there is one.
+    fn grid_solution(f: &Term) -> Option<BTreeMap<&'static str, Q>> {
+        (-6..=6i64)
+            .flat_map(|xv| {
+                (-6..=6i64).flat_map(move |yv| (-24..=24i64).map(move |nq| (xv, yv, nq)))
+            })
+            .map(|(xv, yv, nq)| {
+                BTreeMap::from([("x", Q::int(xv)), ("y", Q::int(yv)), ("N", Q::frac(nq, 4))])
+            })
+            .find(|point| holds(f, point))
     }
 
     #[test]
@@ -1151,6 +1178,20 @@ mod tests {
                 }
             }
         }
+        // Cases refuted that the assertions alone are not: the case's own units are at work,
+        // so the property with cases above is not vacuous either.
+        let mut by_case = 0;
+        for _ in 0..2000 {
+            let parts = strategy.new_tree(&mut runner).expect("a formula").current();
+            let (case, assertions) = parts.split_last().expect("at least one part");
+            if let Some(r) = Refuter::encoded(assertions, false)
+                && r.refute(None) == Refutation::Open
+                && r.refute(Some(case)) == Refutation::Refuted
+            {
+                by_case += 1;
+            }
+        }
+        assert!(by_case > 100, "{by_case} cases refuted");
         for named in [0, 1] {
             assert!(
                 refuted[named] > 300 && open[named] > 300,
