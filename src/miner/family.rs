@@ -508,6 +508,13 @@ mod tests {
             "the intercept c of the right tail N + c follows no periodic-linear form in k with \
              period ≤ 5 on k = 1..16 (c = 1, 2, 1, 4, 1, 2, 1, 8, 1, 2, 1, 4, 1, 2, 1, 16)"
         );
+        // The family's own parameter and first member name the range.
+        let in_m = irregular_tail("m", 3, &family(&lowest_bit, &|_| 1)).unwrap();
+        assert!(
+            in_m.to_string()
+                .contains("no periodic-linear form in m with period ≤ 5 on m = 3..18 (c = 1, 2,"),
+            "{in_m}"
+        );
         // An intercept periodic-linear in k (period 2 here) is regular.
         assert_eq!(
             irregular_tail("k", 1, &family(&|k| 3 * k + (k % 2) * 5, &|_| 1)),
