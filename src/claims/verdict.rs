@@ -1013,6 +1013,9 @@ fn check_chosen(
     // first in file order whichever claim failed first in time.
     let found: Vec<(usize, Result<Finding>)> = work
         .into_par_iter()
+        // One task per claim. Left to itself rayon hands each core a run of consecutive claims
+        // and splits a run further only when it is stolen, so the run holding the costliest
+        // claims went on alone for seconds after the other core had finished.
         .with_max_len(1)
         .map(|(i, reg, c, estimate)| {
             let f = check_sized_claim(reg, c, deep, estimate, steps, &shared);

@@ -242,6 +242,7 @@ pub fn discover(
     let quantities: Vec<String> = QUANTITIES.iter().map(|q| q.to_string()).collect();
     let entries = families
         .par_iter()
+        // One task per family: their costs differ widely (see `check_chosen` of the claims).
         .with_max_len(1)
         .map(|fam| {
             let members = space
@@ -368,7 +369,6 @@ pub fn forms_file(
     let values = TableShape::covering(&last)?.solve(max_bytes, progress)?;
     let class = families
         .par_iter()
-        .with_max_len(1)
         .map(|&(a, x)| {
             let y = a ^ x;
             let v: Vec<Q> = (0..=through)

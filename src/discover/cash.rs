@@ -1481,6 +1481,7 @@ pub fn discover(
     progress.add_work(sets.len() as u64);
     let mut entries = sets
         .par_iter()
+        // One task per set: their costs differ widely (see `check_chosen` of the claims).
         .with_max_len(1)
         .map(|set| {
             let outcome = discover_set(set, max_bytes);

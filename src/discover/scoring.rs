@@ -220,6 +220,7 @@ pub fn discover(
     let quantities: Vec<String> = QUANTITIES.iter().map(|q| q.to_string()).collect();
     let entries = families
         .par_iter()
+        // One task per family: their costs differ widely (see `check_chosen` of the claims).
         .with_max_len(1)
         .map(|fam| {
             let first = fam.first_member(space.k.start());

@@ -716,6 +716,7 @@ pub fn discover(
     };
     let mut entries = families
         .par_iter()
+        // One task per family: their costs differ widely (see `check_chosen` of the claims).
         .with_max_len(1)
         .map(|fam| {
             let first = first_member(fam, space.l.start());

@@ -136,6 +136,7 @@ pub fn render_reports(
     // overlap the others' work) and rendered in order; the first error in order is reported.
     let papers: Vec<Result<Paper>> = chosen
         .par_iter()
+        // One task per report (see `check_chosen` of the claims).
         .with_max_len(1)
         .map(|(_, build)| build(opts, &Part::new(progress)))
         .collect();

@@ -1511,6 +1511,7 @@ fn cash_math(which: &str) -> &'static str {
 fn proven_win_conditions(sets: &[CashSet]) -> Vec<(String, bool)> {
     use rayon::prelude::*;
     sets.par_iter()
+        // One task per set: some win conditions take far longer to find.
         .with_max_len(1)
         .map(|set| match WinCondition::find(set, 100, 1 << 30) {
             Ok(wc) if wc.boundaries.is_empty() => (

@@ -788,6 +788,7 @@ fn lemma_13(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     }
     let results: Vec<Result<LemmaSet>> = jobs
         .par_iter()
+        // One task per set: their period searches differ widely in cost.
         .with_max_len(1)
         .map(|(s, is)| lemma_set(s, is, max_heap))
         .collect();
@@ -950,6 +951,7 @@ fn conjecture_14(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     }
     let results: Vec<Result<C14Set>> = sets
         .par_iter()
+        // One task per set: their period searches differ widely in cost.
         .with_max_len(1)
         .map(|s| c14_set(s, max_heap))
         .collect();
@@ -1042,6 +1044,7 @@ fn max_preperiod(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
         let sets = sets_with_max(k)?;
         let reports: Vec<Result<PeriodReport>> = sets
             .par_iter()
+            // One task per set: their period searches differ widely in cost.
             .with_max_len(1)
             .map(|s| Ok(prove(&subtraction(s)?, &[], max_heap, max_heap)?.1))
             .collect();
@@ -1514,6 +1517,7 @@ fn solve_all(
 ) -> Result<Vec<Solved>> {
     insts
         .par_iter()
+        // One task per instance: their period searches differ widely in cost.
         .with_max_len(1)
         .map(|i| solve_instance(i, caps, extra(i)))
         .collect()

@@ -953,6 +953,7 @@ fn answer_all(
     // together (the largest piles last), and dealing them out keeps the runs even.
     let answered: Vec<Vec<Answer>> = (0..runs)
         .into_par_iter()
+        // One task per run: one run may hold a query that takes the solver seconds.
         .with_max_len(1)
         .map(|r| {
             let posed: Vec<_> = pending
@@ -1390,7 +1391,7 @@ fn proven_system(path: &Path, solver: Solver) -> Result<ProvenSystem> {
 /// obligations, so claims checked in parallel would otherwise run one file's solver queries one
 /// at a time. Errors are left to the claims, which meet them again in [`prove_claim`].
 pub fn prove_ahead(paths: &[&Path]) {
-    paths.par_iter().with_max_len(1).for_each(|path| {
+    paths.par_iter().for_each(|path| {
         let _ = proven_system(path, Solver::Z3);
     });
 }
