@@ -8,6 +8,8 @@
 //! - `grundy:0.6:200000` computes the normal-play Grundy values of heaps ≤ 200 000 of the octal
 //!   code 0.6 (Officers). Those values are memoised for the life of the process, so each repeat
 //!   runs in a fresh child process (this bench binary again, with `child:` before the job).
+//!   `grundy:0.4:100000` is a code whose values stay below 16, so no heap's scan stops early:
+//!   the values are marked as the bits of a word.
 
 mod common;
 
@@ -87,6 +89,7 @@ fn main() {
             "grundy:0.6:200000",
             "grundy:0.74:100000",
             "grundy:0.04:100000",
+            "grundy:0.4:100000",
         ]
         .map(String::from)
         .to_vec();

@@ -175,12 +175,23 @@ fn extend_with_split(
     // The moves of heap n grow at most linearly in n: the trapezoid rule gives the total.
     let ends = rules.move_count(first) + rules.move_count(max_n);
     progress.start((u64::from(max_n - first) + 1) * ends / 2 + ends);
-    g.reserve(max_n as usize + 1 - g.len());
+    g.reserve((max_n as usize + 1).saturating_sub(g.len()));
+    // `partners[top − a] = g(a)`: the partners rest − b of the heaps b = 1, 2, … of a breaking
+    // move are then consecutive and increasing in `partners`, as the heaps b are in `g`, so the
+    // scans read both in the same direction and no lane is shuffled to reverse one of them.
+    let top = max_n as usize;
+    let breaks = digits.iter().any(|&t| t & 4 != 0);
+    let mut partners: Vec<u32> = Vec::new();
+    if breaks {
+        partners.resize(top + 1, 0);
+        for (a, &v) in g.iter().enumerate().take(top + 1) {
+            partners[top - a] = v;
+        }
+    }
     // seen[v] != 0 when v is an option of heap n, for v < full. Plain byte stores: a bitset's
     // read-modify-write of one of a few words chains every mark to the one before it.
     let mut seen: Vec<u8> = Vec::new();
     let mut largest = g.iter().copied().max().unwrap_or(0);
-    let breaks = digits.iter().any(|&t| t & 4 != 0);
     let mut sparse = SparseSpace::new(digits, g, (largest as usize + 1).next_power_of_two());
     if let Some(split) = fixed {
         sparse.fix(g, split);
@@ -241,14 +252,38 @@ fn extend_with_split(
         } else {
             None
         };
-        if bound.is_none() || !targets.is_empty() {
+        // The heaps b = 1..=rest/2 of a breaking move and their partners rest − b, aligned.
+        let halves = |rest: usize| {
+            let half = rest / 2;
+            (&g[1..=half], &partners[top + 1 - rest..=top - rest + half])
+        };
+        if (bound.is_none() || !targets.is_empty()) && full <= MASK_VALUES {
+            // The marks as one word; the scan ends once it holds every value below `full`, or
+            // every target.
+            let mut marked = seen
+                .iter()
+                .enumerate()
+                .fold(0u64, |m, (v, &s)| m | u64::from(s) << v);
+            let wanted = match bound {
+                None => u64::MAX >> (MASK_VALUES - full),
+                Some(_) => targets.iter().fold(0u64, |m, &v| m | 1 << v),
+            };
             'rests: for rest in split_rests() {
-                // Heaps b and rest − b for b = 1..=rest/2, in blocks: the marks are branch-free
-                // and whether the scan can stop is asked once per block.
-                let half = rest / 2;
-                let low = &g[1..=half];
-                let high = &g[rest - half..rest];
-                for (lows, highs) in low.chunks(BLOCK).zip(high.rchunks(BLOCK)) {
+                let (low, high) = halves(rest);
+                for (lows, highs) in low.chunks(BLOCK).zip(high.chunks(BLOCK)) {
+                    marked |= xor_mask(lows, highs, full);
+                    if marked & wanted == wanted {
+                        break 'rests;
+                    }
+                }
+            }
+            mark_mask(&mut seen, marked);
+        } else if bound.is_none() || !targets.is_empty() {
+            'rests: for rest in split_rests() {
+                // In blocks: the marks are branch-free and whether the scan can stop is asked
+                // once per block.
+                let (low, high) = halves(rest);
+                for (lows, highs) in low.chunks(BLOCK).zip(high.chunks(BLOCK)) {
                     // Every value is below `full` = seen.len(), a power of two, so masking the
                     // index changes nothing but lets the compiler drop the bounds check from
                     // the hot loop (a third of the time of Officers' values).
@@ -272,6 +307,7 @@ fn extend_with_split(
         largest = largest.max(mex);
         g.push(mex);
         if breaks {
+            partners[top - n as usize] = mex;
             sparse.record(n as usize, mex);
         }
         pending += rules.move_count(n);
@@ -455,7 +491,7 @@ fn walsh_hadamard(w: &mut [i64]) {
     }
 }
 
-/// Marks `lows[i] ^ highs[len − 1 − i]` for every i, each masked by `last`.
+/// Marks `lows[i] ^ highs[i]` for every i, each masked by `last`.
 ///
 /// The XORs of a batch of [`LANES`] pairs are formed before any of them is stored: the loads
 /// then come as two vector loads per batch instead of one scalar load per pair interleaved with
@@ -467,21 +503,109 @@ fn mark_xors(marks: &mut [u8], lows: &[u32], highs: &[u32], last: usize) {
     // Reslicing to `..=last` tells the compiler that a masked index is in bounds.
     let marks = &mut marks[..=last];
     let mut low_batches = lows.chunks_exact(LANES);
-    let mut high_batches = highs.rchunks_exact(LANES);
+    let mut high_batches = highs.chunks_exact(LANES);
     for (l, h) in low_batches.by_ref().zip(high_batches.by_ref()) {
-        let xors: [u32; LANES] = std::array::from_fn(|j| l[j] ^ h[LANES - 1 - j]);
+        let xors: [u32; LANES] = std::array::from_fn(|j| l[j] ^ h[j]);
         for x in xors {
             marks[x as usize & last] = 1;
         }
     }
     let (l, h) = (low_batches.remainder(), high_batches.remainder());
-    for (&a, &b) in l.iter().zip(h.iter().rev()) {
+    for (&a, &b) in l.iter().zip(h) {
         marks[(a ^ b) as usize & last] = 1;
     }
 }
 
 /// Pairs per batch in [`mark_xors`].
 const LANES: usize = 16;
+
+/// Values below this many are marked as the bits of one word ([`xor_mask`]) instead of one
+/// byte store each.
+const MASK_VALUES: usize = 64;
+
+/// Sets `marks[v]` for every bit v of `mask`.
+fn mark_mask(marks: &mut [u8], mut mask: u64) {
+    while mask != 0 {
+        marks[mask.trailing_zeros() as usize] = 1;
+        mask &= mask - 1;
+    }
+}
+
+/// The set of `lows[i] ^ highs[i]` as the bits of a word, for XORs below `full` ≤
+/// [`MASK_VALUES`] (a power of two; higher bits of a XOR are ignored).
+///
+/// Why: a game whose values stay small (0.4's are at most 9 up to n = 100,000) never sees
+/// every value below the next power of two, so its scan reads all n/2 pairs of every heap.
+/// A byte store per pair is one store per pair; OR-ing `1 << x` into a few words is a handful
+/// of vector instructions per 8 pairs once the processor shifts each lane by its own count
+/// (AVX2), which the baseline x86-64 target lacks — so the kernel is compiled twice and chosen
+/// at run time. Below 32 values the words are 32-bit: no lane is widened or shuffled.
+fn xor_mask(lows: &[u32], highs: &[u32], full: usize) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2, just checked.
+        return unsafe { xor_mask_avx2(lows, highs, full) };
+    }
+    xor_mask_body(lows, highs, full)
+}
+
+/// [`xor_mask_body`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn xor_mask_avx2(lows: &[u32], highs: &[u32], full: usize) -> u64 {
+    xor_mask_body(lows, highs, full)
+}
+
+/// [`xor_mask`]'s choice of word, inlined into each compiled version.
+#[inline(always)]
+fn xor_mask_body(lows: &[u32], highs: &[u32], full: usize) -> u64 {
+    if full <= 32 {
+        u64::from(xor_words::<u32>(lows, highs))
+    } else {
+        xor_words::<u64>(lows, highs)
+    }
+}
+
+/// A word of marks: bit x for value x.
+trait MarkWord: Copy + Default + std::ops::BitOr<Output = Self> {
+    /// The word with bit `x` (taken modulo the word's width) set.
+    fn bit(x: u32) -> Self;
+}
+
+impl MarkWord for u32 {
+    #[inline(always)]
+    fn bit(x: u32) -> u32 {
+        1 << (x & 31)
+    }
+}
+
+impl MarkWord for u64 {
+    #[inline(always)]
+    fn bit(x: u32) -> u64 {
+        1 << (x & 63)
+    }
+}
+
+/// The loop of [`xor_mask`] for one width of word: 8 independent words, so the ORs do not wait
+/// on one another.
+#[inline(always)]
+fn xor_words<W: MarkWord>(lows: &[u32], highs: &[u32]) -> W {
+    const WIDTH: usize = 8;
+    let mut words = [W::default(); WIDTH];
+    let mut low_batches = lows.chunks_exact(WIDTH);
+    let mut high_batches = highs.chunks_exact(WIDTH);
+    for (l, h) in low_batches.by_ref().zip(high_batches.by_ref()) {
+        for j in 0..WIDTH {
+            words[j] = words[j] | W::bit(l[j] ^ h[j]);
+        }
+    }
+    let (l, h) = (low_batches.remainder(), high_batches.remainder());
+    let rest = l
+        .iter()
+        .zip(h)
+        .fold(W::default(), |m, (&a, &b)| m | W::bit(a ^ b));
+    words.iter().fold(rest, |m, &w| m | w)
+}
 
 /// The common point value of every move of the given heaps' rulesets, if there is one.
 pub fn common_constant_points(game: &ScoringGame, heaps: &[Heap]) -> Option<Q> {
@@ -571,9 +695,30 @@ mod tests {
             mark_xors(&mut batched, &lows, &highs, 63);
             let mut pairwise = vec![0u8; 64];
             for (i, &a) in lows.iter().enumerate() {
-                pairwise[(a ^ highs[highs.len() - 1 - i]) as usize] = 1;
+                pairwise[(a ^ highs[i]) as usize] = 1;
             }
             prop_assert_eq!(batched, pairwise);
+        }
+
+        /// The word of marks is the pairwise marks, whatever the lengths and the batch split.
+        #[test]
+        fn masked_marks_are_the_pairwise_marks(
+            full in proptest::sample::select(vec![1usize, 2, 16, 32, 64]),
+            pairs in proptest::collection::vec((0u32..64, 0u32..64), 0..100),
+        ) {
+            let below = |v: u32| v % full as u32;
+            let (lows, highs): (Vec<u32>, Vec<u32>) =
+                pairs.into_iter().map(|(a, b)| (below(a), below(b))).unzip();
+            let mut masked = vec![0u8; 64];
+            mark_mask(&mut masked, xor_mask(&lows, &highs, full));
+            let mut portable = vec![0u8; 64];
+            mark_mask(&mut portable, xor_mask_body(&lows, &highs, full));
+            let mut pairwise = vec![0u8; 64];
+            for (i, &a) in lows.iter().enumerate() {
+                pairwise[(a ^ highs[i]) as usize] = 1;
+            }
+            prop_assert_eq!(&masked, &pairwise);
+            prop_assert_eq!(portable, pairwise);
         }
     }
 }
