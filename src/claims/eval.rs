@@ -727,9 +727,9 @@ impl<'a> Evaluator<'a> {
         if !call_free(b) {
             return Ok(None);
         }
-        if let (true, Domain::Interval { from, to, step }) = (rest.is_empty(), &b.domain) {
-            let (lo, hi, by, step_span) = self.interval_bounds(b, from, to, step, env)?;
-            return range_count(&lo, &hi, &by, b.span, step_span).map(Some);
+        // The last binder's points, when an interval, are counted without being listed.
+        if let (true, Domain::Interval { .. }) = (rest.is_empty(), &b.domain) {
+            return self.binder_len(b, env).map(Some);
         }
         let mut total = 0u64;
         for x in self.binder_points(b, env)? {
