@@ -252,12 +252,18 @@ fn extend_with_split(
         } else {
             None
         };
-        // The heaps b = 1..=rest/2 of a breaking move and their partners rest − b, aligned.
-        let halves = |rest: usize| {
+        // The heaps b = 1..=rest/2 of every breaking move and their partners rest − b, aligned,
+        // in blocks: the marks are branch-free and whether the scan can stop is asked once per
+        // block.
+        let (values, aligned): (&[u32], &[u32]) = (g, &partners);
+        let blocks = split_rests().flat_map(move |rest| {
             let half = rest / 2;
-            (&g[1..=half], &partners[top + 1 - rest..=top - rest + half])
-        };
-        if (bound.is_none() || !targets.is_empty()) && full <= MASK_VALUES {
+            let low = &values[1..=half];
+            let high = &aligned[top + 1 - rest..=top - rest + half];
+            low.chunks(BLOCK).zip(high.chunks(BLOCK))
+        });
+        let scanning = bound.is_none() || !targets.is_empty();
+        if scanning && full <= MASK_VALUES {
             // The marks as one word; the scan ends once it holds every value below `full`, or
             // every target.
             let mut marked = seen
@@ -268,36 +274,28 @@ fn extend_with_split(
                 None => u64::MAX >> (MASK_VALUES - full),
                 Some(_) => targets.iter().fold(0u64, |m, &v| m | 1 << v),
             };
-            'rests: for rest in split_rests() {
-                let (low, high) = halves(rest);
-                for (lows, highs) in low.chunks(BLOCK).zip(high.chunks(BLOCK)) {
-                    marked |= xor_mask(lows, highs, full);
-                    if marked & wanted == wanted {
-                        break 'rests;
-                    }
+            for (lows, highs) in blocks {
+                marked |= xor_mask(lows, highs, full);
+                if marked & wanted == wanted {
+                    break;
                 }
             }
             mark_mask(&mut seen, marked);
-        } else if bound.is_none() || !targets.is_empty() {
-            'rests: for rest in split_rests() {
-                // In blocks: the marks are branch-free and whether the scan can stop is asked
-                // once per block.
-                let (low, high) = halves(rest);
-                for (lows, highs) in low.chunks(BLOCK).zip(high.chunks(BLOCK)) {
-                    // Every value is below `full` = seen.len(), a power of two, so masking the
-                    // index changes nothing but lets the compiler drop the bounds check from
-                    // the hot loop (a third of the time of Officers' values).
-                    mark_xors(&mut seen, lows, highs, last);
-                    let done = match bound {
-                        None => memchr::memchr(0, &seen).is_none(),
-                        Some(_) => {
-                            targets.retain(|&v| seen[v] == 0);
-                            targets.is_empty()
-                        }
-                    };
-                    if done {
-                        break 'rests;
+        } else if scanning {
+            for (lows, highs) in blocks {
+                // Every value is below `full` = seen.len(), a power of two, so masking the index
+                // changes nothing but lets the compiler drop the bounds check from the hot loop
+                // (a third of the time of Officers' values).
+                mark_xors(&mut seen, lows, highs, last);
+                let done = match bound {
+                    None => memchr::memchr(0, &seen).is_none(),
+                    Some(_) => {
+                        targets.retain(|&v| seen[v] == 0);
+                        targets.is_empty()
                     }
+                };
+                if done {
+                    break;
                 }
             }
         }
