@@ -800,10 +800,16 @@ impl<'a> Evaluator<'a> {
 
     /// The value of `e` in `env`.
     pub fn eval<'e>(&mut self, e: &'e Expr, env: &mut Env<'e>) -> Result<Value, ExprError> {
+        self.value(e, env).map_err(|e| *e)
+    }
+
+    /// [`Evaluator::eval`] with its error boxed: the recursion returns a result no larger
+    /// than a value, so each level moves less than half the bytes an unboxed error would.
+    fn value<'e>(&mut self, e: &'e Expr, env: &mut Env<'e>) -> Result<Value, Box<ExprError>> {
         self.steps += 1;
         self.unreported += 1;
         if self.steps > self.step_limit {
-            return Err(ExprError::new(
+            return Err(Box::new(ExprError::new(
                 e.span,
                 format!(
                     "evaluation stopped after {} steps, the limit for one claim (see \
@@ -811,7 +817,7 @@ impl<'a> Evaluator<'a> {
                      while it ran): narrow its ranges",
                     self.step_limit
                 ),
-            ));
+            )));
         }
         if self.unreported >= PROGRESS_EVERY {
             self.flush_progress();
@@ -836,7 +842,11 @@ impl<'a> Evaluator<'a> {
     }
 
     /// [`Evaluator::eval`] past the memo: the node evaluated, on a stack that cannot overflow.
-    fn eval_counted<'e>(&mut self, e: &'e Expr, env: &mut Env<'e>) -> Result<Value, ExprError> {
+    fn eval_counted<'e>(
+        &mut self,
+        e: &'e Expr,
+        env: &mut Env<'e>,
+    ) -> Result<Value, Box<ExprError>> {
         // Deeply nested input grows the stack on the heap instead of overflowing it; the stack
         // left is checked on the first level and every STACK_CHECK_EVERY levels below it.
         self.depth += 1;
@@ -849,7 +859,7 @@ impl<'a> Evaluator<'a> {
         v
     }
 
-    fn eval_node<'e>(&mut self, e: &'e Expr, env: &mut Env<'e>) -> Result<Value, ExprError> {
+    fn eval_node<'e>(&mut self, e: &'e Expr, env: &mut Env<'e>) -> Result<Value, Box<ExprError>> {
         use ExprKind as K;
         Ok(match &e.kind {
             K::Int(n) => Value::int(n),
@@ -858,7 +868,7 @@ impl<'a> Evaluator<'a> {
             K::List(items) => Value::List(
                 items
                     .iter()
-                    .map(|i| self.eval(i, env))
+                    .map(|i| self.value(i, env))
                     .collect::<Result<Vec<_>, _>>()?
                     .into(),
             ),
@@ -868,20 +878,20 @@ impl<'a> Evaluator<'a> {
                 .find(|(n, _)| same_name(n, name))
                 .map(|(_, v)| v.clone())
                 .ok_or_else(|| ExprError::new(e.span, format!("unknown name `{name}`")))?,
-            K::Neg(x) => Value::Num(-num(&self.eval(x, env)?, x.span)?.clone()),
-            K::Not(x) => Value::Bool(!boolean(&self.eval(x, env)?, x.span)?),
+            K::Neg(x) => Value::Num(-num(&self.value(x, env)?, x.span)?.clone()),
+            K::Not(x) => Value::Bool(!boolean(&self.value(x, env)?, x.span)?),
             K::Binary(BinOp::And, a, b) => Value::Bool(
-                boolean(&self.eval(a, env)?, a.span)? && boolean(&self.eval(b, env)?, b.span)?,
+                boolean(&self.value(a, env)?, a.span)? && boolean(&self.value(b, env)?, b.span)?,
             ),
             K::Binary(BinOp::Or, a, b) => Value::Bool(
-                boolean(&self.eval(a, env)?, a.span)? || boolean(&self.eval(b, env)?, b.span)?,
+                boolean(&self.value(a, env)?, a.span)? || boolean(&self.value(b, env)?, b.span)?,
             ),
             K::Binary(op, a, b) => {
-                let (va, vb) = (self.eval(a, env)?, self.eval(b, env)?);
+                let (va, vb) = (self.value(a, env)?, self.value(b, env)?);
                 if let (BinOp::Add, Value::List(x), Value::List(y)) = (op, &va, &vb) {
                     let len = x.len().saturating_add(y.len());
                     if len > MAX_LIST_LEN {
-                        return Err(list_too_long(len, e.span));
+                        return Err(Box::new(list_too_long(len, e.span)));
                     }
                     return Ok(Value::List(x.iter().chain(y.iter()).cloned().collect()));
                 }
@@ -901,10 +911,10 @@ impl<'a> Evaluator<'a> {
                 })
             }
             K::Compare(first, rest) => {
-                let mut prev = self.eval(first, env)?;
+                let mut prev = self.value(first, env)?;
                 let mut prev_span = first.span;
                 for (op, x) in rest {
-                    let v = self.eval(x, env)?;
+                    let v = self.value(x, env)?;
                     let holds = match op {
                         CmpOp::Eq => prev == v,
                         CmpOp::Ne => prev != v,
@@ -927,16 +937,16 @@ impl<'a> Evaluator<'a> {
                 Value::Bool(true)
             }
             K::If(c, a, b) => {
-                if boolean(&self.eval(c, env)?, c.span)? {
-                    self.eval(a, env)?
+                if boolean(&self.value(c, env)?, c.span)? {
+                    self.value(a, env)?
                 } else {
-                    self.eval(b, env)?
+                    self.value(b, env)?
                 }
             }
             K::Let(name, v, body) => {
-                let v = self.eval(v, env)?;
+                let v = self.value(v, env)?;
                 env.push((name.as_str(), v));
-                let r = self.eval(body, env);
+                let r = self.value(body, env);
                 env.pop();
                 r?
             }
@@ -948,14 +958,14 @@ impl<'a> Evaluator<'a> {
                     // names borrowed from the definition, not copied.
                     let mut inner: Env<'a> = Vec::with_capacity(args.len());
                     for (p, a) in def.params.iter().zip(args) {
-                        let v = self.eval(a, env)?;
+                        let v = self.value(a, env)?;
                         inner.push((p.as_str(), v));
                     }
-                    return self.eval(&def.body, &mut inner);
+                    return self.value(&def.body, &mut inner);
                 }
                 let values = args
                     .iter()
-                    .map(|a| self.eval(a, env))
+                    .map(|a| self.value(a, env))
                     .collect::<Result<Vec<_>, _>>()?;
                 self.call(e.span, name, args, &values)?
             }
