@@ -800,7 +800,7 @@ impl<'a> Evaluator<'a> {
 
     /// The value of `e` in `env`.
     pub fn eval<'e>(&mut self, e: &'e Expr, env: &mut Env<'e>) -> Result<Value, ExprError> {
-        self.value(e, env).map_err(|e| *e)
+        self.value(e, env).map_err(|boxed| *boxed)
     }
 
     /// [`Evaluator::eval`] with its error boxed: every level of the recursion returns a

@@ -665,6 +665,15 @@ mod tests {
         }
     }
 
+    /// The marks of `lows[i] ^ highs[i]`, one pair at a time: the reference for the fast kernels.
+    fn pairwise_marks(lows: &[u32], highs: &[u32]) -> Vec<u8> {
+        let mut marks = vec![0u8; 64];
+        for (&a, &b) in lows.iter().zip(highs) {
+            marks[(a ^ b) as usize] = 1;
+        }
+        marks
+    }
+
     proptest! {
         /// Every split gives the values of the definition: the sparse-space steps are exact
         /// whatever the mask and the twist, only their speed depends on them.
@@ -691,10 +700,7 @@ mod tests {
             let (lows, highs): (Vec<u32>, Vec<u32>) = pairs.into_iter().unzip();
             let mut batched = vec![0u8; 64];
             mark_xors(&mut batched, &lows, &highs, 63);
-            let mut pairwise = vec![0u8; 64];
-            for (i, &a) in lows.iter().enumerate() {
-                pairwise[(a ^ highs[i]) as usize] = 1;
-            }
+            let pairwise = pairwise_marks(&lows, &highs);
             prop_assert_eq!(batched, pairwise);
         }
 
@@ -711,10 +717,7 @@ mod tests {
             mark_mask(&mut masked, xor_mask(&lows, &highs, full));
             let mut portable = vec![0u8; 64];
             mark_mask(&mut portable, xor_mask_body(&lows, &highs, full));
-            let mut pairwise = vec![0u8; 64];
-            for (i, &a) in lows.iter().enumerate() {
-                pairwise[(a ^ highs[i]) as usize] = 1;
-            }
+            let pairwise = pairwise_marks(&lows, &highs);
             prop_assert_eq!(&masked, &pairwise);
             prop_assert_eq!(portable, pairwise);
         }
