@@ -35,8 +35,21 @@
 //! set, the query has no solution: it is `unsat`. The converse fails (the rational shadow of an
 //! integer problem may be feasible, and the search stops after [`BUDGET`] units of work):
 //! then the answer is "not refuted", never `sat`, and the solver decides.
+//!
+//! # The answers kept
+//! The same sets of atoms come back again and again: across the branches of one search, the
+//! cases of one query and the queries of one forms file (93% of the feasibility tests of
+//! `data/proofs/candy-nim-block-32.toml` repeat an earlier one). So each thread keeps the
+//! answers of the tests it made, keyed by the atoms themselves (in order, every coefficient
+//! and constant exactly, each variable with its sort) and stored with the work they took.
+//! That is the whole input of a test, and a test is deterministic, so an answer reused is the
+//! answer the test would give again; a reused answer is charged the work it took, and where
+//! the budget left is smaller the test gives up, exactly where the computation would have.
 
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+
+use foldhash::fast::FixedState;
 
 use num_bigint::BigInt;
 use num_integer::Integer;
@@ -597,7 +610,7 @@ struct Search<'s> {
 
 impl Search<'_> {
     /// Whether the atoms are infeasible; `None` when the budget is spent (not refuted).
-    fn infeasible<'a>(&mut self, atoms: impl Iterator<Item = &'a Atom>) -> Option<bool> {
+    fn infeasible<'a>(&mut self, atoms: impl Iterator<Item = &'a Atom> + Clone) -> Option<bool> {
         infeasible(atoms, self.sorts, &mut self.budget)
     }
 
@@ -776,9 +789,94 @@ fn tighten(lin: Lin, strict: bool, sorts: &[Sort]) -> Tight {
     })
 }
 
+/// The most numbers the answers kept in one thread hold (32 MiB): past it they are dropped
+/// and kept afresh.
+const MAX_KNOWN_WORDS: usize = 4 << 20;
+
+/// The answers of [`decide`] one thread has kept (see the module documentation): by the atoms
+/// as [`encode`] writes them, whether they were refuted and the work that took.
+#[derive(Default)]
+struct Known {
+    answers: HashMap<Box<[i64]>, (bool, usize), FixedState>,
+    /// Numbers held by the keys.
+    words: usize,
+    /// The key of the test in progress (its buffer reused).
+    key: Vec<i64>,
+}
+
+thread_local! {
+    static KNOWN: RefCell<Known> = RefCell::new(Known::default());
+}
+
+/// The atoms in order as numbers, the key of their answer: for each its relation, its number
+/// of terms, its constant, and each term's variable (with its sort) and coefficient, a
+/// fraction as numerator and denominator. `false` (the key unusable) when a number is not a
+/// machine fraction.
+fn encode<'a>(atoms: impl Iterator<Item = &'a Atom>, sorts: &[Sort], key: &mut Vec<i64>) -> bool {
+    key.clear();
+    for a in atoms {
+        let Some((n, d)) = a.lin.constant.to_i64_parts() else {
+            return false;
+        };
+        let rel = match a.rel {
+            Rel::Eq => 0,
+            Rel::Le => 1,
+            Rel::Lt => 2,
+        };
+        key.extend([rel, a.lin.terms.len() as i64, n, d]);
+        for (v, c) in &a.lin.terms {
+            let Some((n, d)) = c.to_i64_parts() else {
+                return false;
+            };
+            let sort = match sorts[*v as usize] {
+                Sort::Int => 0,
+                Sort::Real => 1,
+                Sort::Bool => 2,
+            };
+            key.extend([i64::from(*v) << 2 | sort, n, d]);
+        }
+    }
+    true
+}
+
 /// Whether the atoms have no solution (integers for integer variables): `Some(true)` when
-/// refuted, `Some(false)` when they may have one, `None` when `budget` ran out first.
+/// refuted, `Some(false)` when they may have one, `None` when `budget` ran out first. The
+/// answer of an earlier test of the same atoms is reused, charged the work it took.
 fn infeasible<'a>(
+    atoms: impl Iterator<Item = &'a Atom> + Clone,
+    sorts: &[Sort],
+    budget: &mut usize,
+) -> Option<bool> {
+    let mut key = KNOWN.with_borrow_mut(|known| std::mem::take(&mut known.key));
+    let keyed = encode(atoms.clone(), sorts, &mut key);
+    if keyed
+        && let Some((refuted, work)) =
+            KNOWN.with_borrow(|known| known.answers.get(&key[..]).copied())
+    {
+        KNOWN.with_borrow_mut(|known| known.key = key);
+        *budget = budget.checked_sub(work)?;
+        return Some(refuted);
+    }
+    let before = *budget;
+    let answer = decide(atoms, sorts, budget);
+    KNOWN.with_borrow_mut(|known| {
+        if keyed && let Some(refuted) = answer {
+            if known.words + key.len() > MAX_KNOWN_WORDS {
+                known.answers.clear();
+                known.words = 0;
+            }
+            known.words += key.len();
+            known
+                .answers
+                .insert(key[..].into(), (refuted, before - *budget));
+        }
+        known.key = key;
+    });
+    answer
+}
+
+/// [`infeasible`] computed: equations substituted, then Fourier–Motzkin elimination.
+fn decide<'a>(
     atoms: impl Iterator<Item = &'a Atom>,
     sorts: &[Sort],
     budget: &mut usize,
@@ -1143,6 +1241,41 @@ mod tests {
                     let point = grid_solution(&f);
                     prop_assert!(point.is_none(), "refuted but holds at {point:?}: {}", f.smt());
                 }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+
+        /// A kept answer is the computed one: for the units of random formulas, asked twice (the
+        /// second time, at least, from what the thread kept), `infeasible` answers as `decide`
+        /// computes afresh and is charged the same work; one unit short of that work, both give
+        /// up.
+        #[test]
+        fn kept_answers_are_the_computed_ones(
+            parts in prop::collection::vec(formula(), 1..5),
+            name_ites in any::<bool>(),
+        ) {
+            let Some(refuter) = Refuter::encoded(&parts, name_ites) else {
+                return Ok(());
+            };
+            let Some((units, _)) = &refuter.encoded else {
+                return Ok(());
+            };
+            let sorts = &refuter.encoder.sorts;
+            let mut left = BUDGET;
+            let fresh = decide(units.iter(), sorts, &mut left);
+            let work = BUDGET - left;
+            for _ in 0..2 {
+                let mut kept_left = BUDGET;
+                prop_assert_eq!(infeasible(units.iter(), sorts, &mut kept_left), fresh);
+                prop_assert_eq!(kept_left, left);
+            }
+            if let Some(short) = work.checked_sub(1) {
+                let (mut a, mut b) = (short, short);
+                prop_assert_eq!(decide(units.iter(), sorts, &mut a), None);
+                prop_assert_eq!(infeasible(units.iter(), sorts, &mut b), None);
             }
         }
     }
