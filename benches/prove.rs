@@ -3,7 +3,10 @@
 //! and with each SMT solver alone (`--solver-only`; a solver that is not installed is said and
 //! skipped). With a solver alone the third-pile system and Candy Nim's block 32 are slow (about
 //! 5 s and 11 s with z3, minutes with cvc5), so the default is one run each;
-//! `NIMLAB_BENCH_REPEATS` asks for more.
+//! `NIMLAB_BENCH_REPEATS` asks for more. The refutation keeps the answers of its feasibility
+//! tests for the life of each thread, so only the first run of a file is cold: repeats measure
+//! a proof whose tests are all answered already (fresh processes, as `hyperfine` runs them,
+//! give the cold figure).
 //!
 //! `cargo bench --bench prove`.
 
