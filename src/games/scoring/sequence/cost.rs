@@ -17,6 +17,8 @@
 //! Partition counts are computed up to [`COUNT_CAP`] beans; beyond that they are only used as
 //! lower bounds, and for rulesets that break heaps they exceed 2⁶⁴ long before it.
 
+use std::cell::RefCell;
+
 use super::HeapSequence;
 use crate::error::{Error, Result};
 use crate::games::scoring::normal::common_constant_points;
@@ -135,7 +137,29 @@ pub(super) fn seconds_text(s: f64) -> String {
 
 /// Cumulative counts of multisets of live heaps of one ruleset: `cum[m]` = the number with at
 /// most m beans in all, for m ≤ min(T, [`COUNT_CAP`]), saturating at `u64::MAX`.
+///
+/// The cumulative counts only grow, so once one saturates every later one is `u64::MAX`, which
+/// is what [`CostModel::multisets`] reads past the end: the counts stop at the first saturated
+/// one, found by counting to [`SATURATION_PROBE`] first (a count to m needs only the heaps of
+/// at most m beans), so a ruleset whose counts saturate early costs a sixteenth of the full
+/// table's quadratic work.
 fn multiset_counts(rules: &dyn Ruleset, t: u64) -> Vec<u64> {
+    if t > SATURATION_PROBE {
+        let mut probe = counted_multisets(rules, SATURATION_PROBE);
+        if let Some(first) = probe.iter().position(|&c| c == u64::MAX) {
+            probe.truncate(first + 1);
+            return probe;
+        }
+    }
+    counted_multisets(rules, t)
+}
+
+/// Totals to which [`multiset_counts`] counts before the full table: the multisets of all
+/// heap sizes pass `u64::MAX` near 400 beans.
+const SATURATION_PROBE: u64 = 1024;
+
+/// [`multiset_counts`] counted to min(t, [`COUNT_CAP`]) in full.
+fn counted_multisets(rules: &dyn Ruleset, t: u64) -> Vec<u64> {
     let t = t.min(COUNT_CAP) as usize;
     let mut exact = vec![0u64; t + 1];
     exact[0] = 1;
@@ -160,12 +184,15 @@ fn multiset_counts(rules: &dyn Ruleset, t: u64) -> Vec<u64> {
 /// Σ_{m ≤ n} moves(m): exact for small n, by the trapezoid rule above (the count is linear in
 /// m for octal codes above their digits, and for Nim).
 fn moves_up_to(rules: &dyn Ruleset, n: HeapSize) -> u64 {
-    if n <= 8192 {
+    if n <= EXACT_MOVE_SUMS {
         return (0..=n).map(|m| rules.move_count(m)).sum();
     }
     let ends = rules.move_count(0).saturating_add(rules.move_count(n));
     (u64::from(n) + 1).saturating_mul(ends) / 2 + ends
 }
+
+/// Heap sizes up to which [`moves_up_to`] adds the moves up exactly.
+const EXACT_MOVE_SUMS: HeapSize = 8192;
 
 /// The cost model of one sequence, with its partition counts computed once.
 pub(super) struct CostModel<'a> {
@@ -175,6 +202,13 @@ pub(super) struct CostModel<'a> {
     solver_only: bool,
     /// Cumulative multiset counts of the growing heap's ruleset (splitting rulesets only).
     growing: Vec<u64>,
+    /// `move_sums[j]` = Σ_{m ≤ j} moves(m) under the growing heap's ruleset, for the j asked
+    /// for so far (at most [`EXACT_MOVE_SUMS`]): a search for the largest n that fits asks
+    /// for the cost of a dozen n, and each added these up afresh.
+    move_sums: RefCell<Vec<u64>>,
+    /// `live_counts[j]` = the number of heap sizes 1..=j with a move, for the j asked for so
+    /// far (at most [`COUNT_CAP`]).
+    live_counts: RefCell<Vec<u64>>,
     /// Positions the fixed heaps reach, at most.
     plus_reach: u64,
     plus_total: u64,
@@ -190,8 +224,9 @@ impl<'a> CostModel<'a> {
         let rules = seq.ruleset();
         let plus_total: u64 = seq.plus.iter().map(|h| u64::from(h.size)).sum();
         let route_hint = seq.route(max_n);
+        let largest = u64::from(max_n) + plus_total;
         let growing = if rules.splits() {
-            multiset_counts(rules, u64::from(max_n) + plus_total)
+            multiset_counts(rules, largest)
         } else {
             Vec::new()
         };
@@ -225,6 +260,8 @@ impl<'a> CostModel<'a> {
             route_hint,
             solver_only: false,
             growing,
+            move_sums: RefCell::default(),
+            live_counts: RefCell::default(),
             plus_reach,
             plus_total,
             plus_moves,
@@ -249,6 +286,36 @@ impl<'a> CostModel<'a> {
 
     /// Multisets of the growing heap's ruleset with at most `t` beans (a lower bound beyond the
     /// counted range).
+    /// [`moves_up_to`] under the growing heap's ruleset: up to [`EXACT_MOVE_SUMS`], the sums
+    /// kept, extended to n first.
+    fn moves_up_to(&self, n: HeapSize) -> u64 {
+        if n > EXACT_MOVE_SUMS {
+            return moves_up_to(self.seq.ruleset(), n);
+        }
+        let mut sums = self.move_sums.borrow_mut();
+        let rules = self.seq.ruleset();
+        while sums.len() <= n as usize {
+            let m = sums.len() as HeapSize;
+            let before = sums.last().copied().unwrap_or(0);
+            sums.push(before.saturating_add(rules.move_count(m)));
+        }
+        sums[n as usize]
+    }
+
+    /// The heap sizes 1..=t with a move under the growing heap's ruleset, those above
+    /// [`COUNT_CAP`] all counted as live (the counts kept, extended to t first).
+    fn live_up_to(&self, t: u64) -> u64 {
+        let counted = t.min(COUNT_CAP) as usize;
+        let mut live = self.live_counts.borrow_mut();
+        let rules = self.seq.ruleset();
+        while live.len() <= counted {
+            let h = live.len() as HeapSize;
+            let before = live.last().copied().unwrap_or(0);
+            live.push(before + u64::from(h > 0 && rules.move_count(h) > 0));
+        }
+        live[counted] + t.saturating_sub(COUNT_CAP)
+    }
+
     fn multisets(&self, t: u64) -> u64 {
         match self.growing.get(t as usize) {
             Some(&c) => c,
@@ -270,7 +337,7 @@ impl<'a> CostModel<'a> {
         };
         let (positions, moves, bytes) = match route {
             Route::NormalPlay => {
-                let moves = moves_up_to(rules, n).saturating_add(self.plus_grundy_moves);
+                let moves = self.moves_up_to(n).saturating_add(self.plus_grundy_moves);
                 (terms, moves, terms.saturating_mul(4).saturating_add(output))
             }
             Route::SingleHeap => {
@@ -284,10 +351,7 @@ impl<'a> CostModel<'a> {
             Route::Partitions => {
                 let t = u64::from(n) + self.plus_total;
                 let positions = self.multisets(t);
-                let live = (1..=t.min(COUNT_CAP))
-                    .filter(|&h| rules.move_count(h as HeapSize) > 0)
-                    .count() as u64
-                    + t.saturating_sub(COUNT_CAP);
+                let live = self.live_up_to(t);
                 let per_position = isqrt(t)
                     .max(1)
                     .saturating_mul(rules.move_count((t / 4) as HeapSize).max(1))
@@ -298,8 +362,9 @@ impl<'a> CostModel<'a> {
                 let table = (t + 1)
                     .saturating_mul((live + 1).saturating_add(t + 1))
                     .saturating_mul(8);
-                let lists =
-                    moves_up_to(rules, t as HeapSize).saturating_mul(CACHED_MOVE_BYTES + 56);
+                let lists = self
+                    .moves_up_to(t as HeapSize)
+                    .saturating_mul(CACHED_MOVE_BYTES + 56);
                 let bytes = positions
                     .saturating_mul(28)
                     .saturating_add(table)
@@ -314,7 +379,7 @@ impl<'a> CostModel<'a> {
                     terms
                 };
                 let positions = growing.saturating_mul(self.plus_reach);
-                let per_growing = moves_up_to(rules, n) / terms.max(1);
+                let per_growing = self.moves_up_to(n) / terms.max(1);
                 let moves = positions.saturating_mul(
                     per_growing
                         .saturating_add(self.plus_moves)
@@ -329,7 +394,7 @@ impl<'a> CostModel<'a> {
                 // Mirrors the solver's accounting: key, index entry and value per position, and
                 // one edge per move.
                 let per_position = 128 + 8 * heaps;
-                let cache = moves_up_to(rules, n).saturating_mul(CACHED_MOVE_BYTES);
+                let cache = self.moves_up_to(n).saturating_mul(CACHED_MOVE_BYTES);
                 let bytes = positions
                     .saturating_mul(per_position)
                     .saturating_add(moves.saturating_mul(8))
@@ -459,5 +524,52 @@ impl HeapSequence {
             limit_bytes: limits.max_bytes,
             suggestion,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::games::scoring::parse_rules;
+
+    /// What the model keeps reads as what it computed afresh before: the multiset counts cut at
+    /// their first saturated total as the full table, and the kept move sums and live counts as
+    /// `moves_up_to` and a count of the live heaps, for codes that break heaps (whose counts
+    /// saturate) and codes that do not, with and without a fixed heap.
+    #[test]
+    fn kept_counts_read_as_the_counts_computed_afresh() {
+        let mut saturated = 0;
+        for code in ["0.4", "0.04", "0.6", "0.77", "0.137", "0.0074", "{4,5}"] {
+            let rules = parse_rules(code).expect("a ruleset");
+            let full = counted_multisets(rules.as_ref(), COUNT_CAP);
+            let cut = multiset_counts(rules.as_ref(), COUNT_CAP);
+            saturated += usize::from(cut.len() < full.len());
+            for (t, &count) in full.iter().enumerate() {
+                let read = cut.get(t).or(cut.last()).copied();
+                assert_eq!(read, Some(count), "{code}, t = {t}");
+            }
+            let game = ScoringGame::new(vec![Arc::clone(&rules)]);
+            for plus in [vec![], vec![Heap::new(5)]] {
+                let seq = HeapSequence::new(&game, 0, &plus, Q::zero()).expect("a sequence");
+                let model = CostModel::new(&seq, 9000);
+                for n in (0..=9100).step_by(7) {
+                    assert_eq!(
+                        model.moves_up_to(n),
+                        moves_up_to(rules.as_ref(), n),
+                        "{code}, n = {n}"
+                    );
+                    let t = u64::from(n);
+                    let live = (1..=t.min(COUNT_CAP))
+                        .filter(|&h| rules.move_count(h as HeapSize) > 0)
+                        .count() as u64
+                        + t.saturating_sub(COUNT_CAP);
+                    assert_eq!(model.live_up_to(t), live, "{code}, t = {t}");
+                }
+            }
+        }
+        // Not vacuous: the breaking codes with many live heaps are cut.
+        assert!(saturated >= 3, "{saturated} codes cut");
     }
 }
