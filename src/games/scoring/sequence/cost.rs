@@ -224,9 +224,8 @@ impl<'a> CostModel<'a> {
         let rules = seq.ruleset();
         let plus_total: u64 = seq.plus.iter().map(|h| u64::from(h.size)).sum();
         let route_hint = seq.route(max_n);
-        let largest = u64::from(max_n) + plus_total;
         let growing = if rules.splits() {
-            multiset_counts(rules, largest)
+            multiset_counts(rules, u64::from(max_n) + plus_total)
         } else {
             Vec::new()
         };
@@ -284,8 +283,6 @@ impl<'a> CostModel<'a> {
         model
     }
 
-    /// Multisets of the growing heap's ruleset with at most `t` beans (a lower bound beyond the
-    /// counted range).
     /// [`moves_up_to`] under the growing heap's ruleset: up to [`EXACT_MOVE_SUMS`], the sums
     /// kept, extended to n first.
     fn moves_up_to(&self, n: HeapSize) -> u64 {
@@ -316,6 +313,8 @@ impl<'a> CostModel<'a> {
         live[counted] + t.saturating_sub(COUNT_CAP)
     }
 
+    /// Multisets of the growing heap's ruleset with at most `t` beans (a lower bound beyond the
+    /// counted range).
     fn multisets(&self, t: u64) -> u64 {
         match self.growing.get(t as usize) {
             Some(&c) => c,
