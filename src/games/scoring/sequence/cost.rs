@@ -191,6 +191,17 @@ fn moves_up_to(rules: &dyn Ruleset, n: HeapSize) -> u64 {
     (u64::from(n) + 1).saturating_mul(ends) / 2 + ends
 }
 
+/// `kept[j]` = Σ_{h ≤ j} term(h), the running totals kept extended to j first (saturating).
+fn running_total(kept: &RefCell<Vec<u64>>, j: usize, term: impl Fn(HeapSize) -> u64) -> u64 {
+    let mut totals = kept.borrow_mut();
+    while totals.len() <= j {
+        let h = totals.len() as HeapSize;
+        let before = totals.last().copied().unwrap_or(0);
+        totals.push(before.saturating_add(term(h)));
+    }
+    totals[j]
+}
+
 /// Heap sizes up to which [`moves_up_to`] adds the moves up exactly.
 const EXACT_MOVE_SUMS: HeapSize = 8192;
 
@@ -289,28 +300,18 @@ impl<'a> CostModel<'a> {
         if n > EXACT_MOVE_SUMS {
             return moves_up_to(self.seq.ruleset(), n);
         }
-        let mut sums = self.move_sums.borrow_mut();
         let rules = self.seq.ruleset();
-        while sums.len() <= n as usize {
-            let m = sums.len() as HeapSize;
-            let before = sums.last().copied().unwrap_or(0);
-            sums.push(before.saturating_add(rules.move_count(m)));
-        }
-        sums[n as usize]
+        running_total(&self.move_sums, n as usize, |m| rules.move_count(m))
     }
 
     /// The heap sizes 1..=t with a move under the growing heap's ruleset, those above
     /// [`COUNT_CAP`] all counted as live (the counts kept, extended to t first).
     fn live_up_to(&self, t: u64) -> u64 {
-        let counted = t.min(COUNT_CAP) as usize;
-        let mut live = self.live_counts.borrow_mut();
         let rules = self.seq.ruleset();
-        while live.len() <= counted {
-            let h = live.len() as HeapSize;
-            let before = live.last().copied().unwrap_or(0);
-            live.push(before + u64::from(h > 0 && rules.move_count(h) > 0));
-        }
-        live[counted] + t.saturating_sub(COUNT_CAP)
+        let live = running_total(&self.live_counts, t.min(COUNT_CAP) as usize, |h| {
+            u64::from(h > 0 && rules.move_count(h) > 0)
+        });
+        live + t.saturating_sub(COUNT_CAP)
     }
 
     /// Multisets of the growing heap's ruleset with at most `t` beans (a lower bound beyond the
