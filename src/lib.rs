@@ -534,8 +534,8 @@ pub mod discovery {
     };
     pub use crate::discover::{
         ATLAS_COLUMNS, Atlas, AtlasEntry, AtlasView, Duplicate, FamilyData, FormStatus, Mismatch,
-        NoPayoffForm, Novelty, PayoffKind, PayoffOutcome, QuantityCall, QuantityOutcome,
-        Statements, discover_family, twice,
+        NoPayoffForm, Novelty, Obstruction, PayoffKind, PayoffOutcome, Proven, QuantityCall,
+        QuantityOutcome, Statements, ZeroSetWitness, discover_family, twice,
     };
 }
 

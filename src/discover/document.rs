@@ -17,7 +17,8 @@
 //! PROVEN); the document says so in its summary and states each form's ranges.
 
 use super::{
-    Atlas, AtlasEntry, FormStatus, Novelty, PayoffKind, PayoffOutcome, QuantityOutcome, percent,
+    Atlas, AtlasEntry, FormStatus, NoPayoffForm, Novelty, PayoffKind, PayoffOutcome, Proven,
+    QuantityOutcome, percent,
 };
 use crate::claims::eval::Definitions;
 use crate::claims::expr::{CmpOp, Expr};
@@ -102,13 +103,25 @@ impl Writer<'_> {
         } else {
             finding("Novelty", "Not judged: no claim file was consulted.".to_string())
         });
+        let proven = self.atlas.proven_without_form();
         if broken + none > 0 {
+            let none = if proven > 0 {
+                format!(
+                    "{none} have no form of the miner's shapes: {proven} provably have none, \
+                     however far they are mined (a theorem, proven at the end with each family's \
+                     witness), and the reasons for the other {} are listed at the end",
+                    none - proven
+                )
+            } else {
+                format!(
+                    "{none} have no form of the miner's shapes (the reasons are listed at the end)"
+                )
+            };
             out.push(finding(
                 "The rest",
                 format!(
                     "{broken} families have a form that a member beyond the mined range \
-                     breaks, and {none} have no form of the miner's shapes (the reasons are \
-                     listed at the end)."
+                     breaks, and {none}."
                 ),
             ));
         }
@@ -205,6 +218,11 @@ impl Writer<'_> {
                 .filter(|e| !e.covered() && self.has_form(e))
                 .map(|e| self.result(e))
                 .collect(),
+        );
+        push(
+            "Families proven to have no form",
+            "No form of the miner's shapes describes these families, however far they are mined: a theorem, with its proof and each family's witness.".to_string(),
+            self.proven_misses(),
         );
         push(
             "Families without a form",
@@ -405,11 +423,57 @@ impl Writer<'_> {
             .collect()
     }
 
-    /// The families without a form, one item per reason.
+    /// The families proven to have no form, one item per kind of proof: the statement with its
+    /// proof, then each family with its witness.
+    fn proven_misses(&self) -> Vec<AtlasItem> {
+        let mut kinds: Vec<(String, [String; 2], Vec<String>)> = Vec::new();
+        for e in &self.atlas.entries {
+            let PayoffOutcome::NotFound {
+                reason: NoPayoffForm::NoneExists(Proven(proof)),
+            } = &e.payoff
+            else {
+                continue;
+            };
+            let line = format!("{}: {}", self.family_math(e), proof.witness_math());
+            let kind = proof.kind();
+            match kinds.iter_mut().find(|(k, _, _)| *k == kind) {
+                Some((_, _, lines)) => lines.push(line),
+                None => kinds.push((kind, [proof.theorem_math(), proof.proof_math()], vec![line])),
+            }
+        }
+        kinds
+            .into_iter()
+            .map(|(kind, [theorem, proof], families)| {
+                let mut lines = vec![format!("Theorem. {theorem}"), format!("Proof. {proof}")];
+                lines.push(format!(
+                    "{} famil{} and {} witness{}:",
+                    families.len(),
+                    if families.len() == 1 { "y" } else { "ies" },
+                    if families.len() == 1 { "its" } else { "their" },
+                    if families.len() == 1 { "" } else { "es" },
+                ));
+                lines.extend(families);
+                let mut title = kind;
+                if let Some(first) = title.get(..1) {
+                    title = first.to_uppercase() + &title[1..];
+                }
+                AtlasItem {
+                    title,
+                    formulas: Vec::new(),
+                    lines,
+                }
+            })
+            .collect()
+    }
+
+    /// The families without a form and no proof that none exists, one item per reason.
     fn misses(&self) -> Vec<AtlasItem> {
         let mut reasons: Vec<(String, Vec<String>)> = Vec::new();
         for e in &self.atlas.entries {
             let reason = match &e.payoff {
+                PayoffOutcome::NotFound {
+                    reason: NoPayoffForm::NoneExists(_),
+                } => continue,
                 PayoffOutcome::NotFound { reason } => reason.kind(),
                 PayoffOutcome::NoPayoff if !self.has_form(e) => {
                     let missing: Vec<String> = e
@@ -595,23 +659,41 @@ mod tests {
 
     #[test]
     fn families_without_a_form_are_grouped_by_the_reason() {
-        let atlas = atlas((1, 3), (0, 0), (1, 8));
+        let atlas = atlas((1, 3), (-1, 0), (1, 8));
         let (_, sections) = atlas_sections(&atlas);
         let misses = sections
             .iter()
             .find(|s| s.title == "Families without a form")
-            .expect("3k, 2k, k has no form on k ≤ 8");
+            .expect("some family has no form on k ≤ 8");
         let listed: usize = misses
             .items
             .iter()
             .map(|i| i.lines[1].matches("$(").count())
             .sum();
+        // The families proven to have none: the theorem and its proof once, then one line per
+        // family with its witness.
+        let proven = sections
+            .iter()
+            .find(|s| s.title == "Families proven to have no form")
+            .expect("3k, 2k, k provably has no form");
+        assert_eq!(proven.items.len(), 1, "{proven:?}");
+        let item = &proven.items[0];
+        assert!(item.lines[0].starts_with("Theorem. "));
+        assert!(item.lines[1].starts_with("Proof. ") && item.lines[1].contains("Bouton"));
+        assert!(
+            item.lines
+                .iter()
+                .any(|l| l.starts_with("$(3k, 2k, k)$: $u = 1$")),
+            "{item:?}"
+        );
+        let proven_listed = item.lines.len() - 3;
         let none = atlas
             .entries
             .iter()
             .filter(|e| matches!(e.payoff, PayoffOutcome::NotFound { .. }))
             .count();
-        assert_eq!(listed, none);
+        assert_eq!(listed + proven_listed, none);
+        assert_eq!(proven_listed, atlas.proven_without_form());
         // One item per kind of reason, not per family.
         assert!(misses.items.len() <= 3, "{misses:?}");
     }

@@ -35,13 +35,16 @@
 pub mod candy;
 pub mod cash;
 mod document;
+mod nim_sum;
 pub mod scoring;
 mod stated;
 pub mod subtraction;
 
 pub use document::{QuantityCall, Statements};
+pub use nim_sum::ZeroSetWitness;
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::claims::expr::Expr;
 use crate::error::{Error, Result};
@@ -257,6 +260,39 @@ pub enum PayoffOutcome {
     NoPayoff,
 }
 
+/// A proof that a family has no payoff form of the miner's shapes, however far it is mined: the
+/// game's space finds it (this layer only shows it).
+pub trait Obstruction: fmt::Debug + Send + Sync {
+    /// The reason in plain text, with the family's particulars.
+    fn reason(&self) -> String;
+    /// The reason without the family's particulars, shared by every family it stops.
+    fn kind(&self) -> String;
+    /// The family's witness, Markdown with `$…$` mathematics.
+    fn witness_math(&self) -> String;
+    /// The theorem, Markdown with `$…$` mathematics, the same for every family of the kind.
+    fn theorem_math(&self) -> String;
+    /// Its proof, Markdown with `$…$` mathematics.
+    fn proof_math(&self) -> String;
+}
+
+/// An [`Obstruction`] held by a family's outcome; two are equal when their reasons are.
+#[derive(Clone, Debug)]
+pub struct Proven(pub Arc<dyn Obstruction>);
+
+impl PartialEq for Proven {
+    fn eq(&self, other: &Proven) -> bool {
+        self.0.reason() == other.0.reason()
+    }
+}
+
+impl Eq for Proven {}
+
+impl fmt::Display for Proven {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0.reason())
+    }
+}
+
 /// Why a family has no payoff form.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NoPayoffForm {
@@ -266,6 +302,9 @@ pub enum NoPayoffForm {
     /// Some member of the data has no payoff function.
     #[error("some member has no payoff function")]
     MemberWithoutPayoff,
+    /// No form of the miner's shapes exists: proven, not a failure to find one.
+    #[error("no form of the miner's shapes exists (proven): {0}")]
+    NoneExists(Proven),
 }
 
 impl NoPayoffForm {
@@ -278,6 +317,15 @@ impl NoPayoffForm {
                 why.kind()
             ),
             NoPayoffForm::MemberWithoutPayoff => self.to_string(),
+            NoPayoffForm::NoneExists(proof) => proof.0.kind(),
+        }
+    }
+
+    /// The table's status of a family stopped by this reason.
+    pub fn status(&self) -> &'static str {
+        match self {
+            NoPayoffForm::NoneExists(_) => "NONE (proven)",
+            NoPayoffForm::Progressions(..) | NoPayoffForm::MemberWithoutPayoff => "NONE",
         }
     }
 }
@@ -544,6 +592,21 @@ impl Atlas {
             .filter(|e| e.covered() && e.novelty == Novelty::New)
     }
 
+    /// The families proven to have no form of the miner's shapes.
+    pub fn proven_without_form(&self) -> usize {
+        self.entries
+            .iter()
+            .filter(|e| {
+                matches!(
+                    &e.payoff,
+                    PayoffOutcome::NotFound {
+                        reason: NoPayoffForm::NoneExists(_)
+                    }
+                )
+            })
+            .count()
+    }
+
     /// Members of the data that break a pattern their family's other members follow.
     pub fn anomaly_count(&self) -> usize {
         self.entries
@@ -577,6 +640,12 @@ impl Atlas {
         out.push_str(&format!(
             "coverage: {covered} of {all} ({percent:.1}%) have {form} re-verified beyond the data\n"
         ));
+        let proven = self.proven_without_form();
+        if proven > 0 {
+            out.push_str(&format!(
+                "proven without a form: {proven} (no form of the miner's shapes exists, however far they are mined)\n"
+            ));
+        }
         out.push_str(&format!(
             "new: {} re-verified forms no claim states\n",
             self.new_results().count()
@@ -686,7 +755,7 @@ impl Atlas {
                 PayoffOutcome::NotFound { reason } => (
                     Cell::Text("none".to_string()),
                     Cell::Text(String::new()),
-                    "NONE".to_string(),
+                    reason.status().to_string(),
                     &[][..],
                     reason.to_string(),
                     String::new(),

@@ -16,6 +16,11 @@
 //! ([`crate::games::scoring::solve_table`], its memory estimated and refused over the limit
 //! before any work), and every family reads its members' exact payoffs from it.
 //!
+//! **Proven absence.** When the members of nim-sum 0 are not eventually periodic in k, no form
+//! of the miner's shapes exists, however far the family is mined (the proof is in
+//! [`super::ZeroSetWitness`]'s module): such a family's outcome is that proof with its witness,
+//! whatever the data gave.
+//!
 //! **Novelty.** A claim states a closed form for a family when it has an equation (an
 //! `actual = expected` check, or a conjunct `A == B == …` of a truth-valued check) with one
 //! side explicit — no game's function in it (Candy Nim's V = c⁺ states no closed form) — and
@@ -27,13 +32,15 @@
 //! f_N(a, b, c, 1, 1) = f_N(a, b, c) (both sides payoffs) or a bound states none. The claim's
 //! range and conditions are not compared: the family is *stated for a family containing it*.
 
+use std::sync::Arc;
+
 use rayon::prelude::*;
 
 pub use super::stated::{AffineHeap, HeapFamily};
 use super::stated::{affine_families, novelty, stated_families};
 use super::{
-    Atlas, Duplicate, FamilyData, Novelty, QuantityCall, Statements, discover_family, twice,
-    validate_mined,
+    Atlas, Duplicate, FamilyData, NoPayoffForm, Novelty, PayoffOutcome, Proven, QuantityCall,
+    Statements, ZeroSetWitness, discover_family, twice, validate_mined,
 };
 use crate::claims::Registry;
 use crate::error::{Error, Result};
@@ -246,7 +253,7 @@ pub fn discover(
             } else {
                 novelty(fam, &stated)
             };
-            let entry = discover_family(
+            let mut entry = discover_family(
                 &FamilyData {
                     name: fam.to_string(),
                     columns,
@@ -255,9 +262,16 @@ pub fn discover(
                     position: fam.position(),
                 },
                 &quantities,
-            );
+            )?;
+            // A proof that no form of the miner's shapes exists outranks whatever the data
+            // gave: a form found there fails for some member beyond any finite check.
+            if let Some(witness) = ZeroSetWitness::find(fam) {
+                entry.payoff = PayoffOutcome::NotFound {
+                    reason: NoPayoffForm::NoneExists(Proven(Arc::new(witness))),
+                };
+            }
             progress.advance(1);
-            entry
+            Ok(entry)
         })
         .collect::<Result<Vec<_>>>()?;
     Ok(Atlas::new(
@@ -491,6 +505,48 @@ expected = "x - y + abs(1 - abs(1 + N))"
             checked += 1;
         }
         assert!(checked >= 20, "{checked} of {}", atlas.entries.len());
+    }
+
+    #[test]
+    fn families_whose_p_positions_are_not_periodic_are_proven_without_a_form() {
+        let space = ScoringSpace {
+            heaps: 3,
+            slopes: IntRange::new(0, 3).unwrap(),
+            offsets: IntRange::new(0, 0).unwrap(),
+            k: IntRange::new(1, 8).unwrap(),
+            verify_to: 16,
+        };
+        let atlas = discover(&space, &[], &Limits::default(), &crate::progress::Silent).unwrap();
+        let proven: Vec<&str> = atlas
+            .entries
+            .iter()
+            .filter(|e| {
+                matches!(
+                    &e.payoff,
+                    PayoffOutcome::NotFound {
+                        reason: NoPayoffForm::NoneExists(_)
+                    }
+                )
+            })
+            .map(|e| e.family.as_str())
+            .collect();
+        // 3k ⊕ 2k ⊕ k = 0 exactly when k has no two adjacent binary ones: the only family of
+        // the space whose slopes allow a nim-sum 0 above the offsets and also forbid it.
+        assert_eq!(proven, ["3k,2k,k"]);
+        assert_eq!(atlas.proven_without_form(), 1);
+        assert!(atlas.summary().contains("proven without a form: 1"));
+        let csv = String::from_utf8(atlas.table().render(crate::export::Format::Csv)).unwrap();
+        assert!(
+            csv.contains("\"3k,2k,k\",k = 1..8,none,,NONE (proven),"),
+            "{csv}"
+        );
+        // On the data itself the right tail's sign follows the nim-sum, as the proof says.
+        let fam = HeapFamily::new(vec![heap(3, 0), heap(2, 0), heap(1, 0)]);
+        for k in 1..=16 {
+            let f = alone(&fam, k);
+            let big = Q::int(6 * k + 1);
+            assert_eq!(f.eval(&big) < Q::zero(), k & (2 * k) == 0, "k = {k}");
+        }
     }
 
     #[test]
