@@ -526,7 +526,7 @@ pub mod discovery {
     };
     pub use crate::discover::scoring::{
         AffineHeap, HeapFamily, MAX_SPACE_HEAPS, ScoringSpace, SpaceCost,
-        discover as discover_scoring,
+        discover as discover_scoring, no_form_witness,
     };
     pub use crate::discover::subtraction::{
         Conjecture14, GrowthForm, MAX_SET_SIZE, SUBTRACTION_ATLAS_COLUMNS, SubtractionAtlas,

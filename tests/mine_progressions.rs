@@ -146,6 +146,13 @@ fn mine_family_scoring_falls_back_to_progressions_and_re_verifies() {
         text.contains("payoff: no closed form: the number and kind of the progressions is not eventually periodic in k on k = 1..10"),
         "{text}"
     );
+    // And none exists for any range: its members of nim-sum 0 are the k without two adjacent
+    // binary ones, which no period follows.
+    assert!(
+        text.contains("payoff: no form of the miner's shapes exists for any range (proven): the members (3k,2k,k) with nim-sum 0 are not eventually periodic in k"),
+        "{text}"
+    );
+    assert!(!run_ok(&["mine", "family", "scoring", "2k,k,1", "--k", "1..14"]).contains("(proven)"));
     // The CSV carries the form's rows with their status, one per residue class.
     let csv = run_ok(&[
         "mine",

@@ -235,10 +235,16 @@ fn run_mining(cmd: MineCommand) -> anyhow::Result<()> {
             }
             let columns = super::scoring::family_table(&a)?.typed_columns();
             let forms = family_forms(&columns)?;
+            let proof = crate::discovery::no_form_witness(&fam);
             let (k0, k1) = forms.range;
             // Twice the mined range: k = k0..k1 is re-verified up to k1 + (k1 − k0 + 1).
             let to = k1 + (k1 - k0 + 1);
             let mut text = forms.text();
+            if let Some(w) = &proof {
+                text.push_str(&format!(
+                    "payoff: no form of the miner's shapes exists for any range (proven): {w}\n"
+                ));
+            }
             // The checker solves every member up to `to`: long for large heaps, so say so first.
             if !super::progress_silenced()
                 && (forms.closed.is_some() || matches!(forms.progressions, Some(Ok(_))))

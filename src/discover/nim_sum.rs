@@ -70,6 +70,16 @@ impl ZeroSetWitness {
     /// The witness for `family`, when small u, v and u' give one.
     pub fn find(family: &HeapFamily) -> Option<ZeroSetWitness> {
         let heaps = &family.0;
+        // Bounds that keep every product below 2^63 (2^j u stays under 2^56); a fixed heap
+        // below 0 is no family.
+        let bounded = |x: i64| x.unsigned_abs() <= 1 << 32;
+        if heaps
+            .iter()
+            .any(|h| h.slope < 0 || !bounded(h.slope) || !bounded(h.offset))
+            || heaps.iter().any(|h| h.slope == 0 && h.offset < 0)
+        {
+            return None;
+        }
         let zero = (1..=MAX_BASE).find(|&u| slope_sum(heaps, u) == 0)?;
         let nonzero = (1..=MAX_BASE).find(|&u| slope_sum(heaps, u) != 0)?;
         let member = (1..=MAX_MEMBER)

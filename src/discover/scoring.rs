@@ -44,6 +44,7 @@ use super::{
 };
 use crate::claims::Registry;
 use crate::error::{Error, Result};
+use crate::family::Family;
 use crate::games::scoring::{HeapSize, Limits, Method, scoring_nim, solve_table, table_bytes};
 use crate::num::IntRange;
 use crate::progress::Progress;
@@ -289,6 +290,25 @@ pub fn discover(
             ],
         },
     ))
+}
+
+/// The proof that a one-parameter family of Nim positions (`"3k,2k,k"`) has no payoff form of
+/// the miner's shapes, when its members of nim-sum 0 are not eventually periodic (see
+/// [`ZeroSetWitness`]); `None` for a family of several parameters or a heap that shrinks.
+pub fn no_form_witness(family: &Family) -> Option<ZeroSetWitness> {
+    let params = family.params();
+    let [param] = params.as_slice() else {
+        return None;
+    };
+    let heaps = family
+        .heaps()
+        .iter()
+        .map(|h| AffineHeap {
+            slope: h.coefficients().get(param).copied().unwrap_or(0),
+            offset: h.constant(),
+        })
+        .collect();
+    ZeroSetWitness::find(&HeapFamily::new(heaps))
 }
 
 #[cfg(test)]
@@ -546,6 +566,20 @@ expected = "x - y + abs(1 - abs(1 + N))"
             let f = alone(&fam, k);
             let big = Q::int(6 * k + 1);
             assert_eq!(f.eval(&big) < Q::zero(), k & (2 * k) == 0, "k = {k}");
+        }
+    }
+
+    #[test]
+    fn a_written_family_has_the_witness_of_its_heaps() {
+        let fam: Family = "3k,2k,k".parse().unwrap();
+        let w = no_form_witness(&fam).unwrap();
+        assert_eq!((w.zero, w.member, w.nonzero), (1, 1, 3));
+        // Heaps in another order and a fixed heap of 0 are the same family.
+        let same: Family = "k,3k,2k".parse().unwrap();
+        assert_eq!(no_form_witness(&same), Some(w));
+        for none in ["2k+1,2k,1", "x,2k,1", "3k,2k,k,1"] {
+            let fam: Family = none.parse().unwrap();
+            assert!(no_form_witness(&fam).is_none(), "{none}");
         }
     }
 
