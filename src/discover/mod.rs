@@ -359,6 +359,16 @@ pub struct AtlasEntry {
 }
 
 impl AtlasEntry {
+    /// Whether the family is proven to have no form of the miner's shapes.
+    pub fn proven_without_form(&self) -> bool {
+        matches!(
+            &self.payoff,
+            PayoffOutcome::NotFound {
+                reason: NoPayoffForm::NoneExists(_)
+            }
+        )
+    }
+
     /// Whether the family's closed form survived re-verification: the payoff's, or for a game
     /// without one every quantity's.
     pub fn covered(&self) -> bool {
@@ -596,14 +606,7 @@ impl Atlas {
     pub fn proven_without_form(&self) -> usize {
         self.entries
             .iter()
-            .filter(|e| {
-                matches!(
-                    &e.payoff,
-                    PayoffOutcome::NotFound {
-                        reason: NoPayoffForm::NoneExists(_)
-                    }
-                )
-            })
+            .filter(|e| e.proven_without_form())
             .count()
     }
 

@@ -199,27 +199,18 @@ impl Obstruction for ZeroSetWitness {
 mod tests {
     use super::*;
 
-    fn family(heaps: &[(i64, i64)]) -> HeapFamily {
-        HeapFamily::new(
-            heaps
-                .iter()
-                .map(|&(slope, offset)| AffineHeap { slope, offset })
-                .collect(),
-        )
-    }
-
     #[test]
     fn three_k_two_k_k_has_a_witness_and_two_growing_heaps_none() {
         // 3k ⊕ 2k ⊕ k = 0 exactly when k has no two adjacent binary ones.
-        let w = ZeroSetWitness::find(&family(&[(3, 0), (2, 0), (1, 0)])).unwrap();
+        let w = ZeroSetWitness::find(&HeapFamily::of_pairs(&[(3, 0), (2, 0), (1, 0)])).unwrap();
         assert_eq!((w.zero, w.member, w.nonzero), (1, 1, 3));
         for k in 1..2000 {
             assert_eq!(w.in_zero_set(k), k & (2 * k) == 0, "k = {k}");
         }
         // k ⊕ k = 0 always: Z is everything, periodic.
-        assert!(ZeroSetWitness::find(&family(&[(1, 0), (1, 1), (0, 1)])).is_none());
+        assert!(ZeroSetWitness::find(&HeapFamily::of_pairs(&[(1, 0), (1, 1), (0, 1)])).is_none());
         // 2k ⊕ k ≠ 0 always above the digits of the offsets: no u.
-        assert!(ZeroSetWitness::find(&family(&[(2, 1), (1, 0), (0, 1)])).is_none());
+        assert!(ZeroSetWitness::find(&HeapFamily::of_pairs(&[(2, 1), (1, 0), (0, 1)])).is_none());
     }
 
     /// The sign lemma the obstruction rests on, on the exact solver: for N > |p| the payoff is
@@ -269,7 +260,7 @@ mod tests {
         for (i, &x) in heaps.iter().enumerate() {
             for (j, &y) in heaps.iter().enumerate().skip(i) {
                 for &z in &heaps[j..] {
-                    let fam = family(&[x, y, z]);
+                    let fam = HeapFamily::of_pairs(&[x, y, z]);
                     let Some(w) = ZeroSetWitness::find(&fam) else {
                         continue;
                     };

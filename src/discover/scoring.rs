@@ -540,14 +540,7 @@ expected = "x - y + abs(1 - abs(1 + N))"
         let proven: Vec<&str> = atlas
             .entries
             .iter()
-            .filter(|e| {
-                matches!(
-                    &e.payoff,
-                    PayoffOutcome::NotFound {
-                        reason: NoPayoffForm::NoneExists(_)
-                    }
-                )
-            })
+            .filter(|e| e.proven_without_form())
             .map(|e| e.family.as_str())
             .collect();
         // 3k ⊕ 2k ⊕ k = 0 exactly when k has no two adjacent binary ones: the only family of

@@ -72,6 +72,17 @@ impl HeapFamily {
         HeapFamily(heaps)
     }
 
+    /// The family of the heaps (slope, offset), for tests.
+    #[cfg(test)]
+    pub(super) fn of_pairs(pairs: &[(i64, i64)]) -> HeapFamily {
+        HeapFamily::new(
+            pairs
+                .iter()
+                .map(|&(slope, offset)| AffineHeap { slope, offset })
+                .collect(),
+        )
+    }
+
     /// The least k ≥ `from` at which no heap is negative.
     pub(super) fn first_member(&self, from: i64) -> i64 {
         self.0

@@ -754,16 +754,10 @@ pub fn discover(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::discover::stated::AffineHeap;
     use crate::progress::Silent;
 
     fn fam(elements: &[(i64, i64)]) -> HeapFamily {
-        HeapFamily::new(
-            elements
-                .iter()
-                .map(|&(slope, offset)| AffineHeap { slope, offset })
-                .collect(),
-        )
+        HeapFamily::of_pairs(elements)
     }
 
     #[test]
