@@ -567,7 +567,7 @@ expected = "x - y + abs(1 - abs(1 + N))"
         let fam: Family = "3k,2k,k".parse().unwrap();
         let w = no_form_witness(&fam).unwrap();
         assert_eq!((w.zero, w.member, w.nonzero), (1, 1, 3));
-        // Heaps in another order and a fixed heap of 0 are the same family.
+        // The heaps in another order are the same family.
         let same: Family = "k,3k,2k".parse().unwrap();
         assert_eq!(no_form_witness(&same), Some(w));
         for none in ["2k+1,2k,1", "x,2k,1", "3k,2k,k,1"] {
