@@ -684,6 +684,10 @@ impl Atlas {
                     }
                     s
                 }
+                // A proven absence says so itself ("no form of the miner's shapes exists").
+                PayoffOutcome::NotFound {
+                    reason: reason @ NoPayoffForm::NoneExists(_),
+                } => reason.to_string(),
                 PayoffOutcome::NotFound { reason } => format!("no form: {reason}"),
                 PayoffOutcome::NoPayoff => e
                     .quantities

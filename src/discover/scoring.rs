@@ -548,6 +548,13 @@ expected = "x - y + abs(1 - abs(1 + N))"
         assert_eq!(proven, ["3k,2k,k"]);
         assert_eq!(atlas.proven_without_form(), 1);
         assert!(atlas.summary().contains("proven without a form: 1"));
+        assert!(
+            atlas
+                .text()
+                .contains("(3k,2k,k) on k = 1..8: no form of the miner's shapes exists (proven): "),
+            "{}",
+            atlas.text()
+        );
         let csv = String::from_utf8(atlas.table().render(crate::export::Format::Csv)).unwrap();
         assert!(
             csv.contains("\"3k,2k,k\",k = 1..8,none,,NONE (proven),"),
