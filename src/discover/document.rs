@@ -147,12 +147,14 @@ impl Writer<'_> {
         }
         out.push(finding(
             "Status",
-            if proven > 0 {
-                "Every form is a finite check: it HOLDS on the members it was re-verified on, and none is PROVEN here. The absences of a form at the end are proven: they hold for every member."
-            } else {
-                "Every form is a finite check: it HOLDS on the members it was re-verified on, and none is PROVEN here."
-            }
-            .to_string(),
+            format!(
+                "Every form is a finite check: it HOLDS on the members it was re-verified on, and none is PROVEN here.{}",
+                if proven > 0 {
+                    " The absences of a form at the end are proven: they hold for every member."
+                } else {
+                    ""
+                }
+            ),
         ));
         out
     }

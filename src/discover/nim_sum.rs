@@ -44,8 +44,9 @@ const MAX_MEMBER: i64 = 4096;
 /// eventually periodic in k (see the module doc).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ZeroSetWitness {
-    family: String,
-    heaps: Vec<AffineHeap>,
+    family: HeapFamily,
+    /// The first t ≥ 1 where every heap a_i t + b_i is at least 0: where each run starts.
+    start: i64,
     /// u: the nim-sum of the slopes times u is 0.
     pub zero: i64,
     /// v: the member with nim-sum 0 that 2^j u + v repeats.
@@ -92,8 +93,8 @@ impl ZeroSetWitness {
             two > highest && Self::run_end(heaps, two) >= start
         })?;
         Some(ZeroSetWitness {
-            family: family.to_string(),
-            heaps: heaps.clone(),
+            family: family.clone(),
+            start,
             zero,
             member,
             nonzero,
@@ -116,23 +117,27 @@ impl ZeroSetWitness {
     /// The run of members 2^j u' + t without nim-sum 0 (j ≥ j₀), first and last.
     pub fn run_at(&self, j: u32) -> (i64, i64) {
         let two = 1i64 << j;
-        let start = HeapFamily(self.heaps.clone()).first_member(1);
         (
-            two * self.nonzero + start,
-            two * self.nonzero + Self::run_end(&self.heaps, two),
+            two * self.nonzero + self.start,
+            two * self.nonzero + Self::run_end(&self.family.0, two),
         )
     }
 
     /// Whether the family's member at k has nim-sum 0 (the definition the witness is about).
     pub fn in_zero_set(&self, k: i64) -> bool {
-        nim_sum(&self.heaps, k) == 0
+        nim_sum(&self.family.0, k) == 0
     }
 }
 
 impl fmt::Display for ZeroSetWitness {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (u, v, w, j) = (self.zero, self.member, self.nonzero, self.from_j);
-        let t = HeapFamily(self.heaps.clone()).first_member(1);
+        let (u, v, w, j, t) = (
+            self.zero,
+            self.member,
+            self.nonzero,
+            self.from_j,
+            self.start,
+        );
         write!(
             f,
             "the members ({}) with nim-sum 0 are not eventually periodic in k (2^j·{u} + {v} has \
