@@ -5,7 +5,13 @@
 //! because of the very facts checked here) with a naive fixed-N minimax written below, which
 //! shares nothing with the engine: f_N(0) = −N, f_N(p) = max over moves of (taken − f_N(p')).
 
-use std::collections::HashMap;
+use std::collections::HashMap as StdHashMap;
+
+use foldhash::fast::FixedState;
+
+/// Maps hashed with foldhash: the keys are positions and payoffs looked up in the inner loops,
+/// where SipHash cost more than the lookups themselves.
+type HashMap<K, V> = StdHashMap<K, V, FixedState>;
 
 use super::{Builtin, BuiltinRun, PointOutcome, heaps_arg};
 use crate::claims::eval::{RED_ZONE, STACK_SEGMENT};
@@ -243,7 +249,7 @@ pub fn pwl_shape(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
 /// takes the last stone under optimal play (−1 when the other does).
 pub fn last_stone(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
     let mut naive = NaiveNim::default();
-    let mut payoffs: HashMap<Vec<u32>, Pwl> = HashMap::new();
+    let mut payoffs: HashMap<Vec<u32>, Pwl> = HashMap::default();
     let mut finding = run.each_point(|_, args| {
         let p = sorted_heaps(&args[0])?;
         let Value::Num(n) = &args[1] else {
@@ -283,7 +289,7 @@ pub fn last_stone(run: &mut BuiltinRun<'_, '_>) -> Result<Finding> {
                     .expected_unwritten("the slope is 1 or -1", true),
             ));
         }
-        let w = naive.last_takers(n, &p, &mut HashMap::new());
+        let w = naive.last_takers(n, &p, &mut HashMap::default());
         let expected = if slope == Q::one() { 1 } else { 2 };
         let who = |w: u8| match w {
             1 => "the player to move",

@@ -5,7 +5,13 @@
 //! yields the payoff of every position reachable from p, and [`ScoringCache`] keeps them all,
 //! so a claim over the members of a family solves each position once.
 
-use std::collections::HashMap;
+use std::collections::HashMap as StdHashMap;
+
+use foldhash::fast::FixedState;
+
+/// Maps hashed with foldhash: the keys are positions and payoffs looked up in the inner loops,
+/// where SipHash cost more than the lookups themselves.
+type HashMap<K, V> = StdHashMap<K, V, FixedState>;
 
 use super::{Args, Function, Group, Signature, list, num};
 use crate::claims::engines::Engines;

@@ -284,37 +284,81 @@ struct Scratch {
 /// grouped by s as the module doc says. The positions after each move and reply are listed
 /// first and looked up in one batch, then the same loops read their values in the same order.
 fn layer_value(code: u128, memo: &PackedValues, scratch: &mut Scratch) -> i16 {
-    const MOST_KINDS: usize = 16;
-    let mut heaps = [0 as Candies; PACKED_TOTAL as usize];
-    let k = unpack(code, &mut heaps);
-    let heaps = &heaps[..k];
-    // at_most[b]: heaps ≤ b, for b up to the largest heap.
-    let largest = heaps[k - 1];
-    let mut at_most = [0 as Candies; PACKED_TOTAL as usize + 1];
-    let mut below = 0;
-    for (b, count) in at_most.iter_mut().enumerate().take(largest as usize + 1) {
-        while below < k && heaps[below] as usize <= b {
-            below += 1;
+    let moves = PackedMoves::<LAYER_KINDS>::new(code);
+    moves.children(&mut scratch.children);
+    let n = scratch.children.len();
+    scratch.homes.resize(n, (0, 0));
+    scratch.values.resize(n, 0);
+    memo.get_many(&scratch.children, &mut scratch.homes, &mut scratch.values);
+    moves.value(&scratch.values)
+}
+
+/// Most distinct heap sizes a packed position has: distinct sizes d₁ < … < d_m take bits of
+/// at least d_m + m − 1 ≥ 2m − 1, below bit 112, so m ≤ 56.
+pub(super) const PACKED_KINDS: usize = 56;
+
+/// Most distinct heap sizes a position of at most 112 candies has: 1 + 2 + … + 15 > 112, so
+/// at most 14. The layers' positions are such, and their arrays this small (a third faster
+/// than sized for any packed position).
+const LAYER_KINDS: usize = 16;
+
+/// The moves of a packed P-position (Luca's, each with Windsor's winning replies), grouped by
+/// the nim-sum s they leave as the module doc says: [`children`](Self::children) lists the
+/// positions after a move and a reply, and [`value`](Self::value) reads V off their values
+/// given in that order. Shared by the layers of [`allocations`] and the recursion of
+/// [`MemoValues`], which fills in the children it has not met before asking for the value;
+/// `KINDS` bounds the distinct heap sizes of the position.
+pub(super) struct PackedMoves<const KINDS: usize> {
+    code: u128,
+    /// at_most[b]: heaps ≤ b, for b up to the largest heap.
+    at_most: [Candies; PACKED_TOTAL as usize + 1],
+    /// The distinct heaps with their copies, increasingly.
+    distinct: [(Candies, Candies); KINDS],
+    kinds: usize,
+    largest: Candies,
+}
+
+impl<const KINDS: usize> PackedMoves<KINDS> {
+    /// The moves of the non-empty P-position with this code.
+    pub(super) fn new(code: u128) -> Self {
+        let mut heaps = [0 as Candies; PACKED_TOTAL as usize];
+        let k = unpack(code, &mut heaps);
+        let heaps = &heaps[..k];
+        let largest = heaps[k - 1];
+        let mut at_most = [0 as Candies; PACKED_TOTAL as usize + 1];
+        let mut below = 0;
+        for (b, count) in at_most.iter_mut().enumerate().take(largest as usize + 1) {
+            while below < k && heaps[below] as usize <= b {
+                below += 1;
+            }
+            *count = below as Candies;
         }
-        *count = below as Candies;
-    }
-    // The distinct heaps with their copies: 1 + 2 + … + 15 > 112, so at most 14 kinds.
-    let mut distinct = [(0 as Candies, 0 as Candies); MOST_KINDS];
-    let mut kinds = 0;
-    for &h in heaps {
-        if kinds > 0 && distinct[kinds - 1].0 == h {
-            distinct[kinds - 1].1 += 1;
-        } else {
-            distinct[kinds] = (h, 1);
-            kinds += 1;
+        let mut distinct = [(0 as Candies, 0 as Candies); KINDS];
+        let mut kinds = 0;
+        for &h in heaps {
+            if kinds > 0 && distinct[kinds - 1].0 == h {
+                distinct[kinds - 1].1 += 1;
+            } else {
+                distinct[kinds] = (h, 1);
+                kinds += 1;
+            }
+        }
+        PackedMoves {
+            code,
+            at_most,
+            distinct,
+            kinds,
+            largest,
         }
     }
-    let ones = |yes: bool| Candies::from(yes);
-    // The code after heaps a and b (a copy each, or two copies of a = b) become a ⊕ s, b ⊕ s.
-    let child = |a: Candies, b: Candies, s: Candies| -> u128 {
+
+    /// The code after heaps a and b (a copy each, or two copies of a = b) become a ⊕ s, b ⊕ s.
+    fn child(&self, a: Candies, b: Candies, s: Candies) -> u128 {
+        let ones = |yes: bool| Candies::from(yes);
+        let at_most = &self.at_most;
         let (left_a, left_b) = (a ^ s, b ^ s);
         let rank = |x: Candies| at_most[x as usize] - ones(a <= x) - ones(b <= x);
-        let without_a = delete_bit(code, a + at_most[a as usize] - 1);
+        let without_a = delete_bit(self.code, a + at_most[a as usize] - 1);
         let mut child = delete_bit(without_a, b + at_most[b as usize] - ones(a <= b) - 1);
         if left_a > 0 {
             child = insert_bit(child, left_a + rank(left_a));
@@ -326,66 +370,75 @@ fn layer_value(code: u128, memo: &PackedValues, scratch: &mut Scratch) -> i16 {
             );
         }
         child
-    };
-    // The kinds with bit t: Luca's moves with top bit t of s, and Windsor's replies.
-    let with_bit = |t: u32| {
-        let mut with_t = [(0 as Candies, 0 as Candies); MOST_KINDS];
+    }
+
+    /// The kinds with bit t (Luca's moves with top bit t of s, and Windsor's replies), into
+    /// the front of `out`; their number is returned.
+    fn with_bit(&self, t: u32, out: &mut [(Candies, Candies); KINDS]) -> usize {
         let mut m = 0;
-        for &(h, copies) in &distinct[..kinds] {
+        for &(h, copies) in &self.distinct[..self.kinds] {
             if h >> t & 1 == 1 {
-                with_t[m] = (h, copies);
+                out[m] = (h, copies);
                 m += 1;
             }
         }
-        (with_t, m)
-    };
-    let bits = 0..=largest.ilog2();
-    scratch.children.clear();
-    for t in bits.clone() {
-        let (with_t, m) = with_bit(t);
-        let with_t = &with_t[..m];
-        for s in 1 << t..2 << t {
-            for (i, &(a, copies)) in with_t.iter().enumerate() {
-                if copies >= 2 {
-                    scratch.children.push(child(a, a, s));
-                }
-                for &(b, _) in &with_t[i + 1..] {
-                    scratch.children.push(child(a, b, s));
+        m
+    }
+
+    /// The positions after each move and reply, into `out` (cleared first), in the order
+    /// [`value`](Self::value) reads their values.
+    pub(super) fn children(&self, out: &mut Vec<u128>) {
+        out.clear();
+        let mut kinds = [(0, 0); KINDS];
+        for t in 0..=self.largest.ilog2() {
+            let m = self.with_bit(t, &mut kinds);
+            let with_t = &kinds[..m];
+            for s in 1 << t..2 << t {
+                for (i, &(a, copies)) in with_t.iter().enumerate() {
+                    if copies >= 2 {
+                        out.push(self.child(a, a, s));
+                    }
+                    for &(b, _) in &with_t[i + 1..] {
+                        out.push(self.child(a, b, s));
+                    }
                 }
             }
         }
     }
-    let n = scratch.children.len();
-    scratch.homes.resize(n, (0, 0));
-    scratch.values.resize(n, 0);
-    memo.get_many(&scratch.children, &mut scratch.homes, &mut scratch.values);
-    let mut stored = scratch.values.iter().map(|&v| i32::from(v));
-    let mut best = i32::MIN;
-    for t in bits {
-        let (with_t, m) = with_bit(t);
-        let with_t = &with_t[..m];
-        for s in 1 << t..2 << t {
-            // windsor[i]: his best margin after Luca's move on with_t[i].
-            let mut windsor = [i32::MIN; MOST_KINDS];
-            for (i, &(a, copies)) in with_t.iter().enumerate() {
-                let taken_a = (a - (a ^ s)) as i32;
-                if copies >= 2 {
-                    let after = stored.next().expect("listed above");
-                    windsor[i] = windsor[i].max(taken_a - after);
+
+    /// V of the position, from the values of its [`children`](Self::children) in their order.
+    pub(super) fn value(&self, values: &[i16]) -> i16 {
+        let mut stored = values.iter().map(|&v| i32::from(v));
+        let mut best = i32::MIN;
+        let mut kinds = [(0, 0); KINDS];
+        let mut windsor = [i32::MIN; KINDS];
+        for t in 0..=self.largest.ilog2() {
+            let m = self.with_bit(t, &mut kinds);
+            let with_t = &kinds[..m];
+            for s in 1 << t..2 << t {
+                // windsor[i]: his best margin after Luca's move on with_t[i].
+                let windsor = &mut windsor[..m];
+                windsor.fill(i32::MIN);
+                for (i, &(a, copies)) in with_t.iter().enumerate() {
+                    let taken_a = (a - (a ^ s)) as i32;
+                    if copies >= 2 {
+                        let after = stored.next().expect("listed by `children`");
+                        windsor[i] = windsor[i].max(taken_a - after);
+                    }
+                    for (j, &(b, _)) in with_t.iter().enumerate().skip(i + 1) {
+                        let after = stored.next().expect("listed by `children`");
+                        let taken_b = (b - (b ^ s)) as i32;
+                        windsor[i] = windsor[i].max(taken_b - after);
+                        windsor[j] = windsor[j].max(taken_a - after);
+                    }
                 }
-                for (j, &(b, _)) in with_t.iter().enumerate().skip(i + 1) {
-                    let after = stored.next().expect("listed above");
-                    let taken_b = (b - (b ^ s)) as i32;
-                    windsor[i] = windsor[i].max(taken_b - after);
-                    windsor[j] = windsor[j].max(taken_a - after);
+                for (&(a, _), &w) in with_t.iter().zip(windsor.iter()) {
+                    debug_assert!(w > i32::MIN, "Bouton: a winning reply exists");
+                    best = best.max((a - (a ^ s)) as i32 - w);
                 }
-            }
-            for (&(a, _), &w) in with_t.iter().zip(&windsor) {
-                debug_assert!(w > i32::MIN, "Bouton: a winning reply exists");
-                best = best.max((a - (a ^ s)) as i32 - w);
             }
         }
+        // |V| ≤ N ≤ 3136 for a packed position (see `packed`).
+        best as i16
     }
-    // |V| ≤ N ≤ 112.
-    best as i16
 }

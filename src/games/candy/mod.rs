@@ -917,6 +917,9 @@ impl MemoValues {
         if let Some(v) = known {
             return v;
         }
+        if let Some(code) = code {
+            return i64::from(self.packed_value(code));
+        }
         let g = g.to_vec();
         let v = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.solve_p(&g));
         match code {
@@ -926,6 +929,29 @@ impl MemoValues {
                 self.wide.insert(g, v);
             }
         }
+        v
+    }
+
+    /// V of the P-position with this code (every sub-position packs too: a move lowers the
+    /// top bit or keeps it): from the memo, or solved as the layers of [`allocations`] solve it,
+    /// each move and reply an edit of the code and each pair of heaps looked up once per
+    /// nim-sum, after the children not met before are solved the same way. Recursion depth is
+    /// one frame per turn.
+    fn packed_value(&mut self, code: u128) -> i16 {
+        if let Some(v) = self.packed.get(code) {
+            return v;
+        }
+        let moves = allocation::PackedMoves::<{ allocation::PACKED_KINDS }>::new(code);
+        let mut children = Vec::new();
+        moves.children(&mut children);
+        let values: Vec<i16> = children
+            .iter()
+            .map(|&child| {
+                stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.packed_value(child))
+            })
+            .collect();
+        let v = moves.value(&values);
+        self.packed.insert(code, v);
         v
     }
 

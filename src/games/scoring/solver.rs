@@ -8,7 +8,13 @@
 //!
 //! [`Method::Auto`] tries the grid and falls back to the exact path when the grid's checks refuse.
 
-use std::collections::HashMap;
+use std::collections::HashMap as StdHashMap;
+
+use foldhash::fast::FixedState;
+
+/// Maps hashed with foldhash: the keys are positions and payoffs looked up in the inner loops,
+/// where SipHash cost more than the lookups themselves.
+type HashMap<K, V> = StdHashMap<K, V, FixedState>;
 use std::sync::Arc;
 
 use num_traits::ToPrimitive;
@@ -486,7 +492,7 @@ pub fn solve_cost(game: &ScoringGame, roots: &[Vec<Heap>], method: Method) -> Op
             .get(usize::from(h.rules))?
             .moves_up_to(h.size)
     };
-    let mut largest: HashMap<u16, Heap> = HashMap::new();
+    let mut largest: HashMap<u16, Heap> = HashMap::default();
     let (mut positions, mut edges, mut max_heaps, mut max_total) = (0u64, 0u64, 0u64, 0u64);
     for root in roots {
         let mut heaps: Vec<Heap> = root.iter().copied().filter(|h| h.size > 0).collect();
@@ -605,7 +611,7 @@ fn explore(
     }
     let mut g = Graph {
         positions: Vec::new(),
-        index: HashMap::new(),
+        index: HashMap::default(),
         edge_start: vec![0],
         edges: Vec::new(),
         points: PointIds::default(),
