@@ -505,6 +505,7 @@ pub mod mining {
 ///     offsets: IntRange::new(0, 1)?,
 ///     k: IntRange::new(1, 8)?,
 ///     verify_to: 16,
+///     retry_to: None,
 /// };
 /// let atlas = discover_scoring(&space, &[], &Limits::default(), &Silent)?;
 /// // k,1 and k,k and k+1,k (k+1,1 is k,1 shifted, k+1,k+1 is k,k).

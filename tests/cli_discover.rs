@@ -39,6 +39,14 @@ fn bad_spaces_are_refused_naming_the_value() {
             ),
             ("discover scoring --k 1..10 --verify-to 5", "--verify-to 5"),
             (
+                "discover scoring --k 1..16 --retry-to 16",
+                "--retry-to 16: a second look mines beyond the mined range's end 16",
+            ),
+            (
+                "discover scoring --retry-to 40 --no-retry",
+                "cannot be used with",
+            ),
+            (
                 "discover scoring --claims no-such-file.toml",
                 "no-such-file.toml",
             ),
@@ -632,8 +640,9 @@ fn the_cash_atlas_prints_its_families_and_laws_as_tables_and_writes_them_in_its_
 #[test]
 fn a_miss_names_the_tail_whose_intercept_no_period_fits_with_its_values() {
     // k + 2, k, k − 1: c⁺ = 2, −1, 2, −5, … repeats with period 4 until k = 14 breaks it.
+    // Without the second look the miss on k = 1..16 stands.
     let csv = Csv::run(
-        "discover scoring --slopes 0..1 --offsets=-1..2 --k 1..16 --format csv --no-claims",
+        "discover scoring --slopes 0..1 --offsets=-1..2 --k 1..16 --format csv --no-claims --no-retry",
     );
     let record = csv
         .records()
@@ -654,4 +663,22 @@ fn a_miss_names_the_tail_whose_intercept_no_period_fits_with_its_values() {
     // `mine family` gives the same evidence under its own miss.
     let mined = run_ok(&words("mine family scoring k+2,k,k-1 --k 1..16"));
     assert!(mined.contains(&format!("  the intercept c of the right tail N + c follows no periodic-linear form in k with period ≤ 5 on k = 1..16 (c = {values}\n")), "{mined}");
+    // Nor does k = 1..32 show a form; the second look mines it on k = 1..64 (its table of
+    // heaps ≤ 132 holds the members to k = 128), where its payoff has period 12 in k from
+    // k = 31.
+    let again = Csv::run(
+        "discover scoring --slopes 0..1 --offsets=-1..2 --k 1..32 --retry-to 64 --format csv --no-claims",
+    );
+    let record = again
+        .records()
+        .into_iter()
+        .find(|r| r["family"] == "k+2,k,k-1")
+        .expect("the family is in the space");
+    assert_eq!(record["mined"], "k = 1..64");
+    assert_eq!(record["status"], "HOLDS on k = 31..128");
+    assert!(
+        record["payoff_form"].ends_with("period 12"),
+        "{}",
+        record["payoff_form"]
+    );
 }

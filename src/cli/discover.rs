@@ -12,7 +12,7 @@ use super::output::OutputArgs;
 use crate::claims::Registry;
 use crate::discover::candy::{CandySpace, discover as discover_candy};
 use crate::discover::cash::{CashSpace, discover as discover_cash};
-use crate::discover::scoring::{ScoringSpace, discover};
+use crate::discover::scoring::{ScoringSpace, default_retry_to, discover};
 use crate::discover::subtraction::{SubtractionSpace, discover as discover_subtraction};
 use crate::discover::{AtlasView, twice};
 use crate::export::Format;
@@ -28,7 +28,7 @@ pub enum DiscoverCommand {
     /// Scoring Nim families whose heaps are a·k + b: the payoff's closed form in (N, k) and the
     /// forms of c⁻, c⁺ and the breakpoint count, mined on --k and re-verified beyond it.
     #[command(
-        after_help = "Examples:\n  nimlab discover scoring                                   # 3 heaps, a in 0..3, b in -1..3, k = 1..16\n  nimlab discover scoring --format csv -o atlas.csv\n  nimlab discover scoring --heaps 4 --slopes 0..1 --offsets=0..2 --k 1..12\n  nimlab discover scoring --claims data/claims/scoring-nim.toml --format json\n  nimlab discover scoring --report atlas                    # atlas/atlas.md, atlas.tex, atlas.pdf\n\nEach family is mined on --k, then its forms are compared exactly with every member up to\n--verify-to (default: twice the mined range). A result is new when no claim of the claim\nfiles (default: data/claims/*.toml when present) states a form for the family. Families come\nfirst when new and re-verified, then known, then broken, then without a form."
+        after_help = "Examples:\n  nimlab discover scoring                                   # 3 heaps, a in 0..3, b in -1..3, k = 1..16\n  nimlab discover scoring --format csv -o atlas.csv\n  nimlab discover scoring --heaps 4 --slopes 0..1 --offsets=0..2 --k 1..12\n  nimlab discover scoring --claims data/claims/scoring-nim.toml --format json\n  nimlab discover scoring --report atlas                    # atlas/atlas.md, atlas.tex, atlas.pdf\n  nimlab discover scoring --no-retry                        # misses left at k = 1..16\n\nEach family is mined on --k, then its forms are compared exactly with every member up to\n--verify-to (default: twice the mined range); a family without a form is mined again on a\nlonger run (--retry-to). A result is new when no claim of the claim files (default:\ndata/claims/*.toml when present) states a form for the family. Families come first when new\nand re-verified, then known, then broken, then without a form."
     )]
     Scoring(ScoringArgs),
     /// Candy Nim families [a, 2^K·m + x, 2^K·m + (a xor x)] (P-positions for a, x < 2^K): the
@@ -162,6 +162,13 @@ pub struct ScoringArgs {
     /// The members the miner sees.
     #[arg(long, value_name = "RANGE", default_value = "1..16", value_parser = parse_int_range)]
     k: IntRange,
+    /// Mine a family without a form on --k again up to member K, as far as a table of heaps
+    /// twice as large holds (default: four times the end of --k)
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = super::args::ranged(i64::MIN, i64::MAX))]
+    retry_to: Option<i64>,
+    /// No second look: the families without a form on --k are left at that
+    #[arg(long, conflicts_with = "retry_to")]
+    no_retry: bool,
     #[command(flatten)]
     atlas: AtlasArgs,
 }
@@ -297,6 +304,7 @@ fn scoring(a: ScoringArgs) -> anyhow::Result<()> {
         offsets: a.offsets,
         k: a.k,
         verify_to: a.atlas.verify_to(a.k),
+        retry_to: (!a.no_retry).then(|| a.retry_to.unwrap_or(default_retry_to(a.k))),
     };
     let cost = space.cost()?;
     let plan = Plan {

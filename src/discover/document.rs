@@ -603,6 +603,7 @@ mod tests {
             slopes: IntRange::new(slopes.0, slopes.1).unwrap(),
             offsets: IntRange::new(offsets.0, offsets.1).unwrap(),
             verify_to: super::super::twice(k),
+            retry_to: None,
             k,
         };
         discover(&space, &[], &Limits::default(), &Silent).unwrap()

@@ -16,6 +16,13 @@
 //! ([`crate::games::scoring::solve_table`], its memory estimated and refused over the limit
 //! before any work), and every family reads its members' exact payoffs from it.
 //!
+//! **A second look.** A family whose form needs a longer run of members than k₀..K shows (a
+//! period of 12 in k from k = 31, say) has none there. So, unless it is turned off, every
+//! family without a re-verified form is mined again on k₀..K′, K′ as large as `retry_to`
+//! allows and the table of heaps at most twice the first pass's largest heap holds it with its
+//! re-verification (to 2K′ − k₀ + 1); the outcome of that longer run replaces the first. The
+//! one table, solved before the first pass, serves both.
+//!
 //! **Proven absence.** When the members of nim-sum 0 are not eventually periodic in k, no form
 //! of the miner's shapes exists, however far the family is mined (the proof is in
 //! [`super::ZeroSetWitness`]'s module): such a family's outcome is that proof with its witness,
@@ -39,8 +46,8 @@ use rayon::prelude::*;
 pub use super::stated::{AffineHeap, HeapFamily};
 use super::stated::{affine_families, novelty, stated_families};
 use super::{
-    Atlas, Duplicate, FamilyData, NoPayoffForm, Novelty, PayoffOutcome, Proven, QuantityCall,
-    Statements, ZeroSetWitness, discover_family, twice, validate_mined,
+    Atlas, AtlasEntry, Duplicate, FamilyData, NoPayoffForm, Novelty, PayoffOutcome, Proven,
+    QuantityCall, Statements, ZeroSetWitness, discover_family, twice, validate_mined,
 };
 use crate::claims::Registry;
 use crate::error::{Error, Result};
@@ -63,6 +70,9 @@ pub struct ScoringSpace {
     pub k: IntRange,
     /// The last member re-verified (at least K).
     pub verify_to: i64,
+    /// The furthest member a family without a form is mined to on its second look (beyond
+    /// K; `None`: no second look). See the module doc.
+    pub retry_to: Option<i64>,
 }
 
 /// The most heaps a family of the space may have: the table of all positions with more heaps
@@ -83,9 +93,15 @@ impl Default for ScoringSpace {
             slopes: IntRange::new(0, 3).expect("0 ≤ 3"),
             offsets: IntRange::new(-1, 3).expect("−1 ≤ 3"),
             verify_to: twice(k),
+            retry_to: Some(default_retry_to(k)),
             k,
         }
     }
+}
+
+/// The default furthest member of a second look: four times the mined range's end.
+pub fn default_retry_to(k: IntRange) -> i64 {
+    k.end().saturating_mul(4)
 }
 
 /// The size of a space's work, known before any.
@@ -130,7 +146,15 @@ impl ScoringSpace {
                 self.slopes, self.offsets
             )));
         }
-        validate_mined("k", self.k, 1 << 20, self.verify_to, 1 << 21)
+        validate_mined("k", self.k, 1 << 20, self.verify_to, 1 << 21)?;
+        match self.retry_to {
+            Some(to) if to <= self.k.end() || to > 1 << 20 => Err(Error::invalid(format!(
+                "--retry-to {to}: a second look mines beyond the mined range's end {}, to at most {}",
+                self.k.end(),
+                1 << 20
+            ))),
+            _ => Ok(()),
+        }
     }
 
     /// The families of the space in order, and those left out as shifts of them.
@@ -138,8 +162,42 @@ impl ScoringSpace {
         affine_families(self.heaps, self.slopes, self.offsets)
     }
 
-    /// The largest heap any member up to the re-verification bound has.
+    /// The largest heap of the table: twice the first pass's (below) with a second look.
     fn max_heap(&self) -> Result<HeapSize> {
+        let first = self.first_pass_max_heap()?;
+        if self.retry_to.is_none() {
+            return Ok(first);
+        }
+        first.checked_mul(2).ok_or_else(|| {
+            Error::invalid(format!(
+                "the second look's table of heaps ≤ 2 · {first} is beyond any table; use --no-retry"
+            ))
+        })
+    }
+
+    /// The last member a family is mined to on its second look (see the module doc), when
+    /// that is beyond K: its members up to the re-verification of k₀..K′ stay within the
+    /// table's heaps ≤ `max_heap`.
+    fn retry_end(&self, fam: &HeapFamily, first: i64, max_heap: HeapSize) -> Option<i64> {
+        let to = self.retry_to?;
+        let fits = |end: i64| {
+            let verify = end + (end - first + 1);
+            fam.0.iter().all(|h| h.at(verify) <= i64::from(max_heap))
+        };
+        // The heaps grow with k, so the members that fit form a range: the last by bisection.
+        let (mut lo, mut hi) = (self.k.end(), to);
+        if !fits(lo + 1) {
+            return None;
+        }
+        while lo < hi {
+            let mid = lo + (hi - lo + 1) / 2;
+            if fits(mid) { lo = mid } else { hi = mid - 1 }
+        }
+        Some(lo)
+    }
+
+    /// The largest heap any member up to the re-verification bound has.
+    fn first_pass_max_heap(&self) -> Result<HeapSize> {
         let largest = self
             .slopes
             .end()
@@ -177,8 +235,14 @@ impl ScoringSpace {
 
     /// The space in words.
     pub fn describe(&self) -> String {
+        let retry = match self.retry_to {
+            Some(to) => format!(
+                "; a family without a form there mined again on k up to {to}, as far as a table twice as large holds"
+            ),
+            None => String::new(),
+        };
         format!(
-            "Scoring Nim families of {} heaps a·k + b with a in {}, b in {} (fixed heaps b ≥ 1), mined on k = {}, re-verified on k ≤ {}",
+            "Scoring Nim families of {} heaps a·k + b with a in {}, b in {} (fixed heaps b ≥ 1), mined on k = {}, re-verified on k ≤ {}{retry}",
             self.heaps, self.slopes, self.offsets, self.k, self.verify_to
         )
     }
@@ -192,7 +256,12 @@ impl ScoringSpace {
             super::range_math("b", self.offsets),
             super::range_math("k", self.k),
             self.verify_to
-        )
+        ) + &match self.retry_to {
+            Some(to) => format!(
+                "; a family without a form there mined again on $k \\le {to}$, as far as a table twice as large holds"
+            ),
+            None => String::new(),
+        }
     }
 }
 
@@ -226,55 +295,84 @@ pub fn discover(
     progress.stage(&format!("mining {} families", families.len()));
     progress.add_work(families.len() as u64);
     let quantities: Vec<String> = QUANTITIES.iter().map(|q| q.to_string()).collect();
-    let entries = families
+    // A family mined on k₀..`mined_to` and re-verified to `verify_to`.
+    let mine = |fam: &HeapFamily, mined_to: i64, verify_to: i64| -> Result<AtlasEntry> {
+        let first = fam.first_member(space.k.start());
+        let members = (first..=verify_to)
+            .map(|k| {
+                let heaps: Vec<HeapSize> = fam.0.iter().map(|h| h.at(k) as HeapSize).collect();
+                Ok(ScoringMember {
+                    payoff: table.payoff(&heaps)?,
+                    params: vec![k],
+                    heaps,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let columns = ScoringFamily {
+            params: vec!["k".to_string()],
+            heap_count: space.heaps,
+            grid: None,
+            members,
+        }
+        .typed_columns();
+        let novelty = if registries.is_empty() {
+            Novelty::Unchecked
+        } else {
+            novelty(fam, &stated)
+        };
+        let mut entry = discover_family(
+            &FamilyData {
+                name: fam.to_string(),
+                columns,
+                mined_to: mined_to.max(first),
+                novelty,
+                position: fam.position(),
+            },
+            &quantities,
+        )?;
+        // A proof that no form of the miner's shapes exists outranks whatever the data gave:
+        // a form found there fails for some member beyond any finite check.
+        if let Some(witness) = ZeroSetWitness::find(fam) {
+            entry.payoff = PayoffOutcome::NotFound {
+                reason: NoPayoffForm::NoneExists(Proven(Arc::new(witness))),
+            };
+        }
+        progress.advance(1);
+        Ok(entry)
+    };
+    let mut entries = families
         .par_iter()
         // One task per family: their costs differ widely (see `check_chosen` of the claims).
         .with_max_len(1)
-        .map(|fam| {
-            let first = fam.first_member(space.k.start());
-            let members = (first..=space.verify_to)
-                .map(|k| {
-                    let heaps: Vec<HeapSize> = fam.0.iter().map(|h| h.at(k) as HeapSize).collect();
-                    Ok(ScoringMember {
-                        payoff: table.payoff(&heaps)?,
-                        params: vec![k],
-                        heaps,
-                    })
-                })
-                .collect::<Result<Vec<_>>>()?;
-            let columns = ScoringFamily {
-                params: vec!["k".to_string()],
-                heap_count: space.heaps,
-                grid: None,
-                members,
-            }
-            .typed_columns();
-            let novelty = if registries.is_empty() {
-                Novelty::Unchecked
-            } else {
-                novelty(fam, &stated)
-            };
-            let mut entry = discover_family(
-                &FamilyData {
-                    name: fam.to_string(),
-                    columns,
-                    mined_to: space.k.end().max(first),
-                    novelty,
-                    position: fam.position(),
-                },
-                &quantities,
-            )?;
-            // A proof that no form of the miner's shapes exists outranks whatever the data
-            // gave: a form found there fails for some member beyond any finite check.
-            if let Some(witness) = ZeroSetWitness::find(fam) {
-                entry.payoff = PayoffOutcome::NotFound {
-                    reason: NoPayoffForm::NoneExists(Proven(Arc::new(witness))),
-                };
-            }
-            progress.advance(1);
-            Ok(entry)
-        })
+        .map(|fam| mine(fam, space.k.end(), space.verify_to))
         .collect::<Result<Vec<_>>>()?;
+    // The second look (see the module doc): each family without a re-verified form, on the
+    // longest run of members the table holds.
+    let again: Vec<(usize, i64, i64)> = entries
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| !e.covered() && !e.proven_without_form())
+        .filter_map(|(i, _)| {
+            let first = families[i].first_member(space.k.start());
+            let end = space.retry_end(&families[i], first, max_heap)?;
+            Some((i, end, end + (end - first + 1)))
+        })
+        .collect();
+    if !again.is_empty() {
+        progress.stage(&format!(
+            "mining {} families again on longer runs",
+            again.len()
+        ));
+        progress.add_work(again.len() as u64);
+        let longer = again
+            .par_iter()
+            .with_max_len(1)
+            .map(|&(i, end, verify_to)| Ok((i, mine(&families[i], end, verify_to)?)))
+            .collect::<Result<Vec<_>>>()?;
+        for (i, entry) in longer {
+            entries[i] = entry;
+        }
+    }
     Ok(Atlas::new(
         (space.describe(), space.describe_math()),
         "k".to_string(),
@@ -457,6 +555,7 @@ expected = "x - y + abs(1 - abs(1 + N))"
             offsets: IntRange::new(0, 1).unwrap(),
             k: IntRange::new(1, 10).unwrap(),
             verify_to: 20,
+            retry_to: None,
         }
     }
 
@@ -527,6 +626,55 @@ expected = "x - y + abs(1 - abs(1 + N))"
         assert!(checked >= 20, "{checked} of {}", atlas.entries.len());
     }
 
+    /// The second look changes only the families without a form on the first range: those it
+    /// gives one are mined beyond K and re-verified there (`k,k-1,3` has period 12 in k from
+    /// k = 8, more than k ≤ 16 shows); every other entry is the first pass's.
+    #[test]
+    fn a_second_look_gives_a_form_to_a_family_that_needs_longer_data() {
+        let first = ScoringSpace {
+            heaps: 3,
+            slopes: IntRange::new(0, 1).unwrap(),
+            offsets: IntRange::new(-1, 3).unwrap(),
+            k: IntRange::new(1, 16).unwrap(),
+            verify_to: 32,
+            retry_to: None,
+        };
+        let again = ScoringSpace {
+            retry_to: Some(64),
+            ..first.clone()
+        };
+        let silent = &crate::progress::Silent;
+        let before = discover(&first, &[], &Limits::default(), silent).unwrap();
+        let after = discover(&again, &[], &Limits::default(), silent).unwrap();
+        assert_eq!(before.entries.len(), after.entries.len());
+        let mut gained = Vec::new();
+        for b in &before.entries {
+            // The atlases rank their entries by outcome: matched by family.
+            let a = after.entries.iter().find(|a| a.family == b.family).unwrap();
+            if b.covered() || b.proven_without_form() {
+                assert_eq!(b, a, "{}", b.family);
+                continue;
+            }
+            assert!(
+                a.mined.1 > 16,
+                "{} was not mined again: {:?}",
+                a.family,
+                a.mined
+            );
+            if a.covered() {
+                gained.push(a.family.as_str());
+            }
+        }
+        assert!(gained.contains(&"k,k-1,3"), "{gained:?}");
+        assert!(after.coverage().0 > before.coverage().0);
+        assert!(
+            after.space.contains("mined again on k up to 64"),
+            "{}",
+            after.space
+        );
+        assert!(!before.space.contains("mined again"), "{}", before.space);
+    }
+
     #[test]
     fn families_whose_p_positions_are_not_periodic_are_proven_without_a_form() {
         let space = ScoringSpace {
@@ -535,6 +683,7 @@ expected = "x - y + abs(1 - abs(1 + N))"
             offsets: IntRange::new(0, 0).unwrap(),
             k: IntRange::new(1, 8).unwrap(),
             verify_to: 16,
+            retry_to: None,
         };
         let atlas = discover(&space, &[], &Limits::default(), &crate::progress::Silent).unwrap();
         let proven: Vec<&str> = atlas
