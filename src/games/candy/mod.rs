@@ -868,8 +868,9 @@ impl PValues for ThreeHeapTable {
 }
 
 /// V of P-positions of any shape, memoized (for allocation surveys and claims, where the
-/// positions share most of their sub-positions): positions of up to [`PACKED_TOTAL`] candies
-/// keyed by their packed code (see `packed`), larger ones by their sorted heaps.
+/// positions share most of their sub-positions): positions that pack (all of up to
+/// [`PACKED_TOTAL`] candies, and many larger) keyed by their packed code and solved by editing
+/// it (see `packed` and [`allocations`]), the others by their sorted heaps.
 #[derive(Debug, Default)]
 pub struct MemoValues {
     packed: packed::PackedValues,
@@ -909,26 +910,16 @@ impl MemoValues {
             owned = sorted(heaps.to_vec());
             &owned
         };
-        let code = packed::pack_sorted(g);
-        let known = match code {
-            Some(c) => self.packed.get(c).map(i64::from),
-            None => self.wide.get(g).copied(),
-        };
-        if let Some(v) = known {
-            return v;
-        }
-        if let Some(code) = code {
+        // A packed position has |V| ≤ N ≤ 3136 (see `packed`): its value fits the memo's i16.
+        if let Some(code) = packed::pack_sorted(g) {
             return i64::from(self.packed_value(code));
+        }
+        if let Some(&v) = self.wide.get(g) {
+            return v;
         }
         let g = g.to_vec();
         let v = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.solve_p(&g));
-        match code {
-            // A packed position has |V| ≤ N ≤ 3136 (see `packed`).
-            Some(code) => self.packed.insert(code, v as i16),
-            None => {
-                self.wide.insert(g, v);
-            }
-        }
+        self.wide.insert(g, v);
         v
     }
 
